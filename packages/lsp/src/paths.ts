@@ -1,0 +1,77 @@
+import * as nodePath from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+import { LspError } from './errors.js'
+
+/**
+ * Normalizes an extension key: lowercase, one leading dot, no path separators or further dots.
+ * Returns undefined for something that is not an extension.
+ */
+export function normalizeExtension(extension: string): string | undefined {
+  const lower = extension.trim().toLowerCase()
+  const withDot = lower.startsWith('.') ? lower : `.${lower}`
+  return /^\.[a-z0-9_+-]+$/.test(withDot) ? withDot : undefined
+}
+
+/**
+ * The final extension of a file name, lowercase with its dot: `foo.d.ts` → `.ts`. Dotfiles such as
+ * `.bashrc` and names without a dot have none.
+ */
+export function extensionOf(path: string): string | undefined {
+  const base = nodePath.basename(path)
+  const dot = base.lastIndexOf('.')
+  if (dot <= 0 || dot === base.length - 1) return undefined
+  return base.slice(dot).toLowerCase()
+}
+
+/** True when `path` is `root` or inside it (both absolute and normalized). */
+export function isWithin(root: string, path: string): boolean {
+  const relative = nodePath.relative(root, path)
+  return relative === '' || (!relative.startsWith('..') && !nodePath.isAbsolute(relative))
+}
+
+/**
+ * Resolves a caller path (absolute, or relative to `root`) to an absolute normalized path inside `root`,
+ * lexically: traversal, NUL bytes and percent-encoded traversal are refused with OUTSIDE_WORKSPACE or
+ * INVALID_ARGUMENT. Symlinks are the backend's to check.
+ */
+export function resolveInRoot(root: string, path: string): string {
+  if (path.length === 0) throw new LspError('INVALID_ARGUMENT', 'path is empty: give a file path relative to the workspace root')
+  if (path.includes('\0')) throw new LspError('INVALID_ARGUMENT', 'path contains a NUL byte')
+  if (/%2e|%2f|%5c/i.test(path)) {
+    throw new LspError('OUTSIDE_WORKSPACE', `path "${path}" contains percent-encoded separators or dots; give a plain path`)
+  }
+  if (/^[a-z]:[\\/]/i.test(path) || path.startsWith('\\\\')) {
+    throw new LspError('OUTSIDE_WORKSPACE', `"${path}" is a Windows drive or UNC path; give a path relative to the workspace root`)
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path) && !path.startsWith('file://')) {
+    throw new LspError('OUTSIDE_WORKSPACE', `"${path}" is not a file path`)
+  }
+  const plain = path.startsWith('file://') ? fileURLToPath(path) : path
+  const absolute = nodePath.resolve(root, plain.replace(/\\/g, '/'))
+  if (!isWithin(root, absolute)) {
+    throw new LspError('OUTSIDE_WORKSPACE', `"${path}" is outside the workspace root ${root}`, { data: { path, root } })
+  }
+  return absolute
+}
+
+/** The `file:` URI of an absolute path. */
+export function pathToUri(path: string): string {
+  return pathToFileURL(path).href
+}
+
+/** The absolute path of a `file:` URI; undefined for any other scheme. */
+export function uriToPath(uri: string): string | undefined {
+  if (!uri.startsWith('file:')) return undefined
+  try {
+    return fileURLToPath(uri)
+  } catch {
+    return undefined
+  }
+}
+
+/** A workspace-relative path with forward slashes, for display to models and people. */
+export function displayPath(root: string, path: string): string {
+  const relative = nodePath.relative(root, path)
+  return (relative === '' ? '.' : relative).split(nodePath.sep).join('/')
+}

@@ -1,0 +1,103 @@
+import type { LspOperation, LspQueryRequest, LspResultFor, LspWorkspaceEdit } from './vocabulary.js'
+
+/** A provider id: non-empty, trimmed, validated by {@link providerId}. */
+export type ProviderId = string & { readonly __brand: 'ProviderId' }
+
+/** The request a provider receives: the caller's request with an absolute `path` and the language id. */
+export type LspProviderRequest<R extends LspQueryRequest = LspQueryRequest> = R & {
+  /** The language id from this provider's extension map for the file the request is about. */
+  readonly languageId: string
+}
+
+/** Live state of one provider for one workspace root (or its backend as a whole when `root` is absent). */
+export interface LspProviderStatus {
+  readonly providerId: string
+  readonly root?: string
+  /** The profile or server behind it (e.g. `typescript`, `pyright`). */
+  readonly server?: string
+  readonly state: 'starting' | 'indexing' | 'ready' | 'idle' | 'crashed' | 'unavailable'
+  /** Why it is unavailable or crashed, and what to do. */
+  readonly reason?: string
+  /** Operations the running server negotiated. */
+  readonly operations?: ReadonlyArray<LspOperation>
+  readonly uptimeMs?: number
+  readonly restarts?: number
+  /** Resident memory of the server's process tree, in bytes. */
+  readonly rssBytes?: number
+  /** Languages this status covers. */
+  readonly languages?: ReadonlyArray<string>
+}
+
+/**
+ * A backend that answers seam queries for files with the extensions it claims. It must throw
+ * {@link LspError} (never return an empty result for a failure) and must never return locations outside
+ * the request's root.
+ */
+export interface LspProvider {
+  readonly id: string
+  /** Extension → language id, e.g. `{ '.ts': 'typescript' }`. Keys are normalized to lowercase with a dot. */
+  readonly extensions: Readonly<Record<string, string>>
+  /** Operations this provider can answer. Anything else fails with UNSUPPORTED_OPERATION before it is called. */
+  readonly operations: ReadonlyArray<LspOperation>
+  /** Answers one request. `signal` aborts when the caller cancels. */
+  query<R extends LspQueryRequest>(
+    request: LspProviderRequest<R>,
+    signal: AbortSignal,
+  ): Promise<LspResultFor<R['operation']>>
+  /** Current status per root. */
+  status?(): ReadonlyArray<LspProviderStatus>
+  /** Subscribes to status changes; returns an unsubscribe function. */
+  onStatusChange?(listener: (status: LspProviderStatus) => void): () => void
+  /** Called when the registration is released or the service disposed. */
+  dispose?(): Promise<void> | void
+}
+
+/** A snapshot of one document as the backend sees it (disk for a local host, the buffer in VS Code). */
+export interface LspDocumentSnapshot {
+  readonly path: string
+  readonly uri: string
+  readonly text: string
+  /** Content hash (sha-256 hex of the UTF-8 text). */
+  readonly hash: string
+  /** The backend's document version, when it has one (VS Code buffers, synced server documents). */
+  readonly version?: number
+}
+
+/** Options for {@link LspWorkspace.applyEdit}. */
+export interface LspApplyEditOptions {
+  /** Content hash each file must still have (path → hash); a mismatch fails with STALE_VERSION, nothing written. */
+  readonly expectedHashes?: Readonly<Record<string, string>>
+  /** Why the edit is applied (for logs and undo labels). */
+  readonly label?: string
+}
+
+/** What applying an edit did. */
+export interface LspApplyEditResult {
+  readonly files: ReadonlyArray<{
+    readonly path: string
+    /** Hash before (absent for a created file) and after (absent for a deleted file). */
+    readonly hashBefore?: string
+    readonly hashAfter?: string
+    readonly editCount: number
+    /** Whether the change reached disk (VS Code may hold it in a dirty buffer). */
+    readonly saved: boolean
+  }>
+  readonly resourceOperations: ReadonlyArray<{ readonly type: 'create' | 'rename' | 'delete'; readonly path: string; readonly newPath?: string }>
+}
+
+/**
+ * A workspace root opened by a backend: its files (for target resolution, snippets and previews) and the
+ * edit applier for every file under it, owned by a language provider or not.
+ */
+export interface LspWorkspace {
+  /** Short stable id a model can name (`rootId`), e.g. the folder name. */
+  readonly id: string
+  /** Absolute, canonical root path. */
+  readonly root: string
+  /** Reads a file under the root. NOT_FOUND if missing, OUTSIDE_WORKSPACE if it escapes. */
+  readFile(path: string, signal?: AbortSignal): Promise<LspDocumentSnapshot>
+  /** Whether a file exists under the root (false for anything outside it). */
+  exists(path: string): Promise<boolean>
+  /** Applies a whole edit atomically: every file or none. */
+  applyEdit(edit: LspWorkspaceEdit, options?: LspApplyEditOptions): Promise<LspApplyEditResult>
+}

@@ -1,0 +1,504 @@
+import * as nodePath from 'node:path'
+
+import { LspError, toLspError } from './errors.js'
+import { extensionOf, isWithin, normalizeExtension, resolveInRoot } from './paths.js'
+import type {
+  LspApplyEditOptions,
+  LspApplyEditResult,
+  LspProvider,
+  LspProviderStatus,
+  LspWorkspace,
+  ProviderId,
+} from './provider.js'
+import {
+  lspOperations,
+  operationInfo,
+  resultKindByOperation,
+  type LspLocation,
+  type LspOperation,
+  type LspQueryRequest,
+  type LspQueryResult,
+  type LspResultFor,
+  type LspResultMeta,
+  type LspWorkspaceEdit,
+} from './vocabulary.js'
+
+/** Releases a registration. Idempotent: later calls resolve at once. */
+export type Disposer = () => Promise<void>
+
+/** A registered provider as introspection shows it. */
+export interface LspProviderInfo {
+  readonly id: ProviderId
+  readonly extensions: Readonly<Record<string, string>>
+  readonly operations: ReadonlyArray<LspOperation>
+}
+
+/** An open workspace root as introspection shows it. */
+export interface LspWorkspaceInfo {
+  readonly id: string
+  readonly root: string
+}
+
+/**
+ * `ctx.lsp`: the one service harness code talks to. A plain Promise + AbortSignal API; see `Lsp` for the
+ * Effect service.
+ */
+export interface LspService {
+  /** Reserves the provider's id and every extension atomically; throws LspError and publishes nothing on failure. */
+  registerProvider(provider: LspProvider): Disposer
+  /** Opens a workspace root with its file reader and edit applier. One workspace per root and per id. */
+  registerWorkspace(workspace: LspWorkspace): Disposer
+  /** Runs one operation. Typed by operation: `references` resolves to the `locations` variant. */
+  query<R extends LspQueryRequest>(request: R, signal?: AbortSignal): Promise<LspResultFor<R['operation']>>
+  /** Applies a whole edit through the applier of the workspace that owns `options.root`. */
+  applyEdit(edit: LspWorkspaceEdit, options: LspApplyEditOptions & { readonly root: string }): Promise<LspApplyEditResult>
+  /** Registered providers. */
+  providers(): ReadonlyArray<LspProviderInfo>
+  /** Open workspaces. */
+  workspaces(): ReadonlyArray<LspWorkspaceInfo>
+  /** The workspace for a root path or id, if open. */
+  workspace(rootOrId: string): LspWorkspace | undefined
+  /** The provider (and language id) that owns a file, if any. */
+  providerFor(path: string): { readonly providerId: ProviderId; readonly languageId: string } | undefined
+  /** Operations available for a file (empty when no provider owns it). */
+  operationsFor(path: string): ReadonlyArray<LspOperation>
+  /** Live status of every provider, per root. */
+  status(): ReadonlyArray<LspProviderStatus>
+  /** Subscribes to status changes of every provider; returns an unsubscribe function. */
+  onStatusChange(listener: (status: LspProviderStatus) => void): () => void
+  /** Releases every registration; afterwards every call fails with DISPOSED. */
+  dispose(): Promise<void>
+}
+
+/** Harness context types include this to say they carry `ctx.lsp`. */
+export interface LspCapability {
+  readonly lsp: LspService
+}
+
+/** Validates and brands a provider id. */
+export function providerId(id: string): ProviderId {
+  if (typeof id !== 'string' || id.length === 0 || id.trim() !== id || /\s/.test(id)) {
+    throw new LspError('INVALID_PROVIDER', `provider id ${JSON.stringify(id)} must be a non-empty string without whitespace`)
+  }
+  return id as ProviderId
+}
+
+interface Registration {
+  readonly info: LspProviderInfo
+  readonly provider: LspProvider
+  readonly unsubscribe: () => void
+}
+
+const operationSet: ReadonlySet<string> = new Set(lspOperations)
+
+function validateProvider(provider: LspProvider): LspProviderInfo {
+  if (provider === null || typeof provider !== 'object') {
+    throw new LspError('INVALID_PROVIDER', 'a provider must be an object with id, extensions, operations and query')
+  }
+  const id = providerId(provider.id)
+  if (typeof provider.query !== 'function') throw new LspError('INVALID_PROVIDER', `provider "${id}" has no query function`)
+  const entries = provider.extensions !== null && typeof provider.extensions === 'object' ? Object.entries(provider.extensions) : []
+  if (entries.length === 0) throw new LspError('INVALID_PROVIDER', `provider "${id}" claims no extensions`)
+  const extensions: Record<string, string> = {}
+  for (const [key, languageId] of entries) {
+    const normalized = normalizeExtension(key)
+    if (normalized === undefined) {
+      throw new LspError('INVALID_PROVIDER', `provider "${id}": "${key}" is not a file extension (expected e.g. ".ts")`)
+    }
+    if (typeof languageId !== 'string' || languageId.trim().length === 0) {
+      throw new LspError('INVALID_PROVIDER', `provider "${id}": extension "${key}" has an empty language id`)
+    }
+    if (normalized in extensions) {
+      throw new LspError('INVALID_PROVIDER', `provider "${id}": two keys normalize to the extension "${normalized}"`)
+    }
+    extensions[normalized] = languageId
+  }
+  if (!Array.isArray(provider.operations) || provider.operations.length === 0) {
+    throw new LspError('INVALID_PROVIDER', `provider "${id}" declares no operations`)
+  }
+  for (const operation of provider.operations) {
+    if (!operationSet.has(operation)) {
+      throw new LspError('INVALID_PROVIDER', `provider "${id}" declares unknown operation "${String(operation)}"`)
+    }
+  }
+  return { id, extensions, operations: [...new Set(provider.operations)] }
+}
+
+function isNonNegativeInteger(value: unknown): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0
+}
+
+function validatePosition(request: LspQueryRequest): void {
+  if (!('position' in request)) return
+  const position: unknown = request.position
+  if (
+    position === null ||
+    typeof position !== 'object' ||
+    !isNonNegativeInteger((position as { line?: unknown }).line) ||
+    !isNonNegativeInteger((position as { character?: unknown }).character)
+  ) {
+    throw new LspError(
+      'INVALID_ARGUMENT',
+      `position ${JSON.stringify(position)} is invalid: line and character must be zero-based non-negative integers`,
+    )
+  }
+}
+
+/** Result metadata with defaults (ready, warm, not truncated); the service fills in provider id and time. */
+export function resultMeta(providerId: string, overrides: Partial<LspResultMeta> = {}): LspResultMeta {
+  return { providerId, status: 'ready', warm: true, truncated: false, elapsedMs: 0, ...overrides }
+}
+
+/** Merges the answers of a fan-out. Only workspace-scoped kinds reach here. */
+function mergeFanOut(
+  results: ReadonlyArray<LspQueryResult>,
+  failures: ReadonlyArray<{ providerId: string; code: string; message: string }>,
+): LspQueryResult {
+  const first = results[0]
+  if (first === undefined) throw new Error('mergeFanOut needs at least one result')
+  const statusRank = { ready: 0, degraded: 1, indexing: 2 } as const
+  const meta: LspResultMeta = {
+    providerId: results.map((r) => r.meta.providerId).join(','),
+    status: results.reduce<LspResultMeta['status']>(
+      (worst, r) => (statusRank[r.meta.status] > statusRank[worst] ? r.meta.status : worst),
+      failures.length > 0 ? 'degraded' : 'ready',
+    ),
+    warm: results.every((r) => r.meta.warm),
+    truncated: results.some((r) => r.meta.truncated),
+    elapsedMs: 0,
+    ...(failures.length > 0 ? { failures } : {}),
+  }
+  if (first.kind === 'workspaceSymbols') {
+    return { kind: 'workspaceSymbols', symbols: results.flatMap((r) => (r.kind === 'workspaceSymbols' ? r.symbols : [])), meta }
+  }
+  if (first.kind === 'diagnostics') {
+    const all = results.flatMap((r) => (r.kind === 'diagnostics' ? [r] : []))
+    const eligible = all.every((r) => r.coverage.eligible !== undefined)
+      ? all.reduce((sum, r) => sum + (r.coverage.eligible ?? 0), 0)
+      : undefined
+    return {
+      kind: 'diagnostics',
+      files: all.flatMap((r) => r.files),
+      coverage: {
+        analysed: all.flatMap((r) => r.coverage.analysed),
+        ...(eligible === undefined ? {} : { eligible }),
+        complete: failures.length === 0 && all.every((r) => r.coverage.complete),
+      },
+      meta,
+    }
+  }
+  throw new LspError('MALFORMED_RESPONSE', `a fan-out produced a "${first.kind}" result, which cannot be merged`)
+}
+
+/** Drops locations outside the root (defence in depth: providers must already do this) and counts them. */
+function containLocations<T extends LspQueryResult>(result: T, root: string): T {
+  const inside = (location: LspLocation) => isWithin(root, location.path)
+  if (result.kind === 'locations') {
+    const kept = result.locations.filter(inside)
+    const dropped = result.locations.length - kept.length
+    if (dropped === 0) return result
+    return {
+      ...result,
+      locations: kept,
+      meta: { ...result.meta, droppedOutsideWorkspace: (result.meta.droppedOutsideWorkspace ?? 0) + dropped },
+    }
+  }
+  if (result.kind === 'workspaceSymbols') {
+    const kept = result.symbols.filter((s) => inside(s.location))
+    const dropped = result.symbols.length - kept.length
+    if (dropped === 0) return result
+    return {
+      ...result,
+      symbols: kept,
+      meta: { ...result.meta, droppedOutsideWorkspace: (result.meta.droppedOutsideWorkspace ?? 0) + dropped },
+    }
+  }
+  return result
+}
+
+/** Runs `run` with a signal that aborts when the caller's does; rejects with CANCELLED at once on abort. */
+async function withCancellation<T>(signal: AbortSignal | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  if (signal?.aborted) throw new LspError('CANCELLED', 'the request was cancelled before it started')
+  const controller = new AbortController()
+  if (signal === undefined) return run(controller.signal)
+  let onAbort: (() => void) | undefined
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      controller.abort(signal.reason)
+      reject(new LspError('CANCELLED', 'the request was cancelled'))
+    }
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+  try {
+    return await Promise.race([run(controller.signal), aborted])
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort)
+  }
+}
+
+/** Creates a fresh `ctx.lsp` service with no providers and no workspaces. */
+export function createLsp(): LspService {
+  const registrations = new Map<string, Registration>()
+  const extensionOwners = new Map<string, Registration>()
+  const workspacesByRoot = new Map<string, LspWorkspace>()
+  const workspacesById = new Map<string, LspWorkspace>()
+  const listeners = new Set<(status: LspProviderStatus) => void>()
+  let disposed = false
+
+  const ensureLive = () => {
+    if (disposed) throw new LspError('DISPOSED', 'this ctx.lsp service was disposed; create a new one with createLsp()')
+  }
+
+  const registered = () => [...registrations.values()]
+
+  const ownerOf = (path: string): { registration: Registration; extension: string } | undefined => {
+    const extension = extensionOf(path)
+    if (extension === undefined) return undefined
+    const registration = extensionOwners.get(extension)
+    return registration === undefined ? undefined : { registration, extension }
+  }
+
+  const selectForFile = (path: string): { registration: Registration; languageId: string } => {
+    const owner = ownerOf(path)
+    if (owner === undefined) {
+      const known = [...extensionOwners.keys()].sort().join(', ') || 'none'
+      const extension = extensionOf(path)
+      throw new LspError(
+        'UNAVAILABLE',
+        extension === undefined
+          ? `"${nodePath.basename(path)}" has no file extension, so no language provider can serve it (registered extensions: ${known})`
+          : `no language provider is registered for "${extension}" files (registered extensions: ${known})`,
+        { data: { extension, registered: [...extensionOwners.keys()] } },
+      )
+    }
+    return { registration: owner.registration, languageId: owner.registration.info.extensions[owner.extension] ?? '' }
+  }
+
+  const runOne = async (
+    registration: Registration,
+    request: LspQueryRequest,
+    languageId: string,
+    signal: AbortSignal | undefined,
+  ): Promise<LspQueryResult> => {
+    const { info, provider } = registration
+    if (!info.operations.includes(request.operation)) {
+      throw new LspError(
+        'UNSUPPORTED_OPERATION',
+        `provider "${info.id}" does not support "${request.operation}" (it supports: ${info.operations.join(', ')})`,
+        { data: { providerId: info.id, operation: request.operation } },
+      )
+    }
+    const started = performance.now()
+    let result: LspQueryResult
+    try {
+      result = await withCancellation(signal, (inner) => provider.query({ ...request, languageId }, inner))
+    } catch (error) {
+      throw toLspError(error, 'SERVER_ERROR', `provider "${info.id}" failed on ${request.operation}`)
+    }
+    const expected = resultKindByOperation[request.operation]
+    if (result === null || typeof result !== 'object' || result.kind !== expected) {
+      throw new LspError(
+        'MALFORMED_RESPONSE',
+        `provider "${info.id}" answered ${request.operation} with a "${String((result as { kind?: unknown } | null)?.kind)}" result; expected "${expected}"`,
+        { data: { providerId: info.id } },
+      )
+    }
+    const contained = containLocations(result, request.root)
+    return { ...contained, meta: { ...contained.meta, providerId: info.id, elapsedMs: performance.now() - started } }
+  }
+
+  const fanOut = async (request: LspQueryRequest, signal: AbortSignal | undefined): Promise<LspQueryResult> => {
+    const targets = registered().filter((r) => r.info.operations.includes(request.operation))
+    if (targets.length === 0) {
+      throw new LspError(
+        registrations.size === 0 ? 'UNAVAILABLE' : 'UNSUPPORTED_OPERATION',
+        registrations.size === 0
+          ? 'no language provider is registered'
+          : `no registered provider supports "${request.operation}"`,
+      )
+    }
+    const started = performance.now()
+    const settled = await Promise.allSettled(
+      targets.map((r) => runOne(r, request, Object.values(r.info.extensions)[0] ?? '', signal)),
+    )
+    if (signal?.aborted) throw new LspError('CANCELLED', 'the request was cancelled')
+    const results: LspQueryResult[] = []
+    const failures: { providerId: string; code: string; message: string }[] = []
+    settled.forEach((outcome, index) => {
+      if (outcome.status === 'fulfilled') results.push(outcome.value)
+      else {
+        const error = toLspError(outcome.reason, 'SERVER_ERROR', 'fan-out')
+        failures.push({ providerId: targets[index]?.info.id ?? '?', code: error.code, message: error.message })
+      }
+    })
+    if (results.length === 0) {
+      const firstFailure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected')
+      throw toLspError(firstFailure?.reason, 'SERVER_ERROR', `every provider failed on ${request.operation}`)
+    }
+    const merged = mergeFanOut(results, failures)
+    return { ...merged, meta: { ...merged.meta, elapsedMs: performance.now() - started } }
+  }
+
+  const service: LspService = {
+    registerProvider(provider) {
+      ensureLive()
+      const info = validateProvider(provider)
+      if (registrations.has(info.id)) {
+        throw new LspError('CONFLICT', `a provider with id "${info.id}" is already registered`, { data: { providerId: info.id } })
+      }
+      for (const extension of Object.keys(info.extensions)) {
+        const owner = extensionOwners.get(extension)
+        if (owner !== undefined) {
+          throw new LspError('CONFLICT', `extension "${extension}" is already served by provider "${owner.info.id}"`, {
+            data: { extension, owner: owner.info.id },
+          })
+        }
+      }
+      // Everything validated: publish.
+      const unsubscribe =
+        provider.onStatusChange?.((status) => {
+          for (const listener of listeners) listener(status)
+        }) ?? (() => {})
+      const registration: Registration = { info, provider, unsubscribe }
+      registrations.set(info.id, registration)
+      for (const extension of Object.keys(info.extensions)) extensionOwners.set(extension, registration)
+      let released: Promise<void> | undefined
+      return () => {
+        released ??= (async () => {
+          if (registrations.get(info.id) !== registration) return
+          registrations.delete(info.id)
+          for (const extension of Object.keys(info.extensions)) {
+            if (extensionOwners.get(extension) === registration) extensionOwners.delete(extension)
+          }
+          registration.unsubscribe()
+          await provider.dispose?.()
+        })()
+        return released
+      }
+    },
+
+    registerWorkspace(workspace) {
+      ensureLive()
+      if (workspace === null || typeof workspace !== 'object') throw new LspError('INVALID_ARGUMENT', 'a workspace must be an object')
+      if (typeof workspace.id !== 'string' || workspace.id.trim().length === 0 || workspace.id.trim() !== workspace.id) {
+        throw new LspError('INVALID_ARGUMENT', `workspace id ${JSON.stringify(workspace.id)} must be a non-empty trimmed string`)
+      }
+      if (typeof workspace.root !== 'string' || !nodePath.isAbsolute(workspace.root)) {
+        throw new LspError('INVALID_ARGUMENT', `workspace root ${JSON.stringify(workspace.root)} must be an absolute path`)
+      }
+      for (const method of ['readFile', 'exists', 'applyEdit'] as const) {
+        if (typeof workspace[method] !== 'function') {
+          throw new LspError('INVALID_ARGUMENT', `workspace "${workspace.id}" has no ${method} function`)
+        }
+      }
+      const root = nodePath.normalize(workspace.root)
+      if (workspacesByRoot.has(root)) throw new LspError('CONFLICT', `a workspace is already open at ${root}`)
+      if (workspacesById.has(workspace.id)) throw new LspError('CONFLICT', `a workspace with id "${workspace.id}" is already open`)
+      workspacesByRoot.set(root, workspace)
+      workspacesById.set(workspace.id, workspace)
+      let released = false
+      return async () => {
+        if (released) return
+        released = true
+        if (workspacesByRoot.get(root) === workspace) workspacesByRoot.delete(root)
+        if (workspacesById.get(workspace.id) === workspace) workspacesById.delete(workspace.id)
+      }
+    },
+
+    async query<R extends LspQueryRequest>(request: R, signal?: AbortSignal): Promise<LspResultFor<R['operation']>> {
+      ensureLive()
+      if (signal?.aborted) throw new LspError('CANCELLED', 'the request was cancelled before it started')
+      if (request === null || typeof request !== 'object' || !operationSet.has(request.operation)) {
+        throw new LspError('INVALID_ARGUMENT', `unknown operation ${JSON.stringify((request as { operation?: unknown } | null)?.operation)}`)
+      }
+      if (typeof request.root !== 'string' || !nodePath.isAbsolute(request.root)) {
+        throw new LspError('INVALID_ARGUMENT', `request.root ${JSON.stringify(request.root)} must be an absolute workspace root`)
+      }
+      validatePosition(request)
+      const root = nodePath.normalize(request.root)
+      const scope = operationInfo[request.operation].scope
+      if (request.operation === 'workspaceSymbols' && (typeof request.query !== 'string' || request.query.trim() === '')) {
+        throw new LspError('INVALID_ARGUMENT', 'workspaceSymbols needs a non-empty query: give part of a symbol name')
+      }
+      let result: LspQueryResult
+      const filePath = 'path' in request && typeof request.path === 'string' ? request.path : undefined
+      if (scope === 'workspace' || (scope === 'fileOrWorkspace' && filePath === undefined)) {
+        result = await fanOut({ ...request, root }, signal)
+      } else if (scope === 'item') {
+        const item = (request as { item?: { path?: unknown } }).item
+        if (item === null || typeof item !== 'object' || typeof item.path !== 'string') {
+          throw new LspError('INVALID_ARGUMENT', `${request.operation} needs an item returned by a prepare operation`)
+        }
+        const itemPath = resolveInRoot(root, item.path)
+        const { registration, languageId } = selectForFile(itemPath)
+        result = await runOne(registration, { ...request, root }, languageId, signal)
+      } else {
+        if (filePath === undefined) throw new LspError('INVALID_ARGUMENT', `${request.operation} needs a file path`)
+        const path = resolveInRoot(root, filePath)
+        const { registration, languageId } = selectForFile(path)
+        result = await runOne(registration, { ...request, root, path } as LspQueryRequest, languageId, signal)
+      }
+      return result as LspResultFor<R['operation']>
+    },
+
+    async applyEdit(edit, options) {
+      ensureLive()
+      const root = typeof options?.root === 'string' ? nodePath.normalize(options.root) : undefined
+      const workspace = root === undefined ? undefined : workspacesByRoot.get(root)
+      if (workspace === undefined) {
+        throw new LspError('UNAVAILABLE', `no workspace is open at ${String(options?.root)}, so nothing can apply edits there`, {
+          data: { open: [...workspacesByRoot.keys()] },
+        })
+      }
+      const { root: _root, ...applyOptions } = options
+      return workspace.applyEdit(edit, applyOptions)
+    },
+
+    providers() {
+      return registered().map((r) => r.info)
+    },
+
+    workspaces() {
+      return [...workspacesByRoot.values()].map((w) => ({ id: w.id, root: w.root }))
+    },
+
+    workspace(rootOrId) {
+      return workspacesById.get(rootOrId) ?? workspacesByRoot.get(nodePath.normalize(rootOrId))
+    },
+
+    providerFor(path) {
+      const owner = ownerOf(path)
+      if (owner === undefined) return undefined
+      return { providerId: owner.registration.info.id, languageId: owner.registration.info.extensions[owner.extension] ?? '' }
+    },
+
+    operationsFor(path) {
+      return ownerOf(path)?.registration.info.operations ?? []
+    },
+
+    status() {
+      return registered().flatMap((r) => r.provider.status?.() ?? [{ providerId: r.info.id, state: 'ready' as const }])
+    },
+
+    onStatusChange(listener) {
+      listeners.add(listener)
+      return () => {
+        listeners.delete(listener)
+      }
+    },
+
+    async dispose() {
+      if (disposed) return
+      disposed = true
+      const all = registered()
+      registrations.clear()
+      extensionOwners.clear()
+      workspacesByRoot.clear()
+      workspacesById.clear()
+      listeners.clear()
+      for (const r of all) r.unsubscribe()
+      await Promise.allSettled(all.map((r) => r.provider.dispose?.()))
+    },
+  }
+  return service
+}

@@ -1,0 +1,284 @@
+import * as nodePath from 'node:path'
+
+import { TextLines } from './coordinates.js'
+import { LspError } from './errors.js'
+import { displayPath, resolveInRoot } from './paths.js'
+import type { LspDocumentSnapshot, LspWorkspace } from './provider.js'
+import type { LspService } from './service.js'
+import type { LspDocumentSymbol, LspPosition, LspRange, LspSymbolKind } from './vocabulary.js'
+
+/**
+ * What a model names instead of a position: a file, and a symbol (dotted `Container.member`, optionally a
+ * kind) or a 1-based line with matchText or column.
+ */
+export interface LspTarget {
+  readonly path: string
+  /** Picks the workspace when a relative path exists in several open roots. */
+  readonly rootId?: string
+  readonly symbol?: string
+  readonly kind?: LspSymbolKind
+  /** 1-based line. With `symbol`, it narrows to the symbol whose range contains the line. */
+  readonly line?: number
+  /** 1-based UTF-16 column. */
+  readonly column?: number
+  /** Text on `line` to land on (its first occurrence). */
+  readonly matchText?: string
+}
+
+/** A document symbol with its container chain, as target resolution sees it. */
+export interface LspFlatSymbol {
+  readonly name: string
+  /** Names from the outermost container down to this symbol, joined with dots. */
+  readonly qualifiedName: string
+  readonly container?: string
+  readonly kind: LspSymbolKind
+  readonly range: LspRange
+  readonly selectionRange: LspRange
+  readonly detail?: string
+}
+
+/** An exact position and how it was found. */
+export interface ResolvedTarget {
+  readonly root: string
+  readonly rootId: string
+  /** Absolute path. */
+  readonly path: string
+  /** Workspace-relative path with forward slashes. */
+  readonly displayPath: string
+  readonly position: LspPosition
+  readonly document: LspDocumentSnapshot
+  readonly lines: TextLines
+  readonly symbol?: LspFlatSymbol
+  readonly resolvedBy: 'symbol' | 'matchText' | 'column' | 'line'
+}
+
+/** Options for {@link resolveTarget}. */
+export interface ResolveTargetOptions {
+  /** Take the first of several matches instead of failing with AMBIGUOUS. Reads only; mutations never. */
+  readonly firstMatch?: boolean
+  readonly signal?: AbortSignal
+}
+
+/** A resolved file: which workspace it is in and its absolute path. */
+export interface ResolvedFile {
+  readonly workspace: LspWorkspace
+  readonly path: string
+  readonly displayPath: string
+}
+
+/**
+ * Finds the workspace a caller path belongs to. A relative path that exists in several open roots is
+ * AMBIGUOUS until `rootId` picks one.
+ */
+export async function resolveFile(lsp: LspService, path: string, rootId?: string): Promise<ResolvedFile> {
+  const open = lsp.workspaces()
+  if (open.length === 0) throw new LspError('UNAVAILABLE', 'no workspace is open: open a workspace root first')
+  if (typeof path !== 'string' || path.length === 0) {
+    throw new LspError('INVALID_ARGUMENT', 'path is empty: give a file path relative to the workspace root')
+  }
+  let workspaces: LspWorkspace[]
+  if (rootId !== undefined) {
+    const chosen = lsp.workspace(rootId)
+    if (chosen === undefined || chosen.id !== rootId) {
+      throw new LspError('NOT_FOUND', `no open workspace has the id "${rootId}" (open: ${open.map((w) => w.id).join(', ')})`, {
+        data: { nearest: open.map((w) => w.id) },
+      })
+    }
+    workspaces = [chosen]
+  } else {
+    workspaces = open.map((w) => lsp.workspace(w.root)).filter((w): w is LspWorkspace => w !== undefined)
+  }
+  if (nodePath.isAbsolute(path) || path.startsWith('file://')) {
+    const owners = workspaces
+      .filter((w) => {
+        try {
+          resolveInRoot(w.root, path)
+          return true
+        } catch {
+          return false
+        }
+      })
+      .sort((a, b) => b.root.length - a.root.length)
+    const owner = owners[0]
+    if (owner === undefined) {
+      throw new LspError('OUTSIDE_WORKSPACE', `"${path}" is outside every open workspace (${workspaces.map((w) => w.root).join(', ')})`)
+    }
+    const absolute = resolveInRoot(owner.root, path)
+    if (!(await owner.exists(absolute))) throw notFoundFile(path, [owner])
+    return { workspace: owner, path: absolute, displayPath: displayPath(owner.root, absolute) }
+  }
+  // Relative: lexical containment is checked for every root before anything is touched.
+  const candidates = workspaces.map((w) => ({ workspace: w, path: resolveInRoot(w.root, path) }))
+  const existing: typeof candidates = []
+  for (const candidate of candidates) {
+    if (await candidate.workspace.exists(candidate.path)) existing.push(candidate)
+  }
+  if (existing.length === 0) throw notFoundFile(path, workspaces)
+  if (existing.length > 1) {
+    throw new LspError('AMBIGUOUS', `"${path}" exists in ${existing.length} open workspaces: pass rootId to pick one`, {
+      data: {
+        candidates: existing.map((c) => ({ label: `${c.workspace.id}: ${path}`, rootId: c.workspace.id, root: c.workspace.root, path })),
+      },
+    })
+  }
+  const only = existing[0]!
+  return { workspace: only.workspace, path: only.path, displayPath: displayPath(only.workspace.root, only.path) }
+}
+
+function notFoundFile(path: string, workspaces: ReadonlyArray<LspWorkspace>): LspError {
+  return new LspError('NOT_FOUND', `file "${path}" does not exist in ${workspaces.map((w) => w.root).join(' or ')}`, {
+    data: { path },
+  })
+}
+
+/** Flattens a document outline into symbols with qualified names, in document order. */
+export function flattenSymbols(symbols: ReadonlyArray<LspDocumentSymbol>, container?: string): LspFlatSymbol[] {
+  const out: LspFlatSymbol[] = []
+  for (const symbol of symbols) {
+    const qualifiedName = container === undefined ? symbol.name : `${container}.${symbol.name}`
+    out.push({
+      name: symbol.name,
+      qualifiedName,
+      ...(container === undefined ? {} : { container }),
+      kind: symbol.kind,
+      range: symbol.range,
+      selectionRange: symbol.selectionRange,
+      ...(symbol.detail === undefined ? {} : { detail: symbol.detail }),
+    })
+    out.push(...flattenSymbols(symbol.children, qualifiedName))
+  }
+  return out
+}
+
+const symbolCache = new WeakMap<LspService, Map<string, ReadonlyArray<LspFlatSymbol>>>()
+const symbolCacheSize = 256
+
+/** Document symbols of a file, flattened; cached per (path, content hash). */
+export async function documentSymbolsFor(
+  lsp: LspService,
+  root: string,
+  document: LspDocumentSnapshot,
+  signal?: AbortSignal,
+): Promise<ReadonlyArray<LspFlatSymbol>> {
+  let cache = symbolCache.get(lsp)
+  if (cache === undefined) {
+    cache = new Map()
+    symbolCache.set(lsp, cache)
+  }
+  const key = `${document.path}\0${document.hash}`
+  const hit = cache.get(key)
+  if (hit !== undefined) {
+    cache.delete(key)
+    cache.set(key, hit)
+    return hit
+  }
+  const result = await lsp.query({ operation: 'documentSymbols', root, path: document.path }, signal)
+  const flat = flattenSymbols(result.symbols)
+  cache.set(key, flat)
+  if (cache.size > symbolCacheSize) cache.delete(cache.keys().next().value as string)
+  return flat
+}
+
+function matchesSymbol(symbol: LspFlatSymbol, wanted: string): boolean {
+  return symbol.qualifiedName === wanted || symbol.qualifiedName.endsWith(`.${wanted}`) || symbol.name === wanted
+}
+
+/** Names closest to `wanted`, for NOT_FOUND messages. */
+function nearestNames(symbols: ReadonlyArray<LspFlatSymbol>, wanted: string, count = 5): string[] {
+  const last = wanted.split('.').pop()?.toLowerCase() ?? wanted.toLowerCase()
+  const scored = symbols.map((s) => ({ name: s.qualifiedName, score: editDistance(s.name.toLowerCase(), last) - (s.name.toLowerCase().includes(last) ? 3 : 0) }))
+  scored.sort((a, b) => a.score - b.score)
+  return [...new Set(scored.map((s) => s.name))].slice(0, count)
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!
+    row[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1))
+      previous = current
+    }
+  }
+  return row[b.length]!
+}
+
+/**
+ * Turns a target into an exact position: symbol via document symbols, else line + matchText, else
+ * line + column, else line (its first non-blank character).
+ */
+export async function resolveTarget(lsp: LspService, target: LspTarget, options: ResolveTargetOptions = {}): Promise<ResolvedTarget> {
+  if (target === null || typeof target !== 'object') throw new LspError('INVALID_ARGUMENT', 'target must be an object with a path')
+  const file = await resolveFile(lsp, target.path, target.rootId)
+  const { workspace } = file
+  const document = await workspace.readFile(file.path, options.signal)
+  const lines = new TextLines(document.text)
+  const base = { root: workspace.root, rootId: workspace.id, path: file.path, displayPath: file.displayPath, document, lines }
+
+  if (target.line !== undefined && (!Number.isInteger(target.line) || target.line < 1 || target.line > lines.lineCount)) {
+    throw new LspError('INVALID_ARGUMENT', `line ${target.line} does not exist: ${file.displayPath} has ${lines.lineCount} lines`)
+  }
+
+  if (target.symbol !== undefined) {
+    const wanted = target.symbol.trim()
+    if (wanted.length === 0) throw new LspError('INVALID_ARGUMENT', 'symbol is empty: give a name such as "Router.match"')
+    const symbols = await documentSymbolsFor(lsp, workspace.root, document, options.signal)
+    let matches = symbols.filter((s) => matchesSymbol(s, wanted) && (target.kind === undefined || s.kind === target.kind))
+    if (target.line !== undefined && matches.length > 1) {
+      const line = target.line - 1
+      const onLine = matches.filter((s) => s.range.start.line <= line && line <= s.range.end.line)
+      if (onLine.length > 0) matches = onLine
+    }
+    // An exact qualified match beats a suffix match.
+    const exact = matches.filter((s) => s.qualifiedName === wanted)
+    if (exact.length === 1) matches = exact
+    if (matches.length === 0) {
+      const nearest = nearestNames(symbols, wanted)
+      throw new LspError(
+        'NOT_FOUND',
+        `no symbol "${wanted}"${target.kind ? ` of kind ${target.kind}` : ''} in ${file.displayPath}${nearest.length ? `; nearest: ${nearest.join(', ')}` : ''}`,
+        { data: { nearest } },
+      )
+    }
+    if (matches.length > 1 && options.firstMatch !== true) {
+      throw new LspError('AMBIGUOUS', `"${wanted}" matches ${matches.length} symbols in ${file.displayPath}: add kind, a dotted container name, or line`, {
+        data: {
+          candidates: matches.map((s) => ({
+            label: `${s.qualifiedName} (${s.kind}) ${file.displayPath}:${s.selectionRange.start.line + 1}`,
+            qualifiedName: s.qualifiedName,
+            kind: s.kind,
+            path: file.displayPath,
+            line: s.range.start.line + 1,
+            endLine: s.range.end.line + 1,
+            ...(s.container === undefined ? {} : { container: s.container }),
+          })),
+        },
+      })
+    }
+    const symbol = matches[0]!
+    return { ...base, position: symbol.selectionRange.start, symbol, resolvedBy: 'symbol' }
+  }
+
+  if (target.line === undefined) {
+    throw new LspError('INVALID_ARGUMENT', 'a target needs a symbol, or a line (with matchText or column)')
+  }
+  const line = target.line - 1
+  if (target.matchText !== undefined) {
+    if (target.matchText.length === 0) throw new LspError('INVALID_ARGUMENT', 'matchText is empty')
+    const text = lines.lineText(line)
+    const from = target.column === undefined ? 0 : target.column - 1
+    const index = text.indexOf(target.matchText, from)
+    if (index < 0) {
+      throw new LspError('NOT_FOUND', `"${target.matchText}" is not on line ${target.line} of ${file.displayPath}; that line reads: ${JSON.stringify(text)}`, {
+        data: { lineText: text },
+      })
+    }
+    return { ...base, position: { line, character: index }, resolvedBy: 'matchText' }
+  }
+  if (target.column !== undefined) {
+    return { ...base, position: lines.fromModel({ line: target.line, column: target.column }), resolvedBy: 'column' }
+  }
+  return { ...base, position: lines.firstNonBlank(line), resolvedBy: 'line' }
+}

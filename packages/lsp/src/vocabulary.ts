@@ -1,0 +1,497 @@
+/**
+ * The closed vocabulary of the seam: operations, requests, results. Positions are zero-based lines and
+ * UTF-16 code units, as in the Language Server Protocol. Paths are absolute file-system paths; `uri` fields
+ * are `file:` URIs of the same files.
+ */
+
+/** A zero-based position: line, and UTF-16 code-unit offset within the line. */
+export interface LspPosition {
+  readonly line: number
+  readonly character: number
+}
+
+/** A half-open range between two positions. */
+export interface LspRange {
+  readonly start: LspPosition
+  readonly end: LspPosition
+}
+
+/** A place in a file. For links, `originSelectionRange` and `targetSelectionRange` are kept. */
+export interface LspLocation {
+  readonly uri: string
+  /** Absolute path of `uri`. */
+  readonly path: string
+  /** The full target range (for a link, `targetRange`). */
+  readonly range: LspRange
+  /** For a link: the part of the target to highlight, usually the name. */
+  readonly targetSelectionRange?: LspRange
+  /** For a link: the span at the origin the link was computed for. */
+  readonly originSelectionRange?: LspRange
+}
+
+/** Symbol kinds by name, in LSP SymbolKind order (1 = file … 26 = typeParameter). */
+export const lspSymbolKinds = [
+  'file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor', 'enum',
+  'interface', 'function', 'variable', 'constant', 'string', 'number', 'boolean', 'array', 'object', 'key',
+  'null', 'enumMember', 'struct', 'event', 'operator', 'typeParameter',
+] as const
+
+/** A symbol kind by name. */
+export type LspSymbolKind = (typeof lspSymbolKinds)[number]
+
+/** Maps an LSP numeric SymbolKind to its name; numbers outside 1–26 become `object`. */
+export function symbolKindFromNumber(kind: number): LspSymbolKind {
+  return lspSymbolKinds[kind - 1] ?? 'object'
+}
+
+/** Maps a symbol kind name back to the LSP number. */
+export function symbolKindToNumber(kind: LspSymbolKind): number {
+  return lspSymbolKinds.indexOf(kind) + 1
+}
+
+/** Every operation of the seam. The union is closed: adding one breaks every exhaustive handler. */
+export const lspOperations = [
+  'definition', 'typeDefinition', 'declaration', 'implementation', 'references',
+  'hover', 'signatureHelp',
+  'documentSymbols', 'workspaceSymbols',
+  'prepareCallHierarchy', 'incomingCalls', 'outgoingCalls',
+  'prepareTypeHierarchy', 'supertypes', 'subtypes',
+  'diagnostics', 'inlayHints', 'completion', 'codeActions', 'prepareRename',
+  'rename', 'format', 'resolveCodeAction',
+] as const
+
+/** One operation of the seam. */
+export type LspOperation = (typeof lspOperations)[number]
+
+// ---------------------------------------------------------------------------------------------------------
+// Requests
+
+/** Every request names the workspace root it runs in (an absolute path of an open workspace). */
+export interface LspRequestBase {
+  readonly root: string
+}
+
+/** A request about one file. `path` is absolute or relative to `root`. */
+export interface LspFileRequest extends LspRequestBase {
+  readonly path: string
+}
+
+/** A request at one position in one file. */
+export interface LspPositionRequest extends LspFileRequest {
+  readonly position: LspPosition
+}
+
+/** An item returned by prepareCallHierarchy / prepareTypeHierarchy or a follow-up, passed back as is. */
+export interface LspHierarchyItem {
+  /** Stable id: the same symbol yields the same id across calls. */
+  readonly id: string
+  readonly name: string
+  readonly kind: LspSymbolKind
+  readonly detail?: string
+  readonly uri: string
+  readonly path: string
+  readonly range: LspRange
+  readonly selectionRange: LspRange
+  /** Provider-private, JSON-serializable data needed to continue from this item. */
+  readonly data?: unknown
+}
+
+/** A hierarchy follow-up: walks one level from an item. */
+export interface LspHierarchyRequest extends LspRequestBase {
+  readonly item: LspHierarchyItem
+}
+
+/** Formatting preferences sent with a format request. */
+export interface LspFormattingOptions {
+  readonly tabSize: number
+  readonly insertSpaces: boolean
+}
+
+/** The request for each operation: each carries exactly the fields it needs. */
+export interface LspRequestByOperation {
+  readonly definition: LspPositionRequest
+  readonly typeDefinition: LspPositionRequest
+  readonly declaration: LspPositionRequest
+  readonly implementation: LspPositionRequest
+  /** References always include the declaration. */
+  readonly references: LspPositionRequest
+  readonly hover: LspPositionRequest
+  readonly signatureHelp: LspPositionRequest
+  readonly documentSymbols: LspFileRequest
+  /** A non-empty query; fans out to every provider that supports it. */
+  readonly workspaceSymbols: LspRequestBase & { readonly query: string }
+  readonly prepareCallHierarchy: LspPositionRequest
+  readonly incomingCalls: LspHierarchyRequest
+  readonly outgoingCalls: LspHierarchyRequest
+  readonly prepareTypeHierarchy: LspPositionRequest
+  readonly supertypes: LspHierarchyRequest
+  readonly subtypes: LspHierarchyRequest
+  /**
+   * Diagnostics of one file (`path`), or of the workspace when `path` is absent (fans out to every
+   * provider). `waitMs` bounds how long to wait for diagnostics of the current document versions.
+   */
+  readonly diagnostics: LspRequestBase & {
+    readonly path?: string
+    readonly waitMs?: number
+    /** Workspace diagnostics: at most this many files are opened to get them analysed. */
+    readonly maxFiles?: number
+  }
+  /** Hints in `range`, or in the whole document. */
+  readonly inlayHints: LspFileRequest & { readonly range?: LspRange }
+  readonly completion: LspPositionRequest & { readonly triggerCharacter?: string }
+  /** Actions for a range; `only` filters by kind prefix (e.g. `quickfix`, `source.organizeImports`). */
+  readonly codeActions: LspFileRequest & { readonly range: LspRange; readonly only?: ReadonlyArray<string> }
+  readonly prepareRename: LspPositionRequest
+  readonly rename: LspPositionRequest & { readonly newName: string }
+  /** Formats the document, or `range` of it. */
+  readonly format: LspFileRequest & { readonly range?: LspRange; readonly options?: LspFormattingOptions }
+  /** Computes everything an action from `codeActions` does. `actionId` is that action's opaque id. */
+  readonly resolveCodeAction: LspFileRequest & { readonly actionId: string }
+}
+
+/** A request, discriminated on `operation`. */
+export type LspQueryRequest = {
+  [O in LspOperation]: { readonly operation: O } & LspRequestByOperation[O]
+}[LspOperation]
+
+/** The request type of one operation. */
+export type LspRequestFor<O extends LspOperation> = Extract<LspQueryRequest, { readonly operation: O }>
+
+// ---------------------------------------------------------------------------------------------------------
+// Results
+
+/** How far to trust a result. */
+export interface LspResultMeta {
+  readonly providerId: string
+  /** ready: fully loaded; indexing: still loading (results may be partial); degraded: answered after trouble. */
+  readonly status: 'ready' | 'indexing' | 'degraded'
+  /** Whether the server had already answered queries before (cold answers are slower, sometimes partial). */
+  readonly warm: boolean
+  /** Whether the provider cut the result short. */
+  readonly truncated: boolean
+  /** The version of the document the result was computed against, when known. */
+  readonly documentVersion?: number
+  /** The content hash of the document the result was computed against, when known. */
+  readonly contentHash?: string
+  /** The file changed on disk while the query ran: positions may be off. */
+  readonly stale?: boolean
+  /** Locations the server returned outside the workspace (or with non-file URIs), dropped. */
+  readonly droppedOutsideWorkspace?: number
+  /** Providers that failed during a fan-out, with their error. */
+  readonly failures?: ReadonlyArray<{ readonly providerId: string; readonly code: string; readonly message: string }>
+  readonly elapsedMs: number
+}
+
+/** Hover content, markdown or plain text. */
+export interface LspHover {
+  readonly contents: string
+  readonly format: 'markdown' | 'plaintext'
+  readonly range?: LspRange
+}
+
+/** A parameter of a signature; `label` is its text within the signature label. */
+export interface LspParameterInformation {
+  readonly label: string
+  readonly documentation?: string
+}
+
+/** One signature of a call. */
+export interface LspSignatureInformation {
+  readonly label: string
+  readonly documentation?: string
+  readonly parameters: ReadonlyArray<LspParameterInformation>
+  readonly activeParameter?: number
+}
+
+/** Signature help at a call site. */
+export interface LspSignatureHelp {
+  readonly signatures: ReadonlyArray<LspSignatureInformation>
+  readonly activeSignature: number
+  readonly activeParameter: number
+}
+
+/** A node of a document outline. */
+export interface LspDocumentSymbol {
+  readonly name: string
+  readonly kind: LspSymbolKind
+  readonly detail?: string
+  readonly range: LspRange
+  readonly selectionRange: LspRange
+  readonly children: ReadonlyArray<LspDocumentSymbol>
+}
+
+/** A symbol found by workspace search. */
+export interface LspWorkspaceSymbol {
+  readonly name: string
+  readonly kind: LspSymbolKind
+  readonly containerName?: string
+  readonly location: LspLocation
+}
+
+/** A call in a call hierarchy: the other end and the call-site ranges (in the caller's file). */
+export interface LspHierarchyCall {
+  readonly item: LspHierarchyItem
+  readonly fromRanges: ReadonlyArray<LspRange>
+}
+
+/** Diagnostic severity by name. */
+export type LspDiagnosticSeverity = 'error' | 'warning' | 'information' | 'hint'
+
+/** One diagnostic. */
+export interface LspDiagnostic {
+  readonly range: LspRange
+  readonly severity: LspDiagnosticSeverity
+  readonly message: string
+  readonly code?: string | number
+  readonly source?: string
+  readonly tags?: ReadonlyArray<'unnecessary' | 'deprecated'>
+  readonly related?: ReadonlyArray<{ readonly location: LspLocation; readonly message: string }>
+}
+
+/** The diagnostics of one file and how fresh they are. */
+export interface LspFileDiagnostics {
+  readonly uri: string
+  readonly path: string
+  /** Document version the diagnostics were computed for, when known. */
+  readonly version?: number
+  /** current: computed for the document as it is now; stale: for an older version; unknown: cannot tell. */
+  readonly freshness: 'current' | 'stale' | 'unknown'
+  readonly diagnostics: ReadonlyArray<LspDiagnostic>
+}
+
+/** Which files a diagnostics answer actually covers. */
+export interface LspDiagnosticsCoverage {
+  /** Files whose analysis is included (paths). */
+  readonly analysed: ReadonlyArray<string>
+  /** Files that could have been analysed (when the provider knows). */
+  readonly eligible?: number
+  /** Whether every eligible file was analysed. */
+  readonly complete: boolean
+}
+
+/** A label part of an inlay hint. */
+export interface LspInlayHintLabelPart {
+  readonly value: string
+  readonly tooltip?: string
+  readonly location?: LspLocation
+}
+
+/** An inlay hint: an inferred type or parameter name shown inline. */
+export interface LspInlayHint {
+  readonly position: LspPosition
+  readonly label: string | ReadonlyArray<LspInlayHintLabelPart>
+  readonly kind?: 'type' | 'parameter'
+  readonly paddingLeft?: boolean
+  readonly paddingRight?: boolean
+  readonly textEdits?: ReadonlyArray<LspTextEdit>
+}
+
+/** A completion item. */
+export interface LspCompletionItem {
+  readonly label: string
+  readonly kind?: string
+  readonly detail?: string
+  readonly documentation?: string
+  readonly insertText?: string
+  readonly sortText?: string
+}
+
+/** A code action as listed. `id` is opaque and bound to the document version it was computed for. */
+export interface LspCodeAction {
+  readonly id: string
+  readonly title: string
+  readonly kind?: string
+  readonly isPreferred?: boolean
+  /** Why the action cannot run now; a disabled action cannot be resolved. */
+  readonly disabledReason?: string
+  readonly hasEdit: boolean
+  readonly hasCommand: boolean
+}
+
+/** One text edit. `snippet` marks a snippet edit whose placeholders must be removed before applying. */
+export interface LspTextEdit {
+  readonly range: LspRange
+  readonly newText: string
+  readonly annotationId?: string
+  readonly snippet?: boolean
+}
+
+/** Edits to one document, computed against `version` (null: unknown / the file on disk). */
+export interface LspTextDocumentEdit {
+  readonly type: 'edit'
+  readonly uri: string
+  readonly path: string
+  readonly version: number | null
+  readonly edits: ReadonlyArray<LspTextEdit>
+}
+
+/** Create a file. */
+export interface LspCreateFile {
+  readonly type: 'create'
+  readonly uri: string
+  readonly path: string
+  readonly options?: { readonly overwrite?: boolean; readonly ignoreIfExists?: boolean }
+  readonly annotationId?: string
+}
+
+/** Rename (move) a file or folder. */
+export interface LspRenameFile {
+  readonly type: 'rename'
+  readonly oldUri: string
+  readonly oldPath: string
+  readonly newUri: string
+  readonly newPath: string
+  readonly options?: { readonly overwrite?: boolean; readonly ignoreIfExists?: boolean }
+  readonly annotationId?: string
+}
+
+/** Delete a file or folder. */
+export interface LspDeleteFile {
+  readonly type: 'delete'
+  readonly uri: string
+  readonly path: string
+  readonly options?: { readonly recursive?: boolean; readonly ignoreIfNotExists?: boolean }
+  readonly annotationId?: string
+}
+
+/** One step of a workspace edit, in order. */
+export type LspWorkspaceEditOperation = LspTextDocumentEdit | LspCreateFile | LspRenameFile | LspDeleteFile
+
+/** Why a change was made; `needsConfirmation` means a person must approve it. */
+export interface LspChangeAnnotation {
+  readonly label: string
+  readonly description?: string
+  readonly needsConfirmation?: boolean
+}
+
+/** A normalized workspace edit: ordered operations plus change annotations. */
+export interface LspWorkspaceEdit {
+  readonly operations: ReadonlyArray<LspWorkspaceEditOperation>
+  readonly annotations?: Readonly<Record<string, LspChangeAnnotation>>
+}
+
+/** The outcome of a command run while resolving a code action. */
+export interface LspCommandOutcome {
+  readonly title: string
+  readonly command: string
+  /** What the command returned (JSON). */
+  readonly result?: unknown
+  /** Edits the server asked the client to apply while the command ran, captured rather than applied. */
+  readonly appliedEdits: ReadonlyArray<LspWorkspaceEdit>
+}
+
+/** Every result variant, discriminated on `kind`. Each carries {@link LspResultMeta}. */
+export type LspQueryResult =
+  | { readonly kind: 'locations'; readonly locations: ReadonlyArray<LspLocation>; readonly meta: LspResultMeta }
+  | { readonly kind: 'hover'; readonly hover: LspHover | null; readonly meta: LspResultMeta }
+  | { readonly kind: 'signatureHelp'; readonly signatureHelp: LspSignatureHelp | null; readonly meta: LspResultMeta }
+  | { readonly kind: 'documentSymbols'; readonly symbols: ReadonlyArray<LspDocumentSymbol>; readonly meta: LspResultMeta }
+  | { readonly kind: 'workspaceSymbols'; readonly symbols: ReadonlyArray<LspWorkspaceSymbol>; readonly meta: LspResultMeta }
+  | { readonly kind: 'hierarchyItems'; readonly items: ReadonlyArray<LspHierarchyItem>; readonly meta: LspResultMeta }
+  | { readonly kind: 'hierarchyCalls'; readonly calls: ReadonlyArray<LspHierarchyCall>; readonly meta: LspResultMeta }
+  | {
+      readonly kind: 'diagnostics'
+      readonly files: ReadonlyArray<LspFileDiagnostics>
+      readonly coverage: LspDiagnosticsCoverage
+      readonly meta: LspResultMeta
+    }
+  | { readonly kind: 'inlayHints'; readonly hints: ReadonlyArray<LspInlayHint>; readonly meta: LspResultMeta }
+  | {
+      readonly kind: 'completion'
+      readonly items: ReadonlyArray<LspCompletionItem>
+      readonly isIncomplete: boolean
+      readonly meta: LspResultMeta
+    }
+  | { readonly kind: 'codeActions'; readonly actions: ReadonlyArray<LspCodeAction>; readonly meta: LspResultMeta }
+  | {
+      readonly kind: 'prepareRename'
+      /** canRename false: `reason` is the server's own words when it gave any. */
+      readonly rename:
+        | { readonly canRename: true; readonly range: LspRange; readonly placeholder: string }
+        | { readonly canRename: false; readonly reason: string }
+      readonly meta: LspResultMeta
+    }
+  | { readonly kind: 'workspaceEdit'; readonly edit: LspWorkspaceEdit; readonly meta: LspResultMeta }
+  | {
+      readonly kind: 'codeActionResolution'
+      readonly title: string
+      /** The action's own edit (empty operations when it has none). */
+      readonly edit: LspWorkspaceEdit
+      /** For command-bearing actions: what running the command did. */
+      readonly command?: LspCommandOutcome
+      readonly meta: LspResultMeta
+    }
+
+/** A result kind. */
+export type LspResultKind = LspQueryResult['kind']
+
+/** The result kind of each operation: the type-level map that makes `query` precisely typed. */
+export const resultKindByOperation = {
+  definition: 'locations',
+  typeDefinition: 'locations',
+  declaration: 'locations',
+  implementation: 'locations',
+  references: 'locations',
+  hover: 'hover',
+  signatureHelp: 'signatureHelp',
+  documentSymbols: 'documentSymbols',
+  workspaceSymbols: 'workspaceSymbols',
+  prepareCallHierarchy: 'hierarchyItems',
+  incomingCalls: 'hierarchyCalls',
+  outgoingCalls: 'hierarchyCalls',
+  prepareTypeHierarchy: 'hierarchyItems',
+  supertypes: 'hierarchyItems',
+  subtypes: 'hierarchyItems',
+  diagnostics: 'diagnostics',
+  inlayHints: 'inlayHints',
+  completion: 'completion',
+  codeActions: 'codeActions',
+  prepareRename: 'prepareRename',
+  rename: 'workspaceEdit',
+  format: 'workspaceEdit',
+  resolveCodeAction: 'codeActionResolution',
+} as const satisfies { readonly [O in LspOperation]: LspResultKind }
+
+/** The result of one operation. */
+export type LspResultFor<O extends LspOperation> = Extract<
+  LspQueryResult,
+  { readonly kind: (typeof resultKindByOperation)[O] }
+>
+
+/** How an operation selects its provider. */
+export type LspOperationScope =
+  /** By the extension of `path`. */
+  | 'file'
+  /** By the extension of `item.path`. */
+  | 'item'
+  /** Fans out to every provider that supports it. */
+  | 'workspace'
+  /** By `path` when given, else fans out (diagnostics). */
+  | 'fileOrWorkspace'
+
+/** Facts about each operation that the registry and tools use. */
+export const operationInfo = {
+  definition: { scope: 'file', producesEdit: false },
+  typeDefinition: { scope: 'file', producesEdit: false },
+  declaration: { scope: 'file', producesEdit: false },
+  implementation: { scope: 'file', producesEdit: false },
+  references: { scope: 'file', producesEdit: false },
+  hover: { scope: 'file', producesEdit: false },
+  signatureHelp: { scope: 'file', producesEdit: false },
+  documentSymbols: { scope: 'file', producesEdit: false },
+  workspaceSymbols: { scope: 'workspace', producesEdit: false },
+  prepareCallHierarchy: { scope: 'file', producesEdit: false },
+  incomingCalls: { scope: 'item', producesEdit: false },
+  outgoingCalls: { scope: 'item', producesEdit: false },
+  prepareTypeHierarchy: { scope: 'file', producesEdit: false },
+  supertypes: { scope: 'item', producesEdit: false },
+  subtypes: { scope: 'item', producesEdit: false },
+  diagnostics: { scope: 'fileOrWorkspace', producesEdit: false },
+  inlayHints: { scope: 'file', producesEdit: false },
+  completion: { scope: 'file', producesEdit: false },
+  codeActions: { scope: 'file', producesEdit: false },
+  prepareRename: { scope: 'file', producesEdit: false },
+  rename: { scope: 'file', producesEdit: true },
+  format: { scope: 'file', producesEdit: true },
+  resolveCodeAction: { scope: 'file', producesEdit: true },
+} as const satisfies { readonly [O in LspOperation]: { readonly scope: LspOperationScope; readonly producesEdit: boolean } }

@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    projects: ['packages/*'],
+    reporters: ['default', './scripts/count-reporter.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+})
