@@ -1,0 +1,167 @@
+import { readFile } from 'node:fs/promises'
+
+import { LspError, normalizeExtension } from '@codeseam/lsp'
+
+import type { ServerProfile } from './profiles.js'
+
+/** Whether the host may let a root's own files choose code to run. Roots are untrusted by default. */
+export type TrustLevel = 'trusted' | 'untrusted'
+
+/**
+ * A profile entry of the user config: a whole new profile, or a partial override of a built-in with the
+ * same id (`enabled: false` disables it).
+ */
+export type ProfileConfig = ServerProfile | (Partial<ServerProfile> & { readonly id: string })
+
+/** The user config: JSON file or object. */
+export interface HostConfig {
+  /** Added or overriding profiles, matched to built-ins by id. */
+  readonly profiles?: ReadonlyArray<ProfileConfig>
+  /** Host environment variables passed to every server on top of the minimal set (names, not values). */
+  readonly envAllow?: ReadonlyArray<string>
+  /** Per-request deadline, ms (default 60 000). */
+  readonly requestTimeoutMs?: number
+  /** Idle servers are stopped after this long without a query, ms (default 10 minutes; 0 disables). */
+  readonly idleTtlMs?: number
+  /** Open documents kept per server before the least recently used is closed (default 200). */
+  readonly maxOpenDocuments?: number
+  /** Restarts allowed within `restartWindowMs` before the server is UNAVAILABLE (default 5 within 5 minutes). */
+  readonly maxRestarts?: number
+  readonly restartWindowMs?: number
+  /** Largest single message a server may send, bytes (default 64 MiB). */
+  readonly maxMessageBytes?: number
+  /** Lines of server stderr kept for error messages (default 200). */
+  readonly stderrLines?: number
+  /** Quiescence window for pushed diagnostics, ms (default 400). */
+  readonly diagnosticsQuietMs?: number
+  /** Default bound on the diagnostics wait, ms (default 10 000). */
+  readonly diagnosticsWaitMs?: number
+  /** Workspace diagnostics open at most this many files (default 50). */
+  readonly workspaceDiagnosticsMaxFiles?: number
+  /** A server that answers nothing (not even the liveness probe) for this long is restarted, ms (default 30 000). */
+  readonly livenessGraceMs?: number
+}
+
+/** Host options: the user config plus where to read more of it. */
+export interface HostOptions extends HostConfig {
+  /** A JSON file with a {@link HostConfig}; merged under the inline options. */
+  readonly configFile?: string
+  /** Start from the built-in profiles (default true). False: only the profiles given here, e.g. a fixture server. */
+  readonly builtins?: boolean
+}
+
+/** The resolved settings every part of the host reads. */
+export interface ResolvedHostConfig {
+  readonly profiles: ReadonlyArray<ServerProfile>
+  readonly envAllow: ReadonlyArray<string>
+  readonly requestTimeoutMs: number
+  readonly idleTtlMs: number
+  readonly maxOpenDocuments: number
+  readonly maxRestarts: number
+  readonly restartWindowMs: number
+  readonly maxMessageBytes: number
+  readonly stderrLines: number
+  readonly diagnosticsQuietMs: number
+  readonly diagnosticsWaitMs: number
+  readonly workspaceDiagnosticsMaxFiles: number
+  readonly livenessGraceMs: number
+}
+
+/** Variables every server gets from the host: nothing that carries credentials. */
+export const minimalEnvironment: ReadonlyArray<string> = [
+  'PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TMP', 'TEMP', 'SYSTEMROOT',
+]
+
+/** Reads a JSON config file. */
+export async function readConfigFile(file: string): Promise<HostConfig> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    throw new LspError('INVALID_ARGUMENT', `cannot read the lsp-local config file ${file}: ${(error as Error).message}`, { cause: error })
+  }
+  try {
+    return JSON.parse(text) as HostConfig
+  } catch (error) {
+    throw new LspError('INVALID_ARGUMENT', `the lsp-local config file ${file} is not valid JSON: ${(error as Error).message}`, { cause: error })
+  }
+}
+
+function validateProfile(profile: ServerProfile): ServerProfile {
+  const fail = (what: string) => new LspError('INVALID_ARGUMENT', `profile "${profile.id}": ${what}`)
+  if (typeof profile.id !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(profile.id)) {
+    throw new LspError('INVALID_ARGUMENT', `profile id ${JSON.stringify(profile.id)} must be letters, digits, dot, dash or underscore`)
+  }
+  if (typeof profile.command !== 'string' || profile.command.length === 0) throw fail('command must be a non-empty string')
+  if (!Array.isArray(profile.args) || profile.args.some((a) => typeof a !== 'string')) throw fail('args must be an array of strings')
+  const extensions: Record<string, string> = {}
+  for (const [key, languageId] of Object.entries(profile.extensions ?? {})) {
+    const extension = normalizeExtension(key)
+    if (extension === undefined) throw fail(`"${key}" is not a file extension`)
+    extensions[extension] = languageId
+  }
+  if (Object.keys(extensions).length === 0) throw fail('claims no extensions')
+  return { ...profile, extensions }
+}
+
+/**
+ * Merges built-ins with the user's profiles: same id overrides field by field, new ids are added. Two
+ * enabled profiles may not claim the same extension (the seam gives each extension to one provider).
+ */
+export function mergeProfiles(builtins: ReadonlyArray<ServerProfile>, user: ReadonlyArray<ProfileConfig> = []): ReadonlyArray<ServerProfile> {
+  const byId = new Map<string, ServerProfile>(builtins.map((p) => [p.id, p]))
+  for (const entry of user) {
+    const base = byId.get(entry.id)
+    const merged = { ...(base ?? {}), ...entry } as ServerProfile
+    // An override that changes the command is a different server: whatever made the built-in unavailable no longer applies.
+    if (base?.unavailable !== undefined && entry.command !== undefined && entry.unavailable === undefined) {
+      const { unavailable: _dropped, ...rest } = merged
+      byId.set(entry.id, validateProfile(rest))
+    } else {
+      byId.set(entry.id, validateProfile(merged))
+    }
+  }
+  const enabled = [...byId.values()].filter((p) => p.enabled !== false)
+  const owners = new Map<string, string>()
+  for (const profile of enabled) {
+    for (const extension of Object.keys(profile.extensions)) {
+      const owner = owners.get(extension)
+      if (owner !== undefined) {
+        throw new LspError(
+          'CONFLICT',
+          `profiles "${owner}" and "${profile.id}" both claim "${extension}": disable one (\`{ id: "${owner}", enabled: false }\`)`,
+        )
+      }
+      owners.set(extension, profile.id)
+    }
+  }
+  return enabled
+}
+
+/** Resolves host options against the built-in profiles. */
+export async function resolveHostConfig(options: HostOptions, builtins: ReadonlyArray<ServerProfile>): Promise<ResolvedHostConfig> {
+  const fromFile = options.configFile === undefined ? {} : await readConfigFile(options.configFile)
+  const config: HostConfig = { ...fromFile, ...options, profiles: [...(fromFile.profiles ?? []), ...(options.profiles ?? [])] }
+  const positive = (value: number | undefined, fallback: number, name: string): number => {
+    if (value === undefined) return fallback
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new LspError('INVALID_ARGUMENT', `${name} must be a non-negative number of milliseconds or a count, got ${String(value)}`)
+    }
+    return value
+  }
+  return {
+    profiles: mergeProfiles(options.builtins === false ? [] : builtins, config.profiles),
+    envAllow: [...(config.envAllow ?? [])],
+    requestTimeoutMs: positive(config.requestTimeoutMs, 60_000, 'requestTimeoutMs'),
+    idleTtlMs: positive(config.idleTtlMs, 10 * 60_000, 'idleTtlMs'),
+    maxOpenDocuments: positive(config.maxOpenDocuments, 200, 'maxOpenDocuments'),
+    maxRestarts: positive(config.maxRestarts, 5, 'maxRestarts'),
+    restartWindowMs: positive(config.restartWindowMs, 5 * 60_000, 'restartWindowMs'),
+    maxMessageBytes: positive(config.maxMessageBytes, 64 * 1024 * 1024, 'maxMessageBytes'),
+    stderrLines: positive(config.stderrLines, 200, 'stderrLines'),
+    diagnosticsQuietMs: positive(config.diagnosticsQuietMs, 400, 'diagnosticsQuietMs'),
+    diagnosticsWaitMs: positive(config.diagnosticsWaitMs, 10_000, 'diagnosticsWaitMs'),
+    workspaceDiagnosticsMaxFiles: positive(config.workspaceDiagnosticsMaxFiles, 50, 'workspaceDiagnosticsMaxFiles'),
+    livenessGraceMs: positive(config.livenessGraceMs, 30_000, 'livenessGraceMs'),
+  }
+}

@@ -1,0 +1,12 @@
+export type { ServerProfile, ReadinessRule, ProjectRootRule, UntrustedPolicy } from './profiles.js'
+export {
+  builtinProfiles,
+  findOnPath,
+  nativeTypeScriptOperations,
+  typeScriptLanguageServerOperations,
+  pyrightOperations,
+  clangdOperations,
+} from './profiles.js'
+export type { HostConfig, HostOptions, ProfileConfig, ResolvedHostConfig, TrustLevel } from './config.js'
+export { mergeProfiles, minimalEnvironment, readConfigFile, resolveHostConfig } from './config.js'
+export type { AttachRoot, LocalHost, OpenWorkspaceOptions } from './host.js'

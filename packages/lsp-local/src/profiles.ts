@@ -1,0 +1,218 @@
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import * as nodePath from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+import type { LspOperation } from '@codeseam/lsp'
+
+/**
+ * When a server counts as ready to answer. `initialized`: as soon as the initialize handshake is done
+ * (servers that block requests until their project is loaded). `progressQuiet`: additionally wait until
+ * no work-done progress is active, bounded by `readinessTimeoutMs`.
+ */
+export type ReadinessRule = 'initialized' | 'progressQuiet'
+
+/**
+ * Which directory a server runs in for a given file. `workspace`: one server for the whole workspace root
+ * (servers that find nested projects themselves, like TypeScript). `nearest`: the nearest ancestor of the
+ * file, inside the workspace, that holds one of `rootMarkers`.
+ */
+export type ProjectRootRule = 'workspace' | 'nearest'
+
+/** What changes when a root is untrusted: `refuse` refuses to start, otherwise these settings replace the trusted ones. */
+export type UntrustedPolicy =
+  | 'refuse'
+  | {
+      readonly args?: ReadonlyArray<string>
+      readonly initializationOptions?: unknown
+      readonly settings?: Readonly<Record<string, unknown>>
+      readonly env?: Readonly<Record<string, string>>
+    }
+
+/**
+ * A language server described as plain data. Everything needed to start it, talk to it and hold it to
+ * its contract; no code. A fixture server is one such record.
+ */
+export interface ServerProfile {
+  /** Stable id, e.g. `typescript`; the provider id becomes `local:<id>`. */
+  readonly id: string
+  /** Executable: an absolute path, or a bare name looked up on PATH (never run through a shell). */
+  readonly command: string
+  readonly args: ReadonlyArray<string>
+  /** Extension (with dot) → LSP language id. */
+  readonly extensions: Readonly<Record<string, string>>
+  /** Files whose presence marks a project root (used with `projectRoot: 'nearest'`). */
+  readonly rootMarkers?: ReadonlyArray<string>
+  /** Default `workspace`. */
+  readonly projectRoot?: ProjectRootRule
+  readonly initializationOptions?: unknown
+  /**
+   * Answers to workspace/configuration, by section. A request for section `a.b` gets `settings['a.b']`, or
+   * `settings.a.b` walked as a path; an unknown section gets null. Also sent once with
+   * workspace/didChangeConfiguration after initialize.
+   */
+  readonly settings?: Readonly<Record<string, unknown>>
+  /** Extra environment variables for the server (added to the minimal environment). */
+  readonly env?: Readonly<Record<string, string>>
+  /** Names of host environment variables passed through in addition to the host-wide allow-list. */
+  readonly envAllow?: ReadonlyArray<string>
+  /**
+   * Operations the server must answer (its minimum set). The provider declares exactly these; the
+   * integration tests hold built-ins to them. Default: every operation, checked against the server's
+   * capabilities at run time.
+   */
+  readonly operations?: ReadonlyArray<LspOperation>
+  /** Default `initialized`. */
+  readonly readiness?: ReadinessRule
+  /** Upper bound for the readiness wait, ms (default 60 000). */
+  readonly readinessTimeoutMs?: number
+  /** Before workspace-wide queries, open one file of every tsconfig project (servers that only search loaded projects). */
+  readonly loadAllProjects?: 'tsconfig'
+  /** Behaviour for untrusted roots. Default: run with the trusted settings (the profile runs no workspace code). */
+  readonly untrusted?: UntrustedPolicy
+  /** Set when the profile cannot run here (e.g. its executable is missing): why, and what to install. */
+  readonly unavailable?: string
+  /** Disabled profiles are ignored. Default true for built-ins except alternatives. */
+  readonly enabled?: boolean
+}
+
+const require = createRequire(import.meta.url)
+
+function packageDir(name: string): string | undefined {
+  try {
+    return nodePath.dirname(require.resolve(`${name}/package.json`))
+  } catch {
+    return undefined
+  }
+}
+
+/** Looks a bare executable name up on PATH without a shell. */
+export function findOnPath(name: string, path = process.env['PATH'] ?? ''): string | undefined {
+  for (const dir of path.split(nodePath.delimiter)) {
+    if (dir === '') continue
+    const candidate = nodePath.join(dir, name)
+    if (existsSync(candidate)) return candidate
+  }
+  return undefined
+}
+
+/** The native TypeScript 7 executable from the `typescript-native` alias, via its own lookup. */
+async function nativeTypeScriptExe(): Promise<string | undefined> {
+  const dir = packageDir('typescript-native')
+  if (dir === undefined) return undefined
+  try {
+    const module = (await import(pathToFileURL(nodePath.join(dir, 'lib', 'getExePath.js')).href)) as { default: () => string }
+    return module.default()
+  } catch {
+    return undefined
+  }
+}
+
+const typeScriptExtensions = {
+  '.ts': 'typescript',
+  '.tsx': 'typescriptreact',
+  '.mts': 'typescript',
+  '.cts': 'typescript',
+  '.js': 'javascript',
+  '.jsx': 'javascriptreact',
+  '.mjs': 'javascript',
+  '.cjs': 'javascript',
+} as const
+
+/** The minimum set of the native TS 7 server: everything but declaration and type hierarchy. */
+export const nativeTypeScriptOperations: ReadonlyArray<LspOperation> = [
+  'definition', 'typeDefinition', 'implementation', 'references', 'hover', 'signatureHelp',
+  'documentSymbols', 'workspaceSymbols', 'prepareCallHierarchy', 'incomingCalls', 'outgoingCalls',
+  'diagnostics', 'inlayHints', 'completion', 'codeActions', 'prepareRename', 'rename', 'format', 'resolveCodeAction',
+]
+
+/** typescript-language-server on TypeScript 6 also has no type hierarchy; it answers declaration via definition. */
+export const typeScriptLanguageServerOperations: ReadonlyArray<LspOperation> = nativeTypeScriptOperations
+
+/** pyright: everything but implementation, formatting, inlay hints and type hierarchy. */
+export const pyrightOperations: ReadonlyArray<LspOperation> = [
+  'definition', 'typeDefinition', 'declaration', 'references', 'hover', 'signatureHelp',
+  'documentSymbols', 'workspaceSymbols', 'prepareCallHierarchy', 'incomingCalls', 'outgoingCalls',
+  'diagnostics', 'completion', 'codeActions', 'prepareRename', 'rename', 'resolveCodeAction',
+]
+
+/** clangd adds type hierarchy and declaration. */
+export const clangdOperations: ReadonlyArray<LspOperation> = [
+  'definition', 'typeDefinition', 'declaration', 'implementation', 'references', 'hover', 'signatureHelp',
+  'documentSymbols', 'workspaceSymbols', 'prepareCallHierarchy', 'incomingCalls', 'outgoingCalls',
+  'prepareTypeHierarchy', 'supertypes', 'subtypes', 'diagnostics', 'inlayHints', 'completion', 'codeActions',
+  'prepareRename', 'rename', 'format', 'resolveCodeAction',
+]
+
+/** The built-in profiles, resolved from this package's own dependencies (nothing global). */
+export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
+  const nativeExe = await nativeTypeScriptExe()
+  const tlsDir = packageDir('typescript-language-server')
+  const typescriptDir = packageDir('typescript')
+  const pyrightDir = packageDir('pyright')
+  const clangd = findOnPath('clangd')
+  const node = process.execPath
+  const missing = (what: string) => `${what} is not installed in @codeseam/lsp-local's dependencies; run pnpm install`
+  return [
+    {
+      id: 'typescript',
+      command: nativeExe ?? 'tsc',
+      args: ['--lsp', '--stdio'],
+      extensions: typeScriptExtensions,
+      rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
+      projectRoot: 'workspace',
+      operations: nativeTypeScriptOperations,
+      readiness: 'initialized',
+      loadAllProjects: 'tsconfig',
+      settings: {},
+      ...(nativeExe === undefined ? { unavailable: missing('typescript-native (npm:typescript@7.0.2)') } : {}),
+    },
+    {
+      id: 'typescript-language-server',
+      command: node,
+      args: [tlsDir === undefined ? 'typescript-language-server' : nodePath.join(tlsDir, 'lib', 'cli.mjs'), '--stdio'],
+      extensions: typeScriptExtensions,
+      rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
+      projectRoot: 'workspace',
+      operations: typeScriptLanguageServerOperations,
+      // The partial syntax server answers `any` and stops definitions at imports: never use it, so every
+      // answer comes from the loaded project.
+      initializationOptions: {
+        tsserver: {
+          useSyntaxServer: 'never',
+          ...(typescriptDir === undefined ? {} : { path: nodePath.join(typescriptDir, 'lib', 'tsserver.js') }),
+        },
+        preferences: { includeInlayParameterNameHints: 'all', includeInlayVariableTypeHints: true, includeInlayFunctionLikeReturnTypeHints: true },
+      },
+      readiness: 'progressQuiet',
+      loadAllProjects: 'tsconfig',
+      enabled: false,
+      ...(tlsDir === undefined || typescriptDir === undefined ? { unavailable: missing('typescript-language-server with typescript 6') } : {}),
+    },
+    {
+      id: 'pyright',
+      command: node,
+      args: [pyrightDir === undefined ? 'pyright-langserver' : nodePath.join(pyrightDir, 'langserver.index.js'), '--stdio'],
+      extensions: { '.py': 'python', '.pyi': 'python' },
+      rootMarkers: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'setup.cfg'],
+      projectRoot: 'nearest',
+      operations: pyrightOperations,
+      settings: { python: { analysis: { diagnosticMode: 'openFilesOnly', autoSearchPaths: true } } },
+      readiness: 'initialized',
+      ...(pyrightDir === undefined ? { unavailable: missing('pyright') } : {}),
+    },
+    {
+      id: 'clangd',
+      command: clangd ?? 'clangd',
+      args: ['--background-index=false', '--log=error'],
+      extensions: { '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp' },
+      rootMarkers: ['compile_commands.json', 'compile_flags.txt', '.clangd'],
+      projectRoot: 'nearest',
+      operations: clangdOperations,
+      readiness: 'initialized',
+      // A workspace's .clangd file can point clangd at arbitrary compiler drivers; untrusted roots ignore it.
+      untrusted: { args: ['--background-index=false', '--log=error', '--enable-config=false'] },
+      ...(clangd === undefined ? { unavailable: 'clangd is not on PATH: install it (e.g. `apt-get install -y clangd`) to get C/C++ support' } : {}),
+    },
+  ]
+}
