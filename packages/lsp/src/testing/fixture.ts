@@ -1,0 +1,79 @@
+import { cp, mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import * as nodePath from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+import { TextLines } from '../coordinates.js'
+import type { LspPosition } from '../vocabulary.js'
+
+/** The TypeScript fixture workspace the kit ships (`fixtures/conformance` in the package). */
+export const conformanceFixtureDir = fileURLToPath(new URL('../../fixtures/conformance', import.meta.url))
+
+/** A private copy of a fixture workspace on disk, with helpers that find positions by text. */
+export interface FixtureWorkspace {
+  /** Canonical (realpath) root of the copy. */
+  readonly root: string
+  /** Absolute path of a fixture file given relative to the root. */
+  path(relative: string): string
+  /** Current text of a fixture file. */
+  text(relative: string): Promise<string>
+  /**
+   * Position of the `occurrence`-th (0-based) match of `needle` in a file, moved `offset` UTF-16 units
+   * past the match start (e.g. `needle.length` lands just after it).
+   */
+  locate(relative: string, needle: string, options?: { occurrence?: number; offset?: number }): Promise<LspPosition>
+  /** Zero-based line of the first line containing `needle`. */
+  lineOf(relative: string, needle: string): Promise<number>
+  /** Every whole-word occurrence of `word` across the fixture's source files. */
+  occurrences(word: string): Promise<ReadonlyArray<{ readonly path: string; readonly position: LspPosition }>>
+  /** Deletes the copy. */
+  dispose(): Promise<void>
+}
+
+/** Copies a fixture folder into a fresh temporary directory. */
+export async function copyFixture(source: string = conformanceFixtureDir): Promise<FixtureWorkspace> {
+  const root = await realpath(await mkdtemp(nodePath.join(tmpdir(), 'codeseam-fixture-')))
+  await cp(source, root, { recursive: true })
+  const path = (relative: string) => nodePath.join(root, relative)
+  const text = (relative: string) => readFile(path(relative), 'utf8')
+  const locate = async (relative: string, needle: string, options: { occurrence?: number; offset?: number } = {}) => {
+    const content = await text(relative)
+    let index = -1
+    for (let n = 0; n <= (options.occurrence ?? 0); n++) {
+      index = content.indexOf(needle, index + 1)
+      if (index < 0) throw new Error(`fixture ${relative} has no occurrence #${n} of ${JSON.stringify(needle)}`)
+    }
+    return new TextLines(content).positionAt(index + (options.offset ?? 0))
+  }
+  const listSources = async (dir: string): Promise<string[]> => {
+    const entries = await readdir(dir, { withFileTypes: true })
+    const files = await Promise.all(
+      entries.map(async (entry) => {
+        const full = nodePath.join(dir, entry.name)
+        if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : listSources(full)
+        return /\.(ts|tsx|py|c|cpp|h)$/.test(entry.name) ? [full] : []
+      }),
+    )
+    return files.flat()
+  }
+  return {
+    root,
+    path,
+    text,
+    locate,
+    async lineOf(relative, needle) {
+      return (await locate(relative, needle)).line
+    },
+    async occurrences(word) {
+      const pattern = new RegExp(`(?<![\\p{L}\\p{N}_$])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}_$])`, 'gu')
+      const found: { path: string; position: LspPosition }[] = []
+      for (const file of await listSources(root)) {
+        const content = await readFile(file, 'utf8')
+        const lines = new TextLines(content)
+        for (const match of content.matchAll(pattern)) found.push({ path: file, position: lines.positionAt(match.index) })
+      }
+      return found
+    },
+    dispose: () => rm(root, { recursive: true, force: true }),
+  }
+}

@@ -1,0 +1,6 @@
+export { runConformance, formatConformanceReport } from './conformance.js'
+export type { ConformanceCheck, ConformanceOptions, ConformanceReport, ConformanceSubject } from './conformance.js'
+export { copyFixture, conformanceFixtureDir } from './fixture.js'
+export type { FixtureWorkspace } from './fixture.js'
+export { createMemoryWorkspace } from './memory-workspace.js'
+export type { MemoryWorkspace } from './memory-workspace.js'
