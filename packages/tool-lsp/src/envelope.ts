@@ -1,0 +1,119 @@
+import { LspError, toLspError, type LspErrorCode, type LspErrorData } from '@codeseam/lsp'
+
+import { decodeToolInput, type AnyTool, type ToolContext } from './definition.js'
+
+/**
+ * The standard result envelope every harness adapter passes on: structured JSON (MCP structuredContent,
+ * `--json`), a rendered text form within a character budget, and a one-line summary for UIs.
+ */
+
+/** Default character budget of the rendered text (~6k tokens). */
+export const defaultMaxChars = 24_000
+
+/** A successful call. */
+export interface ToolSuccess {
+  readonly ok: true
+  readonly tool: string
+  /** The tool's output as plain JSON (undefined fields dropped); validates against the exported output schema. */
+  readonly structured: Record<string, unknown>
+  /** The rendered text, never longer than the budget; a cut ends with an explicit marker. */
+  readonly text: string
+  readonly summary: string
+  /** Whether `text` was cut to fit the budget. */
+  readonly textTruncated: boolean
+}
+
+/** A failed call: the error a model reads and acts on (its message says what to do next). */
+export interface ToolFailure {
+  readonly ok: false
+  readonly tool: string
+  readonly error: { readonly code: LspErrorCode; readonly message: string; readonly data: LspErrorData }
+  readonly text: string
+  readonly summary: string
+  readonly textTruncated: boolean
+}
+
+/** The outcome of one tool call. */
+export type ToolOutcome = ToolSuccess | ToolFailure
+
+/** Options for {@link callTool}. */
+export interface CallToolOptions {
+  /** Character budget of `text`; default {@link defaultMaxChars}. */
+  readonly maxChars?: number
+}
+
+/** What {@link fitToBudget} returns. */
+export interface BudgetedText {
+  readonly text: string
+  readonly truncated: boolean
+}
+
+/**
+ * Cuts `text` to at most `maxChars` characters at a line boundary and says so at the end. Never a silent
+ * cut: the marker names how much was left out and what to do about it.
+ */
+export function fitToBudget(text: string, maxChars: number): BudgetedText {
+  if (text.length <= maxChars) return { text, truncated: false }
+  const marker = (kept: number) =>
+    `\n[output truncated: showing ${kept} of ${text.length} characters; narrow the request (path, limit, kind) or page with cursor]`
+  const room = Math.max(0, maxChars - marker(text.length).length)
+  let cut = text.lastIndexOf('\n', room)
+  if (cut < room / 2) cut = room
+  // Never split a surrogate pair.
+  const code = text.charCodeAt(cut - 1)
+  if (cut > 0 && code >= 0xd800 && code <= 0xdbff) cut--
+  const kept = text.slice(0, cut)
+  return { text: `${kept}${marker(kept.length)}`.slice(0, Math.max(maxChars, 0)), truncated: true }
+}
+
+function plainJson(value: unknown): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(value)) as Record<string, unknown>
+}
+
+/** Renders an error for a model: the message, then candidates or nearest names when the seam gave them. */
+export function renderError(error: LspError): string {
+  const lines = [`error ${error.code}: ${error.message}`]
+  const candidates = error.data.candidates
+  if (Array.isArray(candidates) && candidates.length > 0) {
+    lines.push('candidates (pass one of these as the target):')
+    for (const candidate of candidates.slice(0, 20)) lines.push(`  - ${candidate.label}`)
+    if (candidates.length > 20) lines.push(`  … ${candidates.length - 20} more`)
+  }
+  const nearest = error.data.nearest
+  if (Array.isArray(nearest) && nearest.length > 0 && !error.message.includes('nearest')) {
+    lines.push(`nearest names: ${nearest.slice(0, 10).join(', ')}`)
+  }
+  return lines.join('\n')
+}
+
+/**
+ * Decodes arguments, runs the tool and wraps the outcome. Every failure (bad arguments, ambiguous target,
+ * server crash, cancellation) comes back as a {@link ToolFailure} with a stable code; nothing throws.
+ */
+export async function callTool(tool: AnyTool, args: unknown, context: ToolContext, options: CallToolOptions = {}): Promise<ToolOutcome> {
+  const maxChars = options.maxChars ?? defaultMaxChars
+  try {
+    const input = decodeToolInput(tool, args)
+    const result: unknown = await tool.execute(input, context)
+    const budgeted = fitToBudget(tool.render(result), maxChars)
+    return {
+      ok: true,
+      tool: tool.name,
+      structured: plainJson(result),
+      text: budgeted.text,
+      summary: tool.summary(result),
+      textTruncated: budgeted.truncated,
+    }
+  } catch (cause) {
+    const error = context.signal.aborted ? new LspError('CANCELLED', `${tool.name} was cancelled`, { cause }) : toLspError(cause, 'SERVER_ERROR', tool.name)
+    const budgeted = fitToBudget(renderError(error), maxChars)
+    return {
+      ok: false,
+      tool: tool.name,
+      error: { code: error.code, message: error.message, data: plainJson(error.data) as LspErrorData },
+      text: budgeted.text,
+      summary: `failed: ${error.code}`,
+      textTruncated: budgeted.truncated,
+    }
+  }
+}
