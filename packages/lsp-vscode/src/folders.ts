@@ -1,0 +1,25 @@
+import * as nodePath from 'node:path'
+
+import { LspError, isWithin } from '@codeseam/lsp'
+import * as vscode from 'vscode'
+
+/** The file-system workspace folders VS Code has open (virtual folders such as `vscode-vfs:` are skipped). */
+export function fileWorkspaceFolders(): ReadonlyArray<{ readonly name: string; readonly root: string; readonly folder: vscode.WorkspaceFolder }> {
+  return (vscode.workspace.workspaceFolders ?? [])
+    .filter((folder) => folder.uri.scheme === 'file')
+    .map((folder) => ({ name: folder.name, root: nodePath.normalize(folder.uri.fsPath), folder }))
+}
+
+/**
+ * Checks that a request's root lies inside a folder VS Code has open: VS Code's language extensions only
+ * answer for what the window holds, and a root elsewhere would quietly get nothing.
+ */
+export function checkRootIsOpen(root: string): void {
+  const folders = fileWorkspaceFolders()
+  if (folders.some((f) => isWithin(f.root, root))) return
+  throw new LspError(
+    'UNAVAILABLE',
+    `${root} is not inside a folder open in VS Code (open folders: ${folders.map((f) => f.root).join(', ') || 'none'}); add it to the workspace first`,
+    { data: { root, folders: folders.map((f) => f.root) } },
+  )
+}

@@ -1,0 +1,151 @@
+import * as nodePath from 'node:path'
+
+import {
+  LspError,
+  lspOperations,
+  resolveInRoot,
+  toLspError,
+  type LspOperation,
+  type LspProvider,
+  type LspProviderRequest,
+  type LspProviderStatus,
+  type LspQueryRequest,
+  type LspQueryResult,
+  type LspResultFor,
+} from '@codeseam/lsp'
+import type * as vscode from 'vscode'
+
+import { Containment } from './containment.js'
+import { Deadline } from './deadline.js'
+import { DocumentTracker } from './documents.js'
+import { checkRootIsOpen, fileWorkspaceFolders } from './folders.js'
+import { languageExtensions, type LanguageExtensionOptions } from './languages.js'
+import { completion, inlayHints } from './operations/assist.js'
+import { diagnostics } from './operations/diagnostics.js'
+import { codeActions, format, prepareRename, rename, resolveCodeAction } from './operations/edits.js'
+import { calls, prepareHierarchy, relatedTypes } from './operations/hierarchy.js'
+import { hover, navigate, signatureHelp } from './operations/navigation.js'
+import { documentSymbols, workspaceSymbols } from './operations/symbols.js'
+import { RecentMap, type ListedCodeAction, type OperationContext } from './session.js'
+
+/** Options for {@link createVsCodeProvider}. */
+export interface VsCodeProviderOptions extends LanguageExtensionOptions {
+  /** Provider id in the registry. Default `vscode`. */
+  readonly id?: string
+  /** Operations to offer. Default: every seam operation (VS Code answers empty where no extension helps). */
+  readonly operations?: ReadonlyArray<LspOperation>
+  /** Total budget of one operation, retries included. Default 30 000 ms. */
+  readonly timeoutMs?: number
+  /** Longest wait for a language extension to warm up before retrying an empty first answer. Default 5 000 ms. */
+  readonly warmupWaitMs?: number
+  /** How many listed code actions VS Code resolves eagerly. Default 20. */
+  readonly codeActionResolveCount?: number
+}
+
+/** An {@link LspProvider} backed by VS Code, with a `dispose` that stops listening to VS Code events. */
+export interface VsCodeProvider extends LspProvider {
+  readonly extensions: Readonly<Record<string, string>>
+}
+
+type Handler = (context: OperationContext, request: LspProviderRequest) => Promise<LspQueryResult>
+
+/**
+ * One handler per operation. `satisfies` makes adding a seam operation a compile error here until it is
+ * handled.
+ */
+function handlers(extensions: ReadonlyArray<string>): { readonly [O in LspOperation]: Handler } {
+  const as = <O extends LspOperation>(run: (c: OperationContext, r: LspProviderRequest<Extract<LspQueryRequest, { operation: O }>>) => Promise<LspResultFor<O>>) =>
+    run as unknown as Handler
+  return {
+    definition: as<'definition'>(navigate),
+    typeDefinition: as<'typeDefinition'>(navigate),
+    declaration: as<'declaration'>(navigate),
+    implementation: as<'implementation'>(navigate),
+    references: as<'references'>(navigate),
+    hover: as<'hover'>(hover),
+    signatureHelp: as<'signatureHelp'>(signatureHelp),
+    documentSymbols: as<'documentSymbols'>(documentSymbols),
+    workspaceSymbols: as<'workspaceSymbols'>(workspaceSymbols),
+    prepareCallHierarchy: as<'prepareCallHierarchy'>((c, r) => prepareHierarchy(c, 'call', r)),
+    incomingCalls: as<'incomingCalls'>((c, r) => calls(c, 'incoming', r)),
+    outgoingCalls: as<'outgoingCalls'>((c, r) => calls(c, 'outgoing', r)),
+    prepareTypeHierarchy: as<'prepareTypeHierarchy'>((c, r) => prepareHierarchy(c, 'type', r)),
+    supertypes: as<'supertypes'>((c, r) => relatedTypes(c, 'supertypes', r)),
+    subtypes: as<'subtypes'>((c, r) => relatedTypes(c, 'subtypes', r)),
+    diagnostics: as<'diagnostics'>((c, r) => diagnostics(c, r, extensions)),
+    inlayHints: as<'inlayHints'>(inlayHints),
+    completion: as<'completion'>(completion),
+    codeActions: as<'codeActions'>(codeActions),
+    prepareRename: as<'prepareRename'>(prepareRename),
+    rename: as<'rename'>(rename),
+    format: as<'format'>(format),
+    resolveCodeAction: as<'resolveCodeAction'>(resolveCodeAction),
+  }
+}
+
+/**
+ * Creates a provider that answers seam queries through VS Code's language features: whatever language
+ * extensions the user has installed, over VS Code's buffers (unsaved edits included). Must run inside a
+ * VS Code extension host.
+ */
+export function createVsCodeProvider(options: VsCodeProviderOptions = {}): VsCodeProvider {
+  const id = options.id ?? 'vscode'
+  const extensions = languageExtensions(options)
+  if (Object.keys(extensions).length === 0) {
+    throw new LspError('INVALID_PROVIDER', `VS Code knows no file extension for the languages ${JSON.stringify(options.languages ?? [])}; pass \`extensions\` explicitly`)
+  }
+  const operations = [...(options.operations ?? lspOperations)]
+  const timeoutMs = options.timeoutMs ?? 30_000
+  const documents = new DocumentTracker()
+  const warmLanguages = new Set<string>()
+  const hierarchyItems = new RecentMap<string, vscode.CallHierarchyItem | vscode.TypeHierarchyItem>(512)
+  const listedActions = new RecentMap<string, ListedCodeAction>(256)
+  const table = handlers(Object.keys(extensions))
+  let disposed = false
+
+  return {
+    id,
+    extensions,
+    operations,
+    async query<R extends LspQueryRequest>(request: LspProviderRequest<R>, signal: AbortSignal): Promise<LspResultFor<R['operation']>> {
+      if (disposed) throw new LspError('DISPOSED', `provider "${id}" was disposed`)
+      const root = nodePath.normalize(request.root)
+      checkRootIsOpen(root)
+      const path = 'path' in request && typeof request.path === 'string' ? resolveInRoot(root, request.path) : undefined
+      const context: OperationContext = {
+        providerId: id,
+        root,
+        languageId: request.languageId,
+        deadline: new Deadline(request.operation, timeoutMs, signal),
+        containment: new Containment(root),
+        documents,
+        warmLanguages,
+        warmupWaitMs: options.warmupWaitMs ?? 5_000,
+        hierarchyItems,
+        codeActions: listedActions,
+        codeActionResolveCount: options.codeActionResolveCount ?? 20,
+      }
+      const handler = table[request.operation]
+      try {
+        const result = await handler(context, (path === undefined ? request : { ...request, path }) as LspProviderRequest)
+        return result as LspResultFor<R['operation']>
+      } catch (error) {
+        throw toLspError(error, 'SERVER_ERROR', `VS Code failed on ${request.operation}`)
+      }
+    },
+    status(): ReadonlyArray<LspProviderStatus> {
+      return fileWorkspaceFolders().map((folder) => ({
+        providerId: id,
+        root: folder.root,
+        server: 'vscode',
+        state: disposed ? 'unavailable' : warmLanguages.size > 0 ? 'ready' : 'starting',
+        operations,
+        languages: [...new Set(Object.values(extensions))],
+      }))
+    },
+    dispose() {
+      disposed = true
+      documents.dispose()
+    },
+  }
+}

@@ -1,0 +1,146 @@
+import { LspError, TextLines, contentHash, resultMeta, toLspError, type LspPosition, type LspResultMeta } from '@codeseam/lsp'
+import type * as vscode from 'vscode'
+
+import type { Containment } from './containment.js'
+import type { Deadline } from './deadline.js'
+import type { DocumentTracker } from './documents.js'
+
+/** A bounded map that forgets the least recently used entry first. */
+export class RecentMap<K, V> {
+  private readonly entries = new Map<K, V>()
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: K): V | undefined {
+    const value = this.entries.get(key)
+    if (value !== undefined) {
+      this.entries.delete(key)
+      this.entries.set(key, value)
+    }
+    return value
+  }
+
+  set(key: K, value: V): void {
+    this.entries.delete(key)
+    this.entries.set(key, value)
+    while (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next()
+      if (oldest.done) break
+      this.entries.delete(oldest.value)
+    }
+  }
+}
+
+/** What one seam operation needs while it runs. */
+export interface OperationContext {
+  readonly providerId: string
+  readonly root: string
+  readonly languageId: string
+  readonly deadline: Deadline
+  readonly containment: Containment
+  readonly documents: DocumentTracker
+  /** Languages whose extension already gave a non-empty answer: later empty answers are believed. */
+  readonly warmLanguages: Set<string>
+  /** How long a cold, empty read may wait for the extension to show signs of life before its one retry. */
+  readonly warmupWaitMs: number
+  /** VS Code's own hierarchy items by seam id: follow-up commands need the very objects prepare returned. */
+  readonly hierarchyItems: RecentMap<string, vscode.CallHierarchyItem | vscode.TypeHierarchyItem>
+  /** Listed code actions by seam id, with what is needed to find them again. */
+  readonly codeActions: RecentMap<string, ListedCodeAction>
+  /** How many listed code actions VS Code resolves (fills in lazy edits) per listing. */
+  readonly codeActionResolveCount: number
+}
+
+/** A code action as listed: the VS Code object and the request that produced it. */
+export interface ListedCodeAction {
+  readonly path: string
+  readonly version: number
+  readonly range: vscode.Range
+  readonly kind: string | undefined
+  readonly index: number
+  readonly action: vscode.CodeAction | vscode.Command
+}
+
+/** A read's answer and how much to trust it. */
+export interface ReadOutcome<T> {
+  readonly value: T
+  readonly warm: boolean
+  readonly status: LspResultMeta['status']
+}
+
+/**
+ * Runs one VS Code read with the warm-up rule: a language extension that has not answered anything yet
+ * may answer empty while it loads its project, so an empty first answer gets exactly one retry, after
+ * diagnostics for the document arrive (the sign the extension has analysed it) or a bounded wait. A
+ * non-empty answer is never retried, and the retry shares the operation's one deadline.
+ */
+export async function warmRead<T>(
+  context: OperationContext,
+  document: vscode.TextDocument | undefined,
+  step: string,
+  run: () => Thenable<T>,
+  isEmpty: (value: T) => boolean,
+): Promise<ReadOutcome<T>> {
+  const cold = !context.warmLanguages.has(context.languageId)
+  let value = await callCommand(context, step, run)
+  if (isEmpty(value) && cold) {
+    if (document !== undefined && !context.documents.hasDiagnostics(document)) {
+      await context.deadline.waitFor((fire) => context.documents.onDiagnosticsOf(document.uri, fire), context.warmupWaitMs)
+    }
+    if (context.deadline.remaining() > 0) value = await callCommand(context, `${step} (warm-up retry)`, run)
+  }
+  const empty = isEmpty(value)
+  if (!empty) context.warmLanguages.add(context.languageId)
+  return { value, warm: !cold, status: empty && cold ? 'indexing' : 'ready' }
+}
+
+/** Runs one command within the deadline; anything the command throws becomes SERVER_ERROR naming the step. */
+export async function callCommand<T>(context: OperationContext, step: string, run: () => Thenable<T>): Promise<T> {
+  try {
+    return await context.deadline.run(step, run)
+  } catch (error) {
+    throw toLspError(error, 'SERVER_ERROR', `VS Code failed on ${step}`)
+  }
+}
+
+/** Validates a seam position against the buffer as VS Code holds it (dirty edits included). */
+export function checkPosition(document: vscode.TextDocument, position: LspPosition): void {
+  new TextLines(document.getText()).validate(position)
+}
+
+/** A document with the version and content hash it had when a query started. */
+export interface PinnedDocument {
+  readonly document: vscode.TextDocument
+  readonly version: number
+  readonly hash: string
+}
+
+/** Records what a query is about to be computed against. */
+export function pin(document: vscode.TextDocument): PinnedDocument {
+  return { document, version: document.version, hash: contentHash(document.getText()) }
+}
+
+/**
+ * Result metadata for an answer computed against `pinned` (when there is one). A buffer that changed while
+ * the query ran makes the answer stale: its positions may be off.
+ */
+export function metaFor(
+  context: OperationContext,
+  outcome: { readonly warm: boolean; readonly status: LspResultMeta['status'] },
+  pinned?: PinnedDocument,
+  extra: Partial<LspResultMeta> = {},
+): LspResultMeta {
+  return resultMeta(context.providerId, {
+    status: outcome.status,
+    warm: outcome.warm,
+    ...(pinned ? { documentVersion: pinned.version, contentHash: pinned.hash } : {}),
+    ...(pinned && pinned.document.version !== pinned.version ? { stale: true } : {}),
+    ...context.containment.meta(),
+    ...extra,
+  })
+}
+
+/** An error for a request whose follow-up item or id this session cannot continue from. */
+export function cannotContinue(what: string, why: string): LspError {
+  return new LspError('NOT_FOUND', `${what}: ${why}; run the preparing operation again and pass its fresh result`)
+}
