@@ -83,6 +83,12 @@ export function providerId(id: string): ProviderId {
   return id as ProviderId
 }
 
+/** A root path in one spelling: normalized, without a trailing separator. */
+function normalizeRoot(root: string): string {
+  const normalized = nodePath.normalize(root)
+  return normalized.length > 1 && normalized.endsWith(nodePath.sep) ? normalized.slice(0, -1) : normalized
+}
+
 interface Registration {
   readonly info: LspProviderInfo
   readonly provider: LspProvider
@@ -391,7 +397,7 @@ export function createLsp(): LspService {
           throw new LspError('INVALID_ARGUMENT', `workspace "${workspace.id}" has no ${method} function`)
         }
       }
-      const root = nodePath.normalize(workspace.root)
+      const root = normalizeRoot(workspace.root)
       if (workspacesByRoot.has(root)) throw new LspError('CONFLICT', `a workspace is already open at ${root}`)
       if (workspacesById.has(workspace.id)) throw new LspError('CONFLICT', `a workspace with id "${workspace.id}" is already open`)
       workspacesByRoot.set(root, workspace)
@@ -415,7 +421,7 @@ export function createLsp(): LspService {
         throw new LspError('INVALID_ARGUMENT', `request.root ${JSON.stringify(request.root)} must be an absolute workspace root`)
       }
       validatePosition(request)
-      const root = nodePath.normalize(request.root)
+      const root = normalizeRoot(request.root)
       const scope = operationInfo[request.operation].scope
       if (request.operation === 'workspaceSymbols' && (typeof request.query !== 'string' || request.query.trim() === '')) {
         throw new LspError('INVALID_ARGUMENT', 'workspaceSymbols needs a non-empty query: give part of a symbol name')
@@ -443,7 +449,7 @@ export function createLsp(): LspService {
 
     async applyEdit(edit, options) {
       ensureLive()
-      const root = typeof options?.root === 'string' ? nodePath.normalize(options.root) : undefined
+      const root = typeof options?.root === 'string' ? normalizeRoot(options.root) : undefined
       const workspace = root === undefined ? undefined : workspacesByRoot.get(root)
       if (workspace === undefined) {
         throw new LspError('UNAVAILABLE', `no workspace is open at ${String(options?.root)}, so nothing can apply edits there`, {
@@ -463,7 +469,7 @@ export function createLsp(): LspService {
     },
 
     workspace(rootOrId) {
-      return workspacesById.get(rootOrId) ?? workspacesByRoot.get(nodePath.normalize(rootOrId))
+      return workspacesById.get(rootOrId) ?? workspacesByRoot.get(normalizeRoot(rootOrId))
     },
 
     providerFor(path) {
