@@ -1,0 +1,19 @@
+export * from './receipt.js'
+export * from './approval.js'
+export * from './transaction.js'
+export { MutationQueue } from './queue.js'
+export {
+  acquireRootLock,
+  defaultLockDirectory,
+  isStaleHolder,
+  processStartTime,
+  readLockHolder,
+  rootLockPath,
+  type LockHolder,
+  type RootLockHandle,
+  type RootLockOptions,
+} from './lock.js'
+export { buildPreview, checkContainment, isDestructive, snippetsAsPlainText, type BuiltPreview } from './preview.js'
+export { applyUnifiedDiff, diffLines, unifiedDiff, type DiffLine, type UnifiedDiff, type UnifiedDiffOptions } from './diff.js'
+export { applyTextEdits, rangesOverlap, snippetToPlainText } from './text-edits.js'
+export { diagnosticDelta, snapshotDiagnostics, type FileDiagnosticsSnapshot } from './diagnostics.js'

@@ -1,0 +1,283 @@
+import {
+  contentHash,
+  displayPath,
+  isWithin,
+  LspError,
+  TextLines,
+  toModelRange,
+  uriToPath,
+  type LspDocumentSnapshot,
+  type LspTextEdit,
+  type LspWorkspace,
+  type LspWorkspaceEdit,
+  type LspWorkspaceEditOperation,
+} from '@codeseam/lsp'
+
+import { unifiedDiff } from './diff.js'
+import type { MutationPreview, PreviewEdit, PreviewFile, PreviewResourceOperation } from './receipt.js'
+import { applyTextEdits, snippetToPlainText } from './text-edits.js'
+
+/**
+ * Turns a normalized workspace edit into what a person approves: checks every path is inside the root,
+ * makes snippet edits plain text, replays the edit on the current file contents in memory, and renders a
+ * unified diff plus a structured edit list per file.
+ */
+
+/** Every URI and path of an edit, checked against the root: OUTSIDE_WORKSPACE names the first escape. */
+export function checkContainment(root: string, edit: LspWorkspaceEdit): void {
+  const check = (uri: string, path: string) => {
+    const fromUri = uriToPath(uri)
+    if (fromUri === undefined) {
+      throw new LspError('OUTSIDE_WORKSPACE', `the edit touches "${uri}", which is not a file URI; nothing was written`, { data: { uri } })
+    }
+    for (const candidate of [fromUri, path]) {
+      if (!isWithin(root, candidate)) {
+        throw new LspError('OUTSIDE_WORKSPACE', `the edit touches ${candidate}, outside the workspace root ${root}; nothing was written`, {
+          data: { uri, path: candidate, root },
+        })
+      }
+    }
+    if (fromUri !== path) {
+      throw new LspError('MALFORMED_RESPONSE', `the edit's uri ${uri} and path ${path} name different files; nothing was written`, { data: { uri, path } })
+    }
+  }
+  for (const op of edit.operations) {
+    if (op.type === 'rename') {
+      check(op.oldUri, op.oldPath)
+      check(op.newUri, op.newPath)
+    } else check(op.uri, op.path)
+  }
+}
+
+/** Replaces snippet text edits by their plain text; returns the new edit and how many were converted. */
+export function snippetsAsPlainText(edit: LspWorkspaceEdit): { edit: LspWorkspaceEdit; converted: number } {
+  let converted = 0
+  const operations = edit.operations.map((op): LspWorkspaceEditOperation => {
+    if (op.type !== 'edit' || !op.edits.some((e) => e.snippet === true)) return op
+    return {
+      ...op,
+      edits: op.edits.map((e): LspTextEdit => {
+        if (e.snippet !== true) return e
+        converted++
+        const { snippet: _snippet, ...plain } = e
+        return { ...plain, newText: snippetToPlainText(e.newText) }
+      }),
+    }
+  })
+  return { edit: { ...edit, operations }, converted }
+}
+
+/** Whether a resource operation deletes or may overwrite something. */
+export function isDestructive(op: LspWorkspaceEditOperation): boolean {
+  if (op.type === 'delete') return true
+  if (op.type === 'create' || op.type === 'rename') return op.options?.overwrite === true
+  return false
+}
+
+/** A preview plus what the transaction re-checks before applying. */
+export interface BuiltPreview {
+  readonly preview: MutationPreview
+  /** The content each touched file had when previewed (absolute path → snapshot); re-checked before apply. */
+  readonly basis: ReadonlyMap<string, LspDocumentSnapshot>
+  /** Absolute paths of touched files that exist after the edit (for post-edit diagnostics). */
+  readonly survivors: ReadonlyArray<string>
+  /** Old path → new path of renamed files. */
+  readonly renamed: ReadonlyMap<string, string>
+  /** Text edits per absolute path (for receipts). */
+  readonly editCounts: ReadonlyMap<string, number>
+}
+
+interface Entry {
+  readonly path: string
+  edits: PreviewEdit[]
+  editCount: number
+  renamedTo?: string
+}
+
+/**
+ * Replays `edit` on the files as they are now. Files already read by the caller are passed in `known`
+ * (their content is the basis the edit was computed against); others are read from the workspace.
+ */
+export async function buildPreview(
+  workspace: LspWorkspace,
+  edit: LspWorkspaceEdit,
+  known: ReadonlyMap<string, LspDocumentSnapshot> = new Map(),
+  unpreviewable: ReadonlyArray<string> = [],
+  signal?: AbortSignal,
+): Promise<BuiltPreview> {
+  const root = workspace.root
+  checkContainment(root, edit)
+  const basis = new Map<string, LspDocumentSnapshot>()
+  const folders = new Set<string>()
+  const current = new Map<string, string | null>()
+  const entries = new Map<string, Entry>()
+  const renamed = new Map<string, string>()
+  const createdOrMovedHere = new Set<string>()
+  const rel = (path: string) => displayPath(root, path)
+
+  const load = async (path: string): Promise<string | null> => {
+    if (current.has(path)) return current.get(path) ?? null
+    let snapshot = known.get(path)
+    if (snapshot === undefined && (await workspace.exists(path))) {
+      try {
+        snapshot = await workspace.readFile(path, signal)
+      } catch (error) {
+        if (error instanceof LspError && error.code === 'OUTSIDE_WORKSPACE') throw error
+        // Exists but cannot be read as text: a folder (rename/delete of a directory).
+        folders.add(path)
+      }
+    }
+    if (snapshot !== undefined) basis.set(path, snapshot)
+    const text = snapshot?.text ?? null
+    current.set(path, text)
+    return text
+  }
+  const entry = (path: string): Entry => {
+    let found = entries.get(path)
+    if (found === undefined) {
+      found = { path, edits: [], editCount: 0 }
+      entries.set(path, found)
+    }
+    return found
+  }
+
+  const resourceOperations: PreviewResourceOperation[] = []
+  const annotationLabel = (id: string | undefined) => (id === undefined ? undefined : (edit.annotations?.[id]?.label ?? id))
+
+  for (const op of edit.operations) {
+    if (op.type === 'edit') {
+      const before = await load(op.path)
+      if (before === null) {
+        throw new LspError('NOT_FOUND', `the edit changes ${rel(op.path)}, which does not exist${folders.has(op.path) ? ' as a file' : ''}; nothing was written`, {
+          data: { path: rel(op.path) },
+        })
+      }
+      const lines = new TextLines(before)
+      const after = applyTextEdits(before, op.edits, rel(op.path))
+      const target = entry(op.path)
+      for (const e of op.edits) {
+        const start = lines.offsetAt(e.range.start)
+        const end = lines.offsetAt(e.range.end)
+        target.edits.push({ range: toModelRange(e.range), oldText: before.slice(start, end), newText: e.newText })
+      }
+      target.editCount += op.edits.length
+      current.set(op.path, after)
+      continue
+    }
+    const base: Omit<PreviewResourceOperation, 'type' | 'path'> = { destructive: isDestructive(op) }
+    const label = annotationLabel(op.annotationId)
+    if (op.type === 'create') {
+      const existing = await load(op.path)
+      const exists = existing !== null || folders.has(op.path)
+      resourceOperations.push({
+        type: 'create',
+        path: rel(op.path),
+        ...base,
+        ...(op.options?.overwrite === undefined ? {} : { overwrite: op.options.overwrite }),
+        ...(op.options?.ignoreIfExists === undefined ? {} : { ignoreIfExists: op.options.ignoreIfExists }),
+        ...(label === undefined ? {} : { annotation: label }),
+      })
+      if (exists && op.options?.overwrite !== true) {
+        if (op.options?.ignoreIfExists === true) continue
+        throw new LspError('STALE_VERSION', `the edit creates ${rel(op.path)}, which already exists; nothing was written`, { data: { path: rel(op.path) } })
+      }
+      entry(op.path)
+      createdOrMovedHere.add(op.path)
+      current.set(op.path, '')
+      continue
+    }
+    if (op.type === 'rename') {
+      const text = await load(op.oldPath)
+      const isFolder = folders.has(op.oldPath)
+      const targetExists = (await load(op.newPath)) !== null || folders.has(op.newPath)
+      resourceOperations.push({
+        type: 'rename',
+        path: rel(op.oldPath),
+        newPath: rel(op.newPath),
+        ...base,
+        ...(op.options?.overwrite === undefined ? {} : { overwrite: op.options.overwrite }),
+        ...(op.options?.ignoreIfExists === undefined ? {} : { ignoreIfExists: op.options.ignoreIfExists }),
+        ...(label === undefined ? {} : { annotation: label }),
+      })
+      if (text === null && !isFolder) {
+        throw new LspError('NOT_FOUND', `the edit renames ${rel(op.oldPath)}, which does not exist; nothing was written`, { data: { path: rel(op.oldPath) } })
+      }
+      if (targetExists && op.options?.overwrite !== true) {
+        if (op.options?.ignoreIfExists === true) continue
+        throw new LspError('STALE_VERSION', `the edit renames onto ${rel(op.newPath)}, which already exists; nothing was written`, { data: { path: rel(op.newPath) } })
+      }
+      entry(op.oldPath).renamedTo = op.newPath
+      renamed.set(op.oldPath, op.newPath)
+      createdOrMovedHere.add(op.newPath)
+      current.set(op.newPath, text)
+      current.set(op.oldPath, null)
+      if (isFolder) folders.add(op.newPath)
+      continue
+    }
+    const text = await load(op.path)
+    resourceOperations.push({
+      type: 'delete',
+      path: rel(op.path),
+      ...base,
+      ...(op.options?.recursive === undefined ? {} : { recursive: op.options.recursive }),
+      ...(op.options?.ignoreIfNotExists === undefined ? {} : { ignoreIfNotExists: op.options.ignoreIfNotExists }),
+      ...(label === undefined ? {} : { annotation: label }),
+    })
+    if (text === null && !folders.has(op.path)) {
+      if (op.options?.ignoreIfNotExists === true) continue
+      throw new LspError('NOT_FOUND', `the edit deletes ${rel(op.path)}, which does not exist; nothing was written`, { data: { path: rel(op.path) } })
+    }
+    entry(op.path)
+    current.set(op.path, null)
+  }
+
+  const files: PreviewFile[] = []
+  const editCounts = new Map<string, number>()
+  for (const e of entries.values()) {
+    // Edits to a file's new name are shown with its rename.
+    if (createdOrMovedHere.has(e.path) && [...renamed.values()].includes(e.path) && !basis.has(e.path)) continue
+    const original = basis.get(e.path)?.text ?? null
+    const finalPath = e.renamedTo ?? e.path
+    const finalText = current.has(finalPath) ? (current.get(finalPath) ?? null) : original
+    const movedEdits = e.renamedTo === undefined ? [] : (entries.get(e.renamedTo)?.edits ?? [])
+    const edits = [...e.edits, ...movedEdits]
+    const editCount = e.editCount + (e.renamedTo === undefined ? 0 : (entries.get(e.renamedTo)?.editCount ?? 0))
+    const change: PreviewFile['change'] =
+      e.renamedTo !== undefined ? 'rename' : original === null && finalText !== null ? 'create' : finalText === null ? 'delete' : 'modify'
+    const isFolder = folders.has(e.path)
+    const diff = isFolder
+      ? { text: '', added: 0, removed: 0 }
+      : unifiedDiff(rel(e.path), original, finalText, e.renamedTo === undefined ? {} : { newLabel: `b/${rel(e.renamedTo)}` })
+    editCounts.set(e.path, editCount)
+    files.push({
+      path: rel(e.path),
+      change,
+      ...(e.renamedTo === undefined ? {} : { newPath: rel(e.renamedTo) }),
+      ...(original === null ? {} : { hashBefore: contentHash(original) }),
+      ...(finalText === null || isFolder ? {} : { hashAfter: contentHash(finalText) }),
+      edits,
+      diff: diff.text,
+      linesAdded: diff.added,
+      linesRemoved: diff.removed,
+    })
+  }
+  const survivors = [...current.entries()].filter(([path, text]) => text !== null && !folders.has(path)).map(([path]) => path)
+  return {
+    preview: {
+      files,
+      resourceOperations,
+      counts: {
+        files: files.length,
+        edits: files.reduce((sum, f) => sum + f.edits.length, 0),
+        resourceOperations: resourceOperations.length,
+        linesAdded: files.reduce((sum, f) => sum + f.linesAdded, 0),
+        linesRemoved: files.reduce((sum, f) => sum + f.linesRemoved, 0),
+      },
+      unpreviewable: [...unpreviewable],
+    },
+    basis,
+    survivors,
+    renamed,
+    editCounts,
+  }
+}

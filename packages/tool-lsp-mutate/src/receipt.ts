@@ -1,0 +1,219 @@
+import type { LspErrorCode, ModelRange } from '@codeseam/lsp'
+
+/**
+ * What a transaction shows before it runs (the preview) and what it did (the receipt). Both are plain JSON:
+ * harnesses and UIs read the structured edit list instead of parsing diffs. Paths are workspace-relative
+ * with forward slashes; ranges are 1-based lines and columns (end exclusive), like every model-facing tool.
+ */
+
+/** One text edit in a preview. */
+export interface PreviewEdit {
+  readonly range: ModelRange
+  /** The text the edit replaces. */
+  readonly oldText: string
+  readonly newText: string
+}
+
+/** What happens to one file. */
+export interface PreviewFile {
+  readonly path: string
+  readonly change: 'modify' | 'create' | 'delete' | 'rename'
+  /** For a rename: where the file goes. */
+  readonly newPath?: string
+  /** Content hash before (absent for a created file). */
+  readonly hashBefore?: string
+  /** Content hash the file will have (absent for a deleted file or an unreadable folder). */
+  readonly hashAfter?: string
+  readonly edits: ReadonlyArray<PreviewEdit>
+  /** Unified diff (`--- a/path` / `+++ b/path`); empty when the content does not change. */
+  readonly diff: string
+  readonly linesAdded: number
+  readonly linesRemoved: number
+}
+
+/** A create / rename / delete step of the edit. */
+export interface PreviewResourceOperation {
+  readonly type: 'create' | 'rename' | 'delete'
+  readonly path: string
+  readonly newPath?: string
+  readonly overwrite?: boolean
+  readonly ignoreIfExists?: boolean
+  readonly recursive?: boolean
+  readonly ignoreIfNotExists?: boolean
+  /** Deletes or may overwrite something: always needs explicit approval. */
+  readonly destructive: boolean
+  readonly annotation?: string
+}
+
+/** Everything a person or harness needs to decide on a change. */
+export interface MutationPreview {
+  readonly files: ReadonlyArray<PreviewFile>
+  readonly resourceOperations: ReadonlyArray<PreviewResourceOperation>
+  readonly counts: {
+    readonly files: number
+    readonly edits: number
+    readonly resourceOperations: number
+    readonly linesAdded: number
+    readonly linesRemoved: number
+  }
+  /** Effects the preview cannot show (a command that ran on the server). Non-empty ⇒ explicit approval. */
+  readonly unpreviewable: ReadonlyArray<string>
+}
+
+/** How the approval step went. */
+export interface ApprovalRecord {
+  /**
+   * auto: the session's autoApprove flag; session: an earlier "approve all"; approved / approvedAll: the
+   * harness said yes (approvedAll also covers later previewable changes); denied: the harness said no or no
+   * policy allows it; notAsked: the transaction stopped before approval (dry run, conflict, refusal).
+   */
+  readonly decision: 'auto' | 'session' | 'approved' | 'approvedAll' | 'denied' | 'notAsked'
+  /** Whether this change needed an explicit yes regardless of autoApprove / approve-all. */
+  readonly explicitRequired: boolean
+  /** Why an explicit yes was needed. */
+  readonly reasons: ReadonlyArray<string>
+  /** The harness's reason for a denial. */
+  readonly deniedReason?: string
+}
+
+/** One diagnostic in a receipt. */
+export interface ReceiptDiagnostic {
+  readonly path: string
+  readonly line: number
+  readonly column: number
+  readonly severity: 'error' | 'warning' | 'information' | 'hint'
+  readonly message: string
+  readonly code?: string | number
+  readonly source?: string
+}
+
+/** How the diagnostics of one touched file were read. */
+export interface ReceiptDiagnosticsFile {
+  readonly path: string
+  /** current: for the content as it is now; stale/unknown: the server had not caught up within the wait; unavailable: no provider or the query failed. */
+  readonly before: 'current' | 'stale' | 'unknown' | 'unavailable'
+  readonly after: 'current' | 'stale' | 'unknown' | 'unavailable'
+  readonly note?: string
+}
+
+/** What the edit did to the diagnostics of the files it touched. */
+export interface DiagnosticDelta {
+  readonly introduced: ReadonlyArray<ReceiptDiagnostic>
+  readonly resolved: ReadonlyArray<ReceiptDiagnostic>
+  readonly persisting: ReadonlyArray<ReceiptDiagnostic>
+  readonly files: ReadonlyArray<ReceiptDiagnosticsFile>
+  /** Every touched file's after-diagnostics were computed for its new content. */
+  readonly settled: boolean
+}
+
+/** What happened to one file. */
+export interface ReceiptFile {
+  readonly path: string
+  readonly change: PreviewFile['change']
+  readonly newPath?: string
+  readonly editCount: number
+  readonly hashBefore?: string
+  /** The new content hash (applied transactions). */
+  readonly hashAfter?: string
+  /** Whether the change reached disk. */
+  readonly saved: boolean
+}
+
+/** The outcome of a transaction. */
+export type MutationStatus =
+  /** Written. */
+  | 'applied'
+  /** The computed edit changes nothing (e.g. already formatted); nothing written. */
+  | 'unchanged'
+  /** Dry run: preview only, nothing written. */
+  | 'previewed'
+  /** Approval refused; nothing written. */
+  | 'denied'
+  /** A file changed underneath (STALE_VERSION) or edits overlap; nothing written. */
+  | 'conflict'
+  /** The request or the server refused it (bad target, refused rename, escaping path); nothing written. */
+  | 'refused'
+  /** Computing or applying failed; the applier rolled back, nothing written. */
+  | 'failed'
+
+/** The receipt every transaction returns, whatever its outcome. */
+export interface MutationReceipt {
+  readonly transactionId: string
+  readonly tool: string
+  readonly root: string
+  readonly status: MutationStatus
+  readonly dryRun: boolean
+  readonly files: ReadonlyArray<ReceiptFile>
+  readonly editCount: number
+  readonly resourceOperations: ReadonlyArray<PreviewResourceOperation>
+  readonly approval: ApprovalRecord
+  /** Snippet edits that were applied as plain text (placeholders removed). */
+  readonly snippetEditsAsPlainText: number
+  /** Absent when the transaction stopped before an edit was computed. */
+  readonly preview?: MutationPreview
+  /** Absent for dry runs and transactions that wrote nothing. */
+  readonly diagnostics?: DiagnosticDelta
+  /** A code action's command that ran on the server while the edit was computed. */
+  readonly command?: { readonly title: string; readonly command: string; readonly result?: unknown }
+  readonly error?: { readonly code: LspErrorCode; readonly message: string; readonly data?: Readonly<Record<string, unknown>> }
+  readonly notes: ReadonlyArray<string>
+  readonly startedAt: string
+  readonly elapsedMs: number
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`
+}
+
+/** One line for UIs: "applied · 3 edits in 2 files · 0 introduced, 1 resolved". */
+export function summarizeReceipt(receipt: MutationReceipt): string {
+  const parts: string[] = [receipt.status]
+  if (receipt.preview !== undefined) {
+    parts.push(`${plural(receipt.preview.counts.edits, 'edit')} in ${plural(receipt.preview.counts.files, 'file')}`)
+    if (receipt.preview.counts.resourceOperations > 0) parts.push(plural(receipt.preview.counts.resourceOperations, 'resource operation'))
+  }
+  if (receipt.diagnostics !== undefined) {
+    parts.push(`${receipt.diagnostics.introduced.length} introduced, ${receipt.diagnostics.resolved.length} resolved diagnostics`)
+  }
+  if (receipt.error !== undefined) parts.push(receipt.error.code)
+  return parts.join(' · ')
+}
+
+function renderDiagnostic(d: ReceiptDiagnostic): string {
+  return `  ${d.path}:${d.line}:${d.column} ${d.severity}${d.code === undefined ? '' : ` ${d.code}`}: ${d.message}`
+}
+
+/** The text form a model reads: outcome, files, diffs, diagnostic delta, notes. */
+export function renderReceipt(receipt: MutationReceipt): string {
+  const lines: string[] = [`transaction ${receipt.transactionId} (${receipt.tool}): ${summarizeReceipt(receipt)}`]
+  if (receipt.error !== undefined) lines.push(`error ${receipt.error.code}: ${receipt.error.message}`)
+  if (receipt.status === 'previewed') lines.push('dry run: nothing was written; call again without dryRun to apply')
+  if (receipt.approval.decision === 'denied') {
+    lines.push(`approval denied${receipt.approval.deniedReason === undefined ? '' : `: ${receipt.approval.deniedReason}`}; nothing was written`)
+  } else if (receipt.approval.explicitRequired) {
+    lines.push(`explicit approval was required: ${receipt.approval.reasons.join('; ')}`)
+  }
+  for (const file of receipt.files) {
+    const hash = file.hashAfter === undefined ? '' : ` hash ${file.hashAfter.slice(0, 12)}`
+    lines.push(`${file.change} ${file.path}${file.newPath === undefined ? '' : ` → ${file.newPath}`}: ${plural(file.editCount, 'edit')}${receipt.status === 'applied' ? (file.saved ? ', saved' : ', NOT saved') : ''}${hash}`)
+  }
+  for (const op of receipt.resourceOperations) {
+    lines.push(`${op.type} ${op.path}${op.newPath === undefined ? '' : ` → ${op.newPath}`}${op.destructive ? ' (destructive)' : ''}`)
+  }
+  if (receipt.snippetEditsAsPlainText > 0) {
+    lines.push(`${plural(receipt.snippetEditsAsPlainText, 'snippet edit')} applied as plain text (placeholders removed)`)
+  }
+  if (receipt.command !== undefined) lines.push(`command run on the server: ${receipt.command.title} (${receipt.command.command})`)
+  for (const unpreviewable of receipt.preview?.unpreviewable ?? []) lines.push(`not previewable: ${unpreviewable}`)
+  const diffs = (receipt.preview?.files ?? []).map((f) => f.diff).filter((d) => d.length > 0)
+  if (diffs.length > 0) lines.push('', ...diffs.map((d) => d.trimEnd()))
+  const delta = receipt.diagnostics
+  if (delta !== undefined) {
+    lines.push('', `diagnostics${delta.settled ? '' : ' (not all settled: some servers had not caught up within the wait)'}:`)
+    lines.push(`introduced ${delta.introduced.length}, resolved ${delta.resolved.length}, persisting ${delta.persisting.length}`)
+    if (delta.introduced.length > 0) lines.push('introduced:', ...delta.introduced.slice(0, 20).map(renderDiagnostic))
+    if (delta.resolved.length > 0) lines.push('resolved:', ...delta.resolved.slice(0, 10).map(renderDiagnostic))
+  }
+  for (const note of receipt.notes) lines.push(`note: ${note}`)
+  return lines.join('\n')
+}

@@ -1,0 +1,324 @@
+import { randomUUID } from 'node:crypto'
+
+import {
+  displayPath,
+  LspError,
+  resolveInRoot,
+  toLspError,
+  type LspDocumentSnapshot,
+  type LspErrorCode,
+  type LspService,
+  type LspWorkspace,
+  type LspWorkspaceEdit,
+} from '@codeseam/lsp'
+
+import { ApprovalGate, explicitApprovalReasons, type ApprovalPolicy } from './approval.js'
+import { diagnosticDelta, snapshotDiagnostics } from './diagnostics.js'
+import { acquireRootLock, type RootLockHandle, type RootLockOptions } from './lock.js'
+import { buildPreview, snippetsAsPlainText, type BuiltPreview } from './preview.js'
+import { MutationQueue } from './queue.js'
+import type { ApprovalRecord, MutationReceipt, MutationStatus, ReceiptFile } from './receipt.js'
+
+/**
+ * The one edit-transaction engine every mutating tool runs on:
+ * queue (per root, in process) → cross-process root lock → compute the edit (the tool's part: target
+ * resolution, server requests) → snippets as plain text → containment check of every URI → preview → the
+ * caller's expected hashes → approval → diagnostic baseline → re-check every file's hash (stale →
+ * STALE_VERSION, nothing written) → `lsp.applyEdit` (atomic, rolled back on failure) → post-edit
+ * diagnostics for the new content (bounded wait) → receipt. Every outcome, including refusals, conflicts and
+ * failures, is a receipt.
+ */
+
+/** Options of a {@link MutationSession}. */
+export interface MutationSessionOptions extends ApprovalPolicy {
+  /** The cross-process root lock (default on, in the OS temp folder); false turns it off. */
+  readonly lock?: false | Omit<RootLockOptions, 'signal'>
+  /** How long to wait for diagnostics of the current content, before and after the write (default 15 s). */
+  readonly diagnosticsWaitMs?: number
+}
+
+/** What a tool's `compute` step gets. */
+export interface TransactionContext {
+  readonly lsp: LspService
+  readonly workspace: LspWorkspace
+  readonly root: string
+  readonly transactionId: string
+  readonly signal: AbortSignal
+}
+
+/** What a tool's `compute` step returns. */
+export interface ComputedChange {
+  readonly edit: LspWorkspaceEdit
+  /** Documents the edit was computed against (their content is the basis re-checked before applying). */
+  readonly basis?: ReadonlyArray<LspDocumentSnapshot>
+  /** Effects the preview cannot show; each forces explicit approval. */
+  readonly unpreviewable?: ReadonlyArray<string>
+  readonly notes?: ReadonlyArray<string>
+  /** A code action's command that ran on the server while computing. */
+  readonly command?: { readonly title: string; readonly command: string; readonly result?: unknown }
+}
+
+/** One transaction to run. */
+export interface TransactionRequest {
+  /** The tool name, for receipts and approval prompts. */
+  readonly tool: string
+  /** The workspace root (path or id) the change happens in. */
+  readonly root: string
+  /** Preview only: nothing is written and approval is not asked. */
+  readonly dryRun?: boolean
+  /** Content hash each file must have (path relative to the root, or absolute → sha-256 hex). */
+  readonly expectedHashes?: Readonly<Record<string, string>>
+  /** One line for approval prompts. */
+  readonly summary?: string
+  compute(context: TransactionContext): Promise<ComputedChange>
+}
+
+class Stop extends Error {
+  constructor(
+    readonly status: MutationStatus,
+    readonly error: LspError,
+  ) {
+    super(error.message)
+  }
+}
+
+/** The status a failure of each code leads to. */
+function statusFor(code: LspErrorCode): MutationStatus {
+  switch (code) {
+    case 'STALE_VERSION':
+      return 'conflict'
+    case 'NOT_FOUND':
+    case 'AMBIGUOUS':
+    case 'INVALID_ARGUMENT':
+    case 'OUTSIDE_WORKSPACE':
+    case 'UNTRUSTED':
+      return 'refused'
+    case 'APPROVAL_DENIED':
+      return 'denied'
+    default:
+      return 'failed'
+  }
+}
+
+const notAsked: ApprovalRecord = { decision: 'notAsked', explicitRequired: false, reasons: [] }
+
+function newTransactionId(): string {
+  return `tx_${Date.now().toString(36)}_${randomUUID().slice(0, 8)}`
+}
+
+/**
+ * A mutation session: the approval state ("approve all"), the per-root queue and the lock settings shared by
+ * every mutating tool of one harness session.
+ */
+export class MutationSession {
+  readonly queue = new MutationQueue()
+  readonly approvals: ApprovalGate
+  private readonly options: MutationSessionOptions
+
+  constructor(options: MutationSessionOptions = {}) {
+    this.options = options
+    this.approvals = new ApprovalGate(options)
+  }
+
+  /** Runs one transaction; always resolves to a receipt. */
+  async run(lsp: LspService, request: TransactionRequest, signal: AbortSignal = new AbortController().signal): Promise<MutationReceipt> {
+    const transactionId = newTransactionId()
+    const startedAt = new Date()
+    const started = performance.now()
+    const dryRun = request.dryRun === true
+    const workspace = lsp.workspace(request.root)
+    const base = { transactionId, tool: request.tool, dryRun, startedAt: startedAt.toISOString() }
+    if (workspace === undefined) {
+      return this.receipt({ ...base, root: request.root }, started, 'failed', {
+        error: new LspError('UNAVAILABLE', `no workspace is open at "${request.root}"`),
+      })
+    }
+    return this.queue.run(workspace.root, () => this.transact(lsp, workspace, request, signal, { ...base, root: workspace.root }, started))
+  }
+
+  private async transact(
+    lsp: LspService,
+    workspace: LspWorkspace,
+    request: TransactionRequest,
+    signal: AbortSignal,
+    base: { transactionId: string; tool: string; dryRun: boolean; startedAt: string; root: string },
+    started: number,
+  ): Promise<MutationReceipt> {
+    const root = workspace.root
+    const waitMs = this.options.diagnosticsWaitMs ?? 15_000
+    let lock: RootLockHandle | undefined
+    let built: BuiltPreview | undefined
+    let approval: ApprovalRecord = notAsked
+    let snippets = 0
+    let change: ComputedChange | undefined
+    const notes: string[] = []
+    try {
+      if (signal.aborted) throw new LspError('CANCELLED', 'the mutation was cancelled before it started')
+      if (!base.dryRun && this.options.lock !== false) {
+        lock = await acquireRootLock(root, { ...(this.options.lock ?? {}), signal })
+      }
+      change = await request.compute({ lsp, workspace, root, transactionId: base.transactionId, signal })
+      notes.push(...(change.notes ?? []))
+      const plain = snippetsAsPlainText(change.edit)
+      snippets = plain.converted
+      const edit = plain.edit
+      const known = new Map((change.basis ?? []).map((s) => [s.path, s]))
+      built = await buildPreview(workspace, edit, known, change.unpreviewable ?? [], signal)
+      await this.checkExpectedHashes(workspace, built, request.expectedHashes ?? {}, signal)
+
+      const changes = built.preview.files.some((f) => f.diff.length > 0 || f.change !== 'modify') || built.preview.resourceOperations.length > 0
+      if (!changes && built.preview.unpreviewable.length === 0) {
+        return this.receipt(base, started, 'unchanged', { built, snippets, notes: [...notes, 'the edit changes nothing; nothing was written'], change })
+      }
+      if (base.dryRun) return this.receipt(base, started, 'previewed', { built, snippets, notes, change })
+
+      approval = await this.approvals.decide(
+        {
+          transactionId: base.transactionId,
+          tool: base.tool,
+          root,
+          summary: request.summary ?? `${base.tool}: ${built.preview.counts.edits} edits in ${built.preview.counts.files} files`,
+          preview: built.preview,
+          explicitReasons: explicitApprovalReasons(edit, built.preview),
+        },
+        signal,
+      )
+      if (approval.decision === 'denied') {
+        throw new Stop('denied', new LspError('APPROVAL_DENIED', `approval denied${approval.deniedReason === undefined ? '' : `: ${approval.deniedReason}`}; nothing was written`))
+      }
+
+      const touched = [...built.basis.keys()]
+      const before = await snapshotDiagnostics(lsp, root, touched, waitMs, signal)
+      await this.recheck(workspace, built, signal)
+      let applied
+      try {
+        applied = await lsp.applyEdit(edit, {
+          root,
+          expectedHashes: Object.fromEntries([...built.basis].map(([path, snapshot]) => [path, snapshot.hash])),
+          label: `${base.tool} ${base.transactionId}`,
+        })
+      } catch (cause) {
+        const error = toLspError(cause, 'WRITE_FAILED', 'applying the edit failed')
+        throw new Stop(error.code === 'STALE_VERSION' ? 'conflict' : 'failed', error)
+      }
+      const after = await snapshotDiagnostics(lsp, root, built.survivors, waitMs, signal)
+      const diagnostics = diagnosticDelta(root, before, after, built.renamed)
+      const hashes = new Map(applied.files.map((f) => [resolveInRoot(root, f.path), f]))
+      const files: ReceiptFile[] = built.preview.files.map((file) => {
+        const absolute = resolveInRoot(root, file.path)
+        const written = hashes.get(absolute) ?? (file.newPath === undefined ? undefined : hashes.get(resolveInRoot(root, file.newPath)))
+        return {
+          path: file.path,
+          change: file.change,
+          ...(file.newPath === undefined ? {} : { newPath: file.newPath }),
+          editCount: built?.editCounts.get(absolute) ?? file.edits.length,
+          ...(file.hashBefore === undefined ? {} : { hashBefore: file.hashBefore }),
+          ...(written?.hashAfter === undefined ? {} : { hashAfter: written.hashAfter }),
+          saved: written?.saved ?? true,
+        }
+      })
+      return this.receipt(base, started, 'applied', { built, snippets, notes, change, approval, files, diagnostics })
+    } catch (cause) {
+      const stop = cause instanceof Stop ? cause : undefined
+      const error = stop?.error ?? (signal.aborted ? new LspError('CANCELLED', 'the mutation was cancelled; nothing was written', { cause }) : toLspError(cause, 'SERVER_ERROR', base.tool))
+      return this.receipt(base, started, stop?.status ?? statusFor(error.code), { built, snippets, notes, change, approval, error })
+    } finally {
+      await lock?.release()
+    }
+  }
+
+  private async checkExpectedHashes(
+    workspace: LspWorkspace,
+    built: BuiltPreview,
+    expected: Readonly<Record<string, string>>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    for (const [path, hash] of Object.entries(expected)) {
+      const absolute = resolveInRoot(workspace.root, path)
+      const actual = built.basis.get(absolute)?.hash ?? (await workspace.readFile(absolute, signal)).hash
+      if (actual !== hash) {
+        throw new LspError(
+          'STALE_VERSION',
+          `${displayPath(workspace.root, absolute)} has changed: expected hash ${hash.slice(0, 12)}…, it is now ${actual.slice(0, 12)}…; re-read it and retry; nothing was written`,
+          { data: { path: displayPath(workspace.root, absolute), expected: hash, actual } },
+        )
+      }
+    }
+  }
+
+  /** Every previewed file must still have the content it was previewed with. */
+  private async recheck(workspace: LspWorkspace, built: BuiltPreview, signal: AbortSignal): Promise<void> {
+    for (const [path, snapshot] of built.basis) {
+      let now: LspDocumentSnapshot | undefined
+      try {
+        now = await workspace.readFile(path, signal)
+      } catch {
+        now = undefined
+      }
+      if (now?.hash !== snapshot.hash) {
+        const where = displayPath(workspace.root, path)
+        throw new LspError('STALE_VERSION', `${where} changed after the preview was made${now === undefined ? ' (it can no longer be read)' : ''}; nothing was written; run the tool again`, {
+          data: { path: where, expected: snapshot.hash, ...(now === undefined ? {} : { actual: now.hash }) },
+        })
+      }
+    }
+  }
+
+  private receipt(
+    base: { transactionId: string; tool: string; dryRun: boolean; startedAt: string; root: string },
+    started: number,
+    status: MutationStatus,
+    parts: {
+      built?: BuiltPreview | undefined
+      snippets?: number
+      notes?: string[]
+      change?: ComputedChange | undefined
+      approval?: ApprovalRecord
+      files?: ReceiptFile[]
+      diagnostics?: MutationReceipt['diagnostics']
+      error?: LspError
+    },
+  ): MutationReceipt {
+    const preview = parts.built?.preview
+    const files: ReadonlyArray<ReceiptFile> =
+      parts.files ??
+      (preview?.files ?? []).map((file) => ({
+        path: file.path,
+        change: file.change,
+        ...(file.newPath === undefined ? {} : { newPath: file.newPath }),
+        editCount: file.edits.length,
+        ...(file.hashBefore === undefined ? {} : { hashBefore: file.hashBefore }),
+        saved: false,
+      }))
+    const error = parts.error
+    return {
+      transactionId: base.transactionId,
+      tool: base.tool,
+      root: base.root,
+      status,
+      dryRun: base.dryRun,
+      files,
+      editCount: preview?.counts.edits ?? 0,
+      resourceOperations: preview?.resourceOperations ?? [],
+      approval: parts.approval ?? notAsked,
+      snippetEditsAsPlainText: parts.snippets ?? 0,
+      ...(preview === undefined ? {} : { preview }),
+      ...(parts.diagnostics === undefined ? {} : { diagnostics: parts.diagnostics }),
+      ...(parts.change?.command === undefined ? {} : { command: parts.change.command }),
+      ...(error === undefined
+        ? {}
+        : { error: { code: error.code, message: error.message, ...(Object.keys(error.data).length === 0 ? {} : { data: jsonSafe(error.data) }) } }),
+      notes: parts.notes ?? [],
+      startedAt: base.startedAt,
+      elapsedMs: Math.round(performance.now() - started),
+    }
+  }
+}
+
+function jsonSafe(value: object): Record<string, unknown> {
+  try {
+    return JSON.parse(JSON.stringify(value)) as Record<string, unknown>
+  } catch {
+    return {}
+  }
+}
