@@ -1,0 +1,285 @@
+#!/usr/bin/env node
+// A small but real language server whose faults are chosen on the command line (see scenario.mjs).
+// Run as `node server.mjs --scenario <name> [params] [--log FILE]`; no build step.
+//
+// Normal path: answers definition, references, hover, document/workspace symbols and diagnostics from the
+// text the client synced. Fault path: faults.mjs. Everything received and every answer the client gave to
+// the server's own requests is logged (record.mjs) so tests can check what the client really sent.
+import { writeSync } from 'node:fs'
+import { connect } from 'node:net'
+
+// The package is CommonJS whose re-exports Node cannot name statically: import the namespace.
+import protocol from 'vscode-languageserver-protocol/node'
+
+const {
+  ApplyWorkspaceEditRequest,
+  ConfigurationRequest,
+  createProtocolConnection,
+  DefinitionRequest,
+  DidChangeTextDocumentNotification,
+  DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  DocumentDiagnosticRequest,
+  DocumentFormattingRequest,
+  DocumentSymbolRequest,
+  ExitNotification,
+  HoverRequest,
+  InitializedNotification,
+  InitializeRequest,
+  PositionEncodingKind,
+  PublishDiagnosticsNotification,
+  ReferencesRequest,
+  RegistrationRequest,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  SymbolKind,
+  TextDocumentSyncKind,
+  WorkDoneProgress,
+  WorkDoneProgressCreateRequest,
+  WorkspaceFoldersRequest,
+  WorkspaceSymbolRequest,
+} = protocol
+
+import { DocumentStore } from './documents.mjs'
+import { createFaultLayer, die, garbageText } from './faults.mjs'
+import { FlightRecorder, OutputQueue, recordingReader } from './record.mjs'
+import { parseScenario } from './scenario.mjs'
+
+/**
+ * @typedef {import('vscode-languageserver-protocol/node').Location} Location
+ * @typedef {import('vscode-languageserver-protocol/node').InitializeParams} InitializeParams
+ */
+
+const spec = parseScenario(process.argv.slice(2))
+const recorder = new FlightRecorder(spec.log)
+recorder.record('start', { ppid: process.ppid, argv: process.argv.slice(2), spec })
+writeSync(2, `fault-server ${process.pid}: scenarios ${spec.scenarios.join(', ') || 'normal'}\n`)
+
+// A leaked fault server must not outlive a test run by long; the test's own leak check fires far earlier.
+// A wedged server (ignoreStdinClose) stays alive on this timer alone, as a real wedged server would.
+const lifetime = setTimeout(() => die(recorder, 3, 'fault-server: max lifetime reached (was it leaked?)'), spec.maxLifetimeMs)
+if (!spec.ignoreStdinClose) lifetime.unref()
+process.on('SIGTERM', () => {
+  recorder.record('signal', { signal: 'SIGTERM', ignored: spec.ignoreSigterm })
+  if (!spec.ignoreSigterm) die(recorder, 143, 'fault-server: terminated by SIGTERM')
+})
+process.on('uncaughtException', (error) => die(recorder, 99, `fault-server: uncaught ${error.stack ?? error}`))
+
+const output = new OutputQueue(new StreamMessageWriter(process.stdout), process.stdout)
+if (spec.garbageAtStartup) void output.raw(garbageText)
+
+const documents = new DocumentStore()
+let rootUri = ''
+let shutdownRequested = false
+
+/** @param {Location[]} locations */
+const withForeignUris = (locations) => {
+  const range = locations[0]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }
+  return [...locations, ...spec.foreignUris.map((uri) => ({ uri: uri.replaceAll('{root}', rootUri), range }))]
+}
+
+/** The normal answers, keyed by the descriptors' methods so late (slow) answers use the same code. */
+const answers = {
+  /** @param {import('vscode-languageserver-protocol/node').DefinitionParams} params */
+  [DefinitionRequest.method]: (params) => withForeignUris(documents.definition(params.textDocument.uri, params.position)),
+  /** @param {import('vscode-languageserver-protocol/node').ReferenceParams} params */
+  [ReferencesRequest.method]: (params) =>
+    withForeignUris(documents.references(params.textDocument.uri, params.position, params.context.includeDeclaration)),
+  /**
+   * @param {import('vscode-languageserver-protocol/node').HoverParams} params
+   * @returns {import('vscode-languageserver-protocol/node').Hover | null}
+   */
+  [HoverRequest.method]: (params) => {
+    const target = documents.wordAt(params.textDocument.uri, params.position)
+    if (target === undefined) return null
+    const declared = documents.declarations().find((d) => d.name === target.word)
+    const where = declared === undefined ? 'not declared in an open document' : `declared in ${declared.uri.split('/').at(-1)}`
+    return { contents: { kind: /** @type {const} */ ('markdown'), value: `\`\`\`fault\n${target.word}\n\`\`\`\n${where}` }, range: target.range }
+  },
+  /**
+   * @param {import('vscode-languageserver-protocol/node').DocumentSymbolParams} params
+   * @returns {import('vscode-languageserver-protocol/node').DocumentSymbol[]}
+   */
+  [DocumentSymbolRequest.method]: (params) =>
+    documents.declarations(params.textDocument.uri).map((d) => ({ name: d.name, kind: d.kind, range: d.range, selectionRange: d.selectionRange, children: [] })),
+  /**
+   * @param {import('vscode-languageserver-protocol/node').WorkspaceSymbolParams} params
+   * @returns {import('vscode-languageserver-protocol/node').SymbolInformation[]}
+   */
+  [WorkspaceSymbolRequest.method]: (params) => {
+    const query = params.query.toLowerCase()
+    const found = documents
+      .declarations()
+      .filter((d) => d.name.toLowerCase().includes(query))
+      .map((d) => ({ name: d.name, kind: d.kind, location: { uri: d.uri, range: d.selectionRange } }))
+    const range = found[0]?.location.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }
+    const foreign = spec.foreignUris.map((uri, index) => ({
+      name: `${params.query}Foreign${index}`,
+      kind: SymbolKind.Function,
+      location: { uri: uri.replaceAll('{root}', rootUri), range },
+    }))
+    return [...found, ...foreign]
+  },
+  /**
+   * @param {import('vscode-languageserver-protocol/node').DocumentDiagnosticParams} params
+   * @returns {import('vscode-languageserver-protocol/node').DocumentDiagnosticReport}
+   */
+  [DocumentDiagnosticRequest.method]: (params) => ({ kind: /** @type {const} */ ('full'), items: documents.diagnostics(params.textDocument.uri) }),
+  /** @param {import('vscode-languageserver-protocol/node').DocumentFormattingParams} params */
+  [DocumentFormattingRequest.method]: (params) => documents.format(params.textDocument.uri),
+}
+
+const answer = async (/** @type {string} */ method, /** @type {any} */ params) => {
+  const compute = /** @type {Record<string, ((params: any) => unknown) | undefined>} */ (answers)[method]
+  if (compute === undefined) throw new Error(`no answer for ${method}`)
+  return compute(params)
+}
+
+const reader = new StreamMessageReader(process.stdin)
+const intercept = createFaultLayer({ spec, recorder, output, answer })
+const connection = createProtocolConnection(recordingReader(reader, recorder, intercept), output.asWriter(), {
+  error: (message) => writeSync(2, `fault-server: ${message}\n`),
+  warn: (message) => writeSync(2, `fault-server: ${message}\n`),
+  info: () => {},
+  log: () => {},
+})
+
+/**
+ * Sends one server→client request and logs the client's answer (or refusal).
+ * @template T
+ * @param {string} name
+ * @param {() => Promise<T>} send
+ */
+const askClient = async (name, send) => {
+  try {
+    const result = await send()
+    recorder.record('client-answer', { request: name, result })
+    return result
+  } catch (error) {
+    const { code, message } = /** @type {{ code?: number, message?: string }} */ (error)
+    recorder.record('client-answer', { request: name, error: { code, message } })
+    return undefined
+  }
+}
+
+const publishDiagnostics = (/** @type {string} */ uri) => {
+  const document = documents.documents.get(uri)
+  if (document === undefined) return
+  void connection.sendNotification(PublishDiagnosticsNotification.type, { uri, version: document.version, diagnostics: documents.diagnostics(uri) })
+}
+
+connection.onRequest(
+  InitializeRequest.type,
+  /** @returns {Promise<import('vscode-languageserver-protocol/node').InitializeResult>} */
+  async (/** @type {InitializeParams} */ params) => {
+    rootUri = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? ''
+    if (spec.initializeDelayMs > 0) {
+      recorder.record('initialize-delay', { ms: spec.initializeDelayMs })
+      await new Promise((resolve) => setTimeout(resolve, spec.initializeDelayMs))
+    }
+    return {
+      capabilities: {
+        positionEncoding: PositionEncodingKind.UTF16,
+        textDocumentSync: { openClose: true, change: spec.sync === 'full' ? TextDocumentSyncKind.Full : TextDocumentSyncKind.Incremental },
+        definitionProvider: true,
+        referencesProvider: true,
+        hoverProvider: true,
+        documentSymbolProvider: true,
+        workspaceSymbolProvider: true,
+        diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false },
+      },
+      serverInfo: { name: 'fault-server', version: '1.0.0' },
+    }
+  },
+)
+
+connection.onNotification(InitializedNotification.type, async () => {
+  if (spec.exitAfterInitialize) die(recorder, 71, `fault-server: crash loop, exiting right after initialize (pid ${process.pid})`)
+  if (spec.registerFormatting) {
+    await askClient(RegistrationRequest.method, () =>
+      connection.sendRequest(RegistrationRequest.type, {
+        registrations: [{ id: 'fault-formatting', method: DocumentFormattingRequest.method, registerOptions: { documentSelector: [{ scheme: 'file' }] } }],
+      }),
+    )
+  }
+  if (spec.endlessProgress) {
+    const token = 'fault-indexing'
+    await askClient(WorkDoneProgressCreateRequest.method, () => connection.sendRequest(WorkDoneProgressCreateRequest.type, { token }))
+    await connection.sendProgress(WorkDoneProgress.type, token, { kind: 'begin', title: 'Indexing (never ends)', percentage: 0 })
+    recorder.record('progress-begun', { token })
+  }
+  if (spec.clientRequests) {
+    await askClient(ConfigurationRequest.method, () =>
+      connection.sendRequest(ConfigurationRequest.type, { items: [{ section: 'fault' }, { scopeUri: rootUri, section: 'fault.detail' }] }),
+    )
+    await askClient(WorkspaceFoldersRequest.method, () => connection.sendRequest(WorkspaceFoldersRequest.type))
+    const token = 'fault-probe'
+    await askClient(WorkDoneProgressCreateRequest.method, () => connection.sendRequest(WorkDoneProgressCreateRequest.type, { token }))
+    await connection.sendProgress(WorkDoneProgress.type, token, { kind: 'begin', title: 'Probe' })
+    await connection.sendProgress(WorkDoneProgress.type, token, { kind: 'end' })
+    // Outside any code action: a careful client refuses (applied: false) and writes nothing.
+    const victim = `${rootUri}/victim.fault`
+    await askClient(ApplyWorkspaceEditRequest.method, () =>
+      connection.sendRequest(ApplyWorkspaceEditRequest.type, {
+        label: 'fault-server: unsolicited edit',
+        edit: { changes: { [victim]: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'INJECTED ' }] } },
+      }),
+    )
+    recorder.record('client-requests-done', {})
+  }
+})
+
+connection.onRequest(ShutdownRequest.type, () => {
+  shutdownRequested = true
+  return undefined
+})
+connection.onNotification(ExitNotification.type, () =>
+  die(recorder, shutdownRequested ? 0 : 1, `fault-server: exit notification (${shutdownRequested ? 'after' : 'without'} shutdown)`),
+)
+
+connection.onNotification(DidOpenTextDocumentNotification.type, ({ textDocument }) => {
+  documents.open({ uri: textDocument.uri, languageId: textDocument.languageId, version: textDocument.version, text: textDocument.text })
+  publishDiagnostics(textDocument.uri)
+})
+connection.onNotification(DidChangeTextDocumentNotification.type, ({ textDocument, contentChanges }) => {
+  documents.change(textDocument.uri, textDocument.version, contentChanges)
+  publishDiagnostics(textDocument.uri)
+})
+connection.onNotification(DidCloseTextDocumentNotification.type, ({ textDocument }) => documents.close(textDocument.uri))
+
+connection.onRequest(DefinitionRequest.type, (params) => answers[DefinitionRequest.method](params))
+connection.onRequest(ReferencesRequest.type, (params) => answers[ReferencesRequest.method](params))
+connection.onRequest(HoverRequest.type, (params) => answers[HoverRequest.method](params))
+connection.onRequest(DocumentSymbolRequest.type, (params) => answers[DocumentSymbolRequest.method](params))
+connection.onRequest(WorkspaceSymbolRequest.type, (params) => answers[WorkspaceSymbolRequest.method](params))
+connection.onRequest(DocumentDiagnosticRequest.type, (params) => answers[DocumentDiagnosticRequest.method](params))
+connection.onRequest(DocumentFormattingRequest.type, (params) => answers[DocumentFormattingRequest.method](params))
+
+connection.onClose(() => {
+  if (spec.ignoreStdinClose) recorder.record('stdin-closed', { ignored: true })
+  else die(recorder, 0, 'fault-server: client closed the connection')
+})
+// The lifeline is a socket to the test harness that the kernel closes when this process ends, however it
+// ends (SIGKILL included): tests wait on that event instead of polling for the pid. The server starts
+// listening only once the harness knows its pid.
+if (spec.lifeline === undefined) connection.listen()
+else {
+  let listening = false
+  const listen = () => {
+    if (listening) return
+    listening = true
+    connection.listen()
+  }
+  const lifeline = connect(spec.lifeline, () => {
+    lifeline.write(`${process.pid}\n`, () => {
+      // From here stdin keeps the process alive; the lifeline must not.
+      lifeline.unref()
+      listen()
+    })
+  })
+  lifeline.on('error', (error) => {
+    writeSync(2, `fault-server: lifeline failed: ${error.message}\n`)
+    listen()
+  })
+}
