@@ -28,6 +28,8 @@ export interface LocalHost {
   attach(lsp: LspService, roots: ReadonlyArray<AttachRoot>): Promise<Disposer>
   /** Status of every (root, profile) server, plus unavailable profiles. */
   status(): ReadonlyArray<LspProviderStatus>
+  /** Like {@link status}, with the resident memory of each server's process tree (reads /proc). */
+  statusWithMemory(): Promise<ReadonlyArray<LspProviderStatus>>
   /** Stops every server (shutdown → exit → SIGTERM → SIGKILL, bounded). Idempotent. */
   dispose(): Promise<void>
 }

@@ -10,3 +10,6 @@ export {
 export type { HostConfig, HostOptions, ProfileConfig, ResolvedHostConfig, TrustLevel } from './config.js'
 export { mergeProfiles, minimalEnvironment, readConfigFile, resolveHostConfig } from './config.js'
 export type { AttachRoot, LocalHost, OpenWorkspaceOptions } from './host.js'
+export { createLocalHost } from './local-host.js'
+export { StdoutGuard, ProtocolViolation } from './stdout-guard.js'
+export { applyTextEdits } from './workspace.js'

@@ -1,0 +1,87 @@
+import {
+  ApplyWorkspaceEditRequest,
+  CodeLensRefreshRequest,
+  ConfigurationRequest,
+  DiagnosticRefreshRequest,
+  InlayHintRefreshRequest,
+  LogMessageNotification,
+  PublishDiagnosticsNotification,
+  RegistrationRequest,
+  SemanticTokensRefreshRequest,
+  ShowDocumentRequest,
+  ShowMessageNotification,
+  ShowMessageRequest,
+  TelemetryEventNotification,
+  UnregistrationRequest,
+  WorkDoneProgressCreateRequest,
+  WorkspaceFoldersRequest,
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ApplyWorkspaceEditParams,
+  type ApplyWorkspaceEditResult,
+  type ConfigurationItem,
+  type MessageConnection,
+  type PublishDiagnosticsParams,
+  type Registration,
+  type WorkDoneProgressBegin,
+  type WorkDoneProgressEnd,
+  type WorkDoneProgressReport,
+  type WorkspaceFolder,
+} from 'vscode-languageserver-protocol/node'
+
+import type { ServerProcess } from './server-process.js'
+import { StdoutGuard } from './stdout-guard.js'
+
+/** What the host answers and observes when the server talks to it. */
+export interface ClientHandlers {
+  configuration(items: ReadonlyArray<ConfigurationItem>): unknown[]
+  workspaceFolders(): WorkspaceFolder[]
+  register(registrations: ReadonlyArray<Registration>): void
+  unregister(ids: ReadonlyArray<string>): void
+  applyEdit(params: ApplyWorkspaceEditParams): ApplyWorkspaceEditResult
+  progress(token: string | number, value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd): void
+  diagnostics(params: PublishDiagnosticsParams): void
+  /** The transport broke: the guard refused the output, or the reader or writer failed. */
+  broken(error: Error): void
+}
+
+/**
+ * The JSON-RPC connection to one server process: typed descriptors only, with the stdout guard in front
+ * of the reader. Every server→client request gets an answer, because some servers (the native
+ * TypeScript 7 server) block until theirs are answered.
+ */
+export function connect(process: ServerProcess, handlers: ClientHandlers, maxMessageBytes: number): MessageConnection {
+  const guard = new StdoutGuard(maxMessageBytes)
+  process.stdout.pipe(guard)
+  guard.on('error', (error) => handlers.broken(error))
+  const connection = createMessageConnection(new StreamMessageReader(guard), new StreamMessageWriter(process.stdin))
+
+  connection.onRequest(ConfigurationRequest.type, (params) => handlers.configuration(params.items))
+  connection.onRequest(WorkspaceFoldersRequest.type, () => handlers.workspaceFolders())
+  connection.onRequest(RegistrationRequest.type, (params) => handlers.register(params.registrations))
+  connection.onRequest(UnregistrationRequest.type, (params) => handlers.unregister(params.unregisterations.map((u) => u.id)))
+  connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined)
+  connection.onRequest(ApplyWorkspaceEditRequest.type, (params) => handlers.applyEdit(params))
+  connection.onRequest(ShowMessageRequest.type, () => null)
+  connection.onRequest(ShowDocumentRequest.type, () => ({ success: false }))
+  // Refresh requests ask a UI to re-query; the host re-queries on every request anyway.
+  connection.onRequest(DiagnosticRefreshRequest.type, () => undefined)
+  connection.onRequest(InlayHintRefreshRequest.type, () => undefined)
+  connection.onRequest(CodeLensRefreshRequest.type, () => undefined)
+  connection.onRequest(SemanticTokensRefreshRequest.type, () => undefined)
+  connection.onNotification(PublishDiagnosticsNotification.type, (params) => handlers.diagnostics(params))
+  connection.onNotification(LogMessageNotification.type, () => {})
+  connection.onNotification(ShowMessageNotification.type, () => {})
+  connection.onNotification(TelemetryEventNotification.type, () => {})
+  connection.onUnhandledNotification(() => {})
+  connection.onUnhandledProgress((params: { token: string | number; value: unknown }) => {
+    const value = params.value as { kind?: unknown } | null
+    if (value !== null && typeof value === 'object' && (value.kind === 'begin' || value.kind === 'report' || value.kind === 'end')) {
+      handlers.progress(params.token, value as WorkDoneProgressBegin)
+    }
+  })
+  connection.onError(([error]) => handlers.broken(error))
+  connection.listen()
+  return connection
+}

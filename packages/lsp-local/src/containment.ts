@@ -1,0 +1,76 @@
+import { realpathSync } from 'node:fs'
+import { realpath } from 'node:fs/promises'
+import * as nodePath from 'node:path'
+
+import { LspError, isWithin, resolveInRoot, uriToPath } from '@codeseam/lsp'
+
+/**
+ * Keeps every path inside one canonical root. Inputs that escape fail with OUTSIDE_WORKSPACE; server
+ * output that escapes is dropped and counted by the caller. Checked after symlink resolution.
+ */
+export class Containment {
+  /** realpath results per path; symlinks inside a workspace rarely change while a host runs. */
+  private readonly realCache = new Map<string, string | null>()
+
+  private constructor(readonly root: string) {}
+
+  /** Canonicalizes a root (realpath). NOT_FOUND when it does not exist. */
+  static async forRoot(root: string): Promise<Containment> {
+    if (!nodePath.isAbsolute(root)) throw new LspError('INVALID_ARGUMENT', `workspace root "${root}" must be an absolute path`)
+    try {
+      return new Containment(await realpath(root))
+    } catch (error) {
+      throw new LspError('NOT_FOUND', `workspace root ${root} does not exist`, { cause: error })
+    }
+  }
+
+  /** Canonical path of an existing file, or of its nearest existing ancestor joined with the rest. */
+  private canonical(path: string): string {
+    const cached = this.realCache.get(path)
+    if (cached !== undefined && cached !== null) return cached
+    let real: string
+    try {
+      real = realpathSync(path)
+    } catch {
+      const parent = nodePath.dirname(path)
+      real = parent === path ? path : nodePath.join(this.canonical(parent), nodePath.basename(path))
+      return real // not cached: the file may appear later
+    }
+    if (this.realCache.size > 50_000) this.realCache.clear()
+    this.realCache.set(path, real)
+    return real
+  }
+
+  /** Forgets cached symlink resolutions (after files were created, renamed or deleted). */
+  invalidate(): void {
+    this.realCache.clear()
+  }
+
+  /**
+   * A caller path (absolute, relative to the root, or a file URI) as a canonical absolute path inside the
+   * root. Traversal, external paths, encoded traversal, non-file URIs and symlinks out → OUTSIDE_WORKSPACE.
+   */
+  input(path: string): string {
+    const lexical = resolveInRoot(this.root, path)
+    const real = this.canonical(lexical)
+    if (!isWithin(this.root, real)) {
+      throw new LspError('OUTSIDE_WORKSPACE', `"${path}" resolves (through a symbolic link) to ${real}, outside the workspace root ${this.root}`, {
+        data: { path, root: this.root },
+      })
+    }
+    return real
+  }
+
+  /** A server-produced URI as a path inside the root, or undefined when it must be dropped. */
+  output(uri: string): string | undefined {
+    const path = uriToPath(uri)
+    if (path === undefined || !isWithin(this.root, path)) return undefined
+    const real = this.canonical(path)
+    return isWithin(this.root, real) ? path : undefined
+  }
+
+  /** Whether a path (already absolute) is inside the root after symlink resolution. */
+  contains(path: string): boolean {
+    return isWithin(this.root, path) && isWithin(this.root, this.canonical(path))
+  }
+}

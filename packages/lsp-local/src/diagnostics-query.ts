@@ -1,0 +1,41 @@
+import type { LspFileDiagnostics } from '@codeseam/lsp'
+import { DocumentDiagnosticReportKind, DocumentDiagnosticRequest } from 'vscode-languageserver-protocol/node'
+
+import { supportsPullDiagnostics } from './capabilities.js'
+import type { DiagnosticsEntry } from './diagnostics.js'
+import type { OpenDocument } from './documents.js'
+import type { LanguageServer } from './language-server.js'
+import type { Translator } from './translate.js'
+
+/**
+ * Diagnostics of one synced document, for its current version: pulled when the server offers
+ * textDocument/diagnostic, else the pushed ones after a bounded quiescence window. Freshness says
+ * whether they match the document as it is now.
+ */
+export async function fileDiagnostics(
+  server: LanguageServer,
+  document: OpenDocument,
+  translator: Translator,
+  options: { deadline: number; quietMs: number; timeoutMs: number; signal: AbortSignal },
+): Promise<LspFileDiagnostics> {
+  let entry: DiagnosticsEntry | undefined
+  if (supportsPullDiagnostics(server.capabilities, server.registrations)) {
+    const report = await server.request(DocumentDiagnosticRequest.type, { textDocument: { uri: document.uri } }, { timeoutMs: options.timeoutMs, signal: options.signal })
+    entry = report.kind === DocumentDiagnosticReportKind.Full
+      ? server.diagnostics.pulled(document.uri, document.version, report.items)
+      : server.diagnostics.unchanged(document.uri, document.version)
+  } else {
+    entry = await server.diagnostics.waitForPush(document.uri, document.syncSeq, document.version, options.quietMs, options.deadline, options.signal)
+  }
+  const freshness: LspFileDiagnostics['freshness'] =
+    entry === undefined ? 'unknown'
+    : entry.version !== undefined ? (entry.version === document.version ? 'current' : 'stale')
+    : entry.seq > document.syncSeq ? 'current' : 'stale'
+  return {
+    uri: document.uri,
+    path: document.path,
+    version: document.version,
+    freshness,
+    diagnostics: (entry?.diagnostics ?? []).map((d) => translator.diagnostic(d)),
+  }
+}

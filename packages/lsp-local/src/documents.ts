@@ -1,0 +1,142 @@
+import { readFile, stat } from 'node:fs/promises'
+
+import { LspError, TextLines, contentHash, pathToUri } from '@codeseam/lsp'
+import { TextDocumentSyncKind, type TextDocumentContentChangeEvent, type TextDocumentItem } from 'vscode-languageserver-protocol/node'
+
+/** A document the server has open, as last synced from disk. */
+export interface OpenDocument {
+  readonly uri: string
+  readonly path: string
+  readonly languageId: string
+  version: number
+  hash: string
+  text: string
+  /** mtime + size + inode at the last sync: unchanged means no need to read the file again. */
+  statKey: string
+  /** Diagnostics store sequence at the last sync. */
+  syncSeq: number
+  lastUsed: number
+  /** Pinned documents keep a project loaded and are never evicted. */
+  pinned: boolean
+}
+
+/** How documents reach the server. */
+export interface DocumentChannel {
+  readonly syncKind: TextDocumentSyncKind
+  open(item: TextDocumentItem): void
+  change(uri: string, version: number, changes: TextDocumentContentChangeEvent[]): void
+  close(uri: string): void
+  /** The diagnostics sequence to record at sync. */
+  diagnosticsSeq(): number
+}
+
+async function statKey(path: string): Promise<string | undefined> {
+  try {
+    const s = await stat(path, { bigint: true })
+    return s.isFile() ? `${s.mtimeNs}:${s.size}:${s.ino}` : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The smallest single replacement turning `before` into `after`, for incremental sync. */
+function minimalChange(before: string, after: string): TextDocumentContentChangeEvent {
+  let start = 0
+  const max = Math.min(before.length, after.length)
+  while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++
+  let endBefore = before.length
+  let endAfter = after.length
+  while (endBefore > start && endAfter > start && before.charCodeAt(endBefore - 1) === after.charCodeAt(endAfter - 1)) {
+    endBefore--
+    endAfter--
+  }
+  // Never split a \r\n pair or a surrogate pair: widen by one on either side when in doubt.
+  if (start > 0) start--
+  if (endBefore < before.length) {
+    endBefore++
+    endAfter++
+  }
+  const lines = new TextLines(before)
+  return { range: { start: lines.positionAt(start), end: lines.positionAt(endBefore) }, text: after.slice(start, endAfter) }
+}
+
+/**
+ * The documents one server has open: opened from disk on demand, re-synced (full or incremental, per the
+ * server's sync kind) when the file changed on disk, closed least-recently-used beyond `maxOpen` — except
+ * pinned documents, which keep projects loaded.
+ */
+export class DocumentSync {
+  private readonly open = new Map<string, OpenDocument>()
+
+  constructor(
+    private readonly channel: DocumentChannel,
+    private readonly maxOpen: number,
+  ) {}
+
+  get openDocuments(): ReadonlyArray<OpenDocument> {
+    return [...this.open.values()]
+  }
+
+  get(path: string): OpenDocument | undefined {
+    return this.open.get(path)
+  }
+
+  /** Makes the server's copy of `path` match the disk. NOT_FOUND when the file does not exist. */
+  async sync(path: string, languageId: string, options: { pin?: boolean } = {}): Promise<OpenDocument> {
+    const key = await statKey(path)
+    const existing = this.open.get(path)
+    if (key === undefined) {
+      if (existing !== undefined) this.close(path)
+      throw new LspError('NOT_FOUND', `${path} does not exist (or is not a file)`, { data: { path } })
+    }
+    if (existing !== undefined) {
+      existing.lastUsed = performance.now()
+      if (options.pin === true) existing.pinned = true
+      if (existing.statKey === key) return existing
+    }
+    const text = await readFile(path, 'utf8').catch((error: unknown) => {
+      throw new LspError('NOT_FOUND', `cannot read ${path}: ${(error as Error).message}`, { cause: error })
+    })
+    const hash = contentHash(text)
+    if (existing !== undefined) {
+      existing.statKey = key
+      if (existing.hash === hash) return existing
+      const change = this.channel.syncKind === TextDocumentSyncKind.Incremental ? minimalChange(existing.text, text) : { text }
+      existing.version++
+      existing.text = text
+      existing.hash = hash
+      existing.syncSeq = this.channel.diagnosticsSeq()
+      this.channel.change(existing.uri, existing.version, [change])
+      return existing
+    }
+    const document: OpenDocument = {
+      uri: pathToUri(path), path, languageId, version: 1, hash, text, statKey: key,
+      syncSeq: this.channel.diagnosticsSeq(), lastUsed: performance.now(), pinned: options.pin === true,
+    }
+    this.open.set(path, document)
+    this.channel.open({ uri: document.uri, languageId, version: 1, text })
+    this.evict()
+    return document
+  }
+
+  /** Whether the file still has the content the document was synced with (for the `stale` flag). */
+  async unchangedOnDisk(document: OpenDocument): Promise<boolean> {
+    return (await statKey(document.path)) === document.statKey
+  }
+
+  close(path: string): void {
+    const document = this.open.get(path)
+    if (document === undefined) return
+    this.open.delete(path)
+    this.channel.close(document.uri)
+  }
+
+  private evict(): void {
+    if (this.open.size <= this.maxOpen) return
+    const candidates = [...this.open.values()].filter((d) => !d.pinned).sort((a, b) => a.lastUsed - b.lastUsed)
+    for (const document of candidates) {
+      if (this.open.size <= this.maxOpen) break
+      this.close(document.path)
+    }
+  }
+}

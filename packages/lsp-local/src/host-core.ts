@@ -1,0 +1,186 @@
+import { readFile } from 'node:fs/promises'
+import * as nodePath from 'node:path'
+
+import { LspError, isWithin, normalizeExtension, type LspProviderStatus } from '@codeseam/lsp'
+
+import type { ResolvedHostConfig, TrustLevel } from './config.js'
+import type { LanguageServer } from './language-server.js'
+import type { ServerProfile } from './profiles.js'
+import { ServerSlot } from './server-pool.js'
+import { listFiles } from './workspace-files.js'
+import type { LocalWorkspace } from './workspace.js'
+
+/**
+ * The shared state of a host: open workspaces, one server slot per (project root, profile), status
+ * listeners. Providers and workspaces reach servers only through it.
+ */
+export class HostCore {
+  readonly workspaces = new Map<string, LocalWorkspace>()
+  private readonly slots = new Map<string, ServerSlot>()
+  private readonly listeners = new Map<string, Set<(status: LspProviderStatus) => void>>()
+  /** Servers whose tsconfig projects were all loaded, per project-file set. */
+  private readonly loaded = new WeakMap<LanguageServer, Promise<void>>()
+  private readonly rootAliases = new Map<string, LocalWorkspace>()
+  disposed = false
+
+  constructor(readonly config: ResolvedHostConfig) {}
+
+  /** The open workspace a request's root names (as given, or canonical). */
+  workspaceFor(root: string): LocalWorkspace {
+    if (this.disposed) throw new LspError('DISPOSED', 'the lsp-local host was disposed')
+    const normalized = nodePath.normalize(root)
+    const workspace = this.workspaces.get(normalized) ?? this.rootAliases.get(normalized)
+    if (workspace === undefined) {
+      throw new LspError('UNAVAILABLE', `no workspace is open at ${root} in this lsp-local host: open it with host.openWorkspace(root) or host.attach(lsp, [root])`, {
+        data: { open: [...this.workspaces.keys()] },
+      })
+    }
+    return workspace
+  }
+
+  addWorkspace(workspace: LocalWorkspace, givenRoot: string): void {
+    this.workspaces.set(workspace.root, workspace)
+    this.rootAliases.set(nodePath.normalize(givenRoot), workspace)
+  }
+
+  /** The project root a file belongs to for a profile: the workspace root, or the nearest marker folder. */
+  projectRootFor(workspace: LocalWorkspace, profile: ServerProfile, path: string): string {
+    if (profile.projectRoot !== 'nearest' || (profile.rootMarkers ?? []).length === 0) return workspace.root
+    let dir = nodePath.dirname(path)
+    while (isWithin(workspace.root, dir)) {
+      for (const marker of profile.rootMarkers ?? []) {
+        if (workspace.existsSync(nodePath.join(dir, marker))) return dir
+      }
+      if (dir === workspace.root) break
+      dir = nodePath.dirname(dir)
+    }
+    return workspace.root
+  }
+
+  slotFor(workspace: LocalWorkspace, profile: ServerProfile, path: string): ServerSlot {
+    return this.slot(this.projectRootFor(workspace, profile, path), profile, workspace.trust)
+  }
+
+  private slot(root: string, profile: ServerProfile, trust: TrustLevel): ServerSlot {
+    const key = `${root}\0${profile.id}`
+    let slot = this.slots.get(key)
+    if (slot === undefined || slot.trust !== trust) {
+      slot = new ServerSlot(root, profile, trust, this.config, (status) => this.emit(profile.id, status))
+      this.slots.set(key, slot)
+    }
+    return slot
+  }
+
+  /** Every project root of a profile in a workspace (workspace-scoped queries start them all). */
+  async slotsFor(workspace: LocalWorkspace, profile: ServerProfile): Promise<ServerSlot[]> {
+    if (profile.projectRoot !== 'nearest') return [this.slot(workspace.root, profile, workspace.trust)]
+    const markers = await listFiles(workspace.root, { names: new Set(profile.rootMarkers ?? []) }, 200)
+    const roots = new Set(markers.files.map((file) => nodePath.dirname(file)))
+    const sourceFiles = await listFiles(workspace.root, { extensions: extensionSet(profile) }, 2_000)
+    const used = new Set(sourceFiles.files.map((file) => this.projectRootFor(workspace, profile, file)))
+    const chosen = [...roots].filter((root) => used.has(root))
+    if (used.has(workspace.root) || chosen.length === 0) chosen.unshift(workspace.root)
+    return [...new Set(chosen)].map((root) => this.slot(root, profile, workspace.trust))
+  }
+
+  async eligibleFiles(workspace: LocalWorkspace, profile: ServerProfile): Promise<{ files: string[]; complete: boolean }> {
+    return listFiles(workspace.root, { extensions: extensionSet(profile) }, 10_000)
+  }
+
+  /** Opens one source file so servers that answer only about open documents have a project loaded. */
+  async openAnyFile(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile): Promise<void> {
+    const { files } = await listFiles(server.spec.root, { extensions: extensionSet(profile) }, 1)
+    const first = files[0]
+    if (first !== undefined && workspace.containment.contains(first)) {
+      await server.documents.sync(first, profile.extensions[nodePath.extname(first).toLowerCase()] ?? '', { pin: true })
+    }
+  }
+
+  /**
+   * Servers that search only loaded projects (the native TypeScript 7 server) need every tsconfig project
+   * loaded before a workspace-wide query: open one source file of each, pinned so the LRU never closes it.
+   */
+  loadProjects(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile): Promise<void> {
+    if (profile.loadAllProjects !== 'tsconfig') return Promise.resolve()
+    let loading = this.loaded.get(server)
+    if (loading === undefined) {
+      loading = this.loadTsconfigProjects(server, workspace, profile)
+      this.loaded.set(server, loading)
+      loading.catch(() => this.loaded.delete(server))
+    }
+    return loading
+  }
+
+  private async loadTsconfigProjects(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile): Promise<void> {
+    const configs = await listFiles(server.spec.root, { names: new Set(['tsconfig.json', 'jsconfig.json']) }, 500)
+    const sources = await listFiles(server.spec.root, { extensions: extensionSet(profile) }, 20_000)
+    const configDirs = configs.files.map((file) => nodePath.dirname(file))
+    for (const config of configs.files) {
+      const dir = nodePath.dirname(config)
+      // A solution-style config (files: [] with references) owns no sources of its own.
+      if (await isSolutionConfig(config)) continue
+      // The first source in this config's folder that no deeper config claims.
+      const owned = sources.files.find((file) => {
+        if (!isWithin(dir, file) || file.endsWith('.d.ts')) return false
+        return !configDirs.some((other) => other !== dir && isWithin(dir, other) && isWithin(other, file))
+      })
+      if (owned !== undefined && workspace.containment.contains(owned)) {
+        await server.documents.sync(owned, profile.extensions[nodePath.extname(owned).toLowerCase()] ?? '', { pin: true })
+      }
+    }
+  }
+
+  /** Running servers under a workspace (to tell them about changed files). */
+  liveServersUnder(root: string): LanguageServer[] {
+    return [...this.slots.values()].flatMap((slot) => (isWithin(root, slot.root) && slot.live !== undefined ? [slot.live] : []))
+  }
+
+  async stopSlotsUnder(root: string): Promise<void> {
+    const matching = [...this.slots.entries()].filter(([, slot]) => isWithin(root, slot.root))
+    for (const [key] of matching) this.slots.delete(key)
+    await Promise.all(matching.map(([, slot]) => slot.dispose()))
+  }
+
+  statusOf(profile: ServerProfile): LspProviderStatus[] {
+    const statuses = [...this.slots.values()].filter((s) => s.profile.id === profile.id).map((s) => s.statusSync())
+    if (profile.unavailable !== undefined) statuses.push({ providerId: `local:${profile.id}`, server: profile.id, state: 'unavailable', reason: profile.unavailable })
+    return statuses
+  }
+
+  async statusWithMemory(): Promise<LspProviderStatus[]> {
+    return Promise.all([...this.slots.values()].map((slot) => slot.status()))
+  }
+
+  onStatus(profileId: string, listener: (status: LspProviderStatus) => void): () => void {
+    let set = this.listeners.get(profileId)
+    if (set === undefined) this.listeners.set(profileId, (set = new Set()))
+    set.add(listener)
+    return () => set.delete(listener)
+  }
+
+  private emit(profileId: string, status: LspProviderStatus): void {
+    for (const listener of this.listeners.get(profileId) ?? []) listener(status)
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true
+    const slots = [...this.slots.values()]
+    this.slots.clear()
+    await Promise.all(slots.map((slot) => slot.dispose()))
+  }
+}
+
+function extensionSet(profile: ServerProfile): Set<string> {
+  return new Set(Object.keys(profile.extensions).flatMap((e) => normalizeExtension(e) ?? []))
+}
+
+async function isSolutionConfig(file: string): Promise<boolean> {
+  try {
+    const text = await readFile(file, 'utf8')
+    // tsconfig is JSONC: strip comments and trailing commas before parsing.
+    const json = JSON.parse(text.replace(/\/\*[\s\S]*?\*\/|(^|[^:"\\])\/\/.*$/gm, '$1').replace(/,(\s*[}\]])/g, '$1')) as { files?: unknown[]; include?: unknown[] }
+    return Array.isArray(json.files) && json.files.length === 0 && json.include === undefined
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,361 @@
+import { EventEmitter } from 'node:events'
+
+import { LspError, pathToUri } from '@codeseam/lsp'
+import {
+  CancellationTokenSource,
+  DidChangeConfigurationNotification,
+  DidChangeTextDocumentNotification,
+  DidChangeWatchedFilesNotification,
+  DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  InitializeRequest,
+  InitializedNotification,
+  LSPErrorCodes,
+  RequestType0,
+  ResponseError,
+  ShutdownRequest,
+  TextDocumentSyncKind,
+  type ApplyWorkspaceEditParams,
+  type ConfigurationItem,
+  type FileEvent,
+  type InitializeResult,
+  type MessageConnection,
+  type ProtocolRequestType,
+  type Registration,
+  type ProtocolConnection,
+  type ServerCapabilities,
+  type WorkspaceEdit,
+} from 'vscode-languageserver-protocol/node'
+
+import { clientCapabilities } from './client-capabilities.js'
+import { connect } from './connection.js'
+import { DiagnosticsStore } from './diagnostics.js'
+import { DocumentSync } from './documents.js'
+import { ServerProcess } from './server-process.js'
+
+/** Everything needed to run one server for one project root. */
+export interface LanguageServerSpec {
+  readonly profileId: string
+  readonly command: string
+  readonly args: ReadonlyArray<string>
+  readonly root: string
+  readonly env: Readonly<Record<string, string>>
+  readonly initializationOptions?: unknown
+  readonly settings: Readonly<Record<string, unknown>>
+  readonly maxMessageBytes: number
+  readonly stderrLines: number
+  readonly maxOpenDocuments: number
+  readonly livenessGraceMs: number
+}
+
+export type ServerState = 'starting' | 'indexing' | 'ready' | 'crashed' | 'stopped'
+
+/** A probe every server answers at once: an unknown `$/` request gets MethodNotFound or null. */
+const livenessProbe = new RequestType0<unknown, unknown>('$/codeseam/ping')
+
+/** Looks a configuration section up: `a.b` is a key or a path. */
+function section(settings: Readonly<Record<string, unknown>>, name: string | undefined): unknown {
+  if (name === undefined || name === '') return settings
+  if (name in settings) return settings[name]
+  let current: unknown = settings
+  for (const part of name.split('.')) {
+    if (current === null || typeof current !== 'object' || !(part in current)) return null
+    current = (current as Record<string, unknown>)[part]
+  }
+  return current
+}
+
+/**
+ * One running language server: process, connection, handshake, documents, diagnostics, progress, dynamic
+ * registrations. Requests run with a deadline and $/cancelRequest; a crash fails every pending request
+ * with SERVER_CRASHED quoting the server's stderr.
+ */
+export class LanguageServer extends EventEmitter<{ state: [ServerState]; progress: [] }> {
+  readonly startedAt = Date.now()
+  readonly diagnostics = new DiagnosticsStore()
+  readonly documents: DocumentSync
+  capabilities: ServerCapabilities = {}
+  readonly registrations = new Map<string, Registration>()
+  readonly activeProgress = new Set<string | number>()
+  state: ServerState = 'starting'
+  crashReason: string | undefined
+  /** Whether the server has answered a query (cold answers can be partial). */
+  warm = false
+  private readonly process: ServerProcess
+  private readonly connection: MessageConnection
+  private readonly crashListeners = new Set<(error: LspError) => void>()
+  private crashError: LspError | undefined
+  private captured: WorkspaceEdit[] | undefined
+  private probing = false
+  private syncKind: TextDocumentSyncKind = TextDocumentSyncKind.Full
+  private stopping: Promise<void> | undefined
+
+  constructor(readonly spec: LanguageServerSpec) {
+    super()
+    this.process = new ServerProcess({ command: spec.command, args: spec.args, cwd: spec.root, env: spec.env, stderrLines: spec.stderrLines })
+    this.connection = connect(
+      this.process,
+      {
+        configuration: (items) => items.map((item: ConfigurationItem) => section(spec.settings, item.section) ?? null),
+        workspaceFolders: () => [{ uri: pathToUri(spec.root), name: spec.root.split('/').pop() ?? spec.root }],
+        register: (registrations) => {
+          for (const registration of registrations) this.registrations.set(registration.id, registration)
+        },
+        unregister: (ids) => {
+          for (const id of ids) this.registrations.delete(id)
+        },
+        applyEdit: (params: ApplyWorkspaceEditParams) => {
+          if (this.captured === undefined) {
+            return { applied: false, failureReason: 'codeseam applies edits only through its own edit applier; this edit was refused' }
+          }
+          this.captured.push(params.edit)
+          return { applied: true }
+        },
+        progress: (token, value) => {
+          if (value.kind === 'begin') this.activeProgress.add(token)
+          else if (value.kind === 'end') this.activeProgress.delete(token)
+          this.emit('progress')
+        },
+        diagnostics: (params) => this.diagnostics.push(params),
+        broken: (error) => this.crash(`its output broke the protocol: ${error.message}`),
+      },
+      spec.maxMessageBytes,
+    )
+    const server = this
+    this.documents = new DocumentSync(
+      {
+        get syncKind() {
+          return server.syncKind
+        },
+        open: (textDocument) => void this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument }).catch(() => {}),
+        change: (uri, version, contentChanges) =>
+          void this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges }).catch(() => {}),
+        close: (uri) => {
+          this.diagnostics.forget(uri)
+          void this.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } }).catch(() => {})
+        },
+        diagnosticsSeq: () => this.diagnostics.currentSeq,
+      },
+      spec.maxOpenDocuments,
+    )
+    void this.process.exited.then(({ code, signal }) => {
+      if (this.stopping === undefined) this.crash(`it exited unexpectedly (${signal ?? `code ${String(code)}`})`)
+      else this.setState('stopped')
+    })
+  }
+
+  get processPid(): number | undefined {
+    return this.process.pid
+  }
+
+  get serverPid(): Promise<number | undefined> {
+    return this.process.serverPid
+  }
+
+  stderrTail(lines = 20): string {
+    return this.process.stderr.tail(lines)
+  }
+
+  rssBytes(): Promise<number | undefined> {
+    return this.process.rssBytes()
+  }
+
+  private setState(state: ServerState): void {
+    if (this.state === state) return
+    this.state = state
+    this.emit('state', state)
+  }
+
+  /** Marks the server crashed, fails everything pending, and kills what is left of it. */
+  crash(reason: string): void {
+    if (this.crashError !== undefined || this.stopping !== undefined) return
+    const tail = this.stderrTail()
+    this.crashReason = reason
+    this.crashError = new LspError(
+      'SERVER_CRASHED',
+      `the ${this.spec.profileId} language server for ${this.spec.root} crashed: ${reason}${tail ? `\nlast stderr lines:\n${tail}` : ''}`,
+      { data: { profile: this.spec.profileId, root: this.spec.root, stderr: tail } },
+    )
+    this.setState('crashed')
+    for (const listener of this.crashListeners) listener(this.crashError)
+    this.crashListeners.clear()
+    this.connection.dispose()
+    this.process.signal('KILL')
+  }
+
+  /** Rejects when the server crashes; lets a waiter race a crash. */
+  private crashPromise(): { promise: Promise<never>; release: () => void } {
+    let listener: ((error: LspError) => void) | undefined
+    const promise = new Promise<never>((_, reject) => {
+      if (this.crashError !== undefined) reject(this.crashError)
+      listener = reject
+      this.crashListeners.add(reject)
+    })
+    promise.catch(() => {})
+    return { promise, release: () => listener && this.crashListeners.delete(listener) }
+  }
+
+  /** Spawns nothing more: runs the handshake on the already started process. */
+  async initialize(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    const result: InitializeResult = await this.request(
+      InitializeRequest.type,
+      {
+        processId: process.pid,
+        clientInfo: { name: 'codeseam-lsp-local', version: '0' },
+        rootUri: pathToUri(this.spec.root),
+        rootPath: this.spec.root,
+        workspaceFolders: [{ uri: pathToUri(this.spec.root), name: this.spec.root.split('/').pop() ?? this.spec.root }],
+        capabilities: clientCapabilities,
+        initializationOptions: this.spec.initializationOptions ?? null,
+        locale: 'en',
+      },
+      { timeoutMs, ...(signal === undefined ? {} : { signal }), what: 'initialize' },
+    )
+    this.capabilities = result.capabilities ?? {}
+    const sync = this.capabilities.textDocumentSync
+    const kind = typeof sync === 'number' ? sync : (sync?.change ?? TextDocumentSyncKind.Full)
+    this.syncKind = kind === TextDocumentSyncKind.Incremental ? kind : TextDocumentSyncKind.Full
+    await this.connection.sendNotification(InitializedNotification.type, {})
+    await this.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: this.spec.settings })
+    this.setState(this.activeProgress.size > 0 ? 'indexing' : 'ready')
+    this.on('progress', () => {
+      if (this.state === 'ready' || this.state === 'indexing') this.setState(this.activeProgress.size > 0 ? 'indexing' : 'ready')
+    })
+  }
+
+  /** Resolves once no work-done progress is active, or at the deadline (then false). */
+  waitForQuiet(deadline: number, signal?: AbortSignal): Promise<boolean> {
+    if (this.activeProgress.size === 0) return Promise.resolve(true)
+    const crash = this.crashPromise()
+    return Promise.race([
+      new Promise<boolean>((resolve) => {
+        const done = (value: boolean) => {
+          clearTimeout(timer)
+          this.off('progress', onProgress)
+          signal?.removeEventListener('abort', onAbort)
+          resolve(value)
+        }
+        const onProgress = () => this.activeProgress.size === 0 && done(true)
+        const onAbort = () => done(false)
+        const timer = setTimeout(() => done(false), Math.max(0, deadline - Date.now()))
+        this.on('progress', onProgress)
+        signal?.addEventListener('abort', onAbort, { once: true })
+      }),
+      crash.promise,
+    ]).finally(crash.release)
+  }
+
+  /**
+   * Sends one request with a deadline. On timeout or abort the request is cancelled ($/cancelRequest) and
+   * fails with TIMEOUT / CANCELLED; a timeout also starts a liveness probe. Server errors → SERVER_ERROR.
+   */
+  async request<P, R, PR, E, RO>(
+    type: ProtocolRequestType<P, R, PR, E, RO>,
+    params: P,
+    options: { timeoutMs: number; signal?: AbortSignal; what?: string },
+  ): Promise<R> {
+    if (this.crashError !== undefined) throw this.crashError
+    if (this.stopping !== undefined) throw new LspError('DISPOSED', `the ${this.spec.profileId} server for ${this.spec.root} is stopping`)
+    const what = options.what ?? type.method
+    const source = new CancellationTokenSource()
+    const crash = this.crashPromise()
+    let timer: NodeJS.Timeout | undefined
+    let onAbort: (() => void) | undefined
+    const interrupted = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        source.cancel()
+        this.probeLiveness()
+        reject(new LspError('TIMEOUT', `the ${this.spec.profileId} server did not answer ${what} within ${options.timeoutMs} ms; the request was cancelled (raise requestTimeoutMs for slow projects)`, { data: { profile: this.spec.profileId } }))
+      }, options.timeoutMs)
+      onAbort = () => {
+        source.cancel()
+        reject(new LspError('CANCELLED', `${what} was cancelled`))
+      }
+      if (options.signal?.aborted) onAbort()
+      else options.signal?.addEventListener('abort', onAbort, { once: true })
+    })
+    try {
+      // The message connection is the protocol connection at run time; the cast picks its typed overloads.
+      const sent = (this.connection as unknown as ProtocolConnection).sendRequest(type, params as never, source.token)
+      return await Promise.race([sent, interrupted, crash.promise])
+    } catch (error) {
+      if (error instanceof LspError) throw error
+      if (this.crashError !== undefined) throw this.crashError
+      if (error instanceof ResponseError) {
+        const code = error.code === LSPErrorCodes.ContentModified ? 'STALE_VERSION' : 'SERVER_ERROR'
+        throw new LspError(code, `the ${this.spec.profileId} server answered ${what} with error ${error.code}: ${error.message}`, {
+          cause: error,
+          data: { profile: this.spec.profileId, serverCode: error.code },
+        })
+      }
+      throw new LspError('SERVER_ERROR', `${what} to the ${this.spec.profileId} server failed: ${(error as Error).message}`, { cause: error })
+    } finally {
+      clearTimeout(timer)
+      if (onAbort) options.signal?.removeEventListener('abort', onAbort)
+      crash.release()
+      source.dispose()
+    }
+  }
+
+  /** A slow request is not a reason to restart; a server that answers nothing within the grace period is. */
+  private probeLiveness(): void {
+    if (this.probing || this.crashError !== undefined || this.stopping !== undefined) return
+    this.probing = true
+    const source = new CancellationTokenSource()
+    const timer = setTimeout(() => {
+      source.cancel()
+      this.crash(`it stopped answering: even a liveness probe got no answer within ${this.spec.livenessGraceMs} ms`)
+    }, this.spec.livenessGraceMs)
+    this.connection.sendRequest(livenessProbe, source.token).then(
+      () => undefined,
+      () => undefined,
+    ).finally(() => {
+      clearTimeout(timer)
+      this.probing = false
+      source.dispose()
+    })
+  }
+
+  /** Runs `body` while capturing workspace/applyEdit requests instead of refusing them. */
+  async capturingEdits<T>(body: () => Promise<T>): Promise<{ value: T; edits: WorkspaceEdit[] }> {
+    const edits: WorkspaceEdit[] = []
+    this.captured = edits
+    try {
+      return { value: await body(), edits }
+    } finally {
+      this.captured = undefined
+    }
+  }
+
+  notifyFiles(changes: FileEvent[]): void {
+    if (changes.length === 0 || this.crashError !== undefined || this.stopping !== undefined) return
+    void this.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes }).catch(() => {})
+  }
+
+  /** shutdown → exit → SIGTERM → SIGKILL, each step bounded. Idempotent. */
+  stop(graceMs = 2_000): Promise<void> {
+    this.stopping ??= (async () => {
+      const exited = this.process.exited.then(() => true)
+      const within = (ms: number) => Promise.race([exited, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())])
+      if (!this.process.hasExited && this.crashError === undefined) {
+        try {
+          await Promise.race([this.connection.sendRequest(ShutdownRequest.type), within(graceMs)])
+          await this.connection.sendNotification(ExitNotification.type)
+        } catch {
+          // a server that cannot shut down politely is terminated below
+        }
+      }
+      if (!(await within(graceMs))) {
+        this.process.signal('TERM')
+        if (!(await within(graceMs))) {
+          this.process.signal('KILL')
+          await within(graceMs)
+        }
+      }
+      this.connection.dispose()
+      this.setState('stopped')
+    })()
+    return this.stopping
+  }
+}

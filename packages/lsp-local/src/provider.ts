@@ -1,0 +1,270 @@
+import {
+  LspError,
+  operationInfo,
+  type LspDiagnosticsCoverage,
+  type LspFileDiagnostics,
+  type LspOperation,
+  type LspProvider,
+  type LspProviderRequest,
+  type LspProviderStatus,
+  type LspQueryRequest,
+  type LspQueryResult,
+  type LspResultFor,
+  type LspResultMeta,
+} from '@codeseam/lsp'
+import { WorkspaceSymbolRequest } from 'vscode-languageserver-protocol/node'
+
+import { supportsOperation } from './capabilities.js'
+import { CodeActionStore } from './code-actions.js'
+import { fileDiagnostics } from './diagnostics-query.js'
+import type { HostCore } from './host-core.js'
+import type { LanguageServer } from './language-server.js'
+import { runOperation } from './operations.js'
+import type { ServerProfile } from './profiles.js'
+import type { ServerSlot } from './server-pool.js'
+import { Translator } from './translate.js'
+import type { LocalWorkspace } from './workspace.js'
+
+/** Operations whose answer must cover every project under the root. */
+const wholeWorkspace: ReadonlySet<LspOperation> = new Set(['references', 'rename', 'implementation', 'workspaceSymbols', 'incomingCalls', 'prepareCallHierarchy'])
+
+/** Operations whose empty answer while the server is indexing is retried within the deadline. */
+const retryWhenEmpty: ReadonlySet<LspOperation> = new Set(['definition', 'typeDefinition', 'declaration', 'implementation', 'references', 'hover', 'documentSymbols', 'workspaceSymbols'])
+
+function isEmpty(result: LspQueryResult): boolean {
+  switch (result.kind) {
+    case 'locations':
+      return result.locations.length === 0
+    case 'hover':
+      return result.hover === null
+    case 'documentSymbols':
+    case 'workspaceSymbols':
+      return result.symbols.length === 0
+    default:
+      return false
+  }
+}
+
+const stores = new WeakMap<LanguageServer, CodeActionStore>()
+function actionsOf(server: LanguageServer): CodeActionStore {
+  let store = stores.get(server)
+  if (store === undefined) stores.set(server, (store = new CodeActionStore()))
+  return store
+}
+
+/** The seam provider for one profile: routes each request to the (project root, profile) server. */
+export class ProfileProvider implements LspProvider {
+  readonly id: string
+  readonly extensions: Readonly<Record<string, string>>
+  readonly operations: ReadonlyArray<LspOperation>
+
+  constructor(
+    readonly profile: ServerProfile,
+    private readonly host: HostCore,
+    operations: ReadonlyArray<LspOperation>,
+  ) {
+    this.id = `local:${profile.id}`
+    this.extensions = profile.extensions
+    this.operations = operations
+  }
+
+  status(): ReadonlyArray<LspProviderStatus> {
+    return this.host.statusOf(this.profile)
+  }
+
+  onStatusChange(listener: (status: LspProviderStatus) => void): () => void {
+    return this.host.onStatus(this.profile.id, listener)
+  }
+
+  async query<R extends LspQueryRequest>(request: LspProviderRequest<R>, signal: AbortSignal): Promise<LspResultFor<R['operation']>> {
+    if (this.profile.unavailable !== undefined) {
+      throw new LspError('UNAVAILABLE', `the ${this.profile.id} language server is unavailable: ${this.profile.unavailable}`, { data: { profile: this.profile.id } })
+    }
+    const started = performance.now()
+    const deadline = Date.now() + this.host.config.requestTimeoutMs
+    const workspace = this.host.workspaceFor(request.root)
+    const scope = operationInfo[request.operation].scope
+    const hasPath = 'path' in request && typeof request.path === 'string'
+    let result: LspQueryResult
+    if (scope === 'workspace' || (scope === 'fileOrWorkspace' && !hasPath)) {
+      result = request.operation === 'workspaceSymbols'
+        ? await this.workspaceSymbols(workspace, request.query, deadline, signal)
+        : await this.workspaceDiagnostics(workspace, request as LspProviderRequest<Extract<LspQueryRequest, { operation: 'diagnostics' }>>, deadline, signal)
+    } else {
+      const target = scope === 'item' ? (request as { item: { path: string } }).item.path : (request as { path: string }).path
+      result = await this.fileQuery(workspace, request, workspace.containment.input(target), deadline, signal)
+    }
+    return { ...result, meta: { ...result.meta, elapsedMs: performance.now() - started } } as LspResultFor<R['operation']>
+  }
+
+  private async acquire(slot: ServerSlot, deadline: number, signal: AbortSignal): Promise<{ server: LanguageServer; release: () => void; warm: boolean }> {
+    const release = slot.use()
+    try {
+      const server = await slot.acquire(deadline, signal)
+      return { server, release, warm: server.warm }
+    } catch (error) {
+      release()
+      throw error
+    }
+  }
+
+  private requireOperation(server: LanguageServer, operation: LspOperation): void {
+    if (!supportsOperation(operation, server.capabilities, server.registrations)) {
+      throw new LspError('UNSUPPORTED_OPERATION', `the ${this.profile.id} server does not offer ${operation} (it did not advertise the capability)`, {
+        data: { profile: this.profile.id, operation },
+      })
+    }
+  }
+
+  private meta(server: LanguageServer, warm: boolean, translator: Translator, extra: Partial<LspResultMeta> = {}): LspResultMeta {
+    return {
+      providerId: this.id,
+      status: server.activeProgress.size > 0 ? 'indexing' : 'ready',
+      warm,
+      truncated: false,
+      elapsedMs: 0,
+      ...(translator.dropped > 0 ? { droppedOutsideWorkspace: translator.dropped } : {}),
+      ...extra,
+    }
+  }
+
+  private async fileQuery(workspace: LocalWorkspace, request: LspProviderRequest<LspQueryRequest>, path: string, deadline: number, signal: AbortSignal): Promise<LspQueryResult> {
+    const slot = this.host.slotFor(workspace, this.profile, path)
+    const { server, release, warm } = await this.acquire(slot, deadline, signal)
+    try {
+      this.requireOperation(server, request.operation)
+      if (wholeWorkspace.has(request.operation)) await this.host.loadProjects(server, workspace, this.profile)
+      const languageId = this.profile.extensions[extensionOfPath(path)] ?? request.languageId
+      const document = await server.documents.sync(path, languageId)
+      const versionAtStart = document.version
+      const hashAtStart = document.hash
+      if (request.operation === 'diagnostics') {
+        const waitMs = request.waitMs ?? this.host.config.diagnosticsWaitMs
+        const file = await fileDiagnostics(server, document, new Translator(workspace.containment), {
+          deadline: Math.min(deadline, Date.now() + waitMs), quietMs: this.host.config.diagnosticsQuietMs, timeoutMs: deadline - Date.now(), signal,
+        })
+        const translator = new Translator(workspace.containment)
+        return { kind: 'diagnostics', files: [file], coverage: { analysed: [path], eligible: 1, complete: file.freshness === 'current' }, meta: this.meta(server, warm, translator, { documentVersion: versionAtStart, contentHash: hashAtStart }) }
+      }
+      for (;;) {
+        const translator = new Translator(workspace.containment)
+        const result = await runOperation(request, {
+          server, translator, document, actions: actionsOf(server), timeoutMs: Math.max(1, deadline - Date.now()), signal,
+          meta: (extra) => this.meta(server, warm, translator, { documentVersion: versionAtStart, contentHash: hashAtStart, ...extra }),
+        })
+        // An empty answer while the server is still indexing is not an answer yet: retry once it is quiet.
+        if (retryWhenEmpty.has(request.operation) && isEmpty(result) && server.activeProgress.size > 0 && Date.now() < deadline) {
+          await server.waitForQuiet(deadline, signal)
+          continue
+        }
+        server.warm = true
+        const stale = !(await server.documents.unchangedOnDisk(document)) || document.hash !== hashAtStart
+        return stale ? { ...result, meta: { ...result.meta, stale: true } } : result
+      }
+    } finally {
+      release()
+    }
+  }
+
+  private async workspaceSymbols(workspace: LocalWorkspace, query: string, deadline: number, signal: AbortSignal): Promise<LspQueryResult> {
+    const slots = await this.host.slotsFor(workspace, this.profile)
+    const translator = new Translator(workspace.containment)
+    const symbols: Extract<LspQueryResult, { kind: 'workspaceSymbols' }>['symbols'][number][] = []
+    let warmAll = true
+    let indexing = false
+    for (const slot of slots) {
+      const { server, release, warm } = await this.acquire(slot, deadline, signal)
+      try {
+        this.requireOperation(server, 'workspaceSymbols')
+        await this.host.loadProjects(server, workspace, this.profile)
+        // Some servers answer workspace symbols only once a document is open.
+        if (server.documents.openDocuments.length === 0) await this.host.openAnyFile(server, workspace, this.profile)
+        let found = translator.workspaceSymbols(await server.request(WorkspaceSymbolRequest.type, { query }, { timeoutMs: Math.max(1, deadline - Date.now()), signal }))
+        if (found.length === 0 && server.activeProgress.size > 0) {
+          await server.waitForQuiet(deadline, signal)
+          found = translator.workspaceSymbols(await server.request(WorkspaceSymbolRequest.type, { query }, { timeoutMs: Math.max(1, deadline - Date.now()), signal }))
+        }
+        symbols.push(...found)
+        warmAll &&= warm
+        indexing ||= server.activeProgress.size > 0
+        server.warm = true
+      } finally {
+        release()
+      }
+    }
+    return {
+      kind: 'workspaceSymbols',
+      symbols,
+      meta: { providerId: this.id, status: indexing ? 'indexing' : 'ready', warm: warmAll, truncated: false, elapsedMs: 0, ...(translator.dropped > 0 ? { droppedOutsideWorkspace: translator.dropped } : {}) },
+    }
+  }
+
+  /** Bounded activation: opens up to `maxFiles` eligible files, fairly across languages, and reports coverage. */
+  private async workspaceDiagnostics(
+    workspace: LocalWorkspace,
+    request: LspProviderRequest<Extract<LspQueryRequest, { operation: 'diagnostics' }>>,
+    deadline: number,
+    signal: AbortSignal,
+  ): Promise<LspQueryResult> {
+    const maxFiles = request.maxFiles ?? this.host.config.workspaceDiagnosticsMaxFiles
+    const eligible = await this.host.eligibleFiles(workspace, this.profile)
+    const chosen = fairSelection(eligible.files, (path) => this.profile.extensions[extensionOfPath(path)] ?? '', maxFiles)
+    const waitDeadline = Math.min(deadline, Date.now() + (request.waitMs ?? this.host.config.diagnosticsWaitMs))
+    const translator = new Translator(workspace.containment)
+    const files: LspFileDiagnostics[] = []
+    const analysed: string[] = []
+    let warmAll = true
+    const bySlot = new Map<ServerSlot, string[]>()
+    for (const path of chosen) {
+      const slot = this.host.slotFor(workspace, this.profile, path)
+      bySlot.set(slot, [...(bySlot.get(slot) ?? []), path])
+    }
+    for (const [slot, paths] of bySlot) {
+      const { server, release, warm } = await this.acquire(slot, deadline, signal)
+      try {
+        warmAll &&= warm
+        const documents = []
+        for (const path of paths) documents.push(await server.documents.sync(path, this.profile.extensions[extensionOfPath(path)] ?? ''))
+        const results = await Promise.all(documents.map((document) =>
+          fileDiagnostics(server, document, translator, { deadline: waitDeadline, quietMs: this.host.config.diagnosticsQuietMs, timeoutMs: Math.max(1, deadline - Date.now()), signal }),
+        ))
+        for (const result of results) {
+          files.push(result)
+          if (result.freshness === 'current') analysed.push(result.path)
+        }
+      } finally {
+        release()
+      }
+    }
+    const coverage: LspDiagnosticsCoverage = { analysed, eligible: eligible.files.length, complete: eligible.complete && analysed.length === eligible.files.length }
+    return {
+      kind: 'diagnostics',
+      files: files.filter((f) => f.diagnostics.length > 0 || f.freshness !== 'current'),
+      coverage,
+      meta: { providerId: this.id, status: 'ready', warm: warmAll, truncated: !coverage.complete, elapsedMs: 0, ...(translator.dropped > 0 ? { droppedOutsideWorkspace: translator.dropped } : {}) },
+    }
+  }
+}
+
+function extensionOfPath(path: string): string {
+  const dot = path.lastIndexOf('.')
+  return dot === -1 ? '' : path.slice(dot).toLowerCase()
+}
+
+/** Round-robin across language ids so one language cannot use up the whole budget. */
+export function fairSelection(files: ReadonlyArray<string>, languageOf: (path: string) => string, max: number): string[] {
+  const groups = new Map<string, string[]>()
+  for (const file of files) {
+    const language = languageOf(file)
+    groups.set(language, [...(groups.get(language) ?? []), file])
+  }
+  const queues = [...groups.values()]
+  const chosen: string[] = []
+  while (chosen.length < max && queues.some((q) => q.length > 0)) {
+    for (const queue of queues) {
+      const next = queue.shift()
+      if (next !== undefined && chosen.length < max) chosen.push(next)
+    }
+  }
+  return chosen
+}

@@ -1,0 +1,169 @@
+import { LspError, type LspProviderStatus } from '@codeseam/lsp'
+
+import type { ResolvedHostConfig, TrustLevel } from './config.js'
+import { LanguageServer, type ServerState } from './language-server.js'
+import type { ServerProfile } from './profiles.js'
+import { serverEnvironment } from './environment.js'
+import { negotiatedOperations } from './capabilities.js'
+
+/** One (canonical project root, profile) slot: at most one live server, restarted with backoff after crashes. */
+export class ServerSlot {
+  private server: LanguageServer | undefined
+  private starting: Promise<LanguageServer> | undefined
+  private readonly crashTimes: number[] = []
+  private restarts = 0
+  private unavailable: string | undefined
+  private inFlight = 0
+  private idleTimer: NodeJS.Timeout | undefined
+  private disposed = false
+
+  constructor(
+    readonly root: string,
+    readonly profile: ServerProfile,
+    readonly trust: TrustLevel,
+    private readonly config: ResolvedHostConfig,
+    private readonly onStatus: (status: LspProviderStatus) => void,
+  ) {}
+
+  get live(): LanguageServer | undefined {
+    return this.server !== undefined && (this.server.state === 'ready' || this.server.state === 'indexing') ? this.server : undefined
+  }
+
+  /** The running server, started (single-flight) if needed and ready per the profile's rule. */
+  async acquire(deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
+    if (this.disposed) throw new LspError('DISPOSED', 'the lsp-local host was disposed')
+    if (this.unavailable !== undefined) throw this.unavailableError()
+    const live = this.live
+    if (live !== undefined) return live
+    this.starting ??= this.start(deadline, signal).finally(() => {
+      this.starting = undefined
+    })
+    return this.starting
+  }
+
+  private unavailableError(): LspError {
+    return new LspError('UNAVAILABLE', `the ${this.profile.id} language server for ${this.root} is unavailable: ${this.unavailable ?? 'unknown reason'}`, {
+      data: { profile: this.profile.id, root: this.root },
+    })
+  }
+
+  private async start(deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
+    if (this.server !== undefined) {
+      // The previous process crashed or was stopped: this is a restart.
+      const crashed = this.server.state === 'crashed'
+      const previous = this.server
+      this.server = undefined
+      await previous.stop(500)
+      if (crashed) await this.backoff(previous, deadline)
+    }
+    const policy = this.trust === 'untrusted' ? this.profile.untrusted : undefined
+    if (policy === 'refuse') {
+      throw new LspError('UNTRUSTED', `the ${this.profile.id} server would run code chosen by the workspace ${this.root}; mark the root trusted to use it`)
+    }
+    const settings = policy?.settings ?? this.profile.settings ?? {}
+    const server = new LanguageServer({
+      profileId: this.profile.id,
+      command: this.profile.command,
+      args: policy?.args ?? this.profile.args,
+      root: this.root,
+      env: serverEnvironment(this.config.envAllow, this.profile, policy?.env),
+      initializationOptions: policy?.initializationOptions ?? this.profile.initializationOptions,
+      settings,
+      maxMessageBytes: this.config.maxMessageBytes,
+      stderrLines: this.config.stderrLines,
+      maxOpenDocuments: this.config.maxOpenDocuments,
+      livenessGraceMs: this.config.livenessGraceMs,
+    })
+    this.server = server
+    server.on('state', () => this.onStatus(this.statusSync()))
+    this.onStatus(this.statusSync())
+    try {
+      await server.initialize(Math.max(1, deadline - Date.now()), signal)
+      if (this.profile.readiness === 'progressQuiet') {
+        await server.waitForQuiet(Math.min(deadline, Date.now() + (this.profile.readinessTimeoutMs ?? 60_000)), signal)
+      }
+    } catch (error) {
+      if (server.state !== 'crashed') server.crash(`it failed to initialize: ${(error as Error).message}`)
+      throw error instanceof LspError && error.code !== 'TIMEOUT' && error.code !== 'CANCELLED'
+        ? error
+        : new LspError(error instanceof LspError ? error.code : 'SERVER_ERROR', `the ${this.profile.id} server for ${this.root} did not finish starting: ${(error as Error).message}`, { cause: error })
+    }
+    this.onStatus(this.statusSync())
+    return server
+  }
+
+  /** Crash loops end in UNAVAILABLE; each restart in the window waits twice as long as the last. */
+  private async backoff(previous: LanguageServer, deadline: number): Promise<void> {
+    const now = Date.now()
+    this.crashTimes.push(now)
+    while (this.crashTimes.length > 0 && (this.crashTimes[0] ?? 0) < now - this.config.restartWindowMs) this.crashTimes.shift()
+    if (this.crashTimes.length > this.config.maxRestarts) {
+      this.unavailable = `it crashed ${this.crashTimes.length} times within ${Math.round(this.config.restartWindowMs / 1000)} s, so it is no longer restarted (last: ${previous.crashReason ?? 'unknown'}). Last stderr lines:\n${previous.stderrTail(10)}`
+      this.onStatus(this.statusSync())
+      throw this.unavailableError()
+    }
+    this.restarts++
+    const delay = this.crashTimes.length <= 1 ? 0 : Math.min(250 * 2 ** (this.crashTimes.length - 2), 8_000)
+    if (delay > deadline - Date.now()) {
+      throw new LspError('UNAVAILABLE', `the ${this.profile.id} server for ${this.root} crashed again and restarts in ${delay} ms, after this request's deadline`)
+    }
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
+  }
+
+  /** Marks a query running (the idle timer waits until none is). */
+  use(): () => void {
+    this.inFlight++
+    clearTimeout(this.idleTimer)
+    return () => {
+      this.inFlight--
+      if (this.inFlight === 0 && this.config.idleTtlMs > 0) {
+        clearTimeout(this.idleTimer)
+        this.idleTimer = setTimeout(() => void this.reclaim(), this.config.idleTtlMs)
+        this.idleTimer.unref()
+      }
+    }
+  }
+
+  private async reclaim(): Promise<void> {
+    if (this.inFlight > 0 || this.server === undefined || this.starting !== undefined) return
+    const server = this.server
+    this.server = undefined
+    await server.stop()
+    this.onStatus({ ...this.statusSync(), state: 'idle' })
+  }
+
+  /** Stops the server (it starts again on the next query). */
+  async stop(): Promise<void> {
+    clearTimeout(this.idleTimer)
+    const server = this.server ?? (await this.starting?.catch(() => undefined))
+    this.server = undefined
+    await server?.stop()
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true
+    await this.stop()
+  }
+
+  /** Status without the RSS (which needs /proc). */
+  statusSync(): LspProviderStatus {
+    const server = this.server
+    const map: Record<ServerState, LspProviderStatus['state']> = { starting: 'starting', indexing: 'indexing', ready: 'ready', crashed: 'crashed', stopped: 'idle' }
+    return {
+      providerId: `local:${this.profile.id}`,
+      root: this.root,
+      server: this.profile.id,
+      state: this.unavailable !== undefined ? 'unavailable' : server === undefined ? 'idle' : map[server.state],
+      ...(this.unavailable !== undefined ? { reason: this.unavailable } : server?.crashReason !== undefined ? { reason: server.crashReason } : {}),
+      ...(server === undefined ? {} : { uptimeMs: Date.now() - server.startedAt, operations: negotiatedOperations(server.capabilities, server.registrations) }),
+      restarts: this.restarts,
+      languages: [...new Set(Object.values(this.profile.extensions))],
+    }
+  }
+
+  /** Status with the RSS of the server's process tree. */
+  async status(): Promise<LspProviderStatus> {
+    const rss = await this.server?.rssBytes()
+    return { ...this.statusSync(), ...(rss === undefined ? {} : { rssBytes: rss }) }
+  }
+}

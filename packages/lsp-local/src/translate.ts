@@ -1,0 +1,300 @@
+import { createHash } from 'node:crypto'
+
+import {
+  LspError,
+  symbolKindFromNumber,
+  type LspCompletionItem,
+  type LspDiagnostic,
+  type LspDocumentSymbol,
+  type LspHierarchyItem,
+  type LspHover,
+  type LspInlayHint,
+  type LspLocation,
+  type LspSignatureHelp,
+  type LspTextEdit,
+  type LspWorkspaceEdit,
+  type LspWorkspaceEditOperation,
+  type LspWorkspaceSymbol,
+} from '@codeseam/lsp'
+import {
+  CompletionItemKind,
+  DiagnosticSeverity,
+  DiagnosticTag,
+  InlayHintKind,
+  type AnnotatedTextEdit,
+  type CallHierarchyItem,
+  type SnippetTextEdit,
+  type CompletionItem,
+  type CompletionList,
+  type Diagnostic,
+  type DocumentSymbol,
+  type Hover,
+  type InlayHint,
+  type Location,
+  type LocationLink,
+  type MarkedString,
+  type MarkupContent,
+  type SignatureHelp,
+  type SymbolInformation,
+  type TextEdit,
+  type TypeHierarchyItem,
+  type WorkspaceEdit,
+  type WorkspaceSymbol,
+} from 'vscode-languageserver-protocol/node'
+
+import type { Containment } from './containment.js'
+
+/**
+ * Every protocol → seam conversion in one place. Server output is untrusted: anything that points outside
+ * the root (or is not a `file:` URI) is dropped and counted in `dropped`, never returned.
+ */
+export class Translator {
+  dropped = 0
+
+  constructor(private readonly containment: Containment) {}
+
+  /** The contained path of a URI without counting a drop. */
+  pathOf(uri: string): string | undefined {
+    return this.containment.output(uri)
+  }
+
+  private path(uri: string): string | undefined {
+    const path = this.containment.output(uri)
+    if (path === undefined) this.dropped++
+    return path
+  }
+
+  private malformed(what: string, value: unknown): LspError {
+    return new LspError('MALFORMED_RESPONSE', `the server sent a malformed ${what}: ${JSON.stringify(value)?.slice(0, 300)}`)
+  }
+
+  locations(result: Location | ReadonlyArray<Location | LocationLink> | null | undefined): LspLocation[] {
+    if (result === null || result === undefined) return []
+    const list = Array.isArray(result) ? result : [result as Location]
+    const out: LspLocation[] = []
+    for (const entry of list as ReadonlyArray<Location | LocationLink>) {
+      if (entry === null || typeof entry !== 'object') throw this.malformed('location', entry)
+      if ('targetUri' in entry) {
+        const path = this.path(entry.targetUri)
+        if (path === undefined) continue
+        out.push({
+          uri: entry.targetUri,
+          path,
+          range: entry.targetRange,
+          targetSelectionRange: entry.targetSelectionRange,
+          ...(entry.originSelectionRange === undefined ? {} : { originSelectionRange: entry.originSelectionRange }),
+        })
+      } else {
+        if (typeof entry.uri !== 'string' || entry.range === undefined) throw this.malformed('location', entry)
+        const path = this.path(entry.uri)
+        if (path === undefined) continue
+        out.push({ uri: entry.uri, path, range: entry.range })
+      }
+    }
+    return out
+  }
+
+  hover(result: Hover | null | undefined): LspHover | null {
+    if (result === null || result === undefined) return null
+    const { text, format } = markup(result.contents)
+    if (text.trim() === '') return null
+    return { contents: text, format, ...(result.range === undefined ? {} : { range: result.range }) }
+  }
+
+  signatureHelp(result: SignatureHelp | null | undefined): LspSignatureHelp | null {
+    if (result === null || result === undefined || result.signatures.length === 0) return null
+    return {
+      signatures: result.signatures.map((s) => ({
+        label: s.label,
+        ...(s.documentation === undefined ? {} : { documentation: markup(s.documentation).text }),
+        parameters: (s.parameters ?? []).map((p) => ({
+          label: typeof p.label === 'string' ? p.label : s.label.slice(p.label[0], p.label[1]),
+          ...(p.documentation === undefined ? {} : { documentation: markup(p.documentation).text }),
+        })),
+        ...(s.activeParameter === undefined || s.activeParameter === null ? {} : { activeParameter: s.activeParameter }),
+      })),
+      activeSignature: result.activeSignature ?? 0,
+      activeParameter: result.activeParameter ?? 0,
+    }
+  }
+
+  documentSymbols(result: ReadonlyArray<DocumentSymbol | SymbolInformation> | null | undefined): LspDocumentSymbol[] {
+    if (result === null || result === undefined) return []
+    const convert = (symbol: DocumentSymbol): LspDocumentSymbol => ({
+      name: symbol.name,
+      kind: symbolKindFromNumber(symbol.kind),
+      ...(symbol.detail ? { detail: symbol.detail } : {}),
+      range: symbol.range,
+      selectionRange: symbol.selectionRange,
+      children: (symbol.children ?? []).map(convert),
+    })
+    return result.map((symbol) =>
+      'location' in symbol
+        ? { name: symbol.name, kind: symbolKindFromNumber(symbol.kind), range: symbol.location.range, selectionRange: symbol.location.range, children: [] }
+        : convert(symbol),
+    )
+  }
+
+  workspaceSymbols(result: ReadonlyArray<SymbolInformation | WorkspaceSymbol> | null | undefined): LspWorkspaceSymbol[] {
+    if (result === null || result === undefined) return []
+    const out: LspWorkspaceSymbol[] = []
+    for (const symbol of result) {
+      const location = symbol.location
+      const path = this.path(location.uri)
+      if (path === undefined) continue
+      const range = 'range' in location ? location.range : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }
+      out.push({
+        name: symbol.name,
+        kind: symbolKindFromNumber(symbol.kind),
+        ...(symbol.containerName ? { containerName: symbol.containerName } : {}),
+        location: { uri: location.uri, path, range },
+      })
+    }
+    return out
+  }
+
+  /** A hierarchy item with a stable id (same symbol → same id) and the protocol item kept for follow-ups. */
+  hierarchyItem(item: CallHierarchyItem | TypeHierarchyItem): LspHierarchyItem | undefined {
+    const path = this.path(item.uri)
+    if (path === undefined) return undefined
+    const id = createHash('sha256')
+      .update(JSON.stringify([item.uri, item.name, item.kind, item.selectionRange]))
+      .digest('hex')
+      .slice(0, 16)
+    return {
+      id,
+      name: item.name,
+      kind: symbolKindFromNumber(item.kind),
+      ...(item.detail ? { detail: item.detail } : {}),
+      uri: item.uri,
+      path,
+      range: item.range,
+      selectionRange: item.selectionRange,
+      data: item,
+    }
+  }
+
+  hierarchyItems(items: ReadonlyArray<CallHierarchyItem | TypeHierarchyItem> | null | undefined): LspHierarchyItem[] {
+    return (items ?? []).flatMap((item) => this.hierarchyItem(item) ?? [])
+  }
+
+  diagnostic(diagnostic: Diagnostic): LspDiagnostic {
+    const severities = { [DiagnosticSeverity.Error]: 'error', [DiagnosticSeverity.Warning]: 'warning', [DiagnosticSeverity.Information]: 'information', [DiagnosticSeverity.Hint]: 'hint' } as const
+    const tags = (diagnostic.tags ?? []).flatMap((t) => (t === DiagnosticTag.Unnecessary ? ['unnecessary' as const] : t === DiagnosticTag.Deprecated ? ['deprecated' as const] : []))
+    const related = (diagnostic.relatedInformation ?? []).flatMap((r) => {
+      const path = this.path(r.location.uri)
+      return path === undefined ? [] : [{ location: { uri: r.location.uri, path, range: r.location.range }, message: r.message }]
+    })
+    return {
+      range: diagnostic.range,
+      severity: severities[diagnostic.severity ?? DiagnosticSeverity.Error] ?? 'error',
+      message: typeof diagnostic.message === 'string' ? diagnostic.message : markup(diagnostic.message).text,
+      ...(diagnostic.code === undefined ? {} : { code: diagnostic.code }),
+      ...(diagnostic.source === undefined ? {} : { source: diagnostic.source }),
+      ...(tags.length > 0 ? { tags } : {}),
+      ...(related.length > 0 ? { related } : {}),
+    }
+  }
+
+  inlayHints(hints: ReadonlyArray<InlayHint> | null | undefined): LspInlayHint[] {
+    return (hints ?? []).map((hint) => ({
+      position: hint.position,
+      label:
+        typeof hint.label === 'string'
+          ? hint.label
+          : hint.label.map((part) => {
+              const path = part.location === undefined ? undefined : this.path(part.location.uri)
+              return {
+                value: part.value,
+                ...(part.tooltip === undefined ? {} : { tooltip: markup(part.tooltip).text }),
+                ...(path === undefined || part.location === undefined ? {} : { location: { uri: part.location.uri, path, range: part.location.range } }),
+              }
+            }),
+      ...(hint.kind === InlayHintKind.Type ? { kind: 'type' as const } : hint.kind === InlayHintKind.Parameter ? { kind: 'parameter' as const } : {}),
+      ...(hint.paddingLeft === undefined ? {} : { paddingLeft: hint.paddingLeft }),
+      ...(hint.paddingRight === undefined ? {} : { paddingRight: hint.paddingRight }),
+      ...(hint.textEdits === undefined ? {} : { textEdits: hint.textEdits.map(textEdit) }),
+    }))
+  }
+
+  completion(result: ReadonlyArray<CompletionItem> | CompletionList | null | undefined): { items: LspCompletionItem[]; isIncomplete: boolean } {
+    if (result === null || result === undefined) return { items: [], isIncomplete: false }
+    const list = Array.isArray(result) ? { items: result as CompletionItem[], isIncomplete: false } : (result as CompletionList)
+    const kindNames = Object.fromEntries(Object.entries(CompletionItemKind).map(([name, value]) => [value, name.charAt(0).toLowerCase() + name.slice(1)]))
+    return {
+      isIncomplete: list.isIncomplete,
+      items: list.items.map((item) => {
+        const insert = item.textEdit !== undefined ? item.textEdit.newText : item.insertText
+        return {
+          label: item.label,
+          ...(item.kind === undefined ? {} : { kind: kindNames[item.kind] ?? 'text' }),
+          ...(item.detail ? { detail: item.detail } : {}),
+          ...(item.documentation === undefined ? {} : { documentation: markup(item.documentation).text }),
+          ...(insert === undefined ? {} : { insertText: insert }),
+          ...(item.sortText === undefined ? {} : { sortText: item.sortText }),
+        }
+      }),
+    }
+  }
+
+  /** A protocol workspace edit, normalized; `versionOf` supplies the synced version for `changes` entries. */
+  workspaceEdit(edit: WorkspaceEdit | null | undefined, versionOf: (uri: string) => number | null): LspWorkspaceEdit {
+    if (edit === null || edit === undefined) return { operations: [] }
+    const operations: LspWorkspaceEditOperation[] = []
+    if (edit.documentChanges !== undefined) {
+      for (const change of edit.documentChanges) {
+        if ('textDocument' in change) {
+          const path = this.path(change.textDocument.uri)
+          if (path === undefined) continue
+          operations.push({ type: 'edit', uri: change.textDocument.uri, path, version: change.textDocument.version ?? null, edits: change.edits.map(textEdit) })
+        } else if (change.kind === 'create' || change.kind === 'delete') {
+          const path = this.path(change.uri)
+          if (path === undefined) continue
+          operations.push(
+            change.kind === 'create'
+              ? { type: 'create', uri: change.uri, path, ...(change.options ? { options: change.options } : {}), ...(change.annotationId ? { annotationId: change.annotationId } : {}) }
+              : { type: 'delete', uri: change.uri, path, ...(change.options ? { options: change.options } : {}), ...(change.annotationId ? { annotationId: change.annotationId } : {}) },
+          )
+        } else if (change.kind === 'rename') {
+          const oldPath = this.path(change.oldUri)
+          const newPath = this.path(change.newUri)
+          if (oldPath === undefined || newPath === undefined) continue
+          operations.push({ type: 'rename', oldUri: change.oldUri, oldPath, newUri: change.newUri, newPath, ...(change.options ? { options: change.options } : {}), ...(change.annotationId ? { annotationId: change.annotationId } : {}) })
+        } else {
+          throw this.malformed('workspace edit change', change)
+        }
+      }
+    } else if (edit.changes !== undefined) {
+      for (const [uri, edits] of Object.entries(edit.changes)) {
+        const path = this.path(uri)
+        if (path === undefined) continue
+        operations.push({ type: 'edit', uri, path, version: versionOf(uri), edits: edits.map(textEdit) })
+      }
+    }
+    const annotations = edit.changeAnnotations === undefined ? undefined : Object.fromEntries(
+      Object.entries(edit.changeAnnotations).map(([id, a]) => [id, { label: a.label, ...(a.description ? { description: a.description } : {}), ...(a.needsConfirmation === undefined ? {} : { needsConfirmation: a.needsConfirmation }) }]),
+    )
+    return { operations, ...(annotations === undefined ? {} : { annotations }) }
+  }
+}
+
+/** Text edits of every flavour (plain, annotated, snippet) as seam edits. */
+export function textEdit(edit: TextEdit | AnnotatedTextEdit | SnippetTextEdit): LspTextEdit {
+  const annotationId = 'annotationId' in edit && typeof edit.annotationId === 'string' ? { annotationId: edit.annotationId } : {}
+  if ('snippet' in edit) return { range: edit.range, newText: edit.snippet.value, snippet: true, ...annotationId }
+  return { range: edit.range, newText: edit.newText, ...annotationId }
+}
+
+/** MarkupContent, MarkedString or arrays of them as one text and its format. */
+export function markup(value: MarkupContent | MarkedString | ReadonlyArray<MarkedString> | string): { text: string; format: 'markdown' | 'plaintext' } {
+  if (typeof value === 'string') return { text: value, format: 'markdown' }
+  if (Array.isArray(value)) {
+    return { text: value.map((part) => markup(part as MarkedString).text).filter((t) => t !== '').join('\n\n'), format: 'markdown' }
+  }
+  if ('kind' in (value as MarkupContent)) {
+    const content = value as MarkupContent
+    return { text: content.value, format: content.kind === 'markdown' ? 'markdown' : 'plaintext' }
+  }
+  const marked = value as { language: string; value: string }
+  return { text: `\`\`\`${marked.language}\n${marked.value}\n\`\`\``, format: 'markdown' }
+}

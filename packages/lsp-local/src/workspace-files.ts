@@ -1,0 +1,45 @@
+import { readdir } from 'node:fs/promises'
+import * as nodePath from 'node:path'
+
+import { extensionOf } from '@codeseam/lsp'
+
+/** Folders never walked: dependencies, build output, VCS and caches. */
+const skipped = new Set(['node_modules', '.git', '.hg', '.svn', 'dist', 'build', 'out', 'target', '.venv', 'venv', '__pycache__', '.mypy_cache', '.pytest_cache', '.next', '.turbo', 'coverage'])
+
+/**
+ * Files under `root` (breadth-first, bounded) whose extension is in `extensions`, or whose name is in
+ * `names`. Symbolic links are not followed, so the walk never leaves the root.
+ */
+export async function listFiles(
+  root: string,
+  match: { readonly extensions?: ReadonlySet<string>; readonly names?: ReadonlySet<string> },
+  limit = 10_000,
+): Promise<{ files: string[]; complete: boolean }> {
+  const files: string[] = []
+  const queue = [root]
+  let visitedDirs = 0
+  while (queue.length > 0) {
+    const dir = queue.shift() as string
+    if (++visitedDirs > 20_000) return { files, complete: false }
+    let entries: import('node:fs').Dirent[]
+    try {
+      entries = await readdir(dir, { withFileTypes: true })
+    } catch {
+      continue
+    }
+    entries.sort((a, b) => a.name.localeCompare(b.name))
+    for (const entry of entries) {
+      const path = nodePath.join(dir, entry.name)
+      if (entry.isDirectory()) {
+        if (!skipped.has(entry.name) && !entry.name.startsWith('.')) queue.push(path)
+      } else if (entry.isFile()) {
+        const extension = extensionOf(entry.name)
+        if ((extension !== undefined && match.extensions?.has(extension)) || match.names?.has(entry.name)) {
+          files.push(path)
+          if (files.length >= limit) return { files, complete: false }
+        }
+      }
+    }
+  }
+  return { files, complete: true }
+}

@@ -1,0 +1,249 @@
+import { existsSync } from 'node:fs'
+import { lstat, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import * as nodePath from 'node:path'
+import { randomUUID } from 'node:crypto'
+
+import {
+  LspError,
+  TextLines,
+  contentHash,
+  pathToUri,
+  type LspApplyEditOptions,
+  type LspApplyEditResult,
+  type LspDocumentSnapshot,
+  type LspTextEdit,
+  type LspWorkspace,
+  type LspWorkspaceEdit,
+} from '@codeseam/lsp'
+import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/node'
+
+import type { TrustLevel } from './config.js'
+import type { Containment } from './containment.js'
+import type { HostCore } from './host-core.js'
+
+/** Applies text edits to a text; overlapping edits are refused. Snippet placeholders are removed. */
+export function applyTextEdits(text: string, edits: ReadonlyArray<LspTextEdit>): string {
+  const lines = new TextLines(text)
+  const spans = edits
+    .map((edit) => ({ start: lines.offsetAt(edit.range.start), end: lines.offsetAt(edit.range.end), text: edit.snippet === true ? stripSnippet(edit.newText) : edit.newText }))
+    .sort((a, b) => a.start - b.start || a.end - b.end)
+  for (let i = 1; i < spans.length; i++) {
+    const previous = spans[i - 1]
+    const current = spans[i]
+    if (previous !== undefined && current !== undefined && current.start < previous.end) {
+      throw new LspError('INVALID_ARGUMENT', 'the edit has overlapping text edits in one document; it cannot be applied')
+    }
+  }
+  let out = ''
+  let cursor = 0
+  for (const span of spans) {
+    out += text.slice(cursor, span.start) + span.text
+    cursor = span.end
+  }
+  return out + text.slice(cursor)
+}
+
+function stripSnippet(snippet: string): string {
+  return snippet
+    .replace(/\$\{\d+:([^}]*)\}/g, '$1')
+    .replace(/\$\{\d+\|([^,|}]*)[^}]*\}/g, '$1')
+    .replace(/\$\d+/g, '')
+    .replace(/\\([$}\\])/g, '$1')
+}
+
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const temp = nodePath.join(nodePath.dirname(path), `.${nodePath.basename(path)}.codeseam-${randomUUID()}.tmp`)
+  try {
+    await writeFile(temp, text, 'utf8')
+    await rename(temp, path)
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => {})
+    throw error
+  }
+}
+
+async function pathExists(path: string): Promise<boolean> {
+  try {
+    await lstat(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * One workspace root served by the host: contained reads, and an edit applier that writes every file or
+ * none (temp file + rename, rollback), re-checks hashes and versions first, and tells the servers after.
+ */
+export class LocalWorkspace implements LspWorkspace {
+  constructor(
+    readonly id: string,
+    readonly containment: Containment,
+    public trust: TrustLevel,
+    private readonly host: HostCore,
+  ) {}
+
+  get root(): string {
+    return this.containment.root
+  }
+
+  existsSync(path: string): boolean {
+    return existsSync(path)
+  }
+
+  async readFile(path: string, signal?: AbortSignal): Promise<LspDocumentSnapshot> {
+    const absolute = this.containment.input(path)
+    let text: string
+    try {
+      text = await readFile(absolute, { encoding: 'utf8', ...(signal === undefined ? {} : { signal }) })
+    } catch (error) {
+      if (signal?.aborted) throw new LspError('CANCELLED', `reading ${path} was cancelled`)
+      throw new LspError('NOT_FOUND', `${path} does not exist in ${this.root} (or cannot be read): ${(error as Error).message}`, { cause: error, data: { path } })
+    }
+    return { path: absolute, uri: pathToUri(absolute), text, hash: contentHash(text) }
+  }
+
+  async exists(path: string): Promise<boolean> {
+    try {
+      const absolute = this.containment.input(path)
+      return (await stat(absolute)).isFile()
+    } catch {
+      return false
+    }
+  }
+
+  async applyEdit(edit: LspWorkspaceEdit, options: LspApplyEditOptions = {}): Promise<LspApplyEditResult> {
+    if (edit === null || typeof edit !== 'object' || !Array.isArray(edit.operations)) {
+      throw new LspError('INVALID_ARGUMENT', 'applyEdit needs a workspace edit with an operations array')
+    }
+    // 1. Containment of every path, before anything is touched.
+    const resolved = edit.operations.map((op) =>
+      op.type === 'rename'
+        ? { op, path: this.containment.input(op.oldPath), newPath: this.containment.input(op.newPath) }
+        : { op, path: this.containment.input(op.path), newPath: undefined },
+    )
+    // 2. Hashes and versions re-checked: nothing is written when one is stale.
+    const expected = new Map(Object.entries(options.expectedHashes ?? {}).map(([path, hash]) => [this.containment.input(path), hash]))
+    for (const [path, hash] of expected) {
+      const current = await readFile(path, 'utf8').then(contentHash, () => undefined)
+      if (current !== hash) throw new LspError('STALE_VERSION', `${path} changed since the edit was computed (its content hash differs); compute the edit again`, { data: { path } })
+    }
+    for (const { op, path } of resolved) {
+      if (op.type !== 'edit' || op.version === null) continue
+      for (const server of this.host.liveServersUnder(this.root)) {
+        const document = server.documents.get(path)
+        if (document === undefined) continue
+        const onDisk = await readFile(path, 'utf8').then(contentHash, () => undefined)
+        if (document.version !== op.version || document.hash !== onDisk) {
+          throw new LspError('STALE_VERSION', `${path} is at version ${document.version}${document.hash !== onDisk ? ' and changed on disk since' : ''}, but the edit was computed for version ${op.version}; compute it again`, { data: { path } })
+        }
+      }
+    }
+    // 3. Apply in order, journaling how to undo each step.
+    const undo: Array<() => Promise<void>> = []
+    const files = new Map<string, { path: string; hashBefore?: string; hashAfter?: string; editCount: number; saved: boolean }>()
+    const resourceOperations: Array<{ type: 'create' | 'rename' | 'delete'; path: string; newPath?: string }> = []
+    const events: FileEvent[] = []
+    const trash: string[] = []
+    try {
+      for (const { op, path, newPath } of resolved) {
+        if (op.type === 'edit') {
+          const before = await readFile(path, 'utf8').catch((error: unknown) => {
+            throw new LspError('NOT_FOUND', `cannot edit ${path}: ${(error as Error).message}`, { cause: error })
+          })
+          const after = applyTextEdits(before, op.edits)
+          await writeAtomically(path, after)
+          undo.push(() => writeAtomically(path, before))
+          const entry = files.get(path) ?? { path, hashBefore: contentHash(before), editCount: 0, saved: true }
+          files.set(path, { ...entry, hashAfter: contentHash(after), editCount: entry.editCount + op.edits.length })
+          events.push({ uri: pathToUri(path), type: FileChangeType.Changed })
+        } else if (op.type === 'create') {
+          const exists = await pathExists(path)
+          if (exists && op.options?.overwrite !== true) {
+            if (op.options?.ignoreIfExists === true) continue
+            throw new LspError('INVALID_ARGUMENT', `cannot create ${path}: it already exists (and neither overwrite nor ignoreIfExists was set)`)
+          }
+          const previous = exists ? await readFile(path, 'utf8') : undefined
+          await mkdir(nodePath.dirname(path), { recursive: true })
+          await writeAtomically(path, '')
+          undo.push(() => (previous === undefined ? rm(path, { force: true }) : writeAtomically(path, previous)))
+          files.set(path, { path, ...(previous === undefined ? {} : { hashBefore: contentHash(previous) }), hashAfter: contentHash(''), editCount: 0, saved: true })
+          resourceOperations.push({ type: 'create', path })
+          events.push({ uri: pathToUri(path), type: previous === undefined ? FileChangeType.Created : FileChangeType.Changed })
+        } else if (op.type === 'rename') {
+          const target = newPath as string
+          if (!(await pathExists(path))) throw new LspError('NOT_FOUND', `cannot rename ${path}: it does not exist`)
+          let displaced: string | undefined
+          if (await pathExists(target)) {
+            if (op.options?.overwrite !== true) {
+              if (op.options?.ignoreIfExists === true) continue
+              throw new LspError('INVALID_ARGUMENT', `cannot rename to ${target}: it already exists (and neither overwrite nor ignoreIfExists was set)`)
+            }
+            displaced = `${target}.codeseam-${randomUUID()}.bak`
+            await rename(target, displaced)
+            trash.push(displaced)
+          }
+          await mkdir(nodePath.dirname(target), { recursive: true })
+          await rename(path, target)
+          undo.push(async () => {
+            await rename(target, path)
+            if (displaced !== undefined) await rename(displaced, target)
+          })
+          resourceOperations.push({ type: 'rename', path, newPath: target })
+          events.push({ uri: pathToUri(path), type: FileChangeType.Deleted }, { uri: pathToUri(target), type: FileChangeType.Created })
+        } else {
+          if (!(await pathExists(path))) {
+            if (op.options?.ignoreIfNotExists === true) continue
+            throw new LspError('NOT_FOUND', `cannot delete ${path}: it does not exist`)
+          }
+          const info = await lstat(path)
+          if (info.isDirectory() && op.options?.recursive !== true) {
+            const { readdir } = await import('node:fs/promises')
+            if ((await readdir(path)).length > 0) throw new LspError('INVALID_ARGUMENT', `cannot delete the folder ${path}: it is not empty and recursive was not set`)
+          }
+          // Moved aside, removed only once the whole edit succeeded, so a rollback can restore it.
+          const aside = `${path}.codeseam-${randomUUID()}.deleted`
+          await rename(path, aside)
+          trash.push(aside)
+          undo.push(() => rename(aside, path))
+          const before = info.isFile() ? await readFile(aside, 'utf8').then(contentHash, () => undefined) : undefined
+          if (info.isFile()) files.set(path, { path, ...(before === undefined ? {} : { hashBefore: before }), editCount: 0, saved: true })
+          resourceOperations.push({ type: 'delete', path })
+          events.push({ uri: pathToUri(path), type: FileChangeType.Deleted })
+        }
+      }
+    } catch (error) {
+      const rollbackFailures: string[] = []
+      for (const step of undo.reverse()) {
+        await step().catch((e: unknown) => rollbackFailures.push((e as Error).message))
+      }
+      this.containment.invalidate()
+      if (error instanceof LspError && undo.length === 0) throw error
+      const detail = error instanceof Error ? error.message : String(error)
+      throw new LspError(
+        error instanceof LspError && error.code !== 'WRITE_FAILED' && rollbackFailures.length === 0 ? error.code : 'WRITE_FAILED',
+        `applying the edit failed (${detail}); ${rollbackFailures.length === 0 ? 'every file already written was restored' : `rolling back also failed: ${rollbackFailures.join('; ')}`}`,
+        { cause: error },
+      )
+    }
+    await Promise.all(trash.map((path) => rm(path, { recursive: true, force: true }).catch(() => {})))
+    this.containment.invalidate()
+    await this.notifyServers(events)
+    return { files: [...files.values()], resourceOperations }
+  }
+
+  /** Tells every running server under this root what changed: open documents are re-synced, the rest announced. */
+  async notifyServers(events: ReadonlyArray<FileEvent>): Promise<void> {
+    if (events.length === 0) return
+    for (const server of this.host.liveServersUnder(this.root)) {
+      for (const event of events) {
+        const path = this.containment.output(event.uri)
+        const document = path === undefined ? undefined : server.documents.get(path)
+        if (document === undefined || path === undefined) continue
+        if (event.type === FileChangeType.Deleted) server.documents.close(path)
+        else await server.documents.sync(path, document.languageId).catch(() => server.documents.close(path))
+      }
+      server.notifyFiles([...events])
+    }
+  }
+}
