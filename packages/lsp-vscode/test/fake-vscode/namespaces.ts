@@ -1,0 +1,108 @@
+/** The `commands`, `workspace`, `languages`, `window` and `extensions` namespaces over the fake host. */
+import { readFile, stat as statFile } from 'node:fs/promises'
+import * as nodePath from 'node:path'
+
+import type * as vscode from 'vscode'
+
+import { host } from './host.js'
+import { FileType, RelativePattern, Uri, type WorkspaceEdit } from './types.js'
+
+function fileSystemError(uri: Uri, cause: unknown): Error {
+  const error = new Error(`${uri.toString()}: ${cause instanceof Error ? cause.message : String(cause)}`) as Error & { code: string }
+  error.code = (cause as { code?: string }).code === 'ENOENT' ? 'FileNotFound' : 'Unknown'
+  error.name = `${error.code} (FileSystemError)`
+  return error
+}
+
+export const commands = {
+  executeCommand: <T = unknown>(command: string, ...rest: unknown[]): Thenable<T> => host.executeCommand(command, ...rest) as Thenable<T>,
+  registerCommand(command: string, callback: (...args: any[]) => unknown): vscode.Disposable {
+    if (host.commands.has(command)) throw new Error(`command '${command}' already exists`)
+    host.commands.set(command, callback)
+    return { dispose: () => host.commands.delete(command) }
+  },
+  getCommands: async (): Promise<string[]> => [...host.commands.keys()],
+}
+
+export const workspace = {
+  get workspaceFolders(): readonly vscode.WorkspaceFolder[] | undefined {
+    return host.folders.length > 0 ? host.folders : undefined
+  },
+  get textDocuments(): readonly vscode.TextDocument[] {
+    return [...host.documents.values()]
+  },
+  getWorkspaceFolder(uri: Uri): vscode.WorkspaceFolder | undefined {
+    return host.folders.find((f) => uri.fsPath === f.uri.fsPath || uri.fsPath.startsWith(f.uri.fsPath + nodePath.sep))
+  },
+  async openTextDocument(uriOrPath: Uri | string): Promise<vscode.TextDocument> {
+    return host.openDocument(typeof uriOrPath === 'string' ? Uri.file(uriOrPath) : uriOrPath)
+  },
+  applyEdit: (edit: WorkspaceEdit, _metadata?: vscode.WorkspaceEditMetadata): Thenable<boolean> => host.applyEdit(edit),
+  async findFiles(include: RelativePattern | string, _exclude?: string | null, maxResults?: number): Promise<Uri[]> {
+    const pattern = include instanceof RelativePattern ? include : new RelativePattern(host.folders[0]?.uri.fsPath ?? '/', include)
+    const { glob } = await import('node:fs/promises').then((m) => ({ glob: (m as { glob?: unknown }).glob }))
+    const found: Uri[] = []
+    if (typeof glob === 'function') {
+      for await (const entry of (glob as (p: string, o: object) => AsyncIterable<string>)(pattern.pattern, { cwd: pattern.base })) {
+        if (entry.includes('node_modules')) continue
+        found.push(Uri.file(nodePath.join(pattern.base, entry)))
+        if (maxResults !== undefined && found.length >= maxResults) break
+      }
+    }
+    return found
+  },
+  getConfiguration: (_section?: string, _scope?: unknown) => ({
+    get: <T>(_key: string, defaultValue: T): T => defaultValue,
+  }),
+  fs: {
+    async readFile(uri: Uri): Promise<Uint8Array> {
+      try {
+        return await readFile(uri.fsPath)
+      } catch (error) {
+        throw fileSystemError(uri, error)
+      }
+    },
+    async stat(uri: Uri): Promise<vscode.FileStat> {
+      try {
+        const s = await statFile(uri.fsPath)
+        return { type: s.isDirectory() ? FileType.Directory : FileType.File, ctime: s.ctimeMs, mtime: s.mtimeMs, size: s.size }
+      } catch (error) {
+        throw fileSystemError(uri, error)
+      }
+    },
+  },
+  onDidChangeWorkspaceFolders: host.onDidChangeWorkspaceFolders.event,
+  onDidOpenTextDocument: host.onDidOpenTextDocument.event,
+  onDidChangeTextDocument: host.onDidChangeTextDocument.event,
+  onDidSaveTextDocument: host.onDidSaveTextDocument.event,
+  onDidCloseTextDocument: host.onDidCloseTextDocument.event,
+}
+
+export const languages = {
+  getDiagnostics(resource?: Uri): any {
+    if (resource) return host.diagnostics.get(resource.toString())?.list ?? []
+    return [...host.diagnostics.values()].map(({ uri, list }) => [uri, list])
+  },
+  onDidChangeDiagnostics: host.onDidChangeDiagnostics.event,
+  getLanguages: async (): Promise<string[]> => [...new Set(host.extensions.flatMap((e) => (e.packageJSON.contributes?.languages ?? []).map((l) => l.id)))],
+}
+
+export const window = {
+  get visibleTextEditors(): readonly vscode.TextEditor[] {
+    return []
+  },
+  showInformationMessage: async (message: string) => {
+    host.messages.push(message)
+    return undefined
+  },
+  showErrorMessage: async (message: string) => {
+    host.messages.push(message)
+    return undefined
+  },
+}
+
+export const extensions = {
+  get all(): readonly vscode.Extension<unknown>[] {
+    return host.extensions as unknown as vscode.Extension<unknown>[]
+  },
+}
