@@ -144,6 +144,19 @@ export const clangdOperations: ReadonlyArray<LspOperation> = [
   'prepareRename', 'rename', 'format', 'resolveCodeAction',
 ]
 
+/** Editor preferences both TypeScript servers read through workspace/configuration (inlay hints on, so the seam can ask for them). */
+const typeScriptPreferences = {
+  inlayHints: {
+    parameterNames: { enabled: 'all', suppressWhenArgumentMatchesName: false },
+    parameterTypes: { enabled: true },
+    variableTypes: { enabled: true, suppressWhenTypeMatchesName: false },
+    propertyDeclarationTypes: { enabled: true },
+    functionLikeReturnTypes: { enabled: true },
+    enumMemberValues: { enabled: true },
+  },
+}
+const typeScriptSettings = { typescript: typeScriptPreferences, javascript: typeScriptPreferences, 'js/ts': typeScriptPreferences }
+
 /** The built-in profiles, resolved from this package's own dependencies (nothing global). */
 export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
   const nativeExe = await nativeTypeScriptExe()
@@ -164,7 +177,7 @@ export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
       operations: nativeTypeScriptOperations,
       readiness: 'initialized',
       loadAllProjects: 'tsconfig',
-      settings: {},
+      settings: typeScriptSettings,
       ...(nativeExe === undefined ? { unavailable: missing('typescript-native (npm:typescript@7.0.2)') } : {}),
     },
     {
@@ -186,6 +199,7 @@ export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
       },
       readiness: 'progressQuiet',
       loadAllProjects: 'tsconfig',
+      settings: typeScriptSettings,
       enabled: false,
       ...(tlsDir === undefined || typescriptDir === undefined ? { unavailable: missing('typescript-language-server with typescript 6') } : {}),
     },

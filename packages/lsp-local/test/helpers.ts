@@ -1,0 +1,92 @@
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { readFile, readdir } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import * as nodePath from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+import { TextLines, type LspPosition } from '@codeseam/lsp'
+
+const fixturesDir = nodePath.join(nodePath.dirname(fileURLToPath(import.meta.url)), 'fixtures')
+
+/** Copies a fixture project into a fresh temp folder (real files on disk) and returns its canonical path. */
+export function copyFixture(name: string): { root: string; remove: () => void } {
+  const root = realpathSync(mkdtempSync(nodePath.join(tmpdir(), `codeseam-${name}-`)))
+  cpSync(nodePath.join(fixturesDir, name), root, { recursive: true })
+  return { root, remove: () => rmSync(root, { recursive: true, force: true }) }
+}
+
+/**
+ * The position of `needle` in a file, found by text: the `occurrence`-th match (1-based), plus `offset`
+ * UTF-16 units into the needle. Fails loudly when the text is missing.
+ */
+export function positionOf(root: string, file: string, needle: string, options: { occurrence?: number; offset?: number } = {}): LspPosition {
+  const text = readFileSync(nodePath.join(root, file), 'utf8')
+  let index = -1
+  for (let i = 0; i < (options.occurrence ?? 1); i++) {
+    index = text.indexOf(needle, index + 1)
+    if (index === -1) throw new Error(`"${needle}" (occurrence ${options.occurrence ?? 1}) not found in ${file}`)
+  }
+  return new TextLines(text).positionAt(index + (options.offset ?? 0))
+}
+
+/** The text a range covers in a file. */
+export function textAt(path: string, range: { start: LspPosition; end: LspPosition }): string {
+  const lines = new TextLines(readFileSync(path, 'utf8'))
+  return lines.text.slice(lines.offsetAt(range.start), lines.offsetAt(range.end))
+}
+
+/** Every live descendant of a process, from /proc. */
+export async function descendantPids(root = process.pid): Promise<number[]> {
+  const parents = new Map<number, number>()
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const status = await readFile(`/proc/${entry}/status`, 'utf8')
+      const ppid = /^PPid:\s+(\d+)/m.exec(status)?.[1]
+      const state = /^State:\s+(\S)/m.exec(status)?.[1]
+      if (ppid !== undefined && state !== 'Z') parents.set(Number(entry), Number(ppid))
+    } catch {
+      // gone
+    }
+  }
+  const tree = new Set<number>()
+  let grew = true
+  while (grew) {
+    grew = false
+    for (const [pid, ppid] of parents) {
+      if (!tree.has(pid) && (ppid === root || tree.has(ppid))) {
+        tree.add(pid)
+        grew = true
+      }
+    }
+  }
+  return [...tree]
+}
+
+/** Whether a pid is alive (and not a zombie). */
+export async function isAlive(pid: number): Promise<boolean> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8')
+    return /^State:\s+(\S)/m.exec(status)?.[1] !== 'Z'
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Process-leak check: remembers every process the suite started (descendants seen while it ran) and, after
+ * the host is disposed, asserts none is alive.
+ */
+export class LeakCheck {
+  private readonly seen = new Set<number>()
+
+  async record(): Promise<void> {
+    for (const pid of await descendantPids()) this.seen.add(pid)
+  }
+
+  async survivors(): Promise<number[]> {
+    const alive: number[] = []
+    for (const pid of this.seen) if (await isAlive(pid)) alive.push(pid)
+    return alive
+  }
+}
