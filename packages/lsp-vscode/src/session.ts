@@ -87,7 +87,9 @@ export async function warmRead<T>(
     if (document !== undefined && !context.documents.hasDiagnostics(document)) {
       await context.deadline.waitFor((fire) => context.documents.onDiagnosticsOf(document.uri, fire), context.warmupWaitMs)
     }
-    if (context.deadline.remaining() > 0) value = await callCommand(context, `${step} (warm-up retry)`, run)
+    // Within the same budget: if the wait used it up, this fails with TIMEOUT rather than passing off a
+    // warm-up answer as the truth.
+    value = await callCommand(context, `${step} (warm-up retry)`, run)
   }
   const empty = isEmpty(value)
   if (!empty) context.warmLanguages.add(context.languageId)

@@ -1,5 +1,5 @@
 /** The `commands`, `workspace`, `languages`, `window` and `extensions` namespaces over the fake host. */
-import { readFile, stat as statFile } from 'node:fs/promises'
+import { readdir, readFile, stat as statFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
 import type * as vscode from 'vscode'
@@ -38,17 +38,22 @@ export const workspace = {
     return host.openDocument(typeof uriOrPath === 'string' ? Uri.file(uriOrPath) : uriOrPath)
   },
   applyEdit: (edit: WorkspaceEdit, _metadata?: vscode.WorkspaceEditMetadata): Thenable<boolean> => host.applyEdit(edit),
+  // Supports the "any depth, these suffixes" patterns the adapter uses; skips node_modules like the exclude.
   async findFiles(include: RelativePattern | string, _exclude?: string | null, maxResults?: number): Promise<Uri[]> {
     const pattern = include instanceof RelativePattern ? include : new RelativePattern(host.folders[0]?.uri.fsPath ?? '/', include)
-    const { glob } = await import('node:fs/promises').then((m) => ({ glob: (m as { glob?: unknown }).glob }))
+    const braces = /\{([^}]*)\}$/.exec(pattern.pattern)
+    const suffixes = braces ? braces[1]!.split(',') : [pattern.pattern.replace(/^\*\*\/\*/, '')]
     const found: Uri[] = []
-    if (typeof glob === 'function') {
-      for await (const entry of (glob as (p: string, o: object) => AsyncIterable<string>)(pattern.pattern, { cwd: pattern.base })) {
-        if (entry.includes('node_modules')) continue
-        found.push(Uri.file(nodePath.join(pattern.base, entry)))
-        if (maxResults !== undefined && found.length >= maxResults) break
+    const walk = async (dir: string): Promise<void> => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        if (maxResults !== undefined && found.length >= maxResults) return
+        const full = nodePath.join(dir, entry.name)
+        if (entry.isDirectory()) {
+          if (entry.name !== 'node_modules') await walk(full)
+        } else if (suffixes.some((suffix) => entry.name.endsWith(suffix))) found.push(Uri.file(full))
       }
     }
+    await walk(pattern.base)
     return found
   },
   getConfiguration: (_section?: string, _scope?: unknown) => ({
