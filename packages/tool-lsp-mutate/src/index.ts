@@ -17,3 +17,17 @@ export { buildPreview, checkContainment, isDestructive, snippetsAsPlainText, typ
 export { applyUnifiedDiff, diffLines, unifiedDiff, type DiffLine, type UnifiedDiff, type UnifiedDiffOptions } from './diff.js'
 export { applyTextEdits, rangesOverlap, snippetToPlainText } from './text-edits.js'
 export { diagnosticDelta, snapshotDiagnostics, type FileDiagnosticsSnapshot } from './diagnostics.js'
+export * from './tools/index.js'
+export { planInsert, planReplace, type InsertPosition, type PlannedEdit } from './symbol-edits.js'
+export {
+  blankLinesAround,
+  bodySpan,
+  declarationSpan,
+  leadingKind,
+  lineEnding,
+  reindent,
+  symbolLanguage,
+  type BodySpan,
+  type DeclarationSpan,
+  type SymbolLanguage,
+} from './symbol-range.js'

@@ -1,0 +1,240 @@
+import {
+  LspError,
+  pathToUri,
+  type LspDocumentSnapshot,
+  type LspTextEdit,
+  type LspWorkspaceEdit,
+  type ResolvedTarget,
+} from '@codeseam/lsp'
+import { defineTool, PositiveInt, ResolvedTargetOutput, TargetInput, type ToolContext, type ToolDefinition } from '@codeseam/tool-lsp'
+import { Schema } from 'effect'
+
+import { planInsert, planReplace, type PlannedEdit } from '../symbol-edits.js'
+import { rangesOverlap } from '../text-edits.js'
+import type { ComputedChange, MutationSession } from '../transaction.js'
+import { receiptOrThrow, receiptSummary, receiptText, resolveAllowedFile, resolveExact } from './common.js'
+import { DryRunInput, ExpectedHashesInput, ReceiptOutput } from './schemas.js'
+import { targetOutputOf } from './target-output.js'
+
+/**
+ * `code_insert`, `code_replace` and `code_replace_batch`: text edits aimed by symbol or line instead of by
+ * exact old text, with the declaration span rules of symbol-range.ts, through the transaction engine.
+ */
+
+const TextInput = Schema.String.annotate({ description: 'The code to write, with its own line breaks. Text written flush left is indented to match the target.' })
+
+const EditOutput = Schema.Struct({
+  receipt: ReceiptOutput,
+  targets: Schema.Array(ResolvedTargetOutput),
+})
+
+type EditOutput = typeof EditOutput.Type
+
+function hints() {
+  return { readOnly: false, destructive: true, idempotent: false, openWorld: false } as const
+}
+
+/** Groups planned edits per file into one workspace edit; overlapping edits are refused. */
+function combine(plans: ReadonlyArray<{ resolved: ResolvedTarget; plan: PlannedEdit; index: number }>): ComputedChange {
+  const byFile = new Map<string, { document: LspDocumentSnapshot; edits: { edit: LspTextEdit; index: number }[] }>()
+  for (const { resolved, plan, index } of plans) {
+    let entry = byFile.get(resolved.path)
+    if (entry === undefined) {
+      entry = { document: resolved.document, edits: [] }
+      byFile.set(resolved.path, entry)
+    } else if (entry.document.hash !== resolved.document.hash) {
+      throw new LspError('STALE_VERSION', `${resolved.displayPath} changed while the targets were resolved; nothing was written; run it again`)
+    }
+    for (const other of entry.edits) {
+      const a = other.edit.range
+      const b = plan.edit.range
+      const samePoint = a.start.line === b.start.line && a.start.character === b.start.character
+      if (rangesOverlap(a, b) || (samePoint && (a.end.line !== a.start.line || a.end.character !== a.start.character || b.end.line !== b.start.line || b.end.character !== b.start.character))) {
+        throw new LspError('INVALID_ARGUMENT', `edits ${other.index + 1} and ${index + 1} overlap in ${resolved.displayPath} (lines ${a.start.line + 1}–${a.end.line + 1} and ${b.start.line + 1}–${b.end.line + 1}); nothing was written`, {
+          data: { path: resolved.displayPath, edits: [other.index + 1, index + 1] },
+        })
+      }
+    }
+    entry.edits.push({ edit: plan.edit, index })
+  }
+  const edit: LspWorkspaceEdit = {
+    operations: [...byFile].map(([path, entry]) => ({
+      type: 'edit' as const,
+      uri: pathToUri(path),
+      path,
+      version: entry.document.version ?? null,
+      edits: entry.edits.map((e) => e.edit),
+    })),
+  }
+  return {
+    edit,
+    basis: [...byFile.values()].map((e) => e.document),
+    notes: plans.flatMap(({ plan, index }) => plan.notes.map((note) => (plans.length > 1 ? `edit ${index + 1}: ${note}` : note))),
+  }
+}
+
+async function rootOf(context: ToolContext, targets: ReadonlyArray<typeof TargetInput.Type>): Promise<string> {
+  const roots = new Set<string>()
+  for (const target of targets) roots.add((await resolveAllowedFile(context, target.path, target.rootId)).workspace.root)
+  if (roots.size > 1) throw new LspError('INVALID_ARGUMENT', `one transaction changes one workspace; these targets are in ${roots.size} (${[...roots].join(', ')})`)
+  return [...roots][0]!
+}
+
+const InsertInput = Schema.Struct({
+  target: TargetInput,
+  position: Schema.Literals(['before', 'after', 'start', 'end']).annotate({
+    description:
+      'before/after: new lines above the declaration (above its doc comment and decorators) or below it, keeping the blank-line spacing around it. start/end: first or last lines inside a symbol\'s body (after a Python docstring).',
+  }),
+  text: TextInput,
+  dryRun: DryRunInput,
+  expectedHashes: ExpectedHashesInput,
+})
+
+/** `code_insert`: inserts code relative to a symbol or line. */
+export function codeInsertTool(session: MutationSession): ToolDefinition<typeof InsertInput.Type, EditOutput> {
+  return defineTool({
+    name: 'code_insert',
+    title: 'Insert code',
+    description: [
+      'Insert code next to or inside a declaration found by name, without quoting the surrounding text: add a method at the end of a class, an import-free helper after a function, a field at the start of a class.',
+      'Aim with target {path, symbol} (dotted for members) or {path, line}. Doc comments, decorators and blank-line spacing stay attached to the right declaration.',
+      'Returns a receipt with the diff, new content hashes and the diagnostics the edit introduced. dryRun previews without writing.',
+    ].join(' '),
+    input: InsertInput,
+    output: EditOutput,
+    hints: hints(),
+    async execute(input, context) {
+      const root = await rootOf(context, [input.target])
+      const targets: EditOutput['targets'][number][] = []
+      const receipt = await session.run(
+        context.lsp,
+        {
+          tool: 'code_insert',
+          root,
+          ...(input.dryRun === undefined ? {} : { dryRun: input.dryRun }),
+          ...(input.expectedHashes === undefined ? {} : { expectedHashes: input.expectedHashes }),
+          summary: `insert ${input.position} ${input.target.symbol ?? `line ${input.target.line}`} in ${input.target.path}`,
+          async compute({ signal }) {
+            const resolved = await resolveExact(context, input.target, signal)
+            targets.push(targetOutputOf(resolved))
+            return combine([{ resolved, plan: planInsert(resolved, input.position, input.text), index: 0 }])
+          },
+        },
+        context.signal,
+      )
+      return { receipt: receiptOrThrow(receipt), targets }
+    },
+    summary: (result) => receiptSummary(result.receipt),
+    render: (result) => receiptText(result.receipt),
+  })
+}
+
+const EndLineInput = Schema.optional(PositiveInt).annotate({
+  description: 'With a line target: the last line (inclusive) to replace. Not used with a symbol target, which spans its whole declaration.',
+})
+
+const ReplaceInput = Schema.Struct({
+  target: TargetInput,
+  text: TextInput,
+  endLine: EndLineInput,
+  dryRun: DryRunInput,
+  expectedHashes: ExpectedHashesInput,
+})
+
+const replaceRule =
+  'A symbol target replaces the whole declaration from its first modifier (export, async, def…) to its end; its doc comment and decorators are kept unless text starts with a doc comment (replaces both) or a decorator (replaces the decorators).'
+
+/** `code_replace`: replaces a declaration or a line range. */
+export function codeReplaceTool(session: MutationSession): ToolDefinition<typeof ReplaceInput.Type, EditOutput> {
+  return defineTool({
+    name: 'code_replace',
+    title: 'Replace code',
+    description: [
+      'Replace a declaration found by name (or lines line..endLine) with new code, without quoting the old text.',
+      replaceRule,
+      'Returns a receipt with the diff, new content hashes and the diagnostics the edit introduced or resolved. dryRun previews without writing.',
+    ].join(' '),
+    input: ReplaceInput,
+    output: EditOutput,
+    hints: hints(),
+    async execute(input, context) {
+      const root = await rootOf(context, [input.target])
+      const targets: EditOutput['targets'][number][] = []
+      const receipt = await session.run(
+        context.lsp,
+        {
+          tool: 'code_replace',
+          root,
+          ...(input.dryRun === undefined ? {} : { dryRun: input.dryRun }),
+          ...(input.expectedHashes === undefined ? {} : { expectedHashes: input.expectedHashes }),
+          summary: `replace ${input.target.symbol ?? `line ${input.target.line}`} in ${input.target.path}`,
+          async compute({ signal }) {
+            const resolved = await resolveExact(context, input.target, signal)
+            targets.push(targetOutputOf(resolved))
+            return combine([{ resolved, plan: planReplace(resolved, input.text, input.endLine), index: 0 }])
+          },
+        },
+        context.signal,
+      )
+      return { receipt: receiptOrThrow(receipt), targets }
+    },
+    summary: (result) => receiptSummary(result.receipt),
+    render: (result) => receiptText(result.receipt),
+  })
+}
+
+const BatchInput = Schema.Struct({
+  edits: Schema.Array(Schema.Struct({ target: TargetInput, text: TextInput, endLine: EndLineInput }))
+    .check(Schema.isMinLength(1))
+    .annotate({ description: 'Replacements to make together; every target is resolved first, overlaps are refused, and all are written or none.' }),
+  dryRun: DryRunInput,
+  expectedHashes: ExpectedHashesInput,
+})
+
+/** `code_replace_batch`: several replacements as one atomic edit. */
+export function codeReplaceBatchTool(session: MutationSession): ToolDefinition<typeof BatchInput.Type, EditOutput> {
+  return defineTool({
+    name: 'code_replace_batch',
+    title: 'Replace code (batch)',
+    description: [
+      'Replace several declarations or line ranges at once, in one or more files of one workspace, as one all-or-nothing change.',
+      'Every target is resolved against the same file contents before anything changes; overlapping targets are refused.',
+      replaceRule,
+      'Returns one receipt. dryRun previews without writing.',
+    ].join(' '),
+    input: BatchInput,
+    output: EditOutput,
+    hints: hints(),
+    async execute(input, context) {
+      const root = await rootOf(context, input.edits.map((e) => e.target))
+      const targets: EditOutput['targets'][number][] = []
+      const receipt = await session.run(
+        context.lsp,
+        {
+          tool: 'code_replace_batch',
+          root,
+          ...(input.dryRun === undefined ? {} : { dryRun: input.dryRun }),
+          ...(input.expectedHashes === undefined ? {} : { expectedHashes: input.expectedHashes }),
+          summary: `replace ${input.edits.length} targets`,
+          async compute({ signal }) {
+            const plans: { resolved: ResolvedTarget; plan: PlannedEdit; index: number }[] = []
+            // Resolve every target before planning any edit.
+            const resolvedAll: ResolvedTarget[] = []
+            for (const edit of input.edits) resolvedAll.push(await resolveExact(context, edit.target, signal))
+            resolvedAll.forEach((resolved, index) => {
+              targets.push(targetOutputOf(resolved))
+              const edit = input.edits[index]!
+              plans.push({ resolved, plan: planReplace(resolved, edit.text, edit.endLine), index })
+            })
+            return combine(plans)
+          },
+        },
+        context.signal,
+      )
+      return { receipt: receiptOrThrow(receipt), targets }
+    },
+    summary: (result) => receiptSummary(result.receipt),
+    render: (result) => receiptText(result.receipt),
+  })
+}

@@ -1,0 +1,29 @@
+import type { AnyTool } from '@codeseam/tool-lsp'
+
+import { MutationSession, type MutationSessionOptions } from '../transaction.js'
+import { codeActionsTool } from './actions.js'
+import { codeInsertTool, codeReplaceBatchTool, codeReplaceTool } from './edit-tools.js'
+import { codeFormatTool } from './format.js'
+import { codeRenameTool } from './rename.js'
+
+export { codeActionsTool, pickAction } from './actions.js'
+export { codeInsertTool, codeReplaceBatchTool, codeReplaceTool } from './edit-tools.js'
+export { codeFormatTool, formattingOptionsFor } from './format.js'
+export { codeRenameTool } from './rename.js'
+export { DryRunInput, ExpectedHashesInput, PreviewOutput, ReceiptOutput } from './schemas.js'
+
+/**
+ * Every mutating tool, sharing one session (approval state, queue, lock). Pass a session to share it with
+ * other code, or options to create one.
+ */
+export function mutationTools(session: MutationSession | MutationSessionOptions = {}): AnyTool[] {
+  const shared = session instanceof MutationSession ? session : new MutationSession(session)
+  return [
+    codeRenameTool(shared),
+    codeActionsTool(shared),
+    codeFormatTool(shared),
+    codeInsertTool(shared),
+    codeReplaceTool(shared),
+    codeReplaceBatchTool(shared),
+  ]
+}

@@ -1,0 +1,85 @@
+import { isLspError, LspError } from '@codeseam/lsp'
+import { defineTool, ResolvedTargetOutput, TargetInput, type ToolDefinition } from '@codeseam/tool-lsp'
+import { Schema } from 'effect'
+
+import type { MutationSession } from '../transaction.js'
+import { receiptOrThrow, receiptSummary, receiptText, resolveAllowedFile, resolveExact } from './common.js'
+import { DryRunInput, ExpectedHashesInput, ReceiptOutput } from './schemas.js'
+import { targetOutputOf } from './target-output.js'
+
+const RenameInput = Schema.Struct({
+  target: TargetInput,
+  newName: Schema.String.annotate({ description: 'The new identifier.' }),
+  dryRun: DryRunInput,
+  expectedHashes: ExpectedHashesInput,
+})
+
+const RenameOutput = Schema.Struct({
+  target: Schema.optional(ResolvedTargetOutput),
+  newName: Schema.String,
+  receipt: ReceiptOutput,
+})
+
+type RenameOutput = typeof RenameOutput.Type
+
+/** `code_rename`: a scope-aware rename across the workspace, with the server's preflight. */
+export function codeRenameTool(session: MutationSession): ToolDefinition<typeof RenameInput.Type, RenameOutput> {
+  return defineTool({
+    name: 'code_rename',
+    title: 'Rename symbol',
+    description: [
+      'Rename a symbol everywhere it is used, through the language server (scope-aware: no false hits in comments, strings or same-named symbols, unlike search-and-replace).',
+      'Aim with target {path, symbol} (dotted for members) or {path, line, matchText} on the identifier.',
+      'The server checks first whether the symbol can be renamed and its refusal reason is returned as is.',
+      'Returns a receipt: files and edit counts, a unified diff, new content hashes, and the diagnostics the rename introduced or resolved. dryRun previews without writing.',
+    ].join(' '),
+    input: RenameInput,
+    output: RenameOutput,
+    hints: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
+
+    async execute(input, context) {
+      const newName = input.newName.trim()
+      if (newName.length === 0 || newName !== input.newName) {
+        throw new LspError('INVALID_ARGUMENT', 'newName must be a non-empty identifier without surrounding whitespace')
+      }
+      const file = await resolveAllowedFile(context, input.target.path, input.target.rootId)
+      let target: RenameOutput['target']
+      const receipt = await session.run(
+        context.lsp,
+        {
+          tool: 'code_rename',
+          root: file.workspace.root,
+          ...(input.dryRun === undefined ? {} : { dryRun: input.dryRun }),
+          ...(input.expectedHashes === undefined ? {} : { expectedHashes: input.expectedHashes }),
+          summary: `rename ${input.target.symbol ?? input.target.matchText ?? `line ${input.target.line}`} in ${file.displayPath} to ${newName}`,
+          async compute({ lsp, root, signal }) {
+            const resolved = await resolveExact(context, input.target, signal)
+            target = targetOutputOf(resolved)
+            const notes: string[] = []
+            try {
+              const prepared = await lsp.query({ operation: 'prepareRename', root, path: resolved.path, position: resolved.position }, signal)
+              if (!prepared.rename.canRename) {
+                throw new LspError('INVALID_ARGUMENT', `the language server refuses to rename here: ${prepared.rename.reason}`, {
+                  data: { reason: prepared.rename.reason },
+                })
+              }
+            } catch (error) {
+              if (!isLspError(error, 'UNSUPPORTED_OPERATION')) throw error
+              notes.push('the server has no rename preflight (prepareRename); renamed without it')
+            }
+            const result = await lsp.query({ operation: 'rename', root, path: resolved.path, position: resolved.position, newName }, signal)
+            if (result.meta.contentHash !== undefined && result.meta.contentHash !== resolved.document.hash) {
+              throw new LspError('STALE_VERSION', `${resolved.displayPath} changed while the rename was computed; nothing was written; run it again`)
+            }
+            if (result.edit.operations.length === 0) notes.push('the server returned no edits for this rename')
+            return { edit: result.edit, basis: [resolved.document], notes }
+          },
+        },
+        context.signal,
+      )
+      return { ...(target === undefined ? {} : { target }), newName, receipt: receiptOrThrow(receipt) }
+    },
+    summary: (result) => receiptSummary(result.receipt),
+    render: (result) => receiptText(result.receipt),
+  })
+}

@@ -1,0 +1,122 @@
+import { lspErrorCodes } from '@codeseam/lsp'
+import { ModelRangeOutput, NonNegativeInt, PositiveInt } from '@codeseam/tool-lsp'
+import { Schema } from 'effect'
+
+/**
+ * Schema pieces of the mutating tools: the inputs every one of them takes (dryRun, expectedHashes) and the
+ * receipt every one of them returns, mirroring receipt.ts so the MCP server can expose structured output.
+ */
+
+/** Preview only. */
+export const DryRunInput = Schema.optional(Schema.Boolean).annotate({
+  description: 'true: compute and show the change (unified diff + edit list) without writing anything or asking for approval.',
+})
+
+/** Conditional edits: file → hash it must still have. */
+export const ExpectedHashesInput = Schema.optional(Schema.Record(Schema.String, Schema.String)).annotate({
+  description:
+    'Conditional edit: workspace-relative path → the sha-256 content hash (hex) you last saw (a receipt\'s hashAfter or a preview\'s hashBefore). If any file differs, nothing is written (STALE_VERSION).',
+})
+
+const Severity = Schema.Literals(['error', 'warning', 'information', 'hint'])
+const Freshness = Schema.Literals(['current', 'stale', 'unknown', 'unavailable'])
+
+const PreviewEditOutput = Schema.Struct({ range: ModelRangeOutput, oldText: Schema.String, newText: Schema.String })
+
+const PreviewFileOutput = Schema.Struct({
+  path: Schema.String,
+  change: Schema.Literals(['modify', 'create', 'delete', 'rename']),
+  newPath: Schema.optional(Schema.String),
+  hashBefore: Schema.optional(Schema.String),
+  hashAfter: Schema.optional(Schema.String),
+  edits: Schema.Array(PreviewEditOutput),
+  diff: Schema.String,
+  linesAdded: NonNegativeInt,
+  linesRemoved: NonNegativeInt,
+})
+
+const ResourceOperationOutput = Schema.Struct({
+  type: Schema.Literals(['create', 'rename', 'delete']),
+  path: Schema.String,
+  newPath: Schema.optional(Schema.String),
+  overwrite: Schema.optional(Schema.Boolean),
+  ignoreIfExists: Schema.optional(Schema.Boolean),
+  recursive: Schema.optional(Schema.Boolean),
+  ignoreIfNotExists: Schema.optional(Schema.Boolean),
+  destructive: Schema.Boolean,
+  annotation: Schema.optional(Schema.String),
+})
+
+/** A transaction's preview. */
+export const PreviewOutput = Schema.Struct({
+  files: Schema.Array(PreviewFileOutput),
+  resourceOperations: Schema.Array(ResourceOperationOutput),
+  counts: Schema.Struct({
+    files: NonNegativeInt,
+    edits: NonNegativeInt,
+    resourceOperations: NonNegativeInt,
+    linesAdded: NonNegativeInt,
+    linesRemoved: NonNegativeInt,
+  }),
+  unpreviewable: Schema.Array(Schema.String),
+})
+
+const DiagnosticOutput = Schema.Struct({
+  path: Schema.String,
+  line: PositiveInt,
+  column: PositiveInt,
+  severity: Severity,
+  message: Schema.String,
+  code: Schema.optional(Schema.Union([Schema.String, Schema.Finite])),
+  source: Schema.optional(Schema.String),
+})
+
+/** A transaction's receipt. */
+export const ReceiptOutput = Schema.Struct({
+  transactionId: Schema.String,
+  tool: Schema.String,
+  root: Schema.String,
+  status: Schema.Literals(['applied', 'unchanged', 'previewed', 'denied', 'conflict', 'refused', 'failed']),
+  dryRun: Schema.Boolean,
+  files: Schema.Array(
+    Schema.Struct({
+      path: Schema.String,
+      change: Schema.Literals(['modify', 'create', 'delete', 'rename']),
+      newPath: Schema.optional(Schema.String),
+      editCount: NonNegativeInt,
+      hashBefore: Schema.optional(Schema.String),
+      hashAfter: Schema.optional(Schema.String),
+      saved: Schema.Boolean,
+    }),
+  ),
+  editCount: NonNegativeInt,
+  resourceOperations: Schema.Array(ResourceOperationOutput),
+  approval: Schema.Struct({
+    decision: Schema.Literals(['auto', 'session', 'approved', 'approvedAll', 'denied', 'notAsked']),
+    explicitRequired: Schema.Boolean,
+    reasons: Schema.Array(Schema.String),
+    deniedReason: Schema.optional(Schema.String),
+  }),
+  snippetEditsAsPlainText: NonNegativeInt,
+  preview: Schema.optional(PreviewOutput),
+  diagnostics: Schema.optional(
+    Schema.Struct({
+      introduced: Schema.Array(DiagnosticOutput),
+      resolved: Schema.Array(DiagnosticOutput),
+      persisting: Schema.Array(DiagnosticOutput),
+      files: Schema.Array(Schema.Struct({ path: Schema.String, before: Freshness, after: Freshness, note: Schema.optional(Schema.String) })),
+      settled: Schema.Boolean,
+    }),
+  ),
+  command: Schema.optional(Schema.Struct({ title: Schema.String, command: Schema.String, result: Schema.optional(Schema.Unknown) })),
+  error: Schema.optional(
+    Schema.Struct({
+      code: Schema.Literals(lspErrorCodes),
+      message: Schema.String,
+      data: Schema.optional(Schema.Record(Schema.String, Schema.Unknown)),
+    }),
+  ),
+  notes: Schema.Array(Schema.String),
+  startedAt: Schema.String,
+  elapsedMs: NonNegativeInt,
+})
