@@ -1,28 +1,5 @@
 import { nativeTypeScriptOperations } from '../src/index.js'
-import { describeProfile, type LanguageFixture } from './profile-suite.js'
-
-export const typeScriptFixture: LanguageFixture = {
-  fixture: 'ts-basic',
-  defs: 'src/shapes.ts',
-  main: 'src/main.ts',
-  broken: 'src/broken.ts',
-  fn: 'totalArea',
-  fnDecl: 'totalArea(shapes: ReadonlyArray',
-  fnCall: 'totalArea(shapes, 1)',
-  argOffset: 'totalArea(shapes, '.length,
-  caller: 'report',
-  base: 'Shape',
-  baseDecl: 'Shape {',
-  sub: 'Circle',
-  subDecl: 'Circle implements',
-  variable: 'circle = new',
-  memberAccess: 'circle.area()',
-  member: 'area',
-  actionFile: 'src/needs-import.ts',
-  actionAt: 'Circle',
-  actionTitle: /import/i,
-  formatFile: 'src/main.ts',
-  unformatted: 'unformatted( a:number',
-}
+import { typeScriptFixture } from './fixture-specs.js'
+import { describeProfile } from './profile-suite.js'
 
 describeProfile('typescript', {}, nativeTypeScriptOperations, typeScriptFixture)

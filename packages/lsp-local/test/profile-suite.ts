@@ -37,6 +37,8 @@ export interface LanguageFixture {
   readonly actionFile: string
   readonly actionAt: string
   readonly actionTitle: RegExp
+  /** Kinds to ask for (e.g. source.organizeImports), when the action is not a quick fix. */
+  readonly actionOnly?: ReadonlyArray<string>
   /** A file formatting changes, and text that formatting rewrites. */
   readonly formatFile: string
   readonly unformatted: string
@@ -170,13 +172,13 @@ export function describeProfile(name: string, options: HostOptions, operations: 
       },
       codeActions: async () => {
         const position = at(fx.actionFile, fx.actionAt)
-        const r = await lsp.query({ operation: 'codeActions', root, path: fx.actionFile, range: { start: position, end: { ...position, character: position.character + fx.actionAt.length } } })
+        const r = await lsp.query({ operation: 'codeActions', root, path: fx.actionFile, range: { start: position, end: { ...position, character: position.character + fx.actionAt.length } }, ...(fx.actionOnly ? { only: fx.actionOnly } : {}) })
         expect(r.actions.some((a) => fx.actionTitle.test(a.title))).toBe(true)
       },
       resolveCodeAction: async () => {
         await lsp.query({ operation: 'diagnostics', root, path: fx.actionFile })
         const position = at(fx.actionFile, fx.actionAt)
-        const listed = await lsp.query({ operation: 'codeActions', root, path: fx.actionFile, range: { start: position, end: { ...position, character: position.character + fx.actionAt.length } } })
+        const listed = await lsp.query({ operation: 'codeActions', root, path: fx.actionFile, range: { start: position, end: { ...position, character: position.character + fx.actionAt.length } }, ...(fx.actionOnly ? { only: fx.actionOnly } : {}) })
         const action = listed.actions.find((a) => fx.actionTitle.test(a.title))
         if (action === undefined) throw new Error(`no action matching ${fx.actionTitle} among ${listed.actions.map((a) => a.title).join(', ')}`)
         const r = await lsp.query({ operation: 'resolveCodeAction', root, path: fx.actionFile, actionId: action.id })
