@@ -109,6 +109,7 @@ export function createVsCodeProvider(options: VsCodeProviderOptions = {}): VsCod
     operations,
     async query<R extends LspQueryRequest>(request: LspProviderRequest<R>, signal: AbortSignal): Promise<LspResultFor<R['operation']>> {
       if (disposed) throw new LspError('DISPOSED', `provider "${id}" was disposed`)
+      if (signal.aborted) throw new LspError('CANCELLED', `${request.operation} was cancelled before it started`)
       const root = nodePath.normalize(request.root)
       checkRootIsOpen(root)
       const path = 'path' in request && typeof request.path === 'string' ? resolveInRoot(root, request.path) : undefined

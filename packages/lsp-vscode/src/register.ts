@@ -13,6 +13,8 @@ export interface VsCodeRegistration {
   readonly provider: VsCodeProvider
   /** Workspace ids by root, as currently registered. */
   workspaces(): ReadonlyArray<{ readonly id: string; readonly root: string }>
+  /** Resolves once the workspaces match VS Code's folders (after a folder change, for instance). */
+  synced(): Promise<void>
   dispose(): Promise<void>
 }
 
@@ -51,6 +53,7 @@ export function registerVsCode(lsp: LspService, options: RegisterVsCodeOptions =
   return {
     provider,
     workspaces: () => [...opened].map(([root, entry]) => ({ id: entry.id, root })),
+    synced: () => pending,
     async dispose() {
       subscription.dispose()
       await pending.catch(() => undefined)
