@@ -1,0 +1,5 @@
+import type { BenchReport } from './report.js'
+
+export async function writeDocs(_report: BenchReport, _dir: string): Promise<string[]> {
+  return []
+}

@@ -1,0 +1,159 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import * as nodePath from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+import {
+  ConfigurationRequest,
+  createProtocolConnection,
+  DefinitionRequest,
+  DidOpenTextDocumentNotification,
+  DocumentSymbolRequest,
+  ExitNotification,
+  HoverRequest,
+  InitializedNotification,
+  InitializeRequest,
+  ReferencesRequest,
+  RegistrationRequest,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  WorkDoneProgressCreateRequest,
+  WorkspaceFoldersRequest,
+  type ProtocolConnection,
+} from 'vscode-languageserver-protocol/node'
+
+import type { ReadQuery } from './read-mix.js'
+
+/** How to start a language server: the command line and what to answer to its configuration requests. */
+export interface ServerCommand {
+  readonly command: string
+  readonly args: ReadonlyArray<string>
+  readonly languageIdFor: (path: string) => string
+  readonly initializationOptions?: unknown
+  /** settings by section for workspace/configuration (unknown sections get null). */
+  readonly settings?: Readonly<Record<string, unknown>>
+}
+
+/**
+ * The floor: a bare vscode-jsonrpc client with nothing between the caller and the server but the protocol.
+ * No document sync policy, no containment, no translation: it opens each file once and sends requests.
+ * It answers the server's own requests (workspace/configuration above all: the native TS 7 server blocks on
+ * it), because no client can avoid that.
+ */
+export class FloorClient {
+  private readonly opened = new Set<string>()
+
+  private constructor(
+    readonly root: string,
+    readonly process: ChildProcess,
+    private readonly connection: ProtocolConnection,
+    private readonly server: ServerCommand,
+  ) {}
+
+  /** Spawns the server in `root` and completes the initialize handshake. */
+  static async start(server: ServerCommand, root: string): Promise<FloorClient> {
+    const child = spawn(server.command, [...server.args], { cwd: root, stdio: ['pipe', 'pipe', 'ignore'] })
+    const exited = new Promise<never>((_, reject) => {
+      child.once('error', reject)
+      child.once('exit', (code, signal) => reject(new Error(`${server.command} exited (${code ?? signal}) during start`)))
+    })
+    const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!))
+    connection.onRequest(ConfigurationRequest.type, (params) =>
+      params.items.map((item) => (item.section === undefined ? null : lookupSection(server.settings ?? {}, item.section))),
+    )
+    connection.onRequest(WorkspaceFoldersRequest.type, () => [{ uri: pathToFileURL(root).href, name: nodePath.basename(root) }])
+    connection.onRequest(RegistrationRequest.type, () => undefined)
+    connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined)
+    connection.listen()
+    const client = new FloorClient(root, child, connection, server)
+    const rootUri = pathToFileURL(root).href
+    await Promise.race([
+      connection.sendRequest(InitializeRequest.type, {
+        processId: process.pid,
+        rootUri,
+        workspaceFolders: [{ uri: rootUri, name: nodePath.basename(root) }],
+        initializationOptions: server.initializationOptions,
+        capabilities: {
+          workspace: { configuration: true, workspaceFolders: true },
+          textDocument: {
+            definition: { linkSupport: true },
+            hover: { contentFormat: ['markdown', 'plaintext'] },
+            documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+            synchronization: { didSave: false },
+          },
+          window: { workDoneProgress: true },
+        },
+      }),
+      exited,
+    ])
+    await connection.sendNotification(InitializedNotification.type, {})
+    exited.catch(() => undefined)
+    return client
+  }
+
+  /** Opens the file once (the floor's entire document policy). */
+  async ensureOpen(path: string): Promise<string> {
+    const absolute = nodePath.join(this.root, path)
+    const uri = pathToFileURL(absolute).href
+    if (!this.opened.has(uri)) {
+      this.opened.add(uri)
+      const text = await readFile(absolute, 'utf8')
+      await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri, languageId: this.server.languageIdFor(absolute), version: 1, text },
+      })
+    }
+    return uri
+  }
+
+  /** Sends one read query; resolves to the server's raw answer. */
+  async run(query: ReadQuery): Promise<unknown> {
+    const uri = await this.ensureOpen(query.path)
+    const textDocument = { uri }
+    switch (query.operation) {
+      case 'definition':
+        return this.connection.sendRequest(DefinitionRequest.type, { textDocument, position: query.position })
+      case 'references':
+        return this.connection.sendRequest(ReferencesRequest.type, { textDocument, position: query.position, context: { includeDeclaration: true } })
+      case 'hover':
+        return this.connection.sendRequest(HoverRequest.type, { textDocument, position: query.position })
+      case 'documentSymbols':
+        return this.connection.sendRequest(DocumentSymbolRequest.type, { textDocument })
+    }
+  }
+
+  private stopping: Promise<void> | undefined
+
+  /** Shuts the server down (bounded) and makes sure the process is gone. Idempotent. */
+  stop(): Promise<void> {
+    this.stopping ??= this.shutdown()
+    return this.stopping
+  }
+
+  private async shutdown(): Promise<void> {
+    const gone = new Promise<void>((resolve) => {
+      if (this.process.exitCode !== null || this.process.signalCode !== null) resolve()
+      else this.process.once('exit', () => resolve())
+    })
+    const kill = setTimeout(() => this.process.kill('SIGKILL'), 5_000)
+    try {
+      await Promise.race([this.connection.sendRequest(ShutdownRequest.type), gone])
+      await this.connection.sendNotification(ExitNotification.type)
+    } catch {
+      this.process.kill('SIGKILL')
+    }
+    await gone
+    clearTimeout(kill)
+    this.connection.dispose()
+  }
+}
+
+function lookupSection(settings: Readonly<Record<string, unknown>>, section: string): unknown {
+  if (section in settings) return settings[section]
+  let value: unknown = settings
+  for (const part of section.split('.')) {
+    if (value === null || typeof value !== 'object' || !(part in value)) return null
+    value = (value as Record<string, unknown>)[part]
+  }
+  return value
+}

@@ -1,0 +1,74 @@
+import { createLsp, type LspQueryResult, type LspService } from '@codeseam/lsp'
+import { createLocalHost, type LocalHost } from '@codeseam/lsp-local'
+
+import type { ReadQuery } from '../read-mix.js'
+import { jsonBytes, relativeTo, type ReadLayer } from './read-layer.js'
+
+/** A host and the `ctx.lsp` service it is attached to, shared by the ctx.lsp and tools layers. */
+export interface HostedLsp {
+  readonly lsp: LspService
+  readonly host: LocalHost
+  readonly root: string
+  /** Language-server processes the host started (descendants of this process that are not someone else's). */
+  serverPids(): number[]
+  dispose(): Promise<void>
+}
+
+/** Creates `ctx.lsp` with a local host attached to one trusted root. */
+export async function startHostedLsp(root: string, options: { idleTtlMs?: number; otherPids: () => ReadonlyArray<number> }): Promise<HostedLsp> {
+  const { childProcesses, processTree } = await import('../process-memory.js')
+  const host = await createLocalHost({ idleTtlMs: options.idleTtlMs ?? 0 })
+  const lsp = createLsp()
+  const release = await host.attach(lsp, [{ root, trust: 'trusted' }])
+  return {
+    lsp,
+    host,
+    root,
+    serverPids() {
+      const others = new Set(options.otherPids().flatMap((pid) => processTree(pid)))
+      return childProcesses().filter((pid) => !others.has(pid))
+    },
+    async dispose() {
+      await release()
+      await host.dispose()
+      await lsp.dispose()
+    },
+  }
+}
+
+function names(symbols: ReadonlyArray<{ name: string; children: ReadonlyArray<unknown> }>): string[] {
+  return symbols.flatMap((s) => [s.name, ...names(s.children as typeof symbols)])
+}
+
+/** Checks a seam result against a query's expectation. */
+export function verifySeamResult(root: string, query: ReadQuery, result: LspQueryResult): boolean {
+  switch (query.operation) {
+    case 'definition':
+      return result.kind === 'locations' && result.locations.some((l) => relativeTo(root, l.path) === query.expect.file)
+    case 'references':
+      return result.kind === 'locations' && result.locations.length >= (query.expect.minLocations ?? 1)
+    case 'hover':
+      return result.kind === 'hover' && (result.hover?.contents ?? '').includes(query.expect.hoverIncludes ?? '')
+    case 'documentSymbols':
+      return result.kind === 'documentSymbols' && names(result.symbols).includes(query.expect.symbolName ?? '')
+  }
+}
+
+/** The seam as a layer: `ctx.lsp.query` with positions, normalized results. */
+export function ctxLspLayer(hosted: HostedLsp): ReadLayer {
+  const { lsp, root } = hosted
+  return {
+    layer: 'ctx.lsp',
+    inProcess: true,
+    run(query: ReadQuery) {
+      if (query.operation === 'documentSymbols') return lsp.query({ operation: 'documentSymbols', root, path: query.path })
+      return lsp.query({ operation: query.operation, root, path: query.path, position: query.position })
+    },
+    verify: (query, answer) => verifySeamResult(root, query, answer as LspQueryResult),
+    locationCount: (answer) => ((answer as LspQueryResult).kind === 'locations' ? (answer as { locations: unknown[] }).locations.length : 0),
+    truncated: (answer) => (answer as LspQueryResult).meta.truncated,
+    outputBytes: jsonBytes,
+    pids: () => hosted.serverPids(),
+    stop: async () => undefined,
+  }
+}

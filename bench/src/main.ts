@@ -1,0 +1,118 @@
+// `pnpm bench`: every layer against the bare language server, in one run, on generated workspaces and on
+// this repository. Prints tables, writes docs/performance.json and regenerates docs/performance.md + .svg.
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import * as nodePath from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+
+import { writeDocs } from './docs-writer.js'
+import { runWorkspace, type WorkspaceRun } from './run-workspace.js'
+import { pythonDefinitionQuery, runColdStarts, type ColdStartCase } from './scenarios/cold-start.js'
+import { childProcesses } from './process-memory.js'
+import { generatedReadMix, repositoryMixFiles, repositoryReadMix } from './read-mix.js'
+import { machineInfo, type BenchReport, type MissingMeasurement } from './report.js'
+import { printReport } from './table.js'
+import { writePythonWorkspace, writeWorkspace, type GeneratedWorkspace } from './workspace-generator.js'
+
+const { values: options } = parseArgs({
+  options: {
+    large: { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '25' },
+    out: { type: 'string' },
+    'no-docs': { type: 'boolean', default: false },
+    'skip-cold': { type: 'boolean', default: false },
+  },
+})
+
+const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '')
+const rounds = Number(options.rounds)
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`)
+
+async function main(): Promise<void> {
+  const started = performance.now()
+  const machine = machineInfo()
+  const scratch = await realpath(await mkdtemp(nodePath.join(tmpdir(), 'codeseam-bench-')))
+  const missing: MissingMeasurement[] = []
+  const runs: WorkspaceRun[] = []
+  try {
+    const sizes = options.large ? [50, 500, 2000] : [50, 500]
+    const generated: GeneratedWorkspace[] = []
+    for (const size of sizes) generated.push(await writeWorkspace(scratch, `ts-${size}`, size))
+    for (const workspace of generated) {
+      log(`${workspace.name}: ${workspace.fileCount} modules, hot symbol referenced ${workspace.hotReferenceCount} times`)
+      runs.push(await runWorkspace({ workspace, queries: generatedReadMix(workspace), rounds, missing, log }))
+    }
+    const repositoryFiles = new Map<string, string>()
+    for (const file of repositoryMixFiles) repositoryFiles.set(file, await readFile(nodePath.join(repositoryRoot, file), 'utf8'))
+    log('this repository')
+    runs.push(
+      await runWorkspace({
+        workspace: { name: 'codeseam repo', root: repositoryRoot, fileCount: 0, files: repositoryFiles, hotFile: '', hotSymbol: '', hotReferenceCount: 0 },
+        queries: repositoryReadMix(repositoryFiles),
+        rounds,
+        missing,
+        log,
+        repository: true,
+      }),
+    )
+
+    let coldStart: BenchReport['coldStart'] = []
+    if (!options['skip-cold']) {
+      log('cold starts')
+      const python = await writePythonWorkspace(scratch, 'py-20', 20)
+      const typescript = generated[0]!
+      const tsQuery = generatedReadMix(typescript)[0]!
+      const cases: ColdStartCase[] = [
+        { profile: 'typescript', workspace: typescript, query: tsQuery, hostProfiles: [] },
+        {
+          profile: 'typescript-language-server',
+          workspace: typescript,
+          query: tsQuery,
+          hostProfiles: [{ id: 'typescript', enabled: false }, { id: 'typescript-language-server', enabled: true }],
+        },
+        { profile: 'pyright', workspace: python, query: pythonDefinitionQuery(python), hostProfiles: [] },
+      ]
+      coldStart = await runColdStarts(cases, childProcesses, true)
+    }
+
+    const report: BenchReport = {
+      schema: 1,
+      generatedAt: new Date().toISOString(),
+      command: `pnpm bench${options.large ? ' --large' : ''}`,
+      durationMs: Math.round(performance.now() - started),
+      machine,
+      workspaces: runs.map((run) => run.info),
+      readMix: runs.flatMap((run) => run.readMix),
+      coldStart,
+      hotReferences: runs.flatMap((run) => run.hotReferences),
+      targetResolution: runs.flatMap((run) => (run.targetResolution === undefined ? [] : [run.targetResolution])),
+      concurrency: runs.flatMap((run) => run.concurrency),
+      memory: runs.flatMap((run) => run.memory),
+      missing,
+    }
+    process.stdout.write(`${printReport(report)}\n`)
+    const out = options.out ?? nodePath.join(repositoryRoot, 'docs', 'performance.json')
+    await mkdir(nodePath.dirname(out), { recursive: true })
+    await writeFile(out, `${JSON.stringify(report, null, 2)}\n`)
+    log(`wrote ${out}`)
+    if (!options['no-docs']) {
+      const written = await writeDocs(report, nodePath.join(repositoryRoot, 'docs'))
+      log(`wrote ${written.join(', ')}`)
+    }
+    const leaked = childProcesses()
+    if (leaked.length > 0) throw new Error(`processes still running after the bench: ${leaked.join(', ')}`)
+    log(`done in ${(report.durationMs / 1000).toFixed(0)} s`)
+  } finally {
+    await rm(scratch, { recursive: true, force: true })
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    process.exit(1)
+  },
+)

@@ -1,0 +1,99 @@
+import { modulePath, type GeneratedWorkspace } from './workspace-generator.js'
+
+/** The four read operations every layer is measured on. */
+export const readOperations = ['definition', 'references', 'hover', 'documentSymbols'] as const
+export type ReadOperation = (typeof readOperations)[number]
+
+/** What a correct answer contains; every layer checks its own output shape against this. */
+export interface ReadExpectation {
+  /** definition: the target file (workspace-relative). */
+  readonly file?: string
+  /** references: at least this many locations. */
+  readonly minLocations?: number
+  /** hover: text the hover contains. */
+  readonly hoverIncludes?: string
+  /** documentSymbols: a symbol with this name exists. */
+  readonly symbolName?: string
+}
+
+/** One read query of the mix, addressed both by position (floor, ctx.lsp) and by symbol/text (tools). */
+export interface ReadQuery {
+  readonly label: string
+  readonly operation: ReadOperation
+  /** Workspace-relative path. */
+  readonly path: string
+  /** Zero-based, found by text. */
+  readonly position: { readonly line: number; readonly character: number }
+  /** The same place as a model names it: 1-based line and the text on it. */
+  readonly line: number
+  readonly matchText: string
+  readonly expect: ReadExpectation
+}
+
+/** Zero-based position of the `occurrence`-th `needle` in `text`, shifted `into` characters into it. */
+export function positionOf(text: string, needle: string, occurrence = 0, into = 0): { line: number; character: number } {
+  let index = -1
+  for (let seen = 0; seen <= occurrence; seen++) {
+    index = text.indexOf(needle, index + 1)
+    if (index < 0) throw new Error(`"${needle}" occurs fewer than ${occurrence + 1} times`)
+  }
+  const before = text.slice(0, index + into)
+  const line = before.split('\n').length - 1
+  return { line, character: index + into - (before.lastIndexOf('\n') + 1) }
+}
+
+function queryAt(
+  files: ReadonlyMap<string, string>,
+  label: string,
+  operation: ReadOperation,
+  path: string,
+  needle: string,
+  occurrence: number,
+  expect: ReadExpectation,
+  into = 0,
+): ReadQuery {
+  const text = files.get(path)
+  if (text === undefined) throw new Error(`no file ${path} in the workspace`)
+  const position = positionOf(text, needle, occurrence, into)
+  const lineText = text.split('\n')[position.line] ?? ''
+  return { label, operation, path, position, line: position.line + 1, matchText: lineText.slice(position.character).match(/^[A-Za-z0-9_$]+/)?.[0] ?? needle, expect }
+}
+
+/** The named read mix on a generated workspace: the same four queries every layer answers. */
+export function generatedReadMix(workspace: GeneratedWorkspace): ReadQuery[] {
+  const middle = Math.floor(workspace.fileCount / 2)
+  const path = modulePath(middle)
+  const previous = `module${String(middle - 1).padStart(4, '0')}Compute`
+  const own = `module${String(middle).padStart(4, '0')}Compute`
+  const service = `Service${String(middle).padStart(4, '0')}`
+  return [
+    // The call to the previous module's function at the end of this one: a cross-file definition.
+    queryAt(workspace.files, 'definition: cross-file call', 'definition', path, `${previous}(input - 1)`, 0, { file: modulePath(middle - 1) }),
+    // This module's function is used by the next module (import + call) and declared here.
+    queryAt(workspace.files, 'references: exported function', 'references', path, `function ${own}`, 0, { minLocations: 3 }, 'function '.length),
+    queryAt(workspace.files, 'hover: hot symbol call', 'hover', path, `${workspace.hotSymbol}(sample.score`, 0, { hoverIncludes: `${workspace.hotSymbol}(value: number` }),
+    queryAt(workspace.files, 'documentSymbols: module', 'documentSymbols', path, `class ${service}`, 0, { symbolName: service }, 'class '.length),
+  ]
+}
+
+/** The hot-symbol references query: thousands of locations. */
+export function hotReferencesQuery(workspace: GeneratedWorkspace): ReadQuery {
+  return queryAt(workspace.files, 'references: hot symbol', 'references', workspace.hotFile, `function ${workspace.hotSymbol}`, 0, {
+    minLocations: workspace.hotReferenceCount,
+  }, 'function '.length)
+}
+
+/** The read mix on this repository (files read from disk by the caller). */
+export function repositoryReadMix(files: ReadonlyMap<string, string>): ReadQuery[] {
+  const service = 'packages/lsp/src/service.ts'
+  const target = 'packages/lsp/src/target.ts'
+  return [
+    queryAt(files, 'definition: resolveInRoot', 'definition', target, 'resolveInRoot(w.root, path)', 0, { file: 'packages/lsp/src/paths.ts' }),
+    queryAt(files, 'references: createLsp', 'references', service, 'function createLsp', 0, { minLocations: 2 }, 'function '.length),
+    queryAt(files, 'hover: LspError', 'hover', service, "new LspError('INVALID_PROVIDER'", 0, { hoverIncludes: 'LspError' }, 'new '.length),
+    queryAt(files, 'documentSymbols: service.ts', 'documentSymbols', service, 'function createLsp', 0, { symbolName: 'createLsp' }, 'function '.length),
+  ]
+}
+
+/** Files of this repository the repository mix reads. */
+export const repositoryMixFiles = ['packages/lsp/src/service.ts', 'packages/lsp/src/target.ts'] as const

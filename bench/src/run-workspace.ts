@@ -1,0 +1,105 @@
+import { ctxLspLayer, startHostedLsp, type HostedLsp } from './layers/ctx-lsp-layer.js'
+import { startFloorLayer } from './layers/floor-layer.js'
+import { startMcpLayer } from './layers/mcp-layer.js'
+import type { ReadLayer } from './layers/read-layer.js'
+import { toolsLayer } from './layers/tools-layer.js'
+import { treeRss } from './process-memory.js'
+import { hotReferencesQuery, type ReadQuery } from './read-mix.js'
+import type {
+  ConcurrencyResult,
+  HotReferencesResult,
+  MemoryResult,
+  MissingMeasurement,
+  ReadMixResult,
+  TargetResolutionResult,
+  WorkspaceInfo,
+} from './report.js'
+import { runConcurrency } from './scenarios/concurrency.js'
+import { runHotReferences } from './scenarios/hot-references.js'
+import { afterIdleReclamation, hostMemory } from './scenarios/memory.js'
+import { runReadMix } from './scenarios/read-mix.js'
+import { runTargetResolution } from './scenarios/target-resolution.js'
+import { builtinProfile, serverCommandOf } from './server-commands.js'
+import type { GeneratedWorkspace } from './workspace-generator.js'
+
+/** Everything measured on one workspace. */
+export interface WorkspaceRun {
+  readonly info: WorkspaceInfo
+  readonly readMix: ReadMixResult[]
+  readonly hotReferences: HotReferencesResult[]
+  readonly targetResolution?: TargetResolutionResult
+  readonly concurrency: ConcurrencyResult[]
+  readonly memory: MemoryResult[]
+}
+
+export interface WorkspaceRunOptions {
+  readonly workspace: GeneratedWorkspace
+  readonly queries: ReadonlyArray<ReadQuery>
+  readonly rounds: number
+  readonly missing: MissingMeasurement[]
+  readonly log: (message: string) => void
+  /** This repository: no hot symbol, no target-resolution series. */
+  readonly repository?: boolean
+}
+
+/** Idle TTL of the measured host: short, so reclamation can be observed at the end of each workspace. */
+const idleTtlMs = 6_000
+
+/** Starts every usable layer on one workspace, runs every scenario, stops everything it started. */
+export async function runWorkspace(options: WorkspaceRunOptions): Promise<WorkspaceRun> {
+  const { workspace, queries, rounds, missing, log } = options
+  const native = await builtinProfile('typescript')
+  if (native.unavailable !== undefined) throw new Error(`the native TypeScript server cannot run: ${native.unavailable}`)
+  const floor = await startFloorLayer(serverCommandOf(native), workspace.root)
+  const layers: ReadLayer[] = [floor]
+  let mcp: ReadLayer | undefined
+  let hosted: HostedLsp | undefined
+  const result: WorkspaceRun = {
+    info: { name: workspace.name, files: options.repository ? 0 : workspace.fileCount + 1, ...(options.repository ? {} : { hotReferences: workspace.hotReferenceCount }), generated: !options.repository },
+    readMix: [],
+    hotReferences: [],
+    concurrency: [],
+    memory: [],
+  }
+  const note = (what: string, why: string) => {
+    if (!missing.some((m) => m.what === what)) missing.push({ what, why })
+    log(`not measured: ${what}: ${why}`)
+  }
+  try {
+    hosted = await startHostedLsp(workspace.root, { idleTtlMs, otherPids: () => [...floor.pids(), ...(mcp?.pids() ?? [])] })
+    layers.push(ctxLspLayer(hosted))
+    const tools = await toolsLayer(hosted)
+    if ('missing' in tools) note('tools layer', tools.missing)
+    else layers.push(tools.layer)
+    const started = await startMcpLayer(workspace.root)
+    if ('missing' in started) note('MCP layer', started.missing)
+    else layers.push((mcp = started.layer))
+
+    log(`${workspace.name}: read mix × ${rounds} rounds through ${layers.map((l) => l.layer).join(', ')}`)
+    const mix = await runReadMix(workspace.name, layers, queries, rounds)
+    result.readMix.push(...mix)
+
+    if (!options.repository) {
+      log(`${workspace.name}: hot references`)
+      result.hotReferences.push(...(await runHotReferences(workspace.name, layers, hotReferencesQuery(workspace), Math.max(5, Math.round(rounds / 4)))))
+      log(`${workspace.name}: target resolution`)
+      Object.assign(result, { targetResolution: await runTargetResolution(hosted.lsp, workspace) })
+    }
+
+    log(`${workspace.name}: 100 concurrent queries`)
+    for (const layer of layers) result.concurrency.push(await runConcurrency(workspace.name, layer, queries, 100))
+
+    result.memory.push({ workspace: workspace.name, phase: 'floor busy', serverRssBytes: treeRss(floor.pids()), servers: floor.pids().length })
+    result.memory.push(hostMemory(workspace.name, hosted, 'busy'))
+    await mcp?.stop()
+    mcp = undefined
+    await floor.stop()
+    log(`${workspace.name}: waiting for idle reclamation (TTL ${idleTtlMs / 1000} s)`)
+    result.memory.push(await afterIdleReclamation(workspace.name, hosted, idleTtlMs + 60_000))
+    return result
+  } finally {
+    await mcp?.stop()
+    await floor.stop()
+    await hosted?.dispose()
+  }
+}
