@@ -63,9 +63,20 @@ function assertFiniteNumbers(node: unknown, path: string): void {
   for (const [key, value] of Object.entries(record)) assertFiniteNumbers(value, `${path}/${key}`)
 }
 
+function schemaUri(dialect: 'draft-2020-12' | 'draft-07'): string {
+  return dialect === 'draft-07' ? JsonSchema.META_SCHEMA_URI_DRAFT_07 : JsonSchema.META_SCHEMA_URI_DRAFT_2020_12
+}
+
 /** The JSON Schema of an Effect Schema, self-contained (definitions embedded at the root). */
 export function toJsonSchema(schema: Schema.Top, options: ToJsonSchemaOptions = {}): JsonSchemaObject {
   const dialect = options.dialect ?? 'draft-2020-12'
+  const ast = schema.ast
+  if (ast._tag === 'Objects' && ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0) {
+    // An empty struct means "no arguments"; the generator describes it as "any non-nullish value", which no
+    // tool consumer accepts as a parameters schema.
+    const empty: JsonSchemaObject = { type: 'object', properties: {}, additionalProperties: options.closed === false }
+    return options.withSchemaUri === true ? { $schema: schemaUri(dialect), ...empty } : empty
+  }
   const document2020 = Schema.toJsonSchemaDocument(schema, { onExcessProperty: options.closed === false ? 'ignore' : 'error' })
   const document = dialect === 'draft-07' ? JsonSchema.toDocumentDraft07(document2020) : document2020
   const root: JsonSchemaObject = { ...(tidy(document.schema) as JsonSchemaObject) }
@@ -77,7 +88,7 @@ export function toJsonSchema(schema: Schema.Top, options: ToJsonSchemaOptions = 
   }
   assertFiniteNumbers(root, '')
   if (options.withSchemaUri === true) {
-    return { $schema: dialect === 'draft-07' ? JsonSchema.META_SCHEMA_URI_DRAFT_07 : JsonSchema.META_SCHEMA_URI_DRAFT_2020_12, ...root }
+    return { $schema: schemaUri(dialect), ...root }
   }
   return root
 }

@@ -89,6 +89,8 @@ export const PageOutput = Schema.Struct({
   returned: NonNegativeInt,
   total: NonNegativeInt,
   limit: PositiveInt,
+  /** Index of this page's first item in the whole list (absent on the first page). */
+  offset: Schema.optional(NonNegativeInt),
   truncated: Schema.Boolean,
   /** Pass as `cursor` to get the next page; absent on the last page. */
   nextCursor: Schema.optional(Schema.String),

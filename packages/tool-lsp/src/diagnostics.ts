@@ -1,0 +1,223 @@
+import { toModelPosition, type LspDiagnostic, type LspDiagnosticSeverity, type LspFileDiagnostics, type LspResultFor } from '@codeseam/lsp'
+import { Schema } from 'effect'
+
+import { clampLimit, paginate, queryFingerprint } from './budget.js'
+import { defineTool } from './definition.js'
+import { at, lines, plural, renderNotice, renderPage, renderReadiness } from './render.js'
+import { NonNegativeInt, PageOutput, PositiveInt, ReadinessOutput } from './schemas.js'
+import { snippetLine, sourceReader } from './sources.js'
+import { joinNotices, noticeFor, readinessOf, requireProvider, resolveToolFile, shown, worstReadiness } from './targeting.js'
+
+/** Severities from most to least severe. */
+export const severities = ['error', 'warning', 'information', 'hint'] as const satisfies ReadonlyArray<LspDiagnosticSeverity>
+
+/** Limits of `code_diagnostics`. */
+export const diagnosticsLimits = { defaultLimit: 100, maxLimit: 500 } as const
+
+const DiagnosticsInput = Schema.Struct({
+  path: Schema.optional(Schema.String).annotate({ description: 'One file. Omit for the whole workspace (the files the servers have analysed).' }),
+  rootId: Schema.optional(Schema.String).annotate({ description: 'Limit to one open workspace (by id).' }),
+  severity: Schema.optional(Schema.Literals(severities)).annotate({
+    description: 'Lowest severity shown (default "information"). "hint" also shows unused-code and style hints, left out by default.',
+  }),
+  limit: Schema.optional(PositiveInt).annotate({ description: 'Diagnostics per page (default 100, max 500).' }),
+  cursor: Schema.optional(Schema.String).annotate({ description: 'nextCursor from a previous result with the same arguments.' }),
+})
+
+const Counts = Schema.Struct({ error: NonNegativeInt, warning: NonNegativeInt, information: NonNegativeInt, hint: NonNegativeInt })
+
+const DiagnosticOutput = Schema.Struct({
+  line: PositiveInt,
+  column: PositiveInt,
+  endLine: PositiveInt,
+  endColumn: PositiveInt,
+  severity: Schema.Literals(severities),
+  message: Schema.String,
+  code: Schema.optional(Schema.String),
+  source: Schema.optional(Schema.String),
+  /** The source line the diagnostic starts on. */
+  snippet: Schema.String,
+})
+
+const DiagnosticsOutput = Schema.Struct({
+  scope: Schema.Literals(['file', 'workspace']),
+  path: Schema.optional(Schema.String),
+  /** Shown diagnostics by severity (after the severity filter, across all pages). */
+  counts: Counts,
+  /** Left out by the filter: hint-level and "unnecessary"-tagged (unused) diagnostics, and anything below `severity`. */
+  hidden: NonNegativeInt,
+  /** This page, grouped by file (errors first within a file, then by line). */
+  files: Schema.Array(
+    Schema.Struct({
+      path: Schema.String,
+      /** current: for the file as it is now; stale: for an older version; unknown: cannot tell. */
+      freshness: Schema.Literals(['current', 'stale', 'unknown']),
+      count: NonNegativeInt,
+      diagnostics: Schema.Array(DiagnosticOutput),
+    }),
+  ),
+  coverage: Schema.Struct({
+    /** Files analysed for this answer. */
+    analysed: NonNegativeInt,
+    /** Files that could have been analysed, when the server knows. */
+    eligible: Schema.optional(NonNegativeInt),
+    complete: Schema.Boolean,
+  }),
+  page: PageOutput,
+  readiness: ReadinessOutput,
+  notice: Schema.optional(Schema.String),
+})
+
+/** The decoded result of `code_diagnostics`. */
+export type DiagnosticsResult = typeof DiagnosticsOutput.Type
+
+function isNoise(diagnostic: LspDiagnostic): boolean {
+  return diagnostic.severity === 'hint' || (diagnostic.tags?.includes('unnecessary') ?? false)
+}
+
+interface Entry {
+  readonly root: string
+  readonly file: LspFileDiagnostics
+  readonly diagnostic: LspDiagnostic
+}
+
+/** `code_diagnostics`: errors and warnings for a file or the workspace, with counts, freshness and coverage. */
+export const codeDiagnostics = defineTool({
+  name: 'code_diagnostics',
+  title: 'Diagnostics',
+  description: [
+    'Compiler and type-checker errors and warnings for one file or the whole workspace, from the language servers (the same problems an editor underlines).',
+    'Use it after editing to check the code still type-checks, or to find what is broken, instead of running a full build.',
+    'Returns counts by severity, how fresh each file\'s diagnostics are and which files were covered; hint-level and unused-code noise is left out unless severity "hint" is asked for.',
+  ].join(' '),
+  input: DiagnosticsInput,
+  output: DiagnosticsOutput,
+  hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+
+  async execute(input, context) {
+    const threshold = severities.indexOf(input.severity ?? 'information')
+    const includeNoise = input.severity === 'hint'
+    const answers: Array<{ root: string; result: LspResultFor<'diagnostics'> }> = []
+    let path: string | undefined
+    if (input.path !== undefined) {
+      const file = await resolveToolFile(context, input.path, input.rootId)
+      requireProvider(context, file.path, file.displayPath)
+      path = file.displayPath
+      answers.push({
+        root: file.workspace.root,
+        result: await context.lsp.query({ operation: 'diagnostics', root: file.workspace.root, path: file.path }, context.signal),
+      })
+    } else {
+      const roots = input.rootId === undefined ? context.roots : context.roots.filter((r) => r.id === input.rootId)
+      for (const root of roots) {
+        answers.push({ root: root.root, result: await context.lsp.query({ operation: 'diagnostics', root: root.root }, context.signal) })
+      }
+    }
+
+    const counts = { error: 0, warning: 0, information: 0, hint: 0 }
+    let hidden = 0
+    const kept: Entry[] = []
+    for (const { root, result } of answers) {
+      for (const file of result.files) {
+        for (const diagnostic of file.diagnostics) {
+          if (severities.indexOf(diagnostic.severity) > threshold || (!includeNoise && isNoise(diagnostic))) {
+            hidden++
+            continue
+          }
+          counts[diagnostic.severity]++
+          kept.push({ root, file, diagnostic })
+        }
+      }
+    }
+    kept.sort(
+      (a, b) =>
+        (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0) ||
+        severities.indexOf(a.diagnostic.severity) - severities.indexOf(b.diagnostic.severity) ||
+        a.diagnostic.range.start.line - b.diagnostic.range.start.line ||
+        a.diagnostic.range.start.character - b.diagnostic.range.start.character,
+    )
+    const fingerprint = queryFingerprint(['code_diagnostics', path ?? null, input.rootId ?? null, input.severity ?? null, kept.length])
+    const { items, page } = paginate(kept, { limit: clampLimit(input.limit, diagnosticsLimits), cursor: input.cursor, fingerprint })
+
+    const perFile = new Map<string, number>()
+    for (const entry of kept) perFile.set(entry.file.path, (perFile.get(entry.file.path) ?? 0) + 1)
+    const groups = new Map<string, { root: string; file: LspFileDiagnostics; diagnostics: Array<typeof DiagnosticOutput.Type> }>()
+    const readers = new Map(answers.map((a) => [a.root, sourceReader(context, a.root)]))
+    for (const entry of items) {
+      const source = await readers.get(entry.root)!.read(entry.file.path)
+      const start = toModelPosition(entry.diagnostic.range.start)
+      const end = toModelPosition(entry.diagnostic.range.end)
+      const group = groups.get(entry.file.path) ?? { root: entry.root, file: entry.file, diagnostics: [] }
+      group.diagnostics.push({
+        line: start.line,
+        column: start.column,
+        endLine: end.line,
+        endColumn: end.column,
+        severity: entry.diagnostic.severity,
+        message: entry.diagnostic.message,
+        ...(entry.diagnostic.code === undefined ? {} : { code: String(entry.diagnostic.code) }),
+        ...(entry.diagnostic.source === undefined ? {} : { source: entry.diagnostic.source }),
+        snippet: source === undefined ? '' : snippetLine(source.lines, entry.diagnostic.range.start.line, entry.diagnostic.range.start.character),
+      })
+      groups.set(entry.file.path, group)
+    }
+
+    const analysed = answers.reduce((sum, a) => sum + a.result.coverage.analysed.length, 0)
+    const eligibleKnown = answers.every((a) => a.result.coverage.eligible !== undefined)
+    const complete = answers.every((a) => a.result.coverage.complete)
+    const stale = [...groups.values()].filter((g) => g.file.freshness === 'stale').length
+    const notice = joinNotices(
+      ...answers.map((a) => noticeFor(a.result.meta, kept.length === 0, 'diagnostics')),
+      !complete && path === undefined
+        ? `only ${plural(analysed, 'file')} ${analysed === 1 ? 'was' : 'were'} analysed${eligibleKnown ? ` of ${answers.reduce((s, a) => s + (a.result.coverage.eligible ?? 0), 0)}` : ''}; ask per file (path) for files not covered`
+        : undefined,
+      stale > 0 ? `${plural(stale, 'file')} ${stale === 1 ? 'has' : 'have'} diagnostics for an older version; ask again in a moment` : undefined,
+    )
+    return {
+      scope: path === undefined ? ('workspace' as const) : ('file' as const),
+      ...(path === undefined ? {} : { path }),
+      counts,
+      hidden,
+      files: [...groups.values()].map((g) => ({
+        path: shown(g.root, g.file.path),
+        freshness: g.file.freshness,
+        count: perFile.get(g.file.path) ?? g.diagnostics.length,
+        diagnostics: g.diagnostics,
+      })),
+      coverage: {
+        analysed,
+        ...(eligibleKnown ? { eligible: answers.reduce((s, a) => s + (a.result.coverage.eligible ?? 0), 0) } : {}),
+        complete,
+      },
+      page,
+      readiness: worstReadiness(answers.map((a) => readinessOf(a.result.meta))),
+      ...(notice === undefined ? {} : { notice }),
+    }
+  },
+
+  summary(result) {
+    const parts = severities.filter((s) => result.counts[s] > 0).map((s) => plural(result.counts[s], s === 'information' ? 'info' : s, s === 'information' ? 'infos' : undefined))
+    return parts.length === 0 ? 'no problems' : parts.join(', ')
+  },
+
+  render(result) {
+    const body: string[] = []
+    for (const file of result.files) {
+      body.push(`${file.path} (${file.count}${file.freshness === 'current' ? '' : `, ${file.freshness}`})`)
+      for (const d of file.diagnostics) {
+        const code = d.code === undefined ? '' : ` ${d.source ?? ''}${d.code}`
+        body.push(`  ${d.line}:${d.column} ${d.severity}${code}: ${d.message.split('\n').join(' ')}`)
+        if (d.snippet !== '') body.push(`      ${d.snippet}`)
+      }
+    }
+    const counts = severities.filter((s) => result.counts[s] > 0).map((s) => `${result.counts[s]} ${s}`)
+    return lines(
+      `${result.scope === 'file' ? result.path : 'workspace'}: ${counts.length === 0 ? 'no problems' : counts.join(', ')}${result.hidden > 0 ? ` (${result.hidden} hints/unused hidden)` : ''}`,
+      `coverage: ${plural(result.coverage.analysed, 'file')} analysed${result.coverage.eligible === undefined ? '' : ` of ${result.coverage.eligible}`}${result.coverage.complete ? '' : ' (incomplete)'}`,
+      renderReadiness(result.readiness),
+      renderNotice(result.notice),
+      body,
+      renderPage(result.page, 'diagnostics'),
+    )
+  },
+})

@@ -1,0 +1,287 @@
+import { LspError, toModelPosition, type LspHierarchyItem, type LspRange, type LspResultMeta } from '@codeseam/lsp'
+import { Schema } from 'effect'
+
+import { clampLimit, paginate, queryFingerprint } from './budget.js'
+import { defineTool, type ToolContext } from './definition.js'
+import { at, lines, plural, renderNotice, renderPage, renderReadiness, renderTarget } from './render.js'
+import {
+  FirstMatchInput,
+  ModelPositionOutput,
+  NonNegativeInt,
+  PageOutput,
+  PositiveInt,
+  ReadinessOutput,
+  ResolvedTargetOutput,
+  SymbolKind,
+  TargetInput,
+} from './schemas.js'
+import { joinNotices, noticeFor, readinessOf, resolveToolTarget, shown, targetOutput, worstReadiness } from './targeting.js'
+
+/** Directions a model can walk. */
+export const hierarchyKinds = ['callers', 'callees', 'supertypes', 'subtypes'] as const
+type HierarchyKind = (typeof hierarchyKinds)[number]
+
+/** Limits of `code_hierarchy`: the direct list, and the graph. */
+export const hierarchyLimits = { defaultLimit: 50, maxLimit: 200 } as const
+/** Edges allowed per node budget. */
+const edgesPerNode = 4
+/** Wall-clock budget of a graph walk; past it the walk stops and says so. */
+export const hierarchyTimeBudgetMs = 15_000
+
+const HierarchyInput = Schema.Struct({
+  target: TargetInput,
+  kind: Schema.Literals(hierarchyKinds).annotate({
+    description: 'callers: functions that call the target; callees: functions it calls; supertypes / subtypes: the type hierarchy of a class or interface.',
+  }),
+  depth: Schema.optional(PositiveInt.check(Schema.isLessThanOrEqualTo(4))).annotate({
+    description: 'Levels to walk (1–4, default 1). Deeper levels come back as a deduplicated graph.',
+  }),
+  limit: Schema.optional(PositiveInt).annotate({ description: 'Direct results per page and graph node budget (default 50, max 200).' }),
+  cursor: Schema.optional(Schema.String).annotate({ description: 'nextCursor from a previous result with the same arguments (pages the direct list).' }),
+  firstMatch: FirstMatchInput,
+})
+
+const NodeOutput = Schema.Struct({
+  /** Stable id: `name@path:line`. */
+  id: Schema.String,
+  name: Schema.String,
+  kind: SymbolKind,
+  detail: Schema.optional(Schema.String),
+  path: Schema.String,
+  line: PositiveInt,
+  column: PositiveInt,
+  /** Levels away from the target (0 = the target). */
+  depth: NonNegativeInt,
+})
+
+const EdgeOutput = Schema.Struct({
+  /** For calls: `from` calls `to`. For types: `from` extends/implements `to`. */
+  from: Schema.String,
+  to: Schema.String,
+  /** Call sites (in the caller's file), 1-based. */
+  callSites: Schema.optional(Schema.Array(ModelPositionOutput)),
+})
+
+const DirectOutput = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  kind: SymbolKind,
+  detail: Schema.optional(Schema.String),
+  path: Schema.String,
+  line: PositiveInt,
+  column: PositiveInt,
+  callSites: Schema.optional(Schema.Array(ModelPositionOutput)),
+})
+
+const HierarchyOutput = Schema.Struct({
+  kind: Schema.Literals(hierarchyKinds),
+  target: ResolvedTargetOutput,
+  /** The hierarchy root the server prepared (the symbol the walk starts from). */
+  root: Schema.optional(NodeOutput),
+  /** One hop from the target. */
+  direct: Schema.Array(DirectOutput),
+  page: PageOutput,
+  /** The walk to `depth`, deduplicated (cycles appear as edges back to known nodes). */
+  graph: Schema.Struct({
+    depth: PositiveInt,
+    nodes: Schema.Array(NodeOutput),
+    edges: Schema.Array(EdgeOutput),
+    truncated: Schema.Struct({ nodes: Schema.Boolean, edges: Schema.Boolean, time: Schema.Boolean }),
+  }),
+  readiness: ReadinessOutput,
+  notice: Schema.optional(Schema.String),
+})
+
+/** The decoded result of `code_hierarchy`. */
+export type HierarchyResult = typeof HierarchyOutput.Type
+
+type Node = typeof NodeOutput.Type
+type Edge = typeof EdgeOutput.Type
+
+interface Hop {
+  readonly item: LspHierarchyItem
+  readonly callSites?: ReadonlyArray<LspRange>
+}
+
+function nodeId(root: string, item: LspHierarchyItem): string {
+  return `${item.name}@${shown(root, item.path)}:${item.selectionRange.start.line + 1}`
+}
+
+function toNode(root: string, item: LspHierarchyItem, depth: number): Node {
+  const position = toModelPosition(item.selectionRange.start)
+  return {
+    id: nodeId(root, item),
+    name: item.name,
+    kind: item.kind,
+    ...(item.detail === undefined || item.detail === '' ? {} : { detail: item.detail }),
+    path: shown(root, item.path),
+    line: position.line,
+    column: position.column,
+    depth,
+  }
+}
+
+/** One hop from `item` in direction `kind`, with the metadata of the answer. */
+async function step(context: ToolContext, root: string, kind: HierarchyKind, item: LspHierarchyItem): Promise<{ hops: Hop[]; meta: LspResultMeta }> {
+  if (kind === 'callers' || kind === 'callees') {
+    const result = await context.lsp.query({ operation: kind === 'callers' ? 'incomingCalls' : 'outgoingCalls', root, item }, context.signal)
+    return { hops: result.calls.map((c) => ({ item: c.item, callSites: c.fromRanges })), meta: result.meta }
+  }
+  const result = await context.lsp.query({ operation: kind, root, item }, context.signal)
+  return { hops: result.items.map((i) => ({ item: i })), meta: result.meta }
+}
+
+/** `code_hierarchy`: callers, callees, supertypes or subtypes, one hop plus a bounded graph. */
+export const codeHierarchy = defineTool({
+  name: 'code_hierarchy',
+  title: 'Call and type hierarchy',
+  description: [
+    'Who calls a function (callers), what it calls (callees), or the supertypes / subtypes of a class or interface, from the language server.',
+    'Use it to judge the impact of a change or to trace a flow, instead of grepping for the name (which misses aliased calls and finds unrelated ones).',
+    'Returns the direct list (with call sites) and, with depth 2–4, a deduplicated graph with stable node ids and directed edges; cycles are safe and node, edge and time budgets are reported.',
+  ].join(' '),
+  input: HierarchyInput,
+  output: HierarchyOutput,
+  hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+
+  async execute(input, context) {
+    const resolved = await resolveToolTarget(context, input.target, { firstMatch: input.firstMatch })
+    const root = resolved.root
+    const typeWalk = input.kind === 'supertypes' || input.kind === 'subtypes'
+    const prepared = await context.lsp.query(
+      { operation: typeWalk ? 'prepareTypeHierarchy' : 'prepareCallHierarchy', root, path: resolved.path, position: resolved.position },
+      context.signal,
+    )
+    const limit = clampLimit(input.limit, hierarchyLimits)
+    const depth = input.depth ?? 1
+    const start = prepared.items[0]
+    const readiness = [readinessOf(prepared.meta)]
+    const emptyGraph = { depth, nodes: [], edges: [], truncated: { nodes: false, edges: false, time: false } }
+    if (start === undefined) {
+      const fingerprint = queryFingerprint(['code_hierarchy', input.kind, resolved.path, resolved.position])
+      return {
+        kind: input.kind,
+        target: targetOutput(resolved),
+        direct: [],
+        page: paginate([], { limit, cursor: input.cursor, fingerprint }).page,
+        graph: emptyGraph,
+        readiness: readiness[0]!,
+        notice:
+          noticeFor(prepared.meta, true, 'hierarchy items') ??
+          `the server found no ${typeWalk ? 'type' : 'function or method'} at the target; aim at the declaration name of a ${typeWalk ? 'class or interface' : 'function or method'}`,
+      }
+    }
+
+    const first = await step(context, root, input.kind, start)
+    readiness.push(readinessOf(first.meta))
+    const fingerprint = queryFingerprint(['code_hierarchy', input.kind, resolved.path, resolved.position, depth])
+    const direct = paginate(first.hops, { limit, cursor: input.cursor, fingerprint })
+
+    // Breadth-first walk with node, edge and time budgets; ids dedupe, so cycles end at known nodes.
+    const deadline = performance.now() + hierarchyTimeBudgetMs
+    const maxEdges = limit * edgesPerNode
+    const nodes = new Map<string, Node>()
+    const edges: Edge[] = []
+    const truncated = { nodes: false, edges: false, time: false }
+    const rootNode = toNode(root, start, 0)
+    nodes.set(rootNode.id, rootNode)
+    let frontier: Array<{ item: LspHierarchyItem; hops?: Hop[] }> = [{ item: start, hops: first.hops }]
+    const failures: string[] = []
+    for (let level = 1; level <= depth && frontier.length > 0; level++) {
+      const next: typeof frontier = []
+      for (const entry of frontier) {
+        if (performance.now() > deadline) {
+          truncated.time = true
+          break
+        }
+        let hops = entry.hops
+        if (hops === undefined) {
+          try {
+            const answer = await step(context, root, input.kind, entry.item)
+            readiness.push(readinessOf(answer.meta))
+            hops = answer.hops
+          } catch (error) {
+            // A deeper level failing must not erase the levels already found; it is reported.
+            if (error instanceof LspError && !['CANCELLED', 'DISPOSED'].includes(error.code)) {
+              failures.push(`${entry.item.name}: ${error.code}`)
+              continue
+            }
+            throw error
+          }
+        }
+        const fromId = nodeId(root, entry.item)
+        for (const hop of hops) {
+          const id = nodeId(root, hop.item)
+          if (!nodes.has(id)) {
+            if (nodes.size >= limit) {
+              truncated.nodes = true
+              continue
+            }
+            nodes.set(id, toNode(root, hop.item, level))
+            if (level < depth) next.push({ item: hop.item })
+          }
+          if (edges.length >= maxEdges) {
+            truncated.edges = true
+            continue
+          }
+          // Edges point the way calls and inheritance go, whichever direction was walked.
+          const [from, to] = input.kind === 'callers' || input.kind === 'subtypes' ? [id, fromId] : [fromId, id]
+          const callSites = hop.callSites?.map((r) => toModelPosition(r.start))
+          edges.push({ from, to, ...(callSites === undefined ? {} : { callSites }) })
+        }
+      }
+      if (truncated.time) break
+      frontier = next
+    }
+
+    const combined = worstReadiness(readiness)
+    const notice = joinNotices(
+      noticeFor(first.meta, first.hops.length === 0, input.kind),
+      failures.length > 0 ? `some deeper levels failed and are missing: ${failures.join(', ')}` : undefined,
+      truncated.time ? `the walk stopped after ${hierarchyTimeBudgetMs / 1000} s; ask for a smaller depth for a complete graph` : undefined,
+    )
+    return {
+      kind: input.kind,
+      target: targetOutput(resolved),
+      root: rootNode,
+      direct: direct.items.map((hop) => {
+        const node = toNode(root, hop.item, 1)
+        const { depth: _depth, ...rest } = node
+        return { ...rest, ...(hop.callSites === undefined ? {} : { callSites: hop.callSites.map((r) => toModelPosition(r.start)) }) }
+      }),
+      page: direct.page,
+      graph: { depth, nodes: [...nodes.values()], edges, truncated },
+      readiness: combined,
+      ...(notice === undefined ? {} : { notice }),
+    }
+  },
+
+  summary(result) {
+    const more = result.graph.depth > 1 ? ` · graph ${plural(result.graph.nodes.length, 'node')}` : ''
+    return `${plural(result.page.total, result.kind === 'callers' ? 'caller' : result.kind === 'callees' ? 'callee' : result.kind === 'supertypes' ? 'supertype' : 'subtype')}${more}`
+  },
+
+  render(result) {
+    const body: string[] = []
+    for (const d of result.direct) {
+      const sites = d.callSites === undefined || d.callSites.length === 0 ? '' : `  calls at ${d.callSites.map((s) => `${s.line}:${s.column}`).join(', ')}`
+      body.push(`  ${d.kind} ${d.name}  ${at(d.path, d.line, d.column)}${sites}`)
+    }
+    const graph: string[] = []
+    if (result.graph.depth > 1) {
+      graph.push(`graph to depth ${result.graph.depth}: ${plural(result.graph.nodes.length, 'node')}, ${plural(result.graph.edges.length, 'edge')}`)
+      for (const edge of result.graph.edges) graph.push(`  ${edge.from} -> ${edge.to}`)
+      const cut = Object.entries(result.graph.truncated).filter(([, v]) => v).map(([k]) => k)
+      if (cut.length > 0) graph.push(`  graph truncated by the ${cut.join(' and ')} budget`)
+    }
+    return lines(
+      renderTarget(result.target),
+      `${result.kind} (${result.page.total}):`,
+      renderReadiness(result.readiness),
+      renderNotice(result.notice),
+      body,
+      renderPage(result.page, result.kind),
+      graph,
+    )
+  },
+})

@@ -1,0 +1,110 @@
+import { TextLines, type LspDocumentSnapshot, type LspService } from '@codeseam/lsp'
+
+import { mapBounded } from './budget.js'
+import type { ToolContext } from './definition.js'
+
+/**
+ * Reads source text for snippets, bodies and enclosing symbols: through the workspace's own reader (so a
+ * VS Code backend shows unsaved buffers and nothing outside the root is ever read), with bounded
+ * concurrency, each file once per call, and line tables cached per content hash across calls.
+ */
+
+/** Files read at once when a result spans many files. */
+export const snippetReadConcurrency = 8
+
+const linesByHash = new Map<string, TextLines>()
+const linesCacheSize = 512
+
+function linesFor(document: LspDocumentSnapshot): TextLines {
+  const hit = linesByHash.get(document.hash)
+  if (hit !== undefined) {
+    linesByHash.delete(document.hash)
+    linesByHash.set(document.hash, hit)
+    return hit
+  }
+  const lines = new TextLines(document.text)
+  linesByHash.set(document.hash, lines)
+  if (linesByHash.size > linesCacheSize) linesByHash.delete(linesByHash.keys().next().value as string)
+  return lines
+}
+
+/** A read file: its snapshot and line table. */
+export interface SourceFile {
+  readonly document: LspDocumentSnapshot
+  readonly lines: TextLines
+}
+
+/** Reads files of one workspace for one tool call. */
+export class SourceReader {
+  private readonly files = new Map<string, Promise<SourceFile | undefined>>()
+
+  constructor(
+    private readonly lsp: LspService,
+    private readonly root: string,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  /** Seeds the reader with a document already read (the target's), so it is not read twice. */
+  seed(document: LspDocumentSnapshot, lines?: TextLines): void {
+    this.files.set(document.path, Promise.resolve({ document, lines: lines ?? linesFor(document) }))
+  }
+
+  /**
+   * The file at an absolute path, or undefined when it cannot be read (deleted since the server answered,
+   * or outside the root): a snippet is decoration, its absence must not fail the answer.
+   */
+  read(path: string): Promise<SourceFile | undefined> {
+    let pending = this.files.get(path)
+    if (pending === undefined) {
+      const workspace = this.lsp.workspace(this.root)
+      pending =
+        workspace === undefined
+          ? Promise.resolve(undefined)
+          : workspace.readFile(path, this.signal).then(
+              (document) => ({ document, lines: linesFor(document) }),
+              () => undefined,
+            )
+      this.files.set(path, pending)
+    }
+    return pending
+  }
+
+  /** Reads many files with bounded concurrency. */
+  async readAll(paths: ReadonlyArray<string>): Promise<Map<string, SourceFile | undefined>> {
+    const unique = [...new Set(paths)]
+    const read = await mapBounded(unique, snippetReadConcurrency, (path) => this.read(path), this.signal)
+    return new Map(unique.map((path, index) => [path, read[index]]))
+  }
+}
+
+/** A reader for the workspace at `root`, bound to the call's signal. */
+export function sourceReader(context: ToolContext, root: string): SourceReader {
+  return new SourceReader(context.lsp, root, context.signal)
+}
+
+/** Longest snippet line kept; longer lines are cut around the point of interest. */
+export const maxSnippetLineChars = 200
+
+/** One line of source trimmed for display: leading indentation removed, long lines cut around `column0`. */
+export function snippetLine(lines: TextLines, line: number, column0 = 0): string {
+  if (line < 0 || line >= lines.lineCount) return ''
+  const text = lines.lineText(line)
+  const trimmedStart = text.length - text.trimStart().length
+  const body = text.slice(trimmedStart).trimEnd()
+  if (body.length <= maxSnippetLineChars) return body
+  const focus = Math.max(0, column0 - trimmedStart)
+  const start = Math.max(0, Math.min(focus - 60, body.length - maxSnippetLineChars))
+  return `${start > 0 ? '…' : ''}${body.slice(start, start + maxSnippetLineChars)}…`
+}
+
+/** `context` lines either side of `line`, numbered 1-based, as one block ("12| code"). */
+export function snippetWindow(lines: TextLines, line: number, context: number): string {
+  const from = Math.max(0, line - context)
+  const to = Math.min(lines.lineCount - 1, line + context)
+  const out: string[] = []
+  for (let l = from; l <= to; l++) {
+    const text = lines.lineText(l)
+    out.push(`${l + 1}${l === line ? '>' : '|'} ${text.length > maxSnippetLineChars ? `${text.slice(0, maxSnippetLineChars)}…` : text}`)
+  }
+  return out.join('\n')
+}

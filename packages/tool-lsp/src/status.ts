@@ -1,0 +1,109 @@
+import { Schema } from 'effect'
+
+import { defineTool } from './definition.js'
+import { lines, plural, renderNotice } from './render.js'
+import { NonNegativeInt } from './schemas.js'
+
+const ServerOutput = Schema.Struct({
+  provider: Schema.String,
+  /** The profile or server behind it (e.g. typescript, pyright). */
+  server: Schema.optional(Schema.String),
+  /** Workspace id, when the server belongs to one root. */
+  rootId: Schema.optional(Schema.String),
+  state: Schema.Literals(['starting', 'indexing', 'ready', 'idle', 'crashed', 'unavailable']),
+  /** Why it is unavailable or crashed, and what to do. */
+  reason: Schema.optional(Schema.String),
+  languages: Schema.Array(Schema.String),
+  extensions: Schema.Array(Schema.String),
+  /** Operations the server answers. */
+  operations: Schema.Array(Schema.String),
+  uptimeSeconds: Schema.optional(NonNegativeInt),
+  memoryMb: Schema.optional(NonNegativeInt),
+  restarts: Schema.optional(NonNegativeInt),
+})
+
+const StatusOutput = Schema.Struct({
+  workspaces: Schema.Array(Schema.Struct({ id: Schema.String, root: Schema.String })),
+  servers: Schema.Array(ServerOutput),
+  notice: Schema.optional(Schema.String),
+})
+
+/** The decoded result of `code_status`. */
+export type StatusResult = typeof StatusOutput.Type
+
+/** `code_status`: which language servers run, their state and what they can do. */
+export const codeStatus = defineTool({
+  name: 'code_status',
+  title: 'Language server status',
+  description: [
+    'Which language servers serve this workspace, per language: state (starting, indexing, ready, idle, crashed, unavailable and why), the operations each answers, uptime and memory.',
+    'Call it when another code_ tool answered empty or failed, to see whether a server is still indexing, crashed, or missing for that language (with what to install).',
+  ].join(' '),
+  input: Schema.Struct({}),
+  output: StatusOutput,
+  hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+
+  async execute(_input, context) {
+    const providers = new Map(context.lsp.providers().map((p) => [String(p.id), p]))
+    const roots = new Map(context.roots.map((r) => [r.root, r.id]))
+    const servers = context.lsp
+      .status()
+      .filter((s) => s.root === undefined || roots.has(s.root))
+      .map((status) => {
+        const provider = providers.get(status.providerId)
+        const extensions = provider === undefined ? [] : Object.keys(provider.extensions).sort()
+        const languages = status.languages ?? (provider === undefined ? [] : [...new Set(Object.values(provider.extensions))].sort())
+        const rootId = status.root === undefined ? undefined : roots.get(status.root)
+        return {
+          provider: status.providerId,
+          ...(status.server === undefined ? {} : { server: status.server }),
+          ...(rootId === undefined ? {} : { rootId }),
+          state: status.state,
+          ...(status.reason === undefined ? {} : { reason: status.reason }),
+          languages: [...languages],
+          extensions,
+          operations: [...(status.operations !== undefined && status.operations.length > 0 ? status.operations : (provider?.operations ?? []))],
+          ...(status.uptimeMs === undefined ? {} : { uptimeSeconds: Math.floor(status.uptimeMs / 1000) }),
+          ...(status.rssBytes === undefined ? {} : { memoryMb: Math.round(status.rssBytes / (1024 * 1024)) }),
+          ...(status.restarts === undefined ? {} : { restarts: status.restarts }),
+        }
+      })
+      .sort((a, b) => (a.provider < b.provider ? -1 : a.provider > b.provider ? 1 : (a.rootId ?? '') < (b.rootId ?? '') ? -1 : 1))
+    const problems = servers.filter((s) => s.state === 'unavailable' || s.state === 'crashed' || s.state === 'indexing' || s.state === 'starting')
+    const notices: string[] = []
+    if (context.roots.length === 0) notices.push('no workspace is open: the harness must open a workspace root first')
+    if (servers.length === 0) notices.push('no language server is registered: configure one per language')
+    if (problems.some((s) => s.state === 'indexing' || s.state === 'starting')) {
+      notices.push('some servers are still starting or indexing: their answers may be incomplete until they are ready')
+    }
+    return {
+      workspaces: context.roots.map((r) => ({ id: r.id, root: r.root })),
+      servers,
+      ...(notices.length === 0 ? {} : { notice: notices.join('. ') }),
+    }
+  },
+
+  summary(result) {
+    const ready = result.servers.filter((s) => s.state === 'ready' || s.state === 'idle').length
+    return `${ready}/${plural(result.servers.length, 'server')} ready`
+  },
+
+  render(result) {
+    return lines(
+      `workspaces: ${result.workspaces.map((w) => `${w.id} (${w.root})`).join(', ') || 'none'}`,
+      renderNotice(result.notice),
+      result.servers.map((s) => {
+        const extra = [
+          s.uptimeSeconds === undefined ? undefined : `up ${s.uptimeSeconds}s`,
+          s.memoryMb === undefined ? undefined : `${s.memoryMb} MB`,
+          s.restarts === undefined || s.restarts === 0 ? undefined : `${plural(s.restarts, 'restart')}`,
+        ].filter((x) => x !== undefined)
+        return [
+          `${s.server ?? s.provider}${s.rootId === undefined ? '' : ` @ ${s.rootId}`}: ${s.state}${extra.length === 0 ? '' : ` (${extra.join(', ')})`}  ${s.extensions.join(' ')}`,
+          ...(s.reason === undefined ? [] : [`    why: ${s.reason}`]),
+          `    can: ${s.operations.join(', ') || 'nothing yet'}`,
+        ].join('\n')
+      }),
+    )
+  },
+})

@@ -1,0 +1,273 @@
+import { LspError, toModelPosition, type LspDocumentSymbol, type LspWorkspaceSymbol } from '@codeseam/lsp'
+import { Schema } from 'effect'
+
+import { clampLimit, paginate, queryFingerprint } from './budget.js'
+import { defineTool, type ToolContext } from './definition.js'
+import { at, lines, plural, renderNotice, renderPage, renderReadiness } from './render.js'
+import { NonNegativeInt, PageOutput, PositiveInt, ReadinessOutput, SymbolKind } from './schemas.js'
+import { joinNotices, noticeFor, readinessOf, requireProvider, resolveToolFile, shown, worstReadiness } from './targeting.js'
+
+/** Limits of `code_symbols`. */
+export const symbolsLimits = { defaultLimit: 200, maxLimit: 1000 } as const
+
+/** Outline depth when none is asked for: top level and members. */
+export const defaultOutlineDepth = 2
+
+const SymbolsInput = Schema.Struct({
+  path: Schema.optional(Schema.String).annotate({
+    description: 'A file: returns its outline (classes, functions, members, nested) with line ranges. Omit to search the workspace with query.',
+  }),
+  query: Schema.optional(Schema.String).annotate({
+    description: 'Workspace symbol search: part of a name ("parseConf" finds parseConfig). Required when path is omitted; must not be empty.',
+  }),
+  rootId: Schema.optional(Schema.String).annotate({ description: 'Limit to one open workspace (by id).' }),
+  kind: Schema.optional(SymbolKind).annotate({ description: 'Only symbols of this kind (e.g. "class", "function", "method").' }),
+  depth: Schema.optional(PositiveInt.check(Schema.isLessThanOrEqualTo(10))).annotate({
+    description: 'Outline nesting shown (1 = top level only; default 2 = top level and members; max 10).',
+  }),
+  limit: Schema.optional(PositiveInt).annotate({ description: 'Symbols per page (default 200, max 1000).' }),
+  cursor: Schema.optional(Schema.String).annotate({ description: 'nextCursor from a previous result with the same arguments.' }),
+})
+
+interface OutlineNode {
+  readonly name: string
+  readonly kind: typeof SymbolKind.Type
+  readonly detail?: string | undefined
+  /** 1-based line and column of the name. */
+  readonly line: number
+  readonly column: number
+  /** 1-based first and last line of the whole declaration. */
+  readonly startLine: number
+  readonly endLine: number
+  /** Qualified name of the parent, when the parent is not on this page. */
+  readonly container?: string | undefined
+  /** Children below the depth limit (or the kind filter), not shown. */
+  readonly hiddenChildren?: number | undefined
+  readonly children?: ReadonlyArray<OutlineNode> | undefined
+}
+
+const OutlineNodeSchema: Schema.Codec<OutlineNode> = Schema.Struct({
+  name: Schema.String,
+  kind: SymbolKind,
+  detail: Schema.optional(Schema.String),
+  line: PositiveInt,
+  column: PositiveInt,
+  startLine: PositiveInt,
+  endLine: PositiveInt,
+  container: Schema.optional(Schema.String),
+  hiddenChildren: Schema.optional(PositiveInt),
+  children: Schema.optional(Schema.Array(Schema.suspend((): Schema.Codec<OutlineNode> => OutlineNodeSchema))),
+}).annotate({ identifier: 'OutlineNode' })
+
+const MatchOutput = Schema.Struct({
+  name: Schema.String,
+  kind: SymbolKind,
+  container: Schema.optional(Schema.String),
+  path: Schema.String,
+  rootId: Schema.String,
+  line: PositiveInt,
+  column: PositiveInt,
+})
+
+const SymbolsOutput = Schema.Struct({
+  mode: Schema.Literals(['outline', 'search']),
+  /** outline: the file; search: the query. */
+  path: Schema.optional(Schema.String),
+  query: Schema.optional(Schema.String),
+  outline: Schema.optional(Schema.Array(OutlineNodeSchema)),
+  matches: Schema.optional(Schema.Array(MatchOutput)),
+  /** Symbols in the whole answer (outline: within the depth and kind filter). */
+  totalFound: NonNegativeInt,
+  page: PageOutput,
+  readiness: ReadinessOutput,
+  notice: Schema.optional(Schema.String),
+})
+
+/** The decoded result of `code_symbols`. */
+export type SymbolsResult = typeof SymbolsOutput.Type
+
+interface FlatOutlineEntry {
+  readonly symbol: LspDocumentSymbol
+  readonly depth: number
+  readonly qualified: string
+  readonly parent?: string
+  readonly hidden: number
+}
+
+/** Pre-order walk within the depth limit, keeping symbols of `kind` (and the containers leading to them). */
+function walk(symbols: ReadonlyArray<LspDocumentSymbol>, maxDepth: number, kind: string | undefined): FlatOutlineEntry[] {
+  const out: FlatOutlineEntry[] = []
+  const visit = (list: ReadonlyArray<LspDocumentSymbol>, depth: number, parent: string | undefined) => {
+    for (const symbol of list) {
+      const qualified = parent === undefined ? symbol.name : `${parent}.${symbol.name}`
+      const below = depth >= maxDepth ? symbol.children.length : 0
+      if (kind === undefined || symbol.kind === kind) {
+        out.push({ symbol, depth, qualified, ...(parent === undefined ? {} : { parent }), hidden: below })
+      }
+      if (depth < maxDepth) visit(symbol.children, depth + 1, qualified)
+    }
+  }
+  visit(symbols, 1, undefined)
+  return out
+}
+
+/** Rebuilds a nested forest from a page of pre-order entries; a node whose parent is off the page names it. */
+function nest(entries: ReadonlyArray<FlatOutlineEntry>): OutlineNode[] {
+  const roots: OutlineNode[] = []
+  const byQualified = new Map<string, { children: OutlineNode[] }>()
+  for (const entry of entries) {
+    const { symbol } = entry
+    const name = toModelPosition(symbol.selectionRange.start)
+    const children: OutlineNode[] = []
+    const parentHolder = entry.parent === undefined ? undefined : byQualified.get(entry.parent)
+    const node: OutlineNode = {
+      name: symbol.name,
+      kind: symbol.kind,
+      ...(symbol.detail === undefined || symbol.detail === '' ? {} : { detail: symbol.detail }),
+      line: name.line,
+      column: name.column,
+      startLine: symbol.range.start.line + 1,
+      endLine: symbol.range.end.line + 1,
+      ...(entry.parent !== undefined && parentHolder === undefined ? { container: entry.parent } : {}),
+      ...(entry.hidden > 0 ? { hiddenChildren: entry.hidden } : {}),
+      children,
+    }
+    ;(parentHolder === undefined ? roots : parentHolder.children).push(node)
+    byQualified.set(entry.qualified, { children })
+  }
+  const prune = (nodes: OutlineNode[]): OutlineNode[] =>
+    nodes.map(({ children, ...rest }) => (children === undefined || children.length === 0 ? rest : { ...rest, children: prune([...children]) }))
+  return prune(roots)
+}
+
+function rank(symbol: LspWorkspaceSymbol, query: string): number {
+  const name = symbol.name.toLowerCase()
+  const wanted = query.toLowerCase()
+  if (symbol.name === query) return 0
+  if (name === wanted) return 1
+  if (name.startsWith(wanted)) return 2
+  if (name.includes(wanted)) return 3
+  return 4
+}
+
+async function outlineOf(input: typeof SymbolsInput.Type, path: string, context: ToolContext): Promise<SymbolsResult> {
+  const file = await resolveToolFile(context, path, input.rootId)
+  requireProvider(context, file.path, file.displayPath)
+  const result = await context.lsp.query({ operation: 'documentSymbols', root: file.workspace.root, path: file.path }, context.signal)
+  const depth = input.depth ?? defaultOutlineDepth
+  const entries = walk(result.symbols, depth, input.kind)
+  const fingerprint = queryFingerprint(['code_symbols', 'outline', file.path, depth, input.kind ?? null, result.meta.contentHash ?? null])
+  const { items, page } = paginate(entries, { limit: clampLimit(input.limit, symbolsLimits), cursor: input.cursor, fingerprint })
+  const notice = joinNotices(
+    noticeFor(result.meta, entries.length === 0, 'symbols'),
+    entries.length === 0 && result.symbols.length > 0 && input.kind !== undefined
+      ? `no ${input.kind} within depth ${depth}; ${result.symbols.length} top-level symbols of other kinds exist`
+      : undefined,
+  )
+  return {
+    mode: 'outline',
+    path: file.displayPath,
+    outline: nest(items),
+    totalFound: entries.length,
+    page,
+    readiness: readinessOf(result.meta),
+    ...(notice === undefined ? {} : { notice }),
+  }
+}
+
+async function search(input: typeof SymbolsInput.Type, query: string, context: ToolContext): Promise<SymbolsResult> {
+  const roots = input.rootId === undefined ? context.roots : context.roots.filter((r) => r.id === input.rootId)
+  if (roots.length === 0) {
+    throw new LspError('NOT_FOUND', `no workspace "${input.rootId}" is available (available: ${context.roots.map((r) => r.id).join(', ')})`)
+  }
+  const answers = await Promise.all(
+    roots.map(async (root) => ({ root, result: await context.lsp.query({ operation: 'workspaceSymbols', root: root.root, query }, context.signal) })),
+  )
+  const matches = answers
+    .flatMap(({ root, result }) =>
+      result.symbols
+        .filter((s) => input.kind === undefined || s.kind === input.kind)
+        .map((s) => ({ symbol: s, root })),
+    )
+    .sort((a, b) => rank(a.symbol, query) - rank(b.symbol, query) || (a.symbol.location.path < b.symbol.location.path ? -1 : a.symbol.location.path > b.symbol.location.path ? 1 : a.symbol.location.range.start.line - b.symbol.location.range.start.line))
+  const fingerprint = queryFingerprint(['code_symbols', 'search', query, input.kind ?? null, roots.map((r) => r.root)])
+  const { items, page } = paginate(matches, { limit: clampLimit(input.limit, symbolsLimits), cursor: input.cursor, fingerprint })
+  const readiness = worstReadiness(answers.map((a) => readinessOf(a.result.meta)))
+  const notice = joinNotices(...answers.map((a) => noticeFor(a.result.meta, matches.length === 0, 'symbols')))
+  return {
+    mode: 'search',
+    query,
+    matches: items.map(({ symbol, root }) => {
+      const position = toModelPosition((symbol.location.targetSelectionRange ?? symbol.location.range).start)
+      return {
+        name: symbol.name,
+        kind: symbol.kind,
+        ...(symbol.containerName === undefined || symbol.containerName === '' ? {} : { container: symbol.containerName }),
+        path: shown(root.root, symbol.location.path),
+        rootId: root.id,
+        line: position.line,
+        column: position.column,
+      }
+    }),
+    totalFound: matches.length,
+    page,
+    readiness,
+    ...(notice === undefined ? {} : { notice }),
+  }
+}
+
+function renderOutline(nodes: ReadonlyArray<OutlineNode>, depth: number, out: string[]): void {
+  for (const node of nodes) {
+    const span = node.endLine > node.startLine ? `${node.startLine}-${node.endLine}` : `${node.startLine}`
+    const detail = node.detail === undefined ? '' : `  ${node.detail}`
+    const from = node.container === undefined ? '' : `  (in ${node.container})`
+    const hidden = node.hiddenChildren === undefined ? '' : `  (+${node.hiddenChildren} nested)`
+    out.push(`${'  '.repeat(depth)}${node.kind} ${node.name}  ${node.line}:${node.column} [${span}]${detail}${from}${hidden}`)
+    if (node.children !== undefined) renderOutline(node.children, depth + 1, out)
+  }
+}
+
+/** `code_symbols`: a file's outline, or workspace symbol search by name. */
+export const codeSymbols = defineTool({
+  name: 'code_symbols',
+  title: 'Code symbols',
+  description: [
+    'List the symbols of a file as a nested outline (classes, functions, methods, with 1-based line ranges and name columns), or search symbols by name across the workspace.',
+    'Use the outline instead of reading a whole file to see its structure, and the search instead of grep to find where a class or function is declared.',
+    'Give path for an outline, or query (non-empty, part of a name) for a search. Results are capped with a cursor for more.',
+  ].join(' '),
+  input: SymbolsInput,
+  output: SymbolsOutput,
+  hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+
+  async execute(input, context) {
+    if (input.path !== undefined) return outlineOf(input, input.path, context)
+    if (input.query === undefined) {
+      throw new LspError('INVALID_ARGUMENT', 'code_symbols needs path (a file outline) or query (a workspace search for part of a symbol name)')
+    }
+    const query = input.query.trim()
+    if (query.length === 0) {
+      throw new LspError('INVALID_ARGUMENT', 'query is empty: give part of a symbol name (e.g. "parse"), or pass path to list one file\'s symbols')
+    }
+    return search(input, query, context)
+  },
+
+  summary(result) {
+    return result.mode === 'outline' ? `${plural(result.totalFound, 'symbol')} in ${result.path}` : `${plural(result.totalFound, 'match', 'matches')} for "${result.query}"`
+  },
+
+  render(result) {
+    const body: string[] = []
+    if (result.outline !== undefined) renderOutline(result.outline, 0, body)
+    for (const match of result.matches ?? []) {
+      body.push(`${match.kind} ${match.container === undefined ? '' : `${match.container}.`}${match.name}  ${at(match.path, match.line, match.column)}`)
+    }
+    return lines(
+      result.mode === 'outline' ? `outline of ${result.path}: ${plural(result.totalFound, 'symbol')}` : `symbols matching "${result.query}": ${result.totalFound}`,
+      renderReadiness(result.readiness),
+      renderNotice(result.notice),
+      body,
+      renderPage(result.page, 'symbols'),
+    )
+  },
+})
