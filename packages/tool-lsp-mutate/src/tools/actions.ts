@@ -1,4 +1,4 @@
-import { LspError, TextLines, type LspCodeAction, type LspWorkspaceEdit } from '@codeseam/lsp'
+import { isLspError, LspError, TextLines, type LspCodeAction, type LspWorkspaceEdit } from '@codeseam/lsp'
 import { defineTool, PositiveInt, type ToolDefinition } from '@codeseam/tool-lsp'
 import { Schema } from 'effect'
 
@@ -128,9 +128,26 @@ export function codeActionsTool(session: MutationSession): ToolDefinition<typeof
           summary: `code action "${wanted}" in ${file.displayPath}`,
           async compute({ lsp, root, signal }) {
             const { document, actions } = await list(signal)
-            const action = pickAction(actions, wanted)
-            applied = action
-            const resolution = await lsp.query({ operation: 'resolveCodeAction', root, path: file.path, actionId: action.id }, signal)
+            // Ids are minted per listing: an id from an earlier listing goes to the provider, which knows
+            // whether it is still valid for this document version (and refuses disabled actions).
+            const listed = actions.some((a) => a.id === wanted || a.title === wanted)
+            let resolution
+            if (listed) {
+              const action = pickAction(actions, wanted)
+              applied = action
+              resolution = await lsp.query({ operation: 'resolveCodeAction', root, path: file.path, actionId: action.id }, signal)
+            } else {
+              try {
+                resolution = await lsp.query({ operation: 'resolveCodeAction', root, path: file.path, actionId: wanted }, signal)
+              } catch (error) {
+                if (!isLspError(error, 'NOT_FOUND')) throw error
+                pickAction(actions, wanted)
+                throw error
+              }
+              const title = resolution.title
+              const same = actions.find((a) => a.title === title)
+              applied = same === undefined ? { id: wanted, title, hasEdit: resolution.edit.operations.length > 0, hasCommand: resolution.command !== undefined } : { ...same, id: wanted }
+            }
             const command = resolution.command
             const edit = merge([resolution.edit, ...(command?.appliedEdits ?? [])])
             return {
