@@ -70,7 +70,7 @@ export class StdoutGuard extends Transform {
     const text = Buffer.concat(this.header).toString('latin1')
     const firstBreak = text.indexOf('\r\n')
     const first = firstBreak === -1 ? text : text.slice(0, firstBreak)
-    if (first.length > 0 && !/^[A-Za-z][A-Za-z0-9-]*(:.*)?$/.test(first)) {
+    if (first.length > 0 && !/^[A-Za-z][A-Za-z0-9-]*(:[^\r\n]*)?\r?$/.test(first)) {
       throw new ProtocolViolation(`the server wrote text that is not a protocol header on stdout: ${preview(Buffer.concat(this.header))}`)
     }
   }

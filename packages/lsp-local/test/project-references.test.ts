@@ -6,15 +6,20 @@ import { createLsp, type LspService } from '@codeseam/lsp'
 import { createLocalHost, type HostOptions, type LocalHost } from '../src/index.js'
 import { LeakCheck, copyFixture, positionOf, textAt } from './helpers.js'
 
-const profiles: Array<[string, HostOptions]> = [
-  ['typescript', {}],
-  ['typescript-language-server', { profiles: [{ id: 'typescript', enabled: false }, { id: 'typescript-language-server', enabled: true }] }],
+const tsls: HostOptions = { profiles: [{ id: 'typescript', enabled: false }, { id: 'typescript-language-server', enabled: true }] }
+// ts-refs: a solution-style root tsconfig referencing three projects; ts-monorepo: the same projects with no
+// root tsconfig at all (each package stands alone, as in many pnpm monorepos).
+const profiles: Array<[string, string, HostOptions]> = [
+  ['typescript', 'ts-refs', {}],
+  ['typescript', 'ts-monorepo', {}],
+  ['typescript-language-server', 'ts-refs', tsls],
+  ['typescript-language-server', 'ts-monorepo', tsls],
 ]
 
 // A solution-style tsconfig with three referenced projects: a query started in `core` must find the
 // sites in `app` and `cli`, although nothing in those projects was opened.
-describe.each(profiles)('project references (%s)', (_name, options) => {
-  const copy = copyFixture('ts-refs')
+describe.each(profiles)('project references (%s, %s)', (_name, fixture, options) => {
+  const copy = copyFixture(fixture)
   const root = copy.root
   const core = 'packages/core/src/index.ts'
   const leaks = new LeakCheck()
@@ -54,7 +59,7 @@ describe.each(profiles)('project references (%s)', (_name, options) => {
 
 // Proof that the check above can fail: the native server on its own searches only loaded projects.
 test('without loading every project first, the native server misses the other projects', async () => {
-  const copy = copyFixture('ts-refs')
+  const copy = copyFixture('ts-monorepo')
   const host = await createLocalHost({ profiles: [{ id: 'typescript', loadAllProjects: undefined }] })
   const leaks = new LeakCheck()
   try {
@@ -65,7 +70,7 @@ test('without loading every project first, the native server misses the other pr
       { operation: 'references', root: workspace.root, path: nodePath.join(copy.root, core), position: positionOf(copy.root, core, 'formatGreeting(name'), languageId: 'typescript' },
       new AbortController().signal,
     )
-    expect(r.locations.every((l) => l.path.includes('packages/core'))).toBe(true)
+    expect(r.locations.every((l) => l.path.includes("packages/core"))).toBe(true)
     await leaks.record()
   } finally {
     await host.dispose()

@@ -1,0 +1,3 @@
+import { register } from 'node:module'
+
+register('./ts-loader.mjs', import.meta.url)
