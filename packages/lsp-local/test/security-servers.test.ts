@@ -154,3 +154,34 @@ describe('native TypeScript 7', () => {
     expect(attack.markers()).toEqual([])
   })
 })
+
+describe('native TypeScript 7: automatic type acquisition', () => {
+  const native = profile('typescript')
+
+  test.skipIf(native.unavailable !== undefined)('untrusted: npm never runs; trusted: it does (documented behaviour)', { timeout: 180_000 }, async () => {
+    const untrustedCopy = workspace('js-ata')
+    const trustedCopy = workspace('js-ata')
+    const untrustedNpm = fakeNpmDir(nodePath.join(untrustedCopy.root, 'npm.marker'))
+    const trustedNpm = fakeNpmDir(nodePath.join(trustedCopy.root, 'npm.marker'))
+    cleanups.push(untrustedNpm.remove, trustedNpm.remove)
+    const pathWith = (dir: string) => `${dir}${nodePath.delimiter}${process.env['PATH'] ?? ''}`
+    const untrustedPlan = planSpawn(native, { root: untrustedCopy.root, trust: 'untrusted', env: envWith(native, { ...untrustedNpm.env, PATH: pathWith(untrustedNpm.dir) }) })
+    const untrustedServer = start(native, untrustedPlan, untrustedCopy.root)
+    const trustedPlan = planSpawn(native, { root: trustedCopy.root, trust: 'trusted', env: envWith(native, { ...trustedNpm.env, PATH: pathWith(trustedNpm.dir) }) })
+    const trustedServer = start(native, trustedPlan, trustedCopy.root)
+    try {
+      for (const [server, root] of [[untrustedServer, untrustedCopy.root], [trustedServer, trustedCopy.root]] as const) {
+        await server.initialize(deadline)
+        const path = nodePath.join(root, 'app.js')
+        await server.documents.sync(path, 'javascript')
+        const hover = await server.request(HoverRequest.type, { textDocument: { uri: pathToUri(path) }, position: positionOf(path, 'padded =') }, { timeoutMs: deadline })
+        expect(hoverText(hover)).toMatch(/padded/)
+      }
+      // The trusted twin ran npm for the same project: by then the untrusted one would have too.
+      await waitForFile(nodePath.join(trustedCopy.root, 'npm.marker'), deadline)
+      expect(untrustedCopy.markers()).toEqual([])
+    } finally {
+      await Promise.all([untrustedServer.stop(), trustedServer.stop()])
+    }
+  })
+})
