@@ -1,0 +1,151 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+
+import type { FlagSpec, ToolCommand } from './flags.js'
+
+/**
+ * Turns a command line into a tool input: `node:util` parseArgs with the flags derived from the tool's
+ * schema plus the global flags, then each flag's text converted to the JSON type the schema names. Anything
+ * that does not parse is a {@link UsageError} (exit code 2); whether the values make sense is the tool's call.
+ */
+
+/** A command line that cannot be understood: wrong flag, missing value, bad number. Exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError'
+  constructor(
+    message: string,
+    /** The command whose help to point at. */
+    readonly command?: string,
+  ) {
+    super(message)
+  }
+}
+
+/** Flags every command takes. */
+export interface GlobalFlags {
+  readonly roots: ReadonlyArray<string>
+  readonly config?: string
+  readonly trust?: 'trusted' | 'untrusted'
+  readonly json: boolean
+  readonly help: boolean
+  /** Approve changes that need an explicit yes (deletes, overwrites, server commands). */
+  readonly yes: boolean
+  /** No progress lines on stderr. */
+  readonly quiet: boolean
+  readonly color?: boolean
+}
+
+/** The global flags' parseArgs options (shared with `codeseam mcp`). */
+export const globalOptions = {
+  root: { type: 'string', multiple: true },
+  config: { type: 'string' },
+  trust: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  yes: { type: 'boolean', short: 'y' },
+  quiet: { type: 'boolean', short: 'q' },
+  color: { type: 'boolean' },
+  'no-color': { type: 'boolean' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>
+
+type ParsedValues = Record<string, string | boolean | Array<string | boolean> | undefined>
+
+/** Reads the global flags out of parsed values. */
+export function globalFlags(values: ParsedValues, command?: string): GlobalFlags {
+  const trust = values.trust
+  if (trust !== undefined && trust !== 'trusted' && trust !== 'untrusted') {
+    throw new UsageError(`--trust must be "trusted" or "untrusted", got "${String(trust)}"`, command)
+  }
+  const roots = (values.root as string[] | undefined) ?? []
+  return {
+    roots,
+    ...(typeof values.config === 'string' ? { config: values.config } : {}),
+    ...(trust === undefined ? {} : { trust }),
+    json: values.json === true,
+    help: values.help === true,
+    yes: values.yes === true,
+    quiet: values.quiet === true,
+    ...(values['no-color'] === true ? { color: false } : values.color === true ? { color: true } : {}),
+  }
+}
+
+function convert(spec: FlagSpec, text: string, command: string): unknown {
+  switch (spec.type) {
+    case 'string':
+      if (spec.choices !== undefined && !spec.choices.includes(text)) {
+        throw new UsageError(`--${spec.flag} must be one of ${spec.choices.join(', ')}; got "${text}"`, command)
+      }
+      return text
+    case 'integer':
+    case 'number': {
+      const value = Number(text)
+      if (text.trim() === '' || !Number.isFinite(value) || (spec.type === 'integer' && !Number.isInteger(value))) {
+        throw new UsageError(`--${spec.flag} needs ${spec.type === 'integer' ? 'a whole number' : 'a number'}; got "${text}"`, command)
+      }
+      return value
+    }
+    case 'json':
+      try {
+        return JSON.parse(text) as unknown
+      } catch {
+        throw new UsageError(`--${spec.flag} needs JSON (e.g. '{"start":{"line":1,"column":1},"end":{"line":2,"column":1}}'); got ${text}`, command)
+      }
+    default:
+      return text
+  }
+}
+
+function setPath(target: Record<string, unknown>, path: ReadonlyArray<string>, value: unknown): void {
+  let node = target
+  for (const key of path.slice(0, -1)) {
+    const next = node[key]
+    if (next === null || typeof next !== 'object') node[key] = {}
+    node = node[key] as Record<string, unknown>
+  }
+  const last = path[path.length - 1]
+  if (last !== undefined) node[last] = value
+}
+
+/** What parsing one command line gives. */
+export interface ParsedCommand {
+  readonly globals: GlobalFlags
+  /** The tool input built from the flags (not yet decoded by the tool). */
+  readonly input: Record<string, unknown>
+}
+
+/** Parses the arguments after the command name. */
+export function parseCommand(command: ToolCommand, args: ReadonlyArray<string>): ParsedCommand {
+  const options: NonNullable<ParseArgsConfig['options']> = { ...globalOptions }
+  for (const spec of command.flags) {
+    if (spec.flag in options) continue
+    options[spec.flag] = spec.type === 'boolean' ? { type: 'boolean' } : { type: 'string', multiple: spec.type === 'strings' }
+  }
+  let parsed
+  try {
+    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true })
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''), command.name)
+  }
+  const values = parsed.values as ParsedValues
+  const globals = globalFlags(values, command.name)
+  const input: Record<string, unknown> = {}
+  const positionals = parsed.positionals
+  if (positionals.length > (command.positional === undefined ? 0 : 1)) {
+    throw new UsageError(`unexpected argument "${positionals[command.positional === undefined ? 0 : 1]}"`, command.name)
+  }
+  if (command.positional !== undefined && positionals[0] !== undefined) setPath(input, command.positional.path, positionals[0])
+  for (const spec of command.flags) {
+    const raw = values[spec.flag]
+    if (raw === undefined) continue
+    if (spec.type === 'boolean') setPath(input, spec.path, raw === true)
+    else if (spec.type === 'strings') setPath(input, spec.path, raw)
+    else setPath(input, spec.path, convert(spec, String(raw), command.name))
+  }
+  if (!globals.help) {
+    if (command.positional?.required === true && positionals[0] === undefined) {
+      throw new UsageError(`${command.positional.label} is required`, command.name)
+    }
+    const missing = command.flags.filter((s) => s.required && values[s.flag] === undefined).map((s) => `--${s.flag}`)
+    if (missing.length > 0) throw new UsageError(`missing ${missing.join(', ')}`, command.name)
+  }
+  return { globals, input }
+}

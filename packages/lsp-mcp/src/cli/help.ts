@@ -1,0 +1,126 @@
+import type { ToolCommand } from './flags.js'
+
+/** Help texts, generated from the tools' own schemas and descriptions so they cannot drift from behaviour. */
+
+/** Exit codes of every command. */
+export const exitCodes = {
+  ok: 0,
+  /** The query failed with an LspError (its code is printed), or a mutation was not applied (denied, refused, conflict, failed). */
+  failed: 1,
+  /** The command line could not be understood. */
+  usage: 2,
+  /** Interrupted (Ctrl-C): the running request was cancelled and the servers stopped. */
+  interrupted: 130,
+} as const
+
+const globalHelp = [
+  '  --root DIR           workspace root (repeatable; default: the current directory)',
+  '  --config FILE        lsp-local config (extra or overriding language-server profiles)',
+  '  --trust LEVEL        trusted | untrusted (default untrusted: no server runs code the workspace chooses)',
+  '  --json               print the result envelope as JSON (for scripts)',
+  '  -y, --yes            approve changes that need an explicit yes (deletes, overwrites, server commands)',
+  '  -q, --quiet          no progress lines on stderr',
+  '  --color, --no-color  force colors on or off (default: only on a terminal; NO_COLOR is honoured)',
+  '  -h, --help           this help',
+]
+
+const exitHelp = [
+  'Exit codes:',
+  '  0    ok',
+  '  1    the query failed (the LspError code is printed, e.g. NOT_FOUND, AMBIGUOUS, UNAVAILABLE),',
+  '       or a change was not applied (denied, refused, conflict, failed)',
+  '  2    usage error (unknown command or flag, missing or malformed value)',
+  '  130  interrupted',
+]
+
+function wrap(text: string, width: number, indent: string): string {
+  const words = text.split(/\s+/).filter((w) => w.length > 0)
+  const lines: string[] = []
+  let line = ''
+  for (const word of words) {
+    if (line.length > 0 && line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = word
+    } else line = line.length === 0 ? word : `${line} ${word}`
+  }
+  if (line.length > 0) lines.push(line)
+  return lines.map((l) => `${indent}${l}`).join('\n')
+}
+
+/** `codeseam --help`. */
+export function mainHelp(commands: ReadonlyArray<ToolCommand>): string {
+  const width = Math.max(...commands.map((c) => c.name.length), 'mcp'.length) + 2
+  const row = (name: string, text: string) => `  ${name.padEnd(width)}${text}`
+  return [
+    'codeseam: IDE-grade code intelligence from real language servers, for agents and people.',
+    '',
+    'Usage:',
+    '  codeseam <command> [PATH] [flags]      one query, human output (or --json)',
+    '  codeseam mcp [flags]                   the MCP server on stdio',
+    '',
+    'Commands:',
+    row('mcp', 'serve every tool over MCP (stdio)'),
+    ...commands.map((c) => row(c.name, `${c.tool.title}${c.tool.hints.readOnly ? '' : ' (changes files; --dry-run previews)'}`)),
+    '',
+    'Global flags:',
+    ...globalHelp,
+    '',
+    ...exitHelp,
+    '',
+    'Examples:',
+    '  codeseam navigate src/index.ts --symbol createLsp --kind references',
+    '  codeseam symbols --query route',
+    '  codeseam hover src/router.ts --symbol Router.match',
+    '  codeseam diagnostics',
+    '  codeseam rename src/x.ts --symbol foo --to bar --dry-run',
+    '  codeseam status',
+    '',
+    'Run `codeseam <command> --help` for a command\'s flags.',
+  ].join('\n')
+}
+
+/** `codeseam <command> --help`. */
+export function commandHelp(command: ToolCommand): string {
+  const flags = command.flags.map((f) => {
+    const value = f.type === 'boolean' ? '' : f.choices !== undefined ? ` ${f.choices.join('|')}` : f.type === 'json' ? ' JSON' : ' VALUE'
+    const head = `  --${f.flag}${value}${f.required ? ' (required)' : ''}${f.type === 'strings' ? ' (repeatable)' : ''}`
+    return f.description.length === 0 ? head : `${head}\n${wrap(f.description, 88, '      ')}`
+  })
+  const usage = `codeseam ${command.name}${command.positional === undefined ? '' : command.positional.required ? ` ${command.positional.label}` : ` [${command.positional.label}]`} [flags]`
+  return [
+    `Usage: ${usage}`,
+    '',
+    wrap(command.tool.description, 100, ''),
+    '',
+    ...(command.positional === undefined ? [] : [`  ${command.positional.label}  file path relative to the workspace root`, '']),
+    'Flags:',
+    ...flags,
+    '',
+    'Global flags:',
+    ...globalHelp,
+    '',
+    ...exitHelp,
+  ].join('\n')
+}
+
+/** `codeseam mcp --help`. */
+export function mcpHelp(toolNames: ReadonlyArray<string>): string {
+  return [
+    'Usage: codeseam mcp [--root DIR ...] [--config FILE] [--trust trusted|untrusted] [--read-only] [--allow-edits] [--disable-tool NAME ...]',
+    '',
+    'Serves every codeseam tool to an MCP client over stdio. Language servers start on the first query for',
+    'their language and stop when the client disconnects.',
+    '',
+    'Flags:',
+    '  --root DIR           workspace root (repeatable; default: the current directory)',
+    '  --config FILE        lsp-local config (extra or overriding language-server profiles)',
+    '  --trust LEVEL        trusted | untrusted (default untrusted)',
+    '  --read-only          expose only the read tools',
+    '  --allow-edits        apply previewable changes without asking when the client cannot ask its user',
+    '                       (without elicitation and without this flag, mutating tools only preview)',
+    '  --disable-tool NAME  leave a tool out (repeatable)',
+    '  -h, --help           this help',
+    '',
+    `Tools: ${toolNames.join(', ')}`,
+  ].join('\n')
+}

@@ -1,0 +1,158 @@
+import { parseArgs } from 'node:util'
+
+import { isLspError } from '@codeseam/lsp'
+import { callTool, type ToolOutcome } from '@codeseam/tool-lsp'
+import type { ApprovalPolicy } from '@codeseam/tool-lsp-mutate'
+
+import { followCallProgress } from '../progress.js'
+import { serverInfo } from '../server.js'
+import { openSession } from '../session.js'
+import { startMcpServer } from '../stdio-server.js'
+import { collectTools } from '../tool-set.js'
+import { toolRunner } from '../tool-runner.js'
+import { globalOptions, globalFlags, parseCommand, UsageError, type GlobalFlags } from './arguments.js'
+import { toolCommand, type ToolCommand } from './flags.js'
+import { commandHelp, exitCodes, mainHelp, mcpHelp } from './help.js'
+import { humanOutcome, jsonOutcome, note, useColor, type OutputStream } from './output.js'
+import { progressLine } from './progress-line.js'
+
+/**
+ * The `codeseam` command line. Thin on purpose: it maps flags to a tool's input, runs the tool through the
+ * same `callTool` the MCP server uses, and renders the outcome. It has no code intelligence of its own.
+ */
+
+/** The process pieces the CLI touches, so tests and embedders can supply their own. */
+export interface CliIo {
+  readonly stdout: OutputStream
+  readonly stderr: OutputStream
+  readonly cwd: string
+  readonly env: NodeJS.ProcessEnv
+  /** Aborts the running command (Ctrl-C). */
+  readonly interrupt?: AbortSignal
+}
+
+/** Failures of a transaction that did not happen, as receipts report them. */
+const unappliedStatuses = new Set(['denied', 'refused', 'conflict', 'failed'])
+
+/** The exit code of an outcome: a failure, or a mutation receipt saying nothing was written, is 1. */
+export function exitCodeOf(outcome: ToolOutcome): number {
+  if (!outcome.ok) return outcome.error.code === 'CANCELLED' ? exitCodes.interrupted : exitCodes.failed
+  const { status, transactionId } = outcome.structured
+  return typeof transactionId === 'string' && typeof status === 'string' && unappliedStatuses.has(status) ? exitCodes.failed : exitCodes.ok
+}
+
+/** The CLI's approval policy: the person typed the command, so previewable changes apply; explicit ones need --yes. */
+export function cliApprovalPolicy(yes: boolean): ApprovalPolicy {
+  return {
+    autoApprove: true,
+    approve: () => (yes ? 'approve' : { decision: 'deny', reason: 'this change needs an explicit yes: run it again with --yes (or --dry-run to preview)' }),
+  }
+}
+
+async function runToolCommand(command: ToolCommand, globals: GlobalFlags, input: Record<string, unknown>, io: CliIo): Promise<number> {
+  const color = useColor(io.stdout, globals.color, io.env)
+  const errorColor = useColor(io.stderr, globals.color, io.env)
+  const session = await openSession({
+    roots: globals.roots.length > 0 ? globals.roots : [io.cwd],
+    ...(globals.config === undefined ? {} : { configFile: globals.config }),
+    ...(globals.trust === undefined ? {} : { trust: globals.trust }),
+  })
+  const line = progressLine(io.stderr, { quiet: globals.quiet || globals.json })
+  const progress = followCallProgress(session.lsp, session.roots, (report) => line.report(report))
+  const controller = new AbortController()
+  const onInterrupt = () => controller.abort(new Error('interrupted'))
+  io.interrupt?.addEventListener('abort', onInterrupt, { once: true })
+  try {
+    const runner = toolRunner(session, cliApprovalPolicy(globals.yes))
+    const outcome = await callTool(command.tool, input, runner.context({ signal: controller.signal, onProgress: progress.onProgress }))
+    line.done()
+    if (globals.json) io.stdout.write(jsonOutcome(outcome))
+    else {
+      const root = session.roots[0]?.root ?? io.cwd
+      if (outcome.ok) io.stdout.write(humanOutcome(outcome, root, io.cwd, color))
+      else io.stderr.write(humanOutcome(outcome, root, io.cwd, errorColor))
+    }
+    return exitCodeOf(outcome)
+  } finally {
+    line.done()
+    progress.dispose()
+    io.interrupt?.removeEventListener('abort', onInterrupt)
+    await session.dispose()
+  }
+}
+
+async function runMcp(args: ReadonlyArray<string>, io: CliIo, toolNames: () => string[]): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      options: {
+        root: globalOptions.root,
+        config: globalOptions.config,
+        trust: globalOptions.trust,
+        help: globalOptions.help,
+        'read-only': { type: 'boolean' },
+        'allow-edits': { type: 'boolean' },
+        'disable-tool': { type: 'string', multiple: true },
+      },
+      strict: true,
+      allowPositionals: false,
+    })
+  } catch (error) {
+    throw new UsageError((error as Error).message, 'mcp')
+  }
+  const values = parsed.values
+  if (values.help === true) {
+    io.stdout.write(`${mcpHelp(toolNames())}\n`)
+    return exitCodes.ok
+  }
+  const globals = globalFlags(values, 'mcp')
+  const server = await startMcpServer({
+    roots: globals.roots.length > 0 ? globals.roots : [io.cwd],
+    ...(globals.config === undefined ? {} : { configFile: globals.config }),
+    ...(globals.trust === undefined ? {} : { trust: globals.trust }),
+    readOnly: values['read-only'] === true,
+    allowEdits: values['allow-edits'] === true,
+    ...(values['disable-tool'] === undefined ? {} : { disable: values['disable-tool'] }),
+  })
+  const reason = await server.closed
+  io.stderr.write(`codeseam mcp: stopped (${reason})\n`)
+  return exitCodes.ok
+}
+
+/** Runs one command line (without the `node` and script arguments); resolves to the exit code. */
+export async function runCli(argv: ReadonlyArray<string>, io: CliIo): Promise<number> {
+  const commands = collectTools().map(toolCommand)
+  const [name, ...rest] = argv
+  try {
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      io.stdout.write(`${mainHelp(commands)}\n`)
+      return name === undefined ? exitCodes.usage : exitCodes.ok
+    }
+    if (name === '--version' || name === '-v') {
+      io.stdout.write(`${serverInfo.version}\n`)
+      return exitCodes.ok
+    }
+    if (name === 'mcp') return await runMcp(rest, io, () => commands.map((c) => c.tool.name))
+    const command = commands.find((c) => c.name === name || c.tool.name === name)
+    if (command === undefined) throw new UsageError(`unknown command "${name}" (commands: mcp, ${commands.map((c) => c.name).join(', ')})`)
+    const { globals, input } = parseCommand(command, rest)
+    if (globals.help) {
+      io.stdout.write(`${commandHelp(command)}\n`)
+      return exitCodes.ok
+    }
+    return await runToolCommand(command, globals, input, io)
+  } catch (error) {
+    const color = useColor(io.stderr, undefined, io.env)
+    if (error instanceof UsageError) {
+      io.stderr.write(`codeseam: ${error.message}\n`)
+      io.stderr.write(note(`Run \`codeseam ${error.command === undefined ? '' : `${error.command} `}--help\` for usage.`, color))
+      return exitCodes.usage
+    }
+    if (isLspError(error)) {
+      io.stderr.write(`codeseam: error ${error.code}: ${error.message}\n`)
+      return exitCodes.failed
+    }
+    throw error
+  }
+}

@@ -1,0 +1,83 @@
+import { realpath, stat } from 'node:fs/promises'
+import * as nodePath from 'node:path'
+
+import { createLsp, LspError, type LspService, type LspWorkspaceInfo } from '@codeseam/lsp'
+import { createLocalHost, type LocalHost, type TrustLevel } from '@codeseam/lsp-local'
+
+/**
+ * A codeseam session: one `ctx.lsp` with the local language-server host attached to the given roots. The
+ * MCP server and the CLI both run on one; disposing it stops every language server it started.
+ */
+
+/** Options for {@link openSession}. */
+export interface SessionOptions {
+  /** Workspace roots (absolute or relative to the current directory); default: the current directory. */
+  readonly roots?: ReadonlyArray<string>
+  /** A JSON file with an lsp-local host config (extra or overriding server profiles, limits). */
+  readonly configFile?: string
+  /** Trust level of every root; default `untrusted` (no profile may run code the workspace chooses). */
+  readonly trust?: TrustLevel
+}
+
+/** An open session. */
+export interface CodeseamSession {
+  readonly lsp: LspService
+  readonly host: LocalHost
+  /** The open workspaces, in the order the roots were given. */
+  readonly roots: ReadonlyArray<LspWorkspaceInfo>
+  readonly trust: TrustLevel
+  /** Releases every registration and stops every language server (bounded, idempotent). */
+  dispose(): Promise<void>
+}
+
+async function checkedRoot(root: string): Promise<string> {
+  const absolute = nodePath.resolve(root)
+  let info
+  try {
+    info = await stat(absolute)
+  } catch {
+    throw new LspError('NOT_FOUND', `workspace root ${absolute} does not exist: pass an existing folder with --root`)
+  }
+  if (!info.isDirectory()) throw new LspError('INVALID_ARGUMENT', `workspace root ${absolute} is not a folder`)
+  return realpath(absolute)
+}
+
+/** Opens a session: creates `ctx.lsp`, starts the local host (servers start lazily, on the first query) and attaches the roots. */
+export async function openSession(options: SessionOptions = {}): Promise<CodeseamSession> {
+  const trust = options.trust ?? 'untrusted'
+  const given = options.roots === undefined || options.roots.length === 0 ? [process.cwd()] : options.roots
+  const roots = [...new Set(await Promise.all(given.map(checkedRoot)))]
+  const lsp = createLsp()
+  const host = await createLocalHost(options.configFile === undefined ? {} : { configFile: options.configFile })
+  let detach: (() => Promise<void>) | undefined
+  try {
+    detach = await host.attach(
+      lsp,
+      roots.map((root) => ({ root, trust })),
+    )
+  } catch (error) {
+    await host.dispose()
+    await lsp.dispose()
+    throw error
+  }
+  const open = roots.map((root) => {
+    const workspace = lsp.workspace(root)
+    if (workspace === undefined) throw new LspError('UNAVAILABLE', `the host did not open the workspace ${root}`)
+    return { id: workspace.id, root: workspace.root }
+  })
+  let disposed: Promise<void> | undefined
+  return {
+    lsp,
+    host,
+    roots: open,
+    trust,
+    dispose() {
+      disposed ??= (async () => {
+        await detach?.()
+        await host.dispose()
+        await lsp.dispose()
+      })()
+      return disposed
+    },
+  }
+}

@@ -1,0 +1,76 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+
+import { createCodeseamServer } from './server.js'
+import { openSession, type SessionOptions } from './session.js'
+import { collectTools, type CollectToolsOptions } from './tool-set.js'
+
+/**
+ * `codeseam mcp`: the MCP server over stdio, with its lifecycle. It ends when the client closes stdin, the
+ * transport closes, or the process gets SIGINT/SIGTERM/SIGHUP; every language server is stopped before the
+ * process exits.
+ */
+
+/** Options for {@link startMcpServer}. */
+export interface McpServerOptions extends SessionOptions, CollectToolsOptions {
+  /** `--allow-edits`. */
+  readonly allowEdits?: boolean
+  /** Streams to serve on (default: the process's stdin and stdout). */
+  readonly stdin?: NodeJS.ReadableStream & { on(event: 'end' | 'close', listener: () => void): unknown }
+  readonly stdout?: NodeJS.WritableStream
+  /** Listen to process signals (default true; false for embedding). */
+  readonly handleSignals?: boolean
+}
+
+/** A running server. */
+export interface RunningMcpServer {
+  /** Resolves once the server has shut down, with why. */
+  readonly closed: Promise<string>
+  /** Shuts down: closes the transport and stops every language server. Idempotent. */
+  close(reason?: string): Promise<string>
+}
+
+const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+
+/** Starts the MCP server and serves until the client goes away or the process is told to stop. */
+export async function startMcpServer(options: McpServerOptions = {}): Promise<RunningMcpServer> {
+  const tools = collectTools(options)
+  const session = await openSession(options)
+  const server = createCodeseamServer({ session, tools, allowEdits: options.allowEdits === true })
+  const stdin = options.stdin ?? process.stdin
+  const transport = new StdioServerTransport(stdin as typeof process.stdin, (options.stdout ?? process.stdout) as typeof process.stdout)
+
+  let resolveClosed: (reason: string) => void = () => {}
+  const closed = new Promise<string>((resolve) => {
+    resolveClosed = resolve
+  })
+  let closing: Promise<string> | undefined
+  const onSignal = (signal: NodeJS.Signals) => void close(`received ${signal}`)
+  const onEnd = () => void close('the client closed stdin')
+  const close = (reason = 'closed') => {
+    closing ??= (async () => {
+      for (const signal of signals) process.off(signal, onSignal)
+      stdin.removeListener('end', onEnd)
+      stdin.removeListener('close', onEnd)
+      try {
+        await server.close()
+      } finally {
+        await session.dispose()
+      }
+      resolveClosed(reason)
+      return reason
+    })()
+    return closing
+  }
+
+  if (options.handleSignals !== false) for (const signal of signals) process.on(signal, onSignal)
+  stdin.on('end', onEnd)
+  stdin.on('close', onEnd)
+  server.onclose = () => void close('the transport closed')
+  try {
+    await server.connect(transport)
+  } catch (error) {
+    await close('failed to start')
+    throw error
+  }
+  return { closed, close }
+}
