@@ -40,6 +40,11 @@ export interface VsCodeProviderOptions extends LanguageExtensionOptions {
   readonly warmupWaitMs?: number
   /** How many listed code actions VS Code resolves eagerly. Default 20. */
   readonly codeActionResolveCount?: number
+  /**
+   * Refuse roots outside the window's workspace folders (UNAVAILABLE). Default true. Language extensions
+   * also answer for files outside any folder; turn this off to serve such a root (answers stay contained).
+   */
+  readonly requireOpenFolder?: boolean
 }
 
 /** An {@link LspProvider} backed by VS Code, with a `dispose` that stops listening to VS Code events. */
@@ -111,7 +116,7 @@ export function createVsCodeProvider(options: VsCodeProviderOptions = {}): VsCod
       if (disposed) throw new LspError('DISPOSED', `provider "${id}" was disposed`)
       if (signal.aborted) throw new LspError('CANCELLED', `${request.operation} was cancelled before it started`)
       const root = nodePath.normalize(request.root)
-      checkRootIsOpen(root)
+      if (options.requireOpenFolder !== false) checkRootIsOpen(root)
       const path = 'path' in request && typeof request.path === 'string' ? resolveInRoot(root, request.path) : undefined
       const context: OperationContext = {
         providerId: id,
