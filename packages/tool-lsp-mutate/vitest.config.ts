@@ -5,5 +5,8 @@ export default defineProject({
   ssr: { resolve: { conditions: ['@codeseam/source'] } },
   test: {
     include: ['test/**/*.test.ts'],
+    // Real language servers on a shared 2-core machine: generous deadlines, never sleeps.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 })
