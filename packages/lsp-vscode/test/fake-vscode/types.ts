@@ -438,7 +438,7 @@ export class EventEmitter<T> {
     return disposable
   }
   fire(data: T): void {
-    for (const listener of [...this.listeners]) listener(data)
+    for (const listener of Array.from(this.listeners)) listener(data)
   }
   dispose(): void {
     this.listeners.clear()
