@@ -6,7 +6,7 @@ import { defineTool } from './definition.js'
 import { at, lines, plural, renderNotice, renderPage, renderReadiness } from './render.js'
 import { NonNegativeInt, PageOutput, PositiveInt, ReadinessOutput } from './schemas.js'
 import { snippetLine, sourceReader } from './sources.js'
-import { joinNotices, noticeFor, readinessOf, requireProvider, resolveToolFile, shown, worstReadiness } from './targeting.js'
+import { completeButForMissingServers, joinNotices, noticeFor, readinessOf, requireProvider, resolveToolFile, shown, worstReadiness } from './targeting.js'
 
 /** Severities from most to least severe. */
 export const severities = ['error', 'warning', 'information', 'hint'] as const satisfies ReadonlyArray<LspDiagnosticSeverity>
@@ -164,7 +164,11 @@ export const codeDiagnostics = defineTool({
 
     const analysed = answers.reduce((sum, a) => sum + a.result.coverage.analysed.length, 0)
     const eligibleKnown = answers.every((a) => a.result.coverage.eligible !== undefined)
-    const complete = answers.every((a) => a.result.coverage.complete)
+    const complete = answers.every(
+      (a) =>
+        a.result.coverage.complete ||
+        (completeButForMissingServers(a.result.meta) && a.result.coverage.eligible !== undefined && a.result.coverage.analysed.length >= a.result.coverage.eligible),
+    )
     const stale = [...groups.values()].filter((g) => g.file.freshness === 'stale').length
     const notice = joinNotices(
       ...answers.map((a) => noticeFor(a.result.meta, kept.length === 0, 'diagnostics')),

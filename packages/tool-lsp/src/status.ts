@@ -62,7 +62,11 @@ export const codeStatus = defineTool({
           ...(status.reason === undefined ? {} : { reason: status.reason }),
           languages: [...languages],
           extensions,
-          operations: [...(status.operations !== undefined && status.operations.length > 0 ? status.operations : (provider?.operations ?? []))],
+          // An unavailable server answers nothing, whatever its provider declares.
+          operations:
+            status.state === 'unavailable'
+              ? []
+              : [...(status.operations !== undefined && status.operations.length > 0 ? status.operations : (provider?.operations ?? []))],
           ...(status.uptimeMs === undefined ? {} : { uptimeSeconds: Math.floor(status.uptimeMs / 1000) }),
           ...(status.rssBytes === undefined ? {} : { memoryMb: Math.round(status.rssBytes / (1024 * 1024)) }),
           ...(status.restarts === undefined ? {} : { restarts: status.restarts }),

@@ -98,9 +98,24 @@ export function targetOutput(resolved: ResolvedTarget): ResolvedTargetOutput {
   }
 }
 
-/** Readiness from result metadata. */
+/** Fan-out failures of providers that are not installed: a coverage gap, not trouble with this answer. */
+function onlyMissingServers(meta: LspResultMeta): boolean {
+  return meta.failures !== undefined && meta.failures.length > 0 && meta.failures.every((f) => f.code === 'UNAVAILABLE')
+}
+
+/**
+ * Readiness from result metadata. A fan-out the seam marked degraded only because some language has no
+ * installed server is reported ready (the gap is named in the notice instead): otherwise every workspace
+ * query on a machine without, say, clangd would look untrustworthy.
+ */
 export function readinessOf(meta: LspResultMeta): ReadinessOutput {
-  return { status: meta.status, warm: meta.warm, provider: meta.providerId, ...(meta.stale === true ? { stale: true } : {}) }
+  const status = meta.status === 'degraded' && onlyMissingServers(meta) ? 'ready' : meta.status
+  return { status, warm: meta.warm, provider: meta.providerId, ...(meta.stale === true ? { stale: true } : {}) }
+}
+
+/** Whether a fan-out answer is complete apart from languages without an installed server. */
+export function completeButForMissingServers(meta: LspResultMeta): boolean {
+  return onlyMissingServers(meta)
 }
 
 /** The worst readiness of several answers (a fan-out over roots, a hierarchy walk). */
@@ -128,8 +143,14 @@ export function noticeFor(meta: LspResultMeta, empty: boolean, what: string): st
     notes.push(`the language server had just started; an empty answer may mean the project was not loaded yet, so ask again before concluding there are no ${what}`)
   }
   if (meta.stale === true) notes.push('the file changed while the server answered; positions may be off by a few lines')
-  if (meta.failures !== undefined && meta.failures.length > 0) {
-    notes.push(`some servers failed and are missing from this answer: ${meta.failures.map((f) => `${f.providerId} (${f.code}: ${f.message})`).join('; ')}`)
+  const failures = meta.failures ?? []
+  const missing = failures.filter((f) => f.code === 'UNAVAILABLE')
+  const failed = failures.filter((f) => f.code !== 'UNAVAILABLE')
+  if (failed.length > 0) {
+    notes.push(`some servers failed and are missing from this answer: ${failed.map((f) => `${f.providerId} (${f.code}: ${f.message})`).join('; ')}`)
+  }
+  if (missing.length > 0) {
+    notes.push(`not covered, no server installed: ${missing.map((f) => `${f.providerId.replace(/^local:/, '')} (${f.message.replace(/^.*?unavailable: /, '')})`).join('; ')}`)
   }
   if (meta.droppedOutsideWorkspace !== undefined && meta.droppedOutsideWorkspace > 0) {
     notes.push(`${meta.droppedOutsideWorkspace} result(s) outside the workspace (libraries, generated files) were left out`)

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import {
+  codeCompletions,
+  codeDiagnostics,
+  codeHierarchy,
+  codeHover,
+  codeInlayHints,
+  codeNavigate,
+  codeStatus,
+  codeSymbols,
+} from '../../src/index.js'
+import { pythonProject, type Project } from '../support/projects.js'
+import { startRealHost, structured, type RealHost } from '../support/real-host.js'
+
+describe('read tools on pyright', { timeout: 120_000 }, () => {
+  let project: Project
+  let real: RealHost
+
+  beforeAll(async () => {
+    project = await pythonProject()
+    real = await startRealHost(project.root)
+  }, 120_000)
+
+  afterAll(async () => {
+    await real?.dispose()
+    await project?.remove()
+  })
+
+  it('code_symbols: outline with methods nested in classes', async () => {
+    const result = structured(await real.call(codeSymbols, { path: 'app/animals.py' }))
+    const dog = result.outline.find((n: any) => n.name === 'Dog')
+    expect(dog).toMatchObject({ kind: 'class', line: project.lineOf('app/animals.py', 'class Dog'), column: 7 })
+    expect(dog.children.map((c: any) => c.name)).toEqual(['speak'])
+    const search = structured(await real.call(codeSymbols, { query: 'greet', kind: 'function' }))
+    expect(search.matches[0]).toMatchObject({ name: 'greet', path: 'app/animals.py' })
+  })
+
+  it('code_navigate: references across files, and the definition body', async () => {
+    const refs = structured(await real.call(codeNavigate, { target: { path: 'app/animals.py', symbol: 'greet' }, kind: 'references' }))
+    expect(refs.files.map((f: any) => [f.path, f.count])).toEqual([['app/animals.py', 1], ['app/main.py', 2]])
+    const use = refs.files[1].locations.find((l: any) => l.line === project.lineOf('app/main.py', 'return greet'))
+    expect(use).toMatchObject({ container: 'main', snippet: 'return greet(dog, 2)' })
+    const line = project.lineOf('app/main.py', 'return greet')
+    const definition = structured(await real.call(codeNavigate, { target: { path: 'app/main.py', line, matchText: 'greet' }, kind: 'definition', includeBody: true }))
+    expect(definition.bodies[0].text).toContain('return animal.speak() * times')
+  })
+
+  it('an ambiguous method name lists both classes', async () => {
+    const outcome = await real.call(codeNavigate, { target: { path: 'app/animals.py', symbol: 'speak' }, kind: 'references' })
+    expect(outcome.ok === false && outcome.error.code).toBe('AMBIGUOUS')
+    expect(outcome.text).toMatch(/Animal\.speak[\s\S]*Dog\.speak/)
+  })
+
+  it('code_hover and signature help', async () => {
+    const hover = structured(await real.call(codeHover, { target: { path: 'app/animals.py', symbol: 'greet' } }))
+    expect(hover.signature).toMatch(/def greet\(\s*animal: Animal,\s*times: int\s*\) -> str/)
+    expect(hover.documentation).toContain('Greets an animal a number of times.')
+    const line = project.lineOf('app/main.py', 'return greet')
+    const inCall = structured(await real.call(codeHover, { target: { path: 'app/main.py', line, matchText: '2)' } }))
+    expect(inCall.call).toMatchObject({ activeParameterIndex: 1 })
+    expect(inCall.call.label).toContain('«times: int»')
+  })
+
+  it('code_hierarchy: callers of greet; type hierarchy is refused, not empty', async () => {
+    const callers = structured(await real.call(codeHierarchy, { target: { path: 'app/animals.py', symbol: 'greet' }, kind: 'callers' }))
+    expect(callers.direct).toEqual([expect.objectContaining({ name: 'main', path: 'app/main.py' })])
+    const types = await real.call(codeHierarchy, { target: { path: 'app/animals.py', symbol: 'Dog' }, kind: 'supertypes' })
+    expect(types.ok === false && types.error.code).toBe('UNSUPPORTED_OPERATION')
+  })
+
+  it('code_diagnostics: the type error pyright pushes', async () => {
+    const outcome = await real.call(codeDiagnostics, { path: 'app/broken.py' })
+    const result = structured(outcome)
+    expect(result.counts.error).toBe(1)
+    expect(result.files[0].diagnostics[0]).toMatchObject({ severity: 'error', line: 1, source: 'Pyright' })
+    expect(result.files[0].diagnostics[0].message).toMatch(/"Literal\['three'\]" is not assignable to "int"|not assignable/)
+  })
+
+  it('code_completions: members of a Dog', async () => {
+    const line = project.lineOf('app/main.py', 'return greet')
+    const probe = `${project.files['app/main.py']}`
+    expect(probe).toContain('dog')
+    const result = structured(await real.call(codeCompletions, { target: { path: 'app/main.py', line, matchText: 'greet(' }, prefix: 'do' }))
+    expect(result.items.map((i: any) => i.label)).toContain('dog')
+  })
+
+  it('code_inlay_hints is refused with UNSUPPORTED_OPERATION (pyright has no inlay hints)', async () => {
+    const outcome = await real.call(codeInlayHints, { path: 'app/main.py' })
+    expect(outcome.ok === false && outcome.error.code).toBe('UNSUPPORTED_OPERATION')
+  })
+
+  it('code_status: pyright is up for this root', async () => {
+    const result = structured(await real.call(codeStatus, {}))
+    const pyright = result.servers.find((s: any) => s.provider === 'local:pyright' && s.rootId !== undefined)
+    expect(pyright).toMatchObject({ languages: expect.arrayContaining(['python']) })
+    expect(pyright.operations).toContain('references')
+  })
+})
