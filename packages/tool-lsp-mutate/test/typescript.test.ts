@@ -112,12 +112,12 @@ describe('code_rename (native TypeScript 7)', () => {
     const stale = await w.call('code_rename', {
       target: { path: 'src/shapes.ts', symbol: 'Rect' },
       newName: 'Box',
-      expectedHashes: { 'src/shapes.ts': contentHash('something else') },
+      expectedHashes: [{ path: 'src/shapes.ts', hash: contentHash('something else') }],
     })
     expect(stale.ok).toBe(false)
     if (!stale.ok) expect(stale.error.code).toBe('STALE_VERSION')
     expect(w.read('src/shapes.ts')).toBe(before)
-    const fresh = expectOk(await w.call('code_rename', { target: { path: 'src/shapes.ts', symbol: 'Rect' }, newName: 'Box', expectedHashes: { 'src/shapes.ts': contentHash(before) } }))
+    const fresh = expectOk(await w.call('code_rename', { target: { path: 'src/shapes.ts', symbol: 'Rect' }, newName: 'Box', expectedHashes: [{ path: 'src/shapes.ts', hash: contentHash(before) }] }))
     expect(fresh.status).toBe('applied')
     expect(w.read('src/shapes.ts')).toContain('export class Box')
   })

@@ -4,7 +4,7 @@ import { Schema } from 'effect'
 
 import type { MutationSession } from '../transaction.js'
 import { receiptOrThrow, receiptSummary, receiptText, resolveAllowedFile } from './common.js'
-import { DryRunInput, ExpectedHashesInput, ReceiptOutput } from './schemas.js'
+import { DryRunInput, ExpectedHashesInput, expectedHashesOf, ReceiptOutput } from './schemas.js'
 
 const ActionsInput = Schema.Struct({
   path: Schema.String.annotate({ description: 'File, relative to the workspace root.' }),
@@ -124,7 +124,7 @@ export function codeActionsTool(session: MutationSession): ToolDefinition<typeof
           tool: 'code_actions',
           root: file.workspace.root,
           ...(input.dryRun === undefined ? {} : { dryRun: input.dryRun }),
-          ...(input.expectedHashes === undefined ? {} : { expectedHashes: input.expectedHashes }),
+          ...(input.expectedHashes === undefined ? {} : { expectedHashes: expectedHashesOf(input.expectedHashes)! }),
           summary: `code action "${wanted}" in ${file.displayPath}`,
           async compute({ lsp, root, signal }) {
             const { document, actions } = await list(signal)

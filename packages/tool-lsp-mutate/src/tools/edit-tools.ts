@@ -13,7 +13,7 @@ import { planInsert, planReplace, type PlannedEdit } from '../symbol-edits.js'
 import { rangesOverlap } from '../text-edits.js'
 import type { ComputedChange, MutationSession } from '../transaction.js'
 import { receiptOrThrow, receiptSummary, receiptText, resolveAllowedFile, resolveExact } from './common.js'
-import { DryRunInput, ExpectedHashesInput, ReceiptOutput } from './schemas.js'
+import { DryRunInput, ExpectedHashesInput, expectedHashesOf, ReceiptOutput } from './schemas.js'
 import { targetOutputOf } from './target-output.js'
 
 /**
@@ -113,7 +113,7 @@ export function codeInsertTool(session: MutationSession): ToolDefinition<typeof 
           tool: 'code_insert',
           root,
           ...(input.dryRun === undefined ? {} : { dryRun: input.dryRun }),
-          ...(input.expectedHashes === undefined ? {} : { expectedHashes: input.expectedHashes }),
+          ...(input.expectedHashes === undefined ? {} : { expectedHashes: expectedHashesOf(input.expectedHashes)! }),
           summary: `insert ${input.position} ${input.target.symbol ?? `line ${input.target.line}`} in ${input.target.path}`,
           async compute({ signal }) {
             const resolved = await resolveExact(context, input.target, signal)
@@ -167,7 +167,7 @@ export function codeReplaceTool(session: MutationSession): ToolDefinition<typeof
           tool: 'code_replace',
           root,
           ...(input.dryRun === undefined ? {} : { dryRun: input.dryRun }),
-          ...(input.expectedHashes === undefined ? {} : { expectedHashes: input.expectedHashes }),
+          ...(input.expectedHashes === undefined ? {} : { expectedHashes: expectedHashesOf(input.expectedHashes)! }),
           summary: `replace ${input.target.symbol ?? `line ${input.target.line}`} in ${input.target.path}`,
           async compute({ signal }) {
             const resolved = await resolveExact(context, input.target, signal)
@@ -215,7 +215,7 @@ export function codeReplaceBatchTool(session: MutationSession): ToolDefinition<t
           tool: 'code_replace_batch',
           root,
           ...(input.dryRun === undefined ? {} : { dryRun: input.dryRun }),
-          ...(input.expectedHashes === undefined ? {} : { expectedHashes: input.expectedHashes }),
+          ...(input.expectedHashes === undefined ? {} : { expectedHashes: expectedHashesOf(input.expectedHashes)! }),
           summary: `replace ${input.edits.length} targets`,
           async compute({ signal }) {
             const plans: { resolved: ResolvedTarget; plan: PlannedEdit; index: number }[] = []

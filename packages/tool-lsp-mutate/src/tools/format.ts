@@ -4,7 +4,7 @@ import { Schema } from 'effect'
 
 import type { MutationSession } from '../transaction.js'
 import { receiptOrThrow, receiptSummary, receiptText, resolveAllowedFile } from './common.js'
-import { DryRunInput, ExpectedHashesInput, ReceiptOutput } from './schemas.js'
+import { DryRunInput, ExpectedHashesInput, expectedHashesOf, ReceiptOutput } from './schemas.js'
 
 const FormatInput = Schema.Struct({
   path: Schema.String.annotate({ description: 'File to format, relative to the workspace root.' }),
@@ -52,7 +52,7 @@ export function codeFormatTool(session: MutationSession): ToolDefinition<typeof 
           tool: 'code_format',
           root: file.workspace.root,
           ...(input.dryRun === undefined ? {} : { dryRun: input.dryRun }),
-          ...(input.expectedHashes === undefined ? {} : { expectedHashes: input.expectedHashes }),
+          ...(input.expectedHashes === undefined ? {} : { expectedHashes: expectedHashesOf(input.expectedHashes)! }),
           summary: `format ${file.displayPath}${input.range === undefined ? '' : ` lines ${input.range.startLine}–${input.range.endLine}`}`,
           async compute({ lsp, root, workspace, signal }) {
             const document = await workspace.readFile(file.path, signal)

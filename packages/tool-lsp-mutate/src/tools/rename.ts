@@ -4,7 +4,7 @@ import { Schema } from 'effect'
 
 import type { MutationSession } from '../transaction.js'
 import { receiptOrThrow, receiptSummary, receiptText, resolveAllowedFile, resolveExact } from './common.js'
-import { DryRunInput, ExpectedHashesInput, ReceiptOutput } from './schemas.js'
+import { DryRunInput, ExpectedHashesInput, expectedHashesOf, ReceiptOutput } from './schemas.js'
 import { targetOutputOf } from './target-output.js'
 
 const RenameInput = Schema.Struct({
@@ -50,7 +50,7 @@ export function codeRenameTool(session: MutationSession): ToolDefinition<typeof 
           tool: 'code_rename',
           root: file.workspace.root,
           ...(input.dryRun === undefined ? {} : { dryRun: input.dryRun }),
-          ...(input.expectedHashes === undefined ? {} : { expectedHashes: input.expectedHashes }),
+          ...(input.expectedHashes === undefined ? {} : { expectedHashes: expectedHashesOf(input.expectedHashes)! }),
           summary: `rename ${input.target.symbol ?? input.target.matchText ?? `line ${input.target.line}`} in ${file.displayPath} to ${newName}`,
           async compute({ lsp, root, signal }) {
             const resolved = await resolveExact(context, input.target, signal)

@@ -13,10 +13,22 @@ export const DryRunInput = Schema.optional(Schema.Boolean).annotate({
 })
 
 /** Conditional edits: file → hash it must still have. */
-export const ExpectedHashesInput = Schema.optional(Schema.Record(Schema.String, Schema.String)).annotate({
+export const ExpectedHashesInput = Schema.optional(
+  Schema.Array(
+    Schema.Struct({
+      path: Schema.String.annotate({ description: 'Workspace-relative file path.' }),
+      hash: Schema.String.annotate({ description: 'The sha-256 content hash (hex) you last saw for it.' }),
+    }),
+  ),
+).annotate({
   description:
-    'Conditional edit: workspace-relative path → the sha-256 content hash (hex) you last saw (a receipt\'s hashAfter or a preview\'s hashBefore). If any file differs, nothing is written (STALE_VERSION).',
+    'Conditional edit: the content hash each file must still have (from a receipt\'s hashAfter or a preview\'s hashBefore). If any differs, nothing is written (STALE_VERSION).',
 })
+
+/** The decoded list as the engine takes it (path → hash). */
+export function expectedHashesOf(list: ReadonlyArray<{ readonly path: string; readonly hash: string }> | undefined): Readonly<Record<string, string>> | undefined {
+  return list === undefined ? undefined : Object.fromEntries(list.map((e) => [e.path, e.hash]))
+}
 
 const Severity = Schema.Literals(['error', 'warning', 'information', 'hint'])
 const Freshness = Schema.Literals(['current', 'stale', 'unknown', 'unavailable'])
