@@ -35,6 +35,7 @@ async function main(): Promise<void> {
   const machine = machineInfo()
   const scratch = await realpath(await mkdtemp(nodePath.join(tmpdir(), 'codeseam-bench-')))
   const missing: MissingMeasurement[] = []
+  const notes: string[] = []
   const runs: WorkspaceRun[] = []
   try {
     const sizes = options.large ? [50, 500, 2000] : [50, 500]
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
     for (const size of sizes) generated.push(await writeWorkspace(scratch, `ts-${size}`, size))
     for (const workspace of generated) {
       log(`${workspace.name}: ${workspace.fileCount} modules, hot symbol referenced ${workspace.hotReferenceCount} times`)
-      runs.push(await runWorkspace({ workspace, queries: generatedReadMix(workspace), rounds, missing, log }))
+      runs.push(await runWorkspace({ workspace, queries: generatedReadMix(workspace), rounds, missing, notes, log }))
     }
     const repositoryFiles = new Map<string, string>()
     for (const file of repositoryMixFiles) repositoryFiles.set(file, await readFile(nodePath.join(repositoryRoot, file), 'utf8'))
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
         queries: repositoryReadMix(repositoryFiles),
         rounds,
         missing,
+        notes,
         log,
         repository: true,
       }),
@@ -91,6 +93,7 @@ async function main(): Promise<void> {
       concurrency: runs.flatMap((run) => run.concurrency),
       memory: runs.flatMap((run) => run.memory),
       missing,
+      notes,
     }
     process.stdout.write(`${printReport(report)}\n`)
     const out = options.out ?? nodePath.join(repositoryRoot, 'docs', 'performance.json')

@@ -100,7 +100,8 @@ export interface ConcurrencyResult {
 
 export interface MemoryResult {
   readonly workspace: string
-  readonly phase: 'floor busy' | 'busy' | 'after idle reclamation'
+  /** floor busy: the bare server; busy: this process + the in-process host's servers; mcp busy: the MCP server process + its servers. */
+  readonly phase: 'floor busy' | 'busy' | 'mcp busy' | 'after idle reclamation'
   readonly hostRssBytes?: number
   readonly serverRssBytes: number
   readonly servers: number
@@ -128,4 +129,5 @@ export interface BenchReport {
   readonly concurrency: ReadonlyArray<ConcurrencyResult>
   readonly memory: ReadonlyArray<MemoryResult>
   readonly missing: ReadonlyArray<MissingMeasurement>
+  readonly notes: ReadonlyArray<string>
 }

@@ -3,7 +3,7 @@ import { startFloorLayer } from './layers/floor-layer.js'
 import { startMcpLayer } from './layers/mcp-layer.js'
 import type { ReadLayer } from './layers/read-layer.js'
 import { toolsLayer } from './layers/tools-layer.js'
-import { treeRss } from './process-memory.js'
+import { rssOf, treeRss } from './process-memory.js'
 import { hotReferencesQuery, type ReadQuery } from './read-mix.js'
 import type {
   ConcurrencyResult,
@@ -37,17 +37,19 @@ export interface WorkspaceRunOptions {
   readonly queries: ReadonlyArray<ReadQuery>
   readonly rounds: number
   readonly missing: MissingMeasurement[]
+  /** Facts about how layers were run (e.g. which MCP entry point), shown with the figures. */
+  readonly notes: string[]
   readonly log: (message: string) => void
   /** This repository: no hot symbol, no target-resolution series. */
   readonly repository?: boolean
 }
 
 /** Idle TTL of the measured host: short, so reclamation can be observed at the end of each workspace. */
-const idleTtlMs = 6_000
+const idleTtlMs = 15_000
 
 /** Starts every usable layer on one workspace, runs every scenario, stops everything it started. */
 export async function runWorkspace(options: WorkspaceRunOptions): Promise<WorkspaceRun> {
-  const { workspace, queries, rounds, missing, log } = options
+  const { workspace, queries, rounds, missing, notes, log } = options
   const native = await builtinProfile('typescript')
   if (native.unavailable !== undefined) throw new Error(`the native TypeScript server cannot run: ${native.unavailable}`)
   const floor = await startFloorLayer(serverCommandOf(native), workspace.root)
@@ -73,7 +75,12 @@ export async function runWorkspace(options: WorkspaceRunOptions): Promise<Worksp
     else layers.push(tools.layer)
     const started = await startMcpLayer(workspace.root)
     if ('missing' in started) note('MCP layer', started.missing)
-    else layers.push((mcp = started.layer))
+    else {
+      layers.push((mcp = started.layer))
+      const entry = started.entry === 'dist' ? 'the built CLI (packages/lsp-mcp/dist/cli.js)' : 'its TypeScript sources (no fresh build was found)'
+      const line = `MCP layer: \`codeseam mcp --read-only\` was run from ${entry}.`
+      if (!notes.includes(line)) notes.push(line)
+    }
 
     log(`${workspace.name}: read mix × ${rounds} rounds through ${layers.map((l) => l.layer).join(', ')}`)
     const mix = await runReadMix(workspace.name, layers, queries, rounds)
@@ -87,10 +94,25 @@ export async function runWorkspace(options: WorkspaceRunOptions): Promise<Worksp
     }
 
     log(`${workspace.name}: 100 concurrent queries`)
-    for (const layer of layers) result.concurrency.push(await runConcurrency(workspace.name, layer, queries, 100))
-
-    result.memory.push({ workspace: workspace.name, phase: 'floor busy', serverRssBytes: treeRss(floor.pids()), servers: floor.pids().length })
-    result.memory.push(hostMemory(workspace.name, hosted, 'busy'))
+    // Memory is read right after each process's own burst, before it can go idle.
+    for (const layer of layers) {
+      result.concurrency.push(await runConcurrency(workspace.name, layer, queries, 100))
+      if (layer.layer === 'floor') {
+        result.memory.push({ workspace: workspace.name, phase: 'floor busy', serverRssBytes: treeRss(floor.pids()), servers: floor.pids().length })
+      } else if (layer.layer === 'tools') {
+        result.memory.push(hostMemory(workspace.name, hosted, 'busy'))
+      } else if (layer.layer === 'mcp') {
+        const [mcpPid, ...mcpServers] = layer.pids()
+        result.memory.push({
+          workspace: workspace.name,
+          phase: 'mcp busy',
+          hostRssBytes: mcpPid === undefined ? 0 : rssOf(mcpPid),
+          serverRssBytes: mcpServers.reduce((total, pid) => total + rssOf(pid), 0),
+          servers: mcpServers.length,
+        })
+      }
+    }
+    if (!result.memory.some((m) => m.phase === 'busy')) result.memory.push(hostMemory(workspace.name, hosted, 'busy'))
     await mcp?.stop()
     mcp = undefined
     await floor.stop()
