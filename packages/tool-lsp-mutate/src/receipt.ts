@@ -206,7 +206,8 @@ export function renderReceipt(receipt: MutationReceipt): string {
   if (receipt.command !== undefined) lines.push(`command run on the server: ${receipt.command.title} (${receipt.command.command})`)
   for (const unpreviewable of receipt.preview?.unpreviewable ?? []) lines.push(`not previewable: ${unpreviewable}`)
   const diffs = (receipt.preview?.files ?? []).map((f) => f.diff).filter((d) => d.length > 0)
-  if (diffs.length > 0) lines.push('', ...diffs.map((d) => d.trimEnd()))
+  // Only the final newline goes: a diff's last context line may be a lone space (an empty line).
+  if (diffs.length > 0) lines.push('', ...diffs.map((d) => (d.endsWith('\n') ? d.slice(0, -1) : d)))
   const delta = receipt.diagnostics
   if (delta !== undefined) {
     lines.push('', `diagnostics${delta.settled ? '' : ' (not all settled: some servers had not caught up within the wait)'}:`)

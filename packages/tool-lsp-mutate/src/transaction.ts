@@ -155,7 +155,7 @@ export class MutationSession {
     try {
       if (signal.aborted) throw new LspError('CANCELLED', 'the mutation was cancelled before it started')
       if (!base.dryRun && this.options.lock !== false) {
-        lock = await acquireRootLock(root, { ...(this.options.lock ?? {}), signal })
+        lock = await acquireRootLock(root, { ...this.options.lock, signal })
       }
       change = await request.compute({ lsp, workspace, root, transactionId: base.transactionId, signal })
       notes.push(...(change.notes ?? []))

@@ -44,7 +44,7 @@ export function receiptOrThrow(receipt: MutationReceipt): MutationReceipt {
   if (receipt.status === 'applied' || receipt.status === 'previewed' || receipt.status === 'unchanged') return receipt
   const error = receipt.error ?? { code: 'SERVER_ERROR' as const, message: `${receipt.tool} ${receipt.status}` }
   throw new LspError(error.code, `${error.message}\n${renderReceipt(receipt)}`, {
-    data: { ...(error.data ?? {}), receipt: JSON.parse(JSON.stringify(receipt)) as unknown },
+    data: { ...error.data, receipt: JSON.parse(JSON.stringify(receipt)) as unknown },
   })
 }
 
