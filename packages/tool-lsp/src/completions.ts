@@ -76,7 +76,7 @@ export const codeCompletions = defineTool({
       .map((item) => ({ item, key: item.sortText ?? item.label }))
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.item.label < b.item.label ? -1 : a.item.label > b.item.label ? 1 : 0))
       .map(({ item }) => item)
-    const fingerprint = queryFingerprint(['code_completions', resolved.path, position, input.prefix ?? null, resolved.document.hash])
+    const fingerprint = queryFingerprint(['code_completions', resolved.rootId, resolved.displayPath, position, input.prefix ?? null, resolved.document.hash])
     const { items, page } = paginate(sorted, { limit: clampLimit(input.limit, completionLimits), cursor: input.cursor, fingerprint })
     const notice = noticeFor(result.meta, sorted.length === 0, 'completions')
     const target = targetOutput(resolved)

@@ -158,7 +158,7 @@ export const codeHierarchy = defineTool({
     const readiness = [readinessOf(prepared.meta)]
     const emptyGraph = { depth, nodes: [], edges: [], truncated: { nodes: false, edges: false, time: false } }
     if (start === undefined) {
-      const fingerprint = queryFingerprint(['code_hierarchy', input.kind, resolved.path, resolved.position])
+      const fingerprint = queryFingerprint(['code_hierarchy', input.kind, resolved.rootId, resolved.displayPath, resolved.position])
       return {
         kind: input.kind,
         target: targetOutput(resolved),
@@ -174,7 +174,7 @@ export const codeHierarchy = defineTool({
 
     const first = await step(context, root, input.kind, start)
     readiness.push(readinessOf(first.meta))
-    const fingerprint = queryFingerprint(['code_hierarchy', input.kind, resolved.path, resolved.position, depth])
+    const fingerprint = queryFingerprint(['code_hierarchy', input.kind, resolved.rootId, resolved.displayPath, resolved.position, depth])
     const direct = paginate(first.hops, { limit, cursor: input.cursor, fingerprint })
 
     // Breadth-first walk with node, edge and time budgets; ids dedupe, so cycles end at known nodes.

@@ -89,7 +89,7 @@ export const codeInlayHints = defineTool({
     const hints = [...result.hints]
       .filter((h) => range === undefined || (h.position.line >= range.startLine - 1 && h.position.line <= range.endLine - 1))
       .sort((a, b) => comparePositions(a.position, b.position))
-    const fingerprint = queryFingerprint(['code_inlay_hints', file.path, range ?? null, source?.document.hash ?? null])
+    const fingerprint = queryFingerprint(['code_inlay_hints', file.workspace.id, file.displayPath, range ?? null, source?.document.hash ?? null])
     const { items, page } = paginate(hints, { limit: clampLimit(input.limit, inlayHintLimits), cursor: input.cursor, fingerprint })
     const notice = noticeFor(result.meta, hints.length === 0, 'hints')
     return {

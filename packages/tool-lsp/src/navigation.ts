@@ -148,7 +148,7 @@ export const codeNavigate = defineTool({
       context.signal,
     )
     const all = dedupeAndSort(result.locations)
-    const fingerprint = queryFingerprint(['code_navigate', input.kind, resolved.path, resolved.position, resolved.document.hash])
+    const fingerprint = queryFingerprint(['code_navigate', input.kind, resolved.rootId, resolved.displayPath, resolved.position, resolved.document.hash])
     const { items, page } = paginate(all, { limit, cursor: input.cursor, fingerprint })
 
     const counts = new Map<string, number>()
@@ -261,7 +261,7 @@ export const codeNavigate = defineTool({
       body.push(`${file.path} (${file.count})`)
       for (const location of file.locations) {
         const labels = [
-          location.symbol === undefined ? undefined : `${location.symbol}${location.kind === undefined ? '' : ` ${location.kind}`}`,
+          location.symbol === undefined ? undefined : `${location.kind === undefined ? '' : `${location.kind} `}${location.symbol}`,
           location.container === undefined || location.symbol !== undefined ? undefined : `in ${location.container}`,
           location.isDeclaration === true ? 'declaration' : undefined,
         ].filter((x) => x !== undefined)

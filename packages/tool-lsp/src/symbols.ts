@@ -156,7 +156,7 @@ async function outlineOf(input: typeof SymbolsInput.Type, path: string, context:
   const result = await context.lsp.query({ operation: 'documentSymbols', root: file.workspace.root, path: file.path }, context.signal)
   const depth = input.depth ?? defaultOutlineDepth
   const entries = walk(result.symbols, depth, input.kind)
-  const fingerprint = queryFingerprint(['code_symbols', 'outline', file.path, depth, input.kind ?? null, result.meta.contentHash ?? null])
+  const fingerprint = queryFingerprint(['code_symbols', 'outline', file.workspace.id, file.displayPath, depth, input.kind ?? null, result.meta.contentHash ?? null])
   const { items, page } = paginate(entries, { limit: clampLimit(input.limit, symbolsLimits), cursor: input.cursor, fingerprint })
   const notice = joinNotices(
     noticeFor(result.meta, entries.length === 0, 'symbols'),
@@ -190,7 +190,7 @@ async function search(input: typeof SymbolsInput.Type, query: string, context: T
         .map((s) => ({ symbol: s, root })),
     )
     .sort((a, b) => rank(a.symbol, query) - rank(b.symbol, query) || (a.symbol.location.path < b.symbol.location.path ? -1 : a.symbol.location.path > b.symbol.location.path ? 1 : a.symbol.location.range.start.line - b.symbol.location.range.start.line))
-  const fingerprint = queryFingerprint(['code_symbols', 'search', query, input.kind ?? null, roots.map((r) => r.root)])
+  const fingerprint = queryFingerprint(['code_symbols', 'search', query, input.kind ?? null, roots.map((r) => r.id)])
   const { items, page } = paginate(matches, { limit: clampLimit(input.limit, symbolsLimits), cursor: input.cursor, fingerprint })
   const readiness = worstReadiness(answers.map((a) => readinessOf(a.result.meta)))
   const notice = joinNotices(...answers.map((a) => noticeFor(a.result.meta, matches.length === 0, 'symbols')))
