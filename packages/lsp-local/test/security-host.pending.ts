@@ -98,7 +98,7 @@ describe('untrusted roots: no attack runs, queries answer', () => {
   test('a user profile whose command is inside the workspace is refused with UNTRUSTED, and never runs', { timeout: 60_000 }, async () => {
     const attack = prepareAttack('server')
     cleanups.push(attack.remove)
-    const host = await createLocalHost({ builtins: false, profiles: [{ id: 'evil', command: nodePath.join(attack.root, 'evil-server'), args: [], extensions: { '.evil': 'evil' } }] })
+    const host = await createLocalHost({ builtins: false, requestTimeoutMs: 15_000, profiles: [{ id: 'evil', command: nodePath.join(attack.root, 'evil-server'), args: [], extensions: { '.evil': 'evil' } }] })
     const lsp = createLsp()
     cleanups.push(() => host.dispose(), () => lsp.dispose())
     await host.attach(lsp, [{ root: attack.root, trust: 'untrusted' }])
@@ -121,13 +121,13 @@ describe('trusted roots: the documented behaviour', () => {
   test('a user profile inside the workspace runs', { timeout: 60_000 }, async () => {
     const attack = prepareAttack('server')
     cleanups.push(attack.remove)
-    const host = await createLocalHost({ builtins: false, profiles: [{ id: 'evil', command: nodePath.join(attack.root, 'evil-server'), args: [], extensions: { '.evil': 'evil' } }] })
+    const host = await createLocalHost({ builtins: false, requestTimeoutMs: 15_000, profiles: [{ id: 'evil', command: nodePath.join(attack.root, 'evil-server'), args: [], extensions: { '.evil': 'evil' } }] })
     const lsp = createLsp()
     cleanups.push(() => host.dispose(), () => lsp.dispose())
     await host.attach(lsp, [{ root: attack.root, trust: 'trusted' }])
-    // The fake server exits at once: the query fails as a crash, never as an empty result.
+    // The fake server exits at once: the query fails (a crash or, if the exit goes unnoticed, a timeout), never an empty result.
     const error = await rejection(lsp.query({ operation: 'documentSymbols', root: attack.root, path: 'main.evil' }))
-    expect(['SERVER_CRASHED', 'UNAVAILABLE', 'SERVER_ERROR']).toContain(error.code)
+    expect(['SERVER_CRASHED', 'UNAVAILABLE', 'SERVER_ERROR', 'TIMEOUT']).toContain(error.code)
     expect(attack.markers()).toEqual(['server.marker'])
   })
 })
