@@ -10,6 +10,8 @@ export type DeadlineOutcome = 'TIMEOUT' | 'UNCERTAIN'
  */
 export class Deadline {
   private readonly endsAt: number
+  /** Set when a wait ran to the end of the budget: timers and clocks disagree by a millisecond or two. */
+  private exhausted = false
 
   constructor(
     readonly operation: string,
@@ -27,7 +29,7 @@ export class Deadline {
   /** Throws CANCELLED or TIMEOUT when the operation may not start another step. */
   check(step: string): void {
     if (this.signal.aborted) throw new LspError('CANCELLED', `${this.operation} was cancelled before ${step}`)
-    if (this.remaining() === 0) {
+    if (this.exhausted || this.remaining() === 0) {
       throw new LspError('TIMEOUT', `${this.operation} ran out of its ${this.totalMs} ms budget before ${step}; retry, or raise timeoutMs`, {
         data: { operation: this.operation, step },
       })
@@ -79,15 +81,20 @@ export class Deadline {
    * Resolves true when the event came. Never throws for running out of time: the caller decides.
    */
   async waitFor(subscribe: (fire: () => void) => { dispose(): unknown }, maxMs: number): Promise<boolean> {
-    const budget = Math.min(maxMs, this.remaining())
+    const remaining = this.remaining()
+    const budget = Math.min(maxMs, remaining)
     if (budget <= 0 || this.signal.aborted) return false
+    const untilTheEnd = budget === remaining
     let subscription: { dispose(): unknown } | undefined
     let timer: ReturnType<typeof setTimeout> | undefined
     let onAbort: (() => void) | undefined
     try {
       return await new Promise<boolean>((resolve) => {
         subscription = subscribe(() => resolve(true))
-        timer = setTimeout(() => resolve(false), budget)
+        timer = setTimeout(() => {
+          if (untilTheEnd) this.exhausted = true
+          resolve(false)
+        }, budget)
         onAbort = () => resolve(false)
         this.signal.addEventListener('abort', onAbort, { once: true })
       })
