@@ -95,7 +95,7 @@ export async function mapBounded<T, R>(
   work: (item: T, index: number) => Promise<R>,
   signal?: AbortSignal,
 ): Promise<R[]> {
-  const results: R[] = new Array(items.length)
+  const results: R[] = Array.from({ length: items.length })
   let next = 0
   const worker = async () => {
     while (next < items.length) {

@@ -89,7 +89,7 @@ export interface ToolDefinition<I = unknown, O = unknown> {
 }
 
 /** Any tool, for collections. */
-// biome-ignore lint: tools of different shapes live in one list; each is typed where it is defined.
+// Tools of different shapes live in one list; each is precisely typed where it is defined.
 export type AnyTool = ToolDefinition<any, any>
 
 const toolNamePattern = /^[a-z][a-z0-9_]{0,63}$/

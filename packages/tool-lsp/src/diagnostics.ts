@@ -3,7 +3,7 @@ import { Schema } from 'effect'
 
 import { clampLimit, paginate, queryFingerprint } from './budget.js'
 import { defineTool } from './definition.js'
-import { at, lines, plural, renderNotice, renderPage, renderReadiness } from './render.js'
+import { lines, plural, renderNotice, renderPage, renderReadiness } from './render.js'
 import { NonNegativeInt, PageOutput, PositiveInt, ReadinessOutput } from './schemas.js'
 import { snippetLine, sourceReader } from './sources.js'
 import { completeButForMissingServers, joinNotices, noticeFor, readinessOf, requireProvider, resolveToolFile, shown, worstReadiness } from './targeting.js'
