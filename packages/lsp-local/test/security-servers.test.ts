@@ -100,6 +100,16 @@ describe('pyright', () => {
     expect(attack.markers()).toEqual([])
   })
 
+  test.skipIf(pyright.unavailable !== undefined)('untrusted with no interpreter outside the workspace: nothing runs, hover answers from bundled stubs', { timeout: 120_000 }, async () => {
+    const attack = workspace('py')
+    // PATH holds only the workspace's trap folder, which sanitizing removes: no interpreter is left.
+    const plan = planSpawn(pyright, { root: attack.root, trust: 'untrusted', env: envWith(pyright, { PATH: 'bin', CODESEAM_REAL_PYTHON: realPython }) })
+    expect((plan.settings['python'] as Record<string, unknown>)['pythonPath']).toBe('/nonexistent/codeseam-no-python/python3')
+    const text = await hoverWith(pyright, plan, attack.root, 'pkg/main.py', 'join', 'python')
+    expect(text).toMatch(/join/)
+    expect(attack.markers()).toEqual([])
+  })
+
   test.skipIf(pyright.unavailable !== undefined)('trusted: pyright runs the `python3` a relative PATH entry finds in the workspace (documented behaviour)', { timeout: 120_000 }, async () => {
     const attack = workspace('py')
     const plan = planSpawn(pyright, { root: attack.root, trust: 'trusted', env: env() })
