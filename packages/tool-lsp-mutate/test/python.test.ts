@@ -59,8 +59,10 @@ describe('code_rename (pyright)', () => {
       path: nodePath.join(w.root, 'pkg/main.py'),
       position: { line, character: new TextLines(main).lineText(line).indexOf('str') },
     })
+    expect(prepared.rename.canRename).toBe(false)
     if (!prepared.rename.canRename) expect(outcome.error.message).toContain(prepared.rename.reason)
-    expect(['INVALID_ARGUMENT', 'SERVER_ERROR']).toContain(outcome.error.code)
+    expect(outcome.error.code).toBe('INVALID_ARGUMENT')
+    expect((outcome.error.data.receipt as MutationReceipt).status).toBe('refused')
     expect(w.read('pkg/main.py')).toBe(main)
   })
 })

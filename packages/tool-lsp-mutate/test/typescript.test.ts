@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -337,6 +337,7 @@ describe('transaction safety (native TypeScript 7)', () => {
     expect(receipt.error?.code).toBe('OUTSIDE_WORKSPACE')
     expect(readFileSync(outside, 'utf8')).toBe('export const secret = 1\n')
     expect(w.read('src/shapes.ts')).toBe(shapes)
+    rmSync(outside)
   })
 
   test('concurrent mutations of one root are serialized while reads proceed', async () => {
