@@ -1,9 +1,15 @@
 // The fault server's honest half: it keeps the documents the client synced and answers from their text,
 // so a correct answer can be told apart from an empty or invented one.
 //
-// The "language" is any text: identifiers are words; a word right after a declaration keyword declares it.
+// Like a real server it knows the files of its workspace, not only the open ones: a file on disk under the
+// root with one of the server's extensions counts, and an open document's synced text wins over its disk
+// text. The "language" is any text: identifiers are words; a word right after a declaration keyword declares it.
 // Definition = the declaration of the word under the cursor; references = every whole-word occurrence in
 // the open documents; FIXME marks a warning diagnostic.
+import { readdirSync, readFileSync } from 'node:fs'
+import * as nodePath from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
 import protocol from 'vscode-languageserver-protocol/node'
 
 const { DiagnosticSeverity, SymbolKind } = protocol
@@ -72,10 +78,54 @@ function rangeOf(text, start, end) {
   return { start: positionAt(text, start), end: positionAt(text, end) }
 }
 
+/** Folders a workspace scan never enters. */
+const skippedFolders = new Set(['node_modules', '.git'])
+
 export class DocumentStore {
-  constructor() {
+  /** @param {ReadonlyArray<string>} extensions file extensions (with dot) this server analyses on disk */
+  constructor(extensions) {
     /** @type {Map<string, Document>} */
     this.documents = new Map()
+    /** @private */
+    this.extensions = new Set(extensions)
+    /** @private @type {string | undefined} */
+    this.root = undefined
+  }
+
+  /** @param {string} rootUri the workspace root from initialize; only `file:` roots are scanned */
+  setRoot(rootUri) {
+    this.root = rootUri.startsWith('file:') ? fileURLToPath(rootUri) : undefined
+  }
+
+  /**
+   * Open documents plus the workspace's files on disk (symlinks are not followed: a server that follows
+   * them is what the host's containment is for, and the foreign-uris scenario covers it explicitly).
+   * @returns {Document[]}
+   */
+  all() {
+    /** @type {Map<string, Document>} */
+    const found = new Map()
+    /** @param {string} dir */
+    const scan = (dir) => {
+      /** @type {import('node:fs').Dirent[]} */
+      let entries
+      try {
+        entries = readdirSync(dir, { withFileTypes: true })
+      } catch {
+        return // deleted while scanning, or not readable: a real server skips it too
+      }
+      for (const entry of entries) {
+        const path = nodePath.join(dir, entry.name)
+        if (entry.isDirectory() && !skippedFolders.has(entry.name)) scan(path)
+        else if (entry.isFile() && this.extensions.has(nodePath.extname(entry.name))) {
+          const uri = pathToFileURL(path).href
+          found.set(uri, { uri, languageId: 'fault', version: 0, text: readFileSync(path, 'utf8') })
+        }
+      }
+    }
+    if (this.root !== undefined) scan(this.root)
+    for (const document of this.documents.values()) found.set(document.uri, document)
+    return [...found.values()]
   }
 
   /** @param {Document} document */
@@ -129,14 +179,14 @@ export class DocumentStore {
   }
 
   /**
-   * Every whole-word occurrence of `word` in the open documents.
+   * Every whole-word occurrence of `word` in the workspace.
    * @param {string} word
    * @returns {Location[]}
    */
   occurrences(word) {
     /** @type {Location[]} */
     const found = []
-    for (const document of this.documents.values()) {
+    for (const document of this.all()) {
       for (const match of document.text.matchAll(identifier)) {
         if (match[0] !== word) continue
         const start = match.index ?? 0
@@ -147,12 +197,12 @@ export class DocumentStore {
   }
 
   /**
-   * Declarations in one document, or in all of them.
+   * Declarations in one document, or in the whole workspace.
    * @param {string} [uri]
    * @returns {{ name: string, kind: import('vscode-languageserver-protocol/node').SymbolKind, uri: string, range: Range, selectionRange: Range }[]}
    */
   declarations(uri) {
-    const documents = uri === undefined ? [...this.documents.values()] : [this.documents.get(uri)].filter((d) => d !== undefined)
+    const documents = uri === undefined ? this.all() : this.all().filter((d) => d.uri === uri)
     return documents.flatMap((document) =>
       [...document.text.matchAll(declaration)].map((match) => {
         const start = match.index ?? 0

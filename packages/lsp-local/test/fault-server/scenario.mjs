@@ -41,6 +41,7 @@
  * @property {boolean} clientRequests send workspace/configuration, workspaceFolders, workDoneProgress/create and applyEdit after initialize
  * @property {string[]} foreignUris URIs outside the root (or not `file:`) added to every location result
  * @property {'full' | 'incremental'} sync
+ * @property {string[]} extensions file extensions the server analyses on disk under the root
  * @property {boolean} ignoreStdinClose keep running when the client closes stdin (a wedged server)
  * @property {boolean} ignoreSigterm survive SIGTERM (only SIGKILL ends it)
  * @property {number} maxLifetimeMs a backstop so a leaked fault server cannot outlive a test run for long
@@ -70,6 +71,7 @@ function emptySpec() {
     clientRequests: false,
     foreignUris: [],
     sync: 'incremental',
+    extensions: ['.fault'],
     ignoreStdinClose: false,
     ignoreSigterm: false,
     maxLifetimeMs: 5 * 60_000,
@@ -173,6 +175,8 @@ export function parseScenario(argv) {
   const sync = one('sync')
   if (sync === 'full' || sync === 'incremental') spec.sync = sync
   else if (sync !== undefined) throw new Error(`--sync must be full or incremental, got "${sync}"`)
+  const extensions = one('extensions')
+  if (extensions !== undefined) spec.extensions = extensions.split(',').map((e) => (e.startsWith('.') ? e : `.${e}`))
   if (one('ignore-stdin-close') === 'true') spec.ignoreStdinClose = true
   if (one('ignore-sigterm') === 'true') spec.ignoreSigterm = true
   spec.maxLifetimeMs = number('max-lifetime-ms', spec.maxLifetimeMs)

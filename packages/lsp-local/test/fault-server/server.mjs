@@ -69,7 +69,7 @@ process.on('uncaughtException', (error) => die(recorder, 99, `fault-server: unca
 const output = new OutputQueue(new StreamMessageWriter(process.stdout), process.stdout)
 if (spec.garbageAtStartup) void output.raw(garbageText)
 
-const documents = new DocumentStore()
+const documents = new DocumentStore(spec.extensions)
 let rootUri = ''
 let shutdownRequested = false
 
@@ -174,6 +174,7 @@ connection.onRequest(
   /** @returns {Promise<import('vscode-languageserver-protocol/node').InitializeResult>} */
   async (/** @type {InitializeParams} */ params) => {
     rootUri = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? ''
+    documents.setRoot(rootUri)
     if (spec.initializeDelayMs > 0) {
       recorder.record('initialize-delay', { ms: spec.initializeDelayMs })
       await new Promise((resolve) => setTimeout(resolve, spec.initializeDelayMs))

@@ -1,0 +1,205 @@
+// The host against a misbehaving server, part 2: what the server says. Bad frames, oversized messages,
+// foreign URIs, error answers, endless progress, dynamic registration and the server's own requests.
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import * as nodePath from 'node:path'
+
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+
+import { isWithin, type LspLocation } from '@codeseam/lsp'
+
+import { positionOf, wordPositions } from './fault-server/harness.js'
+import { FaultSuite, libText, mainText, type FaultRun, type FaultRunOptions } from './fault-server/host-fixture.js'
+
+let suite: FaultSuite
+let current: FaultRun | undefined
+
+beforeAll(async () => {
+  suite = await FaultSuite.open('lsp-local-faults-protocol-')
+})
+
+afterEach(async () => {
+  const run = current
+  current = undefined
+  if (run !== undefined) expect(await run.dispose(), 'fault servers alive after host.dispose()').toEqual([])
+}, 60_000)
+
+afterAll(async () => {
+  await suite?.close()
+}, 60_000)
+
+async function start(options: FaultRunOptions): Promise<FaultRun> {
+  current = await suite.start(options)
+  return current
+}
+
+function expectGreetDefinition(run: FaultRun, locations: ReadonlyArray<LspLocation>): void {
+  expect(locations.map((l) => ({ path: l.path, range: l.range }))).toEqual([run.greetDeclaration()])
+}
+
+/** Every whole-word `greet` in both fixture files: the correct references answer. */
+function greetReferences(run: FaultRun): { path: string; start: { line: number; character: number } }[] {
+  return [
+    ...wordPositions(libText, 'greet').map((start) => ({ path: run.lib, start })),
+    ...wordPositions(mainText, 'greet').map((start) => ({ path: run.main, start })),
+  ]
+}
+
+const byPlace = (a: { path: string; start: { line: number; character: number } }, b: typeof a) =>
+  a.path.localeCompare(b.path) || a.start.line - b.start.line || a.start.character - b.start.character
+
+describe('normal path', { timeout: 60_000 }, () => {
+  it('answers every advertised operation from the real server, marked ready', async () => {
+    const run = await start({ server: ['--scenario', 'normal'] })
+    const definition = await run.query({ operation: 'definition', ...run.greetCall() })
+    expectGreetDefinition(run, definition.locations)
+    expect(definition.meta.status).toBe('ready')
+
+    const references = await run.query({ operation: 'references', ...run.greetCall() })
+    expect(references.locations.map((l) => ({ path: l.path, start: l.range.start })).sort(byPlace)).toEqual(greetReferences(run).sort(byPlace))
+
+    const hover = await run.query({ operation: 'hover', ...run.greetCall() })
+    expect(hover.hover?.contents).toContain('greet')
+    const symbols = await run.query({ operation: 'documentSymbols', path: run.lib })
+    expect(symbols.symbols.map((s) => [s.name, s.kind])).toEqual([['greet', 'function']])
+    const workspaceSymbols = await run.query({ operation: 'workspaceSymbols', query: 'gre' })
+    expect(workspaceSymbols.symbols.map((s) => s.location.path)).toContain(run.lib)
+
+    const diagnostics = await run.query({ operation: 'diagnostics', path: run.main })
+    const forMain = diagnostics.files.find((f) => f.path === run.main)
+    expect(forMain?.diagnostics.map((d) => [d.severity, d.range.start])).toEqual([['warning', positionOf(mainText, 'FIXME')]])
+    expect(run.pids()).toHaveLength(1)
+  })
+})
+
+describe('bad frames', { timeout: 60_000 }, () => {
+  it('non-protocol text on stdout at startup is a typed error and the server is killed', async () => {
+    const run = await start({ server: ['--scenario', 'garbage'], config: { maxRestarts: 1 } })
+    const error = await run.failure({ operation: 'definition', ...run.greetCall() })
+    expect(['SERVER_CRASHED', 'MALFORMED_RESPONSE']).toContain(error.code)
+    const [first] = run.pids()
+    await suite.lifelines.exited(first ?? -1, 30_000)
+  })
+
+  it('non-protocol text instead of an answer: typed error, server replaced, next query correct', async () => {
+    const run = await start({ server: ['--scenario', 'garbage', '--method', 'textDocument/hover'] })
+    expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
+    const error = await run.failure({ operation: 'hover', ...run.greetCall() })
+    expect(['SERVER_CRASHED', 'MALFORMED_RESPONSE']).toContain(error.code)
+    const [first] = run.pids()
+    await suite.lifelines.exited(first ?? -1, 30_000)
+    expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
+    expect(run.pids()).toHaveLength(2)
+  })
+
+  it('a message over maxMessageBytes is refused: typed error, server replaced, next query correct', async () => {
+    const run = await start({
+      server: ['--scenario', 'oversized', '--method', 'textDocument/hover', '--bytes', String(3 * 1024 * 1024)],
+      config: { maxMessageBytes: 1024 * 1024 },
+    })
+    expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
+    const error = await run.failure({ operation: 'hover', ...run.greetCall() })
+    expect(['MALFORMED_RESPONSE', 'SERVER_CRASHED']).toContain(error.code)
+    expect(error.message).toMatch(/byte|size|large|limit/i)
+    const [first] = run.pids()
+    await suite.lifelines.exited(first ?? -1, 30_000)
+    expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
+  })
+})
+
+describe('bad answers', { timeout: 60_000 }, () => {
+  it('out-of-root, symlink-escaping and non-file URIs are dropped and counted, never returned', async () => {
+    const outside = nodePath.join(suite.dir, 'outside')
+    mkdirSync(outside, { recursive: true })
+    writeFileSync(nodePath.join(outside, 'secret.fault'), 'function greet() {}\n')
+    const foreign = [
+      'file:///etc/passwd',
+      '{root}/../outside-the-root.fault',
+      '{root}/..%2F..%2Fetc%2Fpasswd',
+      'http://example.com/remote.fault',
+      'untitled:Untitled-1',
+      '{root}/escape/secret.fault',
+    ]
+    const run = await start({ server: ['--scenario', 'foreign-uris', ...foreign.flatMap((uri) => ['--uri', uri])] })
+    symlinkSync(outside, nodePath.join(run.root, 'escape'), 'dir')
+
+    const definition = await run.query({ operation: 'definition', ...run.greetCall() })
+    expectGreetDefinition(run, definition.locations)
+    expect(definition.meta.droppedOutsideWorkspace).toBe(foreign.length)
+
+    const references = await run.query({ operation: 'references', ...run.greetCall() })
+    expect(references.locations).toHaveLength(greetReferences(run).length)
+    expect(references.locations.every((l) => l.uri.startsWith('file:') && isWithin(run.root, l.path))).toBe(true)
+    expect(references.meta.droppedOutsideWorkspace).toBe(foreign.length)
+
+    const symbols = await run.query({ operation: 'workspaceSymbols', query: 'greet' })
+    expect(symbols.symbols.map((s) => s.location.path)).toEqual([run.lib])
+    expect(symbols.meta.droppedOutsideWorkspace).toBe(foreign.length)
+  })
+
+  it('an error answer is SERVER_ERROR with the server\'s words; the server is kept', async () => {
+    const run = await start({ server: ['--scenario', 'error', '--method', 'textDocument/definition', '--code', '-32603', '--message', 'index corrupted'] })
+    const error = await run.failure({ operation: 'definition', ...run.greetCall() })
+    expect(error.code).toBe('SERVER_ERROR')
+    expect(error.message).toContain('index corrupted')
+    expect((await run.query({ operation: 'hover', ...run.greetCall() })).hover?.contents).toContain('greet')
+    expect(run.pids()).toHaveLength(1)
+  })
+})
+
+describe('server-initiated traffic', { timeout: 60_000 }, () => {
+  it('progress that never ends: no answer is reported ready while the readiness condition does not hold', async () => {
+    const run = await start({ server: ['--scenario', 'endless-progress'], profile: { readiness: 'progressQuiet', readinessTimeoutMs: 1_500 } })
+    let outcome: { code: string } | { status: string; locations: ReadonlyArray<LspLocation> }
+    try {
+      const result = await run.query({ operation: 'definition', ...run.greetCall() })
+      outcome = { status: result.meta.status, locations: result.locations }
+    } catch (error) {
+      outcome = { code: (error as { code: string }).code }
+    }
+    if ('code' in outcome) expect(['TIMEOUT', 'UNAVAILABLE']).toContain(outcome.code)
+    else {
+      expect(outcome.status).not.toBe('ready')
+      expectGreetDefinition(run, outcome.locations)
+    }
+    const status = run.host.status().find((s) => s.providerId === 'local:fault' && s.root !== undefined)
+    expect(status?.state).not.toBe('ready')
+    expect(run.log.entries().find((e) => e.event === 'client-answer')).toMatchObject({ request: 'window/workDoneProgress/create' })
+  })
+
+  it('formatting registered dynamically is tracked and served', async () => {
+    const run = await start({
+      server: ['--scenario', 'dynamic-registration'],
+      profile: { operations: ['definition', 'references', 'hover', 'documentSymbols', 'workspaceSymbols', 'diagnostics', 'format'] },
+    })
+    expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
+    const registration = await run.log.waitFor(
+      (entries) => entries.find((e) => e.event === 'client-answer' && e['request'] === 'client/registerCapability'),
+      'the host to answer client/registerCapability',
+    )
+    expect(registration).not.toHaveProperty('error')
+    const formatted = await run.query({ operation: 'format', path: run.lib })
+    const edits = formatted.edit.operations.flatMap((op) => (op.type === 'edit' && op.path === run.lib ? op.edits : []))
+    expect(edits).toEqual([{ range: { start: positionOf(libText, '   '), end: positionOf(libText, '   ', 1, 3) }, newText: '' }])
+    const status = run.host.status().find((s) => s.providerId === 'local:fault' && s.root !== undefined)
+    expect(status?.operations).toContain('format')
+  })
+
+  it('answers configuration and folders from the profile, and refuses an unsolicited applyEdit', async () => {
+    const run = await start({
+      server: ['--scenario', 'client-requests'],
+      profile: { settings: { fault: { mode: 'host' }, 'fault.detail': 42 } },
+    })
+    const victim = nodePath.join(run.root, 'victim.fault')
+    writeFileSync(victim, 'untouched\n')
+    expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
+    await run.log.waitFor((entries) => entries.find((e) => e.event === 'client-requests-done'), 'the server requests to be answered')
+    const answers = new Map(run.log.entries().filter((e) => e.event === 'client-answer').map((e) => [e['request'], e]))
+    expect(answers.get('workspace/configuration')).toMatchObject({ result: [{ mode: 'host' }, 42] })
+    expect(answers.get('workspace/workspaceFolders')).toMatchObject({ result: [{ uri: run.rootUri }] })
+    expect(answers.get('window/workDoneProgress/create')).toMatchObject({ result: null })
+    const applyEdit = answers.get('workspace/applyEdit')
+    const refused = (applyEdit?.['result'] as { applied?: boolean } | undefined)?.applied === false || applyEdit?.['error'] !== undefined
+    expect(refused, `applyEdit answer: ${JSON.stringify(applyEdit)}`).toBe(true)
+    expect(readFileSync(victim, 'utf8')).toBe('untouched\n')
+  })
+})
