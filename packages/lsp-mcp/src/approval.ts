@@ -78,3 +78,20 @@ export function mcpApprovalPolicy(options: McpApprovalOptions): ApprovalPolicy {
   if (options.allowEdits) return { autoApprove: true }
   return { autoApprove: false, approve: previewOnly }
 }
+
+/**
+ * A policy decided later: the MCP server learns whether its client supports elicitation only at initialize,
+ * after the mutating tools were bound to their session, so the session asks `current()` at decision time.
+ */
+export function deferredApprovalPolicy(current: () => ApprovalPolicy): ApprovalPolicy {
+  return {
+    get autoApprove() {
+      return current().autoApprove === true
+    },
+    approve(request, signal) {
+      const approve = current().approve
+      if (approve !== undefined) return approve(request, signal)
+      return { decision: 'deny', reason: 'this change needs explicit approval and the client cannot ask its user (no elicitation support)' }
+    },
+  }
+}

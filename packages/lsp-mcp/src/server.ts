@@ -9,12 +9,13 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
-import { callTool, toMcpTool, type AnyTool, type ToolOutcome } from '@codeseam/tool-lsp'
+import { callTool, toMcpTool, toolContext, type AnyTool, type ToolOutcome } from '@codeseam/tool-lsp'
+import { MutationSession, type ApprovalPolicy } from '@codeseam/tool-lsp-mutate'
 
-import { mcpApprovalPolicy, type Elicit } from './approval.js'
-import { toolRunner, type ToolRunner } from './tool-runner.js'
+import { deferredApprovalPolicy, mcpApprovalPolicy, type Elicit } from './approval.js'
 import { followCallProgress } from './progress.js'
 import type { CodeseamSession } from './session.js'
+import { collectTools, type CollectToolsOptions } from './tool-set.js'
 
 /**
  * The MCP server: the low-level SDK `Server` with our own JSON Schemas (exported from the neutral tool
@@ -28,10 +29,8 @@ const packageJson = createRequire(import.meta.url)('../package.json') as { name:
 export const serverInfo = { name: 'codeseam', version: packageJson.version } as const
 
 /** Options for {@link createCodeseamServer}. */
-export interface CodeseamServerOptions {
+export interface CodeseamServerOptions extends Omit<CollectToolsOptions, 'mutations'> {
   readonly session: CodeseamSession
-  /** The tools to expose (see `collectTools`); fixed for the server's lifetime. */
-  readonly tools: ReadonlyArray<AnyTool>
   /** `--allow-edits`: apply previewable changes without asking (see `mcpApprovalPolicy`). */
   readonly allowEdits?: boolean
   /** Character budget of each result's text (default: the tool package's). */
@@ -56,26 +55,25 @@ export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
 /** Creates the MCP server for a session. Connect it to a transport with `server.connect(transport)`. */
 export function createCodeseamServer(options: CodeseamServerOptions): Server {
   const { session } = options
-  const listed: Tool[] = options.tools.map((tool) => toMcpTool(tool) as unknown as Tool)
-  const byName = new Map(options.tools.map((tool) => [tool.name, tool]))
   const server = new Server(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions })
 
   const elicit: Elicit = async (params, signal) => {
     const result = await server.elicitInput({ mode: 'form', ...params }, { signal, timeout: 10 * 60_000 })
     return { action: result.action, content: result.content as Record<string, unknown> | undefined }
   }
-  let runner: ToolRunner | undefined
-  // The approval policy depends on what the client declared in initialize, so the runner is built after it.
-  const runnerOf = (): ToolRunner => {
-    runner ??= toolRunner(
-      session,
-      mcpApprovalPolicy({
-        allowEdits: options.allowEdits === true,
-        ...(server.getClientCapabilities()?.elicitation?.form === undefined ? {} : { elicit }),
-      }),
-    )
-    return runner
+  let policy: ApprovalPolicy | undefined
+  // Whether the client can ask its user is known only after initialize; the tools are bound to the session now.
+  const currentPolicy = (): ApprovalPolicy => {
+    policy ??= mcpApprovalPolicy({
+      allowEdits: options.allowEdits === true,
+      ...(server.getClientCapabilities()?.elicitation?.form === undefined ? {} : { elicit }),
+    })
+    return policy
   }
+  const tools: ReadonlyArray<AnyTool> = collectTools({ ...options, mutations: new MutationSession(deferredApprovalPolicy(currentPolicy)) })
+  const listed: Tool[] = tools.map((tool) => toMcpTool(tool) as unknown as Tool)
+  const byName = new Map(tools.map((tool) => [tool.name, tool]))
+  const roots = session.roots.map((r) => r.root)
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }))
 
@@ -94,7 +92,7 @@ export function createCodeseamServer(options: CodeseamServerOptions): Server {
         })
     })
     try {
-      const context = runnerOf().context({ signal: extra.signal, onProgress: progress.onProgress })
+      const context = toolContext(session.lsp, { signal: extra.signal, roots, onProgress: progress.onProgress })
       const outcome = await callTool(tool, request.params.arguments ?? {}, context, options.maxChars === undefined ? {} : { maxChars: options.maxChars })
       return toCallToolResult(outcome)
     } finally {

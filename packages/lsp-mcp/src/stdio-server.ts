@@ -2,7 +2,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 
 import { createCodeseamServer } from './server.js'
 import { openSession, type SessionOptions } from './session.js'
-import { collectTools, type CollectToolsOptions } from './tool-set.js'
+import type { CollectToolsOptions } from './tool-set.js'
 
 /**
  * `codeseam mcp`: the MCP server over stdio, with its lifecycle. It ends when the client closes stdin, the
@@ -11,7 +11,7 @@ import { collectTools, type CollectToolsOptions } from './tool-set.js'
  */
 
 /** Options for {@link startMcpServer}. */
-export interface McpServerOptions extends SessionOptions, CollectToolsOptions {
+export interface McpServerOptions extends SessionOptions, Omit<CollectToolsOptions, 'mutations'> {
   /** `--allow-edits`. */
   readonly allowEdits?: boolean
   /** Streams to serve on (default: the process's stdin and stdout). */
@@ -33,9 +33,20 @@ const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
 /** Starts the MCP server and serves until the client goes away or the process is told to stop. */
 export async function startMcpServer(options: McpServerOptions = {}): Promise<RunningMcpServer> {
-  const tools = collectTools(options)
   const session = await openSession(options)
-  const server = createCodeseamServer({ session, tools, allowEdits: options.allowEdits === true })
+  let server
+  try {
+    server = createCodeseamServer({
+      session,
+      allowEdits: options.allowEdits === true,
+      ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly }),
+      ...(options.disable === undefined ? {} : { disable: options.disable }),
+      ...(options.enable === undefined ? {} : { enable: options.enable }),
+    })
+  } catch (error) {
+    await session.dispose()
+    throw error
+  }
   const stdin = options.stdin ?? process.stdin
   const transport = new StdioServerTransport(stdin as typeof process.stdin, (options.stdout ?? process.stdout) as typeof process.stdout)
 
@@ -46,19 +57,26 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Ru
   let closing: Promise<string> | undefined
   const onSignal = (signal: NodeJS.Signals) => void close(`received ${signal}`)
   const onEnd = () => void close('the client closed stdin')
-  const close = (reason = 'closed') => {
-    closing ??= (async () => {
+  const shutdown = async (reason: string): Promise<string> => {
+    const started = performance.now()
+    stdin.removeListener('end', onEnd)
+    stdin.removeListener('close', onEnd)
+    try {
+      await server.close()
+    } finally {
+      await session.dispose()
+      // Signal handlers stay until the servers are stopped: a SIGTERM during shutdown (MCP clients send one
+      // after a grace period) must not kill the process before its language servers are gone.
       for (const signal of signals) process.off(signal, onSignal)
-      stdin.removeListener('end', onEnd)
-      stdin.removeListener('close', onEnd)
-      try {
-        await server.close()
-      } finally {
-        await session.dispose()
-      }
-      resolveClosed(reason)
-      return reason
-    })()
+    }
+    const done = `${reason}; language servers stopped in ${Math.round(performance.now() - started)} ms`
+    resolveClosed(done)
+    return done
+  }
+  // The first reason wins: closing the server closes the transport, which reports back here synchronously.
+  const close = (reason = 'closed'): Promise<string> => {
+    // `then` runs shutdown on a later tick, after `closing` is set.
+    closing ??= Promise.resolve(reason).then(shutdown)
     return closing
   }
 

@@ -1,11 +1,12 @@
 import * as readTools from '@codeseam/tool-lsp'
 import { selectTools, type AnyTool, type ToolSelection } from '@codeseam/tool-lsp'
-import * as mutatingTools from '@codeseam/tool-lsp-mutate'
+import { MutationSession, mutationTools } from '@codeseam/tool-lsp-mutate'
 
 /**
- * The one place the product's tool list is assembled. It collects every tool definition the tool packages
- * export (single definitions and arrays of them), so a tool added to either package appears in the MCP
- * server and the CLI without touching this package. The list is computed once per server and never changes
+ * The one place the product's tool list is assembled: every tool definition `@codeseam/tool-lsp` exports
+ * (single definitions and arrays of them) and every tool `mutationTools(session)` of
+ * `@codeseam/tool-lsp-mutate` creates, so a tool added to either package appears in the MCP server and the
+ * CLI without touching this package. The list is computed once per server and never changes
  * while it runs: servers starting or crashing show up in results, not in the list.
  */
 
@@ -46,6 +47,11 @@ export interface CollectToolsOptions {
   readonly disable?: ReadonlyArray<string>
   /** Keep only these names. */
   readonly enable?: ReadonlyArray<string>
+  /**
+   * The mutation session the mutating tools share (approval policy, "approve all", per-root queue and lock).
+   * Default: a fresh session without an approval policy, which denies every change (fine for listing).
+   */
+  readonly mutations?: MutationSession
 }
 
 /**
@@ -55,7 +61,7 @@ export interface CollectToolsOptions {
 export function collectTools(options: CollectToolsOptions = {}): AnyTool[] {
   const read = toolsExportedBy(readTools)
   const readNames = new Set(read.map((t) => t.name))
-  const mutating = toolsExportedBy(mutatingTools).filter((t) => !readNames.has(t.name))
+  const mutating = mutationTools(options.mutations ?? new MutationSession()).filter((t) => !readNames.has(t.name))
   const all = [...read, ...mutating]
   const selection: ToolSelection = {
     ...(options.enable === undefined ? {} : { enable: options.enable }),

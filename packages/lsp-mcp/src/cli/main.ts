@@ -1,15 +1,14 @@
 import { parseArgs } from 'node:util'
 
 import { isLspError } from '@codeseam/lsp'
-import { callTool, type ToolOutcome } from '@codeseam/tool-lsp'
-import type { ApprovalPolicy } from '@codeseam/tool-lsp-mutate'
+import { callTool, toolContext, type ToolOutcome } from '@codeseam/tool-lsp'
+import { MutationSession, type ApprovalPolicy } from '@codeseam/tool-lsp-mutate'
 
 import { followCallProgress } from '../progress.js'
 import { serverInfo } from '../server.js'
 import { openSession } from '../session.js'
 import { startMcpServer } from '../stdio-server.js'
 import { collectTools } from '../tool-set.js'
-import { toolRunner } from '../tool-runner.js'
 import { globalOptions, globalFlags, parseCommand, UsageError, type GlobalFlags } from './arguments.js'
 import { toolCommand, type ToolCommand } from './flags.js'
 import { commandHelp, exitCodes, mainHelp, mcpHelp } from './help.js'
@@ -31,14 +30,13 @@ export interface CliIo {
   readonly interrupt?: AbortSignal
 }
 
-/** Failures of a transaction that did not happen, as receipts report them. */
-const unappliedStatuses = new Set(['denied', 'refused', 'conflict', 'failed'])
-
-/** The exit code of an outcome: a failure, or a mutation receipt saying nothing was written, is 1. */
+/**
+ * The exit code of an outcome. Mutating tools report a change that was not written (denied, refused,
+ * conflict, failed) as a failure carrying its receipt, so "not ok" covers those too.
+ */
 export function exitCodeOf(outcome: ToolOutcome): number {
-  if (!outcome.ok) return outcome.error.code === 'CANCELLED' ? exitCodes.interrupted : exitCodes.failed
-  const { status, transactionId } = outcome.structured
-  return typeof transactionId === 'string' && typeof status === 'string' && unappliedStatuses.has(status) ? exitCodes.failed : exitCodes.ok
+  if (outcome.ok) return exitCodes.ok
+  return outcome.error.code === 'CANCELLED' ? exitCodes.interrupted : exitCodes.failed
 }
 
 /** The CLI's approval policy: the person typed the command, so previewable changes apply; explicit ones need --yes. */
@@ -63,8 +61,10 @@ async function runToolCommand(command: ToolCommand, globals: GlobalFlags, input:
   const onInterrupt = () => controller.abort(new Error('interrupted'))
   io.interrupt?.addEventListener('abort', onInterrupt, { once: true })
   try {
-    const runner = toolRunner(session, cliApprovalPolicy(globals.yes))
-    const outcome = await callTool(command.tool, input, runner.context({ signal: controller.signal, onProgress: progress.onProgress }))
+    // The command's tool bound to a session with the CLI's approval policy (the listed one only describes it).
+    const tool = collectTools({ mutations: new MutationSession(cliApprovalPolicy(globals.yes)) }).find((t) => t.name === command.tool.name) ?? command.tool
+    const context = toolContext(session.lsp, { signal: controller.signal, roots: session.roots.map((r) => r.root), onProgress: progress.onProgress })
+    const outcome = await callTool(tool, input, context)
     line.done()
     if (globals.json) io.stdout.write(jsonOutcome(outcome))
     else {
