@@ -52,7 +52,7 @@ export interface ReadMixResult {
   readonly layer: Layer
   readonly all: TimingSummary
   readonly ratio?: FloorRatio
-  readonly byOperation: Readonly<Record<string, { readonly summary: TimingSummary; readonly ratio?: FloorRatio }>>
+  readonly byOperation: Readonly<Record<string, { readonly summary: TimingSummary; readonly ratio?: FloorRatio; /** references: locations found. */ readonly locations?: number }>>
   /** Every answer was checked against the expectation of its query; failures are listed. */
   readonly incorrect: number
 }

@@ -23,10 +23,11 @@ export function reportTables(report: BenchReport): Array<{ title: string; header
     },
     {
       title: 'Read mix by operation, median ms (× floor)',
-      header: ['workspace / layer', ...Object.keys(report.readMix[0]?.byOperation ?? {})],
+      header: ['workspace / layer', ...Object.keys(report.readMix[0]?.byOperation ?? {}), 'references found'],
       rows: report.readMix.map((r) => [
         `${r.workspace} / ${r.layer}`,
         ...Object.values(r.byOperation).map((o) => `${ms(o.summary.median)} (${ratio(o.ratio?.median)})`),
+        String(r.byOperation['references']?.locations ?? '—'),
       ]),
     },
     {

@@ -27,13 +27,14 @@ export async function toolsLayer(hosted: HostedLsp): Promise<{ layer: ReadLayer 
   for (const name of ['code_navigate', 'code_hover', 'code_symbols']) {
     if (!byName.has(name)) return { missing: `@codeseam/tool-lsp has no ${name} tool` }
   }
-  const context = tools.toolContext(hosted.lsp)
   return {
     layer: {
       layer: 'tools',
       inProcess: true,
       async run(query) {
         const call = toolCallFor(query)
+        // A harness gives every call its own context and cancellation signal.
+        const context = tools.toolContext(hosted.lsp, { signal: new AbortController().signal })
         const outcome = (await tools.callTool(byName.get(call.name)!, call.arguments, context)) as ToolOutcomeShape
         if (!outcome.ok) throw new Error(`${call.name} failed: ${outcome.error?.code}: ${outcome.error?.message}`)
         return outcome

@@ -22,6 +22,8 @@ export async function runReadMix(
   for (const layer of layers) for (const query of queries) await untilCorrect(layer, query)
   const times = new Map<ReadLayer, Map<string, number[]>>(layers.map((layer) => [layer, new Map(queries.map((q) => [q.operation, []]))]))
   const incorrect = new Map<ReadLayer, number>(layers.map((layer) => [layer, 0]))
+  // How much each layer found for references: the host may search more projects than the floor loaded.
+  const found = new Map<ReadLayer, number>()
   for (let round = 0; round < rounds; round++) {
     for (const query of queries) {
       // Rotate who goes first so no layer always runs right after another one's work.
@@ -30,6 +32,7 @@ export async function runReadMix(
         const sample = await timeQuery(layer, query)
         times.get(layer)!.get(query.operation)!.push(sample.ms)
         if (!sample.correct) incorrect.set(layer, incorrect.get(layer)! + 1)
+        if (query.operation === 'references') found.set(layer, layer.locationCount(sample.answer))
       }
     }
   }
@@ -40,12 +43,13 @@ export async function runReadMix(
   }
   return layers.map((layer) => {
     const all = summaryOf(layer)
-    const byOperation: Record<string, { summary: TimingSummary; ratio?: FloorRatio }> = {}
+    const byOperation: Record<string, { summary: TimingSummary; ratio?: FloorRatio; locations?: number }> = {}
     for (const query of queries) {
       const summary = summaryOf(layer, query.operation)
       byOperation[query.operation] = {
         summary: roundSummary(summary),
         ...(floor === undefined ? {} : { ratio: roundRatio(ratioToFloor(summary, summaryOf(floor, query.operation))) }),
+        ...(query.operation === 'references' && found.has(layer) ? { locations: found.get(layer)! } : {}),
       }
     }
     return {
