@@ -188,6 +188,7 @@ export const codeHierarchy = defineTool({
     let frontier: Array<{ item: LspHierarchyItem; hops?: Hop[] }> = [{ item: start, hops: first.hops }]
     const failures: string[] = []
     for (let level = 1; level <= depth && frontier.length > 0; level++) {
+      context.onProgress?.({ message: `${input.kind}: level ${level} of ${depth}, ${plural(frontier.length, 'symbol')} to expand`, done: level - 1, total: depth })
       const next: typeof frontier = []
       for (const entry of frontier) {
         if (performance.now() > deadline) {

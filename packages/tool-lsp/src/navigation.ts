@@ -16,7 +16,7 @@ import {
   TargetInput,
 } from './schemas.js'
 import { snippetLine, snippetWindow, sourceReader } from './sources.js'
-import { noticeFor, readinessOf, resolveToolTarget, shown, targetOutput } from './targeting.js'
+import { joinNotices, noticeFor, readinessOf, resolveToolTarget, shown, targetOutput } from './targeting.js'
 
 /** Navigation kinds a model picks from, each a seam operation. */
 export const navigationKinds = ['definition', 'typeDefinition', 'declaration', 'implementation', 'references'] as const
@@ -26,6 +26,9 @@ export const navigateLimits = { defaultLimit: 100, maxLimit: 500 } as const
 
 /** Longest body `includeBody` returns. */
 export const maxBodyLines = 200
+
+/** Snippet lines one page may carry; context windows beyond it are dropped. */
+export const maxSnippetLinesPerPage = 600
 
 /** Definitions whose body is returned at most. */
 const maxBodies = 3
@@ -158,7 +161,9 @@ export const codeNavigate = defineTool({
     reader.seed(resolved.document, resolved.lines)
     const sources = await reader.readAll(items.map((l) => l.path))
     const outlines = await outlinesFor(context, resolved.root, [...sources.values()])
-    const contextLines = input.context ?? 0
+    // Windows multiply a page's size; past a line budget they are dropped (and the notice says so).
+    const requestedContext = input.context ?? 0
+    const contextLines = items.length * (2 * requestedContext + 1) > maxSnippetLinesPerPage ? 0 : requestedContext
     const definitionLike = input.kind !== 'references'
     const declaration = resolved.symbol
 
@@ -228,7 +233,12 @@ export const codeNavigate = defineTool({
       .slice(0, 200)
       .map(([path, count]) => ({ path: shown(resolved.root, path), count }))
     const [, pluralNoun] = noun[input.kind]
-    let notice = noticeFor(result.meta, all.length === 0, pluralNoun)
+    let notice = joinNotices(
+      noticeFor(result.meta, all.length === 0, pluralNoun),
+      contextLines < requestedContext
+        ? `context windows were left out: ${items.length} locations × ${2 * requestedContext + 1} lines exceeds ${maxSnippetLinesPerPage} lines; lower limit to get them`
+        : undefined,
+    )
     if (all.length === 0 && notice === undefined) {
       notice =
         input.kind === 'references'

@@ -259,3 +259,40 @@ describe('code_inlay_hints, code_completions, code_status', () => {
     expect(outcome.summary).toBe('1/1 server ready')
   })
 })
+
+describe('cancellation, progress and page budgets', () => {
+  it('a call whose signal is already aborted is CANCELLED, not empty', async () => {
+    const { lsp } = toyService(files)
+    const controller = new AbortController()
+    controller.abort()
+    const outcome = await callTool(codeNavigate, { target: { path: 'src/app.toy', symbol: 'greet' }, kind: 'references' }, toolContext(lsp, { signal: controller.signal }))
+    expect(outcome.ok === false && outcome.error.code).toBe('CANCELLED')
+  })
+
+  it('reports hierarchy progress per level', async () => {
+    const { lsp } = toyService(files)
+    const progress: string[] = []
+    await callTool(codeHierarchy, { target: { path: 'src/app.toy', symbol: 'greet' }, kind: 'callers', depth: 2 }, toolContext(lsp, { onProgress: (p) => progress.push(p.message) }))
+    expect(progress).toEqual([expect.stringMatching(/^callers: level 1 of 2/), expect.stringMatching(/^callers: level 2 of 2/)])
+  })
+
+  it('drops context windows on a page too large for them, and says so', async () => {
+    const many = Array.from({ length: 400 }, (_, i) => `  greet("${i}", "x")`).join('\n')
+    const { lsp } = toyService({ 'src/app.toy': app, 'src/many.toy': `fn caller() {\n${many}\n}\n` })
+    const result = ok(await callTool(codeNavigate, { target: { path: 'src/app.toy', symbol: 'greet' }, kind: 'references', context: 3, limit: 200 }, toolContext(lsp)))
+    expect(result.page.returned).toBe(200)
+    expect(result.files.flatMap((f: any) => f.locations).every((l: any) => !l.snippet.includes('\n'))).toBe(true)
+    expect(result.notice).toMatch(/context windows were left out/)
+  })
+
+  it('cuts the rendered text at the character budget with a marker', async () => {
+    const many = Array.from({ length: 400 }, (_, i) => `  greet("${i}", "x")`).join('\n')
+    const { lsp } = toyService({ 'src/app.toy': app, 'src/many.toy': `fn caller() {\n${many}\n}\n` })
+    const outcome = await callTool(codeNavigate, { target: { path: 'src/app.toy', symbol: 'greet' }, kind: 'references', limit: 500 }, toolContext(lsp), { maxChars: 2000 })
+    expect(outcome.ok).toBe(true)
+    expect(outcome.text.length).toBeLessThanOrEqual(2000)
+    expect(outcome.textTruncated).toBe(true)
+    expect(outcome.text).toMatch(/\[output truncated: showing \d+ of \d+ characters/)
+    expect(outcome.ok && (outcome.structured.page as { returned: number }).returned).toBe(403)
+  })
+})
