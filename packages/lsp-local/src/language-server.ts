@@ -342,6 +342,8 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
         try {
           await Promise.race([this.connection.sendRequest(ShutdownRequest.type), within(graceMs)])
           await this.connection.sendNotification(ExitNotification.type)
+          // Some servers (the native TypeScript 7 server) leave only when their input ends.
+          this.process.stdin.end()
         } catch {
           // a server that cannot shut down politely is terminated below
         }

@@ -67,7 +67,7 @@ export interface ServerProfile {
   /** Upper bound for the readiness wait, ms (default 60 000). */
   readonly readinessTimeoutMs?: number
   /** Before workspace-wide queries, open one file of every tsconfig project (servers that only search loaded projects). */
-  readonly loadAllProjects?: 'tsconfig'
+  readonly loadAllProjects?: 'tsconfig' | false
   /** Behaviour for untrusted roots. Default: run with the trusted settings (the profile runs no workspace code). */
   readonly untrusted?: UntrustedPolicy
   /** Set when the profile cannot run here (e.g. its executable is missing): why, and what to install. */

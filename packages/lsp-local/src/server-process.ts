@@ -10,24 +10,25 @@ import type { Readable, Writable } from 'node:stream'
  */
 const watchdogSource = `
 const { spawn } = require('node:child_process');
-const fs = require('node:fs');
+const net = require('node:net');
 const [command, ...args] = process.argv.slice(1);
+// fd 3 is a socket pair with the host: a net.Socket reads it without blocking a thread, so exit is prompt.
+const control = new net.Socket({ fd: 3, readable: true, writable: true });
 let child;
+const exitWith = (code) => { control.destroy(); process.exit(code); };
 try {
   child = spawn(command, args, { stdio: 'inherit', detached: true });
-} catch (error) { process.stderr.write('watchdog: cannot start ' + command + ': ' + error.message + '\\n'); process.exit(127); }
-const pipe = fs.createWriteStream(null, { fd: 3 });
-pipe.on('error', () => {});
-child.on('error', (error) => { process.stderr.write('watchdog: cannot start ' + command + ': ' + error.message + '\\n'); process.exit(127); });
-child.on('spawn', () => pipe.write(String(child.pid) + '\\n'));
+} catch (error) { process.stderr.write('watchdog: cannot start ' + command + ': ' + error.message + '\\n'); exitWith(127); }
 const killGroup = (signal) => { try { process.kill(-child.pid, signal); } catch {} };
-const control = fs.createReadStream(null, { fd: 3 });
+child.on('error', (error) => { process.stderr.write('watchdog: cannot start ' + command + ': ' + error.message + '\\n'); exitWith(127); });
+child.on('spawn', () => control.write(String(child.pid) + '\\n'));
+control.on('error', () => {});
 control.on('data', (data) => { const s = String(data); if (s.includes('TERM')) killGroup('SIGTERM'); if (s.includes('KILL')) killGroup('SIGKILL'); });
-const hostGone = () => { killGroup('SIGKILL'); process.exit(0); };
-control.on('end', hostGone);
-control.on('error', hostGone);
-for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => { killGroup(signal === 'SIGTERM' ? 'SIGTERM' : 'SIGKILL'); });
-child.on('exit', (code, signal) => { killGroup('SIGKILL'); process.exitCode = code ?? (signal ? 128 : 1); setImmediate(() => process.exit()); });
+// The host is gone (exited, crashed or SIGKILLed): take the server's whole process group down.
+control.on('end', () => { killGroup('SIGKILL'); exitWith(0); });
+control.on('close', () => { killGroup('SIGKILL'); exitWith(0); });
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => killGroup(signal === 'SIGTERM' ? 'SIGTERM' : 'SIGKILL'));
+child.on('exit', (code, signal) => { killGroup('SIGKILL'); exitWith(code ?? (signal ? 128 : 1)); });
 `
 
 /** A bounded buffer of the last lines a server wrote to stderr, quoted in errors. */

@@ -52,7 +52,14 @@ function flatten(symbols: ReadonlyArray<LspDocumentSymbol>): string[] {
  * Holds one profile to its minimum set: every operation in `operations` has a check against the real
  * server, and an operation without a check fails the suite.
  */
-export function describeProfile(name: string, options: HostOptions, operations: ReadonlyArray<LspOperation>, fx: LanguageFixture): void {
+export function describeProfile(name: string, options: HostOptions, operations: ReadonlyArray<LspOperation>, fx: LanguageFixture, skipReason?: string): void {
+  if (skipReason !== undefined) {
+    describe(name, () => {
+      test.skip(`${name}: ${skipReason}`, () => {})
+    })
+    console.log(`SKIPPED the ${name} integration tests: ${skipReason}`)
+    return
+  }
   describe(name, () => {
     const copy = copyFixture(fx.fixture)
     const root = copy.root

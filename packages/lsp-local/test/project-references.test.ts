@@ -60,7 +60,7 @@ describe.each(profiles)('project references (%s, %s)', (_name, fixture, options)
 // Proof that the check above can fail: the native server on its own searches only loaded projects.
 test('without loading every project first, the native server misses the other projects', async () => {
   const copy = copyFixture('ts-monorepo')
-  const host = await createLocalHost({ profiles: [{ id: 'typescript', loadAllProjects: undefined }] })
+  const host = await createLocalHost({ profiles: [{ id: 'typescript', loadAllProjects: false }] })
   const leaks = new LeakCheck()
   try {
     const workspace = await host.openWorkspace(copy.root, { trust: 'trusted' })

@@ -48,8 +48,8 @@ test('a SIGKILLed host takes its language servers with it', async () => {
     const hostExited = within<void>(30_000, 'the host to exit', (resolve) => host.once('exit', () => resolve()))
     host.kill('SIGKILL')
     await hostExited
+    // The server never closes the FIFO itself: its end means the kernel closed it because the process exited.
     await within<void>(30_000, 'the server to die after its host', (resolve) => reader.once('end', () => resolve()))
-    expect(await isAlive(serverPid)).toBe(false)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
