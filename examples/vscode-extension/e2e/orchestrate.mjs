@@ -96,7 +96,6 @@ try {
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
-      '--disable-getting-started-override',
       nodePath.join(run, 'workspace'),
     ],
     { CODESEAM_E2E_REPORT: reportPath },

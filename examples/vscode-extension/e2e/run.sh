@@ -38,8 +38,8 @@ step "code-server $CODE_SERVER_VERSION (native modules built against Node $NODE_
 CS_DIR="$CACHE/code-server-$CODE_SERVER_VERSION"
 if [ ! -f "$CS_DIR/.installed" ]; then
   # npm_config_nodedir: node-gyp uses these headers instead of downloading them.
-  PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR" npm_config_build_from_source=false \
-    npm install --prefix "$CS_DIR" --no-save --no-audit --no-fund --unsafe-perm "code-server@$CODE_SERVER_VERSION"
+  PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR" \
+    npm install --prefix "$CS_DIR" --no-save --no-audit --no-fund "code-server@$CODE_SERVER_VERSION"
   touch "$CS_DIR/.installed"
 fi
 CODE_SERVER="$CS_DIR/node_modules/code-server/out/node/entry.js"

@@ -26,6 +26,7 @@ export function snapshotOf(document: vscode.TextDocument): LspDocumentSnapshot {
  */
 export class DocumentTracker {
   private readonly diagnosticsVersions = new Map<string, number | undefined>()
+  private readonly reportedAt = new Map<string, number>()
   private readonly subscription: vscode.Disposable
 
   constructor() {
@@ -33,6 +34,7 @@ export class DocumentTracker {
       for (const uri of event.uris) {
         const document = uri.scheme === 'file' ? openDocumentOf(uri.fsPath) : undefined
         this.diagnosticsVersions.set(uri.toString(), document?.version)
+        this.reportedAt.set(uri.toString(), Date.now())
       }
     })
   }
@@ -67,6 +69,12 @@ export class DocumentTracker {
     const version = this.diagnosticsVersions.get(key)
     if (version === undefined) return { freshness: 'unknown' }
     return { freshness: version === document.version ? 'current' : 'stale', version }
+  }
+
+  /** Milliseconds since diagnostics of `uri` last changed (Infinity when never). */
+  sinceLastReport(uri: vscode.Uri): number {
+    const at = this.reportedAt.get(uri.toString())
+    return at === undefined ? Number.POSITIVE_INFINITY : Date.now() - at
   }
 
   /** Subscribes to diagnostics changes of one URI. */

@@ -41,6 +41,11 @@ export interface VsCodeProviderOptions extends LanguageExtensionOptions {
   /** How many listed code actions VS Code resolves eagerly. Default 20. */
   readonly codeActionResolveCount?: number
   /**
+   * Diagnostics arrive in rounds; an answer waits until a document's reports were quiet this long (within
+   * the request's `waitMs`). Default 750 ms.
+   */
+  readonly diagnosticsSettleMs?: number
+  /**
    * Refuse roots outside the window's workspace folders (UNAVAILABLE). Default true. Language extensions
    * also answer for files outside any folder; turn this off to serve such a root (answers stay contained).
    */
@@ -130,6 +135,7 @@ export function createVsCodeProvider(options: VsCodeProviderOptions = {}): VsCod
         hierarchyItems,
         codeActions: listedActions,
         codeActionResolveCount: options.codeActionResolveCount ?? 20,
+        diagnosticsSettleMs: options.diagnosticsSettleMs ?? 750,
       }
       const handler = table[request.operation]
       try {

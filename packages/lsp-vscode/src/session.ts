@@ -49,6 +49,8 @@ export interface OperationContext {
   readonly codeActions: RecentMap<string, ListedCodeAction>
   /** How many listed code actions VS Code resolves (fills in lazy edits) per listing. */
   readonly codeActionResolveCount: number
+  /** How long a document's diagnostics must stay unchanged before they are taken as complete. */
+  readonly diagnosticsSettleMs: number
 }
 
 /** A code action as listed: the VS Code object and the request that produced it. */
