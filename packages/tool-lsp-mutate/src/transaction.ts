@@ -246,8 +246,16 @@ export class MutationSession {
     }
   }
 
-  /** Every previewed file must still have the content it was previewed with. */
+  /** Every previewed file must still have the content it was previewed with; files to create must still be absent. */
   private async recheck(workspace: LspWorkspace, built: BuiltPreview, signal: AbortSignal): Promise<void> {
+    for (const op of built.preview.resourceOperations) {
+      if (op.type !== 'create' || op.overwrite === true || op.ignoreIfExists === true) continue
+      if (await workspace.exists(resolveInRoot(workspace.root, op.path))) {
+        throw new LspError('STALE_VERSION', `${op.path} was created by someone else after the preview was made; nothing was written; run the tool again`, {
+          data: { path: op.path },
+        })
+      }
+    }
     for (const [path, snapshot] of built.basis) {
       let now: LspDocumentSnapshot | undefined
       try {

@@ -119,4 +119,12 @@ describe('code_insert / code_replace symbol ranges (pyright)', () => {
     expect(text).toContain('# A cached square.\n@functools.cache\ndef cached(n: int) -> int:\n    return n\n')
     expect(text).not.toContain('lru_cache')
   })
+
+  test('a replacement that breaks a caller reports the pushed diagnostic as introduced (after the new content was analysed)', async () => {
+    const w = await world()
+    const receipt = expectOk(await w.call('code_replace', { target: { path: 'pkg/shapes.py', symbol: 'helper' }, text: 'def helper(x: int, y: int) -> int:\n    return x * y' }))
+    expect(receipt.diagnostics?.settled).toBe(true)
+    const introduced = receipt.diagnostics?.introduced ?? []
+    expect(introduced.some((d) => d.severity === 'error' && (d.path === 'pkg/shapes.py' || d.path === 'pkg/main.py'))).toBe(true)
+  })
 })
