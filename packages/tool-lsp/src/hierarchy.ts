@@ -6,7 +6,6 @@ import { defineTool, type ToolContext } from './definition.js'
 import { at, lines, plural, renderNotice, renderPage, renderReadiness, renderTarget } from './render.js'
 import {
   FirstMatchInput,
-  ModelPositionOutput,
   NonNegativeInt,
   PageOutput,
   PositiveInt,
@@ -41,6 +40,15 @@ const HierarchyInput = Schema.Struct({
   firstMatch: FirstMatchInput,
 })
 
+/** A call site: where the call's name is, 1-based (end exclusive). */
+const CallSiteOutput = Schema.Struct({ line: PositiveInt, column: PositiveInt, endLine: PositiveInt, endColumn: PositiveInt })
+
+function callSite(range: LspRange): typeof CallSiteOutput.Type {
+  const start = toModelPosition(range.start)
+  const end = toModelPosition(range.end)
+  return { line: start.line, column: start.column, endLine: end.line, endColumn: end.column }
+}
+
 const NodeOutput = Schema.Struct({
   /** Stable id: `name@path:line`. */
   id: Schema.String,
@@ -59,7 +67,7 @@ const EdgeOutput = Schema.Struct({
   from: Schema.String,
   to: Schema.String,
   /** Call sites (in the caller's file), 1-based. */
-  callSites: Schema.optional(Schema.Array(ModelPositionOutput)),
+  callSites: Schema.optional(Schema.Array(CallSiteOutput)),
 })
 
 const DirectOutput = Schema.Struct({
@@ -70,7 +78,7 @@ const DirectOutput = Schema.Struct({
   path: Schema.String,
   line: PositiveInt,
   column: PositiveInt,
-  callSites: Schema.optional(Schema.Array(ModelPositionOutput)),
+  callSites: Schema.optional(Schema.Array(CallSiteOutput)),
 })
 
 const HierarchyOutput = Schema.Struct({
@@ -227,7 +235,7 @@ export const codeHierarchy = defineTool({
           }
           // Edges point the way calls and inheritance go, whichever direction was walked.
           const [from, to] = input.kind === 'callers' || input.kind === 'subtypes' ? [id, fromId] : [fromId, id]
-          const callSites = hop.callSites?.map((r) => toModelPosition(r.start))
+          const callSites = hop.callSites?.map(callSite)
           edges.push({ from, to, ...(callSites === undefined ? {} : { callSites }) })
         }
       }
@@ -248,7 +256,7 @@ export const codeHierarchy = defineTool({
       direct: direct.items.map((hop) => {
         const node = toNode(root, hop.item, 1)
         const { depth: _depth, ...rest } = node
-        return { ...rest, ...(hop.callSites === undefined ? {} : { callSites: hop.callSites.map((r) => toModelPosition(r.start)) }) }
+        return { ...rest, ...(hop.callSites === undefined ? {} : { callSites: hop.callSites.map(callSite) }) }
       }),
       page: direct.page,
       graph: { depth, nodes: [...nodes.values()], edges, truncated },

@@ -177,7 +177,7 @@ describe('code_hierarchy', () => {
     const result = ok(outcome)
     expect(result.direct.map((d: any) => d.name).sort()).toEqual(['helper', 'main', 'match'])
     const main = result.direct.find((d: any) => d.name === 'main')
-    expect(main.callSites).toEqual([{ line: lineOf(app, 'greet("a"'), column: 3 }])
+    expect(main.callSites).toEqual([{ line: lineOf(app, 'greet("a"'), column: 3, endLine: lineOf(app, 'greet("a"'), endColumn: 8 }])
     const ids = result.graph.nodes.map((n: any) => n.id)
     expect(new Set(ids).size).toBe(ids.length)
     expect(ids).toContain(`greet@src/app.toy:${lineOf(app, 'fn greet')}`)

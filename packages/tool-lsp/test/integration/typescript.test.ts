@@ -104,7 +104,7 @@ describe('read tools on the native TypeScript 7 server', { timeout: 120_000 }, (
 
   it('code_hierarchy: callers with call sites, and a deeper graph', async () => {
     const result = structured(await real.call(codeHierarchy, { target: { path: 'src/shapes.ts', symbol: 'describe' }, kind: 'callers', depth: 3 }))
-    expect(result.direct).toEqual([expect.objectContaining({ name: 'report', path: 'src/main.ts', callSites: [{ line: project.lineOf('src/main.ts', 'describe(new Square'), column: 17 }] })])
+    expect(result.direct).toEqual([expect.objectContaining({ name: 'report', path: 'src/main.ts', callSites: [{ line: project.lineOf('src/main.ts', 'describe(new Square'), column: 17, endLine: project.lineOf('src/main.ts', 'describe(new Square'), endColumn: 17 + 'describe'.length }] })])
     const ids = result.graph.nodes.map((n: any) => n.name)
     expect(ids).toEqual(expect.arrayContaining(['describe', 'report', 'run']))
     expect(result.graph.edges.length).toBeGreaterThanOrEqual(2)
