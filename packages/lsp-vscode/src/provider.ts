@@ -46,6 +46,11 @@ export interface VsCodeProviderOptions extends LanguageExtensionOptions {
    */
   readonly diagnosticsSettleMs?: number
   /**
+   * Show a document (preview tab, focus kept) before asking for its diagnostics: VS Code's TypeScript
+   * support only analyses documents shown in an editor. Default true.
+   */
+  readonly revealForDiagnostics?: boolean
+  /**
    * Refuse roots outside the window's workspace folders (UNAVAILABLE). Default true. Language extensions
    * also answer for files outside any folder; turn this off to serve such a root (answers stay contained).
    */
@@ -136,6 +141,7 @@ export function createVsCodeProvider(options: VsCodeProviderOptions = {}): VsCod
         codeActions: listedActions,
         codeActionResolveCount: options.codeActionResolveCount ?? 20,
         diagnosticsSettleMs: options.diagnosticsSettleMs ?? 750,
+        revealForDiagnostics: options.revealForDiagnostics ?? true,
       }
       const handler = table[request.operation]
       try {

@@ -51,6 +51,8 @@ export interface OperationContext {
   readonly codeActionResolveCount: number
   /** How long a document's diagnostics must stay unchanged before they are taken as complete. */
   readonly diagnosticsSettleMs: number
+  /** Show a document in an editor tab before asking for its diagnostics. */
+  readonly revealForDiagnostics: boolean
 }
 
 /** A code action as listed: the VS Code object and the request that produced it. */

@@ -7,6 +7,12 @@ import { openDocumentOf } from '../documents.js'
 import { toDiagnostic } from '../shapes/diagnostics.js'
 import { metaFor, pin, type OperationContext } from '../session.js'
 
+/** Whether a document is shown in any editor tab. */
+function isShownInTab(uri: vscode.Uri): boolean {
+  const key = uri.toString()
+  return vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => (tab.input as { uri?: vscode.Uri } | undefined)?.uri?.toString() === key))
+}
+
 /** The default wait for diagnostics of a document VS Code has not reported on yet. */
 const defaultWaitMs = 3_000
 
@@ -45,6 +51,12 @@ function fileDiagnostics(context: OperationContext, path: string, diagnostics: R
 async function oneFile(context: OperationContext, path: string, waitMs: number): Promise<LspResultFor<'diagnostics'>> {
   const until = Date.now() + waitMs
   const document = await context.documents.open(path, context.deadline)
+  if (context.revealForDiagnostics && !isShownInTab(document.uri)) {
+    // VS Code's TypeScript (and other extensions) only analyse documents shown in an editor tab.
+    await context.deadline.run(`showing ${path} so its extension analyses it`, () =>
+      vscode.window.showTextDocument(document, { preview: true, preserveFocus: true }),
+    )
+  }
   if (context.documents.freshness(document).freshness !== 'current') {
     await context.deadline.waitFor((fire) => context.documents.onDiagnosticsOf(document.uri, fire), waitMs)
   }

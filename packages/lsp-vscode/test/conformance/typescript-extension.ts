@@ -90,14 +90,15 @@ export function activateTypeScriptExtension(server: NativeTypeScriptServer): () 
       void connection.sendNotification(DidOpenTextDocumentNotification.type, {
         textDocument: { uri: document.uri.toString(), languageId: document.languageId, version: document.version, text: document.getText() },
       })
-      void pullDiagnostics(document)
     }),
+    // Like VS Code's TypeScript support: only documents shown in an editor tab are validated.
+    host.onDidShowTextDocument.event((document) => void pullDiagnostics(document)),
     host.onDidChangeTextDocument.event(({ document }) => {
       void connection.sendNotification(DidChangeTextDocumentNotification.type, {
         textDocument: { uri: document.uri.toString(), version: document.version },
         contentChanges: [{ text: document.getText() }],
       })
-      void pullDiagnostics(document)
+      if (host.tabs.includes(document)) void pullDiagnostics(document)
     }),
     host.onDidSaveTextDocument.event((document) => {
       void connection.sendNotification(DidSaveTextDocumentNotification.type, { textDocument: textDocument(document.uri) })

@@ -162,6 +162,9 @@ class FakeHost {
   readonly onDidSaveTextDocument = new EventEmitter<FakeTextDocument>()
   readonly onDidCloseTextDocument = new EventEmitter<FakeTextDocument>()
   readonly onDidChangeWorkspaceFolders = new EventEmitter<vscode.WorkspaceFoldersChangeEvent>()
+  /** Documents shown in editor tabs (in one group), in the order shown. */
+  readonly tabs: FakeTextDocument[] = []
+  readonly onDidShowTextDocument = new EventEmitter<FakeTextDocument>()
 
   /** Back to an empty window. */
   reset(): void {
@@ -171,6 +174,7 @@ class FakeHost {
     this.diagnostics.clear()
     this.extensions = []
     this.messages.length = 0
+    this.tabs.length = 0
     this.failingSaves.clear()
     this.applyEditGate = undefined
     this.saveGate = undefined
@@ -203,6 +207,12 @@ class FakeHost {
     this.documents.set(key, document)
     this.onDidOpenTextDocument.fire(document)
     return document
+  }
+
+  /** window.showTextDocument: a preview tab replaces the previous preview tab. */
+  showDocument(document: FakeTextDocument): void {
+    if (!this.tabs.includes(document)) this.tabs.push(document)
+    this.onDidShowTextDocument.fire(document)
   }
 
   closeDocument(document: FakeTextDocument): void {

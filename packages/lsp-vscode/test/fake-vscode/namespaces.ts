@@ -96,6 +96,13 @@ export const window = {
   get visibleTextEditors(): readonly vscode.TextEditor[] {
     return []
   },
+  get tabGroups(): { all: Array<{ tabs: Array<{ label: string; input: { uri: Uri } }> }> } {
+    return { all: [{ tabs: host.tabs.map((d) => ({ label: nodePath.basename(d.uri.fsPath), input: { uri: d.uri } })) }] }
+  },
+  async showTextDocument(document: vscode.TextDocument, _options?: vscode.TextDocumentShowOptions): Promise<unknown> {
+    host.showDocument(document as never)
+    return { document }
+  },
   showInformationMessage: async (message: string) => {
     host.messages.push(message)
     return undefined

@@ -172,6 +172,18 @@ describe('deadlines and warm-up', () => {
   })
 })
 
+describe('diagnostics', () => {
+  test('the document is shown in an editor tab first (VS Code TypeScript only analyses shown documents), unless turned off', async () => {
+    const a = window.path('src/a.ts')
+    const b = window.path('src/b.ts')
+    await query({ operation: 'diagnostics', root: window.root, path: a, waitMs: 0 })
+    expect(host.tabs.map((d) => d.uri.fsPath)).toEqual([a])
+    const quiet = makeProvider({ revealForDiagnostics: false })
+    await query({ operation: 'diagnostics', root: window.root, path: b, waitMs: 0 }, quiet)
+    expect(host.tabs.map((d) => d.uri.fsPath)).toEqual([a])
+  })
+})
+
 describe('roots', () => {
   test('a root that is not a folder open in VS Code is UNAVAILABLE', async () => {
     const error = await failure(query({ operation: 'workspaceSymbols', root: '/somewhere/else', query: 'alpha' }))
