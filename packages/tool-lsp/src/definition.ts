@@ -36,20 +36,20 @@ export interface ToolContextOptions {
 /** Builds a {@link ToolContext}. Unknown roots fail with NOT_FOUND so a typo is not a silent empty scope. */
 export function toolContext(lsp: LspService, options: ToolContextOptions = {}): ToolContext {
   const open = lsp.workspaces()
-  let roots: ReadonlyArray<LspWorkspaceInfo> = open
-  if (options.roots !== undefined) {
-    roots = options.roots.map((wanted) => {
-      const workspace = lsp.workspace(wanted)
-      if (workspace === undefined) {
-        throw new LspError('NOT_FOUND', `no open workspace is "${wanted}" (open: ${open.map((w) => `${w.id} (${w.root})`).join(', ') || 'none'})`)
-      }
-      return { id: workspace.id, root: workspace.root }
-    })
-  }
+  const fixed = options.roots?.map((wanted) => {
+    const workspace = lsp.workspace(wanted)
+    if (workspace === undefined) {
+      throw new LspError('NOT_FOUND', `no open workspace is "${wanted}" (open: ${open.map((w) => `${w.id} (${w.root})`).join(', ') || 'none'})`)
+    }
+    return { id: workspace.id, root: workspace.root }
+  })
   return {
     lsp,
     signal: options.signal ?? new AbortController().signal,
-    roots,
+    // Without an explicit list, a workspace opened after the context was made is still usable.
+    get roots() {
+      return fixed ?? lsp.workspaces()
+    },
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
   }
 }

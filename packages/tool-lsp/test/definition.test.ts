@@ -132,3 +132,20 @@ describe('callTool', () => {
     expect(() => toolContext(createLsp(), { roots: ['nope'] })).toThrow(/no open workspace is "nope"/)
   })
 })
+
+describe('toolContext roots', () => {
+  it('follows workspaces opened later unless roots were fixed, and refuses roots outside the fixed list', async () => {
+    const { createMemoryWorkspace } = await import('@codeseam/lsp/testing')
+    const lsp = createLsp()
+    const context = toolContext(lsp)
+    expect(context.roots).toEqual([])
+    lsp.registerWorkspace(createMemoryWorkspace({ id: 'a', root: '/virtual/a', files: { 'x.toy': '' } }))
+    lsp.registerWorkspace(createMemoryWorkspace({ id: 'b', root: '/virtual/b', files: { 'y.toy': '' } }))
+    expect(context.roots.map((r) => r.id)).toEqual(['a', 'b'])
+    const onlyA = toolContext(lsp, { roots: ['a'] })
+    expect(onlyA.roots).toEqual([{ id: 'a', root: '/virtual/a' }])
+    const { resolveToolFile } = await import('../src/index.js')
+    await expect(resolveToolFile(onlyA, 'y.toy')).rejects.toMatchObject({ code: 'OUTSIDE_WORKSPACE' })
+    await expect(resolveToolFile(onlyA, 'x.toy')).resolves.toMatchObject({ displayPath: 'x.toy' })
+  })
+})
