@@ -6,6 +6,7 @@ export {
   typeScriptLanguageServerOperations,
   pyrightOperations,
   clangdOperations,
+  clangdOperationsFor,
 } from './profiles.js'
 export type { HostConfig, HostOptions, ProfileConfig, ResolvedHostConfig, TrustLevel } from './config.js'
 export { mergeProfiles, minimalEnvironment, readConfigFile, resolveHostConfig } from './config.js'

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import * as nodePath from 'node:path'
@@ -140,13 +141,35 @@ export const pyrightOperations: ReadonlyArray<LspOperation> = [
   'diagnostics', 'completion', 'prepareRename', 'rename',
 ]
 
-/** clangd adds type hierarchy and declaration. */
+/**
+ * clangd adds declaration and (from clangd 17, the standard LSP form) type hierarchy. What it offers
+ * depends on its version: 14 (Debian 12) has neither standard type hierarchy nor standard inlay hints
+ * (16) nor outgoing calls (20). {@link clangdOperationsFor} picks the set for the installed version.
+ */
 export const clangdOperations: ReadonlyArray<LspOperation> = [
   'definition', 'typeDefinition', 'declaration', 'implementation', 'references', 'hover', 'signatureHelp',
   'documentSymbols', 'workspaceSymbols', 'prepareCallHierarchy', 'incomingCalls', 'outgoingCalls',
   'prepareTypeHierarchy', 'supertypes', 'subtypes', 'diagnostics', 'inlayHints', 'completion', 'codeActions',
   'prepareRename', 'rename', 'format', 'resolveCodeAction',
 ]
+
+/** The clangd minimum set for a major version (see {@link clangdOperations}). */
+export function clangdOperationsFor(major: number | undefined): ReadonlyArray<LspOperation> {
+  const version = major ?? 0
+  return clangdOperations.filter((operation) => {
+    if (operation === 'outgoingCalls') return version >= 20
+    if (operation === 'prepareTypeHierarchy' || operation === 'supertypes' || operation === 'subtypes') return version >= 17
+    if (operation === 'inlayHints') return version >= 16
+    return true
+  })
+}
+
+/** `clangd --version` → major version (run without a shell, bounded). */
+function clangdMajor(executable: string): number | undefined {
+  const result = spawnSync(executable, ['--version'], { encoding: 'utf8', timeout: 10_000 })
+  const match = /clangd version (\d+)/.exec(result.stdout ?? '')
+  return match?.[1] === undefined ? undefined : Number(match[1])
+}
 
 /** Editor preferences both TypeScript servers read through workspace/configuration (inlay hints on, so the seam can ask for them). */
 const typeScriptPreferences = {
@@ -226,7 +249,7 @@ export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
       extensions: { '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp' },
       rootMarkers: ['compile_commands.json', 'compile_flags.txt', '.clangd'],
       projectRoot: 'nearest',
-      operations: clangdOperations,
+      operations: clangd === undefined ? clangdOperations : clangdOperationsFor(clangdMajor(clangd)),
       readiness: 'initialized',
       // A workspace's .clangd file can point clangd at arbitrary compiler drivers; untrusted roots ignore it.
       untrusted: { args: ['--background-index=false', '--log=error', '--enable-config=false'] },

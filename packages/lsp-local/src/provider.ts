@@ -14,7 +14,7 @@ import {
 } from '@codeseam/lsp'
 import { WorkspaceSymbolRequest } from 'vscode-languageserver-protocol/node'
 
-import { supportsOperation } from './capabilities.js'
+import { supportsOperation, supportsPullDiagnostics } from './capabilities.js'
 import { CodeActionStore } from './code-actions.js'
 import { fileDiagnostics } from './diagnostics-query.js'
 import type { HostCore } from './host-core.js'
@@ -146,6 +146,7 @@ export class ProfileProvider implements LspProvider {
         const translator = new Translator(workspace.containment)
         return { kind: 'diagnostics', files: [file], coverage: { analysed: [path], eligible: 1, complete: file.freshness === 'current' }, meta: this.meta(server, warm, translator, { documentVersion: versionAtStart, contentHash: hashAtStart }) }
       }
+      let waitedForAnalysis = false
       for (;;) {
         const translator = new Translator(workspace.containment)
         const result = await runOperation(request, {
@@ -153,9 +154,20 @@ export class ProfileProvider implements LspProvider {
           meta: (extra) => this.meta(server, warm, translator, { documentVersion: versionAtStart, contentHash: hashAtStart, ...extra }),
         })
         // An empty answer while the server is still indexing is not an answer yet: retry once it is quiet.
-        if (retryWhenEmpty.has(request.operation) && isEmpty(result) && server.activeProgress.size > 0 && Date.now() < deadline) {
-          await server.waitForQuiet(deadline, signal)
-          continue
+        if (retryWhenEmpty.has(request.operation) && isEmpty(result) && Date.now() < deadline) {
+          if (server.activeProgress.size > 0) {
+            await server.waitForQuiet(deadline, signal)
+            continue
+          }
+          // A push server that has not yet published diagnostics for this version has not analysed it
+          // (clangd answers from the previous AST right after a change): wait for that, then ask once more.
+          const entry = server.diagnostics.get(document.uri)
+          const analysed = entry !== undefined && entry.seq > document.syncSeq && (entry.version === undefined || entry.version === document.version)
+          if (!waitedForAnalysis && !analysed && !supportsPullDiagnostics(server.capabilities, server.registrations)) {
+            waitedForAnalysis = true
+            await server.diagnostics.waitForPush(document.uri, document.syncSeq, document.version, 0, Math.min(deadline, Date.now() + 10_000), signal)
+            continue
+          }
         }
         server.warm = true
         const stale = !(await server.documents.unchangedOnDisk(document)) || document.hash !== hashAtStart

@@ -84,7 +84,7 @@ test('an idle server is reclaimed after the TTL and starts again on the next que
   await leaks.record()
   const idle = new Promise<LspProviderStatus>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the server was not reclaimed within 30 s')), 30_000)
-    const off = provider.onStatusChange((status) => {
+    const off = provider.onStatusChange!((status) => {
       if (status.state === 'idle') {
         clearTimeout(timer)
         off()

@@ -175,9 +175,12 @@ export function describeProfile(name: string, options: HostOptions, operations: 
       },
       completion: async () => {
         const r = await lsp.query({ operation: 'completion', root, path: fx.main, position: at(fx.main, fx.memberAccess, fx.memberAccess.indexOf('.') + 1), triggerCharacter: '.' })
-        expect(r.items.map((i) => i.label)).toContain(fx.member)
+        // Servers decorate labels (clangd: " area() const"): compare the bare name.
+        expect(r.items.map((i) => i.label.trim().replace(/\(.*$/, ''))).toContain(fx.member)
       },
       codeActions: async () => {
+        // Quick fixes come from the file's diagnostics: make sure they are current first.
+        await lsp.query({ operation: 'diagnostics', root, path: fx.actionFile })
         const position = at(fx.actionFile, fx.actionAt)
         const r = await lsp.query({ operation: 'codeActions', root, path: fx.actionFile, range: { start: position, end: { ...position, character: position.character + fx.actionAt.length } }, ...(fx.actionOnly ? { only: fx.actionOnly } : {}) })
         expect(r.actions.some((a) => fx.actionTitle.test(a.title))).toBe(true)

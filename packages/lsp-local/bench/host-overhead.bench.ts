@@ -1,0 +1,164 @@
+// Host overhead benchmark (issue 3, "Speed and memory"): in ONE run, on a generated ~300-file TypeScript
+// project, the same native TypeScript 7 server answers a named query mix (definition, references, hover,
+// documentSymbols) through a bare vscode-jsonrpc client and through @codeseam/lsp-local; it reports the
+// median and p95 of each and the host's added latency, plus cold start (spawn → first correct definition)
+// and the RSS of the server process tree. Run: `npx vitest bench --run --dir bench` in packages/lsp-local
+// (or `pnpm bench` at the root). Numbers are printed, never asserted.
+import { spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import * as nodePath from 'node:path'
+
+import { afterAll, bench, describe } from 'vitest'
+import { TextLines, pathToUri, type LspPosition } from '@codeseam/lsp'
+import {
+  ConfigurationRequest,
+  DefinitionRequest,
+  DidOpenTextDocumentNotification,
+  DocumentSymbolRequest,
+  HoverRequest,
+  InitializeRequest,
+  InitializedNotification,
+  ReferencesRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  WorkDoneProgressCreateRequest,
+  RegistrationRequest,
+  createProtocolConnection,
+  type ProtocolConnection,
+} from 'vscode-languageserver-protocol/node'
+
+import { builtinProfiles, createLocalHost, type LocalHost } from '../src/index.js'
+import { treeRss } from '../src/server-process.js'
+
+const FILES = 300
+const ROUNDS = Number(process.env['CODESEAM_BENCH_ROUNDS'] ?? 200)
+
+// ---- the generated project
+const root = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-bench-')))
+mkdirSync(nodePath.join(root, 'src'))
+writeFileSync(nodePath.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true }, include: ['src'] }))
+const texts = new Map<string, string>()
+for (let i = 0; i < FILES; i++) {
+  const lines = i === 0
+    ? ['export class Thing_0 {', '  value = 0', '  method(): number {', '    return this.value', '  }', '}', 'export function fn_0(x: number): number {', '  return x', '}']
+    : [
+        `import { Thing_${i - 1}, fn_${i - 1} } from './mod_${i - 1}'`,
+        '',
+        `/** Thing number ${i}. */`,
+        `export class Thing_${i} {`,
+        `  value = ${i}`,
+        '  method(): number {',
+        `    return this.value + fn_${i - 1}(${i})`,
+        '  }',
+        '}',
+        '',
+        `export function fn_${i}(x: number): number {`,
+        `  const previous = new Thing_${i - 1}()`,
+        `  return x + previous.method() + fn_${i - 1}(x)`,
+        '}',
+      ]
+  const path = nodePath.join(root, 'src', `mod_${i}.ts`)
+  texts.set(path, lines.join('\n') + '\n')
+  writeFileSync(path, lines.join('\n') + '\n')
+}
+const target = nodePath.join(root, 'src', 'mod_150.ts')
+const at = (needle: string, offset = 0): LspPosition => {
+  const text = texts.get(target) ?? ''
+  const index = text.indexOf(needle)
+  if (index < 0) throw new Error(`${needle} not in the target file`)
+  return new TextLines(text).positionAt(index + offset)
+}
+const callSite = at('fn_149(x)')
+const declaration = at('fn_150(x: number)')
+const typeUse = at('Thing_149()')
+
+// ---- bare client
+const exe = (await builtinProfiles()).find((p) => p.id === 'typescript')?.command ?? ''
+async function bareClient(): Promise<{ connection: ProtocolConnection; pid: number; kill: () => void }> {
+  const child = spawn(exe, ['--lsp', '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'ignore'] })
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin))
+  connection.onRequest(ConfigurationRequest.type, (params) => params.items.map(() => null))
+  connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined)
+  connection.onRequest(RegistrationRequest.type, () => undefined)
+  connection.listen()
+  await connection.sendRequest(InitializeRequest.type, {
+    processId: process.pid, rootUri: pathToUri(root), workspaceFolders: [{ uri: pathToUri(root), name: 'bench' }],
+    capabilities: { textDocument: { hover: { contentFormat: ['markdown'] }, documentSymbol: { hierarchicalDocumentSymbolSupport: true }, definition: { linkSupport: true } } },
+  })
+  await connection.sendNotification(InitializedNotification.type, {})
+  await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: pathToUri(target), languageId: 'typescript', version: 1, text: texts.get(target) ?? '' } })
+  return { connection, pid: child.pid ?? 0, kill: () => child.kill('SIGKILL') }
+}
+
+// ---- cold starts (spawn → first correct definition), bare and host
+const coldBareStart = performance.now()
+const bare = await bareClient()
+const firstBare = await bare.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: pathToUri(target) }, position: callSite })
+const coldBare = performance.now() - coldBareStart
+if (!JSON.stringify(firstBare).includes('mod_149')) throw new Error('the bare client got a wrong first definition')
+
+const coldHostStart = performance.now()
+const host: LocalHost = await createLocalHost({ idleTtlMs: 0 })
+const workspace = await host.openWorkspace(root, { trust: 'trusted' })
+const provider = host.providers.find((p) => p.id === 'local:typescript')
+if (provider === undefined) throw new Error('no typescript provider')
+const signal = new AbortController().signal
+const firstHost = await provider.query({ operation: 'definition', root: workspace.root, path: target, position: callSite, languageId: 'typescript' }, signal)
+const coldHost = performance.now() - coldHostStart
+if (!firstHost.locations.some((l) => l.path.endsWith('mod_149.ts'))) throw new Error('the host got a wrong first definition')
+
+// ---- the query mix, interleaved so both clients see the same machine load
+type Mix = { name: string; bare: () => Promise<unknown>; host: () => Promise<unknown> }
+const uri = pathToUri(target)
+const mix: Mix[] = [
+  { name: 'definition', bare: () => bare.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: callSite }), host: () => provider.query({ operation: 'definition', root: workspace.root, path: target, position: callSite, languageId: 'typescript' }, signal) },
+  { name: 'references', bare: () => bare.connection.sendRequest(ReferencesRequest.type, { textDocument: { uri }, position: declaration, context: { includeDeclaration: true } }), host: () => provider.query({ operation: 'references', root: workspace.root, path: target, position: declaration, languageId: 'typescript' }, signal) },
+  { name: 'hover', bare: () => bare.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: typeUse }), host: () => provider.query({ operation: 'hover', root: workspace.root, path: target, position: typeUse, languageId: 'typescript' }, signal) },
+  { name: 'documentSymbols', bare: () => bare.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } }), host: () => provider.query({ operation: 'documentSymbols', root: workspace.root, path: target, languageId: 'typescript' }, signal) },
+]
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN
+}
+const rows: string[] = []
+for (const entry of mix) {
+  for (let i = 0; i < 20; i++) {
+    await entry.bare()
+    await entry.host()
+  }
+  const bareTimes: number[] = []
+  const hostTimes: number[] = []
+  for (let i = 0; i < ROUNDS; i++) {
+    let start = performance.now()
+    await entry.bare()
+    bareTimes.push(performance.now() - start)
+    start = performance.now()
+    await entry.host()
+    hostTimes.push(performance.now() - start)
+  }
+  const [bm, hm, bp, hp] = [quantile(bareTimes, 0.5), quantile(hostTimes, 0.5), quantile(bareTimes, 0.95), quantile(hostTimes, 0.95)]
+  rows.push(`${entry.name.padEnd(16)} bare median ${bm.toFixed(3)} ms p95 ${bp.toFixed(3)} ms | host median ${hm.toFixed(3)} ms p95 ${hp.toFixed(3)} ms | added median ${(hm - bm).toFixed(3)} ms (×${(hm / bm).toFixed(2)}) p95 ${(hp - bp).toFixed(3)} ms (×${(hp / bp).toFixed(2)})`)
+}
+const [status] = await host.statusWithMemory()
+const bareRss = await treeRss(bare.pid)
+console.log([
+  '',
+  `lsp-local host overhead — native TypeScript 7 server, ${FILES}-file generated project, ${ROUNDS} rounds per query, interleaved`,
+  ...rows,
+  `cold start (spawn → first correct definition): bare ${coldBare.toFixed(0)} ms, host ${coldHost.toFixed(0)} ms (host includes its watchdog and opening the workspace)`,
+  `RSS of the server process tree: host ${((status?.rssBytes ?? 0) / 1e6).toFixed(0)} MB (server + watchdog), bare server ${((bareRss ?? 0) / 1e6).toFixed(0)} MB`,
+  '',
+].join('\n'))
+
+afterAll(async () => {
+  bare.kill()
+  await host.dispose()
+  rmSync(root, { recursive: true, force: true })
+})
+
+// The same mix for vitest's own bench report (ops/s), on the warm servers.
+describe('definition at a call site, warm', () => {
+  bench('bare vscode-jsonrpc client', async () => void (await mix[0]?.bare()))
+  bench('lsp-local host', async () => void (await mix[0]?.host()))
+})
