@@ -195,6 +195,9 @@ export function planSpawn(profile: ServerProfile, context: TrustContext): SpawnP
       hardening.push(`${name} not passed`)
     }
   }
+  // `python -m server` and `python -c` put the cwd (the root) first on sys.path: a workspace module of the
+  // same name would run. Python 3.11+ honours this switch for any Python-based server.
+  if (env['PYTHONSAFEPATH'] === undefined) env['PYTHONSAFEPATH'] = '1'
   const command = resolveCommand(profile, context.root, workspaceRoot, safePath)
   let args = [...(policy?.args ?? profile.args)]
   let initializationOptions: unknown = policy?.initializationOptions ?? profile.initializationOptions
@@ -252,8 +255,7 @@ export function planSpawn(profile: ServerProfile, context: TrustContext): SpawnP
       settings = { ...settings, python: { ...python, pythonPath } }
       // Pin version managers too, in case anything else resolves `python` through a shim.
       env['PYENV_VERSION'] = 'system'
-      env['PYTHONSAFEPATH'] = '1'
-      hardening.push(`Python interpreter pinned to ${pythonPath}`, 'PYENV_VERSION=system', 'PYTHONSAFEPATH=1 (the cwd is never on sys.path)')
+      hardening.push(`Python interpreter pinned to ${pythonPath}`, 'PYENV_VERSION=system')
       break
     }
     case 'clangd': {

@@ -94,7 +94,7 @@ describe('every profile, untrusted', () => {
     const path = ['', '.', 'bin', nodePath.join(root, 'node_modules', '.bin'), '/usr/bin', outside].join(nodePath.delimiter)
     expect(sanitizePath(path, root)).toBe(['/usr/bin', outside].join(nodePath.delimiter))
     const plan = planSpawn(custom({}), context({ env: { PATH: '/usr/bin', NODE_OPTIONS: '--require=/x.js', PYTHONPATH: root, CLANGD_FLAGS: '--query-driver=**', HOME: '/home/u' } }))
-    expect(plan.env).toEqual({ PATH: '/usr/bin', HOME: '/home/u' })
+    expect(plan.env).toEqual({ PATH: '/usr/bin', HOME: '/home/u', PYTHONSAFEPATH: '1' })
   })
 
   test('a node script outside the workspace is fine', () => {
