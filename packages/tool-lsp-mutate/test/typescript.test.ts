@@ -165,6 +165,14 @@ describe('code_actions and code_format (native TypeScript 7)', () => {
   })
 })
 
+test('range formatting changes only the lines asked for', async () => {
+  const w = await world()
+  writeFileSync(nodePath.join(w.root, 'src/two.ts'), 'export const  a=1\nexport const  b=2\n')
+  const receipt = expectOk(await w.call('code_format', { path: 'src/two.ts', range: { startLine: 2, endLine: 2 } }))
+  expect(receipt.status).toBe('applied')
+  expect(w.read('src/two.ts')).toBe('export const  a=1\nexport const b = 2\n')
+})
+
 describe('code_insert / code_replace symbol ranges (native TypeScript 7)', () => {
   test('replacing an exported const does not duplicate "export const"; its doc comment stays', async () => {
     const w = await world()
