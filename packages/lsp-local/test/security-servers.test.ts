@@ -195,3 +195,29 @@ describe('native TypeScript 7: automatic type acquisition', () => {
     }
   })
 })
+
+describe('clangd', () => {
+  const clangd = profile('clangd')
+  // A user who allowed query drivers broadly: the glob matches the workspace's own compiler.
+  const withDriver = (root: string): ServerProfile => {
+    const { untrusted: _policy, ...rest } = clangd
+    return { ...rest, args: [...clangd.args, `--query-driver=${root}/**`] }
+  }
+
+  test.skipIf(clangd.unavailable !== undefined)('untrusted: the compiler compile_commands.json names never runs, hover answers', { timeout: 120_000 }, async () => {
+    const attack = workspace('c')
+    const p = withDriver(attack.root)
+    const plan = planSpawn(p, { root: attack.root, trust: 'untrusted', env: envWith(p, {}) })
+    const text = await hoverWith(p, plan, attack.root, 'main.c', 'twice(21)', 'c')
+    expect(text).toMatch(/twice/)
+    expect(attack.markers()).toEqual([])
+  })
+
+  test.skipIf(clangd.unavailable !== undefined)('trusted: --query-driver makes clangd execute the workspace compiler (documented behaviour)', { timeout: 120_000 }, async () => {
+    const attack = workspace('c')
+    const p = withDriver(attack.root)
+    const plan = planSpawn(p, { root: attack.root, trust: 'trusted', env: envWith(p, {}) })
+    await hoverWith(p, plan, attack.root, 'main.c', 'twice(21)', 'c')
+    expect(attack.markers()).toEqual(['compiler.marker'])
+  })
+})
