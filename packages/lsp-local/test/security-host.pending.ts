@@ -95,6 +95,18 @@ describe('untrusted roots: no attack runs, queries answer', () => {
     expect(w.markers()).toEqual([])
   })
 
+  test('clangd: even a user --query-driver glob matching the workspace never runs its compiler', { timeout: 120_000 }, async () => {
+    const attack = prepareAttack('c')
+    cleanups.push(attack.remove)
+    const host = await createLocalHost({ profiles: [{ id: 'clangd', args: ['--background-index=false', '--log=error', `--query-driver=${attack.root}/**`] }] })
+    const lsp = createLsp()
+    cleanups.push(() => host.dispose(), () => lsp.dispose())
+    await host.attach(lsp, [{ root: attack.root, trust: 'untrusted' }])
+    const hover = await lsp.query({ operation: 'hover', root: attack.root, path: 'main.c', position: positionOf(attack.root, 'main.c', 'twice(21)') })
+    expect(hover.hover?.contents).toMatch(/twice/)
+    expect(attack.markers()).toEqual([])
+  })
+
   test('a user profile whose command is inside the workspace is refused with UNTRUSTED, and never runs', { timeout: 60_000 }, async () => {
     const attack = prepareAttack('server')
     cleanups.push(attack.remove)
