@@ -1,0 +1,48 @@
+import * as nodePath from 'node:path'
+
+import { afterAll, expect, test } from 'vitest'
+import { createLsp } from '@codeseam/lsp'
+
+import { createLocalHost } from '../src/index.js'
+import { LeakCheck, copyFixture, positionOf } from './helpers.js'
+
+const leaks = new LeakCheck()
+const a = copyFixture('ts-basic')
+const b = copyFixture('ts-basic')
+const nested = copyFixture('py-nested')
+const host = await createLocalHost()
+const lsp = createLsp()
+afterAll(async () => {
+  await leaks.record()
+  await lsp.dispose()
+  await host.dispose()
+  for (const copy of [a, b, nested]) copy.remove()
+  expect(await leaks.survivors()).toEqual([])
+})
+
+test('several roots at once: each query is answered inside its own root, by its own server', async () => {
+  await host.attach(lsp, [{ root: a.root, id: 'a', trust: 'trusted' }, { root: b.root, id: 'b', trust: 'trusted' }])
+  for (const root of [a.root, b.root]) {
+    const r = await lsp.query({ operation: 'definition', root, path: 'src/main.ts', position: positionOf(root, 'src/main.ts', 'totalArea(shapes') })
+    expect(r.locations.map((l) => l.path)).toEqual([nodePath.join(root, 'src/shapes.ts')])
+  }
+  const roots = host.status().filter((s) => s.providerId === 'local:typescript').map((s) => s.root)
+  expect(roots.sort()).toEqual([a.root, b.root].sort())
+  await leaks.record()
+})
+
+test('nested projects: root markers pick the nearest project root for each file', async () => {
+  const workspace = await host.openWorkspace(nested.root, { trust: 'trusted' })
+  lsp.registerWorkspace(workspace)
+  for (const project of ['alpha', 'beta']) {
+    const file = `${project}/tool.py`
+    const r = await lsp.query({ operation: 'definition', root: nested.root, path: file, position: positionOf(nested.root, file, 'helper()', { occurrence: 2 }) })
+    expect(r.locations.map((l) => l.path)).toEqual([nodePath.join(nested.root, file)])
+  }
+  const roots = host.status().filter((s) => s.providerId === 'local:pyright').map((s) => s.root)
+  expect(roots.sort()).toEqual([nodePath.join(nested.root, 'alpha'), nodePath.join(nested.root, 'beta')])
+  // A workspace-scoped query starts every project's server and merges their answers.
+  const symbols = await lsp.query({ operation: 'workspaceSymbols', root: nested.root, query: 'helper' })
+  expect(symbols.symbols.map((s) => nodePath.relative(nested.root, s.location.path)).sort()).toEqual(['alpha/tool.py', 'beta/tool.py'])
+  await leaks.record()
+})
