@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module'
-
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import {
   CallToolRequestSchema,
@@ -14,6 +12,7 @@ import { MutationSession, type ApprovalPolicy } from '@codeseam/tool-lsp-mutate'
 
 import { deferredApprovalPolicy, mcpApprovalPolicy, type Elicit } from './approval.js'
 import { followCallProgress } from './progress.js'
+import { serverInfo } from './server-info.js'
 import type { CodeseamSession } from './session.js'
 import { collectTools, type CollectToolsOptions } from './tool-set.js'
 
@@ -23,10 +22,6 @@ import { collectTools, type CollectToolsOptions } from './tool-set.js'
  * fixed array, calling is `callTool` with the MCP cancellation signal, progress and approval wired in.
  */
 
-const packageJson = createRequire(import.meta.url)('../package.json') as { name: string; version: string }
-
-/** The server's name and version as MCP clients see them. */
-export const serverInfo = { name: 'codeseam', version: packageJson.version } as const
 
 /** Options for {@link createCodeseamServer}. */
 export interface CodeseamServerOptions extends Omit<CollectToolsOptions, 'mutations'> {

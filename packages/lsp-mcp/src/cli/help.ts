@@ -1,4 +1,6 @@
-import type { ToolCommand } from './flags.js'
+import type { AnyTool } from '@codeseam/tool-lsp'
+
+import { commandName, type ToolCommand } from './flags.js'
 
 /** Help texts, generated from the tools' own schemas and descriptions so they cannot drift from behaviour. */
 
@@ -48,8 +50,8 @@ function wrap(text: string, width: number, indent: string): string {
 }
 
 /** `codeseam --help`. */
-export function mainHelp(commands: ReadonlyArray<ToolCommand>): string {
-  const width = Math.max(...commands.map((c) => c.name.length), 'mcp'.length) + 2
+export function mainHelp(tools: ReadonlyArray<AnyTool>): string {
+  const width = Math.max(...tools.map((t) => commandName(t).length), 'mcp'.length) + 2
   const row = (name: string, text: string) => `  ${name.padEnd(width)}${text}`
   return [
     'codeseam: IDE-grade code intelligence from real language servers, for agents and people.',
@@ -60,7 +62,7 @@ export function mainHelp(commands: ReadonlyArray<ToolCommand>): string {
     '',
     'Commands:',
     row('mcp', 'serve every tool over MCP (stdio)'),
-    ...commands.map((c) => row(c.name, `${c.tool.title}${c.tool.hints.readOnly ? '' : ' (changes files; --dry-run previews)'}`)),
+    ...tools.map((t) => row(commandName(t), `${t.title}${t.hints.readOnly ? '' : ' (changes files; --dry-run previews)'}`)),
     '',
     'Global flags:',
     ...globalHelp,
@@ -82,9 +84,12 @@ export function mainHelp(commands: ReadonlyArray<ToolCommand>): string {
 /** `codeseam <command> --help`. */
 export function commandHelp(command: ToolCommand): string {
   const flags = command.flags.map((f) => {
-    const value = f.type === 'boolean' ? '' : f.choices !== undefined ? ` ${f.choices.join('|')}` : f.type === 'json' ? ' JSON' : ' VALUE'
+    const many = f.choices !== undefined && f.choices.length > 8
+    const value =
+      f.type === 'boolean' ? '' : f.choices !== undefined ? (many ? ' KIND' : ` ${f.choices.join('|')}`) : f.type === 'json' ? ' JSON' : f.type === 'integer' ? ' N' : ' VALUE'
     const head = `  --${f.flag}${value}${f.required ? ' (required)' : ''}${f.type === 'strings' ? ' (repeatable)' : ''}`
-    return f.description.length === 0 ? head : `${head}\n${wrap(f.description, 88, '      ')}`
+    const text = many ? `${f.description} One of: ${f.choices?.join(', ')}.` : f.description
+    return text.length === 0 ? head : `${head}\n${wrap(text, 88, '      ')}`
   })
   const usage = `codeseam ${command.name}${command.positional === undefined ? '' : command.positional.required ? ` ${command.positional.label}` : ` [${command.positional.label}]`} [flags]`
   return [

@@ -5,12 +5,11 @@ import { callTool, toolContext, type ToolOutcome } from '@codeseam/tool-lsp'
 import { MutationSession, type ApprovalPolicy } from '@codeseam/tool-lsp-mutate'
 
 import { followCallProgress } from '../progress.js'
-import { serverInfo } from '../server.js'
+import { serverInfo } from '../server-info.js'
 import { openSession } from '../session.js'
-import { startMcpServer } from '../stdio-server.js'
 import { collectTools } from '../tool-set.js'
 import { globalOptions, globalFlags, parseCommand, UsageError, type GlobalFlags } from './arguments.js'
-import { toolCommand, type ToolCommand } from './flags.js'
+import { commandName, toolCommand, type ToolCommand } from './flags.js'
 import { commandHelp, exitCodes, mainHelp, mcpHelp } from './help.js'
 import { humanOutcome, jsonOutcome, note, useColor, type OutputStream } from './output.js'
 import { progressLine } from './progress-line.js'
@@ -107,6 +106,8 @@ async function runMcp(args: ReadonlyArray<string>, io: CliIo, toolNames: () => s
     return exitCodes.ok
   }
   const globals = globalFlags(values, 'mcp')
+  // Loaded on demand: one-shot commands never pay for the MCP SDK.
+  const { startMcpServer } = await import('../stdio-server.js')
   const server = await startMcpServer({
     roots: globals.roots.length > 0 ? globals.roots : [io.cwd],
     ...(globals.config === undefined ? {} : { configFile: globals.config }),
@@ -122,20 +123,22 @@ async function runMcp(args: ReadonlyArray<string>, io: CliIo, toolNames: () => s
 
 /** Runs one command line (without the `node` and script arguments); resolves to the exit code. */
 export async function runCli(argv: ReadonlyArray<string>, io: CliIo): Promise<number> {
-  const commands = collectTools().map(toolCommand)
+  const tools = collectTools()
   const [name, ...rest] = argv
   try {
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-      io.stdout.write(`${mainHelp(commands)}\n`)
+      io.stdout.write(`${mainHelp(tools)}\n`)
       return name === undefined ? exitCodes.usage : exitCodes.ok
     }
     if (name === '--version' || name === '-v') {
       io.stdout.write(`${serverInfo.version}\n`)
       return exitCodes.ok
     }
-    if (name === 'mcp') return await runMcp(rest, io, () => commands.map((c) => c.tool.name))
-    const command = commands.find((c) => c.name === name || c.tool.name === name)
-    if (command === undefined) throw new UsageError(`unknown command "${name}" (commands: mcp, ${commands.map((c) => c.name).join(', ')})`)
+    if (name === 'mcp') return await runMcp(rest, io, () => tools.map((t) => t.name))
+    const tool = tools.find((t) => commandName(t) === name || t.name === name)
+    if (tool === undefined) throw new UsageError(`unknown command "${name}" (commands: mcp, ${tools.map(commandName).join(', ')})`)
+    // Flags come from the tool's input schema, derived only for the command that runs.
+    const command = toolCommand(tool)
     const { globals, input } = parseCommand(command, rest)
     if (globals.help) {
       io.stdout.write(`${commandHelp(command)}\n`)

@@ -25,15 +25,21 @@ const style = {
 export function useColor(stream: OutputStream, flag: boolean | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
   if (flag !== undefined) return flag
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0') return true
   return stream.isTTY === true
 }
 
 const locationPattern = /(^|[\s(])((?:[\w@.+-]+\/)*[\w@.+-]+\.[\w]+):(\d+)(?::(\d+))?/gm
+/** A file header of grouped tool output: `src/main.ts (2)`. */
+const groupHeader = /^((?:[\w@.+-]+\/)*[\w@.+-]+\.[\w]+) \(\d+\)$/
+/** A location line under a group header: `  5:17  const total = …`. */
+const groupedLocation = /^(\s+)(\d+):(\d+)(?=\s|$)/
 
 /**
- * Rewrites workspace-relative `path:line:col` references so they resolve from `cwd`, and colors them.
- * Only paths that exist under `root` are touched, so prose that merely looks like a location stays as is.
+ * Rewrites workspace-relative locations so they resolve from `cwd` (terminals and editors open
+ * `path:line:col` relative to where the command ran), and colors them. Two shapes occur in tool text:
+ * inline `path:line:col`, and a `path (count)` header followed by indented `line:col` lines, which become
+ * `path:line:col` so each one is clickable. Only paths that exist under `root` are touched.
  */
 export function linkLocations(text: string, root: string, cwd: string, color: boolean): string {
   const known = new Map<string, string | undefined>()
@@ -44,12 +50,30 @@ export function linkLocations(text: string, root: string, cwd: string, color: bo
     }
     return known.get(path)
   }
-  return text.replace(locationPattern, (match, lead: string, path: string, line: string, column: string | undefined) => {
-    const shown = fromCwd(path)
-    if (shown === undefined) return match
-    const location = `${shown}:${line}${column === undefined ? '' : `:${column}`}`
-    return `${lead}${color ? style.location(location) : location}`
-  })
+  const paint = (location: string) => (color ? style.location(location) : location)
+  let groupPath: string | undefined
+  return text
+    .split('\n')
+    .map((line) => {
+      const header = groupHeader.exec(line)
+      if (header !== null) {
+        groupPath = fromCwd(header[1] ?? '')
+        return line
+      }
+      if (groupPath !== undefined) {
+        const grouped = groupedLocation.exec(line)
+        if (grouped !== null) {
+          return `${grouped[1]}${paint(`${groupPath}:${grouped[2]}:${grouped[3]}`)}${line.slice(grouped[0].length)}`
+        }
+        if (!/^\s/.test(line)) groupPath = undefined
+      }
+      return line.replace(locationPattern, (match, lead: string, path: string, lineNumber: string, column: string | undefined) => {
+        const shown = fromCwd(path)
+        if (shown === undefined) return match
+        return `${lead}${paint(`${shown}:${lineNumber}${column === undefined ? '' : `:${column}`}`)}`
+      })
+    })
+    .join('\n')
 }
 
 /** The text a person sees for an outcome (stdout on success, stderr on failure). */

@@ -1,0 +1,100 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import * as nodePath from 'node:path'
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { parseCommand, UsageError } from '../src/cli/arguments.js'
+import { commandName, toolCommand } from '../src/cli/flags.js'
+import { linkLocations, useColor } from '../src/cli/output.js'
+import { collectTools } from '../src/tool-set.js'
+
+// The CLI's parts that need no language server: flags derived from tool schemas, argument conversion,
+// location links and color choice.
+
+const tool = (name: string) => {
+  const found = collectTools().find((t) => t.name === name)
+  if (found === undefined) throw new Error(`no tool ${name}`)
+  return found
+}
+
+describe('flags from tool schemas', () => {
+  it('gives every tool a command, with the target as positional path plus aiming flags', () => {
+    const names = collectTools().map(commandName)
+    expect(names).toEqual(expect.arrayContaining(['navigate', 'symbols', 'hover', 'diagnostics', 'status', 'rename', 'inlay-hints', 'replace-batch']))
+    const navigate = toolCommand(tool('code_navigate'))
+    expect(navigate.positional).toEqual({ path: ['target', 'path'], label: 'PATH', required: true })
+    const flags = Object.fromEntries(navigate.flags.map((f) => [f.flag, f]))
+    expect(flags.symbol?.path).toEqual(['target', 'symbol'])
+    expect(flags['symbol-kind']?.path).toEqual(['target', 'kind'])
+    expect(flags.kind).toMatchObject({ path: ['kind'], required: true, choices: ['definition', 'typeDefinition', 'declaration', 'implementation', 'references'] })
+    expect(flags['include-body']?.type).toBe('boolean')
+    expect(flags.limit?.type).toBe('integer')
+  })
+
+  it('maps rename --to onto newName and --dry-run onto dryRun', () => {
+    const { input } = parseCommand(toolCommand(tool('code_rename')), ['src/x.ts', '--symbol', 'foo', '--to', 'bar', '--dry-run'])
+    expect(input).toEqual({ target: { path: 'src/x.ts', symbol: 'foo' }, newName: 'bar', dryRun: true })
+  })
+
+  it('converts numbers and repeated strings, and reads the global flags', () => {
+    const { input, globals } = parseCommand(toolCommand(tool('code_actions')), [
+      'src/a.ts', '--line', '3', '--only', 'quickfix', '--only', 'source.organizeImports', '--root', '/r1', '--root', '/r2', '--json', '--trust', 'trusted',
+    ])
+    expect(input).toEqual({ path: 'src/a.ts', line: 3, only: ['quickfix', 'source.organizeImports'] })
+    expect(globals).toMatchObject({ roots: ['/r1', '/r2'], json: true, trust: 'trusted' })
+  })
+
+  it('fails with a UsageError naming the flag for bad values, unknown flags, extra arguments and missing required flags', () => {
+    const navigate = toolCommand(tool('code_navigate'))
+    const usage = (args: string[]) => {
+      try {
+        parseCommand(navigate, args)
+      } catch (error) {
+        expect(error).toBeInstanceOf(UsageError)
+        return (error as Error).message
+      }
+      throw new Error(`no usage error for ${args.join(' ')}`)
+    }
+    expect(usage(['a.ts', '--kind', 'references', '--line', '2.5'])).toContain('--line needs a whole number')
+    expect(usage(['a.ts', '--kind', 'sideways'])).toContain('--kind must be one of')
+    expect(usage(['a.ts', '--kind', 'references', '--nope'])).toContain('--nope')
+    expect(usage(['a.ts', 'b.ts', '--kind', 'references'])).toContain('unexpected argument "b.ts"')
+    expect(usage(['a.ts'])).toContain('missing --kind')
+    expect(usage(['--kind', 'references'])).toContain('PATH is required')
+    expect(parseCommand(navigate, ['--help']).globals.help).toBe(true)
+  })
+})
+
+describe('output', () => {
+  let root: string
+  beforeAll(async () => {
+    root = await mkdtemp(nodePath.join(tmpdir(), 'codeseam-links-'))
+    await mkdir(nodePath.join(root, 'src'))
+    await writeFile(nodePath.join(root, 'src', 'a.ts'), 'export const a = 1\n')
+  })
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true })
+  })
+
+  it('makes grouped and inline locations clickable from the current directory, leaving unknown paths alone', () => {
+    const text = ['target: a at src/a.ts:1:14', 'src/a.ts (1)', '  1:14  export const a = 1', 'other.ts:3:4 is not here'].join('\n')
+    const fromParent = linkLocations(text, root, nodePath.dirname(root), false)
+    const base = nodePath.basename(root)
+    expect(fromParent.split('\n')).toEqual([
+      `target: a at ${base}/src/a.ts:1:14`,
+      'src/a.ts (1)',
+      `  ${base}/src/a.ts:1:14  export const a = 1`,
+      'other.ts:3:4 is not here',
+    ])
+    expect(linkLocations(text, root, root, true)).toContain('\x1b[36msrc/a.ts:1:14\x1b[39m')
+  })
+
+  it('colors only terminals unless told otherwise', () => {
+    expect(useColor({ write: () => true, isTTY: true }, undefined, {})).toBe(true)
+    expect(useColor({ write: () => true }, undefined, {})).toBe(false)
+    expect(useColor({ write: () => true, isTTY: true }, undefined, { NO_COLOR: '1' })).toBe(false)
+    expect(useColor({ write: () => true }, undefined, { FORCE_COLOR: '1' })).toBe(true)
+    expect(useColor({ write: () => true, isTTY: true }, false, {})).toBe(false)
+  })
+})

@@ -1,0 +1,159 @@
+import { spawn } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import * as nodePath from 'node:path'
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { toolCommand } from '../src/cli/flags.js'
+import { runCli } from '../src/cli/main.js'
+import { collectTools } from '../src/tool-set.js'
+import { requireBuiltCli, withDeadline } from './support/mcp-process.js'
+import { copyFixture, positionOf, removeWorkspace } from './support/workspace.js'
+
+// The `codeseam` CLI as people and scripts run it: the built bin, a real workspace, real language servers.
+
+interface Run {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+let root: string
+
+function codeseam(args: ReadonlyArray<string>, options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+  const child = spawn(process.execPath, [requireBuiltCli(), ...args], {
+    cwd: options.cwd ?? root,
+    env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+  const done = new Promise<Run>((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+  return withDeadline(done, 120_000, `codeseam ${args.join(' ')}`)
+}
+
+const location = (position: { line: number; column: number }, path: string) => `${path}:${position.line}:${position.column}`
+
+beforeAll(async () => {
+  root = await copyFixture()
+})
+
+afterAll(async () => {
+  await removeWorkspace(root)
+})
+
+describe('human output', () => {
+  it('navigate prints clickable path:line:col for every reference, no colors off a terminal, and progress on stderr', async () => {
+    const run = await codeseam(['navigate', 'src/shapes.ts', '--symbol', 'totalArea', '--kind', 'references'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout).toContain(location(await positionOf(root, 'src/main.ts', 'totalArea(shapes'), 'src/main.ts'))
+    expect(run.stdout).toContain(location(await positionOf(root, 'src/broken.ts', 'totalArea([]'), 'src/broken.ts'))
+    expect(run.stdout).not.toContain('\x1b[')
+    expect(run.stderr).toMatch(/codeseam: typescript .*starting the language server/)
+  })
+
+  it('paths stay clickable from another directory, and --color forces colors', async () => {
+    const run = await codeseam(['diagnostics', 'src/broken.ts', '--root', root, '--color', '--quiet'], { cwd: nodePath.dirname(root) })
+    expect(run.code, run.stderr).toBe(0)
+    const expected = location(await positionOf(root, 'src/broken.ts', 'wrongCount'), `${nodePath.basename(root)}/src/broken.ts`)
+    expect(run.stdout).toContain(`\x1b[36m${expected}\x1b[39m`)
+    expect(run.stderr).toBe('')
+  })
+
+  it('hover, symbols and status answer with what the code says', async () => {
+    const hover = await codeseam(['hover', 'src/shapes.ts', '--symbol', 'Circle.area', '-q'])
+    expect(hover.code, hover.stderr).toBe(0)
+    expect(hover.stdout).toContain('Circle.area(): number')
+    const symbols = await codeseam(['symbols', '--query', 'Square', '-q'])
+    expect(symbols.code, symbols.stderr).toBe(0)
+    expect(symbols.stdout).toContain(location(await positionOf(root, 'src/shapes.ts', 'Square implements'), 'src/shapes.ts'))
+    const status = await codeseam(['status', '-q'])
+    expect(status.code, status.stderr).toBe(0)
+    expect(status.stdout).toContain(root)
+  })
+})
+
+describe('--json', () => {
+  it('prints the outcome envelope with the structured result', async () => {
+    const run = await codeseam(['navigate', 'src/main.ts', '--line', String((await positionOf(root, 'src/main.ts', 'new Square')).line), '--match', 'Square', '--kind', 'definition', '--json'])
+    expect(run.code, run.stderr).toBe(0)
+    const outcome = JSON.parse(run.stdout)
+    expect(outcome).toMatchObject({ ok: true, tool: 'code_navigate' })
+    const locations = outcome.structured.files.flatMap((f: any) => f.locations.map((l: any) => ({ path: f.path, line: l.line, column: l.column })))
+    expect(locations).toContainEqual({ path: 'src/shapes.ts', ...(await positionOf(root, 'src/shapes.ts', 'Square implements')) })
+    expect(run.stderr).toBe('')
+  })
+
+  it('a failed query exits 1 with its LspError code, in JSON and in text', async () => {
+    const json = await codeseam(['hover', 'src/shapes.ts', '--symbol', 'NoSuchThing', '--json'])
+    expect(json.code).toBe(1)
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
+    const text = await codeseam(['navigate', 'src/missing.ts', '--symbol', 'x', '--kind', 'definition', '-q'])
+    expect(text.code).toBe(1)
+    expect(text.stderr).toMatch(/error NOT_FOUND/)
+    expect(text.stdout).toBe('')
+  })
+})
+
+describe('usage', () => {
+  it('exits 2 on an unknown command, an unknown flag, a bad value or a missing required flag', async () => {
+    for (const args of [
+      ['teleport'],
+      ['navigate', 'src/main.ts', '--symbol', 'report', '--kind', 'references', '--bogus'],
+      ['navigate', 'src/main.ts', '--symbol', 'report', '--kind', 'everywhere'],
+      ['navigate', 'src/main.ts', '--symbol', 'report'],
+      ['hover', 'src/main.ts', '--line', 'three'],
+      ['status', '--trust', 'maybe'],
+    ]) {
+      const run = await codeseam(args)
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(2)
+      expect(run.stderr).toMatch(/--help/)
+    }
+  })
+
+  it('--help works for the program and for every command, listing the flags of the tool schema', async () => {
+    const main = await codeseam(['--help'])
+    expect(main.code).toBe(0)
+    const commands = collectTools().map(toolCommand)
+    for (const command of commands) expect(main.stdout).toContain(command.name)
+    // Every command's help, in process (spawning a Node process per command costs seconds on a busy machine).
+    for (const command of [...commands.map((c) => c.name), 'mcp']) {
+      let stdout = ''
+      const io = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => true }, cwd: root, env: {} }
+      expect(await runCli([command, '--help'], io), command).toBe(0)
+      expect(stdout).toContain(`Usage: codeseam ${command}`)
+    }
+    const mcp = await codeseam(['mcp', '--help'])
+    expect(mcp.code).toBe(0)
+    expect(mcp.stdout).toContain('--allow-edits')
+    const navigate = await codeseam(['navigate', '--help'])
+    expect(navigate.stdout).toMatch(/--kind definition\|typeDefinition\|declaration\|implementation\|references/)
+    expect(navigate.stdout).toContain('--symbol')
+  })
+})
+
+describe('changes', () => {
+  it('rename --dry-run previews the diff and writes nothing; without it the rename is applied', async () => {
+    const before = await readFile(nodePath.join(root, 'src/main.ts'), 'utf8')
+    const preview = await codeseam(['rename', 'src/main.ts', '--symbol', 'describeShapes', '--to', 'describeAll', '--dry-run', '-q'])
+    expect(preview.code, preview.stderr).toBe(0)
+    expect(preview.stdout).toContain('+export function describeAll')
+    expect(await readFile(nodePath.join(root, 'src/main.ts'), 'utf8')).toBe(before)
+    const apply = await codeseam(['rename', 'src/main.ts', '--symbol', 'describeShapes', '--to', 'describeAll', '-q'])
+    expect(apply.code, apply.stderr).toBe(0)
+    const after = await readFile(nodePath.join(root, 'src/main.ts'), 'utf8')
+    expect(after).toContain('console.log(describeAll())')
+    expect(after).not.toContain('describeShapes')
+  })
+
+  it('a rename the server refuses exits 1 with the reason', async () => {
+    const run = await codeseam(['rename', 'src/main.ts', '--line', '1', '--match', 'import', '--to', 'x', '-q'])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/error [A-Z_]+/)
+  })
+})
