@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 import { isWithin, type LspLocation } from '@codeseam/lsp'
 
-import { positionOf, wordPositions } from './fault-server/harness.js'
+import { positionOf, withDeadline, wordPositions } from './fault-server/harness.js'
 import { FaultSuite, libText, mainText, type FaultRun, type FaultRunOptions } from './fault-server/host-fixture.js'
 
 let suite: FaultSuite
@@ -147,8 +147,24 @@ describe('bad answers', { timeout: 60_000 }, () => {
 })
 
 describe('server-initiated traffic', { timeout: 60_000 }, () => {
-  it('progress that never ends: no answer is reported ready while the readiness condition does not hold', async () => {
+  it('progress that never ends: once the server reports work, no answer is reported ready', async () => {
     const run = await start({ server: ['--scenario', 'endless-progress'], profile: { readiness: 'progressQuiet', readinessTimeoutMs: 1_500 } })
+    const statusOf = () => run.host.status().find((s) => s.providerId === 'local:fault' && s.root !== undefined)
+    // The server begins its progress only after `initialized`, so the first query may legitimately beat it.
+    const indexing = new Promise<void>((resolve) => {
+      const unsubscribe = run.provider.onStatusChange?.((status) => {
+        if (status.state === 'indexing') {
+          unsubscribe?.()
+          resolve()
+        }
+      })
+      if (statusOf()?.state === 'indexing') resolve()
+    })
+    const first = await run.query({ operation: 'hover', ...run.greetCall() }).catch((error: { code: string }) => error)
+    if ('code' in first) expect(['TIMEOUT', 'UNAVAILABLE']).toContain(first.code)
+    else expect(first.hover?.contents).toContain('greet')
+    await withDeadline(indexing, 30_000, 'the host to report the server as indexing')
+
     let outcome: { code: string } | { status: string; locations: ReadonlyArray<LspLocation> }
     try {
       const result = await run.query({ operation: 'definition', ...run.greetCall() })
@@ -161,8 +177,7 @@ describe('server-initiated traffic', { timeout: 60_000 }, () => {
       expect(outcome.status).not.toBe('ready')
       expectGreetDefinition(run, outcome.locations)
     }
-    const status = run.host.status().find((s) => s.providerId === 'local:fault' && s.root !== undefined)
-    expect(status?.state).not.toBe('ready')
+    expect(statusOf()?.state).toBe('indexing')
     expect(run.log.entries().find((e) => e.event === 'client-answer')).toMatchObject({ request: 'window/workDoneProgress/create' })
   })
 

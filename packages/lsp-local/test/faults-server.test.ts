@@ -193,6 +193,21 @@ describe('crashes', { timeout: 60_000 }, () => {
     expect(client.stderr()).toContain('with 5 requests in flight')
   })
 
+  it('--first-process-only: a restarted server (same log) behaves', async () => {
+    const args = ['--scenario', 'crash', '--method', DefinitionRequest.method, '--first-process-only']
+    const { client: first, log } = start(...args)
+    await first.initialize()
+    await openFixture(first)
+    void settle(first.connection.sendRequest(DefinitionRequest.type, atGreetCall()))
+    expect((await first.exit).code).toBe(70)
+    const second = BareClient.start(['--log', log.path, '--lifeline', lifelines.path, ...args], rootUri)
+    clients.push(second)
+    await second.initialize()
+    await openFixture(second)
+    expect(await second.connection.sendRequest(DefinitionRequest.type, atGreetCall())).toHaveLength(1)
+    expect(log.pids()).toHaveLength(2)
+  })
+
   it('crash loop: dies right after every initialize', async () => {
     const { client } = start('--scenario', 'crash-loop')
     const init = await client.initialize()

@@ -3,10 +3,10 @@
 // and no fault-server process outlives its host.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
-import type { LspLocation } from '@codeseam/lsp'
+import { createLsp, type LspLocation } from '@codeseam/lsp'
 
-import { isProcessAlive } from './fault-server/harness.js'
-import { FaultSuite, type FaultRun, type FaultRunOptions } from './fault-server/host-fixture.js'
+import { isProcessAlive, wordPositions } from './fault-server/harness.js'
+import { FaultSuite, libText, mainText, type FaultRun, type FaultRunOptions } from './fault-server/host-fixture.js'
 
 let suite: FaultSuite
 let current: FaultRun | undefined
@@ -205,6 +205,32 @@ describe('lifecycle', { timeout: 60_000 }, () => {
     expect(await run.dispose()).toEqual([])
     expect(received(run, 'shutdown')).toHaveLength(1)
     expect(run.log.entries().find((e) => e.event === 'exit')).toMatchObject({ code: 0 })
+  })
+
+  it('a profile from a JSON config file, used through ctx.lsp: crash, typed error, recovery', async () => {
+    const run = await start({
+      server: ['--scenario', 'crash', '--method', 'textDocument/references', '--first-process-only'],
+      config: { requestTimeoutMs: generousDeadlineMs },
+      viaConfigFile: true,
+    })
+    const lsp = createLsp()
+    const release = await run.host.attach(lsp, [run.root])
+    try {
+      const definition = await lsp.query({ operation: 'definition', root: run.root, ...run.greetCall() })
+      expectGreetDefinition(run, definition.locations)
+      const crashed = await lsp.query({ operation: 'references', root: run.root, ...run.greetCall() }).then(
+        (result) => ({ code: `answered ${JSON.stringify(result.locations)}` }),
+        (error: { code: string }) => error,
+      )
+      expect(crashed.code).toBe('SERVER_CRASHED')
+      const references = await lsp.query({ operation: 'references', root: run.root, ...run.greetCall() })
+      const expected = [...wordPositions(libText, 'greet').map(() => run.lib), ...wordPositions(mainText, 'greet').map(() => run.main)]
+      expect(references.locations.map((l) => l.path).sort()).toEqual(expected.sort())
+      expect(run.pids()).toHaveLength(2)
+    } finally {
+      await release()
+      await lsp.dispose()
+    }
   })
 
   it('no fault-server process started by this file is alive', async () => {

@@ -72,10 +72,12 @@ export class BareClient {
     this.connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined)
     this.connection.onRequest(RegistrationRequest.type, (params) => {
       this.registrations.push(...params.registrations)
+      this.notifyOutput()
     })
     this.connection.onRequest(ApplyWorkspaceEditRequest.type, () => bareAnswers.applyEdit)
     this.connection.onProgress(WorkDoneProgress.type, 'fault-indexing', (value) => {
       this.progress.push({ token: 'fault-indexing', value })
+      this.notifyOutput()
     })
     this.connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
       this.diagnostics.push(params)
@@ -99,7 +101,7 @@ export class BareClient {
     return this.stderrText
   }
 
-  /** Resolves when the raw stdout (or published diagnostics) satisfy `predicate`. */
+  /** Resolves when `predicate` holds, re-checked on raw stdout, diagnostics, progress and registrations. */
   waitForOutput(predicate: () => boolean, what: string, deadlineMs = 30_000): Promise<void> {
     if (predicate()) return Promise.resolve()
     let listener: (() => void) | undefined

@@ -33,6 +33,8 @@ export interface FaultRunOptions {
   readonly config?: Omit<HostOptions, 'profiles' | 'builtins'>
   /** Profile fields beyond command, args and extensions (readiness, settings, operations…). */
   readonly profile?: Partial<ServerProfile>
+  /** Hand the profile and config to the host as a JSON config file (as a user would) instead of inline. */
+  readonly viaConfigFile?: boolean
 }
 
 /** One suite's scratch folder and lifeline socket, shared by its runs. */
@@ -67,7 +69,14 @@ export class FaultSuite {
       operations: ['definition', 'references', 'hover', 'documentSymbols', 'workspaceSymbols', 'diagnostics'],
       ...options.profile,
     }
-    const host = await createLocalHost({ ...options.config, builtins: false, profiles: [profile] })
+    let host: LocalHost
+    if (options.viaConfigFile === true) {
+      const configFile = nodePath.join(this.dir, `config-${index}.json`)
+      writeFileSync(configFile, JSON.stringify({ ...options.config, profiles: [profile] }, null, 2))
+      host = await createLocalHost({ configFile, builtins: false })
+    } else {
+      host = await createLocalHost({ ...options.config, builtins: false, profiles: [profile] })
+    }
     await host.openWorkspace(root, { trust: 'trusted' })
     const provider = host.providers.find((p) => p.id === 'local:fault')
     if (provider === undefined) throw new Error(`the host has no local:fault provider (it has: ${host.providers.map((p) => p.id).join(', ')})`)

@@ -1,6 +1,6 @@
 // The fault server's flight recorder: a JSON Lines log of everything it received and did, appended
 // synchronously so an entry is on disk before the next step (including a deliberate crash).
-import { appendFileSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync } from 'node:fs'
 
 /** Strings longer than this are cut in the log: document texts and oversized padding are not evidence. */
 const maxLoggedString = 2000
@@ -29,6 +29,12 @@ export class FlightRecorder {
   constructor(path) {
     /** @private */
     this.path = path
+  }
+
+  /** Whether an earlier process already started with this log (this one is a restart). */
+  isRestart() {
+    if (this.path === undefined || !existsSync(this.path)) return false
+    return readFileSync(this.path, 'utf8').split('\n').some((line) => line.includes('"event":"start"'))
   }
 
   /**

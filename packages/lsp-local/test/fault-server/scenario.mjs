@@ -44,6 +44,8 @@
  * @property {string[]} extensions file extensions the server analyses on disk under the root
  * @property {boolean} ignoreStdinClose keep running when the client closes stdin (a wedged server)
  * @property {boolean} ignoreSigterm survive SIGTERM (only SIGKILL ends it)
+ * @property {boolean} firstProcessOnly request faults apply only in the first process logging to `log`, so
+ *   a restarted server behaves (recovery can then be tested with the same method)
  * @property {number} maxLifetimeMs a backstop so a leaked fault server cannot outlive a test run for long
  * @property {string} [log] JSON Lines log path
  * @property {string} [lifeline] a unix socket the test harness listens on; closes when this process dies
@@ -74,6 +76,7 @@ function emptySpec() {
     extensions: ['.fault'],
     ignoreStdinClose: false,
     ignoreSigterm: false,
+    firstProcessOnly: false,
     maxLifetimeMs: 5 * 60_000,
   }
 }
@@ -89,7 +92,7 @@ export function parseScenario(argv) {
     const flag = argv[i] ?? ''
     if (!flag.startsWith('--')) throw new Error(`unexpected argument "${flag}"`)
     const name = flag.slice(2)
-    const boolean = ['once', 'ignore-stdin-close', 'ignore-sigterm'].includes(name)
+    const boolean = ['once', 'ignore-stdin-close', 'ignore-sigterm', 'first-process-only'].includes(name)
     const value = boolean ? 'true' : argv[++i]
     if (value === undefined) throw new Error(`${flag} needs a value`)
     flags.set(name, [...(flags.get(name) ?? []), value])
@@ -179,6 +182,7 @@ export function parseScenario(argv) {
   if (extensions !== undefined) spec.extensions = extensions.split(',').map((e) => (e.startsWith('.') ? e : `.${e}`))
   if (one('ignore-stdin-close') === 'true') spec.ignoreStdinClose = true
   if (one('ignore-sigterm') === 'true') spec.ignoreSigterm = true
+  if (one('first-process-only') === 'true') spec.firstProcessOnly = true
   spec.maxLifetimeMs = number('max-lifetime-ms', spec.maxLifetimeMs)
 
   const json = one('spec')

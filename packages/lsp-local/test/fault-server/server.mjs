@@ -53,6 +53,7 @@ import { parseScenario } from './scenario.mjs'
 
 const spec = parseScenario(process.argv.slice(2))
 const recorder = new FlightRecorder(spec.log)
+if (spec.firstProcessOnly && recorder.isRestart()) spec.requestFaults = []
 recorder.record('start', { ppid: process.ppid, argv: process.argv.slice(2), spec })
 writeSync(2, `fault-server ${process.pid}: scenarios ${spec.scenarios.join(', ') || 'normal'}\n`)
 
