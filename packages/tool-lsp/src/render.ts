@@ -18,8 +18,12 @@ export function renderTarget(target: ResolvedTargetOutput): string {
 
 /** Readiness, only when it is not plainly ready (a ready answer needs no caveat). */
 export function renderReadiness(readiness: ReadinessOutput): string | undefined {
-  if (readiness.status === 'ready' && readiness.stale !== true) return undefined
-  return `server: ${readiness.status}${readiness.warm ? '' : ' (cold)'}${readiness.stale === true ? ', file changed while answering' : ''}`
+  if (readiness.status === 'ready' && readiness.stale !== true && readiness.providerTruncated !== true) return undefined
+  const caveats = [
+    readiness.stale === true ? 'file changed while answering' : undefined,
+    readiness.providerTruncated === true ? 'answer cut short by the server' : undefined,
+  ].filter((c) => c !== undefined)
+  return `server: ${readiness.status}${readiness.warm ? '' : ' (cold)'}${caveats.length === 0 ? '' : `, ${caveats.join(', ')}`}`
 }
 
 /** The page footer: "showing 100 of 431 (next page: cursor "…")". */

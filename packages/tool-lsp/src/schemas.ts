@@ -79,6 +79,8 @@ export const ReadinessOutput = Schema.Struct({
   provider: Schema.String,
   /** The file changed while the query ran: positions may be off. */
   stale: Schema.optional(Schema.Boolean),
+  /** The provider itself cut its answer short: totals are lower bounds. */
+  providerTruncated: Schema.optional(Schema.Boolean),
 })
 
 /** The decoded readiness output. */

@@ -110,7 +110,13 @@ function onlyMissingServers(meta: LspResultMeta): boolean {
  */
 export function readinessOf(meta: LspResultMeta): ReadinessOutput {
   const status = meta.status === 'degraded' && onlyMissingServers(meta) ? 'ready' : meta.status
-  return { status, warm: meta.warm, provider: meta.providerId, ...(meta.stale === true ? { stale: true } : {}) }
+  return {
+    status,
+    warm: meta.warm,
+    provider: meta.providerId,
+    ...(meta.stale === true ? { stale: true } : {}),
+    ...(meta.truncated ? { providerTruncated: true } : {}),
+  }
 }
 
 /** Whether a fan-out answer is complete apart from languages without an installed server. */
@@ -128,6 +134,7 @@ export function worstReadiness(all: ReadonlyArray<ReadinessOutput>): ReadinessOu
     warm: worst.warm && r.warm,
     provider: [...new Set([...worst.provider.split(','), ...r.provider.split(',')])].join(','),
     ...(worst.stale === true || r.stale === true ? { stale: true } : {}),
+    ...(worst.providerTruncated === true || r.providerTruncated === true ? { providerTruncated: true } : {}),
   }))
 }
 
@@ -143,6 +150,7 @@ export function noticeFor(meta: LspResultMeta, empty: boolean, what: string): st
     notes.push(`the language server had just started; an empty answer may mean the project was not loaded yet, so ask again before concluding there are no ${what}`)
   }
   if (meta.stale === true) notes.push('the file changed while the server answered; positions may be off by a few lines')
+  if (meta.truncated) notes.push(`the language server cut its answer short, so there may be more ${what} than counted here`)
   const failures = meta.failures ?? []
   const missing = failures.filter((f) => f.code === 'UNAVAILABLE')
   const failed = failures.filter((f) => f.code !== 'UNAVAILABLE')

@@ -136,6 +136,14 @@ describe('code_navigate', () => {
   })
 })
 
+describe('provider truncation', () => {
+  it('is carried in readiness and explained in the notice', async () => {
+    const result = ok(await run(codeNavigate, { target: { path: 'src/app.toy', symbol: 'greet' }, kind: 'references' }, { truncated: true }))
+    expect(result.readiness.providerTruncated).toBe(true)
+    expect(result.notice).toMatch(/cut its answer short, so there may be more references than counted/)
+  })
+})
+
 describe('code_symbols', () => {
   it('returns a nested outline with lines and columns, limited by depth', async () => {
     const outcome = await run(codeSymbols, { path: 'src/app.toy' })

@@ -29,6 +29,8 @@ interface ToyOptions {
   /** Readiness reported in result meta (a provider still indexing answers with status "indexing"). */
   readonly status?: LspResultMeta['status']
   readonly warm?: boolean
+  /** Marks every answer as cut short by the provider. */
+  readonly truncated?: boolean
   readonly operations?: ReadonlyArray<LspOperation>
   readonly state?: LspProviderStatus['state']
 }
@@ -80,7 +82,7 @@ function flat(symbols: ReadonlyArray<LspDocumentSymbol>, container?: string): Ar
 
 /** A toy provider over a memory workspace. */
 export function createToyProvider(workspace: MemoryWorkspace, options: ToyOptions = {}): LspProvider {
-  const meta = (): LspResultMeta => resultMeta('toy', { status: options.status ?? 'ready', warm: options.warm ?? true })
+  const meta = (): LspResultMeta => resultMeta('toy', { status: options.status ?? 'ready', warm: options.warm ?? true, truncated: options.truncated ?? false })
   const toyFiles = () => [...workspace.files.entries()].filter(([path]) => path.endsWith('.toy'))
   const location = (path: string, range: LspRange): LspLocation => ({ uri: pathToUri(path), path, range })
   const allSymbols = () => toyFiles().flatMap(([path, text]) => flat(outline(text)).map((s) => ({ ...s, path })))
