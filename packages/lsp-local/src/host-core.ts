@@ -7,6 +7,7 @@ import type { ResolvedHostConfig, TrustLevel } from './config.js'
 import type { LanguageServer } from './language-server.js'
 import type { ServerProfile } from './profiles.js'
 import { ServerSlot } from './server-pool.js'
+import { watchdogIdle } from './watchdog.js'
 import { listFiles } from './workspace-files.js'
 import type { LocalWorkspace } from './workspace.js'
 
@@ -167,6 +168,7 @@ export class HostCore {
     const slots = [...this.slots.values()]
     this.slots.clear()
     await Promise.all(slots.map((slot) => slot.dispose()))
+    await watchdogIdle()
   }
 }
 

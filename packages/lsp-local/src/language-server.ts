@@ -149,8 +149,8 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     return this.process.pid
   }
 
-  get serverPid(): Promise<number | undefined> {
-    return this.process.serverPid
+  get serverPid(): number | undefined {
+    return this.process.pid
   }
 
   stderrTail(lines = 20): string {

@@ -2,34 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { readFile, readdir } from 'node:fs/promises'
 import type { Readable, Writable } from 'node:stream'
 
-/**
- * The watchdog every server runs under. Node has no parent-death signal, so the host keeps a pipe (fd 3)
- * open to this tiny process; when the pipe closes — the host exited, even by SIGKILL — the watchdog kills
- * the server's whole process group. The server inherits the watchdog's stdin/stdout/stderr, so protocol
- * bytes never pass through it. It reports the server's pid on the pipe, and exits with the server.
- */
-const watchdogSource = `
-const { spawn } = require('node:child_process');
-const net = require('node:net');
-const [command, ...args] = process.argv.slice(1);
-// fd 3 is a socket pair with the host: a net.Socket reads it without blocking a thread, so exit is prompt.
-const control = new net.Socket({ fd: 3, readable: true, writable: true });
-let child;
-const exitWith = (code) => { control.destroy(); process.exit(code); };
-try {
-  child = spawn(command, args, { stdio: 'inherit', detached: true });
-} catch (error) { process.stderr.write('watchdog: cannot start ' + command + ': ' + error.message + '\\n'); exitWith(127); }
-const killGroup = (signal) => { try { process.kill(-child.pid, signal); } catch {} };
-child.on('error', (error) => { process.stderr.write('watchdog: cannot start ' + command + ': ' + error.message + '\\n'); exitWith(127); });
-child.on('spawn', () => control.write(String(child.pid) + '\\n'));
-control.on('error', () => {});
-control.on('data', (data) => { const s = String(data); if (s.includes('TERM')) killGroup('SIGTERM'); if (s.includes('KILL')) killGroup('SIGKILL'); });
-// The host is gone (exited, crashed or SIGKILLed): take the server's whole process group down.
-control.on('end', () => { killGroup('SIGKILL'); exitWith(0); });
-control.on('close', () => { killGroup('SIGKILL'); exitWith(0); });
-for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => killGroup(signal === 'SIGTERM' ? 'SIGTERM' : 'SIGKILL'));
-child.on('exit', (code, signal) => { killGroup('SIGKILL'); exitWith(code ?? (signal ? 128 : 1)); });
-`
+import { guardProcessGroup, releaseProcessGroup } from './watchdog.js'
 
 /** A bounded buffer of the last lines a server wrote to stderr, quoted in errors. */
 export class StderrRing {
@@ -67,27 +40,30 @@ export interface SpawnSpec {
   readonly stderrLines: number
 }
 
-/** A running server process (under its watchdog). */
+/** A running server process: its own process group, guarded by the host's watchdog. */
 export class ServerProcess {
   readonly stdin: Writable
   readonly stdout: Readable
-  readonly stderr = new StderrRing(200)
-  /** Resolves with the server's own pid (the watchdog reports it), or undefined if it never started. */
-  readonly serverPid: Promise<number | undefined>
-  /** Resolves when the watchdog (and therefore the server) has exited. */
+  readonly stderr: StderrRing
+  /** Resolves when the server has exited (its whole process group is then killed). */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   private readonly child: ChildProcess
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined
 
   constructor(spec: SpawnSpec) {
     this.stderr = new StderrRing(spec.stderrLines)
-    // No shell: the command and every argument go to execve as they are.
-    this.child = spawn(process.execPath, ['-e', watchdogSource, spec.command, ...spec.args], {
+    // No shell: the command and every argument go to execve as they are. Detached: its own process group,
+    // so the whole tree can be signalled — only ever together with the watchdog, which kills the group if
+    // the host dies.
+    this.child = spawn(spec.command, [...spec.args], {
       cwd: spec.cwd,
       env: { ...spec.env },
-      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
       windowsHide: true,
     })
+    const pid = this.child.pid
+    if (pid !== undefined) guardProcessGroup(pid)
     const { stdin, stdout, stderr } = this.child
     if (stdin === null || stdout === null || stderr === null) throw new Error('spawn did not create stdio pipes')
     this.stdin = stdin
@@ -95,31 +71,27 @@ export class ServerProcess {
     stdin.on('error', () => {}) // a dead server's stdin errors with EPIPE; the exit handler reports the crash
     stderr.setEncoding('utf8')
     stderr.on('data', (chunk: string) => this.stderr.push(chunk))
-    const control = this.child.stdio[3] as Readable & Writable
-    control.on('error', () => {})
-    this.serverPid = new Promise((resolve) => {
-      let text = ''
-      control.on('data', (data: Buffer) => {
-        text += data.toString('utf8')
-        const line = text.split('\n')[0]
-        if (text.includes('\n') && line !== undefined) resolve(Number(line) || undefined)
-      })
-      this.child.once('exit', () => resolve(undefined))
-    })
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
         this.exitInfo = { code, signal }
+        if (pid !== undefined) {
+          // Whatever the server started goes with it.
+          killGroup(pid, 'SIGKILL')
+          releaseProcessGroup(pid)
+        }
         resolve(this.exitInfo)
       })
       this.child.once('error', (error) => {
         this.stderr.push(`cannot start ${spec.command}: ${error.message}\n`)
-        this.exitInfo ??= { code: 127, signal: null }
-        resolve(this.exitInfo)
+        if (this.child.pid === undefined) {
+          this.exitInfo ??= { code: 127, signal: null }
+          resolve(this.exitInfo)
+        }
       })
     })
   }
 
-  /** The watchdog's pid. */
+  /** The server's pid (also its process group id). */
   get pid(): number | undefined {
     return this.child.pid
   }
@@ -128,19 +100,25 @@ export class ServerProcess {
     return this.exitInfo !== undefined
   }
 
-  /** Asks the watchdog to signal the server's process group. */
+  /** Signals the server's whole process group. */
   signal(signal: 'TERM' | 'KILL'): void {
-    if (this.hasExited) return
-    const control = this.child.stdio[3] as Writable | null
-    control?.write(`${signal}\n`)
-    if (signal === 'KILL') this.child.kill('SIGKILL')
+    if (this.hasExited || this.child.pid === undefined) return
+    killGroup(this.child.pid, signal === 'TERM' ? 'SIGTERM' : 'SIGKILL')
   }
 
-  /** Resident memory of the watchdog, the server and all their descendants, in bytes (Linux /proc). */
+  /** Resident memory of the server and all its descendants, in bytes (Linux /proc). */
   async rssBytes(): Promise<number | undefined> {
     const root = this.child.pid
     if (root === undefined || this.hasExited) return undefined
     return treeRss(root)
+  }
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal)
+  } catch {
+    // already gone
   }
 }
 

@@ -1,0 +1,98 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import type { Socket } from 'node:net'
+
+/**
+ * Node has no parent-death signal, so a SIGKILLed host would orphan its servers. One small watchdog
+ * process per host process holds a socket to it (fd 3) and the list of server process groups; when the
+ * socket closes — the host exited, even by SIGKILL — it kills every group still listed. It runs in its own
+ * process group (a signal to the host's group does not reach it) and ignores SIGINT/SIGTERM/SIGHUP: only
+ * the host's death or the host closing the socket ends it. Servers talk to the host directly; no protocol
+ * byte passes through the watchdog.
+ */
+const watchdogSource = `
+const net = require('node:net');
+const control = new net.Socket({ fd: 3, readable: true, writable: false });
+const groups = new Set();
+let buffer = '';
+control.on('data', (data) => {
+  buffer += String(data);
+  let end;
+  while ((end = buffer.indexOf('\\n')) >= 0) {
+    const line = buffer.slice(0, end);
+    buffer = buffer.slice(end + 1);
+    const pid = Number(line.slice(1));
+    if (line[0] === '+') groups.add(pid); else if (line[0] === '-') groups.delete(pid);
+  }
+});
+let done = false;
+const hostGone = () => {
+  if (done) return;
+  done = true;
+  for (const pid of groups) { try { process.kill(-pid, 'SIGKILL'); } catch {} }
+  process.exit(0);
+};
+control.on('end', hostGone);
+control.on('close', hostGone);
+control.on('error', hostGone);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => {});
+`
+
+let current: { child: ChildProcess; socket: Socket; exited: Promise<void> } | undefined
+/** The exit of a watchdog that was let go and may still be exiting. */
+let leaving: Promise<void> | undefined
+const guarded = new Set<number>()
+
+function ensureWatchdog(): Socket {
+  if (current !== undefined) return current.socket
+  const child = spawn(process.execPath, ['-e', watchdogSource], { stdio: ['ignore', 'ignore', 'inherit', 'pipe'], detached: true, windowsHide: true })
+  const socket = child.stdio[3] as Socket
+  socket.on('error', () => {})
+  // The watchdog must never keep the host alive.
+  child.unref()
+  socket.unref()
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve())
+    child.once('error', () => resolve())
+  })
+  const entry = { child, socket, exited }
+  current = entry
+  void exited.then(() => {
+    if (current !== entry) return
+    current = undefined
+    // It died while servers were still running (someone killed it): start a new one for them.
+    if (guarded.size > 0) {
+      const next = ensureWatchdog()
+      for (const pid of guarded) next.write(`+${pid}\n`)
+    }
+  })
+  return socket
+}
+
+/** Puts a server's process group under the watchdog. */
+export function guardProcessGroup(pid: number): void {
+  guarded.add(pid)
+  ensureWatchdog().write(`+${pid}\n`)
+}
+
+/** Takes a group off the list once its server has exited; the last one lets the watchdog go. */
+export function releaseProcessGroup(pid: number): void {
+  if (!guarded.delete(pid) || current === undefined) return
+  if (guarded.size > 0) {
+    current.socket.write(`-${pid}\n`)
+    return
+  }
+  const entry = current
+  current = undefined
+  leaving = entry.exited
+  entry.socket.end()
+}
+
+/** The watchdog's pid, if one is running (for status and tests). */
+export function watchdogPid(): number | undefined {
+  return current?.child.pid
+}
+
+/** Resolves once no watchdog of this process is running. */
+export async function watchdogIdle(): Promise<void> {
+  if (guarded.size === 0) await leaving
+}
