@@ -242,7 +242,7 @@ export const codeNavigate = defineTool({
     if (all.length === 0 && notice === undefined) {
       notice =
         input.kind === 'references'
-          ? undefined
+          ? 'the server found no references, not even the declaration: the target is probably not on an identifier (aim with symbol, or matchText on the name itself)'
           : `the server knows no ${noun[input.kind][0]} for this position; if you aimed by line, check that matchText names the identifier itself`
     }
     return {

@@ -133,6 +133,9 @@ describe('code_navigate', () => {
     expect(result.notice).toMatch(/still indexing.*an empty answer does not mean there are none/)
     const ready = ok(await run(codeNavigate, args))
     expect(ready.notice).not.toMatch(/indexing/)
+    const blank = ok(await run(codeNavigate, { target: { path: 'src/app.toy', line: lineOf(app, 'TODO'), matchText: '#' }, kind: 'references' }))
+    expect(blank.totalFound).toBe(0)
+    expect(blank.notice).toMatch(/not even the declaration/)
   })
 })
 
