@@ -117,9 +117,15 @@ try {
   } else {
     console.log(`\nVS Code ${result.vscodeVersion} (code-server), kit ran in ${result.elapsedMs} ms inside the extension host\n`)
     console.log(result.text)
-    const { passed, failed, skipped } = result.report.counts
+    // The example extension's command, given a tool call as JSON, in the same window.
+    const toolCallOk = result.toolCall?.ok === true && /main\.ts/.test(result.toolCall.text)
+    console.log(`\n${toolCallOk ? 'PASS' : 'FAIL'}  example extension: codeseam.runToolCall code_navigate references of totalArea`)
+    console.log(result.toolCall?.error ?? `${result.toolCall?.summary}\n${result.toolCall?.text}`)
+    const { skipped } = result.report.counts
+    const passed = result.report.counts.passed + (toolCallOk ? 1 : 0)
+    const failed = result.report.counts.failed + (toolCallOk ? 0 : 1)
     console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`)
-    process.exitCode = result.report.passed ? 0 : 1
+    process.exitCode = result.report.passed && toolCallOk ? 0 : 1
   }
 } catch (error) {
   console.error(String(error instanceof Error ? error.message : error))

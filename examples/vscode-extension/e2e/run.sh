@@ -64,5 +64,12 @@ cat > "$EXT/package.json" <<JSON
 JSON
 cp -r "$REPO/packages/lsp/fixtures/conformance/." "$RUN/workspace/"
 
+step "the example extension (its tool-call command is exercised too)"
+EXAMPLE_EXT="$RUN/extensions/codeseam.codeseam-vscode-example-0.0.0"
+(cd "$EXAMPLE" && npx tsup >/dev/null)
+mkdir -p "$EXAMPLE_EXT/dist"
+cp "$EXAMPLE/package.json" "$EXAMPLE_EXT/package.json"
+cp "$EXAMPLE/dist/extension.cjs" "$EXAMPLE_EXT/dist/extension.cjs"
+
 step "run"
 exec node "$HERE/orchestrate.mjs" --node "$NODE24" --code-server "$CODE_SERVER" --run "$RUN"

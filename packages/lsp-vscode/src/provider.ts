@@ -36,7 +36,10 @@ export interface VsCodeProviderOptions extends LanguageExtensionOptions {
   readonly operations?: ReadonlyArray<LspOperation>
   /** Total budget of one operation, retries included. Default 30 000 ms. */
   readonly timeoutMs?: number
-  /** Longest wait for a language extension to warm up before retrying an empty first answer. Default 5 000 ms. */
+  /**
+   * Longest wait for a language extension to analyse the first document of its language (diagnostics
+   * reported and settled), and before retrying an empty answer from a cold language. Default 10 000 ms.
+   */
   readonly warmupWaitMs?: number
   /** How many listed code actions VS Code resolves eagerly. Default 20. */
   readonly codeActionResolveCount?: number
@@ -113,6 +116,7 @@ export function createVsCodeProvider(options: VsCodeProviderOptions = {}): VsCod
   const timeoutMs = options.timeoutMs ?? 30_000
   const documents = new DocumentTracker()
   const warmLanguages = new Set<string>()
+  const warmUpTried = new Set<string>()
   const hierarchyItems = new RecentMap<string, vscode.CallHierarchyItem | vscode.TypeHierarchyItem>(512)
   const listedActions = new RecentMap<string, ListedCodeAction>(256)
   const table = handlers(Object.keys(extensions))
@@ -136,7 +140,8 @@ export function createVsCodeProvider(options: VsCodeProviderOptions = {}): VsCod
         containment: new Containment(root),
         documents,
         warmLanguages,
-        warmupWaitMs: options.warmupWaitMs ?? 5_000,
+        warmUpTried,
+        warmupWaitMs: options.warmupWaitMs ?? 10_000,
         hierarchyItems,
         codeActions: listedActions,
         codeActionResolveCount: options.codeActionResolveCount ?? 20,

@@ -4,6 +4,7 @@ import type * as vscode from 'vscode'
 import type { Containment } from './containment.js'
 import type { Deadline } from './deadline.js'
 import type { DocumentTracker } from './documents.js'
+import { warmUp } from './readiness.js'
 
 /** A bounded map that forgets the least recently used entry first. */
 export class RecentMap<K, V> {
@@ -39,8 +40,10 @@ export interface OperationContext {
   readonly deadline: Deadline
   readonly containment: Containment
   readonly documents: DocumentTracker
-  /** Languages whose extension already gave a non-empty answer: later empty answers are believed. */
+  /** Languages whose extension has shown it analysed a document (diagnostics) or answered non-empty. */
   readonly warmLanguages: Set<string>
+  /** Languages whose first-query warm-up already ran (it runs once per language). */
+  readonly warmUpTried: Set<string>
   /** How long a cold, empty read may wait for the extension to show signs of life before its one retry. */
   readonly warmupWaitMs: number
   /** VS Code's own hierarchy items by seam id: follow-up commands need the very objects prepare returned. */
@@ -73,10 +76,11 @@ export interface ReadOutcome<T> {
 }
 
 /**
- * Runs one VS Code read with the warm-up rule: a language extension that has not answered anything yet
- * may answer empty while it loads its project, so an empty first answer gets exactly one retry, after
- * diagnostics for the document arrive (the sign the extension has analysed it) or a bounded wait. A
- * non-empty answer is never retried, and the retry shares the operation's one deadline.
+ * Runs one VS Code read with the warm-up rules. The first read of a language waits for its extension to
+ * analyse the document (see readiness.ts). A language extension that has not answered anything yet may
+ * still answer empty while it loads, so an empty answer from a cold language gets exactly one retry, after
+ * diagnostics for the document arrive or a bounded wait. A non-empty answer is never retried, and
+ * everything shares the operation's one deadline.
  */
 export async function warmRead<T>(
   context: OperationContext,
@@ -86,6 +90,7 @@ export async function warmRead<T>(
   isEmpty: (value: T) => boolean,
 ): Promise<ReadOutcome<T>> {
   const cold = !context.warmLanguages.has(context.languageId)
+  if (cold && document !== undefined) await warmUp(context, document)
   let value = await callCommand(context, step, run)
   if (isEmpty(value) && cold) {
     if (document !== undefined && !context.documents.hasDiagnostics(document)) {

@@ -4,32 +4,12 @@ import { extensionOf, isWithin, pathToUri, type LspFileDiagnostics, type LspProv
 import * as vscode from 'vscode'
 
 import { openDocumentOf } from '../documents.js'
+import { awaitDiagnostics, reveal } from '../readiness.js'
 import { toDiagnostic } from '../shapes/diagnostics.js'
 import { metaFor, pin, type OperationContext } from '../session.js'
 
-/** Whether a document is shown in any editor tab. */
-function isShownInTab(uri: vscode.Uri): boolean {
-  const key = uri.toString()
-  return vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => (tab.input as { uri?: vscode.Uri } | undefined)?.uri?.toString() === key))
-}
-
 /** The default wait for diagnostics of a document VS Code has not reported on yet. */
 const defaultWaitMs = 3_000
-
-/**
- * Extensions report a document's diagnostics in rounds (VS Code's TypeScript: syntax first, semantics
- * later, often an empty first round). An answer waits until the document's reports have been quiet for
- * `settleMs`, within the caller's `waitMs`.
- */
-async function settle(context: OperationContext, uri: vscode.Uri, until: number): Promise<void> {
-  for (;;) {
-    const quietFor = context.documents.sinceLastReport(uri)
-    const left = until - Date.now()
-    if (quietFor >= context.diagnosticsSettleMs || left <= 0) return
-    const changed = await context.deadline.waitFor((fire) => context.documents.onDiagnosticsOf(uri, fire), Math.min(context.diagnosticsSettleMs - quietFor, left))
-    if (!changed && context.documents.sinceLastReport(uri) >= context.diagnosticsSettleMs) return
-  }
-}
 
 function fileDiagnostics(context: OperationContext, path: string, diagnostics: ReadonlyArray<vscode.Diagnostic>): LspFileDiagnostics {
   const document = openDocumentOf(path)
@@ -51,16 +31,8 @@ function fileDiagnostics(context: OperationContext, path: string, diagnostics: R
 async function oneFile(context: OperationContext, path: string, waitMs: number): Promise<LspResultFor<'diagnostics'>> {
   const until = Date.now() + waitMs
   const document = await context.documents.open(path, context.deadline)
-  if (context.revealForDiagnostics && !isShownInTab(document.uri)) {
-    // VS Code's TypeScript (and other extensions) only analyse documents shown in an editor tab.
-    await context.deadline.run(`showing ${path} so its extension analyses it`, () =>
-      vscode.window.showTextDocument(document, { preview: true, preserveFocus: true }),
-    )
-  }
-  if (context.documents.freshness(document).freshness !== 'current') {
-    await context.deadline.waitFor((fire) => context.documents.onDiagnosticsOf(document.uri, fire), waitMs)
-  }
-  await settle(context, document.uri, until)
+  await reveal(context, document)
+  await awaitDiagnostics(context, document, until)
   const pinned = pin(document)
   const diagnostics = vscode.languages.getDiagnostics(document.uri)
   const file = fileDiagnostics(context, nodePath.normalize(document.uri.fsPath), diagnostics)
@@ -91,11 +63,9 @@ async function workspace(context: OperationContext, request: LspRequestFor<'diag
     )
     eligible = found.length > request.maxFiles ? undefined : found.length
     opened = await Promise.all(found.slice(0, request.maxFiles).map((uri) => context.documents.open(nodePath.normalize(uri.fsPath), context.deadline)))
-    const waiting = opened.filter((d) => context.documents.freshness(d).freshness !== 'current')
     const waitMs = request.waitMs ?? defaultWaitMs
     const until = Date.now() + waitMs
-    await Promise.all(waiting.map((d) => context.deadline.waitFor((fire) => context.documents.onDiagnosticsOf(d.uri, fire), waitMs)))
-    await Promise.all(opened.map((d) => settle(context, d.uri, until)))
+    await Promise.all(opened.map((d) => awaitDiagnostics(context, d, until)))
   }
   const files: LspFileDiagnostics[] = []
   for (const [uri, diagnostics] of vscode.languages.getDiagnostics()) {

@@ -99,14 +99,34 @@ describe('deadlines and warm-up', () => {
     expect(error.code).toBe('TIMEOUT')
   })
 
-  test('an empty first answer is retried once after the extension reports diagnostics for the document', async () => {
+  test('the first query of a language waits until its extension has analysed the document (shown, diagnostics settled)', async () => {
     const a = window.path('src/a.ts')
     const warming = makeProvider({ warmupWaitMs: 30_000 })
+    let projectLoaded = false
+    // Like VS Code's TypeScript: a shown document gets an empty syntax round, then semantics once loaded.
+    host.onDidShowTextDocument.event((document) => {
+      host.setDiagnostics(document.uri, [])
+      setImmediate(() => {
+        projectLoaded = true
+        host.setDiagnostics(document.uri, [new vscode.Diagnostic(new vscode.Range(0, 0, 0, 1), 'semantic')])
+      })
+    })
+    // Until then it answers from a partial server: here, nothing.
+    const calls = answer('vscode.executeDefinitionProvider', (uri: vscode.Uri) => (projectLoaded ? [new vscode.Location(uri, window.rangeOf(a, 'alpha'))] : []))
+    const result = await query({ operation: 'definition', root: window.root, path: a, position: window.at(a, 'beta') }, warming)
+    expect(calls).toHaveLength(1)
+    expect(host.tabs.map((d) => d.uri.fsPath)).toEqual([a])
+    expect(result.locations).toHaveLength(1)
+    expect(result.meta.warm).toBe(false)
+  })
+
+  test('an empty answer from a cold language is retried once, after diagnostics for the document arrive', async () => {
+    const a = window.path('src/a.ts')
+    const warming = makeProvider({ warmupWaitMs: 50 }) // this extension publishes nothing on show
     let calls = 0
     answer('vscode.executeDefinitionProvider', (uri: vscode.Uri) => {
       calls++
       if (calls === 1) {
-        // The extension is still loading its project: it answers empty, then publishes diagnostics.
         queueMicrotask(() => host.setDiagnostics(uri, []))
         return []
       }
@@ -115,7 +135,6 @@ describe('deadlines and warm-up', () => {
     const result = await query({ operation: 'definition', root: window.root, path: a, position: window.at(a, 'beta') }, warming)
     expect(calls).toBe(2)
     expect(result.locations).toHaveLength(1)
-    expect(result.meta.warm).toBe(false)
   })
 
   test('a non-empty answer is never retried, and once warm an empty answer is believed', async () => {
@@ -131,13 +150,14 @@ describe('deadlines and warm-up', () => {
     expect(empty.meta).toMatchObject({ warm: true, status: 'ready' })
   })
 
-  test('the warm-up retry shares the one budget: a wait that uses it up ends in TIMEOUT, not an empty answer', async () => {
+  test('warm-up waits and the retry share the one budget: running out ends in TIMEOUT, not an empty answer', async () => {
     const a = window.path('src/a.ts')
-    const calls = answer('vscode.executeDefinitionProvider', () => [])
-    const tight = makeProvider({ timeoutMs: 150, warmupWaitMs: 60_000 })
-    const error = await failure(query({ operation: 'definition', root: window.root, path: a, position: window.at(a, 'beta') }, tight))
-    expect(error.code).toBe('TIMEOUT')
-    expect(calls).toHaveLength(1)
+    answer('vscode.executeDefinitionProvider', () => [])
+    for (const warmupWaitMs of [60_000, 100]) {
+      const tight = makeProvider({ timeoutMs: 150, warmupWaitMs })
+      const error = await failure(query({ operation: 'definition', root: window.root, path: a, position: window.at(a, 'beta') }, tight))
+      expect(error.code).toBe('TIMEOUT')
+    }
   })
 
   test('an already-aborted request fails with CANCELLED and runs nothing', async () => {
