@@ -69,6 +69,28 @@ describe('normal path', { timeout: 60_000 }, () => {
     expect(forMain?.diagnostics.map((d) => [d.severity, d.range.start])).toEqual([['warning', positionOf(mainText, 'FIXME')]])
     expect(run.pids()).toHaveLength(1)
   })
+
+  for (const sync of ['full', 'incremental'] as const) {
+    it(`a file changed on disk reaches a server with ${sync} sync before the next query`, async () => {
+      const run = await start({ server: ['--scenario', 'normal', '--sync', sync] })
+      expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
+      const changed = `// moved down\n\n${mainText}`
+      writeFileSync(run.main, changed)
+      const moved = positionOf(changed, 'greet("world")', 1, 2)
+      expectGreetDefinition(run, (await run.query({ operation: 'definition', path: run.main, position: moved })).locations)
+      const symbols = await run.query({ operation: 'documentSymbols', path: run.main })
+      expect(symbols.symbols.map((s) => [s.name, s.selectionRange.start])).toEqual([['main', positionOf(changed, 'main')]])
+
+      const changes = run.log.received('textDocument/didChange').flatMap((e) => e.params.contentChanges as { range?: unknown; text: string }[])
+      expect(changes.length).toBeGreaterThan(0)
+      // A full-sync server must never get ranges; an incremental one may get either (the protocol allows a
+      // whole-text change there), and the answers above prove its text is the new one.
+      if (sync === 'full') {
+        expect(changes.every((c) => c.range === undefined)).toBe(true)
+        expect(changes.at(-1)?.text).toBe(changed)
+      }
+    })
+  }
 })
 
 describe('bad frames', { timeout: 60_000 }, () => {
