@@ -30,6 +30,7 @@ import {
 
 import { builtinProfiles, createLocalHost, type LocalHost } from '../src/index.js'
 import { treeRss } from '../src/server-process.js'
+import { watchdogPid } from '../src/watchdog.js'
 
 const FILES = 300
 const ROUNDS = Number(process.env['CODESEAM_BENCH_ROUNDS'] ?? 200)
@@ -142,12 +143,15 @@ for (const entry of mix) {
 }
 const [status] = await host.statusWithMemory()
 const bareRss = await treeRss(bare.pid)
+const watchdog = watchdogPid()
+const watchdogRss = watchdog === undefined ? undefined : await treeRss(watchdog)
 console.log([
   '',
   `lsp-local host overhead — native TypeScript 7 server, ${FILES}-file generated project, ${ROUNDS} rounds per query, interleaved`,
   ...rows,
-  `cold start (spawn → first correct definition): bare ${coldBare.toFixed(0)} ms, host ${coldHost.toFixed(0)} ms (host includes its watchdog and opening the workspace)`,
-  `RSS of the server process tree: host ${((status?.rssBytes ?? 0) / 1e6).toFixed(0)} MB (server + watchdog), bare server ${((bareRss ?? 0) / 1e6).toFixed(0)} MB`,
+  `cold start (spawn → first correct definition): bare ${coldBare.toFixed(0)} ms, host ${coldHost.toFixed(0)} ms (host includes starting its watchdog and opening the workspace)`,
+  `RSS of the server process tree: host ${((status?.rssBytes ?? 0) / 1e6).toFixed(0)} MB, bare ${((bareRss ?? 0) / 1e6).toFixed(0)} MB; plus the host's one shared watchdog ${((watchdogRss ?? 0) / 1e6).toFixed(0)} MB (per host process, not per server)`,
+  `load average while measuring: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')} on ${(await import('node:os')).cpus().length} cores`,
   '',
 ].join('\n'))
 
