@@ -66,6 +66,8 @@ export class HostCore {
     const key = `${root}\0${profile.id}`
     let slot = this.slots.get(key)
     if (slot === undefined || slot.trust !== trust) {
+      // A server started under another trust level keeps that level's settings: replace it.
+      if (slot !== undefined) void slot.dispose()
       slot = new ServerSlot(root, profile, trust, this.config, (status) => this.emit(profile.id, status))
       this.slots.set(key, slot)
     }
