@@ -13,31 +13,13 @@ import { createFixture, fileState, listTree, sentinelText, treeHashes, type Fixt
 import { liveDescendants } from './support/processes.js'
 import { ResultRecorder, tally } from './support/results.js'
 import { pathSlots, slotName, withSlot, type JsonSchema, type Slot } from './support/schema-slots.js'
+import { mutating, validCalls } from './support/valid-calls.js'
 import { openStack, type Stack } from './support/stack.js'
 
 const recorder = new ResultRecorder('containment')
 let fixture: Fixture
 let stack: Stack
 
-/** A valid call of every tool on the fixture; each path slot is then replaced by an attack. */
-const validCalls: Record<string, Record<string, unknown>> = {
-  code_symbols: { path: 'src/a.ts' },
-  code_navigate: { target: { path: 'src/a.ts', symbol: 'greet' }, kind: 'references' },
-  code_hierarchy: { target: { path: 'src/a.ts', symbol: 'greet' }, kind: 'callers' },
-  code_hover: { target: { path: 'src/a.ts', symbol: 'greet' } },
-  code_diagnostics: { path: 'src/a.ts' },
-  code_inlay_hints: { path: 'src/b.ts' },
-  code_completions: { target: { path: 'src/b.ts', line: 3, matchText: 'greet' } },
-  code_status: {},
-  code_rename: { target: { path: 'src/a.ts', symbol: 'greet' }, newName: 'welcome' },
-  code_actions: { path: 'src/a.ts', line: 1 },
-  code_format: { path: 'src/a.ts' },
-  code_insert: { target: { path: 'src/a.ts', symbol: 'greet' }, position: 'after', text: 'export const inserted = 1' },
-  code_replace: { target: { path: 'src/a.ts', symbol: 'greet' }, text: "export function greet(): string {\n  return 'replaced'\n}" },
-  code_replace_batch: { edits: [{ target: { path: 'src/a.ts', symbol: 'greet' }, text: "export function greet(): string {\n  return 'replaced'\n}" }] },
-}
-
-const mutating = new Set(['code_rename', 'code_actions', 'code_format', 'code_insert', 'code_replace', 'code_replace_batch'])
 
 /** Attack paths, by family. `{outside}` is the sentinel folder next to the root, `{root}` the root. */
 const attackFamilies: Record<string, ReadonlyArray<string>> = {
