@@ -28,7 +28,12 @@ function start(command, args, env = {}) {
   children.push(child)
   return child
 }
-function stopAll() {
+/** Stops every process this script started (their whole process groups) and resolves when they exited. */
+async function stopAll() {
+  for (const child of children) {
+    child.stdout.removeAllListeners('data')
+    child.stderr.removeAllListeners('data')
+  }
   for (const child of children) {
     if (child.exitCode === null && child.signalCode === null) {
       try {
@@ -36,8 +41,33 @@ function stopAll() {
       } catch {}
     }
   }
+  const exited = Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined)))
+  // Bounded: whatever has not exited 10 s after SIGTERM gets SIGKILL.
+  let timer
+  const late = new Promise((resolve) => {
+    timer = setTimeout(resolve, 10_000, 'late')
+  })
+  if ((await Promise.race([exited, late])) === 'late') {
+    for (const child of children) {
+      try {
+        process.kill(-child.pid, 'SIGKILL')
+      } catch {}
+    }
+    await exited
+  }
+  clearTimeout(timer)
 }
-process.on('exit', stopAll)
+process.on('exit', () => {
+  for (const child of children) {
+    try {
+      process.kill(-child.pid, 'SIGKILL')
+    } catch {}
+  }
+})
+
+/** Lines printed after everything stopped, so the closing `N passed, N failed` line is the last one. */
+const summary = []
+const say = (line) => summary.push(line)
 
 /** Resolves when `stream` prints a line matching `pattern`; rejects at the deadline or if the process exits. */
 function waitForLine(child, pattern, what, ms) {
@@ -111,26 +141,27 @@ try {
   })
   const result = await waitForReport(deadlineMs - (Date.now() - started))
   if (result.error) {
-    console.log(`conformance extension failed inside VS Code ${result.vscodeVersion}:\n${result.error}`)
-    console.log('0 passed, 1 failed')
+    say(`conformance extension failed inside VS Code ${result.vscodeVersion}:\n${result.error}`)
+    say('0 passed, 1 failed')
     process.exitCode = 1
   } else {
-    console.log(`\nVS Code ${result.vscodeVersion} (code-server), kit ran in ${result.elapsedMs} ms inside the extension host\n`)
-    console.log(result.text)
+    say(`\nVS Code ${result.vscodeVersion} (code-server), kit ran in ${result.elapsedMs} ms inside the extension host\n`)
+    say(result.text)
     // The example extension's command, given a tool call as JSON, in the same window.
     const toolCallOk = result.toolCall?.ok === true && /main\.ts/.test(result.toolCall.text)
-    console.log(`\n${toolCallOk ? 'PASS' : 'FAIL'}  example extension: codeseam.runToolCall code_navigate references of totalArea`)
-    console.log(result.toolCall?.error ?? `${result.toolCall?.summary}\n${result.toolCall?.text}`)
+    say(`\n${toolCallOk ? 'PASS' : 'FAIL'}  example extension: codeseam.runToolCall code_navigate references of totalArea`)
+    say(result.toolCall?.error ?? `${result.toolCall?.summary}\n${result.toolCall?.text}`)
     const { skipped } = result.report.counts
     const passed = result.report.counts.passed + (toolCallOk ? 1 : 0)
     const failed = result.report.counts.failed + (toolCallOk ? 0 : 1)
-    console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`)
+    say(`${passed} passed, ${failed} failed, ${skipped} skipped`)
     process.exitCode = result.report.passed && toolCallOk ? 0 : 1
   }
 } catch (error) {
-  console.error(String(error instanceof Error ? error.message : error))
-  console.log('0 passed, 1 failed')
+  say(String(error instanceof Error ? error.message : error))
+  say('0 passed, 1 failed')
   process.exitCode = 1
 } finally {
-  stopAll()
+  await stopAll()
+  console.log(summary.join('\n'))
 }
