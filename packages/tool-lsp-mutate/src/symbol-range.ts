@@ -41,9 +41,15 @@ const pyModifiers = /^\s*(?:(?:async|def|class)\s+)*$/
 const cTrailing = /^\s*[;,]?\s*(?:\/\/.*|\/\*.*\*\/\s*)?$/
 const pyTrailing = /^\s*[;,]?\s*(?:#.*)?$/
 
-function isComment(trimmed: string, language: SymbolLanguage): boolean {
+/** A line that is a whole comment by itself: a line comment, a one-line block comment, or `#` in Python. */
+function isLineComment(trimmed: string, language: SymbolLanguage): boolean {
   if (language === 'python') return trimmed.startsWith('#')
-  return trimmed.startsWith('//') || trimmed.startsWith('/*') || trimmed.startsWith('*') || trimmed.endsWith('*/')
+  return trimmed.startsWith('//') || (trimmed.startsWith('/*') && trimmed.endsWith('*/'))
+}
+
+/** Whether replacement text opens with a comment. */
+function opensWithComment(trimmed: string, language: SymbolLanguage): boolean {
+  return language === 'python' ? trimmed.startsWith('#') : trimmed.startsWith('//') || trimmed.startsWith('/*')
 }
 
 function isDecoratorStart(trimmed: string, language: SymbolLanguage): boolean {
@@ -72,21 +78,38 @@ function indentOf(text: string): string {
   return /^[ \t]*/.exec(text)?.[0] ?? ''
 }
 
-/** Scans upward from `line - 1` for attached doc comments and decorators (stops at a blank line or code). */
+/**
+ * Scans upward from `line - 1` for attached doc comments and decorators (stops at a blank line or code). A
+ * multi-line block comment counts only once its opening `/*` is found, so a half-seen comment is never split.
+ */
 function leadingBlock(lines: TextLines, line: number, language: SymbolLanguage): { start: number; decoratorStart: number } {
   let start = line
   let decoratorStart = line
   let depth = 0
+  let inBlockComment = false
   const limit = Math.max(0, line - 400)
   for (let i = line - 1; i >= limit; i--) {
     const trimmed = lines.lineText(i).trim()
+    if (inBlockComment) {
+      if (trimmed.includes('/*')) {
+        inBlockComment = false
+        start = i
+      }
+      continue
+    }
     if (trimmed === '') {
       if (depth > 0) continue
       break
     }
-    if (depth === 0 && isComment(trimmed, language)) {
-      start = i
-      continue
+    if (depth === 0) {
+      if (language === 'c-like' && trimmed.endsWith('*/') && !trimmed.includes('/*')) {
+        inBlockComment = true
+        continue
+      }
+      if (isLineComment(trimmed, language)) {
+        start = i
+        continue
+      }
     }
     depth += bracketBalance(lines.lineText(i))
     if (depth < 0) break
@@ -256,7 +279,7 @@ export function blankLinesAround(lines: TextLines, firstLine: number, lastLine: 
 /** Whether replacement text begins with a doc comment, a decorator/attribute, or neither. */
 export function leadingKind(text: string, language: SymbolLanguage): 'comment' | 'decorator' | 'code' {
   const first = text.split('\n').find((l) => l.trim() !== '')?.trim() ?? ''
-  if (isComment(first, language)) return 'comment'
+  if (opensWithComment(first, language)) return 'comment'
   if (isDecoratorStart(first, language)) return 'decorator'
   return 'code'
 }

@@ -82,4 +82,14 @@ describe('declaration spans', () => {
     expect(apply(lineTarget, planInsert(lineTarget, 'before', 'z'))).toBe('a\n  z\n  b\n  c\nd\n')
     expect(() => planReplace(lineTarget, 'x', 1)).toThrow(/endLine/)
   })
+
+  test('a code line ending in a block comment is not a doc comment; a multi-line JSDoc is attached whole', () => {
+    const text = 'const a = 1 /* one */\nexport function f() {\n  return a\n}\n'
+    const resolved = target('x.ts', text, 'f', 'export function f', '\n}')
+    expect(apply(resolved, planReplace(resolved, '/** F. */\nexport function f() {}'))).toBe('const a = 1 /* one */\n/** F. */\nexport function f() {}\n')
+    const documented = 'let x = 0\n\n/**\n * F.\n *\n * More.\n */\nexport function f() {\n  return x\n}\n'
+    const resolvedDoc = target('x.ts', documented, 'f', 'export function f', '\n}')
+    expect(apply(resolvedDoc, planReplace(resolvedDoc, '/** G. */\nexport function f() {}'))).toBe('let x = 0\n\n/** G. */\nexport function f() {}\n')
+    expect(apply(resolvedDoc, planInsert(resolvedDoc, 'before', 'let y = 1'))).toBe('let x = 0\n\nlet y = 1\n\n/**\n * F.\n *\n * More.\n */\nexport function f() {\n  return x\n}\n')
+  })
 })
