@@ -209,8 +209,9 @@ export const codeDiagnostics = defineTool({
     for (const file of result.files) {
       body.push(`${file.path} (${file.count}${file.freshness === 'current' ? '' : `, ${file.freshness}`})`)
       for (const d of file.diagnostics) {
-        const code = d.code === undefined ? '' : ` ${d.source ?? ''}${d.code}`
-        body.push(`  ${d.line}:${d.column} ${d.severity}${code}: ${d.message.split('\n').join(' ')}`)
+        // Numeric codes read best with their source (ts2322); named codes stand alone (reportAssignmentType).
+        const code = d.code === undefined ? '' : /^\d+$/.test(d.code) ? ` ${d.source ?? ''}${d.code}` : ` ${d.code}`
+        body.push(`  ${d.line}:${d.column} ${d.severity}${code}: ${d.message.trim().replace(/\s*\n\s*/g, '; ')}`)
         if (d.snippet !== '') body.push(`      ${d.snippet}`)
       }
     }
