@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { toMcpTool } from '@codeseam/tool-lsp'
 
 import { createFixture, fileState, listTree, sentinelText, treeHashes, type Fixture } from './support/fixture.js'
-import { liveDescendants } from './support/processes.js'
-import { ResultRecorder, tally } from './support/results.js'
+import { finishSuite, ResultRecorder, tally } from './support/results.js'
 import { pathSlots, slotName, withSlot, type JsonSchema, type Slot } from './support/schema-slots.js'
 import { mutating, validCalls } from './support/valid-calls.js'
 import { openStack, type Stack } from './support/stack.js'
@@ -63,10 +62,9 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
-  recorder.flush()
   await stack?.dispose()
   await fixture?.dispose()
-  expect(liveDescendants(), 'processes left running by the containment suite').toEqual([])
+  await finishSuite(recorder)
 }, 60_000)
 
 describe('path containment through every tool', { timeout: 300_000 }, () => {

@@ -12,8 +12,7 @@ import type { ToolOutcome } from '@codeseam/tool-lsp'
 
 import { FaultLog, faultServerPath, killLeftovers, Lifelines, scratchDir, withDeadline } from '../../packages/lsp-local/test/fault-server/harness.js'
 import { libText, mainText } from '../../packages/lsp-local/test/fault-server/host-fixture.js'
-import { liveDescendants } from './support/processes.js'
-import { ResultRecorder, tally } from './support/results.js'
+import { finishSuite, ResultRecorder, tally } from './support/results.js'
 import { openStack, type Stack } from './support/stack.js'
 
 const launcher = fileURLToPath(new URL('./support/fault-once.mjs', import.meta.url))
@@ -28,10 +27,9 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  recorder.flush()
   await lifelines?.close()
   await scratch?.dispose()
-  expect(liveDescendants(), 'processes left running by the fault suite').toEqual([])
+  await finishSuite(recorder)
 }, 60_000)
 
 /** Where `greet("world")` is called: line (1-based) and column of greet. */

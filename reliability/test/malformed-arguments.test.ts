@@ -8,8 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { toMcpTool } from '@codeseam/tool-lsp'
 
 import { createFixture, treeHashes, type Fixture } from './support/fixture.js'
-import { liveDescendants } from './support/processes.js'
-import { ResultRecorder, tally } from './support/results.js'
+import { finishSuite, ResultRecorder, tally } from './support/results.js'
 import { nonNull, slotName, withSlot, type JsonSchema, type Slot } from './support/schema-slots.js'
 import { openStack, type Stack } from './support/stack.js'
 import { validCalls } from './support/valid-calls.js'
@@ -27,10 +26,9 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
-  recorder.flush()
   await stack?.dispose()
   await fixture?.dispose()
-  expect(liveDescendants(), 'processes left running by the malformed-arguments suite').toEqual([])
+  await finishSuite(recorder)
 }, 60_000)
 
 /** Every property of a schema, at any depth, with its schema and whether its parent requires it. */

@@ -37,3 +37,17 @@ export function tally(keys: ReadonlyArray<string>): Record<string, number> {
   for (const key of keys) counts[key] = (counts[key] ?? 0) + 1
   return counts
 }
+
+/**
+ * Ends a suite: records the leak check (live processes this test process started and did not reap),
+ * writes the records, then fails if anything is left running.
+ */
+export async function finishSuite(recorder: ResultRecorder): Promise<void> {
+  const { liveDescendants } = await import('./processes.js')
+  const leaked = liveDescendants()
+  recorder.record('no leaked processes', 'after the suite disposed everything it started, no process it spawned (servers, watchdogs) is still running', {
+    'processes left running': leaked.length,
+  })
+  recorder.flush()
+  if (leaked.length > 0) throw new Error(`processes left running: ${leaked.map((p) => `${p.pid} ${p.command}`).join('; ')}`)
+}
