@@ -24,6 +24,10 @@ runCli(process.argv.slice(2), {
   cwd: process.cwd(),
   env: process.env,
   interrupt: interrupt.signal,
+  // Set early: the exit code must not depend on how the language servers' shutdown ends.
+  exitCode: (code) => {
+    process.exitCode = code
+  },
 }).then(
   (code) => {
     process.exitCode = code

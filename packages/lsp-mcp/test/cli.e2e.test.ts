@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { toolCommand } from '../src/cli/flags.js'
 import { runCli } from '../src/cli/main.js'
 import { collectTools } from '../src/tool-set.js'
+import { slowHoverSetup, waitForLog } from './support/fault-server.js'
 import { requireBuiltCli, withDeadline } from './support/mcp-process.js'
 import { copyFixture, positionOf, removeWorkspace } from './support/workspace.js'
 
@@ -20,12 +21,16 @@ interface Run {
 
 let root: string
 
-function codeseam(args: ReadonlyArray<string>, options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+function codeseam(
+  args: ReadonlyArray<string>,
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; started?: (pid: number) => void } = {},
+): Promise<Run> {
   const child = spawn(process.execPath, [requireBuiltCli(), ...args], {
     cwd: options.cwd ?? root,
     env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  if (child.pid !== undefined) options.started?.(child.pid)
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
@@ -155,5 +160,20 @@ describe('changes', () => {
     const run = await codeseam(['rename', 'src/main.ts', '--line', '1', '--match', 'import', '--to', 'x', '-q'])
     expect(run.code).toBe(1)
     expect(run.stderr).toMatch(/error [A-Z_]+/)
+  })
+})
+
+describe('interrupt', () => {
+  it('Ctrl-C cancels the running request at the language server and exits 130', async () => {
+    const { config, log } = await slowHoverSetup(root)
+    let pid: number | undefined
+    const running = codeseam(['hover', 'notes.slow', '--line', '1', '--match', 'slow', '--config', config], { started: (p) => (pid = p) })
+    await waitForLog(log, (e) => e.event === 'received' && e.method === 'textDocument/hover', 'the hover request to reach the server')
+    expect(pid).toBeDefined()
+    process.kill(pid ?? 0, 'SIGINT')
+    const run = await running
+    expect(run.code).toBe(130)
+    expect(run.stderr).toMatch(/error CANCELLED/)
+    await waitForLog(log, (e) => e.event === 'received' && e.method === '$/cancelRequest', 'the server to get $/cancelRequest')
   })
 })

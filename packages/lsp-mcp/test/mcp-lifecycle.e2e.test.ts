@@ -1,12 +1,11 @@
-import { readFileSync, watch } from 'node:fs'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
-import { fileURLToPath } from 'node:url'
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 import { collectTools } from '../src/tool-set.js'
+import { slowHoverSetup, waitForLog } from './support/fault-server.js'
 import { startMcp, withDeadline, type McpProcess } from './support/mcp-process.js'
 import { commandLineOf, descendantsOf, isRunning } from './support/processes.js'
 import { copyFixture, removeWorkspace } from './support/workspace.js'
@@ -92,53 +91,9 @@ describe('approval policy without elicitation', () => {
   })
 })
 
-// The lsp-local fault server: a real LSP process that answers hover only after a long delay unless cancelled.
-const faultServer = fileURLToPath(new URL('../../lsp-local/test/fault-server/server.mjs', import.meta.url))
-
-function logEntries(file: string): Json[] {
-  try {
-    return readFileSync(file, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as Json)
-  } catch {
-    return []
-  }
-}
-
-/** Resolves with the first log entry matching, waking on file-system events (bounded by a deadline). */
-function waitForLog(file: string, matches: (entry: Json) => boolean, what: string): Promise<Json> {
-  let watcher: ReturnType<typeof watch> | undefined
-  const found = new Promise<Json>((resolve) => {
-    const check = () => {
-      const hit = logEntries(file).find(matches)
-      if (hit !== undefined) resolve(hit)
-    }
-    watcher = watch(nodePath.dirname(file), check)
-    check()
-  })
-  return withDeadline(found, 60_000, what).finally(() => watcher?.close())
-}
-
 describe('cancellation', () => {
   it('notifications/cancelled ends a slow call and cancels the language-server request', async () => {
-    const log = nodePath.join(root, 'fault-log', 'fault.jsonl')
-    await mkdir(nodePath.dirname(log), { recursive: true })
-    const config = nodePath.join(root, 'fault-log', 'codeseam.json')
-    await writeFile(
-      config,
-      JSON.stringify({
-        profiles: [
-          {
-            id: 'slowpoke',
-            command: process.execPath,
-            args: [faultServer, '--log', log, '--scenario', 'slow', '--method', 'textDocument/hover', '--delay-ms', '600000'],
-            extensions: { '.slow': 'slowlang' },
-          },
-        ],
-      }),
-    )
-    await writeFile(nodePath.join(root, 'notes.slow'), 'hello slow world\n')
+    const { config, log } = await slowHoverSetup(root)
     const mcp = await start(['--config', config])
     const controller = new AbortController()
     const pending = mcp.client.callTool(

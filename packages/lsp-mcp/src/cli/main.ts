@@ -27,6 +27,8 @@ export interface CliIo {
   readonly env: NodeJS.ProcessEnv
   /** Aborts the running command (Ctrl-C). */
   readonly interrupt?: AbortSignal
+  /** Told the exit code as soon as the answer is printed, before the language servers are stopped. */
+  readonly exitCode?: (code: number) => void
 }
 
 /**
@@ -71,7 +73,9 @@ async function runToolCommand(command: ToolCommand, globals: GlobalFlags, input:
       if (outcome.ok) io.stdout.write(humanOutcome(outcome, root, io.cwd, color))
       else io.stderr.write(humanOutcome(outcome, root, io.cwd, errorColor))
     }
-    return exitCodeOf(outcome)
+    const code = exitCodeOf(outcome)
+    io.exitCode?.(code)
+    return code
   } finally {
     line.done()
     progress.dispose()
