@@ -183,12 +183,21 @@ function renderDiagnostic(d: ReceiptDiagnostic): string {
   return `  ${d.path}:${d.line}:${d.column} ${d.severity}${d.code === undefined ? '' : ` ${d.code}`}: ${d.message}`
 }
 
+/** Options for {@link renderReceipt}. */
+export interface RenderReceiptOptions {
+  /** Repeat the error line (default true); false when the error message is already shown above the receipt. */
+  readonly includeError?: boolean
+}
+
 /** The text form a model reads: outcome, files, diffs, diagnostic delta, notes. */
-export function renderReceipt(receipt: MutationReceipt): string {
+export function renderReceipt(receipt: MutationReceipt, options: RenderReceiptOptions = {}): string {
+  const includeError = options.includeError ?? true
   const lines: string[] = [`transaction ${receipt.transactionId} (${receipt.tool}): ${summarizeReceipt(receipt)}`]
-  if (receipt.error !== undefined) lines.push(`error ${receipt.error.code}: ${receipt.error.message}`)
+  if (receipt.error !== undefined && includeError) lines.push(`error ${receipt.error.code}: ${receipt.error.message}`)
   if (receipt.status === 'previewed') lines.push('dry run: nothing was written; call again without dryRun to apply')
-  if (receipt.approval.decision === 'denied') {
+  if (receipt.approval.decision === 'denied' && !includeError) {
+    // The error message above already says it was denied and why.
+  } else if (receipt.approval.decision === 'denied') {
     lines.push(`approval denied${receipt.approval.deniedReason === undefined ? '' : `: ${receipt.approval.deniedReason}`}; nothing was written`)
   } else if (receipt.approval.explicitRequired) {
     lines.push(`explicit approval was required: ${receipt.approval.reasons.join('; ')}`)

@@ -117,7 +117,7 @@ export function planReplace(resolved: ResolvedTarget, text: string, endLine?: nu
     start = { line: startLine, character: 0 }
     if (startLine > span.leadingStartLine) {
       notes.push(
-        `kept lines ${span.leadingStartLine + 1}–${startLine} above the declaration (doc comment/decorators); start text with them to replace them too`,
+        `kept ${startLine - span.leadingStartLine === 1 ? `line ${startLine}` : `lines ${span.leadingStartLine + 1}–${startLine}`} above the declaration (doc comment/decorators); start text with them to replace them too`,
       )
     }
   }

@@ -50,6 +50,21 @@ test('the documented approval request and receipt come from a real run', async (
   const receipt = JSON.parse(JSON.stringify(outcome.structured.receipt).replaceAll(world.root, '/path/to/project')) as MutationReceipt
   expect(receipt.status).toBe('applied')
   expect(request?.preview.counts.files).toBe(3)
+  // A second run in the same project: a person says no.
+  let denied: World | undefined
+  let deniedText = ''
+  try {
+    denied = await openWorld(host, 'ts', { approve: () => ({ decision: 'deny', reason: 'keep the old signature' }) })
+    const refused = await denied.call('code_replace', {
+      target: { path: 'src/shapes.ts', symbol: 'defaultScale' },
+      text: 'export const defaultScale = 3;',
+    })
+    if (refused.ok) throw new Error('expected a denial')
+    expect(refused.error.code).toBe('APPROVAL_DENIED')
+    deniedText = `error.code: ${refused.error.code}\n\n${refused.text.replaceAll(denied.root, '/path/to/project')}`
+  } finally {
+    await denied?.dispose()
+  }
   const block = [
     start,
     '',
@@ -69,6 +84,12 @@ test('the documented approval request and receipt come from a real run', async (
     '',
     '```text',
     outcome.text.replaceAll(world.root, '/path/to/project'),
+    '```',
+    '',
+    'A denied change (`code_replace` of `defaultScale`, the callback answered `{ decision: \'deny\', reason: \'keep the old signature\' }`): the tool fails with `APPROVAL_DENIED`, nothing is written, and the receipt (in `error.data.receipt`) says so. The text a model reads:',
+    '',
+    '```text',
+    deniedText.replace(/tx_[a-z0-9]+_[0-9a-f]+/g, (id) => id),
     '```',
     '',
     end,

@@ -43,7 +43,7 @@ export async function resolveExact(context: ToolContext, target: TargetInput, si
 export function receiptOrThrow(receipt: MutationReceipt): MutationReceipt {
   if (receipt.status === 'applied' || receipt.status === 'previewed' || receipt.status === 'unchanged') return receipt
   const error = receipt.error ?? { code: 'SERVER_ERROR' as const, message: `${receipt.tool} ${receipt.status}` }
-  throw new LspError(error.code, `${error.message}\n${renderReceipt(receipt)}`, {
+  throw new LspError(error.code, `${error.message}\n${renderReceipt(receipt, { includeError: false })}`, {
     data: { ...error.data, receipt: JSON.parse(JSON.stringify(receipt)) as unknown },
   })
 }
