@@ -16,7 +16,8 @@ export function toHover(hovers: ReadonlyArray<vscode.Hover> | undefined | null):
     const contents = Array.isArray(hover.contents) ? hover.contents : [hover.contents as vscode.MarkdownString]
     for (const part of contents) {
       const text = markdownText(part as vscode.MarkdownString | string | { language: string; value: string })
-      if (text !== undefined && text.trim() !== '') parts.push(text)
+      // VS Code's appendCodeblock wraps fences in blank lines; they carry nothing.
+      if (text !== undefined && text.trim() !== '') parts.push(text.replace(/^\n+|\n+$/g, ''))
     }
   }
   if (parts.length === 0) return null
