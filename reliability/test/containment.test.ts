@@ -122,13 +122,6 @@ describe('path containment through every tool', { timeout: 300_000 }, () => {
       }
       if (process.env['RELIABILITY_DEBUG']) console.log(name, Math.round(performance.now() - toolStarted), 'ms')
     }
-    expect(leaks, 'attacks not refused with OUTSIDE_WORKSPACE, INVALID_ARGUMENT or NOT_FOUND').toEqual([])
-    expect(sentinelTimes(), 'the sentinel was read (atime) or written (mtime)').toEqual(sentinelBefore)
-    expect(readFileSync(fixture.sentinel, 'utf8'), 'the sentinel\'s content').toBe(sentinelText)
-    expect(listTree(fixture.scratch).filter((p) => !p.startsWith('workspace/') && !p.endsWith('canary.ts')), 'new files outside the root').toEqual(
-      outsideBefore.filter((p) => !p.endsWith('canary.ts')),
-    )
-    expect(treeHashes(fixture.root), 'files inside the root changed').toEqual(rootBefore)
     const toolsWithPaths = Object.values(slotsPerTool).filter((n) => n > 0).length
     recorder.record('path-containment attacks', 'every attack path in every path parameter of every tool is refused with a typed error; the sentinel outside the root keeps its content, mtime and atime; no file appears outside the root; nothing in the root changes', {
       tools: stack.tools.size,
@@ -140,5 +133,12 @@ describe('path containment through every tool', { timeout: 300_000 }, () => {
       'code_actions listing that ignored expectedHashes (nothing read or written)': ignored,
       'not refused': leaks.length,
     })
+    expect(leaks, 'attacks not refused with OUTSIDE_WORKSPACE, INVALID_ARGUMENT or NOT_FOUND').toEqual([])
+    expect(sentinelTimes(), 'the sentinel was read (atime) or written (mtime)').toEqual(sentinelBefore)
+    expect(readFileSync(fixture.sentinel, 'utf8'), 'the sentinel\'s content').toBe(sentinelText)
+    expect(listTree(fixture.scratch).filter((p) => !p.startsWith('workspace/') && !p.endsWith('canary.ts')), 'new files outside the root').toEqual(
+      outsideBefore.filter((p) => !p.endsWith('canary.ts')),
+    )
+    expect(treeHashes(fixture.root), 'files inside the root changed').toEqual(rootBefore)
   })
 })

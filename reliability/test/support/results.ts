@@ -1,4 +1,4 @@
-// Each suite records what it checked; `pnpm --filter @codeseam/reliability docs` runs the suite with
+// Each suite records what it checked; `pnpm --filter @codeseam/reliability run docs` runs the suite with
 // RELIABILITY_RECORD_DIR set and turns the records into docs/reliability.md. A plain test run writes nothing.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
