@@ -27,6 +27,8 @@ const show = (direction, message) => {
 }
 
 const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--root', root], stderr: 'pipe' })
+let stderr = ''
+transport.stderr?.on('data', (chunk) => (stderr += chunk.toString('utf8')))
 const send = transport.send.bind(transport)
 transport.send = async (message) => {
   show('→', message)
@@ -41,7 +43,8 @@ transport.onmessage = (message) => {
 }
 await connected
 
-await client.listTools()
+const { tools } = await client.listTools()
+process.stdout.write(`# tools/list: ${tools.length} tools: ${tools.map((t) => t.name).join(', ')}\n`)
 const calls = [
   { name: 'code_navigate', arguments: { target: { path: 'src/shapes.ts', symbol: 'totalArea' }, kind: 'references' } },
   { name: 'code_hover', arguments: { target: { path: 'src/shapes.ts', symbol: 'Circle.area' } } },
@@ -49,4 +52,5 @@ const calls = [
 ]
 for (const call of calls) await client.callTool(call, undefined, { onprogress: () => {} })
 await client.close()
+process.stdout.write(`# server stderr: ${stderr.trim()}\n`)
 if (temp !== undefined) rmSync(temp, { recursive: true, force: true })

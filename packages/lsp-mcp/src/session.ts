@@ -73,9 +73,16 @@ export async function openSession(options: SessionOptions = {}): Promise<Codesea
     trust,
     dispose() {
       disposed ??= (async () => {
-        await detach?.()
-        await host.dispose()
-        await lsp.dispose()
+        // Hold the process open until every server is stopped: the host waits on handles it unrefs (its
+        // watchdog's exit), and a process with nothing else to do would exit before the stop completes.
+        const hold = setInterval(() => {}, 60_000)
+        try {
+          await detach?.()
+          await host.dispose()
+          await lsp.dispose()
+        } finally {
+          clearInterval(hold)
+        }
       })()
       return disposed
     },
