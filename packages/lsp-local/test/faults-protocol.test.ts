@@ -3,49 +3,14 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
 import { isWithin, type LspLocation } from '@codeseam/lsp'
 
-import { positionOf, withDeadline, wordPositions } from './fault-server/harness.js'
-import { FaultSuite, libText, mainText, type FaultRun, type FaultRunOptions } from './fault-server/host-fixture.js'
+import { positionOf, withDeadline } from './fault-server/harness.js'
+import { byPlace, expectGreetDefinition, greetReferences, libText, mainText, useFaultSuite } from './fault-server/host-fixture.js'
 
-let suite: FaultSuite
-let current: FaultRun | undefined
-
-beforeAll(async () => {
-  suite = await FaultSuite.open('lsp-local-faults-protocol-')
-})
-
-afterEach(async () => {
-  const run = current
-  current = undefined
-  if (run !== undefined) expect(await run.dispose(), 'fault servers alive after host.dispose()').toEqual([])
-}, 60_000)
-
-afterAll(async () => {
-  await suite?.close()
-}, 60_000)
-
-async function start(options: FaultRunOptions): Promise<FaultRun> {
-  current = await suite.start(options)
-  return current
-}
-
-function expectGreetDefinition(run: FaultRun, locations: ReadonlyArray<LspLocation>): void {
-  expect(locations.map((l) => ({ path: l.path, range: l.range }))).toEqual([run.greetDeclaration()])
-}
-
-/** Every whole-word `greet` in both fixture files: the correct references answer. */
-function greetReferences(run: FaultRun): { path: string; start: { line: number; character: number } }[] {
-  return [
-    ...wordPositions(libText, 'greet').map((start) => ({ path: run.lib, start })),
-    ...wordPositions(mainText, 'greet').map((start) => ({ path: run.main, start })),
-  ]
-}
-
-const byPlace = (a: { path: string; start: { line: number; character: number } }, b: typeof a) =>
-  a.path.localeCompare(b.path) || a.start.line - b.start.line || a.start.character - b.start.character
+const { suite, start } = useFaultSuite('lsp-local-faults-protocol-')
 
 describe('normal path', { timeout: 60_000 }, () => {
   it('answers every advertised operation from the real server, marked ready', async () => {
@@ -55,7 +20,7 @@ describe('normal path', { timeout: 60_000 }, () => {
     expect(definition.meta.status).toBe('ready')
 
     const references = await run.query({ operation: 'references', ...run.greetCall() })
-    expect(references.locations.map((l) => ({ path: l.path, start: l.range.start })).sort(byPlace)).toEqual(greetReferences(run).sort(byPlace))
+    expect(references.locations.map((l) => ({ path: l.path, start: l.range.start })).sort(byPlace)).toEqual(greetReferences(run))
 
     const hover = await run.query({ operation: 'hover', ...run.greetCall() })
     expect(hover.hover?.contents).toContain('greet')
@@ -99,7 +64,7 @@ describe('bad frames', { timeout: 60_000 }, () => {
     const error = await run.failure({ operation: 'definition', ...run.greetCall() })
     expect(['SERVER_CRASHED', 'MALFORMED_RESPONSE']).toContain(error.code)
     const [first] = run.pids()
-    await suite.lifelines.exited(first ?? -1, 30_000)
+    await suite().lifelines.exited(first ?? -1, 30_000)
   })
 
   it('non-protocol text instead of an answer: typed error, server replaced, next query correct', async () => {
@@ -108,7 +73,7 @@ describe('bad frames', { timeout: 60_000 }, () => {
     const error = await run.failure({ operation: 'hover', ...run.greetCall() })
     expect(['SERVER_CRASHED', 'MALFORMED_RESPONSE']).toContain(error.code)
     const [first] = run.pids()
-    await suite.lifelines.exited(first ?? -1, 30_000)
+    await suite().lifelines.exited(first ?? -1, 30_000)
     expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
     expect(run.pids()).toHaveLength(2)
   })
@@ -123,14 +88,14 @@ describe('bad frames', { timeout: 60_000 }, () => {
     expect(['MALFORMED_RESPONSE', 'SERVER_CRASHED']).toContain(error.code)
     expect(error.message).toMatch(/byte|size|large|limit/i)
     const [first] = run.pids()
-    await suite.lifelines.exited(first ?? -1, 30_000)
+    await suite().lifelines.exited(first ?? -1, 30_000)
     expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
   })
 })
 
 describe('bad answers', { timeout: 60_000 }, () => {
   it('out-of-root, symlink-escaping and non-file URIs are dropped and counted, never returned', async () => {
-    const outside = nodePath.join(suite.dir, 'outside')
+    const outside = nodePath.join(suite().dir, 'outside')
     mkdirSync(outside, { recursive: true })
     writeFileSync(nodePath.join(outside, 'secret.fault'), 'function greet() {}\n')
     const foreign = [

@@ -1,40 +1,14 @@
 // The host against a misbehaving server, part 1: crashes, deadlines, liveness, load, crash loops and
 // shutdown. Every query ends in a correct answer or a typed LspError, never an empty result for a failure,
 // and no fault-server process outlives its host.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import { createLsp, type LspLocation } from '@codeseam/lsp'
+import { createLsp } from '@codeseam/lsp'
 
 import { isProcessAlive, wordPositions } from './fault-server/harness.js'
-import { FaultSuite, libText, mainText, type FaultRun, type FaultRunOptions } from './fault-server/host-fixture.js'
+import { expectGreetDefinition, libText, mainText, useFaultSuite, type FaultRun } from './fault-server/host-fixture.js'
 
-let suite: FaultSuite
-let current: FaultRun | undefined
-
-beforeAll(async () => {
-  suite = await FaultSuite.open('lsp-local-faults-')
-})
-
-afterEach(async () => {
-  const run = current
-  current = undefined
-  if (run !== undefined) expect(await run.dispose(), 'fault servers alive after host.dispose()').toEqual([])
-}, 60_000)
-
-afterAll(async () => {
-  await suite?.close()
-}, 60_000)
-
-async function start(options: FaultRunOptions): Promise<FaultRun> {
-  current = await suite.start(options)
-  return current
-}
-
-/** Asserts a definition answer is the real one: greet's declaration in lib.fault, nothing else. */
-function expectGreetDefinition(run: FaultRun, locations: ReadonlyArray<LspLocation>): void {
-  const expected = run.greetDeclaration()
-  expect(locations.map((l) => ({ path: l.path, range: l.range }))).toEqual([expected])
-}
+const { suite, start } = useFaultSuite('lsp-local-faults-')
 
 const received = (run: FaultRun, method: string) => run.log.received(method)
 
@@ -168,7 +142,7 @@ describe('deadlines and liveness', { timeout: 60_000 }, () => {
     expect(['TIMEOUT', 'SERVER_CRASHED']).toContain(wedged.code)
     const [first] = run.pids()
     // The wedged server ignores stdin closing: only the host's kill ends it.
-    await suite.lifelines.exited(first ?? -1, 30_000)
+    await suite().lifelines.exited(first ?? -1, 30_000)
     expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
     expect(run.pids()).toHaveLength(2)
   })
@@ -234,8 +208,8 @@ describe('lifecycle', { timeout: 60_000 }, () => {
   })
 
   it('no fault-server process started by this file is alive', async () => {
-    for (const run of suite.runs) expect(await run.dispose()).toEqual([])
-    expect(suite.pids().length).toBeGreaterThan(10)
-    expect(suite.pids().filter(isProcessAlive)).toEqual([])
+    for (const run of suite().runs) expect(await run.dispose()).toEqual([])
+    expect(suite().pids().length).toBeGreaterThan(10)
+    expect(suite().pids().filter(isProcessAlive)).toEqual([])
   })
 })

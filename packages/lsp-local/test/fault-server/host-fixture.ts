@@ -6,9 +6,12 @@ import { mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 import { pathToFileURL } from 'node:url'
 
+import { afterAll, afterEach, beforeAll, expect } from 'vitest'
+
 import {
   isLspError,
   LspError,
+  type LspLocation,
   type LspOperation,
   type LspPosition,
   type LspProvider,
@@ -18,7 +21,7 @@ import {
 } from '@codeseam/lsp'
 
 import { createLocalHost, type HostOptions, type LocalHost, type ServerProfile } from '../../src/index.js'
-import { FaultLog, faultServerPath, killLeftovers, Lifelines, positionOf, scratchDir } from './harness.js'
+import { FaultLog, faultServerPath, killLeftovers, Lifelines, positionOf, scratchDir, wordPositions } from './harness.js'
 
 export const mainText = ['import { greet } from "./lib"', '', 'function main() {', '  greet("world") // FIXME', '  return greet', '}', ''].join('\n')
 export const libText = ['export function greet(name) {', '  return name   ', '}', ''].join('\n')
@@ -164,4 +167,53 @@ export class FaultRun {
     })()
     return this.disposed
   }
+}
+
+/**
+ * Registers the suite hooks every host fault test file uses: one FaultSuite per file, and after each test
+ * the run's host disposed with every fault server it started proven gone (the test fails otherwise).
+ */
+export function useFaultSuite(prefix: string): { suite: () => FaultSuite; start: (options: FaultRunOptions) => Promise<FaultRun> } {
+  let suite: FaultSuite | undefined
+  let current: FaultRun | undefined
+  beforeAll(async () => {
+    suite = await FaultSuite.open(prefix)
+  })
+  afterEach(async () => {
+    const run = current
+    current = undefined
+    if (run !== undefined) expect(await run.dispose(), 'fault servers alive after host.dispose()').toEqual([])
+  }, 60_000)
+  afterAll(async () => {
+    await suite?.close()
+  }, 60_000)
+  const opened = () => {
+    if (suite === undefined) throw new Error('the fault suite is not open yet (use it inside a test)')
+    return suite
+  }
+  return {
+    suite: opened,
+    start: async (options) => {
+      current = await opened().start(options)
+      return current
+    },
+  }
+}
+
+/** Asserts a definition answer is the real one: greet's declaration in lib.fault, nothing else. */
+export function expectGreetDefinition(run: FaultRun, locations: ReadonlyArray<LspLocation>): void {
+  expect(locations.map((l) => ({ path: l.path, range: l.range }))).toEqual([run.greetDeclaration()])
+}
+
+/** Every whole-word `greet` in both fixture files, sorted by place: the correct references answer. */
+export function greetReferences(run: FaultRun): { path: string; start: LspPosition }[] {
+  return [
+    ...wordPositions(libText, 'greet').map((start) => ({ path: run.lib, start })),
+    ...wordPositions(mainText, 'greet').map((start) => ({ path: run.main, start })),
+  ].sort(byPlace)
+}
+
+/** Orders places by path, line, character. */
+export function byPlace(a: { path: string; start: LspPosition }, b: { path: string; start: LspPosition }): number {
+  return a.path.localeCompare(b.path) || a.start.line - b.start.line || a.start.character - b.start.character
 }
