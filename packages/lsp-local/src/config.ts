@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 
 import { LspError, normalizeExtension } from '@codeseam/lsp'
 
+import { resolveResourceLimits, type ResourceLimits, type ResourceLimitsConfig } from './limits.js'
 import type { ServerProfile } from './profiles.js'
 
 /** Whether the host may let a root's own files choose code to run. Roots are untrusted by default. */
@@ -40,6 +41,8 @@ export interface HostConfig {
   readonly workspaceDiagnosticsMaxFiles?: number
   /** A server that answers nothing (not even the liveness probe) for this long is restarted, ms (default 30 000). */
   readonly livenessGraceMs?: number
+  /** Process-count, memory and heap limits (defaults sized for this machine; see docs/security.md). */
+  readonly limits?: ResourceLimitsConfig
 }
 
 /** Host options: the user config plus where to read more of it. */
@@ -65,6 +68,7 @@ export interface ResolvedHostConfig {
   readonly diagnosticsWaitMs: number
   readonly workspaceDiagnosticsMaxFiles: number
   readonly livenessGraceMs: number
+  readonly limits: ResourceLimits
 }
 
 /** Variables every server gets from the host: nothing that carries credentials. */
@@ -149,12 +153,14 @@ export async function resolveHostConfig(options: HostOptions, builtins: Readonly
     }
     return value
   }
+  const limits = resolveResourceLimits(config.limits)
   return {
+    limits,
     profiles: mergeProfiles(options.builtins === false ? [] : builtins, config.profiles),
     envAllow: [...(config.envAllow ?? [])],
     requestTimeoutMs: positive(config.requestTimeoutMs, 60_000, 'requestTimeoutMs'),
     idleTtlMs: positive(config.idleTtlMs, 10 * 60_000, 'idleTtlMs'),
-    maxOpenDocuments: positive(config.maxOpenDocuments, 200, 'maxOpenDocuments'),
+    maxOpenDocuments: positive(config.maxOpenDocuments, limits.maxOpenDocuments, 'maxOpenDocuments'),
     maxRestarts: positive(config.maxRestarts, 5, 'maxRestarts'),
     restartWindowMs: positive(config.restartWindowMs, 5 * 60_000, 'restartWindowMs'),
     maxMessageBytes: positive(config.maxMessageBytes, 64 * 1024 * 1024, 'maxMessageBytes'),

@@ -6,7 +6,8 @@ import { LspError, isWithin, normalizeExtension, type LspProviderStatus } from '
 import type { ResolvedHostConfig, TrustLevel } from './config.js'
 import type { LanguageServer } from './language-server.js'
 import type { ServerProfile } from './profiles.js'
-import { ServerSlot } from './server-pool.js'
+import { MemoryWatcher, chooseReclaim } from './limits.js'
+import { ServerSlot, type SlotHooks } from './server-pool.js'
 import { watchdogIdle } from './watchdog.js'
 import { listFiles } from './workspace-files.js'
 import type { LocalWorkspace } from './workspace.js'
@@ -24,7 +25,46 @@ export class HostCore {
   private readonly rootAliases = new Map<string, LocalWorkspace>()
   disposed = false
 
-  constructor(readonly config: ResolvedHostConfig) {}
+  /** Samples every running server's process tree; a breach restarts that server. */
+  private readonly memory: MemoryWatcher
+  private readonly hooks: SlotHooks
+
+  constructor(readonly config: ResolvedHostConfig) {
+    this.memory = new MemoryWatcher((breach) => void this.slots.get(breach.key)?.restartForMemory(breach.reason), {
+      intervalMs: config.limits.memoryCheckIntervalMs,
+      breachSamples: config.limits.memoryBreachSamples,
+    })
+    if (config.limits.maxServerMemoryBytes > 0) this.memory.start()
+    this.hooks = {
+      beforeStart: (slot) => this.makeRoom(slot),
+      started: (slot, pid) => {
+        if (pid !== undefined) this.memory.watch(this.keyOf(slot), pid, config.limits.maxServerMemoryBytes)
+      },
+    }
+  }
+
+  private keyOf(slot: ServerSlot): string {
+    return `${slot.root}\0${slot.profile.id}`
+  }
+
+  /** Stops least recently used idle servers so one more fits under maxServers. */
+  private async makeRoom(starting: ServerSlot): Promise<void> {
+    const running = [...this.slots.entries()]
+      .filter(([, slot]) => slot !== starting && slot.hasProcess)
+      .map(([key, slot]) => ({ key, busy: slot.busy, lastUsed: slot.lastUsed }))
+    const { stop, short } = chooseReclaim(running, this.config.limits.maxServers)
+    await Promise.all(stop.map((key) => this.slots.get(key)?.stop()))
+    if (short > 0) {
+      throw new LspError('UNAVAILABLE', `${this.config.limits.maxServers} language servers are already busy (limits.maxServers): retry when one finishes, or raise maxServers`, {
+        data: { maxServers: this.config.limits.maxServers },
+      })
+    }
+  }
+
+  /** Memory-restart reasons of a profile's slots under a root, once each. */
+  takeNotices(root: string, profileId: string): string[] {
+    return [...this.slots.values()].flatMap((slot) => (slot.profile.id === profileId && isWithin(root, slot.root) ? (slot.takeNotice() ?? []) : []))
+  }
 
   /** The open workspace a request's root names (as given, or canonical). */
   workspaceFor(root: string): LocalWorkspace {
@@ -59,16 +99,16 @@ export class HostCore {
   }
 
   slotFor(workspace: LocalWorkspace, profile: ServerProfile, path: string): ServerSlot {
-    return this.slot(this.projectRootFor(workspace, profile, path), profile, workspace.trust)
+    return this.slot(this.projectRootFor(workspace, profile, path), profile, workspace.trust, workspace.root)
   }
 
-  private slot(root: string, profile: ServerProfile, trust: TrustLevel): ServerSlot {
+  private slot(root: string, profile: ServerProfile, trust: TrustLevel, workspaceRoot: string): ServerSlot {
     const key = `${root}\0${profile.id}`
     let slot = this.slots.get(key)
     if (slot === undefined || slot.trust !== trust) {
       // A server started under another trust level keeps that level's settings: replace it.
       if (slot !== undefined) void slot.dispose()
-      slot = new ServerSlot(root, profile, trust, this.config, (status) => this.emit(profile.id, status))
+      slot = new ServerSlot(root, profile, trust, this.config, (status) => this.emit(profile.id, status), workspaceRoot, this.hooks)
       this.slots.set(key, slot)
     }
     return slot
@@ -76,14 +116,14 @@ export class HostCore {
 
   /** Every project root of a profile in a workspace (workspace-scoped queries start them all). */
   async slotsFor(workspace: LocalWorkspace, profile: ServerProfile): Promise<ServerSlot[]> {
-    if (profile.projectRoot !== 'nearest') return [this.slot(workspace.root, profile, workspace.trust)]
+    if (profile.projectRoot !== 'nearest') return [this.slot(workspace.root, profile, workspace.trust, workspace.root)]
     const markers = await listFiles(workspace.root, { names: new Set(profile.rootMarkers ?? []) }, 200)
     const roots = new Set(markers.files.map((file) => nodePath.dirname(file)))
     const sourceFiles = await listFiles(workspace.root, { extensions: extensionSet(profile) }, 2_000)
     const used = new Set(sourceFiles.files.map((file) => this.projectRootFor(workspace, profile, file)))
     const chosen = [...roots].filter((root) => used.has(root))
     if (used.has(workspace.root) || chosen.length === 0) chosen.unshift(workspace.root)
-    return [...new Set(chosen)].map((root) => this.slot(root, profile, workspace.trust))
+    return [...new Set(chosen)].map((root) => this.slot(root, profile, workspace.trust, workspace.root))
   }
 
   async eligibleFiles(workspace: LocalWorkspace, profile: ServerProfile): Promise<{ files: string[]; complete: boolean }> {
@@ -167,6 +207,7 @@ export class HostCore {
 
   async dispose(): Promise<void> {
     this.disposed = true
+    this.memory.stop()
     const slots = [...this.slots.values()]
     this.slots.clear()
     await Promise.all(slots.map((slot) => slot.dispose()))

@@ -94,7 +94,9 @@ export class ProfileProvider implements LspProvider {
       const target = scope === 'item' ? (request as { item: { path: string } }).item.path : (request as { path: string }).path
       result = await this.fileQuery(workspace, request, workspace.containment.input(target), deadline, signal)
     }
-    return { ...result, meta: { ...result.meta, elapsedMs: performance.now() - started } } as LspResultFor<R['operation']>
+    // A memory restart since the last result: say so once, in this result's meta.
+    const degraded = this.host.takeNotices(workspace.root, this.profile.id).length > 0
+    return { ...result, meta: { ...result.meta, ...(degraded ? { status: 'degraded' as const } : {}), elapsedMs: performance.now() - started } } as LspResultFor<R['operation']>
   }
 
   private async acquire(slot: ServerSlot, deadline: number, signal: AbortSignal): Promise<{ server: LanguageServer; release: () => void; warm: boolean }> {

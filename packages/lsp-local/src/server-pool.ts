@@ -5,6 +5,16 @@ import { LanguageServer, type ServerState } from './language-server.js'
 import type { ServerProfile } from './profiles.js'
 import { serverEnvironment } from './environment.js'
 import { negotiatedOperations } from './capabilities.js'
+import { withHeapCap } from './limits.js'
+import { planSpawn } from './trust.js'
+
+/** What a slot asks of the host around a start. */
+export interface SlotHooks {
+  /** Makes room under maxServers before a start (may stop idle servers; UNAVAILABLE when none can go). */
+  beforeStart(slot: ServerSlot): Promise<void>
+  /** A server is up: watch its process tree's memory. */
+  started(slot: ServerSlot, pid: number | undefined): void
+}
 
 /** One (canonical project root, profile) slot: at most one live server, restarted with backoff after crashes. */
 export class ServerSlot {
@@ -16,6 +26,10 @@ export class ServerSlot {
   private inFlight = 0
   private idleTimer: NodeJS.Timeout | undefined
   private disposed = false
+  /** Set by a memory restart; the next result reports `degraded` once. */
+  private notice: string | undefined
+  lastUsed = performance.now()
+  private pendingRestart: string | undefined
 
   constructor(
     readonly root: string,
@@ -23,7 +37,42 @@ export class ServerSlot {
     readonly trust: TrustLevel,
     private readonly config: ResolvedHostConfig,
     private readonly onStatus: (status: LspProviderStatus) => void,
+    readonly workspaceRoot: string = root,
+    private readonly hooks?: SlotHooks,
   ) {}
+
+  /** Holds a process (running or starting). */
+  get hasProcess(): boolean {
+    return this.starting !== undefined || (this.server !== undefined && this.server.state !== 'stopped' && this.server.state !== 'crashed')
+  }
+
+  /** Queries in flight or a start in progress: never reclaimed. */
+  get busy(): boolean {
+    return this.inFlight > 0 || this.starting !== undefined
+  }
+
+  /** The memory-restart reason, once. */
+  takeNotice(): string | undefined {
+    const notice = this.notice
+    this.notice = undefined
+    return notice
+  }
+
+  /** Graceful restart after a memory breach: stop now, start again on the next query, say why. */
+  async restartForMemory(reason: string): Promise<void> {
+    const server = this.server
+    if (server === undefined || this.starting !== undefined) return
+    if (this.inFlight > 0) {
+      // Never cut a running query short: restart when the last one finishes.
+      this.pendingRestart = reason
+      return
+    }
+    this.server = undefined
+    this.restarts++
+    this.notice = reason
+    await server.stop()
+    this.onStatus({ ...this.statusSync(), state: 'idle', reason })
+  }
 
   get live(): LanguageServer | undefined {
     return this.server !== undefined && (this.server.state === 'ready' || this.server.state === 'indexing') ? this.server : undefined
@@ -56,19 +105,18 @@ export class ServerSlot {
       await previous.stop(500)
       if (crashed) await this.backoff(previous, deadline)
     }
-    const policy = this.trust === 'untrusted' ? this.profile.untrusted : undefined
-    if (policy === 'refuse') {
-      throw new LspError('UNTRUSTED', `the ${this.profile.id} server would run code chosen by the workspace ${this.root}; mark the root trusted to use it`)
-    }
-    const settings = policy?.settings ?? this.profile.settings ?? {}
+    // Untrusted roots: nothing the workspace names may run (docs/security.md); throws UNTRUSTED.
+    const plan = planSpawn(this.profile, { root: this.root, workspaceRoot: this.workspaceRoot, trust: this.trust, env: serverEnvironment(this.config.envAllow, this.profile) })
+    const capped = withHeapCap(this.profile, plan, this.config.limits.nodeHeapMb)
+    await this.hooks?.beforeStart(this)
     const server = new LanguageServer({
       profileId: this.profile.id,
-      command: this.profile.command,
-      args: policy?.args ?? this.profile.args,
+      command: plan.command,
+      args: capped.args,
       root: this.root,
-      env: serverEnvironment(this.config.envAllow, this.profile, policy?.env),
-      initializationOptions: policy?.initializationOptions ?? this.profile.initializationOptions,
-      settings,
+      env: capped.env,
+      initializationOptions: capped.initializationOptions,
+      settings: plan.settings,
       maxMessageBytes: this.config.maxMessageBytes,
       stderrLines: this.config.stderrLines,
       maxOpenDocuments: this.config.maxOpenDocuments,
@@ -88,6 +136,7 @@ export class ServerSlot {
         ? error
         : new LspError(error instanceof LspError ? error.code : 'SERVER_ERROR', `the ${this.profile.id} server for ${this.root} did not finish starting: ${(error as Error).message}`, { cause: error })
     }
+    this.hooks?.started(this, server.processPid)
     this.onStatus(this.statusSync())
     return server
   }
@@ -113,9 +162,16 @@ export class ServerSlot {
   /** Marks a query running (the idle timer waits until none is). */
   use(): () => void {
     this.inFlight++
+    this.lastUsed = performance.now()
     clearTimeout(this.idleTimer)
     return () => {
       this.inFlight--
+      this.lastUsed = performance.now()
+      if (this.inFlight === 0 && this.pendingRestart !== undefined) {
+        const reason = this.pendingRestart
+        this.pendingRestart = undefined
+        void this.restartForMemory(reason)
+      }
       if (this.inFlight === 0 && this.config.idleTtlMs > 0) {
         clearTimeout(this.idleTimer)
         this.idleTimer = setTimeout(() => void this.reclaim(), this.config.idleTtlMs)
@@ -154,7 +210,7 @@ export class ServerSlot {
       root: this.root,
       server: this.profile.id,
       state: this.unavailable !== undefined ? 'unavailable' : server === undefined ? 'idle' : map[server.state],
-      ...(this.unavailable !== undefined ? { reason: this.unavailable } : server?.crashReason !== undefined ? { reason: server.crashReason } : {}),
+      ...(this.unavailable !== undefined ? { reason: this.unavailable } : server?.crashReason !== undefined ? { reason: server.crashReason } : this.notice !== undefined ? { reason: this.notice } : {}),
       ...(server === undefined ? {} : { uptimeMs: Date.now() - server.startedAt, operations: negotiatedOperations(server.capabilities, server.registrations) }),
       restarts: this.restarts,
       languages: [...new Set(Object.values(this.profile.extensions))],
