@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { LocalHost } from '@codeseam/lsp-local'
 
 import type { ApprovalRequest, MutationReceipt } from '../src/index.js'
-import { openWorld, sharedHost, type World } from './harness.js'
+import { openWorld, removeTestLocks, sharedHost, type World } from './harness.js'
 
 /**
  * The example in docs/mutations.md is a real run: this test performs it against the native TypeScript
@@ -26,6 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await world?.dispose()
   await host.dispose()
+  removeTestLocks()
 })
 
 /** Every key path of a JSON value (array items merged), to compare shapes, not values. */

@@ -31,7 +31,11 @@ export interface World {
 
 /** Lock files of tests go to a private folder so parallel suites never contend with real sessions. */
 export const testLockDirectory = nodePath.join(tmpdir(), `codeseam-mutate-test-locks-${process.pid}`)
-process.once('exit', () => rmSync(testLockDirectory, { recursive: true, force: true }))
+
+/** Removes this worker's lock folder (suites call it in afterAll; worker processes may not exit normally). */
+export function removeTestLocks(): void {
+  rmSync(testLockDirectory, { recursive: true, force: true })
+}
 
 export async function openWorld(host: LocalHost, fixture: string, options: MutationSessionOptions = { autoApprove: true }): Promise<World> {
   const copy = copyFixture(fixture)

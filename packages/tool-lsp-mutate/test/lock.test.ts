@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterAll, afterEach, describe, expect, test } from 'vitest'
 
 import { acquireRootLock, processStartTime, readLockHolder, rootLockPath } from '../src/index.js'
 
@@ -16,6 +16,9 @@ const directory = mkdtempSync(nodePath.join(tmpdir(), 'codeseam-lock-test-'))
 const children: ChildProcess[] = []
 afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL')
+})
+afterAll(() => {
+  rmSync(directory, { recursive: true, force: true })
 })
 
 /** A real process that waits until killed; resolves once it is running. */
@@ -117,4 +120,3 @@ describe('root lock', () => {
   })
 })
 
-process.on('exit', () => rmSync(directory, { recursive: true, force: true }))

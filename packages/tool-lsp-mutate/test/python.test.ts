@@ -5,7 +5,7 @@ import { contentHash, TextLines } from '@codeseam/lsp'
 import type { LocalHost } from '@codeseam/lsp-local'
 
 import type { MutationReceipt } from '../src/index.js'
-import { between, occurrences, openWorld, sharedHost, type World } from './harness.js'
+import { between, removeTestLocks, occurrences, openWorld, sharedHost, type World } from './harness.js'
 
 /** The mutating tools against the real pyright server through lsp-local. */
 
@@ -17,6 +17,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(worlds.map((w) => w.dispose()))
   await host.dispose()
+  removeTestLocks()
 })
 
 async function world(options?: Parameters<typeof openWorld>[2]): Promise<World> {

@@ -6,7 +6,7 @@ import { contentHash, pathToUri, TextLines } from '@codeseam/lsp'
 import type { LocalHost } from '@codeseam/lsp-local'
 
 import type { MutationReceipt } from '../src/index.js'
-import { between, deferred, occurrences, openWorld, sharedHost, type World } from './harness.js'
+import { between, removeTestLocks, deferred, occurrences, openWorld, sharedHost, type World } from './harness.js'
 
 /**
  * The mutating tools against the real native TypeScript 7 server through lsp-local: real files in temp
@@ -21,6 +21,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(worlds.map((w) => w.dispose()))
   await host.dispose()
+  removeTestLocks()
 })
 
 async function world(options?: Parameters<typeof openWorld>[2]): Promise<World> {
