@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 
 import { collectTools } from '../src/tool-set.js'
 import { slowHoverSetup, waitForLog } from './support/fault-server.js'
@@ -20,6 +20,7 @@ const started: McpProcess[] = []
 async function start(args: ReadonlyArray<string>, options: Parameters<typeof startMcp>[1] = {}): Promise<McpProcess> {
   const mcp = await startMcp(['--root', root, ...args], options)
   started.push(mcp)
+  onTestFailed(() => console.error(`codeseam mcp ${args.join(' ')} stderr:\n${mcp.stderr()}`))
   return mcp
 }
 

@@ -3,7 +3,7 @@ import * as nodePath from 'node:path'
 
 import type { CallToolResult, ElicitRequest, ElicitResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import Ajv from 'ajv'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest'
 
 import { collectTools } from '../src/tool-set.js'
 import { startMcp, type McpProcess } from './support/mcp-process.js'
@@ -47,6 +47,10 @@ beforeAll(async () => {
       return nextAnswer
     },
   })
+})
+
+beforeEach(() => {
+  onTestFailed(() => console.error(`codeseam mcp stderr:\n${mcp.stderr()}`))
 })
 
 afterAll(async () => {

@@ -66,7 +66,11 @@ export async function startMcp(args: ReadonlyArray<string>, options: StartMcpOpt
     markExited = resolve
   })
   const previous = transport.onclose
-  await client.connect(transport)
+  try {
+    await client.connect(transport)
+  } catch (error) {
+    throw new Error(`codeseam mcp ${args.join(' ')} did not start: ${(error as Error).message}\nstderr:\n${stderr}`, { cause: error })
+  }
   const sdkOnClose = transport.onclose
   transport.onclose = () => {
     sdkOnClose?.()
