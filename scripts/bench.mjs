@@ -22,6 +22,6 @@ const packageBenches = readdirSync('packages')
   .map((name) => join('packages', name, 'bench'))
   .filter((dir) => existsSync(dir) && readdirSync(dir).some((f) => f.endsWith('.bench.ts')))
 for (const dir of packageBenches) {
-  failed ||= run('npx', ['vitest', 'bench', '--run', '--root', join(dir, '..'), '--dir', 'bench']) !== 0
+  failed ||= run('npx', ['vitest', 'bench', '--run', '--dir', 'bench'], { cwd: join(dir, '..') }) !== 0
 }
 process.exit(failed ? 1 : 0)

@@ -112,8 +112,20 @@ async function main(): Promise<void> {
   }
 }
 
+// If every handle is gone while main() still waits (a dependency awaiting only unref'd handles), Node would
+// exit 0 as if the run had finished: say so and fail instead.
+let finished = false
+process.on('beforeExit', () => {
+  if (finished) return
+  process.stderr.write('[bench] failed: the event loop emptied while the benchmark was still waiting (a promise that can never settle)\n')
+  process.exit(1)
+})
+
 main().then(
-  () => process.exit(0),
+  () => {
+    finished = true
+    process.exit(0)
+  },
   (error: unknown) => {
     process.stderr.write(`[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
     process.exit(1)

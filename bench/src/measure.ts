@@ -34,3 +34,12 @@ export async function untilCorrect(layer: ReadLayer, query: ReadQuery, deadlineM
   }
   throw new Error(`${layer.layer} never answered "${query.label}" correctly within ${deadlineMs} ms; last answer: ${JSON.stringify(last)?.slice(0, 400)}`)
 }
+
+/** Rejects when `deadlineMs` passes first; its timer also keeps the process alive while waiting. */
+export function withDeadline<T>(promise: Promise<T>, deadlineMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`deadline of ${deadlineMs} ms passed waiting for ${what}`)), deadlineMs)
+  })
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer))
+}

@@ -1,6 +1,7 @@
 import { createLsp, type LspQueryResult, type LspService } from '@codeseam/lsp'
 import { createLocalHost, type LocalHost } from '@codeseam/lsp-local'
 
+import { withDeadline } from '../measure.js'
 import type { ReadQuery } from '../read-mix.js'
 import { jsonBytes, relativeTo, type ReadLayer } from './read-layer.js'
 
@@ -29,9 +30,17 @@ export async function startHostedLsp(root: string, options: { idleTtlMs?: number
       return childProcesses().filter((pid) => !others.has(pid))
     },
     async dispose() {
-      await release()
-      await host.dispose()
-      await lsp.dispose()
+      // Bounded, and the deadline's timer keeps the event loop alive: a dispose that waits only on unref'd
+      // handles would otherwise end the whole process silently (seen after idle reclamation).
+      await withDeadline(
+        (async () => {
+          await release()
+          await host.dispose()
+          await lsp.dispose()
+        })(),
+        30_000,
+        'the lsp-local host to dispose',
+      )
     },
   }
 }

@@ -5,7 +5,7 @@ import { createLocalHost, type ProfileConfig } from '@codeseam/lsp-local'
 
 import { startFloorLayer } from '../layers/floor-layer.js'
 import { verifySeamResult } from '../layers/ctx-lsp-layer.js'
-import { untilCorrect } from '../measure.js'
+import { untilCorrect, withDeadline } from '../measure.js'
 import { positionOf, type ReadQuery } from '../read-mix.js'
 import { treeRss } from '../process-memory.js'
 import type { ColdStartResult } from '../report.js'
@@ -80,9 +80,15 @@ async function hostColdStart(testCase: ColdStartCase, serverPids: () => number[]
       serverRssBytes: treeRss(serverPids()),
     }
   } finally {
-    await release()
-    await host.dispose()
-    await lsp.dispose()
+    await withDeadline(
+      (async () => {
+        await release()
+        await host.dispose()
+        await lsp.dispose()
+      })(),
+      30_000,
+      'the lsp-local host to dispose',
+    )
   }
 }
 
