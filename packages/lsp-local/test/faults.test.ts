@@ -80,17 +80,18 @@ describe('crashes', { timeout: 60_000 }, () => {
       expect(['SERVER_CRASHED', 'UNAVAILABLE'], `attempt ${attempt + 1}: ${error.code} ${error.message}`).toContain(error.code)
       codes.push(error.code)
     }
-    expect(codes.at(-1)).toBe('UNAVAILABLE')
+    const story = () => `codes ${JSON.stringify(codes)}, pids ${JSON.stringify(run.pids())}, status ${JSON.stringify(run.host.status())}`
+    expect(codes.at(-1), story()).toBe('UNAVAILABLE')
     const spawned = run.pids().length
-    expect(spawned).toBeGreaterThanOrEqual(1)
-    expect(spawned).toBeLessThanOrEqual(maxRestarts + 1)
+    expect(spawned, story()).toBeGreaterThanOrEqual(1)
+    expect(spawned, story()).toBeLessThanOrEqual(maxRestarts + 1)
 
     const again = await run.failure({ operation: 'hover', ...run.greetCall() })
-    expect(again.code).toBe('UNAVAILABLE')
+    expect(again.code, story()).toBe('UNAVAILABLE')
     expect(again.message).toMatch(/crash|restart/i)
-    expect(run.pids()).toHaveLength(spawned)
+    expect(run.pids(), story()).toHaveLength(spawned)
     const status = run.host.status().find((s) => s.providerId === 'local:fault' && s.root !== undefined)
-    expect(status?.state).toBe('unavailable')
+    expect(status?.state, story()).toBe('unavailable')
     expect(status?.reason).toBeTruthy()
   })
 })
