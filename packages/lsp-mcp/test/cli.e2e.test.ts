@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
-import { readFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -160,6 +161,22 @@ describe('changes', () => {
     const run = await codeseam(['rename', 'src/main.ts', '--line', '1', '--match', 'import', '--to', 'x', '-q'])
     expect(run.code).toBe(1)
     expect(run.stderr).toMatch(/error [A-Z_]+/)
+  })
+})
+
+describe('trust', () => {
+  it('an untrusted workspace cannot choose the server to run; the CLI says how to trust it', async () => {
+    await mkdir(nodePath.join(root, 'tools'), { recursive: true })
+    // Never executed: an untrusted root may not name a server inside itself.
+    await writeFile(nodePath.join(root, 'tools', 'fake-server'), '#!/bin/sh\ntouch ran-from-workspace\n', { mode: 0o755 })
+    const config = nodePath.join(root, 'tools', 'codeseam.json')
+    await writeFile(config, JSON.stringify({ profiles: [{ id: 'fake', command: nodePath.join(root, 'tools', 'fake-server'), args: [], extensions: { '.fake': 'fake' } }] }))
+    await writeFile(nodePath.join(root, 'x.fake'), 'alpha\n')
+    const run = await codeseam(['hover', 'x.fake', '--line', '1', '--match', 'alpha', '--config', config, '-q'])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/error UNTRUSTED/)
+    expect(run.stderr).toContain('--trust trusted')
+    expect(existsSync(nodePath.join(root, 'ran-from-workspace'))).toBe(false)
   })
 })
 

@@ -73,6 +73,9 @@ async function runToolCommand(command: ToolCommand, globals: GlobalFlags, input:
       if (outcome.ok) io.stdout.write(humanOutcome(outcome, root, io.cwd, color))
       else io.stderr.write(humanOutcome(outcome, root, io.cwd, errorColor))
     }
+    if (!outcome.ok && outcome.error.code === 'UNTRUSTED' && !globals.json) {
+      io.stderr.write(note('hint: the workspace is untrusted (the default); if you have vetted it, run again with --trust trusted', errorColor))
+    }
     const code = exitCodeOf(outcome)
     io.exitCode?.(code)
     return code
