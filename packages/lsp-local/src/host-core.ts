@@ -126,6 +126,11 @@ export class HostCore {
     return [...new Set(chosen)].map((root) => this.slot(root, profile, workspace.trust, workspace.root))
   }
 
+  /** Whether the root holds at least one file of the profile's languages. */
+  async hasEligibleFiles(workspace: LocalWorkspace, profile: ServerProfile): Promise<boolean> {
+    return (await listFiles(workspace.root, { extensions: extensionSet(profile) }, 1)).files.length > 0
+  }
+
   async eligibleFiles(workspace: LocalWorkspace, profile: ServerProfile): Promise<{ files: string[]; complete: boolean }> {
     return listFiles(workspace.root, { extensions: extensionSet(profile) }, 10_000)
   }

@@ -85,7 +85,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
   private readonly process: ServerProcess
   private readonly connection: MessageConnection
   private readonly crashListeners = new Set<(error: LspError) => void>()
-  private crashError: LspError | undefined
+  private crashErrorValue: LspError | undefined
   private captured: WorkspaceEdit[] | undefined
   private probing = false
   private syncKind: TextDocumentSyncKind = TextDocumentSyncKind.Full
@@ -145,6 +145,11 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     })
   }
 
+  /** The SERVER_CRASHED error, once the server has crashed. */
+  get crashError(): LspError | undefined {
+    return this.crashErrorValue
+  }
+
   get processPid(): number | undefined {
     return this.process.pid
   }
@@ -169,16 +174,16 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
 
   /** Marks the server crashed, fails everything pending, and kills what is left of it. */
   crash(reason: string): void {
-    if (this.crashError !== undefined || this.stopping !== undefined) return
+    if (this.crashErrorValue !== undefined || this.stopping !== undefined) return
     const tail = this.stderrTail()
     this.crashReason = reason
-    this.crashError = new LspError(
+    this.crashErrorValue = new LspError(
       'SERVER_CRASHED',
       `the ${this.spec.profileId} language server for ${this.spec.root} crashed: ${reason}${tail ? `\nlast stderr lines:\n${tail}` : ''}`,
       { data: { profile: this.spec.profileId, root: this.spec.root, stderr: tail } },
     )
     this.setState('crashed')
-    for (const listener of this.crashListeners) listener(this.crashError)
+    for (const listener of this.crashListeners) listener(this.crashErrorValue)
     this.crashListeners.clear()
     this.connection.dispose()
     this.process.signal('KILL')
@@ -188,7 +193,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
   private crashPromise(): { promise: Promise<never>; release: () => void } {
     let listener: ((error: LspError) => void) | undefined
     const promise = new Promise<never>((_, reject) => {
-      if (this.crashError !== undefined) reject(this.crashError)
+      if (this.crashErrorValue !== undefined) reject(this.crashErrorValue)
       listener = reject
       this.crashListeners.add(reject)
     })
@@ -255,7 +260,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     params: P,
     options: { timeoutMs: number; signal?: AbortSignal; what?: string },
   ): Promise<R> {
-    if (this.crashError !== undefined) throw this.crashError
+    if (this.crashErrorValue !== undefined) throw this.crashErrorValue
     if (this.stopping !== undefined) throw new LspError('DISPOSED', `the ${this.spec.profileId} server for ${this.spec.root} is stopping`)
     const what = options.what ?? type.method
     const source = new CancellationTokenSource()
@@ -281,7 +286,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
       return await Promise.race([sent, interrupted, crash.promise])
     } catch (error) {
       if (error instanceof LspError) throw error
-      if (this.crashError !== undefined) throw this.crashError
+      if (this.crashErrorValue !== undefined) throw this.crashErrorValue
       if (error instanceof ResponseError) {
         const code = error.code === LSPErrorCodes.ContentModified ? 'STALE_VERSION' : 'SERVER_ERROR'
         throw new LspError(code, `the ${this.spec.profileId} server answered ${what} with error ${error.code}: ${error.message}`, {
@@ -300,7 +305,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
 
   /** A slow request is not a reason to restart; a server that answers nothing within the grace period is. */
   private probeLiveness(): void {
-    if (this.probing || this.crashError !== undefined || this.stopping !== undefined) return
+    if (this.probing || this.crashErrorValue !== undefined || this.stopping !== undefined) return
     this.probing = true
     const source = new CancellationTokenSource()
     const timer = setTimeout(() => {
@@ -329,7 +334,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
   }
 
   notifyFiles(changes: FileEvent[]): void {
-    if (changes.length === 0 || this.crashError !== undefined || this.stopping !== undefined) return
+    if (changes.length === 0 || this.crashErrorValue !== undefined || this.stopping !== undefined) return
     void this.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes }).catch(() => {})
   }
 
@@ -338,7 +343,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     this.stopping ??= (async () => {
       const exited = this.process.exited.then(() => true)
       const within = (ms: number) => Promise.race([exited, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())])
-      if (!this.process.hasExited && this.crashError === undefined) {
+      if (!this.process.hasExited && this.crashErrorValue === undefined) {
         try {
           await Promise.race([this.connection.sendRequest(ShutdownRequest.type), within(graceMs)])
           await this.connection.sendNotification(ExitNotification.type)

@@ -181,8 +181,9 @@ export class ProfileProvider implements LspProvider {
   }
 
   private async workspaceSymbols(workspace: LocalWorkspace, query: string, deadline: number, signal: AbortSignal): Promise<LspQueryResult> {
-    const slots = await this.host.slotsFor(workspace, this.profile)
     const translator = new Translator(workspace.containment)
+    // A profile with no files of its languages under the root has nothing to say: start no server for it.
+    const slots = (await this.host.hasEligibleFiles(workspace, this.profile)) ? await this.host.slotsFor(workspace, this.profile) : []
     const symbols: Extract<LspQueryResult, { kind: 'workspaceSymbols' }>['symbols'][number][] = []
     let warmAll = true
     let indexing = false
@@ -194,8 +195,13 @@ export class ProfileProvider implements LspProvider {
         // Some servers answer workspace symbols only once a document is open.
         if (server.documents.openDocuments.length === 0) await this.host.openAnyFile(server, workspace, this.profile)
         let found = translator.workspaceSymbols(await server.request(WorkspaceSymbolRequest.type, { query }, { timeoutMs: Math.max(1, deadline - Date.now()), signal }))
-        if (found.length === 0 && server.activeProgress.size > 0) {
-          await server.waitForQuiet(deadline, signal)
+        if (found.length === 0) {
+          // Still indexing, or (push servers) open documents not analysed yet: wait for that, ask once more.
+          if (server.activeProgress.size > 0) await server.waitForQuiet(deadline, signal)
+          else if (!supportsPullDiagnostics(server.capabilities, server.registrations)) {
+            const until = Math.min(deadline, Date.now() + 10_000)
+            await Promise.all(server.documents.openDocuments.map((d) => server.diagnostics.waitForPush(d.uri, d.syncSeq, d.version, 0, until, signal)))
+          }
           found = translator.workspaceSymbols(await server.request(WorkspaceSymbolRequest.type, { query }, { timeoutMs: Math.max(1, deadline - Date.now()), signal }))
         }
         symbols.push(...found)

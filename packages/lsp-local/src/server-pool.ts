@@ -132,9 +132,12 @@ export class ServerSlot {
       }
     } catch (error) {
       if (server.state !== 'crashed') server.crash(`it failed to initialize: ${(error as Error).message}`)
-      throw error instanceof LspError && error.code !== 'TIMEOUT' && error.code !== 'CANCELLED'
-        ? error
-        : new LspError(error instanceof LspError ? error.code : 'SERVER_ERROR', `the ${this.profile.id} server for ${this.root} did not finish starting: ${(error as Error).message}`, { cause: error })
+      if (error instanceof LspError && error.code !== 'TIMEOUT' && error.code !== 'CANCELLED') throw error
+      if (error instanceof LspError) {
+        throw new LspError(error.code, `the ${this.profile.id} server for ${this.root} did not finish starting: ${error.message}`, { cause: error })
+      }
+      // The transport failed during the handshake (the process died under it): that is a crash.
+      throw server.crashError ?? new LspError('SERVER_CRASHED', `the ${this.profile.id} server for ${this.root} died while starting: ${(error as Error).message}`, { cause: error })
     }
     this.hooks?.started(this, server.processPid)
     this.onStatus(this.statusSync())

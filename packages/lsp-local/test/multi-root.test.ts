@@ -1,6 +1,6 @@
 import * as nodePath from 'node:path'
 
-import { afterAll, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createLsp } from '@codeseam/lsp'
 
 import { createLocalHost } from '../src/index.js'
@@ -12,6 +12,9 @@ const b = copyFixture('ts-basic')
 const nested = copyFixture('py-nested')
 const host = await createLocalHost()
 const lsp = createLsp()
+beforeAll(() => {
+  for (const provider of host.providers) lsp.registerProvider(provider)
+})
 afterAll(async () => {
   await leaks.record()
   await lsp.dispose()
@@ -21,7 +24,8 @@ afterAll(async () => {
 })
 
 test('several roots at once: each query is answered inside its own root, by its own server', async () => {
-  await host.attach(lsp, [{ root: a.root, id: 'a', trust: 'trusted' }, { root: b.root, id: 'b', trust: 'trusted' }])
+  lsp.registerWorkspace(await host.openWorkspace(a.root, { id: 'a', trust: 'trusted' }))
+  lsp.registerWorkspace(await host.openWorkspace(b.root, { id: 'b', trust: 'trusted' }))
   for (const root of [a.root, b.root]) {
     const r = await lsp.query({ operation: 'definition', root, path: 'src/main.ts', position: positionOf(root, 'src/main.ts', 'totalArea(shapes') })
     expect(r.locations.map((l) => l.path)).toEqual([nodePath.join(root, 'src/shapes.ts')])
