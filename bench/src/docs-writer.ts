@@ -142,6 +142,8 @@ export function performanceMarkdown(report: BenchReport, jsonName: string, svgNa
     '- **Concurrency**: 100 queries of the mix sent at once through one layer.',
     '- **Memory**: RSS of the benchmark process (which hosts the in-process layers) and of the language-server',
     '  process trees, while busy and after the host reclaimed its idle servers (idle TTL shortened for the run).',
+    '  The host\'s processes include any helper it keeps for its lifetime (lsp-local\'s one shared watchdog), which',
+    '  is what remains after reclamation.',
     '',
   )
   if (report.notes.length > 0) out.push('## Notes on this run', '', ...report.notes.map((n) => `- ${n}`), '')
