@@ -91,6 +91,33 @@ describe('bad frames', { timeout: 60_000 }, () => {
     await suite().lifelines.exited(first ?? -1, 30_000)
     expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
   })
+
+  it('a header that promises more than maxMessageBytes is refused at once, not waited on', async () => {
+    const run = await start({
+      server: ['--scenario', 'oversized', '--method', 'textDocument/hover', '--bytes', String(64 * 1024 * 1024), '--header-only'],
+      // Generous: a host that waits for the promised body fails with TIMEOUT instead of a frame error.
+      config: { maxMessageBytes: 1024 * 1024, requestTimeoutMs: 20_000 },
+    })
+    expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
+    const error = await run.failure({ operation: 'hover', ...run.greetCall() })
+    expect(['MALFORMED_RESPONSE', 'SERVER_CRASHED']).toContain(error.code)
+    const [first] = run.pids()
+    await suite().lifelines.exited(first ?? -1, 30_000)
+    expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
+  })
+
+  for (const kind of ['json', 'header'] as const) {
+    it(`a frame with a bad ${kind === 'json' ? 'JSON body' : 'Content-Length'}: typed error, server replaced, next query correct`, async () => {
+      const run = await start({ server: ['--scenario', 'bad-frame', '--kind', kind, '--method', 'textDocument/hover'], config: { requestTimeoutMs: 20_000 } })
+      expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
+      const error = await run.failure({ operation: 'hover', ...run.greetCall() })
+      expect(['MALFORMED_RESPONSE', 'SERVER_CRASHED']).toContain(error.code)
+      const [first] = run.pids()
+      await suite().lifelines.exited(first ?? -1, 30_000)
+      expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
+      expect(run.pids()).toHaveLength(2)
+    })
+  }
 })
 
 describe('bad answers', { timeout: 60_000 }, () => {

@@ -320,6 +320,32 @@ describe('bad frames and bad answers', { timeout: 60_000 }, () => {
     expect(frame.length).toBeGreaterThanOrEqual(bytes)
   })
 
+  it('oversized --header-only: the header promises the size, almost nothing follows', async () => {
+    const bytes = 3 * 1024 * 1024
+    const { client, log } = start('--scenario', 'oversized', '--method', HoverRequest.method, '--bytes', String(bytes), '--header-only')
+    await client.initialize()
+    const before = client.stdout().length
+    void settle(client.connection.sendRequest(HoverRequest.type, atGreetCall()))
+    await client.waitForOutput(() => client.stdout().subarray(before).includes('\r\n\r\n'), 'the oversized header')
+    // The server stays alive after the lie: shutdown still reaches it (its answer, stuck behind the promised
+    // body, can never be parsed by the client).
+    void settle(client.connection.sendRequest(ShutdownRequest.type))
+    await log.waitFor((entries) => entries.find((e) => e.event === 'received' && e['method'] === 'shutdown'), 'shutdown to arrive')
+    const frame = client.stdout().subarray(before).toString('ascii')
+    expect(frame.startsWith(`Content-Length: ${bytes}\r\n\r\n`)).toBe(true)
+    expect(frame.length).toBeLessThan(1024)
+  })
+
+  it('bad-frame: a body that is not JSON, and a Content-Length that is not a number', async () => {
+    for (const [kind, expected] of [['json', /^Content-Length: \d+\r\n\r\n\{"jsonrpc":"2\.0","id":\d+,"result":\{not json/], ['header', /^Content-Length: twelve\r\n\r\n/]] as const) {
+      const { client } = start('--scenario', 'bad-frame', '--kind', kind, '--method', HoverRequest.method)
+      await client.initialize()
+      const before = client.stdout().length
+      void settle(client.connection.sendRequest(HoverRequest.type, atGreetCall()))
+      await client.waitForOutput(() => expected.test(client.stdout().subarray(before).toString('utf8')), `the bad ${kind} frame`)
+    }
+  })
+
   it('foreign-uris: out-of-root and non-file URIs next to the real location', async () => {
     const { client } = start('--scenario', 'foreign-uris')
     await client.initialize()

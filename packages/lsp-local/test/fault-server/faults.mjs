@@ -132,8 +132,20 @@ export function createFaultLayer({ spec, recorder, output, answer }) {
       case 'garbage':
         void output.raw(garbageText)
         return
-      case 'oversized':
-        void output.raw(oversizedFrame(id, fault.bytes ?? 4 * 1024 * 1024))
+      case 'oversized': {
+        const frame = oversizedFrame(id, fault.bytes ?? 4 * 1024 * 1024)
+        // headerOnly: the header promises the size, a few bytes follow, then silence (a reader that trusts
+        // the header waits forever).
+        void output.raw(fault.headerOnly === true ? frame.subarray(0, frame.indexOf('\r\n\r\n') + 4 + 16) : frame)
+        return
+      }
+      case 'bad-json': {
+        const body = Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{not json at all}}`, 'utf8')
+        void output.raw(Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'ascii'), body]))
+        return
+      }
+      case 'bad-header':
+        void output.raw('Content-Length: twelve\r\n\r\n{"jsonrpc":"2.0"}')
         return
       case 'stop':
         stopped = true

@@ -3,7 +3,8 @@
 //   node server.mjs --log FILE --scenario crash --method textDocument/definition --after 2
 //   node server.mjs --spec '{"requestFaults":[{"on":"textDocument/hover","from":1,"action":"error"}]}'
 //
-// Parameters (--method, --after, --once, --delay-ms, --bytes, --code, --message, --pending, --mode, --uri)
+// Parameters (--method, --after, --once, --delay-ms, --bytes, --header-only, --kind, --code, --message,
+// --pending, --mode, --uri)
 // apply to every --scenario given; --spec (JSON, merged last) combines faults with different parameters.
 
 /**
@@ -11,9 +12,10 @@
  * crash: exit with a stderr message; crash-partial: half a frame, then exit; kill: SIGKILL itself;
  * hang: never answer (cancel ignored); slow: answer after delayMs unless cancelled (then RequestCancelled);
  * error: a ResponseError; garbage: non-protocol text instead of the answer; oversized: a well-formed frame of
- * `bytes` bytes; stop: from now on answer nothing at all; hold-then-crash: hold matching requests, exit when
- * `pending` are held.
- * @typedef {'crash' | 'crash-partial' | 'kill' | 'hang' | 'slow' | 'error' | 'garbage' | 'oversized' | 'stop' | 'hold-then-crash'} FaultAction
+ * `bytes` bytes (or, with headerOnly, only its header and a few bytes); bad-json: a frame whose body is not
+ * JSON; bad-header: a Content-Length that is not a number; stop: from now on answer nothing at all;
+ * hold-then-crash: hold matching requests, exit when `pending` are held.
+ * @typedef {'crash' | 'crash-partial' | 'kill' | 'hang' | 'slow' | 'error' | 'garbage' | 'oversized' | 'bad-json' | 'bad-header' | 'stop' | 'hold-then-crash'} FaultAction
  */
 
 /**
@@ -26,6 +28,7 @@
  * @property {number} [code] error
  * @property {string} [message] error
  * @property {number} [bytes] oversized: Content-Length of the frame
+ * @property {boolean} [headerOnly] oversized: send the header and a few bytes of body, then nothing
  * @property {number} [pending] hold-then-crash
  */
 
@@ -92,7 +95,7 @@ export function parseScenario(argv) {
     const flag = argv[i] ?? ''
     if (!flag.startsWith('--')) throw new Error(`unexpected argument "${flag}"`)
     const name = flag.slice(2)
-    const boolean = ['once', 'ignore-stdin-close', 'ignore-sigterm', 'first-process-only'].includes(name)
+    const boolean = ['once', 'ignore-stdin-close', 'ignore-sigterm', 'first-process-only', 'header-only'].includes(name)
     const value = boolean ? 'true' : argv[++i]
     if (value === undefined) throw new Error(`${flag} needs a value`)
     flags.set(name, [...(flags.get(name) ?? []), value])
@@ -145,8 +148,14 @@ export function parseScenario(argv) {
         else fault('*', 'garbage')
         break
       case 'oversized':
-        fault('textDocument/hover', 'oversized', { bytes: number('bytes', 4 * 1024 * 1024) })
+        fault('textDocument/hover', 'oversized', { bytes: number('bytes', 4 * 1024 * 1024), headerOnly: one('header-only') === 'true' })
         break
+      case 'bad-frame': {
+        const kind = one('kind') ?? 'json'
+        if (kind !== 'json' && kind !== 'header') throw new Error(`--kind must be json or header, got "${kind}"`)
+        fault('textDocument/hover', kind === 'json' ? 'bad-json' : 'bad-header')
+        break
+      }
       case 'foreign-uris':
         spec.foreignUris.push(...(flags.get('uri') ?? defaultForeignUris))
         break
