@@ -15,10 +15,13 @@ what="${1:-}"
 [ $# -gt 0 ] && shift
 case "$what" in
   test)
+    # Tests need the build; a type or lint failure fails the run but the tests still run and report.
     pnpm build
-    pnpm typecheck
-    pnpm lint
-    pnpm test
+    status=0
+    pnpm typecheck || status=1
+    pnpm lint || status=1
+    pnpm test || status=1
+    exit $status
     ;;
   codeseam)
     pnpm --silent build >&2
