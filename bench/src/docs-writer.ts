@@ -8,9 +8,11 @@ const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|')
 
 function markdownTable(header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string {
+  // Figures align right; a column of words aligns left.
+  const numeric = header.map((_, i) => i > 0 && rows.every((row) => /^([—-]|\d|$)/.test(row[i] ?? '')))
   return [
     `| ${header.map(escapeCell).join(' | ')} |`,
-    `|${header.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
+    `|${header.map((_, i) => (numeric[i] ? ' ---: ' : ' --- ')).join('|')}|`,
     ...rows.map((row) => `| ${row.map(escapeCell).join(' | ')} |`),
   ].join('\n')
 }

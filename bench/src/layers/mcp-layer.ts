@@ -30,6 +30,14 @@ function newestMtime(dir: string): number {
  * else the sources through the bench's TypeScript hooks.
  */
 export function mcpCommand(): { command: string; args: string[]; entry: 'dist' | 'source' } | { missing: string } {
+  // Decided once per run: sources edited while the bench runs must not switch the entry point midway.
+  chosen ??= chooseMcpCommand()
+  return chosen
+}
+
+let chosen: ReturnType<typeof chooseMcpCommand> | undefined
+
+function chooseMcpCommand(): { command: string; args: string[]; entry: 'dist' | 'source' } | { missing: string } {
   let packageDir: string
   try {
     packageDir = nodePath.dirname(createRequire(import.meta.url).resolve('@codeseam/lsp-mcp/package.json'))
