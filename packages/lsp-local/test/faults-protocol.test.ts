@@ -195,6 +195,24 @@ describe('server-initiated traffic', { timeout: 60_000 }, () => {
     expect(run.log.entries().find((e) => e.event === 'client-answer')).toMatchObject({ request: 'window/workDoneProgress/create' })
   })
 
+  it('a server that answers empty while it loads: with progressQuiet readiness the first answer is the real one', async () => {
+    const run = await start({
+      server: ['--scenario', 'empty-while-indexing', '--index-ms', '1500'],
+      profile: { readiness: 'progressQuiet', readinessTimeoutMs: 30_000 },
+      config: { requestTimeoutMs: 30_000 },
+    })
+    const definition = await run.query({ operation: 'definition', ...run.greetCall() })
+    expectGreetDefinition(run, definition.locations)
+    expect(run.log.entries().some((e) => e.event === 'indexing-done')).toBe(true)
+  })
+
+  it('a server that answers empty while it loads: with the default readiness an empty answer is never passed off as ready', async () => {
+    const run = await start({ server: ['--scenario', 'empty-while-indexing', '--index-ms', '1500'], config: { requestTimeoutMs: 30_000 } })
+    const definition = await run.query({ operation: 'definition', ...run.greetCall() })
+    if (definition.locations.length === 0) expect(definition.meta.status).not.toBe('ready')
+    else expectGreetDefinition(run, definition.locations)
+  })
+
   it('formatting registered dynamically is tracked and served', async () => {
     const run = await start({
       server: ['--scenario', 'dynamic-registration'],

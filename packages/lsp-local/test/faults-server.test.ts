@@ -382,6 +382,17 @@ describe('server → client traffic', { timeout: 60_000 }, () => {
     expect(log.entries().find((e) => e.event === 'client-answer')).toMatchObject({ request: 'window/workDoneProgress/create', result: null })
   })
 
+  it('empty-while-indexing: empty answers after the progress begins, real ones once it ends', async () => {
+    const { client, log } = start('--scenario', 'empty-while-indexing', '--index-ms', '1000')
+    await client.initialize()
+    await openFixture(client)
+    expect(await client.connection.sendRequest(DefinitionRequest.type, atGreetCall())).toEqual([])
+    const entries = log.entries().map((e) => e.event)
+    expect(entries.indexOf('indexing-begun')).toBeLessThan(entries.indexOf('empty-while-indexing'))
+    await log.waitFor((all) => all.find((e) => e.event === 'indexing-done'), 'indexing to finish')
+    expect(await client.connection.sendRequest(DefinitionRequest.type, atGreetCall())).toHaveLength(1)
+  })
+
   it('dynamic-registration: registers formatting after initialize and then formats', async () => {
     const { client, log } = start('--scenario', 'dynamic-registration')
     const init = await client.initialize()

@@ -40,6 +40,8 @@
  * @property {boolean} garbageAtStartup print non-protocol text before anything else
  * @property {boolean} exitAfterInitialize crash as soon as `initialized` arrives (a crash loop)
  * @property {boolean} endlessProgress begin work-done progress after initialize and never end it
+ * @property {number} indexMs when > 0: index for this long after initialize, reporting work-done progress,
+ *   and answer queries with empty results until done (what real servers do while loading a project)
  * @property {boolean} registerFormatting register document formatting dynamically after initialize
  * @property {boolean} clientRequests send workspace/configuration, workspaceFolders, workDoneProgress/create and applyEdit after initialize
  * @property {string[]} foreignUris URIs outside the root (or not `file:`) added to every location result
@@ -72,6 +74,7 @@ function emptySpec() {
     garbageAtStartup: false,
     exitAfterInitialize: false,
     endlessProgress: false,
+    indexMs: 0,
     registerFormatting: false,
     clientRequests: false,
     foreignUris: [],
@@ -164,6 +167,9 @@ export function parseScenario(argv) {
           code: number('code', -32603),
           message: one('message') ?? 'fault-server: simulated internal error',
         })
+        break
+      case 'empty-while-indexing':
+        spec.indexMs = number('index-ms', 1_500)
         break
       case 'endless-progress':
         spec.endlessProgress = true

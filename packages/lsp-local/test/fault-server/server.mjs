@@ -72,6 +72,9 @@ if (spec.garbageAtStartup) void output.raw(garbageText)
 
 const documents = new DocumentStore(spec.extensions)
 let rootUri = ''
+/** empty-while-indexing: settles once the indexing progress has begun; `indexing` is true until it ends. */
+let indexingBegun = Promise.resolve()
+let indexing = false
 let shutdownRequested = false
 
 /** @param {Location[]} locations */
@@ -198,6 +201,20 @@ connection.onRequest(
 
 connection.onNotification(InitializedNotification.type, async () => {
   if (spec.exitAfterInitialize) die(recorder, 71, `fault-server: crash loop, exiting right after initialize (pid ${process.pid})`)
+  if (spec.indexMs > 0) {
+    indexing = true
+    indexingBegun = (async () => {
+      const token = 'fault-loading'
+      await askClient(WorkDoneProgressCreateRequest.method, () => connection.sendRequest(WorkDoneProgressCreateRequest.type, { token }))
+      await connection.sendProgress(WorkDoneProgress.type, token, { kind: 'begin', title: 'Loading the project' })
+      recorder.record('indexing-begun', { token })
+      setTimeout(() => {
+        indexing = false
+        void connection.sendProgress(WorkDoneProgress.type, token, { kind: 'end' })
+        recorder.record('indexing-done', { token })
+      }, spec.indexMs)
+    })()
+  }
   if (spec.registerFormatting) {
     await askClient(RegistrationRequest.method, () =>
       connection.sendRequest(RegistrationRequest.type, {
@@ -250,11 +267,26 @@ connection.onNotification(DidChangeTextDocumentNotification.type, ({ textDocumen
 })
 connection.onNotification(DidCloseTextDocumentNotification.type, ({ textDocument }) => documents.close(textDocument.uri))
 
-connection.onRequest(DefinitionRequest.type, (params) => answers[DefinitionRequest.method](params))
-connection.onRequest(ReferencesRequest.type, (params) => answers[ReferencesRequest.method](params))
-connection.onRequest(HoverRequest.type, (params) => answers[HoverRequest.method](params))
-connection.onRequest(DocumentSymbolRequest.type, (params) => answers[DocumentSymbolRequest.method](params))
-connection.onRequest(WorkspaceSymbolRequest.type, (params) => answers[WorkspaceSymbolRequest.method](params))
+/**
+ * While indexing, queries get empty answers, sent only after the progress begin so the client can tell.
+ * @template P, R
+ * @param {(params: P) => R} answer
+ * @param {R} empty
+ * @returns {(params: P) => Promise<R>}
+ */
+const unlessIndexing = (answer, empty) => async (params) => {
+  if (!indexing) return answer(params)
+  await indexingBegun
+  if (!indexing) return answer(params)
+  recorder.record('empty-while-indexing', {})
+  return empty
+}
+
+connection.onRequest(DefinitionRequest.type, unlessIndexing(answers[DefinitionRequest.method], []))
+connection.onRequest(ReferencesRequest.type, unlessIndexing(answers[ReferencesRequest.method], []))
+connection.onRequest(HoverRequest.type, unlessIndexing(answers[HoverRequest.method], null))
+connection.onRequest(DocumentSymbolRequest.type, unlessIndexing(answers[DocumentSymbolRequest.method], []))
+connection.onRequest(WorkspaceSymbolRequest.type, unlessIndexing(answers[WorkspaceSymbolRequest.method], []))
 connection.onRequest(DocumentDiagnosticRequest.type, (params) => answers[DocumentDiagnosticRequest.method](params))
 connection.onRequest(DocumentFormattingRequest.type, (params) => answers[DocumentFormattingRequest.method](params))
 
