@@ -1,11 +1,14 @@
+import { statSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
-import { LspError, isWithin, normalizeExtension, type LspProviderStatus } from '@codeseam/lsp'
+import { LspError, isWithin, normalizeExtension, pathToUri, type LspProviderStatus } from '@codeseam/lsp'
+import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/node'
 
 import type { ResolvedHostConfig, TrustLevel } from './config.js'
 import type { LanguageServer } from './language-server.js'
 import type { ServerProfile } from './profiles.js'
+import { DiskWatch } from './disk-watch.js'
 import { MemoryWatcher, chooseReclaim } from './limits.js'
 import { ServerSlot, type SlotHooks } from './server-pool.js'
 import { watchdogIdle } from './watchdog.js'
@@ -23,6 +26,9 @@ export class HostCore {
   /** Servers whose tsconfig projects were all loaded, per project-file set. */
   private readonly loaded = new WeakMap<LanguageServer, Promise<void>>()
   private readonly rootAliases = new Map<string, LocalWorkspace>()
+  /** Per server: mtime + size of every file of its languages, when its tree is too large to watch. */
+  private readonly snapshots = new WeakMap<LanguageServer, Map<string, string>>()
+  private readonly watches = new WeakMap<LanguageServer, Promise<DiskWatch>>()
   disposed = false
 
   /** Samples every running server's process tree; a breach restarts that server. */
@@ -124,6 +130,52 @@ export class HostCore {
     const chosen = [...roots].filter((root) => used.has(root))
     if (used.has(workspace.root) || chosen.length === 0) chosen.unshift(workspace.root)
     return [...new Set(chosen)].map((root) => this.slot(root, profile, workspace.trust, workspace.root))
+  }
+
+  /**
+   * Files created, changed or deleted on disk by someone else (an agent's own file tools) are invisible to
+   * servers that rely on the client to watch files. Each server's folder is watched from its first query
+   * ({@link DiskWatch}); before whole-workspace queries the changes seen are sent with
+   * didChangeWatchedFiles. Trees too large to watch are compared by a snapshot scan instead.
+   */
+  async announceDiskChanges(server: LanguageServer, profile: ServerProfile): Promise<void> {
+    const disk = await this.baseline(server, profile)
+    if (disk.complete) {
+      server.notifyFiles(await disk.take())
+      return
+    }
+    const { files } = await listFiles(server.spec.root, { extensions: extensionSet(profile) }, 20_000)
+    const next = new Map<string, string>()
+    for (const file of files) {
+      const info = statSync(file, { throwIfNoEntry: false })
+      if (info !== undefined) next.set(file, `${info.mtimeMs}:${info.size}`)
+    }
+    const previous = this.snapshots.get(server)
+    this.snapshots.set(server, next)
+    if (previous === undefined) return
+    const events: FileEvent[] = []
+    for (const [file, key] of next) {
+      const before = previous.get(file)
+      if (before === undefined) events.push({ uri: pathToUri(file), type: FileChangeType.Created })
+      else if (before !== key) events.push({ uri: pathToUri(file), type: FileChangeType.Changed })
+    }
+    for (const file of previous.keys()) if (!next.has(file)) events.push({ uri: pathToUri(file), type: FileChangeType.Deleted })
+    server.notifyFiles(events)
+  }
+
+  /** Starts watching a server's folder once (at its first query). */
+  baseline(server: LanguageServer, profile: ServerProfile): Promise<DiskWatch> {
+    let disk = this.watches.get(server)
+    if (disk === undefined) {
+      disk = DiskWatch.start(server.spec.root, extensionSet(profile))
+      this.watches.set(server, disk)
+      void disk.then((watch) => {
+        const close = () => watch.close()
+        server.on('state', (state) => (state === 'stopped' || state === 'crashed') && close())
+        if (server.state === 'stopped' || server.state === 'crashed') close()
+      })
+    }
+    return disk
   }
 
   /** Whether the root holds at least one file of the profile's languages. */

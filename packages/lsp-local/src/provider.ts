@@ -135,7 +135,12 @@ export class ProfileProvider implements LspProvider {
     const { server, release, warm } = await this.acquire(slot, deadline, signal)
     try {
       this.requireOperation(server, request.operation)
-      if (wholeWorkspace.has(request.operation)) await this.host.loadProjects(server, workspace, this.profile)
+      if (wholeWorkspace.has(request.operation)) {
+        await this.host.announceDiskChanges(server, this.profile)
+        await this.host.loadProjects(server, workspace, this.profile)
+      } else {
+        await this.host.baseline(server, this.profile)
+      }
       const languageId = this.profile.extensions[extensionOfPath(path)] ?? request.languageId
       const document = await server.documents.sync(path, languageId)
       const versionAtStart = document.version
@@ -191,6 +196,7 @@ export class ProfileProvider implements LspProvider {
       const { server, release, warm } = await this.acquire(slot, deadline, signal)
       try {
         this.requireOperation(server, 'workspaceSymbols')
+        await this.host.announceDiskChanges(server, this.profile)
         await this.host.loadProjects(server, workspace, this.profile)
         // Some servers answer workspace symbols only once a document is open.
         if (server.documents.openDocuments.length === 0) await this.host.openAnyFile(server, workspace, this.profile)

@@ -4,7 +4,7 @@ import * as nodePath from 'node:path'
 import { extensionOf } from '@codeseam/lsp'
 
 /** Folders never walked: dependencies, build output, VCS and caches. */
-const skipped = new Set(['node_modules', '.git', '.hg', '.svn', 'dist', 'build', 'out', 'target', '.venv', 'venv', '__pycache__', '.mypy_cache', '.pytest_cache', '.next', '.turbo', 'coverage'])
+export const skippedFolders: ReadonlySet<string> = new Set(['node_modules', '.git', '.hg', '.svn', 'dist', 'build', 'out', 'target', '.venv', 'venv', '__pycache__', '.mypy_cache', '.pytest_cache', '.next', '.turbo', 'coverage'])
 
 /**
  * Files under `root` (breadth-first, bounded) whose extension is in `extensions`, or whose name is in
@@ -31,7 +31,7 @@ export async function listFiles(
     for (const entry of entries) {
       const path = nodePath.join(dir, entry.name)
       if (entry.isDirectory()) {
-        if (!skipped.has(entry.name) && !entry.name.startsWith('.')) queue.push(path)
+        if (!skippedFolders.has(entry.name) && !entry.name.startsWith('.')) queue.push(path)
       } else if (entry.isFile()) {
         const extension = extensionOf(entry.name)
         if ((extension !== undefined && match.extensions?.has(extension)) || match.names?.has(entry.name)) {

@@ -118,3 +118,16 @@ test('dispose is idempotent and stops every server; afterwards queries fail with
   await host.dispose()
   await expect(definition()).rejects.toMatchObject({ code: 'DISPOSED' })
 })
+
+test('files created, changed or deleted by someone else are announced before whole-workspace queries', async () => {
+  const { provider, root } = await setup()
+  const shapes = nodePath.join(root, 'src/shapes.ts')
+  const references = async () =>
+    (await provider.query({ operation: 'references', root, path: shapes, position: positionOf(root, 'src/shapes.ts', 'totalArea(shapes: R'), languageId: 'typescript' }, new AbortController().signal))
+      .locations.map((l) => nodePath.relative(root, l.path))
+  expect(await references()).not.toContain('src/extra.ts')
+  // An agent's own file tool writes a new caller, then asks at once.
+  await writeFile(nodePath.join(root, 'src/extra.ts'), "import { totalArea } from './shapes'\nexport const extra = totalArea([], 2)\n")
+  expect(await references()).toContain('src/extra.ts')
+  await leaks.record()
+})

@@ -1,0 +1,125 @@
+import { watch, statSync, type FSWatcher } from 'node:fs'
+import { readdir } from 'node:fs/promises'
+import * as nodePath from 'node:path'
+
+import { extensionOf, pathToUri } from '@codeseam/lsp'
+import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/node'
+
+import { skippedFolders } from './workspace-files.js'
+
+/**
+ * Watches one server's project folder for files of its languages created, changed or deleted by someone
+ * else (an agent's own file tools), so the server can be told with didChangeWatchedFiles before
+ * whole-workspace queries. One non-recursive watcher per folder (dependency and build folders skipped);
+ * events are collected and handed out by {@link DiskWatch.take}.
+ */
+export class DiskWatch {
+  private readonly watchers = new Map<string, FSWatcher>()
+  private readonly known = new Set<string>()
+  private readonly pending = new Map<string, FileChangeType>()
+  private closed = false
+  /** False when the tree has too many folders to watch: callers fall back to scanning. */
+  complete = true
+
+  private constructor(
+    private readonly root: string,
+    private readonly extensions: ReadonlySet<string>,
+    private readonly maxFolders: number,
+  ) {}
+
+  static async start(root: string, extensions: ReadonlySet<string>, maxFolders = 4_000): Promise<DiskWatch> {
+    const disk = new DiskWatch(root, extensions, maxFolders)
+    await disk.add(root, false)
+    return disk
+  }
+
+  private matches(path: string): boolean {
+    const extension = extensionOf(path)
+    return extension !== undefined && this.extensions.has(extension)
+  }
+
+  /** Watches a folder and everything under it; `announce` marks files found as created. */
+  private async add(dir: string, announce: boolean): Promise<void> {
+    const queue = [dir]
+    while (queue.length > 0 && !this.closed) {
+      const current = queue.shift() as string
+      if (this.watchers.has(current)) continue
+      if (this.watchers.size >= this.maxFolders) {
+        this.complete = false
+        return
+      }
+      try {
+        const watcher = watch(current, { persistent: false }, (_event, name) => this.changed(current, name === null ? undefined : String(name)))
+        watcher.on('error', () => this.forget(current))
+        this.watchers.set(current, watcher)
+      } catch {
+        continue
+      }
+      let entries: import('node:fs').Dirent[]
+      try {
+        entries = await readdir(current, { withFileTypes: true })
+      } catch {
+        continue
+      }
+      for (const entry of entries) {
+        const path = nodePath.join(current, entry.name)
+        if (entry.isDirectory()) {
+          if (!skippedFolders.has(entry.name) && !entry.name.startsWith('.')) queue.push(path)
+        } else if (entry.isFile() && this.matches(path) && !this.known.has(path)) {
+          this.known.add(path)
+          if (announce) this.pending.set(path, FileChangeType.Created)
+        }
+      }
+    }
+  }
+
+  private forget(dir: string): void {
+    this.watchers.get(dir)?.close()
+    this.watchers.delete(dir)
+  }
+
+  private changed(dir: string, name: string | undefined): void {
+    if (name === undefined) return
+    const path = nodePath.join(dir, name)
+    const info = statSync(path, { throwIfNoEntry: false })
+    if (info?.isDirectory()) {
+      if (!skippedFolders.has(name) && !name.startsWith('.')) void this.add(path, true)
+      return
+    }
+    if (info === undefined) {
+      // A deleted folder takes its files with it.
+      for (const [watched] of this.watchers) if (watched === path || watched.startsWith(path + nodePath.sep)) this.forget(watched)
+      for (const file of this.known) {
+        if (file === path || file.startsWith(path + nodePath.sep)) {
+          this.known.delete(file)
+          this.pending.set(file, this.pending.get(file) === FileChangeType.Created ? FileChangeType.Deleted : FileChangeType.Deleted)
+        }
+      }
+      return
+    }
+    if (!info.isFile() || !this.matches(path)) return
+    if (this.known.has(path)) {
+      if (!this.pending.has(path)) this.pending.set(path, FileChangeType.Changed)
+    } else {
+      this.known.add(path)
+      this.pending.set(path, FileChangeType.Created)
+    }
+  }
+
+  /**
+   * The changes seen since the last call. Yields to the event loop first, so changes made just before
+   * the query (already queued by the kernel) are read.
+   */
+  async take(): Promise<FileEvent[]> {
+    await new Promise((resolve) => setImmediate(resolve))
+    const events = [...this.pending].map(([path, type]) => ({ uri: pathToUri(path), type }))
+    this.pending.clear()
+    return events
+  }
+
+  close(): void {
+    this.closed = true
+    for (const watcher of this.watchers.values()) watcher.close()
+    this.watchers.clear()
+  }
+}
