@@ -181,6 +181,20 @@ function explainIssue(toolName: string, schema: Schema.Top, input: unknown, path
 export function decodeToolInput<I>(tool: Pick<ToolDefinition<I, unknown>, 'name' | 'input'>, args: unknown): I {
   // Harnesses send `undefined` or `null` for a tool without arguments.
   const raw = args === undefined || args === null ? {} : args
+  const invalid = (issues: ArgumentIssue[]) =>
+    new LspError('INVALID_ARGUMENT', `invalid arguments for ${tool.name}:\n${issues.map((i) => `- ${i.message}`).join('\n')}`, {
+      data: { tool: tool.name, issues },
+    })
+  // Tool arguments are always a JSON object (MCP, OpenAI and Anthropic all send one).
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw invalid([{ path: '', message: `arguments must be a JSON object, got ${describeValue(raw)}` }])
+  }
+  // The schema library reads an empty struct as "any object", so excess properties need this check.
+  const ast = tool.input.ast
+  if (ast._tag === 'Objects' && ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0) {
+    const extra = Object.keys(raw)
+    if (extra.length > 0) throw invalid(extra.map((key) => ({ path: key, message: `${key} is not a parameter (${tool.name} takes none)` })))
+  }
   const exit = Schema.decodeUnknownExit(jsonCodecOf(tool.input))(raw, { errors: 'all', onExcessProperty: 'error' })
   if (exit._tag === 'Success') return exit.value
   const error = exit.cause.reasons.flatMap((reason) => (reason._tag === 'Fail' ? [reason.error] : []))[0]
@@ -196,9 +210,7 @@ export function decodeToolInput<I>(tool: Pick<ToolDefinition<I, unknown>, 'name'
             issue.message,
           ),
         )
-  throw new LspError('INVALID_ARGUMENT', `invalid arguments for ${tool.name}:\n${issues.map((i) => `- ${i.message}`).join('\n')}`, {
-    data: { tool: tool.name, issues },
-  })
+  throw invalid(issues)
 }
 
 // ---------------------------------------------------------------------------------------------------------

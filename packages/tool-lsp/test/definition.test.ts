@@ -1,7 +1,7 @@
 import { createLsp, LspError } from '@codeseam/lsp'
 import { describe, expect, it } from 'vitest'
 
-import { callTool, decodeToolInput, defineTool, fitToBudget, selectTools, toolContext } from '../src/index.js'
+import { callTool, codeStatus, decodeToolInput, defineTool, fitToBudget, selectTools, toolContext } from '../src/index.js'
 import { sampleTool } from './support/sample-tool.js'
 
 function decodeError(args: unknown): LspError {
@@ -42,11 +42,21 @@ describe('decodeToolInput', () => {
 
   it('rejects non-integers and non-objects', () => {
     expect(decodeError({ target: { path: 'a', line: 1.5 }, mode: 'one' }).message).toMatch(/target\.line: expected an integer, got 1.5/)
-    expect(decodeError('a string').message).toMatch(/arguments: expected object/)
+    expect(decodeError('a string').message).toMatch(/arguments must be a JSON object, got "a string"/)
   })
 })
 
 describe('defineTool', () => {
+  it('refuses anything but an object, and any property for a tool that takes none', () => {
+    const noArgs = { name: 'code_status', input: codeStatus.input }
+    for (const args of [[1], true, 5, 'x']) {
+      expect(() => decodeToolInput(noArgs, args)).toThrow(/must be a JSON object/)
+    }
+    expect(() => decodeToolInput(noArgs, { verbose: true })).toThrow(/verbose is not a parameter \(code_status takes none\)/)
+    expect(decodeToolInput(noArgs, {})).toEqual({})
+    expect(decodeToolInput(noArgs, undefined)).toEqual({})
+  })
+
   it('refuses names harnesses cannot carry and contradictory hints', () => {
     expect(() => defineTool({ ...sampleTool, name: 'Bad Name' })).toThrow(/must match/)
     expect(() => defineTool({ ...sampleTool, hints: { ...sampleTool.hints, destructive: true } })).toThrow(/readOnly and destructive/)
