@@ -62,6 +62,7 @@ describe('progressLine', () => {
     const line = progressLine({ isTTY: true, write: (t: string) => (written += t) }, { quiet: false })
     line.report({ progress: 1, message: 'typescript (app): starting the language server' })
     line.done()
+    // oxlint-disable-next-line no-control-regex -- the progress line is drawn with terminal escapes
     expect(written).toMatch(/^\r\x1b\[2K. typescript \(app\): starting the language server/)
     expect(written.endsWith('\r\x1b[2K')).toBe(true)
   })
