@@ -116,7 +116,11 @@ export function mergeProfiles(builtins: ReadonlyArray<ServerProfile>, user: Read
   const byId = new Map<string, ServerProfile>(builtins.map((p) => [p.id, p]))
   for (const entry of user) {
     const base = byId.get(entry.id)
-    const merged = { ...(base ?? {}), ...entry } as ServerProfile
+    // Only codeseam marks a profile as bundled, and a different command or script is no longer its own.
+    const { bundled: _claimed, ...fields } = entry
+    const { bundled: baseBundled, ...baseFields } = base ?? ({} as Partial<ServerProfile>)
+    const keepsBundled = baseBundled === true && entry.command === undefined && entry.args === undefined
+    const merged = { ...baseFields, ...fields, ...(keepsBundled ? { bundled: true } : {}) } as ServerProfile
     // An override that changes the command is a different server: whatever made the built-in unavailable no longer applies.
     if (base?.unavailable !== undefined && entry.command !== undefined && entry.unavailable === undefined) {
       const { unavailable: _dropped, ...rest } = merged

@@ -13,4 +13,4 @@ export { mergeProfiles, minimalEnvironment, readConfigFile, resolveHostConfig } 
 export type { AttachRoot, LocalHost, OpenWorkspaceOptions } from './host.js'
 export { createLocalHost } from './local-host.js'
 export { StdoutGuard, ProtocolViolation } from './stdout-guard.js'
-export { applyTextEdits } from './workspace.js'
+export { applyTextEdits } from '@codeseam/lsp'

@@ -75,6 +75,12 @@ export interface ServerProfile {
   readonly unavailable?: string
   /** Disabled profiles are ignored. Default true for built-ins except alternatives. */
   readonly enabled?: boolean
+  /**
+   * Set only by {@link builtinProfiles}: the command and script were resolved from codeseam's own
+   * dependencies, so they are codeseam's files even when codeseam is installed inside the workspace it
+   * serves. User profiles never carry it; overriding `command` or `args` clears it.
+   */
+  readonly bundled?: boolean
 }
 
 const require = createRequire(import.meta.url)
@@ -205,7 +211,7 @@ export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
       readiness: 'initialized',
       loadAllProjects: 'tsconfig',
       settings: typeScriptSettings,
-      ...(nativeExe === undefined ? { unavailable: missing('typescript-native (npm:typescript@7.0.2)') } : {}),
+      ...(nativeExe === undefined ? { unavailable: missing('typescript-native (npm:typescript@7.0.2)') } : { bundled: true }),
     },
     {
       id: 'typescript-language-server',
@@ -228,7 +234,7 @@ export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
       loadAllProjects: 'tsconfig',
       settings: typeScriptSettings,
       enabled: false,
-      ...(tlsDir === undefined || typescriptDir === undefined ? { unavailable: missing('typescript-language-server with typescript 6') } : {}),
+      ...(tlsDir === undefined || typescriptDir === undefined ? { unavailable: missing('typescript-language-server with typescript 6') } : { bundled: true }),
     },
     {
       id: 'pyright',
@@ -240,7 +246,7 @@ export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
       operations: pyrightOperations,
       settings: { python: { analysis: { diagnosticMode: 'openFilesOnly', autoSearchPaths: true } } },
       readiness: 'initialized',
-      ...(pyrightDir === undefined ? { unavailable: missing('pyright') } : {}),
+      ...(pyrightDir === undefined ? { unavailable: missing('pyright') } : { bundled: true }),
     },
     {
       id: 'clangd',

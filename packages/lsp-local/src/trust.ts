@@ -108,6 +108,9 @@ function resolveCommand(profile: ServerProfile, root: string, workspaceRoot: str
   else if (command.includes('/') || command.includes('\\')) resolved = nodePath.resolve(root, command)
   else resolved = lookUp(command, path)
   if (resolved === undefined) return command // not installed: the spawn fails with a clear error, nothing runs
+  // A bundled profile's files are codeseam's own dependencies: they may sit inside the workspace only when
+  // codeseam itself is installed there (running codeseam on its own repository), which the workspace did not choose.
+  if (profile.bundled === true) return canonical(resolved)
   if (isWithin(workspaceRoot, nodePath.resolve(resolved)) || isWithin(workspaceRoot, canonical(resolved))) {
     throw untrusted(profile, workspaceRoot, `command ${command} resolves to ${resolved}, inside the workspace`, `point "command" at an installed server outside the workspace, or ${trustFix(workspaceRoot)}`)
   }

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 
 import {
   LspError,
-  TextLines,
+  applyTextEdits,
   contentHash,
   pathToUri,
   type LspApplyEditOptions,
@@ -20,36 +20,6 @@ import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/n
 import type { TrustLevel } from './config.js'
 import type { Containment } from './containment.js'
 import type { HostCore } from './host-core.js'
-
-/** Applies text edits to a text; overlapping edits are refused. Snippet placeholders are removed. */
-export function applyTextEdits(text: string, edits: ReadonlyArray<LspTextEdit>): string {
-  const lines = new TextLines(text)
-  const spans = edits
-    .map((edit) => ({ start: lines.offsetAt(edit.range.start), end: lines.offsetAt(edit.range.end), text: edit.snippet === true ? stripSnippet(edit.newText) : edit.newText }))
-    .sort((a, b) => a.start - b.start || a.end - b.end)
-  for (let i = 1; i < spans.length; i++) {
-    const previous = spans[i - 1]
-    const current = spans[i]
-    if (previous !== undefined && current !== undefined && current.start < previous.end) {
-      throw new LspError('INVALID_ARGUMENT', 'the edit has overlapping text edits in one document; it cannot be applied')
-    }
-  }
-  let out = ''
-  let cursor = 0
-  for (const span of spans) {
-    out += text.slice(cursor, span.start) + span.text
-    cursor = span.end
-  }
-  return out + text.slice(cursor)
-}
-
-function stripSnippet(snippet: string): string {
-  return snippet
-    .replace(/\$\{\d+:([^}]*)\}/g, '$1')
-    .replace(/\$\{\d+\|([^,|}]*)[^}]*\}/g, '$1')
-    .replace(/\$\d+/g, '')
-    .replace(/\\([$}\\])/g, '$1')
-}
 
 async function writeAtomically(path: string, text: string): Promise<void> {
   const temp = nodePath.join(nodePath.dirname(path), `.${nodePath.basename(path)}.codeseam-${randomUUID()}.tmp`)
@@ -151,7 +121,7 @@ export class LocalWorkspace implements LspWorkspace {
           const before = await readFile(path, 'utf8').catch((error: unknown) => {
             throw new LspError('NOT_FOUND', `cannot edit ${path}: ${(error as Error).message}`, { cause: error })
           })
-          const after = applyTextEdits(before, op.edits)
+          const after = applyTextEdits(before, op.edits, op.path)
           await writeAtomically(path, after)
           undo.push(() => writeAtomically(path, before))
           const entry = files.get(path) ?? { path, hashBefore: contentHash(before), editCount: 0, saved: true }

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
-import { applyTextEdits, LspError, TextLines, toModelPosition } from '../src/index.js'
+import { applyTextEdits, LspError, snippetToPlainText, TextLines, toModelPosition } from '../src/index.js'
 
 const lineBreak = fc.constantFrom('\n', '\r\n', '\r')
 const segment = fc.string({ unit: fc.constantFrom('a', 'é', '\t', ' ', '𝒳', '中', 'z') })
@@ -74,5 +74,12 @@ describe('TextLines', () => {
       { range: { start: at(0, 0), end: at(0, 3) }, newText: 'x' },
       { range: { start: at(0, 2), end: at(1, 1) }, newText: 'y' },
     ])).toThrow(LspError)
+  })
+
+  it('applies snippet edits as plain text and refuses an end before its start', () => {
+    const at = (line: number, character: number) => ({ line, character })
+    expect(snippetToPlainText('call(${1:arg}, ${2|a,b|}) $0\\$x ${TM_NAME:default}')).toBe('call(arg, a) $x default')
+    expect(applyTextEdits('f()', [{ range: { start: at(0, 2), end: at(0, 2) }, newText: '${1:value}$0', snippet: true }])).toBe('f(value)')
+    expect(() => applyTextEdits('abc', [{ range: { start: at(0, 2), end: at(0, 1) }, newText: '' }])).toThrow(/end before its start/)
   })
 })

@@ -15,7 +15,7 @@ import {
 
 import { unifiedDiff } from './diff.js'
 import type { MutationPreview, PreviewEdit, PreviewFile, PreviewResourceOperation } from './receipt.js'
-import { applyTextEdits, snippetToPlainText } from './text-edits.js'
+import { applyTextEdits, snippetToPlainText } from '@codeseam/lsp'
 
 /**
  * Turns a normalized workspace edit into what a person approves: checks every path is inside the root,

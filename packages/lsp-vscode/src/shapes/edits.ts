@@ -4,6 +4,7 @@ import {
   LspError,
   isWithin,
   pathToUri,
+  snippetToPlainText,
   type LspChangeAnnotation,
   type LspTextDocumentEdit,
   type LspTextEdit,
@@ -13,7 +14,6 @@ import {
 import * as vscode from 'vscode'
 
 import { fromVsRange, toVsRange } from './positions.js'
-import { snippetToText } from './text.js'
 
 /**
  * The entry kinds inside VS Code's `WorkspaceEdit` (extHostTypes `FileEditType`). The public API only lists
@@ -173,7 +173,7 @@ export function toWorkspaceEdit(edit: LspWorkspaceEdit): vscode.WorkspaceEdit {
       case 'edit': {
         const uri = vscode.Uri.file(operation.path)
         for (const textEdit of operation.edits) {
-          const newText = textEdit.snippet ? snippetToText(textEdit.newText) : textEdit.newText
+          const newText = textEdit.snippet ? snippetToPlainText(textEdit.newText) : textEdit.newText
           out.replace(uri, toVsRange(textEdit.range), newText, metadataFor(textEdit.annotationId))
         }
         break

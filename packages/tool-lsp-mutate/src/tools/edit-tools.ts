@@ -10,7 +10,7 @@ import { defineTool, PositiveInt, ResolvedTargetOutput, TargetInput, type ToolCo
 import { Schema } from 'effect'
 
 import { planInsert, planReplace, type PlannedEdit } from '../symbol-edits.js'
-import { rangesOverlap } from '../text-edits.js'
+import { rangesOverlap } from '@codeseam/lsp'
 import type { ComputedChange, MutationSession } from '../transaction.js'
 import { receiptOrThrow, receiptSummary, receiptText, resolveAllowedFile, resolveExact } from './common.js'
 import { DryRunInput, ExpectedHashesInput, expectedHashesOf, ReceiptOutput } from './schemas.js'
