@@ -61,15 +61,27 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Ru
     const started = performance.now()
     stdin.removeListener('end', onEnd)
     stdin.removeListener('close', onEnd)
+    let failure: unknown
     try {
       await server.close()
+    } catch (error) {
+      failure = error
     } finally {
-      await session.dispose()
+      try {
+        await session.dispose()
+      } catch (error) {
+        failure ??= error
+      }
       // Signal handlers stay until the servers are stopped: a SIGTERM during shutdown (MCP clients send one
       // after a grace period) must not kill the process before its language servers are gone.
       for (const signal of signals) process.off(signal, onSignal)
     }
-    const done = `${reason}; language servers stopped in ${Math.round(performance.now() - started)} ms`
+    // `closed` always settles, so the process never waits forever on a failed shutdown.
+    const elapsed = Math.round(performance.now() - started)
+    const done =
+      failure === undefined
+        ? `${reason}; language servers stopped in ${elapsed} ms`
+        : `${reason}; shutdown failed after ${elapsed} ms: ${failure instanceof Error ? failure.message : String(failure)}`
     resolveClosed(done)
     return done
   }

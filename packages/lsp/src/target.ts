@@ -174,6 +174,8 @@ export async function documentSymbolsFor(
   }
   const result = await lsp.query({ operation: 'documentSymbols', root, path: document.path }, signal)
   const flat = flattenSymbols(result.symbols)
+  // An outline from a server still indexing may be incomplete: use it, but ask again next time.
+  if (result.meta.status === 'indexing') return flat
   cache.set(key, flat)
   if (cache.size > symbolCacheSize) cache.delete(cache.keys().next().value as string)
   return flat

@@ -149,4 +149,24 @@ describe('resolveTarget', () => {
     await resolveTarget(lsp, { path: 'src/router.ts', symbol: 'Router' })
     expect(symbolCalls()).toBe(2)
   })
+
+  it('does not cache an outline computed while the server was still indexing', async () => {
+    const lsp = createLsp()
+    const statuses: Array<'indexing' | 'ready'> = ['indexing', 'ready', 'ready']
+    let calls = 0
+    lsp.registerProvider({
+      id: 'warming',
+      extensions: { '.ts': 'typescript' },
+      operations: ['documentSymbols'],
+      query: async () => {
+        const status = statuses[calls++] ?? 'ready'
+        return { kind: 'documentSymbols', symbols: status === 'indexing' ? [] : outline, meta: resultMeta('warming', { status }) } as never
+      },
+    })
+    lsp.registerWorkspace(createMemoryWorkspace({ id: 'app', root: '/work/app', files: { 'src/router.ts': source } }))
+    await rejects(resolveTarget(lsp, { path: 'src/router.ts', symbol: 'Router' }), 'NOT_FOUND')
+    expect((await resolveTarget(lsp, { path: 'src/router.ts', symbol: 'Router' })).symbol?.name).toBe('Router')
+    await resolveTarget(lsp, { path: 'src/router.ts', symbol: 'Router' })
+    expect(calls).toBe(2)
+  })
 })
