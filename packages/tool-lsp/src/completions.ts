@@ -1,3 +1,4 @@
+import { toModelPosition } from '@codeseam/lsp'
 import { Schema } from 'effect'
 
 import { clampLimit, paginate, queryFingerprint } from './budget.js'
@@ -81,7 +82,7 @@ export const codeCompletions = defineTool({
     const notice = noticeFor(result.meta, sorted.length === 0, 'completions')
     const target = targetOutput(resolved)
     return {
-      target: { ...target, line: position.line + 1, column: position.character + 1 },
+      target: { ...target, ...toModelPosition(position) },
       items: items.map((item) => ({
         label: item.label,
         ...(item.kind === undefined ? {} : { kind: item.kind }),

@@ -1,4 +1,4 @@
-import { LspError, toModelPosition, type LspDocumentSymbol, type LspWorkspaceSymbol } from '@codeseam/lsp'
+import { LspError, toModelPosition, toModelRange, type LspDocumentSymbol, type LspWorkspaceSymbol } from '@codeseam/lsp'
 import { Schema } from 'effect'
 
 import { clampLimit, paginate, queryFingerprint } from './budget.js'
@@ -118,6 +118,7 @@ function nest(entries: ReadonlyArray<FlatOutlineEntry>): OutlineNode[] {
   for (const entry of entries) {
     const { symbol } = entry
     const name = toModelPosition(symbol.selectionRange.start)
+    const extent = toModelRange(symbol.range)
     const children: OutlineNode[] = []
     const parentHolder = entry.parent === undefined ? undefined : byQualified.get(entry.parent)
     const node: OutlineNode = {
@@ -126,8 +127,8 @@ function nest(entries: ReadonlyArray<FlatOutlineEntry>): OutlineNode[] {
       ...(symbol.detail === undefined || symbol.detail === '' ? {} : { detail: symbol.detail }),
       line: name.line,
       column: name.column,
-      startLine: symbol.range.start.line + 1,
-      endLine: symbol.range.end.line + 1,
+      startLine: extent.start.line,
+      endLine: extent.end.line,
       ...(entry.parent !== undefined && parentHolder === undefined ? { container: entry.parent } : {}),
       ...(entry.hidden > 0 ? { hiddenChildren: entry.hidden } : {}),
       children,

@@ -6,7 +6,7 @@ import {
   type LspWorkspaceEdit,
   type ResolvedTarget,
 } from '@codeseam/lsp'
-import { defineTool, PositiveInt, ResolvedTargetOutput, TargetInput, type ToolContext, type ToolDefinition } from '@codeseam/tool-lsp'
+import { defineTool, PositiveInt, ResolvedTargetOutput, TargetInput, targetOutput, type ToolContext, type ToolDefinition } from '@codeseam/tool-lsp'
 import { Schema } from 'effect'
 
 import { planInsert, planReplace, type PlannedEdit } from '../symbol-edits.js'
@@ -14,7 +14,6 @@ import { rangesOverlap } from '@codeseam/lsp'
 import type { ComputedChange, MutationSession } from '../transaction.js'
 import { receiptOrThrow, receiptSummary, receiptText, resolveAllowedFile, resolveExact } from './common.js'
 import { DryRunInput, ExpectedHashesInput, expectedHashesOf, ReceiptOutput } from './schemas.js'
-import { targetOutputOf } from './target-output.js'
 
 /**
  * `code_insert`, `code_replace` and `code_replace_batch`: text edits aimed by symbol or line instead of by
@@ -117,7 +116,7 @@ export function codeInsertTool(session: MutationSession): ToolDefinition<typeof 
           summary: `insert ${input.position} ${input.target.symbol ?? `line ${input.target.line}`} in ${input.target.path}`,
           async compute({ signal }) {
             const resolved = await resolveExact(context, input.target, signal)
-            targets.push(targetOutputOf(resolved))
+            targets.push(targetOutput(resolved))
             return combine([{ resolved, plan: planInsert(resolved, input.position, input.text), index: 0 }])
           },
         },
@@ -171,7 +170,7 @@ export function codeReplaceTool(session: MutationSession): ToolDefinition<typeof
           summary: `replace ${input.target.symbol ?? `line ${input.target.line}`} in ${input.target.path}`,
           async compute({ signal }) {
             const resolved = await resolveExact(context, input.target, signal)
-            targets.push(targetOutputOf(resolved))
+            targets.push(targetOutput(resolved))
             return combine([{ resolved, plan: planReplace(resolved, input.text, input.endLine), index: 0 }])
           },
         },
@@ -223,7 +222,7 @@ export function codeReplaceBatchTool(session: MutationSession): ToolDefinition<t
             const resolvedAll: ResolvedTarget[] = []
             for (const edit of input.edits) resolvedAll.push(await resolveExact(context, edit.target, signal))
             resolvedAll.forEach((resolved, index) => {
-              targets.push(targetOutputOf(resolved))
+              targets.push(targetOutput(resolved))
               const edit = input.edits[index]!
               plans.push({ resolved, plan: planReplace(resolved, edit.text, edit.endLine), index })
             })

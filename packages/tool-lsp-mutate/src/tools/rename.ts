@@ -1,11 +1,10 @@
 import { isLspError, LspError } from '@codeseam/lsp'
-import { defineTool, ResolvedTargetOutput, TargetInput, type ToolDefinition } from '@codeseam/tool-lsp'
+import { defineTool, ResolvedTargetOutput, TargetInput, targetOutput, type ToolDefinition } from '@codeseam/tool-lsp'
 import { Schema } from 'effect'
 
 import type { MutationSession } from '../transaction.js'
 import { receiptOrThrow, receiptSummary, receiptText, resolveAllowedFile, resolveExact } from './common.js'
 import { DryRunInput, ExpectedHashesInput, expectedHashesOf, ReceiptOutput } from './schemas.js'
-import { targetOutputOf } from './target-output.js'
 
 const RenameInput = Schema.Struct({
   target: TargetInput,
@@ -54,7 +53,7 @@ export function codeRenameTool(session: MutationSession): ToolDefinition<typeof 
           summary: `rename ${input.target.symbol ?? input.target.matchText ?? `line ${input.target.line}`} in ${file.displayPath} to ${newName}`,
           async compute({ lsp, root, signal }) {
             const resolved = await resolveExact(context, input.target, signal)
-            target = targetOutputOf(resolved)
+            target = targetOutput(resolved)
             const notes: string[] = []
             try {
               const prepared = await lsp.query({ operation: 'prepareRename', root, path: resolved.path, position: resolved.position }, signal)
