@@ -1,7 +1,38 @@
+import { realpathSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import { isWithin, pathToUri } from '@codeseam/lsp'
+import { LspError, isWithin, pathToUri, resolveInRoot } from '@codeseam/lsp'
 import type * as vscode from 'vscode'
+
+/**
+ * Where `path` really is, through symbolic links. A path that does not exist yet (a file an edit creates or
+ * renames to) is its nearest existing ancestor's real path joined with the rest: `link/new.ts`, with `link`
+ * pointing outside, lands outside, and its lexical path must not hide that.
+ */
+export function canonicalPath(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    const parent = nodePath.dirname(path)
+    return parent === path ? path : nodePath.join(canonicalPath(parent), nodePath.basename(path))
+  }
+}
+
+/**
+ * A caller path (absolute, relative to `root` or a file URI) as an absolute path under `root`, refused with
+ * OUTSIDE_WORKSPACE when it leaves the root lexically or through a symbolic link. `root` must be canonical.
+ * Returns the lexical path: that is the name VS Code knows the file by.
+ */
+export function containedPath(root: string, path: string): string {
+  const absolute = resolveInRoot(root, path)
+  const real = canonicalPath(absolute)
+  if (!isWithin(root, real)) {
+    throw new LspError('OUTSIDE_WORKSPACE', `${path} resolves (through a symbolic link) to ${real}, outside the workspace root ${root}`, {
+      data: { path, root },
+    })
+  }
+  return absolute
+}
 
 /**
  * Keeps answers inside one workspace root. VS Code happily returns places in library typings, other
@@ -10,7 +41,10 @@ import type * as vscode from 'vscode'
  */
 export class Containment {
   private droppedCount = 0
+  /** Real paths already looked up in this query: answers name the same few files many times. */
+  private readonly realPaths = new Map<string, string>()
 
+  /** `root` must be canonical (see {@link canonicalPath}). */
   constructor(readonly root: string) {}
 
   /** The absolute path of `uri` when it is a file under the root; otherwise counts a drop and returns undefined. */
@@ -19,7 +53,13 @@ export class Containment {
       this.droppedCount++
       return undefined
     }
-    const path = nodePath.normalize(uri.fsPath)
+    // Canonical, so a folder VS Code opened through a symbolic link still matches the (canonical) root.
+    const lexical = nodePath.normalize(uri.fsPath)
+    let path = this.realPaths.get(lexical)
+    if (path === undefined) {
+      path = canonicalPath(lexical)
+      this.realPaths.set(lexical, path)
+    }
     if (!isWithin(this.root, path)) {
       this.droppedCount++
       return undefined

@@ -3,6 +3,8 @@ import * as nodePath from 'node:path'
 import { LspError, isWithin } from '@codeseam/lsp'
 import * as vscode from 'vscode'
 
+import { canonicalPath } from './containment.js'
+
 /** The file-system workspace folders VS Code has open (virtual folders such as `vscode-vfs:` are skipped). */
 export function fileWorkspaceFolders(): ReadonlyArray<{ readonly name: string; readonly root: string; readonly folder: vscode.WorkspaceFolder }> {
   return (vscode.workspace.workspaceFolders ?? [])
@@ -16,7 +18,10 @@ export function fileWorkspaceFolders(): ReadonlyArray<{ readonly name: string; r
  */
 export function checkRootIsOpen(root: string): void {
   const folders = fileWorkspaceFolders()
-  if (folders.some((f) => isWithin(f.root, root))) return
+  // Both sides canonical: workspaces are keyed by real paths, while VS Code names a folder opened through
+  // a symbolic link by the link.
+  const realRoot = canonicalPath(root)
+  if (folders.some((f) => isWithin(canonicalPath(f.root), realRoot))) return
   throw new LspError(
     'UNAVAILABLE',
     `${root} is not inside a folder open in VS Code (open folders: ${folders.map((f) => f.root).join(', ') || 'none'}); add it to the workspace first`,

@@ -3,7 +3,6 @@ import * as nodePath from 'node:path'
 import {
   LspError,
   lspOperations,
-  resolveInRoot,
   toLspError,
   type LspOperation,
   type LspProvider,
@@ -15,7 +14,7 @@ import {
 } from '@codeseam/lsp'
 import type * as vscode from 'vscode'
 
-import { Containment } from './containment.js'
+import { Containment, canonicalPath, containedPath } from './containment.js'
 import { Deadline } from './deadline.js'
 import { DocumentTracker } from './documents.js'
 import { checkRootIsOpen, fileWorkspaceFolders } from './folders.js'
@@ -129,9 +128,11 @@ export function createVsCodeProvider(options: VsCodeProviderOptions = {}): VsCod
     async query<R extends LspQueryRequest>(request: LspProviderRequest<R>, signal: AbortSignal): Promise<LspResultFor<R['operation']>> {
       if (disposed) throw new LspError('DISPOSED', `provider "${id}" was disposed`)
       if (signal.aborted) throw new LspError('CANCELLED', `${request.operation} was cancelled before it started`)
-      const root = nodePath.normalize(request.root)
+      // Canonical, like the workspaces' roots, so symbolic links are judged by where they really lead.
+      const root = canonicalPath(nodePath.normalize(request.root))
       if (options.requireOpenFolder !== false) checkRootIsOpen(root)
-      const path = 'path' in request && typeof request.path === 'string' ? resolveInRoot(root, request.path) : undefined
+      // A request path that is a link out of the root is refused before VS Code opens (and reads) it.
+      const path = 'path' in request && typeof request.path === 'string' ? containedPath(root, request.path) : undefined
       const context: OperationContext = {
         providerId: id,
         root,

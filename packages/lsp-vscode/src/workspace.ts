@@ -1,13 +1,10 @@
 import { realpathSync } from 'node:fs'
-import { realpath } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
 import {
   LspError,
   contentHash,
-  isWithin,
   pathToUri,
-  resolveInRoot,
   type LspApplyEditOptions,
   type LspApplyEditResult,
   type LspDocumentSnapshot,
@@ -16,6 +13,7 @@ import {
 } from '@codeseam/lsp'
 import * as vscode from 'vscode'
 
+import { containedPath } from './containment.js'
 import { Deadline } from './deadline.js'
 import { openDocumentOf, snapshotOf } from './documents.js'
 import { toWorkspaceEdit } from './shapes/edits.js'
@@ -49,17 +47,7 @@ export function createVsCodeWorkspace(options: VsCodeWorkspaceOptions): LspWorks
   const timeoutMs = options.timeoutMs ?? 30_000
 
   /** Resolves a caller path and refuses one whose real location (through symlinks) leaves the root. */
-  const contained = async (path: string): Promise<string> => {
-    const absolute = resolveInRoot(root, path)
-    const real = await realpath(absolute).catch((error: unknown) => {
-      if (isMissing(error)) return undefined
-      throw error
-    })
-    if (real !== undefined && !isWithin(root, real)) {
-      throw new LspError('OUTSIDE_WORKSPACE', `${path} is a link to ${real}, outside the workspace root ${root}`, { data: { path, root } })
-    }
-    return absolute
-  }
+  const contained = async (path: string): Promise<string> => containedPath(root, path)
 
   const readFile = async (path: string): Promise<LspDocumentSnapshot> => {
     const absolute = await contained(path)

@@ -1,3 +1,6 @@
+import { symlink, writeFile } from 'node:fs/promises'
+import * as nodePath from 'node:path'
+
 import { LspError, contentHash, type LspProviderRequest, type LspQueryRequest, type LspResultFor } from '@codeseam/lsp'
 import * as vscode from 'vscode'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
@@ -208,6 +211,19 @@ describe('roots', () => {
   test('a root that is not a folder open in VS Code is UNAVAILABLE', async () => {
     const error = await failure(query({ operation: 'workspaceSymbols', root: '/somewhere/else', query: 'alpha' }))
     expect(error.code).toBe('UNAVAILABLE')
+  })
+
+  test('a request path that is a symbolic link to a file outside the root is OUTSIDE_WORKSPACE, and the file is never opened', async () => {
+    const secret = nodePath.join(nodePath.dirname(window.root), 'secret.ts')
+    await writeFile(secret, 'export const secret = 42\n')
+    await symlink(secret, window.path('src/link.ts'))
+    const calls = answer('vscode.executeDocumentSymbolProvider', () => [])
+    for (const path of [window.path('src/link.ts'), 'src/link.ts']) {
+      const error = await failure(query({ operation: 'documentSymbols', root: window.root, path }))
+      expect(error.code).toBe('OUTSIDE_WORKSPACE')
+    }
+    expect(calls).toEqual([])
+    expect([...host.documents.values()].map((d) => d.uri.fsPath)).toEqual([])
   })
 })
 

@@ -1,4 +1,4 @@
-import { mkdir, readFile, symlink } from 'node:fs/promises'
+import { mkdir, readFile, readdir, symlink } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
 import { LspError, contentHash, createLsp, type LspWorkspaceEdit } from '@codeseam/lsp'
@@ -125,6 +125,25 @@ describe('applying edits', () => {
     expect(await readFile(a, 'utf8')).toBe(original)
   })
 
+  test('creating or renaming into a folder that is a symlink out of the root is OUTSIDE_WORKSPACE, and nothing is written there', async () => {
+    const workspace = createVsCodeWorkspace({ root: window.root })
+    const outside = window.path('out', 1)
+    await mkdir(outside)
+    await symlink(outside, window.path('link'))
+    const b = window.path('src/b.ts')
+    const edits: LspWorkspaceEdit[] = [window.path('link/new.ts'), window.path('link/deeper/new.ts')].map((path) => ({
+      operations: [
+        { type: 'create', path, uri: vscode.Uri.file(path).toString() },
+        { type: 'edit', path, uri: vscode.Uri.file(path).toString(), version: null, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'leak\n' }] },
+      ],
+    }))
+    const moved = window.path('link/b.ts')
+    edits.push({ operations: [{ type: 'rename', oldPath: b, oldUri: vscode.Uri.file(b).toString(), newPath: moved, newUri: vscode.Uri.file(moved).toString() }] })
+    for (const edit of edits) expect((await failure(workspace.applyEdit(edit))).code).toBe('OUTSIDE_WORKSPACE')
+    expect(await readdir(outside)).toEqual([])
+    expect(await readFile(b, 'utf8')).toBe('export const bee = 1\n')
+  })
+
   test('VS Code refusing the edit is WRITE_FAILED', async () => {
     const workspace = createVsCodeWorkspace({ root: window.root })
     const a = window.path('src/a.ts')
@@ -187,6 +206,28 @@ describe('languages and folders', () => {
     await registration.dispose()
     expect(lsp.workspaces()).toEqual([])
     expect(lsp.providers()).toEqual([])
+    await lsp.dispose()
+  })
+})
+
+describe('a workspace folder opened through a symbolic link', () => {
+  test('is served under its real path: queries are not refused, and answers in the linked folder are kept', async () => {
+    const alias = nodePath.join(nodePath.dirname(window.root), 'alias')
+    await symlink(window.root, alias)
+    host.setFolders([alias])
+    const lsp = createLsp()
+    const registration = registerVsCode(lsp, { languages: ['typescript'], warmupWaitMs: 0 })
+    await registration.synced()
+    expect(lsp.workspaces().map((w) => w.root)).toEqual([window.root])
+    // VS Code names files by the folder it opened: the link.
+    const linked = nodePath.join(alias, 'src/a.ts')
+    answer('vscode.executeWorkspaceSymbolProvider', (q: string) => [
+      new vscode.SymbolInformation(q, vscode.SymbolKind.Constant, '', new vscode.Location(vscode.Uri.file(linked), new vscode.Range(0, 0, 0, 1))),
+    ])
+    const result = await lsp.query({ operation: 'workspaceSymbols', root: window.root, query: 'one' })
+    expect(result.symbols.map((s) => s.location.path)).toEqual([window.path('src/a.ts')])
+    expect(result.meta.droppedOutsideWorkspace).toBeUndefined()
+    await registration.dispose()
     await lsp.dispose()
   })
 })
