@@ -35,8 +35,9 @@ describe('locations', () => {
     const b = window.path('src/b.ts')
     const target = window.rangeOf(a, 'alpha')
     const origin = window.rangeOf(b, 'alpha(2)')
+    const declaration = 'export function alpha(x: number): number {\n  return x\n}'
     answer('vscode.executeDefinitionProvider', () => [
-      { targetUri: vscode.Uri.file(a), targetRange: new vscode.Range(0, 0, 2, 1), targetSelectionRange: target, originSelectionRange: origin },
+      { targetUri: vscode.Uri.file(a), targetRange: window.rangeOf(a, declaration), targetSelectionRange: target, originSelectionRange: origin },
       new vscode.Location(vscode.Uri.file(b), window.rangeOf(b, 'Gamma')),
     ])
     const result = await query({ operation: 'definition', root: window.root, path: b, position: window.at(b, 'alpha(2)') })
@@ -44,7 +45,7 @@ describe('locations', () => {
       {
         path: a,
         uri: vscode.Uri.file(a).toString(),
-        range: { start: { line: 0, character: 0 }, end: { line: 2, character: 1 } },
+        range: { start: window.at(a, declaration), end: window.at(a, declaration, declaration.length) },
         targetSelectionRange: { start: window.at(a, 'alpha'), end: window.at(a, 'alpha', 5) },
         originSelectionRange: { start: window.at(b, 'alpha(2)'), end: window.at(b, 'alpha(2)', 'alpha(2)'.length) },
       },
@@ -203,11 +204,14 @@ describe('workspace edits', () => {
 
   test('formatting TextEdits become one document edit against the buffer version', async () => {
     const a = window.path('src/a.ts')
-    const calls = answer('vscode.executeFormatDocumentProvider', () => [vscode.TextEdit.replace(new vscode.Range(1, 0, 1, 2), '    ')])
+    // The two-space indent before `return`.
+    const indent = { start: window.at(a, '  return'), end: window.at(a, '  return', 2) }
+    const vsIndent = new vscode.Range(indent.start.line, indent.start.character, indent.end.line, indent.end.character)
+    const calls = answer('vscode.executeFormatDocumentProvider', () => [vscode.TextEdit.replace(vsIndent, '    ')])
     const result = await query({ operation: 'format', root: window.root, path: a, options: { tabSize: 4, insertSpaces: true } })
     expect(calls[0]?.[1]).toEqual({ tabSize: 4, insertSpaces: true })
     expect(result.edit.operations).toEqual([
-      { type: 'edit', path: a, uri: vscode.Uri.file(a).toString(), version: 1, edits: [{ range: { start: { line: 1, character: 0 }, end: { line: 1, character: 2 } }, newText: '    ' }] },
+      { type: 'edit', path: a, uri: vscode.Uri.file(a).toString(), version: 1, edits: [{ range: indent, newText: '    ' }] },
     ])
   })
 })
@@ -234,11 +238,12 @@ describe('completion and inlay hints', () => {
 
   test('without a range, inlay hints are asked for the whole document; label parts keep tooltips and locations', async () => {
     const a = window.path('src/a.ts')
+    const afterBeta = window.at(a, 'beta', 'beta'.length)
     const calls = answer('vscode.executeInlayHintProvider', () => {
       const part = new vscode.InlayHintLabelPart('number')
       part.tooltip = new vscode.MarkdownString('the type')
       part.location = new vscode.Location(vscode.Uri.file(a), window.rangeOf(a, 'number'))
-      const hint = new vscode.InlayHint(new vscode.Position(3, 17), [new vscode.InlayHintLabelPart(': '), part], vscode.InlayHintKind.Type)
+      const hint = new vscode.InlayHint(new vscode.Position(afterBeta.line, afterBeta.character), [new vscode.InlayHintLabelPart(': '), part], vscode.InlayHintKind.Type)
       hint.paddingLeft = true
       return [hint]
     })
@@ -248,7 +253,7 @@ describe('completion and inlay hints', () => {
     expect([range.start.line, range.start.character, range.end.line, range.end.character]).toEqual([0, 0, lines.length - 1, lines[lines.length - 1]!.length])
     expect(result.hints).toEqual([
       {
-        position: { line: 3, character: 17 },
+        position: afterBeta,
         kind: 'type',
         paddingLeft: true,
         label: [{ value: ': ' }, { value: 'number', tooltip: 'the type', location: { path: a, uri: vscode.Uri.file(a).toString(), range: { start: window.at(a, 'number'), end: window.at(a, 'number', 6) } } }],

@@ -30,12 +30,10 @@ async function failure(promise: Promise<unknown>): Promise<LspError> {
   return error as LspError
 }
 
-function replaceEdit(path: string, version: number | null, line: number, from: number, to: number, newText: string): LspWorkspaceEdit {
-  return {
-    operations: [
-      { type: 'edit', path, uri: vscode.Uri.file(path).toString(), version, edits: [{ range: { start: { line, character: from }, end: { line, character: to } }, newText }] },
-    ],
-  }
+/** An edit replacing the first `needle` in `path` (as its buffer or file reads now) with `newText`. */
+function replaceEdit(path: string, version: number | null, needle: string, newText: string): LspWorkspaceEdit {
+  const range = { start: window.at(path, needle), end: window.at(path, needle, needle.length) }
+  return { operations: [{ type: 'edit', path, uri: vscode.Uri.file(path).toString(), version, edits: [{ range, newText }] }] }
 }
 
 describe('reading', () => {
@@ -66,7 +64,7 @@ describe('applying edits', () => {
   test('text edits go through workspace.applyEdit into the buffer, which is then saved to disk', async () => {
     const workspace = createVsCodeWorkspace({ root: window.root })
     const a = window.path('src/a.ts')
-    const result = await workspace.applyEdit(replaceEdit(a, null, 0, 13, 16, 'uno'), { expectedHashes: { [a]: contentHash(original) } })
+    const result = await workspace.applyEdit(replaceEdit(a, null, 'one', 'uno'), { expectedHashes: { [a]: contentHash(original) } })
     const expected = original.replace('one', 'uno')
     expect(await readFile(a, 'utf8')).toBe(expected)
     expect(host.documents.get(vscode.Uri.file(a).toString())?.isDirty).toBe(false)
@@ -101,7 +99,7 @@ describe('applying edits', () => {
   test('snippet edits are applied without their placeholders', async () => {
     const workspace = createVsCodeWorkspace({ root: window.root })
     const a = window.path('src/a.ts')
-    const edit = replaceEdit(a, null, 0, 13, 16, '${1:uno}$0')
+    const edit = replaceEdit(a, null, 'one', '${1:uno}$0')
     const snippet: LspWorkspaceEdit = { operations: edit.operations.map((op) => (op.type === 'edit' ? { ...op, edits: op.edits.map((e) => ({ ...e, snippet: true })) } : op)) }
     await workspace.applyEdit(snippet)
     expect(await readFile(a, 'utf8')).toBe(original.replace('one', 'uno'))
@@ -110,9 +108,9 @@ describe('applying edits', () => {
   test('a changed hash or buffer version is STALE_VERSION and nothing is written', async () => {
     const workspace = createVsCodeWorkspace({ root: window.root })
     const a = window.path('src/a.ts')
-    expect((await failure(workspace.applyEdit(replaceEdit(a, null, 0, 13, 16, 'uno'), { expectedHashes: { [a]: contentHash('something else') } }))).code).toBe('STALE_VERSION')
+    expect((await failure(workspace.applyEdit(replaceEdit(a, null, 'one', 'uno'), { expectedHashes: { [a]: contentHash('something else') } }))).code).toBe('STALE_VERSION')
     host.openDocument(vscode.Uri.file(a)).setText(original)
-    expect((await failure(workspace.applyEdit(replaceEdit(a, 1, 0, 13, 16, 'uno')))).code).toBe('STALE_VERSION')
+    expect((await failure(workspace.applyEdit(replaceEdit(a, 1, 'one', 'uno')))).code).toBe('STALE_VERSION')
     expect(await readFile(a, 'utf8')).toBe(original)
   })
 
@@ -120,7 +118,7 @@ describe('applying edits', () => {
     const workspace = createVsCodeWorkspace({ root: window.root })
     const a = window.path('src/a.ts')
     const c = window.path('lib/c.ts', 1)
-    const edit: LspWorkspaceEdit = { operations: [...replaceEdit(a, null, 0, 13, 16, 'uno').operations, ...replaceEdit(c, null, 0, 0, 0, 'x').operations] }
+    const edit: LspWorkspaceEdit = { operations: [...replaceEdit(a, null, 'one', 'uno').operations, ...replaceEdit(c, null, 'sea', 'x').operations] }
     expect((await failure(workspace.applyEdit(edit))).code).toBe('OUTSIDE_WORKSPACE')
     expect(await readFile(a, 'utf8')).toBe(original)
   })
@@ -155,7 +153,7 @@ describe('applying edits', () => {
     const workspace = createVsCodeWorkspace({ root: window.root })
     const a = window.path('src/a.ts')
     host.failingSaves.add(a)
-    const error = await failure(workspace.applyEdit(replaceEdit(a, null, 0, 13, 16, 'uno')))
+    const error = await failure(workspace.applyEdit(replaceEdit(a, null, 'one', 'uno')))
     expect(error.code).toBe('UNCERTAIN')
     expect((error.data.result as { files: Array<{ saved: boolean }> }).files[0]?.saved).toBe(false)
     expect(host.documents.get(vscode.Uri.file(a).toString())?.getText()).toBe(original.replace('one', 'uno'))
@@ -166,10 +164,10 @@ describe('applying edits', () => {
     const workspace = createVsCodeWorkspace({ root: window.root, timeoutMs: 150 })
     const a = window.path('src/a.ts')
     host.applyEditGate = new Promise(() => {})
-    expect((await failure(workspace.applyEdit(replaceEdit(a, null, 0, 13, 16, 'uno')))).code).toBe('UNCERTAIN')
+    expect((await failure(workspace.applyEdit(replaceEdit(a, null, 'one', 'uno')))).code).toBe('UNCERTAIN')
     host.applyEditGate = undefined
     host.saveGate = new Promise(() => {})
-    expect((await failure(workspace.applyEdit(replaceEdit(a, null, 0, 13, 16, 'uno')))).code).toBe('UNCERTAIN')
+    expect((await failure(workspace.applyEdit(replaceEdit(a, null, 'one', 'uno')))).code).toBe('UNCERTAIN')
   })
 })
 
