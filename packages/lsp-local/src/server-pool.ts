@@ -20,6 +20,9 @@ export interface SlotHooks {
 export class ServerSlot {
   private server: LanguageServer | undefined
   private starting: Promise<LanguageServer> | undefined
+  /** Aborts the shared start: only when every caller waiting on it has gone (or the slot stops). */
+  private startController: AbortController | undefined
+  private startWaiters = 0
   private readonly crashTimes: number[] = []
   private restarts = 0
   private unavailable: string | undefined
@@ -84,10 +87,71 @@ export class ServerSlot {
     if (this.unavailable !== undefined) throw this.unavailableError()
     const live = this.live
     if (live !== undefined) return live
-    this.starting ??= this.start(deadline, signal).finally(() => {
-      this.starting = undefined
+    if (this.starting === undefined || this.startController?.signal.aborted === true) {
+      // The start is shared by every caller that arrives while it runs, so it answers to none of their
+      // signals or deadlines: it has its own, and is aborted only when all of them have given up.
+      const controller = new AbortController()
+      const hostDeadline = Date.now() + this.config.requestTimeoutMs
+      // A start everyone abandoned is still winding down: use its server if it came up anyway, else start
+      // afresh once it has stopped (never two processes for one slot).
+      const abandoned = this.starting
+      this.startController = controller
+      this.startWaiters = 0
+      const starting = (abandoned === undefined ? this.start(hostDeadline, controller.signal) : abandoned.catch(() => this.start(hostDeadline, controller.signal))).finally(() => {
+        if (this.starting === starting) {
+          this.starting = undefined
+          this.startController = undefined
+        }
+      })
+      // A start every caller left still settles; its outcome is only for those who wait.
+      starting.catch(() => undefined)
+      this.starting = starting
+    }
+    return this.awaitStart(this.starting, deadline, signal)
+  }
+
+  /** One caller's wait on the shared start, bounded by that caller's own signal and deadline. */
+  private awaitStart(starting: Promise<LanguageServer>, deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
+    const controller = this.startController
+    if (signal?.aborted) return Promise.reject(new LspError('CANCELLED', `the request was cancelled while the ${this.profile.id} server for ${this.root} was starting`))
+    this.startWaiters++
+    return new Promise<LanguageServer>((resolve, reject) => {
+      let left = false
+      const leave = (error: LspError) => {
+        if (left) return
+        left = true
+        cleanup()
+        this.startWaiters--
+        if (this.startWaiters === 0 && this.starting === starting) controller?.abort(error)
+        reject(error)
+      }
+      const onAbort = () => leave(new LspError('CANCELLED', `the request was cancelled while the ${this.profile.id} server for ${this.root} was starting`))
+      const timer = setTimeout(
+        () => leave(new LspError('TIMEOUT', `the ${this.profile.id} server for ${this.root} did not finish starting within this request's deadline`)),
+        Math.max(1, deadline - Date.now()),
+      )
+      const cleanup = () => {
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', onAbort)
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
+      starting.then(
+        (server) => {
+          if (left) return
+          left = true
+          cleanup()
+          this.startWaiters--
+          resolve(server)
+        },
+        (error: unknown) => {
+          if (left) return
+          left = true
+          cleanup()
+          this.startWaiters--
+          reject(error)
+        },
+      )
     })
-    return this.starting
   }
 
   private unavailableError(): LspError {
@@ -131,11 +195,16 @@ export class ServerSlot {
         await server.waitForQuiet(Math.min(deadline, Date.now() + (this.profile.readinessTimeoutMs ?? 60_000)), signal)
       }
     } catch (error) {
-      if (server.state !== 'crashed') server.crash(`it failed to initialize: ${(error as Error).message}`)
-      if (error instanceof LspError && error.code !== 'TIMEOUT' && error.code !== 'CANCELLED') throw error
-      if (error instanceof LspError) {
+      if (error instanceof LspError && (error.code === 'TIMEOUT' || error.code === 'CANCELLED') && server.state !== 'crashed') {
+        // Nobody waits any more, or the host's start-up deadline passed: the server did not fail, so it is
+        // stopped, not counted as a crash against the restart budget.
+        if (this.server === server) this.server = undefined
+        await server.stop(500)
+        this.onStatus(this.statusSync())
         throw new LspError(error.code, `the ${this.profile.id} server for ${this.root} did not finish starting: ${error.message}`, { cause: error })
       }
+      if (server.state !== 'crashed') server.crash(`it failed to initialize: ${(error as Error).message}`)
+      if (error instanceof LspError) throw error
       // The transport failed during the handshake (the process died under it): that is a crash.
       throw server.crashError ?? new LspError('SERVER_CRASHED', `the ${this.profile.id} server for ${this.root} died while starting: ${(error as Error).message}`, { cause: error })
     }
@@ -194,6 +263,7 @@ export class ServerSlot {
   /** Stops the server (it starts again on the next query). */
   async stop(): Promise<void> {
     clearTimeout(this.idleTimer)
+    this.startController?.abort(new LspError('CANCELLED', 'the server was stopped while starting'))
     const server = this.server ?? (await this.starting?.catch(() => undefined))
     this.server = undefined
     await server?.stop()
