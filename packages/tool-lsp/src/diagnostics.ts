@@ -176,6 +176,7 @@ export const codeDiagnostics = defineTool({
         ? `only ${plural(analysed, 'file')} ${analysed === 1 ? 'was' : 'were'} analysed${eligibleKnown ? ` of ${answers.reduce((s, a) => s + (a.result.coverage.eligible ?? 0), 0)}` : ''}; ask per file (path) for files not covered`
         : undefined,
       stale > 0 ? `${plural(stale, 'file')} ${stale === 1 ? 'has' : 'have'} diagnostics for an older version; ask again in a moment` : undefined,
+      ...[...readers.values()].map((reader) => reader.unreadableNotice()),
     )
     return {
       scope: path === undefined ? ('workspace' as const) : ('file' as const),

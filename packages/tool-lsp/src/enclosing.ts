@@ -1,7 +1,9 @@
 import {
   comparePositions,
+  displayPath,
   documentSymbolsFor,
   isLspError,
+  LspError,
   rangeContains,
   type LspFlatSymbol,
   type LspPosition,
@@ -43,16 +45,27 @@ export function declaredAt(symbols: ReadonlyArray<LspFlatSymbol>, position: LspP
   )
 }
 
+/** Outlines of one call's files, and the files whose outline failed (named, so the notice can say so). */
+export interface Outlines {
+  readonly byPath: ReadonlyMap<string, ReadonlyArray<LspFlatSymbol>>
+  /** "path: CODE" per file whose outline failed; those locations carry no symbol/container. */
+  readonly failures: ReadonlyArray<string>
+}
+
 /**
- * Outlines for up to {@link maxOutlineFiles} files, fetched with bounded concurrency. A file whose outline
- * cannot be had (no provider, unsupported, gone) maps to undefined: symbol names are decoration.
+ * Outlines for up to {@link maxOutlineFiles} files, fetched with bounded concurrency. Symbol names are
+ * decoration, so one file's failed outline does not fail the answer, but it is collected in `failures`
+ * for the notice: a failed outline must not read as "this location sits in no symbol". A server without
+ * outlines at all (UNSUPPORTED_OPERATION) is no failure. Cancellation, timeouts, crashes and disposal end
+ * the call: they say nothing about one file.
  */
 export async function outlinesFor(
   context: ToolContext,
   root: string,
   files: ReadonlyArray<SourceFile | undefined>,
-): Promise<Map<string, ReadonlyArray<LspFlatSymbol>>> {
+): Promise<Outlines> {
   const wanted = files.filter((f): f is SourceFile => f !== undefined && context.lsp.providerFor(f.document.path) !== undefined).slice(0, maxOutlineFiles)
+  const failures: string[] = []
   const outlines = await mapBounded(
     wanted,
     outlineConcurrency,
@@ -60,17 +73,23 @@ export async function outlinesFor(
       try {
         return await documentSymbolsFor(context.lsp, root, file.document, context.signal)
       } catch (error) {
-        // Cancellation and crashes must surface; a missing outline for one file must not.
-        if (isLspError(error, 'CANCELLED', 'SERVER_CRASHED', 'DISPOSED')) throw error
+        if (isLspError(error, 'CANCELLED', 'TIMEOUT', 'SERVER_CRASHED', 'DISPOSED') || !(error instanceof LspError)) throw error
+        if (error.code !== 'UNSUPPORTED_OPERATION') failures.push(`${displayPath(root, file.document.path)}: ${error.code}`)
         return undefined
       }
     },
     context.signal,
   )
-  const out = new Map<string, ReadonlyArray<LspFlatSymbol>>()
+  const byPath = new Map<string, ReadonlyArray<LspFlatSymbol>>()
   wanted.forEach((file, index) => {
     const outline = outlines[index]
-    if (outline !== undefined) out.set(file.document.path, outline)
+    if (outline !== undefined) byPath.set(file.document.path, outline)
   })
-  return out
+  return { byPath, failures }
+}
+
+/** The notice line for failed outlines, or undefined when none failed. */
+export function outlineFailureNotice(outlines: Outlines): string | undefined {
+  if (outlines.failures.length === 0) return undefined
+  return `symbol and container names are missing where the outline failed (${outlines.failures.join(', ')}); retry to get them`
 }

@@ -6,7 +6,7 @@ import { defineTool } from './definition.js'
 import { at, lines, plural, renderNotice, renderPage, renderReadiness } from './render.js'
 import { PageOutput, PositiveInt, ReadinessOutput } from './schemas.js'
 import { snippetLine, sourceReader } from './sources.js'
-import { noticeFor, readinessOf, requireProvider, resolveToolFile } from './targeting.js'
+import { joinNotices, noticeFor, readinessOf, requireProvider, resolveToolFile } from './targeting.js'
 
 /** Limits of `code_inlay_hints`. */
 export const inlayHintLimits = { defaultLimit: 200, maxLimit: 1000 } as const
@@ -91,7 +91,7 @@ export const codeInlayHints = defineTool({
       .sort((a, b) => comparePositions(a.position, b.position))
     const fingerprint = queryFingerprint(['code_inlay_hints', file.workspace.id, file.displayPath, range ?? null, source?.document.hash ?? null])
     const { items, page } = paginate(hints, { limit: clampLimit(input.limit, inlayHintLimits), cursor: input.cursor, fingerprint })
-    const notice = noticeFor(result.meta, hints.length === 0, 'hints')
+    const notice = joinNotices(noticeFor(result.meta, hints.length === 0, 'hints'), reader.unreadableNotice())
     return {
       path: file.displayPath,
       ...(range === undefined ? {} : { range }),

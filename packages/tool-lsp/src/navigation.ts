@@ -3,7 +3,7 @@ import { Schema } from 'effect'
 
 import { clampLimit, paginate, queryFingerprint } from './budget.js'
 import { defineTool } from './definition.js'
-import { declaredAt, enclosingSymbol, outlinesFor } from './enclosing.js'
+import { declaredAt, enclosingSymbol, outlineFailureNotice, outlinesFor } from './enclosing.js'
 import { at, indent, lines, plural, renderNotice, renderPage, renderReadiness, renderTarget } from './render.js'
 import {
   FirstMatchInput,
@@ -170,7 +170,7 @@ export const codeNavigate = defineTool({
     const groups = new Map<string, Array<typeof LocationOutput.Type>>()
     for (const location of items) {
       const source = sources.get(location.path)
-      const outline = outlines.get(location.path)
+      const outline = outlines.byPath.get(location.path)
       const shownRange = focus(location)
       const start = toModelPosition(shownRange.start)
       const end = toModelPosition(shownRange.end)
@@ -210,7 +210,7 @@ export const codeNavigate = defineTool({
       for (const location of items.slice(0, maxBodies)) {
         const source = sources.get(location.path)
         if (source === undefined) continue
-        const outline = outlines.get(location.path)
+        const outline = outlines.byPath.get(location.path)
         const declared = outline === undefined ? undefined : declaredAt(outline, focus(location).start)
         const range = declared?.range ?? location.range
         const first = range.start.line
@@ -238,6 +238,8 @@ export const codeNavigate = defineTool({
       contextLines < requestedContext
         ? `context windows were left out: ${items.length} locations × ${2 * requestedContext + 1} lines exceeds ${maxSnippetLinesPerPage} lines; lower limit to get them`
         : undefined,
+      reader.unreadableNotice(),
+      outlineFailureNotice(outlines),
     )
     if (all.length === 0 && notice === undefined) {
       notice =

@@ -1,4 +1,4 @@
-import { TextLines, type LspDocumentSnapshot, type LspService } from '@codeseam/lsp'
+import { displayPath, isLspError, TextLines, type LspDocumentSnapshot, type LspService } from '@codeseam/lsp'
 
 import { mapBounded } from './budget.js'
 import type { ToolContext } from './definition.js'
@@ -37,6 +37,7 @@ export interface SourceFile {
 /** Reads files of one workspace for one tool call. */
 export class SourceReader {
   private readonly files = new Map<string, Promise<SourceFile | undefined>>()
+  private readonly failed = new Set<string>()
 
   constructor(
     private readonly lsp: LspService,
@@ -51,7 +52,9 @@ export class SourceReader {
 
   /**
    * The file at an absolute path, or undefined when it cannot be read (deleted since the server answered,
-   * or outside the root): a snippet is decoration, its absence must not fail the answer.
+   * unreadable): a snippet is decoration, so its absence does not fail the answer, but the file is counted
+   * in {@link unreadable} for the notice. Cancellation, disposal and a path escaping the root (a server or
+   * symbolic link pointing outside) end the call instead.
    */
   read(path: string): Promise<SourceFile | undefined> {
     let pending = this.files.get(path)
@@ -59,14 +62,35 @@ export class SourceReader {
       const workspace = this.lsp.workspace(this.root)
       pending =
         workspace === undefined
-          ? Promise.resolve(undefined)
+          ? Promise.resolve(this.skip(path))
           : workspace.readFile(path, this.signal).then(
               (document) => ({ document, lines: linesFor(document) }),
-              () => undefined,
+              (error: unknown) => {
+                if (isLspError(error, 'CANCELLED', 'DISPOSED', 'OUTSIDE_WORKSPACE')) throw error
+                return this.skip(path)
+              },
             )
       this.files.set(path, pending)
     }
     return pending
+  }
+
+  private skip(path: string): undefined {
+    this.failed.add(path)
+    return undefined
+  }
+
+  /** Absolute paths of the files that could not be read so far in this call. */
+  get unreadable(): ReadonlyArray<string> {
+    return [...this.failed]
+  }
+
+  /** The notice line for unreadable files, or undefined when every file was read. */
+  unreadableNotice(): string | undefined {
+    const count = this.failed.size
+    if (count === 0) return undefined
+    const named = [...this.failed].slice(0, 5).map((path) => displayPath(this.root, path))
+    return `${count} ${count === 1 ? 'file' : 'files'} could not be read, so ${count === 1 ? 'its' : 'their'} snippets are empty (${named.join(', ')}${count > named.length ? ', …' : ''})`
   }
 
   /** Reads many files with bounded concurrency. */

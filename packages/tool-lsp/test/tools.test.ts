@@ -1,3 +1,4 @@
+import { LspError } from '@codeseam/lsp'
 import { describe, expect, it } from 'vitest'
 
 import {
@@ -16,7 +17,7 @@ import {
   type ToolOutcome,
 } from '../src/index.js'
 import { validateDraft07 } from './support/schema-rules.js'
-import { lineOf, toyService } from './support/toy-provider.js'
+import { columnOf, lineOf, toyService } from './support/toy-provider.js'
 
 const app = [
   '# Greets a person.',
@@ -69,7 +70,7 @@ describe('code_navigate', () => {
     expect(result.target).toMatchObject({ path: 'src/app.toy', symbol: 'greet', kind: 'function', line: lineOf(app, 'fn greet'), resolvedBy: 'symbol' })
     expect(result.readiness).toEqual({ status: 'ready', warm: true, provider: 'toy' })
     expect(outcome.summary).toBe('5 references · 2 files')
-    expect(outcome.text).toContain(`${lineOf(app, 'greet(path')}:5  greet(path, "!")  [in Router.match]`)
+    expect(outcome.text).toContain(`${lineOf(app, 'greet(path')}:${columnOf(app, 'greet(path')}  greet(path, "!")  [in Router.match]`)
   })
 
   it('pages with a cursor bound to the query', async () => {
@@ -139,6 +140,53 @@ describe('code_navigate', () => {
   })
 })
 
+describe('code_navigate when parts of the answer cannot be had', () => {
+  const references = { target: { path: 'src/app.toy', line: lineOf(app, 'fn greet'), matchText: 'greet' }, kind: 'references' }
+
+  it('names a file whose outline failed instead of presenting its locations as outside any symbol', async () => {
+    const result = ok(await run(codeNavigate, references, { failing: { operation: 'documentSymbols', pathEnd: 'other.toy', code: 'SERVER_ERROR' } }))
+    expect(result.totalFound).toBe(5)
+    const otherFile = result.files.find((f: any) => f.path === 'src/other.toy')
+    expect(otherFile.locations.every((l: any) => l.container === undefined)).toBe(true)
+    expect(result.notice).toMatch(/symbol and container names are missing where the outline failed \(src\/other\.toy: SERVER_ERROR\)/)
+    const healthy = ok(await run(codeNavigate, references))
+    expect(healthy.notice).toBeUndefined()
+  })
+
+  it('fails the call when an outline times out or the server crashed', async () => {
+    for (const code of ['TIMEOUT', 'SERVER_CRASHED'] as const) {
+      const outcome = await run(codeNavigate, references, { failing: { operation: 'documentSymbols', pathEnd: 'other.toy', code } })
+      expect(outcome.ok === false && outcome.error.code).toBe(code)
+    }
+  })
+
+  it('counts files that cannot be read and says their snippets are empty', async () => {
+    const { lsp, workspace } = toyService(files)
+    const read = workspace.readFile.bind(workspace)
+    workspace.readFile = async (path, signal) => {
+      if (path.endsWith('other.toy')) throw new LspError('NOT_FOUND', `${path} was deleted`)
+      return read(path, signal)
+    }
+    const result = ok(await callTool(codeNavigate, references, toolContext(lsp)))
+    const otherFile = result.files.find((f: any) => f.path === 'src/other.toy')
+    expect(otherFile.locations.map((l: any) => l.snippet)).toEqual(['', ''])
+    expect(result.notice).toMatch(/1 file could not be read, so its snippets are empty \(src\/other\.toy\)/)
+  })
+
+  it('fails the call when a file to read lies outside the workspace or the call was cancelled', async () => {
+    for (const code of ['OUTSIDE_WORKSPACE', 'CANCELLED'] as const) {
+      const { lsp, workspace } = toyService(files)
+      const read = workspace.readFile.bind(workspace)
+      workspace.readFile = async (path, signal) => {
+        if (path.endsWith('other.toy')) throw new LspError(code, `${path}: ${code}`)
+        return read(path, signal)
+      }
+      const outcome = await callTool(codeNavigate, references, toolContext(lsp))
+      expect(outcome.ok === false && outcome.error.code).toBe(code)
+    }
+  })
+})
+
 describe('provider truncation', () => {
   it('is carried in readiness and explained in the notice', async () => {
     const result = ok(await run(codeNavigate, { target: { path: 'src/app.toy', symbol: 'greet' }, kind: 'references' }, { truncated: true }))
@@ -153,12 +201,12 @@ describe('code_symbols', () => {
     const result = ok(outcome)
     expect(result.outline.map((n: any) => n.name)).toEqual(['greet', 'Router', 'main'])
     const router = result.outline[1]
-    expect(router).toMatchObject({ kind: 'class', line: lineOf(app, 'class Router'), column: 7, startLine: lineOf(app, 'class Router'), endLine: lineOf(app, '}', 2) })
+    expect(router).toMatchObject({ kind: 'class', line: lineOf(app, 'class Router'), column: columnOf(app, 'Router'), startLine: lineOf(app, 'class Router'), endLine: lineOf(app, '}', 2) })
     expect(router.children).toEqual([expect.objectContaining({ name: 'match', kind: 'method', line: lineOf(app, 'fn match') })])
     const shallow = ok(await run(codeSymbols, { path: 'src/app.toy', depth: 1 }))
     expect(shallow.outline[1].children).toBeUndefined()
     expect(shallow.outline[1].hiddenChildren).toBe(1)
-    expect(outcome.text).toContain(`class Router  ${lineOf(app, 'class Router')}:7`)
+    expect(outcome.text).toContain(`class Router  ${lineOf(app, 'class Router')}:${columnOf(app, 'Router')}`)
   })
 
   it('pages an outline and names the container of a child whose parent is on another page', async () => {
@@ -188,7 +236,8 @@ describe('code_hierarchy', () => {
     const result = ok(outcome)
     expect(result.direct.map((d: any) => d.name).sort()).toEqual(['helper', 'main', 'match'])
     const main = result.direct.find((d: any) => d.name === 'main')
-    expect(main.callSites).toEqual([{ line: lineOf(app, 'greet("a"'), column: 3, endLine: lineOf(app, 'greet("a"'), endColumn: 8 }])
+    const call = { line: lineOf(app, 'greet("a"'), column: columnOf(app, 'greet("a"') }
+    expect(main.callSites).toEqual([{ ...call, endLine: call.line, endColumn: call.column + 'greet'.length }])
     const ids = result.graph.nodes.map((n: any) => n.id)
     expect(new Set(ids).size).toBe(ids.length)
     expect(ids).toContain(`greet@src/app.toy:${lineOf(app, 'fn greet')}`)
@@ -254,13 +303,13 @@ describe('code_diagnostics', () => {
 describe('code_inlay_hints, code_completions, code_status', () => {
   it('renders hints into their line', async () => {
     const result = ok(await run(codeInlayHints, { path: 'src/app.toy' }))
-    expect(result.hints).toEqual([{ line: lineOf(app, 'let count'), column: 12, kind: 'type', label: ': number', rendered: 'let count⟨: number⟩ = 3' }])
+    expect(result.hints).toEqual([{ line: lineOf(app, 'let count'), column: columnOf(app, 'let count') + 'let count'.length, kind: 'type', label: ': number', rendered: 'let count⟨: number⟩ = 3' }])
   })
 
   it('lists completions filtered by prefix', async () => {
     const result = ok(await run(codeCompletions, { target: { path: 'src/app.toy', line: lineOf(app, 'let count'), matchText: 'let ' }, prefix: 'gr' }))
     expect(result.items.map((i: any) => i.label)).toEqual(['greet'])
-    expect(result.target.column).toBe(7)
+    expect(result.target.column).toBe(columnOf(app, 'let count') + 'let '.length)
   })
 
   it('reports per-server state, operations, uptime and memory', async () => {

@@ -5,6 +5,7 @@ import {
   resultMeta,
   TextLines,
   type LspDocumentSymbol,
+  type LspErrorCode,
   type LspHierarchyItem,
   type LspLocation,
   type LspOperation,
@@ -33,6 +34,8 @@ interface ToyOptions {
   readonly truncated?: boolean
   readonly operations?: ReadonlyArray<LspOperation>
   readonly state?: LspProviderStatus['state']
+  /** Makes one operation fail with `code` for files whose path ends with `pathEnd` (a server in trouble). */
+  readonly failing?: { readonly operation: LspOperation; readonly pathEnd: string; readonly code: LspErrorCode }
 }
 
 function wordAt(text: string, character: number): { word: string; start: number } | undefined {
@@ -124,6 +127,10 @@ export function createToyProvider(workspace: MemoryWorkspace, options: ToyOption
     status: () => [{ providerId: 'toy', root: workspace.root, server: 'toy', state: options.state ?? 'ready', languages: ['toy'], operations: [], uptimeMs: 1000, rssBytes: 1024 * 1024 }],
     query: (async (request: LspQueryRequest, signal: AbortSignal): Promise<never> => {
       if (signal.aborted) throw new LspError('CANCELLED', 'cancelled')
+      const failing = options.failing
+      if (failing !== undefined && request.operation === failing.operation && 'path' in request && request.path.endsWith(failing.pathEnd)) {
+        throw new LspError(failing.code, `toy ${request.operation} failed on purpose for ${request.path}`)
+      }
       const answer = (value: object) => ({ ...value, meta: meta() }) as never
       switch (request.operation) {
         case 'documentSymbols':
@@ -237,6 +244,12 @@ export function toyService(files: Record<string, string>, options: ToyOptions = 
   lsp.registerWorkspace(workspace)
   lsp.registerProvider(createToyProvider(workspace, options))
   return { lsp, workspace }
+}
+
+/** 1-based column where `needle` starts on the `occurrence`-th line containing it (positions found by text, never counted by hand). */
+export function columnOf(text: string, needle: string, occurrence = 0): number {
+  const line = text.split('\n')[lineOf(text, needle, occurrence) - 1]!
+  return line.indexOf(needle) + 1
 }
 
 /** 1-based line of the first line containing `needle` (positions found by text, never counted by hand). */
