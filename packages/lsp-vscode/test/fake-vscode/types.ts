@@ -430,15 +430,24 @@ export class Disposable {
 
 export class EventEmitter<T> {
   private readonly listeners = new Set<(e: T) => unknown>()
+  private readonly subscriptionWaiters: Array<() => void> = []
   readonly event = (listener: (e: T) => unknown, thisArgs?: unknown, disposables?: Disposable[]): Disposable => {
     const bound = (e: T) => listener.call(thisArgs, e)
     this.listeners.add(bound)
+    for (const waiter of this.subscriptionWaiters.splice(0)) waiter()
     const disposable = new Disposable(() => this.listeners.delete(bound))
     disposables?.push(disposable)
     return disposable
   }
   fire(data: T): void {
     for (const listener of Array.from(this.listeners)) listener(data)
+  }
+  /**
+   * Test hook (not in VS Code): resolves when the next listener subscribes, so a test can fire an event
+   * exactly when the code under test is listening for it instead of racing it.
+   */
+  subscribed(): Promise<void> {
+    return new Promise((resolve) => this.subscriptionWaiters.push(resolve))
   }
   dispose(): void {
     this.listeners.clear()

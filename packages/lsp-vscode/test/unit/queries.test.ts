@@ -107,13 +107,15 @@ describe('deadlines and warm-up', () => {
     const warming = makeProvider({ warmupWaitMs: 30_000 })
     let projectLoaded = false
     // Like VS Code's TypeScript: a shown document gets an empty syntax round, then semantics once loaded.
-    host.onDidShowTextDocument.event((document) => {
-      host.setDiagnostics(document.uri, [])
-      setImmediate(() => {
-        projectLoaded = true
-        host.setDiagnostics(document.uri, [new vscode.Diagnostic(new vscode.Range(0, 0, 0, 1), 'semantic')])
-      })
-    })
+    window.whileOpen(
+      host.onDidShowTextDocument.event((document) => {
+        host.setDiagnostics(document.uri, [])
+        setImmediate(() => {
+          projectLoaded = true
+          host.setDiagnostics(document.uri, [new vscode.Diagnostic(new vscode.Range(0, 0, 0, 1), 'semantic')])
+        })
+      }),
+    )
     // Until then it answers from a partial server: here, nothing.
     const calls = answer('vscode.executeDefinitionProvider', (uri: vscode.Uri) => (projectLoaded ? [new vscode.Location(uri, window.rangeOf(a, 'alpha'))] : []))
     const result = await query({ operation: 'definition', root: window.root, path: a, position: window.at(a, 'beta') }, warming)
@@ -125,19 +127,33 @@ describe('deadlines and warm-up', () => {
 
   test('an empty answer from a cold language is retried once, after diagnostics for the document arrive', async () => {
     const a = window.path('src/a.ts')
-    const warming = makeProvider({ warmupWaitMs: 50 }) // this extension publishes nothing on show
+    const b = window.path('src/b.ts')
+    // Every wait outlasts the 30 s budget: only the diagnostics event can end the retry's wait in time.
+    const warming = makeProvider({ warmupWaitMs: 600_000 }) // this extension publishes nothing on show
+    // The language's one warm-up runs (for b) and ends without a report: cancelled once it listens.
+    const cancel = new AbortController()
+    void host.onDidChangeDiagnostics.subscribed().then(() => cancel.abort())
+    const cancelled = await failure(query({ operation: 'definition', root: window.root, path: b, position: window.at(b, 'alpha(2)') }, warming, cancel.signal))
+    expect(cancelled.code).toBe('CANCELLED')
+
+    let reported = false
     let calls = 0
     answer('vscode.executeDefinitionProvider', (uri: vscode.Uri) => {
       calls++
       if (calls === 1) {
-        queueMicrotask(() => host.setDiagnostics(uri, []))
+        // The extension reports once the adapter listens for it; until then it answers from a cold project.
+        void host.onDidChangeDiagnostics.subscribed().then(() => {
+          reported = true
+          host.setDiagnostics(uri, [])
+        })
         return []
       }
-      return [new vscode.Location(uri, window.rangeOf(a, 'alpha'))]
+      return reported ? [new vscode.Location(uri, window.rangeOf(a, 'alpha'))] : []
     })
     const result = await query({ operation: 'definition', root: window.root, path: a, position: window.at(a, 'beta') }, warming)
     expect(calls).toBe(2)
     expect(result.locations).toHaveLength(1)
+    expect(result.meta).toMatchObject({ warm: false, status: 'ready' })
   })
 
   test('a non-empty answer is never retried, and once warm an empty answer is believed', async () => {

@@ -300,10 +300,12 @@ describe('diagnostics', () => {
     const { host } = await import('../fake-vscode/host.js')
     const semantic = new vscode.Diagnostic(window.rangeOf(a, 'beta'), 'semantic error', vscode.DiagnosticSeverity.Error)
     // Like VS Code's TypeScript: the syntax round (empty) on open, the semantic round right after.
-    host.onDidOpenTextDocument.event((document) => {
-      host.setDiagnostics(document.uri, [])
-      setImmediate(() => host.setDiagnostics(document.uri, [semantic]))
-    })
+    window.whileOpen(
+      host.onDidOpenTextDocument.event((document) => {
+        host.setDiagnostics(document.uri, [])
+        setImmediate(() => host.setDiagnostics(document.uri, [semantic]))
+      }),
+    )
     const result = await query({ operation: 'diagnostics', root: window.root, path: a, waitMs: 30_000 })
     expect(result.files[0]?.diagnostics.map((d) => d.message)).toEqual(['semantic error'])
     expect(result.files[0]?.freshness).toBe('current')

@@ -22,6 +22,8 @@ export interface TestWindow {
   at(path: string, needle: string, offset?: number): LspPosition
   /** A genuine VS Code Range for `needle` in `path`. */
   rangeOf(path: string, needle: string): vscode.Range
+  /** Keeps an event subscription a test made (playing an extension) until the window closes, so it cannot leak into later tests. */
+  whileOpen(subscription: { dispose(): unknown }): void
   dispose(): Promise<void>
 }
 
@@ -51,6 +53,7 @@ export async function openWindow(...folders: ReadonlyArray<Record<string, string
     if (index < 0) throw new Error(`${path} has no ${JSON.stringify(needle)}`)
     return new TextLines(text).positionAt(index + offset)
   }
+  const subscriptions: Array<{ dispose(): unknown }> = []
   return {
     roots,
     root: roots[0]!,
@@ -61,7 +64,11 @@ export async function openWindow(...folders: ReadonlyArray<Record<string, string
       const end = at(path, needle, needle.length)
       return new vscode.Range(start.line, start.character, end.line, end.character)
     },
+    whileOpen(subscription) {
+      subscriptions.push(subscription)
+    },
     async dispose() {
+      for (const subscription of subscriptions.splice(0)) subscription.dispose()
       host.reset()
       await rm(base, { recursive: true, force: true })
     },
