@@ -45,8 +45,9 @@ import {
 import type { Containment } from './containment.js'
 
 /**
- * Every protocol → seam conversion in one place. Server output is untrusted: anything that points outside
- * the root (or is not a `file:` URI) is dropped and counted in `dropped`, never returned.
+ * Every protocol → seam conversion in one place. Server output is untrusted: in read results anything that
+ * points outside the root (or is not a `file:` URI) is dropped and counted in `dropped`, never returned; an
+ * edit with such a part is refused whole (OUTSIDE_WORKSPACE).
  */
 export class Translator {
   dropped = 0
@@ -61,6 +62,20 @@ export class Translator {
   private path(uri: string): string | undefined {
     const path = this.containment.output(uri)
     if (path === undefined) this.dropped++
+    return path
+  }
+
+  /**
+   * The contained path of a URI an EDIT touches. Unlike read results, an edit is never trimmed: applying the
+   * rest of a rename without its outside part would leave the code broken, so the whole edit is refused.
+   */
+  private editPath(uri: string): string {
+    const path = this.containment.output(uri)
+    if (path === undefined) {
+      throw new LspError('OUTSIDE_WORKSPACE', `the server's edit touches ${uri}, which is outside the workspace root ${this.containment.root} (or not a file); the whole edit was refused rather than applied in part`, {
+        data: { uri, root: this.containment.root },
+      })
+    }
     return path
   }
 
@@ -237,28 +252,28 @@ export class Translator {
     }
   }
 
-  /** A protocol workspace edit, normalized; `versionOf` supplies the synced version for `changes` entries. */
+  /**
+   * A protocol workspace edit, normalized; `versionOf` supplies the synced version for `changes` entries.
+   * Any part outside the root (or not a `file:` URI) is OUTSIDE_WORKSPACE for the whole edit.
+   */
   workspaceEdit(edit: WorkspaceEdit | null | undefined, versionOf: (uri: string) => number | null): LspWorkspaceEdit {
     if (edit === null || edit === undefined) return { operations: [] }
     const operations: LspWorkspaceEditOperation[] = []
     if (edit.documentChanges !== undefined) {
       for (const change of edit.documentChanges) {
         if ('textDocument' in change) {
-          const path = this.path(change.textDocument.uri)
-          if (path === undefined) continue
+          const path = this.editPath(change.textDocument.uri)
           operations.push({ type: 'edit', uri: change.textDocument.uri, path, version: change.textDocument.version ?? null, edits: change.edits.map(textEdit) })
         } else if (change.kind === 'create' || change.kind === 'delete') {
-          const path = this.path(change.uri)
-          if (path === undefined) continue
+          const path = this.editPath(change.uri)
           operations.push(
             change.kind === 'create'
               ? { type: 'create', uri: change.uri, path, ...(change.options ? { options: change.options } : {}), ...(change.annotationId ? { annotationId: change.annotationId } : {}) }
               : { type: 'delete', uri: change.uri, path, ...(change.options ? { options: change.options } : {}), ...(change.annotationId ? { annotationId: change.annotationId } : {}) },
           )
         } else if (change.kind === 'rename') {
-          const oldPath = this.path(change.oldUri)
-          const newPath = this.path(change.newUri)
-          if (oldPath === undefined || newPath === undefined) continue
+          const oldPath = this.editPath(change.oldUri)
+          const newPath = this.editPath(change.newUri)
           operations.push({ type: 'rename', oldUri: change.oldUri, oldPath, newUri: change.newUri, newPath, ...(change.options ? { options: change.options } : {}), ...(change.annotationId ? { annotationId: change.annotationId } : {}) })
         } else {
           throw this.malformed('workspace edit change', change)
@@ -266,8 +281,7 @@ export class Translator {
       }
     } else if (edit.changes !== undefined) {
       for (const [uri, edits] of Object.entries(edit.changes)) {
-        const path = this.path(uri)
-        if (path === undefined) continue
+        const path = this.editPath(uri)
         operations.push({ type: 'edit', uri, path, version: versionOf(uri), edits: edits.map(textEdit) })
       }
     }

@@ -7,6 +7,7 @@ import { afterAll, expect, test } from 'vitest'
 import { isLspError } from '@codeseam/lsp'
 
 import { Containment } from '../src/containment.js'
+import { Translator } from '../src/translate.js'
 
 const base = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-contain-')))
 const root = nodePath.join(base, 'root')
@@ -51,4 +52,37 @@ test('a root is canonicalized; a missing root is NOT_FOUND', async () => {
   const c = await Containment.forRoot(nodePath.join(root, 'inner-link'))
   expect(c.root).toBe(nodePath.join(root, 'src'))
   await expect(Containment.forRoot(nodePath.join(base, 'missing'))).rejects.toMatchObject({ code: 'NOT_FOUND' })
+})
+
+test('a workspace edit with any part outside the root is refused whole, naming the URI; read results only drop and count', async () => {
+  const c = await Containment.forRoot(root)
+  const inside = pathToFileURL(nodePath.join(root, 'src', 'a.ts')).href
+  const secret = pathToFileURL(nodePath.join(outside, 'secret.ts')).href
+  const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }
+  const edits = [{ range, newText: 'b' }]
+  const refused = (edit: Parameters<Translator['workspaceEdit']>[0]) => {
+    try {
+      new Translator(c).workspaceEdit(edit, () => null)
+    } catch (error) {
+      return isLspError(error) ? { code: error.code, message: error.message } : { code: 'not an LspError', message: String(error) }
+    }
+    return { code: 'applied', message: '' }
+  }
+  for (const [what, edit, uri] of [
+    ['changes', { changes: { [inside]: edits, [secret]: edits } }, secret],
+    ['documentChanges edit', { documentChanges: [{ textDocument: { uri: inside, version: 1 }, edits }, { textDocument: { uri: secret, version: 1 }, edits }] }, secret],
+    ['create', { documentChanges: [{ textDocument: { uri: inside, version: 1 }, edits }, { kind: 'create', uri: secret }] }, secret],
+    ['rename out', { documentChanges: [{ kind: 'rename', oldUri: inside, newUri: secret }] }, secret],
+    ['non-file URI', { changes: { [inside]: edits, 'untitled:Untitled-1': edits } }, 'untitled:Untitled-1'],
+  ] as const) {
+    const outcome = refused(edit as Parameters<Translator['workspaceEdit']>[0])
+    expect(outcome.code, what).toBe('OUTSIDE_WORKSPACE')
+    expect(outcome.message, what).toContain(uri)
+  }
+  // The same edit, contained, is translated in full.
+  expect(new Translator(c).workspaceEdit({ changes: { [inside]: edits } }, () => 3).operations).toEqual([{ type: 'edit', uri: inside, path: nodePath.join(root, 'src', 'a.ts'), version: 3, edits }])
+  // Locations still drop and count.
+  const translator = new Translator(c)
+  expect(translator.locations([{ uri: inside, range }, { uri: secret, range }]).map((l) => l.path)).toEqual([nodePath.join(root, 'src', 'a.ts')])
+  expect(translator.dropped).toBe(1)
 })
