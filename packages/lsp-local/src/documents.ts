@@ -68,6 +68,8 @@ function minimalChange(before: string, after: string): TextDocumentContentChange
  */
 export class DocumentSync {
   private readonly open = new Map<string, OpenDocument>()
+  /** Syncs in progress per path: concurrent queries on one file sync it one at a time (one didOpen, not two). */
+  private readonly syncing = new Map<string, Promise<OpenDocument>>()
 
   constructor(
     private readonly channel: DocumentChannel,
@@ -83,7 +85,17 @@ export class DocumentSync {
   }
 
   /** Makes the server's copy of `path` match the disk. NOT_FOUND when the file does not exist. */
-  async sync(path: string, languageId: string, options: { pin?: boolean } = {}): Promise<OpenDocument> {
+  sync(path: string, languageId: string, options: { pin?: boolean } = {}): Promise<OpenDocument> {
+    const previous = this.syncing.get(path)
+    const run = previous === undefined ? this.syncOnce(path, languageId, options) : previous.catch(() => undefined).then(() => this.syncOnce(path, languageId, options))
+    const tracked = run.finally(() => {
+      if (this.syncing.get(path) === tracked) this.syncing.delete(path)
+    })
+    this.syncing.set(path, tracked)
+    return tracked
+  }
+
+  private async syncOnce(path: string, languageId: string, options: { pin?: boolean }): Promise<OpenDocument> {
     const key = statKey(path)
     const existing = this.open.get(path)
     if (key === undefined) {

@@ -1,5 +1,7 @@
 // The host against a slow cold start shared by several callers: one caller giving up never fails the start
 // for the others, and a start nobody waits for any more is stopped, not counted as a crash.
+import { pathToFileURL } from 'node:url'
+
 import { describe, expect, it } from 'vitest'
 
 import { expectGreetDefinition, useFaultSuite, type FaultRun } from './fault-server/host-fixture.js'
@@ -55,5 +57,15 @@ describe('a shared cold start', { timeout: 90_000 }, () => {
     const status = run.host.status().find((s) => s.providerId === 'local:fault' && s.root !== undefined)
     expect(status?.state).not.toBe('unavailable')
     expect(status?.restarts).toBe(0)
+  })
+})
+
+describe('document sync', { timeout: 90_000 }, () => {
+  it('concurrent queries on one not-yet-open file open it once', async () => {
+    const run = await start({ server: ['--scenario', 'normal'], config: { requestTimeoutMs: generousDeadlineMs } })
+    const results = await Promise.all(Array.from({ length: 4 }, () => run.query({ operation: 'definition', ...run.greetCall() })))
+    for (const result of results) expectGreetDefinition(run, result.locations)
+    const opened = run.log.received('textDocument/didOpen').filter((e) => e.params?.textDocument?.uri === pathToFileURL(run.main).href)
+    expect(opened).toHaveLength(1)
   })
 })
