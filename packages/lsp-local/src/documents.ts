@@ -23,7 +23,8 @@ export interface OpenDocument {
 
 /** How documents reach the server. */
 export interface DocumentChannel {
-  readonly syncKind: TextDocumentSyncKind
+  /** Read at each change: the kind is known only after initialize. */
+  syncKind(): TextDocumentSyncKind
   open(item: TextDocumentItem): void
   change(uri: string, version: number, changes: TextDocumentContentChangeEvent[]): void
   close(uri: string): void
@@ -114,7 +115,7 @@ export class DocumentSync {
     if (existing !== undefined) {
       existing.statKey = key
       if (existing.hash === hash) return existing
-      const change = this.channel.syncKind === TextDocumentSyncKind.Incremental ? minimalChange(existing.text, text) : { text }
+      const change = this.channel.syncKind() === TextDocumentSyncKind.Incremental ? minimalChange(existing.text, text) : { text }
       existing.version++
       existing.text = text
       existing.hash = hash

@@ -87,6 +87,11 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
   private readonly crashListeners = new Set<(error: LspError) => void>()
   private crashErrorValue: LspError | undefined
   private captured: WorkspaceEdit[] | undefined
+  /**
+   * Captures run one at a time: a server's workspace/applyEdit does not say which executeCommand it belongs
+   * to, so overlapping captures would mix (or lose) each other's edits.
+   */
+  private captureQueue: Promise<unknown> = Promise.resolve()
   private probing = false
   private syncKind: TextDocumentSyncKind = TextDocumentSyncKind.Full
   private stopping: Promise<void> | undefined
@@ -122,12 +127,9 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
       },
       spec.maxMessageBytes,
     )
-    const server = this
     this.documents = new DocumentSync(
       {
-        get syncKind() {
-          return server.syncKind
-        },
+        syncKind: () => this.syncKind,
         open: (textDocument) => void this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument }).catch(() => {}),
         change: (uri, version, contentChanges) =>
           void this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges }).catch(() => {}),
@@ -322,15 +324,19 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     })
   }
 
-  /** Runs `body` while capturing workspace/applyEdit requests instead of refusing them. */
-  async capturingEdits<T>(body: () => Promise<T>): Promise<{ value: T; edits: WorkspaceEdit[] }> {
-    const edits: WorkspaceEdit[] = []
-    this.captured = edits
-    try {
-      return { value: await body(), edits }
-    } finally {
-      this.captured = undefined
-    }
+  /** Runs `body` while capturing workspace/applyEdit requests instead of refusing them; one capture at a time. */
+  capturingEdits<T>(body: () => Promise<T>): Promise<{ value: T; edits: WorkspaceEdit[] }> {
+    const run = this.captureQueue.then(async () => {
+      const edits: WorkspaceEdit[] = []
+      this.captured = edits
+      try {
+        return { value: await body(), edits }
+      } finally {
+        this.captured = undefined
+      }
+    })
+    this.captureQueue = run.catch(() => undefined)
+    return run
   }
 
   notifyFiles(changes: FileEvent[]): void {
