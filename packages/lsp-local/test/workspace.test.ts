@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
@@ -96,4 +96,16 @@ test('reads give the text and its hash; a missing file is NOT_FOUND', async () =
   const snapshot = await ws.readFile('a.txt')
   expect(snapshot).toMatchObject({ path: file('a.txt'), text: 'alpha beta\n', hash: contentHash('alpha beta\n') })
   await expect(ws.readFile('nope.txt')).rejects.toMatchObject({ code: 'NOT_FOUND' })
+})
+
+test('an edited executable script stays executable, and a hard-linked file stays linked', async () => {
+  writeFileSync(file('run.sh'), '#!/bin/sh\necho old\n')
+  chmodSync(file('run.sh'), 0o755)
+  linkSync(file('b.txt'), nodePath.join(root, 'dir', 'b-link.txt'))
+  const ws = await host.openWorkspace(root)
+  await ws.applyEdit({ operations: [edit('run.sh', [{ range: range(1, 5, 8), newText: 'new' }]), edit('b.txt', [{ range: range(0, 0, 5), newText: 'delta' }])] })
+  expect(read('run.sh')).toBe('#!/bin/sh\necho new\n')
+  expect(statSync(file('run.sh')).mode & 0o777).toBe(0o755)
+  expect(readFileSync(nodePath.join(root, 'dir', 'b-link.txt'), 'utf8')).toBe('delta\n')
+  expect(statSync(file('b.txt')).nlink).toBe(2)
 })
