@@ -5,6 +5,7 @@ import {
   LspError,
   resolveInRoot,
   toLspError,
+  type LspApplyEditResult,
   type LspDocumentSnapshot,
   type LspErrorCode,
   type LspService,
@@ -152,6 +153,8 @@ export class MutationSession {
     let snippets = 0
     let change: ComputedChange | undefined
     const notes: string[] = []
+    /** Set once the edit is applied; from then on the receipt reports the change as written, whatever follows. */
+    let written: LspApplyEditResult | undefined
     try {
       if (signal.aborted) throw new LspError('CANCELLED', 'the mutation was cancelled before it started')
       if (!base.dryRun && this.options.lock !== false) {
@@ -190,9 +193,8 @@ export class MutationSession {
       const touched = [...built.basis.keys()]
       const before = await snapshotDiagnostics(lsp, root, touched, waitMs, signal)
       await this.recheck(workspace, built, signal)
-      let applied
       try {
-        applied = await lsp.applyEdit(edit, {
+        written = await lsp.applyEdit(edit, {
           root,
           expectedHashes: Object.fromEntries([...built.basis].map(([path, snapshot]) => [path, snapshot.hash])),
           label: `${base.tool} ${base.transactionId}`,
@@ -203,23 +205,15 @@ export class MutationSession {
       }
       const after = await snapshotDiagnostics(lsp, root, built.survivors, waitMs, signal)
       const diagnostics = diagnosticDelta(root, before, after, built.renamed)
-      const hashes = new Map(applied.files.map((f) => [resolveInRoot(root, f.path), f]))
-      const files: ReceiptFile[] = built.preview.files.map((file) => {
-        const absolute = resolveInRoot(root, file.path)
-        const written = hashes.get(absolute) ?? (file.newPath === undefined ? undefined : hashes.get(resolveInRoot(root, file.newPath)))
-        return {
-          path: file.path,
-          change: file.change,
-          ...(file.newPath === undefined ? {} : { newPath: file.newPath }),
-          editCount: built?.editCounts.get(absolute) ?? file.edits.length,
-          ...(file.hashBefore === undefined ? {} : { hashBefore: file.hashBefore }),
-          ...(written?.hashAfter === undefined ? {} : { hashAfter: written.hashAfter }),
-          saved: written?.saved ?? true,
-        }
-      })
-      return this.receipt(base, started, 'applied', { built, snippets, notes, change, approval, files, diagnostics })
+      return this.receipt(base, started, 'applied', { built, snippets, notes, change, approval, files: writtenFiles(root, built, written), diagnostics })
     } catch (cause) {
       const stop = cause instanceof Stop ? cause : undefined
+      if (written !== undefined && built !== undefined) {
+        // The change is on disk: whatever failed afterwards, the receipt must not say nothing was written.
+        const error = signal.aborted ? new LspError('CANCELLED', 'the call was cancelled') : toLspError(cause, 'SERVER_ERROR', base.tool)
+        const afterwards = `the edit was written, but the work after it stopped (${error.code}: ${error.message}); the diagnostics after the edit were not checked`
+        return this.receipt(base, started, 'applied', { built, snippets, notes: [...notes, afterwards], change, approval, files: writtenFiles(root, built, written) })
+      }
       const error = stop?.error ?? (signal.aborted ? new LspError('CANCELLED', 'the mutation was cancelled; nothing was written', { cause }) : toLspError(cause, 'SERVER_ERROR', base.tool))
       return this.receipt(base, started, stop?.status ?? statusFor(error.code), { built, snippets, notes, change, approval, error })
     } finally {
@@ -321,6 +315,24 @@ export class MutationSession {
       elapsedMs: Math.round(performance.now() - started),
     }
   }
+}
+
+/** The receipt's files after a successful apply: hashes as the applier reported them. */
+function writtenFiles(root: string, built: BuiltPreview, applied: LspApplyEditResult): ReceiptFile[] {
+  const hashes = new Map(applied.files.map((f) => [resolveInRoot(root, f.path), f]))
+  return built.preview.files.map((file) => {
+    const absolute = resolveInRoot(root, file.path)
+    const written = hashes.get(absolute) ?? (file.newPath === undefined ? undefined : hashes.get(resolveInRoot(root, file.newPath)))
+    return {
+      path: file.path,
+      change: file.change,
+      ...(file.newPath === undefined ? {} : { newPath: file.newPath }),
+      editCount: built.editCounts.get(absolute) ?? file.edits.length,
+      ...(file.hashBefore === undefined ? {} : { hashBefore: file.hashBefore }),
+      ...(written?.hashAfter === undefined ? {} : { hashAfter: written.hashAfter }),
+      saved: written?.saved ?? true,
+    }
+  })
 }
 
 function jsonSafe(value: object): Record<string, unknown> {

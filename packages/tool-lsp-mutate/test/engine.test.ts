@@ -112,6 +112,58 @@ describe('the transaction engine', () => {
     expect(workspace.text('b.ts')).toBe('const b = ERROR\n')
   })
 
+  test('cancelled while waiting for diagnostics after the write: the receipt still says the change was written', async () => {
+    // A fresh service whose diagnostics, once the edit is on disk, wait until the call is aborted (the
+    // abort comes from inside that wait, so it lands exactly there).
+    const controller = new AbortController()
+    const cancelling = createLsp()
+    const inner = memoryProvider(workspace)
+    cancelling.registerWorkspace(workspace)
+    cancelling.registerProvider({
+      ...inner,
+      async query(request, signal) {
+        if (request.operation !== 'diagnostics' || workspace.text('a.ts') === 'const a = 1\n') return inner.query(request, signal)
+        const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new LspError('CANCELLED', 'cancelled')), { once: true }))
+        controller.abort()
+        return aborted
+      },
+    })
+    try {
+      const receipt = await session({ autoApprove: true }).run(cancelling, { tool: 't', root, compute: async () => ({ edit: fix }) }, controller.signal)
+      expect(controller.signal.aborted).toBe(true)
+      expect(workspace.text('a.ts')).toBe('const a = ERROR\n')
+      expect(receipt.status).toBe('applied')
+      expect(receipt.error).toBeUndefined()
+      expect(receipt.files.map((f) => [f.path, f.saved, f.hashAfter !== undefined])).toEqual([
+        ['a.ts', true, true],
+        ['b.ts', true, true],
+      ])
+      expect(receipt.diagnostics?.settled).toBe(false)
+      expect(renderReceipt(receipt)).not.toMatch(/nothing was written/)
+    } finally {
+      await cancelling.dispose()
+    }
+  })
+
+  test('a failure after the write is reported with the change as written, never as nothing written', async () => {
+    const controller = new AbortController()
+    const original = lsp.operationsFor.bind(lsp)
+    // The service going away right after the write: reading diagnostics then throws out of the snapshot.
+    lsp.operationsFor = (path) => {
+      if (workspace.text('a.ts') !== 'const a = 1\n') {
+        controller.abort()
+        throw new LspError('DISPOSED', 'the service was disposed')
+      }
+      return original(path)
+    }
+    const receipt = await session({ autoApprove: true }).run(lsp, { tool: 't', root, compute: async () => ({ edit: fix }) }, controller.signal)
+    expect(workspace.text('b.ts')).toBe('const b = 2\n')
+    expect(receipt.status).toBe('applied')
+    expect(receipt.files.every((f) => f.saved && f.hashAfter !== undefined)).toBe(true)
+    expect(receipt.notes.join(' ')).toMatch(/the edit was written, but the work after it stopped \(CANCELLED/)
+    expect(renderReceipt(receipt)).not.toMatch(/nothing was written/)
+  })
+
   test('an edit that changes nothing is "unchanged" and is not sent for approval', async () => {
     const same = { operations: [replaceLine('a.ts', 0, 'const a = 1'.length, 'const a = 1')] }
     const receipt = await session({ approve: () => { throw new Error('must not be asked') } }).run(lsp, { tool: 't', root, compute: async () => ({ edit: same }) })
