@@ -2,7 +2,7 @@ import { realpath, stat } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
 import { createLsp, LspError, type LspService, type LspWorkspaceInfo } from '@codeseam/lsp'
-import { createLocalHost, type LocalHost, type TrustLevel } from '@codeseam/lsp-local'
+import { createLocalHost, readConfigFile, type HostConfig, type LocalHost, type TrustLevel } from '@codeseam/lsp-local'
 
 /**
  * A codeseam session: one `ctx.lsp` with the local language-server host attached to the given roots. The
@@ -17,6 +17,18 @@ export interface SessionOptions {
   readonly configFile?: string
   /** Trust level of every root; default `untrusted` (no profile may run code the workspace chooses). */
   readonly trust?: TrustLevel
+  /** Resource limits; each given field overrides the config file's. */
+  readonly limits?: HostConfig['limits']
+  /** Host environment variables servers may see, on top of the config file's. */
+  readonly envAllow?: ReadonlyArray<string>
+}
+
+/** The host config: the file's, with the command line's limits and environment allow-list laid over it field by field. */
+async function hostConfig(options: SessionOptions): Promise<HostConfig> {
+  const file: HostConfig = options.configFile === undefined ? {} : await readConfigFile(options.configFile)
+  const limits = { ...file.limits, ...options.limits }
+  const envAllow = [...(file.envAllow ?? []), ...(options.envAllow ?? [])]
+  return { ...file, ...(Object.keys(limits).length > 0 ? { limits } : {}), ...(envAllow.length > 0 ? { envAllow } : {}) }
 }
 
 /** An open session. */
@@ -48,7 +60,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Codesea
   const given = options.roots === undefined || options.roots.length === 0 ? [process.cwd()] : options.roots
   const roots = [...new Set(await Promise.all(given.map(checkedRoot)))]
   const lsp = createLsp()
-  const host = await createLocalHost(options.configFile === undefined ? {} : { configFile: options.configFile })
+  const host = await createLocalHost(await hostConfig(options))
   let detach: (() => Promise<void>) | undefined
   try {
     detach = await host.attach(

@@ -4,7 +4,7 @@ import * as nodePath from 'node:path'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { parseCommand, UsageError } from '../src/cli/arguments.js'
+import { globalFlags, parseCommand, UsageError } from '../src/cli/arguments.js'
 import { commandName, toolCommand } from '../src/cli/flags.js'
 import { linkLocations, useColor } from '../src/cli/output.js'
 import { collectTools } from '../src/tool-set.js'
@@ -63,6 +63,18 @@ describe('flags from tool schemas', () => {
     expect(usage(['a.ts'])).toContain('missing --kind')
     expect(usage(['--kind', 'references'])).toContain('PATH is required')
     expect(parseCommand(navigate, ['--help']).globals.help).toBe(true)
+  })
+})
+
+describe('resource-limit flags', () => {
+  it('map to lsp-local limits, MiB to bytes, and refuse what is not a whole number in range', () => {
+    const flags = globalFlags({ 'max-servers': '2', 'server-memory-mb': '512', 'node-heap-mb': '0', 'max-open-documents': '50', 'env-allow': ['HTTPS_PROXY'] })
+    expect(flags.limits).toEqual({ maxServers: 2, maxServerMemoryBytes: 512 * 1024 * 1024, nodeHeapMb: 0, maxOpenDocuments: 50 })
+    expect(flags.envAllow).toEqual(['HTTPS_PROXY'])
+    expect(globalFlags({}).limits).toEqual({})
+    for (const [flag, value] of [['max-servers', '0'], ['server-memory-mb', '-1'], ['node-heap-mb', '1.5'], ['max-open-documents', 'many']] as const) {
+      expect(() => globalFlags({ [flag]: value }, 'status')).toThrow(UsageError)
+    }
   })
 })
 

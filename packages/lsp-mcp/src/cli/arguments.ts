@@ -1,6 +1,11 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 
+import type { HostConfig } from '@codeseam/lsp-local'
+
 import type { FlagSpec, ToolCommand } from './flags.js'
+
+/** The resource limits a command line can set (lsp-local's `limits` config). */
+export type LimitFlags = NonNullable<HostConfig['limits']>
 
 /**
  * Turns a command line into a tool input: `node:util` parseArgs with the flags derived from the tool's
@@ -25,6 +30,10 @@ export interface GlobalFlags {
   readonly roots: ReadonlyArray<string>
   readonly config?: string
   readonly trust?: 'trusted' | 'untrusted'
+  /** Resource limits from --max-servers, --server-memory-mb, --node-heap-mb, --max-open-documents. */
+  readonly limits: LimitFlags
+  /** Host environment variables servers may see (--env-allow, repeatable). */
+  readonly envAllow: ReadonlyArray<string>
   readonly json: boolean
   readonly help: boolean
   /** Approve changes that need an explicit yes (deletes, overwrites, server commands). */
@@ -39,6 +48,11 @@ export const globalOptions = {
   root: { type: 'string', multiple: true },
   config: { type: 'string' },
   trust: { type: 'string' },
+  'max-servers': { type: 'string' },
+  'server-memory-mb': { type: 'string' },
+  'node-heap-mb': { type: 'string' },
+  'max-open-documents': { type: 'string' },
+  'env-allow': { type: 'string', multiple: true },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   yes: { type: 'boolean', short: 'y' },
@@ -56,10 +70,31 @@ export function globalFlags(values: ParsedValues, command?: string): GlobalFlags
     throw new UsageError(`--trust must be "trusted" or "untrusted", got "${String(trust)}"`, command)
   }
   const roots = (values.root as string[] | undefined) ?? []
+  const count = (flag: string, min: number): number | undefined => {
+    const text = values[flag]
+    if (text === undefined) return undefined
+    const value = Number(text)
+    if (typeof text !== 'string' || !Number.isInteger(value) || value < min) {
+      throw new UsageError(`--${flag} must be a whole number of at least ${min}, got "${String(text)}"`, command)
+    }
+    return value
+  }
+  const maxServers = count('max-servers', 1)
+  const memoryMb = count('server-memory-mb', 0)
+  const heapMb = count('node-heap-mb', 0)
+  const maxOpenDocuments = count('max-open-documents', 1)
+  const limits: LimitFlags = {
+    ...(maxServers === undefined ? {} : { maxServers }),
+    ...(memoryMb === undefined ? {} : { maxServerMemoryBytes: memoryMb * 1024 * 1024 }),
+    ...(heapMb === undefined ? {} : { nodeHeapMb: heapMb }),
+    ...(maxOpenDocuments === undefined ? {} : { maxOpenDocuments }),
+  }
   return {
     roots,
     ...(typeof values.config === 'string' ? { config: values.config } : {}),
     ...(trust === undefined ? {} : { trust }),
+    limits,
+    envAllow: (values['env-allow'] as string[] | undefined) ?? [],
     json: values.json === true,
     help: values.help === true,
     yes: values.yes === true,

@@ -19,6 +19,11 @@ const globalHelp = [
   '  --root DIR           workspace root (repeatable; default: the current directory)',
   '  --config FILE        lsp-local config (extra or overriding language-server profiles)',
   '  --trust LEVEL        trusted | untrusted (default untrusted: no server runs code the workspace chooses)',
+  '  --max-servers N      at most N language-server processes at once (least recently used idle ones stop first)',
+  '  --server-memory-mb N restart a server whose process tree stays above N MiB (0: no ceiling)',
+  '  --node-heap-mb N     heap cap of Node-based servers, MiB (0: none)',
+  '  --max-open-documents N  documents kept open per server',
+  '  --env-allow NAME     pass this host environment variable to servers (repeatable; default: a minimal set)',
   '  --json               print the result envelope as JSON (for scripts)',
   '  -y, --yes            approve changes that need an explicit yes (deletes, overwrites, server commands)',
   '  -q, --quiet          no progress lines on stderr',
@@ -111,7 +116,7 @@ export function commandHelp(command: ToolCommand): string {
 /** `codeseam mcp --help`. */
 export function mcpHelp(toolNames: ReadonlyArray<string>): string {
   return [
-    'Usage: codeseam mcp [--root DIR ...] [--config FILE] [--trust trusted|untrusted] [--read-only] [--allow-edits] [--disable-tool NAME ...]',
+    'Usage: codeseam mcp [--root DIR ...] [--config FILE] [--trust trusted|untrusted] [--read-only] [--allow-edits] [--disable-tool NAME ...] [limits]',
     '',
     'Serves every codeseam tool to an MCP client over stdio. Language servers start on the first query for',
     'their language and stop when the client disconnects.',
@@ -120,6 +125,11 @@ export function mcpHelp(toolNames: ReadonlyArray<string>): string {
     '  --root DIR           workspace root (repeatable; default: the current directory)',
     '  --config FILE        lsp-local config (extra or overriding language-server profiles)',
     '  --trust LEVEL        trusted | untrusted (default untrusted)',
+    '  --max-servers N      at most N language-server processes at once (least recently used idle ones stop first)',
+    '  --server-memory-mb N restart a server whose process tree stays above N MiB (0: no ceiling)',
+    '  --node-heap-mb N     heap cap of Node-based servers, MiB (0: none)',
+    '  --max-open-documents N  documents kept open per server',
+    '  --env-allow NAME     pass this host environment variable to servers (repeatable; default: a minimal set)',
     '  --read-only          expose only the read tools',
     '  --allow-edits        apply previewable changes without asking when the client cannot ask its user',
     '                       (without elicitation and without this flag, mutating tools only preview)',

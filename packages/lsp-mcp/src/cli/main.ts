@@ -55,6 +55,8 @@ async function runToolCommand(command: ToolCommand, globals: GlobalFlags, input:
     roots: globals.roots.length > 0 ? globals.roots : [io.cwd],
     ...(globals.config === undefined ? {} : { configFile: globals.config }),
     ...(globals.trust === undefined ? {} : { trust: globals.trust }),
+    limits: globals.limits,
+    envAllow: globals.envAllow,
   })
   const line = progressLine(io.stderr, { quiet: globals.quiet || globals.json })
   const progress = followCallProgress(session.lsp, session.roots, (report) => line.report(report))
@@ -96,6 +98,11 @@ async function runMcp(args: ReadonlyArray<string>, io: CliIo, toolNames: () => s
         root: globalOptions.root,
         config: globalOptions.config,
         trust: globalOptions.trust,
+        'max-servers': globalOptions['max-servers'],
+        'server-memory-mb': globalOptions['server-memory-mb'],
+        'node-heap-mb': globalOptions['node-heap-mb'],
+        'max-open-documents': globalOptions['max-open-documents'],
+        'env-allow': globalOptions['env-allow'],
         help: globalOptions.help,
         'read-only': { type: 'boolean' },
         'allow-edits': { type: 'boolean' },
@@ -119,6 +126,8 @@ async function runMcp(args: ReadonlyArray<string>, io: CliIo, toolNames: () => s
     roots: globals.roots.length > 0 ? globals.roots : [io.cwd],
     ...(globals.config === undefined ? {} : { configFile: globals.config }),
     ...(globals.trust === undefined ? {} : { trust: globals.trust }),
+    limits: globals.limits,
+    envAllow: globals.envAllow,
     readOnly: values['read-only'] === true,
     allowEdits: values['allow-edits'] === true,
     ...(values['disable-tool'] === undefined ? {} : { disable: values['disable-tool'] }),
