@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { readFile, readdir } from 'node:fs/promises'
 import type { Readable, Writable } from 'node:stream'
 
+import { LspError } from '@codeseam/lsp'
+
 import { guardProcessGroup, releaseProcessGroup } from './watchdog.js'
 
 /** A bounded buffer of the last lines a server wrote to stderr, quoted in errors. */
@@ -65,7 +67,11 @@ export class ServerProcess {
     const pid = this.child.pid
     if (pid !== undefined) guardProcessGroup(pid)
     const { stdin, stdout, stderr } = this.child
-    if (stdin === null || stdout === null || stderr === null) throw new Error('spawn did not create stdio pipes')
+    if (stdin === null || stdout === null || stderr === null) {
+      this.child.kill('SIGKILL')
+      if (pid !== undefined) releaseProcessGroup(pid)
+      throw new LspError('UNAVAILABLE', `${spec.command} was started without stdio pipes, so it cannot speak LSP; check that the command is a language server that can run here`, { data: { command: spec.command } })
+    }
     this.stdin = stdin
     this.stdout = stdout
     stdin.on('error', () => {}) // a dead server's stdin errors with EPIPE; the exit handler reports the crash
