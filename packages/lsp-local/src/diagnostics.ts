@@ -79,6 +79,11 @@ export class DiagnosticsStore {
         quietTimer = setTimeout(finish, Math.max(0, Math.min(quietMs, deadline - Date.now())))
       }
       const deadlineTimer = setTimeout(finish, Math.max(0, deadline - Date.now()))
+      // An already-aborted signal never fires 'abort' again: give up now, not at the deadline.
+      if (signal?.aborted === true) {
+        finish()
+        return
+      }
       signal?.addEventListener('abort', finish, { once: true })
       this.listeners.add(onEntry)
       if (matches(this.entries.get(uri))) onEntry(uri)

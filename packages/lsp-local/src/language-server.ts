@@ -247,6 +247,11 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
         const onAbort = () => done(false)
         const timer = setTimeout(() => done(false), Math.max(0, deadline - Date.now()))
         this.on('progress', onProgress)
+        // An already-aborted signal never fires 'abort' again: give up now, not at the deadline.
+        if (signal?.aborted === true) {
+          done(false)
+          return
+        }
         signal?.addEventListener('abort', onAbort, { once: true })
       }),
       crash.promise,
