@@ -68,11 +68,12 @@ describe('a server that is still indexing', { timeout: 120_000 }, () => {
 describe('a language without a server', { timeout: 120_000 }, () => {
   let root: string
   let real: RealHost
+  const goSource = 'package lib\n\nfunc Tool() int { return 1 }\n'
 
   beforeAll(async () => {
     root = await realpath(await mkdtemp(nodePath.join(tmpdir(), 'tool-lsp-noserver-')))
     await mkdir(nodePath.join(root, 'lib'))
-    await writeFile(nodePath.join(root, 'lib/tool.go'), 'package lib\n\nfunc Tool() int { return 1 }\n')
+    await writeFile(nodePath.join(root, 'lib/tool.go'), goSource)
     await writeFile(nodePath.join(root, 'index.ts'), 'export const one = 1\n')
     real = await startRealHost(root)
   }, 60_000)
@@ -85,7 +86,7 @@ describe('a language without a server', { timeout: 120_000 }, () => {
   it('file tools fail with UNAVAILABLE and say what to install', async () => {
     for (const outcome of [
       await real.call(codeSymbols, { path: 'lib/tool.go' }),
-      await real.call(codeNavigate, { target: { path: 'lib/tool.go', line: 3, matchText: 'Tool' }, kind: 'references' }),
+      await real.call(codeNavigate, { target: { path: 'lib/tool.go', line: goSource.split('\n').findIndex((l) => l.includes('func Tool')) + 1, matchText: 'Tool' }, kind: 'references' }),
       await real.call(codeDiagnostics, { path: 'lib/tool.go' }),
     ]) {
       expect(outcome.ok).toBe(false)

@@ -30,7 +30,7 @@ describe('read tools on pyright', { timeout: 120_000 }, () => {
   it('code_symbols: outline with methods nested in classes', async () => {
     const result = structured(await real.call(codeSymbols, { path: 'app/animals.py' }))
     const dog = result.outline.find((n: any) => n.name === 'Dog')
-    expect(dog).toMatchObject({ kind: 'class', line: project.lineOf('app/animals.py', 'class Dog'), column: 7 })
+    expect(dog).toMatchObject({ kind: 'class', line: project.lineOf('app/animals.py', 'class Dog'), column: project.columnOf('app/animals.py', 'class Dog') + 'class '.length })
     expect(dog.children.map((c: any) => c.name)).toEqual(['speak'])
     const search = structured(await real.call(codeSymbols, { query: 'greet', kind: 'function' }))
     expect(search.matches[0]).toMatchObject({ name: 'greet', path: 'app/animals.py' })
@@ -73,7 +73,7 @@ describe('read tools on pyright', { timeout: 120_000 }, () => {
     const outcome = await real.call(codeDiagnostics, { path: 'app/broken.py' })
     const result = structured(outcome)
     expect(result.counts.error).toBe(1)
-    expect(result.files[0].diagnostics[0]).toMatchObject({ severity: 'error', line: 1, source: 'Pyright' })
+    expect(result.files[0].diagnostics[0]).toMatchObject({ severity: 'error', line: project.lineOf('app/broken.py', 'count: int'), source: 'Pyright' })
     expect(result.files[0].diagnostics[0].message).toMatch(/"Literal\['three'\]" is not assignable to "int"|not assignable/)
   })
 

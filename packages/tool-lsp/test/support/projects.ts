@@ -12,6 +12,8 @@ export interface Project {
   readonly files: Readonly<Record<string, string>>
   /** 1-based line of the `occurrence`-th line of `file` containing `needle`. */
   lineOf(file: string, needle: string, occurrence?: number): number
+  /** 1-based column where `needle` starts on the `occurrence`-th line of `file` containing it. */
+  columnOf(file: string, needle: string, occurrence?: number): number
   remove(): Promise<void>
 }
 
@@ -22,16 +24,21 @@ async function writeProject(prefix: string, files: Record<string, string>): Prom
     await mkdir(nodePath.dirname(path), { recursive: true })
     await writeFile(path, text)
   }
+  const lineOf = (file: string, needle: string, occurrence = 0): number => {
+    const lines = (files[file] ?? '').split('\n')
+    let seen = 0
+    for (let i = 0; i < lines.length; i++) {
+      if (lines[i]!.includes(needle) && seen++ === occurrence) return i + 1
+    }
+    throw new Error(`${file} has no line #${occurrence} containing ${JSON.stringify(needle)}`)
+  }
   return {
     root,
     files,
-    lineOf(file, needle, occurrence = 0) {
-      const lines = (files[file] ?? '').split('\n')
-      let seen = 0
-      for (let i = 0; i < lines.length; i++) {
-        if (lines[i]!.includes(needle) && seen++ === occurrence) return i + 1
-      }
-      throw new Error(`${file} has no line #${occurrence} containing ${JSON.stringify(needle)}`)
+    lineOf,
+    columnOf(file, needle, occurrence = 0) {
+      const line = (files[file] ?? '').split('\n')[lineOf(file, needle, occurrence) - 1]!
+      return line.indexOf(needle) + 1
     },
     remove: () => rm(root, { recursive: true, force: true }),
   }
