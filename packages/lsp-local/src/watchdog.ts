@@ -38,8 +38,8 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => {
 `
 
 let current: { child: ChildProcess; socket: Socket; exited: Promise<void> } | undefined
-/** The exit of a watchdog that was let go and may still be exiting. */
-let leaving: Promise<void> | undefined
+/** A watchdog that was let go and may still be exiting. */
+let leaving: { child: ChildProcess; exited: Promise<void> } | undefined
 const guarded = new Set<number>()
 
 function ensureWatchdog(): Socket {
@@ -83,7 +83,7 @@ export function releaseProcessGroup(pid: number): void {
   }
   const entry = current
   current = undefined
-  leaving = entry.exited
+  leaving = { child: entry.child, exited: entry.exited }
   entry.socket.end()
 }
 
@@ -94,5 +94,16 @@ export function watchdogPid(): number | undefined {
 
 /** Resolves once no watchdog of this process is running. */
 export async function watchdogIdle(): Promise<void> {
-  if (guarded.size === 0) await leaving
+  const exiting = leaving
+  if (guarded.size > 0 || exiting === undefined) return
+  // The watchdog is unref'd so it never keeps the host alive; but a caller awaiting this (dispose) must
+  // see it settle even when nothing else keeps the event loop running, or node exits with the await
+  // unsettled. Ref it for the wait only.
+  exiting.child.ref()
+  try {
+    await exiting.exited
+  } finally {
+    exiting.child.unref()
+    if (leaving === exiting) leaving = undefined
+  }
 }
