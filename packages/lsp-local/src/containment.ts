@@ -5,6 +5,12 @@ import * as nodePath from 'node:path'
 import { LspError, isWithin, resolveInRoot, uriToPath } from '@codeseam/lsp'
 
 /**
+ * Longest path accepted (Linux PATH_MAX). Longer input cannot name a file, and resolving it segment by
+ * segment (realpath walks up thousands of ancestors) took seconds: it is refused before any work.
+ */
+export const maxPathLength = 4096
+
+/**
  * Keeps every path inside one canonical root. Inputs that escape fail with OUTSIDE_WORKSPACE; server
  * output that escapes is dropped and counted by the caller. Checked after symlink resolution.
  */
@@ -48,9 +54,15 @@ export class Containment {
 
   /**
    * A caller path (absolute, relative to the root, or a file URI) as a canonical absolute path inside the
-   * root. Traversal, external paths, encoded traversal, non-file URIs and symlinks out → OUTSIDE_WORKSPACE.
+   * root. Traversal, external paths, encoded traversal, non-file URIs and symlinks out → OUTSIDE_WORKSPACE;
+   * over {@link maxPathLength} characters → INVALID_ARGUMENT.
    */
   input(path: string): string {
+    if (path.length > maxPathLength) {
+      throw new LspError('INVALID_ARGUMENT', `the path is ${path.length} characters long, over the ${maxPathLength}-character limit (PATH_MAX): "${path.slice(0, 80)}…"`, {
+        data: { length: path.length, limit: maxPathLength },
+      })
+    }
     const lexical = resolveInRoot(this.root, path)
     const real = this.canonical(lexical)
     if (!isWithin(this.root, real)) {

@@ -8,6 +8,7 @@ import { isLspError } from '@codeseam/lsp'
 
 import { Containment } from '../src/containment.js'
 import { Translator } from '../src/translate.js'
+import { createLocalHost } from '../src/index.js'
 
 const base = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-contain-')))
 const root = nodePath.join(base, 'root')
@@ -85,4 +86,23 @@ test('a workspace edit with any part outside the root is refused whole, naming t
   const translator = new Translator(c)
   expect(translator.locations([{ uri: inside, range }, { uri: secret, range }]).map((l) => l.path)).toEqual([nodePath.join(root, 'src', 'a.ts')])
   expect(translator.dropped).toBe(1)
+})
+
+test('a path over PATH_MAX (4096 characters) is INVALID_ARGUMENT before any file-system work; exists() says false', async () => {
+  const c = await Containment.forRoot(root)
+  const long = Array.from({ length: 5000 }, () => 'a').join('/')
+  expect(long.length).toBeGreaterThan(4096)
+  expect(code(() => c.input(long))).toBe('INVALID_ARGUMENT')
+  expect(code(() => c.input(nodePath.join(root, long)))).toBe('INVALID_ARGUMENT')
+  // Exactly at the limit is still resolved normally.
+  const atLimit = `src/${'b'.repeat(4096 - 'src/'.length)}`
+  expect(code(() => c.input(atLimit))).toBeUndefined()
+  const host = await createLocalHost({ builtins: false })
+  try {
+    const workspace = await host.openWorkspace(root)
+    await expect(workspace.readFile(long)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
+    expect(await workspace.exists(long)).toBe(false)
+  } finally {
+    await host.dispose()
+  }
 })
