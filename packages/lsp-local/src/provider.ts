@@ -147,10 +147,11 @@ export class ProfileProvider implements LspProvider {
       const hashAtStart = document.hash
       if (request.operation === 'diagnostics') {
         const waitMs = request.waitMs ?? this.host.config.diagnosticsWaitMs
-        const file = await fileDiagnostics(server, document, new Translator(workspace.containment), {
+        // One translator for the diagnostics and the meta, so related locations it dropped are counted.
+        const translator = new Translator(workspace.containment)
+        const file = await fileDiagnostics(server, document, translator, {
           deadline: Math.min(deadline, Date.now() + waitMs), quietMs: this.host.config.diagnosticsQuietMs, timeoutMs: deadline - Date.now(), signal,
         })
-        const translator = new Translator(workspace.containment)
         return { kind: 'diagnostics', files: [file], coverage: { analysed: [path], eligible: 1, complete: file.freshness === 'current' }, meta: this.meta(server, warm, translator, { documentVersion: versionAtStart, contentHash: hashAtStart }) }
       }
       let waitedForAnalysis = false
