@@ -49,7 +49,8 @@ function callSite(range: LspRange): typeof CallSiteOutput.Type {
   return { line: start.line, column: start.column, endLine: end.line, endColumn: end.column }
 }
 
-const NodeOutput = Schema.Struct({
+/** A symbol in the hierarchy, as both the direct list and the graph show it. */
+const symbolFields = {
   /** Stable id: `name@path:line`. */
   id: Schema.String,
   name: Schema.String,
@@ -58,6 +59,10 @@ const NodeOutput = Schema.Struct({
   path: Schema.String,
   line: PositiveInt,
   column: PositiveInt,
+}
+
+const NodeOutput = Schema.Struct({
+  ...symbolFields,
   /** Levels away from the target (0 = the target). */
   depth: NonNegativeInt,
 })
@@ -71,13 +76,7 @@ const EdgeOutput = Schema.Struct({
 })
 
 const DirectOutput = Schema.Struct({
-  id: Schema.String,
-  name: Schema.String,
-  kind: SymbolKind,
-  detail: Schema.optional(Schema.String),
-  path: Schema.String,
-  line: PositiveInt,
-  column: PositiveInt,
+  ...symbolFields,
   callSites: Schema.optional(Schema.Array(CallSiteOutput)),
 })
 

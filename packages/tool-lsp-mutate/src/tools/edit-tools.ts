@@ -79,6 +79,44 @@ async function rootOf(context: ToolContext, targets: ReadonlyArray<typeof Target
   return [...roots][0]!
 }
 
+/**
+ * One edit tool's transaction: every target is resolved before any edit is planned (so all plans see the
+ * same file contents), the plans are combined into one workspace edit, and the resolved targets reported.
+ */
+async function runEdits(
+  session: MutationSession,
+  context: ToolContext,
+  request: {
+    readonly tool: string
+    readonly summary: string
+    readonly targets: ReadonlyArray<typeof TargetInput.Type>
+    readonly dryRun?: boolean | undefined
+    readonly expectedHashes?: typeof ExpectedHashesInput.Type | undefined
+    readonly plan: (resolved: ResolvedTarget, index: number) => PlannedEdit
+  },
+): Promise<EditOutput> {
+  const root = await rootOf(context, request.targets)
+  const targets: EditOutput['targets'][number][] = []
+  const receipt = await session.run(
+    context.lsp,
+    {
+      tool: request.tool,
+      root,
+      ...(request.dryRun === undefined ? {} : { dryRun: request.dryRun }),
+      ...(request.expectedHashes === undefined ? {} : { expectedHashes: expectedHashesOf(request.expectedHashes)! }),
+      summary: request.summary,
+      async compute({ signal }) {
+        const resolvedAll: ResolvedTarget[] = []
+        for (const target of request.targets) resolvedAll.push(await resolveExact(context, target, signal))
+        targets.push(...resolvedAll.map((resolved) => targetOutput(resolved)))
+        return combine(resolvedAll.map((resolved, index) => ({ resolved, plan: request.plan(resolved, index), index })))
+      },
+    },
+    context.signal,
+  )
+  return { receipt: receiptOrThrow(receipt), targets }
+}
+
 const InsertInput = Schema.Struct({
   target: TargetInput,
   position: Schema.Literals(['before', 'after', 'start', 'end']).annotate({
@@ -103,27 +141,15 @@ export function codeInsertTool(session: MutationSession): ToolDefinition<typeof 
     input: InsertInput,
     output: EditOutput,
     hints: hints(),
-    async execute(input, context) {
-      const root = await rootOf(context, [input.target])
-      const targets: EditOutput['targets'][number][] = []
-      const receipt = await session.run(
-        context.lsp,
-        {
-          tool: 'code_insert',
-          root,
-          ...(input.dryRun === undefined ? {} : { dryRun: input.dryRun }),
-          ...(input.expectedHashes === undefined ? {} : { expectedHashes: expectedHashesOf(input.expectedHashes)! }),
-          summary: `insert ${input.position} ${input.target.symbol ?? `line ${input.target.line}`} in ${input.target.path}`,
-          async compute({ signal }) {
-            const resolved = await resolveExact(context, input.target, signal)
-            targets.push(targetOutput(resolved))
-            return combine([{ resolved, plan: planInsert(resolved, input.position, input.text), index: 0 }])
-          },
-        },
-        context.signal,
-      )
-      return { receipt: receiptOrThrow(receipt), targets }
-    },
+    execute: (input, context) =>
+      runEdits(session, context, {
+        tool: 'code_insert',
+        summary: `insert ${input.position} ${input.target.symbol ?? `line ${input.target.line}`} in ${input.target.path}`,
+        targets: [input.target],
+        dryRun: input.dryRun,
+        expectedHashes: input.expectedHashes,
+        plan: (resolved) => planInsert(resolved, input.position, input.text),
+      }),
     summary: (result) => receiptSummary(result.receipt),
     render: (result) => receiptText(result.receipt),
   })
@@ -157,27 +183,15 @@ export function codeReplaceTool(session: MutationSession): ToolDefinition<typeof
     input: ReplaceInput,
     output: EditOutput,
     hints: hints(),
-    async execute(input, context) {
-      const root = await rootOf(context, [input.target])
-      const targets: EditOutput['targets'][number][] = []
-      const receipt = await session.run(
-        context.lsp,
-        {
-          tool: 'code_replace',
-          root,
-          ...(input.dryRun === undefined ? {} : { dryRun: input.dryRun }),
-          ...(input.expectedHashes === undefined ? {} : { expectedHashes: expectedHashesOf(input.expectedHashes)! }),
-          summary: `replace ${input.target.symbol ?? `line ${input.target.line}`} in ${input.target.path}`,
-          async compute({ signal }) {
-            const resolved = await resolveExact(context, input.target, signal)
-            targets.push(targetOutput(resolved))
-            return combine([{ resolved, plan: planReplace(resolved, input.text, input.endLine), index: 0 }])
-          },
-        },
-        context.signal,
-      )
-      return { receipt: receiptOrThrow(receipt), targets }
-    },
+    execute: (input, context) =>
+      runEdits(session, context, {
+        tool: 'code_replace',
+        summary: `replace ${input.target.symbol ?? `line ${input.target.line}`} in ${input.target.path}`,
+        targets: [input.target],
+        dryRun: input.dryRun,
+        expectedHashes: input.expectedHashes,
+        plan: (resolved) => planReplace(resolved, input.text, input.endLine),
+      }),
     summary: (result) => receiptSummary(result.receipt),
     render: (result) => receiptText(result.receipt),
   })
@@ -205,34 +219,15 @@ export function codeReplaceBatchTool(session: MutationSession): ToolDefinition<t
     input: BatchInput,
     output: EditOutput,
     hints: hints(),
-    async execute(input, context) {
-      const root = await rootOf(context, input.edits.map((e) => e.target))
-      const targets: EditOutput['targets'][number][] = []
-      const receipt = await session.run(
-        context.lsp,
-        {
-          tool: 'code_replace_batch',
-          root,
-          ...(input.dryRun === undefined ? {} : { dryRun: input.dryRun }),
-          ...(input.expectedHashes === undefined ? {} : { expectedHashes: expectedHashesOf(input.expectedHashes)! }),
-          summary: `replace ${input.edits.length} targets`,
-          async compute({ signal }) {
-            const plans: { resolved: ResolvedTarget; plan: PlannedEdit; index: number }[] = []
-            // Resolve every target before planning any edit.
-            const resolvedAll: ResolvedTarget[] = []
-            for (const edit of input.edits) resolvedAll.push(await resolveExact(context, edit.target, signal))
-            resolvedAll.forEach((resolved, index) => {
-              targets.push(targetOutput(resolved))
-              const edit = input.edits[index]!
-              plans.push({ resolved, plan: planReplace(resolved, edit.text, edit.endLine), index })
-            })
-            return combine(plans)
-          },
-        },
-        context.signal,
-      )
-      return { receipt: receiptOrThrow(receipt), targets }
-    },
+    execute: (input, context) =>
+      runEdits(session, context, {
+        tool: 'code_replace_batch',
+        summary: `replace ${input.edits.length} targets`,
+        targets: input.edits.map((e) => e.target),
+        dryRun: input.dryRun,
+        expectedHashes: input.expectedHashes,
+        plan: (resolved, index) => planReplace(resolved, input.edits[index]!.text, input.edits[index]!.endLine),
+      }),
     summary: (result) => receiptSummary(result.receipt),
     render: (result) => receiptText(result.receipt),
   })
