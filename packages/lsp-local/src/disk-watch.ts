@@ -45,7 +45,9 @@ export class DiskWatch {
       const current = queue.shift() as string
       if (this.watchers.has(current)) continue
       if (this.watchers.size >= this.maxFolders) {
+        // Too many folders to watch: callers scan instead, so the watchers opened so far are of no use.
         this.complete = false
+        this.close()
         return
       }
       try {
@@ -79,7 +81,7 @@ export class DiskWatch {
   }
 
   private changed(dir: string, name: string | undefined): void {
-    if (name === undefined) return
+    if (name === undefined || this.closed) return
     const path = nodePath.join(dir, name)
     const info = statSync(path, { throwIfNoEntry: false })
     if (info?.isDirectory()) {
@@ -92,7 +94,9 @@ export class DiskWatch {
       for (const file of this.known) {
         if (file === path || file.startsWith(path + nodePath.sep)) {
           this.known.delete(file)
-          this.pending.set(file, this.pending.get(file) === FileChangeType.Created ? FileChangeType.Deleted : FileChangeType.Deleted)
+          // Created and deleted again before anyone was told: the server never knew it, so say nothing.
+          if (this.pending.get(file) === FileChangeType.Created) this.pending.delete(file)
+          else this.pending.set(file, FileChangeType.Deleted)
         }
       }
       return
