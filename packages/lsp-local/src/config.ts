@@ -24,7 +24,10 @@ export interface HostConfig {
   readonly requestTimeoutMs?: number
   /** Idle servers are stopped after this long without a query, ms (default 10 minutes; 0 disables). */
   readonly idleTtlMs?: number
-  /** Open documents kept per server before the least recently used is closed (default 200). */
+  /**
+   * Deprecated alias of `limits.maxOpenDocuments` (the documented key), still accepted; giving both with
+   * different values is INVALID_ARGUMENT.
+   */
   readonly maxOpenDocuments?: number
   /** Restarts allowed within `restartWindowMs` before the server is UNAVAILABLE (default 5 within 5 minutes). */
   readonly maxRestarts?: number
@@ -59,7 +62,6 @@ export interface ResolvedHostConfig {
   readonly envAllow: ReadonlyArray<string>
   readonly requestTimeoutMs: number
   readonly idleTtlMs: number
-  readonly maxOpenDocuments: number
   readonly maxRestarts: number
   readonly restartWindowMs: number
   readonly maxMessageBytes: number
@@ -157,14 +159,17 @@ export async function resolveHostConfig(options: HostOptions, builtins: Readonly
     }
     return value
   }
-  const limits = resolveResourceLimits(config.limits)
+  const alias = config.maxOpenDocuments
+  if (alias !== undefined && config.limits?.maxOpenDocuments !== undefined && config.limits.maxOpenDocuments !== alias) {
+    throw new LspError('INVALID_ARGUMENT', `maxOpenDocuments (${String(alias)}) and limits.maxOpenDocuments (${String(config.limits.maxOpenDocuments)}) disagree; set only limits.maxOpenDocuments`)
+  }
+  const limits = resolveResourceLimits(alias === undefined ? config.limits : { ...config.limits, maxOpenDocuments: alias })
   return {
     limits,
     profiles: mergeProfiles(options.builtins === false ? [] : builtins, config.profiles),
     envAllow: [...(config.envAllow ?? [])],
     requestTimeoutMs: positive(config.requestTimeoutMs, 60_000, 'requestTimeoutMs'),
     idleTtlMs: positive(config.idleTtlMs, 10 * 60_000, 'idleTtlMs'),
-    maxOpenDocuments: positive(config.maxOpenDocuments, limits.maxOpenDocuments, 'maxOpenDocuments'),
     maxRestarts: positive(config.maxRestarts, 5, 'maxRestarts'),
     restartWindowMs: positive(config.restartWindowMs, 5 * 60_000, 'restartWindowMs'),
     maxMessageBytes: positive(config.maxMessageBytes, 64 * 1024 * 1024, 'maxMessageBytes'),

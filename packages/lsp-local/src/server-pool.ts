@@ -183,7 +183,7 @@ export class ServerSlot {
       settings: plan.settings,
       maxMessageBytes: this.config.maxMessageBytes,
       stderrLines: this.config.stderrLines,
-      maxOpenDocuments: this.config.maxOpenDocuments,
+      maxOpenDocuments: this.config.limits.maxOpenDocuments,
       livenessGraceMs: this.config.livenessGraceMs,
     })
     this.server = server

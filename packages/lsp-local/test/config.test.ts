@@ -81,3 +81,12 @@ test('a profile that cannot run here reports unavailable with what to install', 
     await host.dispose()
   }
 })
+
+test('limits.maxOpenDocuments is the one setting; the old top-level maxOpenDocuments is an alias for it', async () => {
+  expect((await resolveHostConfig({ builtins: false }, [])).limits.maxOpenDocuments).toBe(200)
+  expect((await resolveHostConfig({ builtins: false, limits: { maxOpenDocuments: 9 } }, [])).limits.maxOpenDocuments).toBe(9)
+  expect((await resolveHostConfig({ builtins: false, maxOpenDocuments: 7 }, [])).limits.maxOpenDocuments).toBe(7)
+  expect((await resolveHostConfig({ builtins: false, maxOpenDocuments: 7, limits: { maxOpenDocuments: 7 } }, [])).limits.maxOpenDocuments).toBe(7)
+  await expect(resolveHostConfig({ builtins: false, maxOpenDocuments: 7, limits: { maxOpenDocuments: 9 } }, [])).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
+  await expect(resolveHostConfig({ builtins: false, maxOpenDocuments: 0 }, [])).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
+})
