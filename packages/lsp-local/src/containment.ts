@@ -2,13 +2,10 @@ import { realpathSync } from 'node:fs'
 import { realpath } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
-import { LspError, isWithin, resolveInRoot, uriToPath } from '@codeseam/lsp'
+import { LspError, canonicalPath, isWithin, maxPathLength, resolveInRoot, uriToPath } from '@codeseam/lsp'
 
-/**
- * Longest path accepted (Linux PATH_MAX). Longer input cannot name a file, and resolving it segment by
- * segment (realpath walks up thousands of ancestors) took seconds: it is refused before any work.
- */
-export const maxPathLength = 4096
+/** The seam's path-length limit (PATH_MAX), refused by `resolveInRoot` before any file-system work. */
+export { maxPathLength }
 
 /**
  * Keeps every path inside one canonical root. Inputs that escape fail with OUTSIDE_WORKSPACE; server
@@ -38,9 +35,7 @@ export class Containment {
     try {
       real = realpathSync(path)
     } catch {
-      const parent = nodePath.dirname(path)
-      real = parent === path ? path : nodePath.join(this.canonical(parent), nodePath.basename(path))
-      return real // not cached: the file may appear later
+      return canonicalPath(path) // not cached: the file may appear later
     }
     if (this.realCache.size > 50_000) this.realCache.clear()
     this.realCache.set(path, real)
@@ -58,11 +53,6 @@ export class Containment {
    * over {@link maxPathLength} characters → INVALID_ARGUMENT.
    */
   input(path: string): string {
-    if (path.length > maxPathLength) {
-      throw new LspError('INVALID_ARGUMENT', `the path is ${path.length} characters long, over the ${maxPathLength}-character limit (PATH_MAX): "${path.slice(0, 80)}…"`, {
-        data: { length: path.length, limit: maxPathLength },
-      })
-    }
     const lexical = resolveInRoot(this.root, path)
     const real = this.canonical(lexical)
     if (!isWithin(this.root, real)) {

@@ -1,22 +1,7 @@
-import { realpathSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import { LspError, isWithin, pathToUri, resolveInRoot } from '@codeseam/lsp'
+import { LspError, canonicalPath, isWithin, pathToUri, resolveInRoot } from '@codeseam/lsp'
 import type * as vscode from 'vscode'
-
-/**
- * Where `path` really is, through symbolic links. A path that does not exist yet (a file an edit creates or
- * renames to) is its nearest existing ancestor's real path joined with the rest: `link/new.ts`, with `link`
- * pointing outside, lands outside, and its lexical path must not hide that.
- */
-export function canonicalPath(path: string): string {
-  try {
-    return realpathSync(path)
-  } catch {
-    const parent = nodePath.dirname(path)
-    return parent === path ? path : nodePath.join(canonicalPath(parent), nodePath.basename(path))
-  }
-}
 
 /**
  * A caller path (absolute, relative to `root` or a file URI) as an absolute path under `root`, refused with
@@ -44,7 +29,7 @@ export class Containment {
   /** Real paths already looked up in this query: answers name the same few files many times. */
   private readonly realPaths = new Map<string, string>()
 
-  /** `root` must be canonical (see {@link canonicalPath}). */
+  /** `root` must be canonical (`canonicalPath` from @codeseam/lsp). */
   constructor(readonly root: string) {}
 
   /** The absolute path of `uri` when it is a file under the root; otherwise counts a drop and returns undefined. */

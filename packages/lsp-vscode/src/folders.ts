@@ -1,9 +1,8 @@
 import * as nodePath from 'node:path'
 
-import { LspError, isWithin } from '@codeseam/lsp'
+import { LspError, canonicalPath, isWithin } from '@codeseam/lsp'
 import * as vscode from 'vscode'
 
-import { canonicalPath } from './containment.js'
 
 /** The file-system workspace folders VS Code has open (virtual folders such as `vscode-vfs:` are skipped). */
 export function fileWorkspaceFolders(): ReadonlyArray<{ readonly name: string; readonly root: string; readonly folder: vscode.WorkspaceFolder }> {

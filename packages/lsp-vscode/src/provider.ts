@@ -2,6 +2,7 @@ import * as nodePath from 'node:path'
 
 import {
   LspError,
+  canonicalPath,
   lspOperations,
   toLspError,
   type LspOperation,
@@ -14,7 +15,7 @@ import {
 } from '@codeseam/lsp'
 import type * as vscode from 'vscode'
 
-import { Containment, canonicalPath, containedPath } from './containment.js'
+import { Containment, containedPath } from './containment.js'
 import { Deadline } from './deadline.js'
 import { DocumentTracker } from './documents.js'
 import { checkRootIsOpen, fileWorkspaceFolders } from './folders.js'

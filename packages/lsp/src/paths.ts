@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs'
 import * as nodePath from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
@@ -31,12 +32,23 @@ export function isWithin(root: string, path: string): boolean {
 }
 
 /**
+ * Longest path accepted (Linux PATH_MAX). Longer input cannot name a file, and resolving it segment by
+ * segment took seconds in a backend: it is refused before any work.
+ */
+export const maxPathLength = 4096
+
+/**
  * Resolves a caller path (absolute, or relative to `root`) to an absolute normalized path inside `root`,
  * lexically: traversal, NUL bytes and percent-encoded traversal are refused with OUTSIDE_WORKSPACE or
  * INVALID_ARGUMENT. Symlinks are the backend's to check.
  */
 export function resolveInRoot(root: string, path: string): string {
   if (path.length === 0) throw new LspError('INVALID_ARGUMENT', 'path is empty: give a file path relative to the workspace root')
+  if (path.length > maxPathLength) {
+    throw new LspError('INVALID_ARGUMENT', `the path is ${path.length} characters long, over the ${maxPathLength}-character limit (PATH_MAX): "${path.slice(0, 80)}…"`, {
+      data: { length: path.length, limit: maxPathLength },
+    })
+  }
   if (path.includes('\0')) throw new LspError('INVALID_ARGUMENT', 'path contains a NUL byte')
   if (/%2e|%2f|%5c/i.test(path)) {
     throw new LspError('OUTSIDE_WORKSPACE', `path "${path}" contains percent-encoded separators or dots; give a plain path`)
@@ -74,4 +86,18 @@ export function uriToPath(uri: string): string | undefined {
 export function displayPath(root: string, path: string): string {
   const relative = nodePath.relative(root, path)
   return (relative === '' ? '.' : relative).split(nodePath.sep).join('/')
+}
+
+/**
+ * Where an absolute path really is, through symbolic links. A path that does not exist yet (a file an edit
+ * creates) is its nearest existing ancestor's real path joined with the rest, so `link/new.ts` with `link`
+ * pointing outside a root lands outside. Backends check containment on this, not on the lexical path.
+ */
+export function canonicalPath(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    const parent = nodePath.dirname(path)
+    return parent === path ? path : nodePath.join(canonicalPath(parent), nodePath.basename(path))
+  }
 }
