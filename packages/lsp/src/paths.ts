@@ -25,10 +25,23 @@ export function extensionOf(path: string): string | undefined {
   return base.slice(dot).toLowerCase()
 }
 
-/** True when `path` is `root` or inside it (both absolute and normalized). */
+/**
+ * True when `path` is `root` or inside it (both absolute). On POSIX a prefix comparison of the normalized
+ * paths, which is what `path.relative` decides, at a fraction of its cost: it runs for every location a
+ * server returns.
+ */
 export function isWithin(root: string, path: string): boolean {
+  if (nodePath.sep === '/' && root.startsWith('/') && path.startsWith('/')) {
+    const r = withoutTrailingSlash(nodePath.normalize(root))
+    const p = withoutTrailingSlash(nodePath.normalize(path))
+    return p === r || p.startsWith(r === '/' ? '/' : `${r}/`)
+  }
   const relative = nodePath.relative(root, path)
   return relative === '' || (!relative.startsWith('..') && !nodePath.isAbsolute(relative))
+}
+
+function withoutTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path
 }
 
 /**

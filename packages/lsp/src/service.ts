@@ -222,24 +222,36 @@ function containLocations<T extends LspQueryResult>(result: T, root: string): T 
   return result
 }
 
-/** Runs `run` with a signal that aborts when the caller's does; rejects with CANCELLED at once on abort. */
-async function withCancellation<T>(signal: AbortSignal | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  if (signal?.aborted) throw new LspError('CANCELLED', 'the request was cancelled before it started')
-  const controller = new AbortController()
-  if (signal === undefined) return run(controller.signal)
-  let onAbort: (() => void) | undefined
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => {
-      controller.abort(signal.reason)
-      reject(new LspError('CANCELLED', 'the request was cancelled'))
-    }
+/**
+ * Runs `run` with the caller's signal (a fresh one when there is none) and rejects with CANCELLED as soon as
+ * that signal aborts, whether or not the provider notices.
+ */
+function withCancellation<T>(signal: AbortSignal | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  if (signal?.aborted) return Promise.reject(new LspError('CANCELLED', 'the request was cancelled before it started'))
+  if (signal === undefined) return run(new AbortController().signal)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new LspError('CANCELLED', 'the request was cancelled'))
     signal.addEventListener('abort', onAbort, { once: true })
+    const done = () => signal.removeEventListener('abort', onAbort)
+    let running: Promise<T>
+    try {
+      running = run(signal)
+    } catch (error) {
+      done()
+      reject(error)
+      return
+    }
+    running.then(
+      (value) => {
+        done()
+        resolve(value)
+      },
+      (error: unknown) => {
+        done()
+        reject(error)
+      },
+    )
   })
-  try {
-    return await Promise.race([run(controller.signal), aborted])
-  } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort)
-  }
 }
 
 /** Creates a fresh `ctx.lsp` service with no providers and no workspaces. */

@@ -2,9 +2,10 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
+import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 
-import { canonicalPath, LspError, maxPathLength, resolveInRoot } from '../src/index.js'
+import { canonicalPath, isWithin, LspError, maxPathLength, resolveInRoot } from '../src/index.js'
 
 const scratch = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-paths-')))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -30,5 +31,29 @@ describe('paths', () => {
     symlinkSync(outside, nodePath.join(root, 'link'))
     expect(canonicalPath(nodePath.join(root, 'link', 'new', 'file.ts'))).toBe(nodePath.join(outside, 'new', 'file.ts'))
     expect(canonicalPath(nodePath.join(root, 'plain.ts'))).toBe(nodePath.join(root, 'plain.ts'))
+  })
+})
+
+describe('isWithin', () => {
+  /** The definition: after resolving dot segments, the root's segments are a prefix of the path's. */
+  const segments = (path: string) => nodePath.posix.resolve(path).split('/').filter((s) => s !== '')
+  const reference = (root: string, path: string) => {
+    const [r, p] = [segments(root), segments(path)]
+    return r.length <= p.length && r.every((segment, i) => p[i] === segment)
+  }
+  const absolute = fc.array(fc.constantFrom('a', 'b', 'ab', '..', '.', '', '..a', 'a..', '.a'), { maxLength: 6 }).map((parts) => `/${parts.join('/')}`)
+
+  it('agrees with the segment-prefix definition on absolute paths', () => {
+    fc.assert(fc.property(absolute, absolute, (root, path) => isWithin(root, path) === reference(root, path)), { numRuns: 5_000 })
+  })
+
+  it('handles the cases that prefix tests get wrong', () => {
+    expect(isWithin('/work/app', '/work/app')).toBe(true)
+    expect(isWithin('/work/app/', '/work/app')).toBe(true)
+    expect(isWithin('/work/app', '/work/app/src/x.ts')).toBe(true)
+    expect(isWithin('/work/app', '/work/application/x.ts')).toBe(false)
+    expect(isWithin('/work/app', '/work/app/../other/x.ts')).toBe(false)
+    expect(isWithin('/work/app', '/work/app/..config/x.ts')).toBe(true)
+    expect(isWithin('/', '/etc/passwd')).toBe(true)
   })
 })
