@@ -16,7 +16,7 @@ import {
   WorkDoneProgressCreateRequest,
   WorkspaceFoldersRequest,
   createMessageConnection,
-  StreamMessageReader,
+  ReadableStreamMessageReader,
   StreamMessageWriter,
   type ApplyWorkspaceEditParams,
   type ApplyWorkspaceEditResult,
@@ -31,7 +31,7 @@ import {
 } from 'vscode-languageserver-protocol/node'
 
 import type { ServerProcess } from './server-process.js'
-import { StdoutGuard } from './stdout-guard.js'
+import { guardedStream } from './stdout-guard.js'
 
 /** What the host answers and observes when the server talks to it. */
 export interface ClientHandlers {
@@ -52,10 +52,8 @@ export interface ClientHandlers {
  * TypeScript 7 server) block until theirs are answered.
  */
 export function connect(process: ServerProcess, handlers: ClientHandlers, maxMessageBytes: number): MessageConnection {
-  const guard = new StdoutGuard(maxMessageBytes)
-  process.stdout.pipe(guard)
-  guard.on('error', (error) => handlers.broken(error))
-  const connection = createMessageConnection(new StreamMessageReader(guard), new StreamMessageWriter(process.stdin))
+  const stdout = guardedStream(process.stdout, maxMessageBytes, (violation) => handlers.broken(violation))
+  const connection = createMessageConnection(new ReadableStreamMessageReader(stdout), new StreamMessageWriter(process.stdin))
 
   connection.onRequest(ConfigurationRequest.type, (params) => handlers.configuration(params.items))
   connection.onRequest(WorkspaceFoldersRequest.type, () => handlers.workspaceFolders())

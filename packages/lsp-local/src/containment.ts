@@ -13,7 +13,13 @@ export { maxPathLength }
  */
 export class Containment {
   /** realpath results per path; symlinks inside a workspace rarely change while a host runs. */
-  private readonly realCache = new Map<string, string | null>()
+  private readonly realCache = new Map<string, string>()
+  /**
+   * Answers of {@link input} and {@link output} built only from cached realpath results (so they hold
+   * exactly as long as those do): the checks run on every query and every returned location.
+   */
+  private readonly inputCache = new Map<string, string>()
+  private readonly outputCache = new Map<string, string | undefined>()
 
   private constructor(readonly root: string) {}
 
@@ -27,24 +33,29 @@ export class Containment {
     }
   }
 
-  /** Canonical path of an existing file, or of its nearest existing ancestor joined with the rest. */
-  private canonical(path: string): string {
+  /**
+   * Canonical path of an existing file (cached), or of its nearest existing ancestor joined with the rest
+   * (not cached: the file may appear later, and `cached` is false).
+   */
+  private canonical(path: string): { real: string; cached: boolean } {
     const cached = this.realCache.get(path)
-    if (cached !== undefined && cached !== null) return cached
+    if (cached !== undefined) return { real: cached, cached: true }
     let real: string
     try {
       real = realpathSync(path)
     } catch {
-      return canonicalPath(path) // not cached: the file may appear later
+      return { real: canonicalPath(path), cached: false }
     }
-    if (this.realCache.size > 50_000) this.realCache.clear()
+    if (this.realCache.size > 50_000) this.invalidate()
     this.realCache.set(path, real)
-    return real
+    return { real, cached: true }
   }
 
   /** Forgets cached symlink resolutions (after files were created, renamed or deleted). */
   invalidate(): void {
     this.realCache.clear()
+    this.inputCache.clear()
+    this.outputCache.clear()
   }
 
   /**
@@ -53,26 +64,41 @@ export class Containment {
    * over {@link maxPathLength} characters → INVALID_ARGUMENT.
    */
   input(path: string): string {
+    const known = this.inputCache.get(path)
+    if (known !== undefined) return known
     const lexical = resolveInRoot(this.root, path)
-    const real = this.canonical(lexical)
+    const { real, cached } = this.canonical(lexical)
     if (!isWithin(this.root, real)) {
       throw new LspError('OUTSIDE_WORKSPACE', `"${path}" resolves (through a symbolic link) to ${real}, outside the workspace root ${this.root}`, {
         data: { path, root: this.root },
       })
     }
+    if (cached) remember(this.inputCache, path, real)
     return real
   }
 
   /** A server-produced URI as a path inside the root, or undefined when it must be dropped. */
   output(uri: string): string | undefined {
+    if (this.outputCache.has(uri)) return this.outputCache.get(uri)
     const path = uriToPath(uri)
-    if (path === undefined || !isWithin(this.root, path)) return undefined
-    const real = this.canonical(path)
-    return isWithin(this.root, real) ? path : undefined
+    if (path === undefined || !isWithin(this.root, path)) {
+      remember(this.outputCache, uri, undefined)
+      return undefined
+    }
+    const { real, cached } = this.canonical(path)
+    const answer = isWithin(this.root, real) ? path : undefined
+    if (cached) remember(this.outputCache, uri, answer)
+    return answer
   }
 
   /** Whether a path (already absolute) is inside the root after symlink resolution. */
   contains(path: string): boolean {
-    return isWithin(this.root, path) && isWithin(this.root, this.canonical(path))
+    return isWithin(this.root, path) && isWithin(this.root, this.canonical(path).real)
   }
+}
+
+/** Caches stay bounded: past the limit one starts over (they only save work). */
+function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+  if (cache.size >= 50_000) cache.clear()
+  cache.set(key, value)
 }

@@ -69,7 +69,13 @@ export class HostCore {
 
   /** Memory-restart reasons of a profile's slots under a root, once each. */
   takeNotices(root: string, profileId: string): string[] {
-    return [...this.slots.values()].flatMap((slot) => (slot.profile.id === profileId && isWithin(root, slot.root) ? (slot.takeNotice() ?? []) : []))
+    const notices: string[] = []
+    for (const slot of this.slots.values()) {
+      if (!slot.hasNotice || slot.profile.id !== profileId || !isWithin(root, slot.root)) continue
+      const notice = slot.takeNotice()
+      if (notice !== undefined) notices.push(notice)
+    }
+    return notices
   }
 
   /** The open workspace a request's root names (as given, or canonical). */

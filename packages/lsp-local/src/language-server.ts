@@ -30,6 +30,7 @@ import {
 
 import { clientCapabilities } from './client-capabilities.js'
 import { connect } from './connection.js'
+import { Deadlines, RequestCancellation } from './deadlines.js'
 import { DiagnosticsStore } from './diagnostics.js'
 import { DocumentSync } from './documents.js'
 import { ServerProcess } from './server-process.js'
@@ -85,6 +86,8 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
   private readonly process: ServerProcess
   private readonly connection: MessageConnection
   private readonly crashListeners = new Set<(error: LspError) => void>()
+  /** Every request's deadline, on one timer. */
+  private readonly deadlines = new Deadlines()
   private crashErrorValue: LspError | undefined
   private captured: WorkspaceEdit[] | undefined
   /**
@@ -262,52 +265,61 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
    * Sends one request with a deadline. On timeout or abort the request is cancelled ($/cancelRequest) and
    * fails with TIMEOUT / CANCELLED; a timeout also starts a liveness probe. Server errors → SERVER_ERROR.
    */
-  async request<P, R, PR, E, RO>(
+  request<P, R, PR, E, RO>(
     type: ProtocolRequestType<P, R, PR, E, RO>,
     params: P,
     options: { timeoutMs: number; signal?: AbortSignal; what?: string },
   ): Promise<R> {
-    if (this.crashErrorValue !== undefined) throw this.crashErrorValue
-    if (this.stopping !== undefined) throw new LspError('DISPOSED', `the ${this.spec.profileId} server for ${this.spec.root} is stopping`)
+    if (this.crashErrorValue !== undefined) return Promise.reject(this.crashErrorValue)
+    if (this.stopping !== undefined) return Promise.reject(new LspError('DISPOSED', `the ${this.spec.profileId} server for ${this.spec.root} is stopping`))
     const what = options.what ?? type.method
-    const source = new CancellationTokenSource()
-    const crash = this.crashPromise()
-    let timer: NodeJS.Timeout | undefined
-    let onAbort: (() => void) | undefined
-    const interrupted = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        source.cancel()
+    const { signal } = options
+    if (signal?.aborted === true) return Promise.reject(new LspError('CANCELLED', `${what} was cancelled`))
+    // One promise settled by whichever comes first: the answer, the deadline, an abort or a crash.
+    return new Promise<R>((resolve, reject) => {
+      const token = new RequestCancellation()
+      let settled = false
+      const settle = (error: unknown, value?: R) => {
+        if (settled) return
+        settled = true
+        deadline.cancel()
+        signal?.removeEventListener('abort', onAbort)
+        this.crashListeners.delete(onCrash)
+        if (error === undefined) resolve(value as R)
+        else reject(error)
+      }
+      const onCrash = (error: LspError) => settle(error)
+      const onAbort = () => {
+        token.cancel()
+        settle(new LspError('CANCELLED', `${what} was cancelled`))
+      }
+      const deadline = this.deadlines.add(options.timeoutMs, () => {
+        token.cancel()
         this.probeLiveness()
-        reject(new LspError('TIMEOUT', `the ${this.spec.profileId} server did not answer ${what} within ${options.timeoutMs} ms; the request was cancelled (raise requestTimeoutMs for slow projects)`, { data: { profile: this.spec.profileId } }))
-      }, options.timeoutMs)
-      onAbort = () => {
-        source.cancel()
-        reject(new LspError('CANCELLED', `${what} was cancelled`))
-      }
-      if (options.signal?.aborted) onAbort()
-      else options.signal?.addEventListener('abort', onAbort, { once: true })
-    })
-    try {
+        settle(new LspError('TIMEOUT', `the ${this.spec.profileId} server did not answer ${what} within ${options.timeoutMs} ms; the request was cancelled (raise requestTimeoutMs for slow projects)`, { data: { profile: this.spec.profileId } }))
+      })
+      signal?.addEventListener('abort', onAbort, { once: true })
+      this.crashListeners.add(onCrash)
       // The message connection is the protocol connection at run time; the cast picks its typed overloads.
-      const sent = (this.connection as unknown as ProtocolConnection).sendRequest(type, params as never, source.token)
-      return await Promise.race([sent, interrupted, crash.promise])
-    } catch (error) {
-      if (error instanceof LspError) throw error
-      if (this.crashErrorValue !== undefined) throw this.crashErrorValue
-      if (error instanceof ResponseError) {
-        const code = error.code === LSPErrorCodes.ContentModified ? 'STALE_VERSION' : 'SERVER_ERROR'
-        throw new LspError(code, `the ${this.spec.profileId} server answered ${what} with error ${error.code}: ${error.message}`, {
-          cause: error,
-          data: { profile: this.spec.profileId, serverCode: error.code },
-        })
-      }
-      throw new LspError('SERVER_ERROR', `${what} to the ${this.spec.profileId} server failed: ${(error as Error).message}`, { cause: error })
-    } finally {
-      clearTimeout(timer)
-      if (onAbort) options.signal?.removeEventListener('abort', onAbort)
-      crash.release()
-      source.dispose()
+      ;(this.connection as unknown as ProtocolConnection).sendRequest(type, params as never, token).then(
+        (value) => settle(undefined, value),
+        (error: unknown) => settle(this.requestError(error, what)),
+      )
+    })
+  }
+
+  /** A failed request as an LspError: the crash when there was one, the server's own error otherwise. */
+  private requestError(error: unknown, what: string): LspError {
+    if (error instanceof LspError) return error
+    if (this.crashErrorValue !== undefined) return this.crashErrorValue
+    if (error instanceof ResponseError) {
+      const code = error.code === LSPErrorCodes.ContentModified ? 'STALE_VERSION' : 'SERVER_ERROR'
+      return new LspError(code, `the ${this.spec.profileId} server answered ${what} with error ${error.code}: ${error.message}`, {
+        cause: error,
+        data: { profile: this.spec.profileId, serverCode: error.code },
+      })
     }
+    return new LspError('SERVER_ERROR', `${what} to the ${this.spec.profileId} server failed: ${(error as Error).message}`, { cause: error })
   }
 
   /** A slow request is not a reason to restart; a server that answers nothing within the grace period is. */

@@ -55,6 +55,10 @@ export class ServerSlot {
   }
 
   /** The memory-restart reason, once. */
+  get hasNotice(): boolean {
+    return this.notice !== undefined
+  }
+
   takeNotice(): string | undefined {
     const notice = this.notice
     this.notice = undefined

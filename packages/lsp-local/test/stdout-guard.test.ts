@@ -1,8 +1,11 @@
-import { Readable } from 'node:stream'
+import { PassThrough, Readable } from 'node:stream'
 
 import { expect, test } from 'vitest'
 
+import { ReadableStreamMessageReader, type Message } from 'vscode-languageserver-protocol/node'
+
 import { ProtocolViolation, StdoutGuard } from '../src/index.js'
+import { guardedStream } from '../src/stdout-guard.js'
 
 function frame(body: string): Buffer {
   const bytes = Buffer.from(body, 'utf8')
@@ -45,4 +48,53 @@ test('a header without Content-Length, or one that never ends, is refused', asyn
   await expect(run([Buffer.from('Content-Type: x\r\n\r\n{}')])).rejects.toThrow(/without Content-Length/)
   await expect(run([Buffer.from(`X-Long: ${'a'.repeat(9000)}`)])).rejects.toThrow(/without completing a message header/)
   await expect(run([Buffer.from('Content-Length: 12abc\r\n\r\n')])).rejects.toThrow(/Content-Length/)
+})
+
+/** What the host's JSON-RPC reader reads through `guardedStream` from the given chunks. */
+function read(chunks: Buffer[], limit = 1024): Promise<{ messages: Message[]; violations: Error[]; errors: unknown[] }> {
+  return new Promise((resolve) => {
+    const source = new PassThrough()
+    const violations: Error[] = []
+    const errors: unknown[] = []
+    const messages: Message[] = []
+    const reader = new ReadableStreamMessageReader(guardedStream(source, limit, (violation) => violations.push(violation)))
+    reader.onError((error) => errors.push(error))
+    reader.listen((message) => messages.push(message))
+    source.on('end', () => setImmediate(() => resolve({ messages, violations, errors })))
+    for (const chunk of chunks) source.write(chunk)
+    source.end()
+  })
+}
+
+test('the reader gets every message through guardedStream however the bytes are split', async () => {
+  const whole = await read([messages])
+  expect(whole.messages).toEqual([{ jsonrpc: '2.0', id: 1, result: 'é' }, { jsonrpc: '2.0', method: 'x' }])
+  expect(whole.violations).toEqual([])
+  for (let cut = 1; cut < messages.length; cut++) {
+    const split = await read([messages.subarray(0, cut), messages.subarray(cut)])
+    expect(split.messages, `cut at byte ${cut}`).toEqual(whole.messages)
+    expect(split.violations).toEqual([])
+  }
+  const bytewise = await read([...messages].map((b) => Buffer.from([b])))
+  expect(bytewise.messages).toEqual(whole.messages)
+  // A header block with more than Content-Length passes too.
+  const body = '{"jsonrpc":"2.0","method":"y"}'
+  const typed = Buffer.from(`Content-Length: ${body.length}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n${body}`)
+  const both = await read([typed, frame('{"jsonrpc":"2.0","method":"z"}')])
+  expect(both.messages).toEqual([{ jsonrpc: '2.0', method: 'y' }, { jsonrpc: '2.0', method: 'z' }])
+  expect(both.violations).toEqual([])
+})
+
+test('guardedStream reports a violation once, to the reader too, and passes nothing after it', async () => {
+  const log = Buffer.from('[info] listening\n')
+  const after = frame('{"jsonrpc":"2.0","method":"late"}')
+  const result = await read([frame('{"jsonrpc":"2.0","method":"early"}'), log, after])
+  expect(result.messages).toEqual([{ jsonrpc: '2.0', method: 'early' }])
+  expect(result.violations).toHaveLength(1)
+  expect(result.violations[0]).toBeInstanceOf(ProtocolViolation)
+  expect(result.violations[0]?.message).toMatch(/not a protocol header/)
+  expect(result.errors).toHaveLength(1)
+  const oversized = await read([frame('x'.repeat(2000))], 1024)
+  expect(oversized.violations[0]?.message).toMatch(/2000-byte message; the limit is 1024/)
+  expect(oversized.messages).toEqual([])
 })

@@ -1,0 +1,69 @@
+import { afterEach, beforeEach, expect, test, vi } from 'vitest'
+
+import { Deadlines, RequestCancellation } from '../src/deadlines.js'
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] })
+})
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+test('each deadline expires once, at its time, in order; one timer serves them all', () => {
+  const deadlines = new Deadlines()
+  const expired: string[] = []
+  deadlines.add(300, () => expired.push('c'))
+  deadlines.add(100, () => expired.push('a')) // earlier than the armed one: re-arms
+  deadlines.add(200, () => expired.push('b'))
+  expect(vi.getTimerCount()).toBe(1)
+  vi.advanceTimersByTime(99)
+  expect(expired).toEqual([])
+  vi.advanceTimersByTime(1)
+  expect(expired).toEqual(['a'])
+  vi.advanceTimersByTime(100)
+  expect(expired).toEqual(['a', 'b'])
+  vi.advanceTimersByTime(1_000)
+  expect(expired).toEqual(['a', 'b', 'c'])
+  expect(vi.getTimerCount()).toBe(0)
+})
+
+test('a cancelled deadline never expires; later ones still do', () => {
+  const deadlines = new Deadlines()
+  const expired: string[] = []
+  const first = deadlines.add(100, () => expired.push('first'))
+  deadlines.add(150, () => expired.push('second'))
+  first.cancel()
+  first.cancel()
+  vi.advanceTimersByTime(1_000)
+  expect(expired).toEqual(['second'])
+})
+
+test('deadlines added while requests stream in cost no timer calls', () => {
+  const deadlines = new Deadlines()
+  const set = vi.spyOn(globalThis, 'setTimeout')
+  const handles = []
+  for (let i = 0; i < 50; i++) {
+    handles.push(deadlines.add(30_000, () => {}))
+    vi.advanceTimersByTime(1)
+    handles.at(-2)?.cancel()
+  }
+  expect(set).toHaveBeenCalledTimes(1)
+  set.mockRestore()
+  deadlines.clear()
+  expect(vi.getTimerCount()).toBe(0)
+})
+
+test('RequestCancellation tells each listener once, not after disposal, and late listeners at once', async () => {
+  const token = new RequestCancellation()
+  const seen: string[] = []
+  token.onCancellationRequested(() => seen.push('kept'))
+  const gone = token.onCancellationRequested(() => seen.push('disposed'))
+  gone.dispose()
+  expect(token.isCancellationRequested).toBe(false)
+  token.cancel()
+  token.cancel()
+  expect(token.isCancellationRequested).toBe(true)
+  expect(seen).toEqual(['kept'])
+  const late = new Promise<void>((resolve) => token.onCancellationRequested(() => resolve()))
+  await late
+})
