@@ -77,6 +77,17 @@ export class Containment {
     return real
   }
 
+  /**
+   * {@link input} without the caches, for the moments a file is read or written: a file that was checked
+   * before may since have been replaced by a symbolic link that points out. Refreshes the caches.
+   */
+  fresh(path: string): string {
+    this.inputCache.delete(path)
+    const lexical = resolveInRoot(this.root, path)
+    this.realCache.delete(lexical)
+    return this.input(path)
+  }
+
   /** A server-produced URI as a path inside the root, or undefined when it must be dropped. */
   output(uri: string): string | undefined {
     if (this.outputCache.has(uri)) return this.outputCache.get(uri)
@@ -101,4 +112,22 @@ export class Containment {
 function remember<V>(cache: Map<string, V>, key: string, value: V): void {
   if (cache.size >= 50_000) cache.clear()
   cache.set(key, value)
+}
+
+/**
+ * Refuses to read `path` when it now resolves (through a symbolic link) outside `root`: the check every read
+ * from disk makes at the moment of reading, whatever was cached about the path before.
+ */
+export function assertReadable(root: string, path: string): void {
+  let real: string
+  try {
+    real = realpathSync(path)
+  } catch {
+    return // missing: the read itself reports NOT_FOUND
+  }
+  if (!isWithin(root, real)) {
+    throw new LspError('OUTSIDE_WORKSPACE', `${path} now resolves (through a symbolic link) to ${real}, outside the workspace root ${root}; it was not read`, {
+      data: { path, root },
+    })
+  }
 }

@@ -74,9 +74,14 @@ export class DocumentSync {
   /** Syncs in progress per path: concurrent queries on one file sync it one at a time (one didOpen, not two). */
   private readonly syncing = new Map<string, Promise<OpenDocument>>()
 
+  /**
+   * @param checkRead called before each read from disk; throws to refuse it (a file that became a
+   * symbolic link pointing out of the workspace).
+   */
   constructor(
     private readonly channel: DocumentChannel,
     private readonly maxOpen: number,
+    private readonly checkRead: (path: string) => void = () => {},
   ) {}
 
   get openDocuments(): ReadonlyArray<OpenDocument> {
@@ -118,6 +123,12 @@ export class DocumentSync {
       existing.lastUsed = performance.now()
       if (options.pin === true) existing.pinned = true
       if (existing.statKey === key) return existing
+    }
+    try {
+      this.checkRead(path)
+    } catch (error) {
+      if (existing !== undefined) this.close(path)
+      throw error
     }
     const text = await readFile(path, 'utf8').catch((error: unknown) => {
       throw new LspError('NOT_FOUND', `cannot read ${path}: ${(error as Error).message}`, { cause: error })

@@ -30,6 +30,7 @@ import {
 
 import { clientCapabilities } from './client-capabilities.js'
 import { connect } from './connection.js'
+import { assertReadable } from './containment.js'
 import { Deadlines, RequestCancellation } from './deadlines.js'
 import { DiagnosticsStore } from './diagnostics.js'
 import { DocumentSync } from './documents.js'
@@ -48,6 +49,8 @@ export interface LanguageServerSpec {
   readonly stderrLines: number
   readonly maxOpenDocuments: number
   readonly livenessGraceMs: number
+  /** The workspace root the server's files must stay in (its own root when not given). */
+  readonly workspaceRoot?: string
 }
 
 export type ServerState = 'starting' | 'indexing' | 'ready' | 'crashed' | 'stopped'
@@ -143,6 +146,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
         diagnosticsSeq: () => this.diagnostics.currentSeq,
       },
       spec.maxOpenDocuments,
+      (path) => assertReadable(spec.workspaceRoot ?? spec.root, path),
     )
     void this.process.exited.then(({ code, signal }) => {
       if (this.stopping === undefined) this.crash(`it exited unexpectedly (${signal ?? `code ${String(code)}`})`)

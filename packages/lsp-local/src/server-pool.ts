@@ -189,6 +189,7 @@ export class ServerSlot {
       stderrLines: this.config.stderrLines,
       maxOpenDocuments: this.config.limits.maxOpenDocuments,
       livenessGraceMs: this.config.livenessGraceMs,
+      workspaceRoot: this.workspaceRoot,
     })
     this.server = server
     server.on('state', () => this.onStatus(this.statusSync()))

@@ -73,7 +73,7 @@ export class LocalWorkspace implements LspWorkspace {
   }
 
   async readFile(path: string, signal?: AbortSignal): Promise<LspDocumentSnapshot> {
-    const absolute = this.containment.input(path)
+    const absolute = this.containment.fresh(path)
     let text: string
     try {
       text = await readFile(absolute, { encoding: 'utf8', ...(signal === undefined ? {} : { signal }) })
@@ -100,11 +100,11 @@ export class LocalWorkspace implements LspWorkspace {
     // 1. Containment of every path, before anything is touched.
     const resolved = edit.operations.map((op) =>
       op.type === 'rename'
-        ? { op, path: this.containment.input(op.oldPath), newPath: this.containment.input(op.newPath) }
-        : { op, path: this.containment.input(op.path), newPath: undefined },
+        ? { op, path: this.containment.fresh(op.oldPath), newPath: this.containment.fresh(op.newPath) }
+        : { op, path: this.containment.fresh(op.path), newPath: undefined },
     )
     // 2. Hashes and versions re-checked: nothing is written when one is stale.
-    const expected = new Map(Object.entries(options.expectedHashes ?? {}).map(([path, hash]) => [this.containment.input(path), hash]))
+    const expected = new Map(Object.entries(options.expectedHashes ?? {}).map(([path, hash]) => [this.containment.fresh(path), hash]))
     for (const [path, hash] of expected) {
       const current = await readFile(path, 'utf8').then(contentHash, () => undefined)
       if (current !== hash) throw new LspError('STALE_VERSION', `${path} changed since the edit was computed (its content hash differs); compute the edit again`, { data: { path } })

@@ -106,3 +106,33 @@ test('a path over PATH_MAX (4096 characters) is INVALID_ARGUMENT before any file
     await host.dispose()
   }
 })
+
+test('a file replaced by a symbolic link that points out is neither read nor sent to the server, though it was checked before', async () => {
+  const project = nodePath.join(base, 'swap')
+  mkdirSync(nodePath.join(project, 'src'), { recursive: true })
+  writeFileSync(nodePath.join(project, 'tsconfig.json'), '{"include":["src"]}')
+  const file = nodePath.join(project, 'src', 'swapped.ts')
+  writeFileSync(file, 'export const ordinaryValue = 1\n')
+  writeFileSync(nodePath.join(outside, 'secret-module.ts'), 'export const secretValue = 42\n')
+  const host = await createLocalHost({ idleTtlMs: 0 })
+  try {
+    const workspace = await host.openWorkspace(project)
+    const provider = host.providers.find((p) => p.id === 'local:typescript')
+    if (provider === undefined) throw new Error('no typescript provider')
+    const outline = () => provider.query({ operation: 'documentSymbols', root: workspace.root, path: 'src/swapped.ts', languageId: 'typescript' }, new AbortController().signal)
+    const before = await outline()
+    expect(before.symbols.map((s) => s.name)).toEqual(['ordinaryValue'])
+    expect((await workspace.readFile('src/swapped.ts')).text).toContain('ordinaryValue')
+
+    rmSync(file)
+    symlinkSync(nodePath.join(outside, 'secret-module.ts'), file)
+
+    await expect(outline()).rejects.toMatchObject({ code: 'OUTSIDE_WORKSPACE' })
+    await expect(workspace.readFile('src/swapped.ts')).rejects.toMatchObject({ code: 'OUTSIDE_WORKSPACE' })
+    const edit = { operations: [{ type: 'edit' as const, path: 'src/swapped.ts', version: null, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: '// x\n' }] }] }
+    await expect(workspace.applyEdit(edit as never)).rejects.toMatchObject({ code: 'OUTSIDE_WORKSPACE' })
+    expect((await import('node:fs')).readFileSync(nodePath.join(outside, 'secret-module.ts'), 'utf8')).toBe('export const secretValue = 42\n')
+  } finally {
+    await host.dispose()
+  }
+})
