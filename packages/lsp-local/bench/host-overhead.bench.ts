@@ -1,8 +1,9 @@
 // Host overhead benchmark (issue 3, "Speed and memory"): in ONE run, on a generated ~300-file TypeScript
 // project, the same native TypeScript 7 server answers a named query mix (definition, references, hover,
 // documentSymbols) through a bare vscode-jsonrpc client and through @codeseam/lsp-local; it reports the
-// median and p95 of each and the host's added latency, plus cold start (spawn → first correct definition)
-// and the RSS of the server process tree. Run: `npx vitest bench --run --dir bench` in packages/lsp-local
+// median and p95 of each, the host's added latency (median of per-round differences, per query and over the
+// whole mix) next to how far a second bare client differs from the first (the noise floor), plus cold start
+// (spawn → first correct definition) and the RSS of the server process tree. Run: `npx vitest bench --run --dir bench` in packages/lsp-local
 // (or `pnpm bench` at the root). Numbers are printed, never asserted.
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
@@ -109,38 +110,62 @@ const firstHost = await provider.query({ operation: 'definition', root: workspac
 const coldHost = performance.now() - coldHostStart
 if (!firstHost.locations.some((l) => l.path.endsWith('mod_149.ts'))) throw new Error('the host got a wrong first definition')
 
-// ---- the query mix, interleaved so both clients see the same machine load
-type Mix = { name: string; bare: () => Promise<unknown>; host: () => Promise<unknown> }
+// ---- the query mix. Three clients take turns query by query (the order rotates each round, so no client
+// always follows another): the bare client, a SECOND bare client on its own server process (how far two
+// identical bare setups differ: the noise floor), and the host. The added latency is the median of the
+// per-round differences host − bare, which cancels load that drifts during the run.
+const bare2 = await bareClient()
+type Mix = { name: string; bare: () => Promise<unknown>; bare2: () => Promise<unknown>; host: () => Promise<unknown> }
 const uri = pathToUri(target)
-const mix: Mix[] = [
-  { name: 'definition', bare: () => bare.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: callSite }), host: () => provider.query({ operation: 'definition', root: workspace.root, path: target, position: callSite, languageId: 'typescript' }, signal) },
-  { name: 'references', bare: () => bare.connection.sendRequest(ReferencesRequest.type, { textDocument: { uri }, position: declaration, context: { includeDeclaration: true } }), host: () => provider.query({ operation: 'references', root: workspace.root, path: target, position: declaration, languageId: 'typescript' }, signal) },
-  { name: 'hover', bare: () => bare.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: typeUse }), host: () => provider.query({ operation: 'hover', root: workspace.root, path: target, position: typeUse, languageId: 'typescript' }, signal) },
-  { name: 'documentSymbols', bare: () => bare.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } }), host: () => provider.query({ operation: 'documentSymbols', root: workspace.root, path: target, languageId: 'typescript' }, signal) },
-]
+const protocol: Record<string, (connection: ProtocolConnection) => Promise<unknown>> = {
+  definition: (c) => c.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: callSite }),
+  references: (c) => c.sendRequest(ReferencesRequest.type, { textDocument: { uri }, position: declaration, context: { includeDeclaration: true } }),
+  hover: (c) => c.sendRequest(HoverRequest.type, { textDocument: { uri }, position: typeUse }),
+  documentSymbols: (c) => c.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } }),
+}
+const at150 = { root: workspace.root, path: target, languageId: 'typescript' }
+const seam: Record<string, () => Promise<unknown>> = {
+  definition: () => provider.query({ operation: 'definition', ...at150, position: callSite }, signal),
+  references: () => provider.query({ operation: 'references', ...at150, position: declaration }, signal),
+  hover: () => provider.query({ operation: 'hover', ...at150, position: typeUse }, signal),
+  documentSymbols: () => provider.query({ operation: 'documentSymbols', ...at150 }, signal),
+}
+const mix: Mix[] = Object.entries(protocol).map(([name, send]) => ({
+  name,
+  bare: () => send(bare.connection),
+  bare2: () => send(bare2.connection),
+  host: seam[name] as () => Promise<unknown>,
+}))
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN
 }
+const ms = (value: number) => `${value.toFixed(3)} ms`
 const rows: string[] = []
+const pooled = { added: [] as number[], noise: [] as number[] }
 for (const entry of mix) {
-  for (let i = 0; i < 20; i++) {
-    await entry.bare()
-    await entry.host()
-  }
-  const bareTimes: number[] = []
-  const hostTimes: number[] = []
+  const clients = [entry.bare, entry.bare2, entry.host]
+  for (let i = 0; i < 20; i++) for (const run of clients) await run()
+  const times = [[], [], []] as [number[], number[], number[]]
   for (let i = 0; i < ROUNDS; i++) {
-    let start = performance.now()
-    await entry.bare()
-    bareTimes.push(performance.now() - start)
-    start = performance.now()
-    await entry.host()
-    hostTimes.push(performance.now() - start)
+    for (let k = 0; k < 3; k++) {
+      const which = (i + k) % 3
+      const start = performance.now()
+      await clients[which]?.()
+      times[which]?.push(performance.now() - start)
+    }
   }
-  const [bm, hm, bp, hp] = [quantile(bareTimes, 0.5), quantile(hostTimes, 0.5), quantile(bareTimes, 0.95), quantile(hostTimes, 0.95)]
-  rows.push(`${entry.name.padEnd(16)} bare median ${bm.toFixed(3)} ms p95 ${bp.toFixed(3)} ms | host median ${hm.toFixed(3)} ms p95 ${hp.toFixed(3)} ms | added median ${(hm - bm).toFixed(3)} ms (×${(hm / bm).toFixed(2)}) p95 ${(hp - bp).toFixed(3)} ms (×${(hp / bp).toFixed(2)})`)
+  const [bareTimes, bare2Times, hostTimes] = times
+  const added = hostTimes.map((t, i) => t - (bareTimes[i] ?? Number.NaN))
+  const noise = bare2Times.map((t, i) => t - (bareTimes[i] ?? Number.NaN))
+  pooled.added.push(...added)
+  pooled.noise.push(...noise)
+  rows.push(
+    `${entry.name.padEnd(16)} bare median ${ms(quantile(bareTimes, 0.5))} p95 ${ms(quantile(bareTimes, 0.95))} | host median ${ms(quantile(hostTimes, 0.5))} p95 ${ms(quantile(hostTimes, 0.95))} | ` +
+      `added median ${ms(quantile(added, 0.5))} (×${(quantile(hostTimes, 0.5) / quantile(bareTimes, 0.5)).toFixed(2)}) | second bare client vs bare, median ${ms(quantile(noise, 0.5))}`,
+  )
 }
+rows.push(`query mix (all ${pooled.added.length} rounds pooled): host added median ${ms(quantile(pooled.added, 0.5))} (target ≤ 0.5 ms); second bare client vs bare ${ms(quantile(pooled.noise, 0.5))}`)
 const [status] = await host.statusWithMemory()
 const bareRss = await treeRss(bare.pid)
 const watchdog = watchdogPid()
@@ -157,6 +182,7 @@ console.log([
 
 afterAll(async () => {
   bare.kill()
+  bare2.kill()
   await host.dispose()
   rmSync(root, { recursive: true, force: true })
 })
