@@ -7,6 +7,7 @@ import {
   LogMessageNotification,
   PublishDiagnosticsNotification,
   RegistrationRequest,
+  RequestType,
   SemanticTokensRefreshRequest,
   ShowDocumentRequest,
   ShowMessageNotification,
@@ -32,6 +33,13 @@ import {
 
 import type { ServerProcess } from './server-process.js'
 import { guardedStream } from './stdout-guard.js'
+
+/**
+ * typescript-language-server ends an extract refactoring by asking the client to start a rename at the new
+ * name (a request of its own, not in the protocol). A host has no editor to do that; refusing it would
+ * fail the whole refactoring after its edit was already applied, so it is answered with null.
+ */
+const typeScriptRenameRequest = new RequestType<unknown, null, void>('_typescript.rename')
 
 /** What the host answers and observes when the server talks to it. */
 export interface ClientHandlers {
@@ -61,6 +69,7 @@ export function connect(process: ServerProcess, handlers: ClientHandlers, maxMes
   connection.onRequest(UnregistrationRequest.type, (params) => handlers.unregister(params.unregisterations.map((u) => u.id)))
   connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined)
   connection.onRequest(ApplyWorkspaceEditRequest.type, (params) => handlers.applyEdit(params))
+  connection.onRequest(typeScriptRenameRequest, () => null)
   connection.onRequest(ShowMessageRequest.type, () => null)
   connection.onRequest(ShowDocumentRequest.type, () => ({ success: false }))
   // Refresh requests ask a UI to re-query; the host re-queries on every request anyway.

@@ -56,3 +56,21 @@ test('overlapping refactorings through executeCommand each return their own appl
     expect(new Set(paths), file?.name).toEqual(new Set([file?.path]))
   })
 })
+
+test('an extract refactoring, which ends by asking the client to start a rename, returns its applied edit', { timeout: 180_000 }, async () => {
+  host ??= await createLocalHost({ requestTimeoutMs: 120_000, profiles: [{ id: 'typescript', enabled: false }, { id: 'typescript-language-server', enabled: true }] })
+  const lsp = createLsp()
+  await host.attach(lsp, [{ root, trust: 'trusted' }])
+  const file = files[0]
+  if (file === undefined) throw new Error('no fixture file')
+  const start = positionOf(file.text, 'value * 40')
+  const range = { start, end: { line: start.line, character: start.character + 'value * 40'.length } }
+  const listed = await lsp.query({ operation: 'codeActions', root, path: file.path, range, only: ['refactor.extract'] })
+  const action = listed.actions.find((a) => /constant/i.test(a.title))
+  if (action === undefined) throw new Error(`no extract-to-constant refactoring offered: ${JSON.stringify(listed.actions.map((a) => a.title))}`)
+  const result = await lsp.query({ operation: 'resolveCodeAction', root, path: file.path, actionId: action.id })
+  const edits = (result.command?.appliedEdits ?? []).flatMap((edit) => edit.operations)
+  expect(edits.map((op) => ('path' in op ? op.path : op.newPath))).toEqual([file.path])
+  const inserted = edits.flatMap((op) => (op.type === 'edit' ? op.edits.map((e) => e.newText) : [])).join('')
+  expect(inserted).toMatch(/const \w+ = value \* 40/)
+})
