@@ -52,6 +52,8 @@ export interface ClientHandlers {
   diagnostics(params: PublishDiagnosticsParams): void
   /** The transport broke: the guard refused the output, or the reader or writer failed. */
   broken(error: Error): void
+  /** The server's output ended (it is exiting, or it closed stdout and lives on). */
+  closed(): void
 }
 
 /**
@@ -89,6 +91,7 @@ export function connect(process: ServerProcess, handlers: ClientHandlers, maxMes
     }
   })
   connection.onError(([error]) => handlers.broken(error))
+  connection.onClose(() => handlers.closed())
   connection.listen()
   return connection
 }

@@ -82,10 +82,17 @@ export class Containment {
    * before may since have been replaced by a symbolic link that points out. Refreshes the caches.
    */
   fresh(path: string): string {
-    this.inputCache.delete(path)
     const lexical = resolveInRoot(this.root, path)
+    const before = this.realCache.get(lexical)
+    this.inputCache.delete(path)
     this.realCache.delete(lexical)
-    return this.input(path)
+    try {
+      return this.input(path)
+    } finally {
+      // Resolved differently than before: other answers built on the old resolution (other spellings of
+      // this path, URIs of files under it) are wrong too.
+      if (before !== undefined && this.realCache.get(lexical) !== before) this.invalidate()
+    }
   }
 
   /** A server-produced URI as a path inside the root, or undefined when it must be dropped. */

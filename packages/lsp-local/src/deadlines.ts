@@ -1,5 +1,8 @@
 import { Disposable, type CancellationToken, type Event } from 'vscode-languageserver-protocol/node'
 
+/** The longest delay Node's timers honour. */
+const maxDelayMs = 2 ** 31 - 1
+
 /** A deadline registered with {@link Deadlines}; `cancel` forgets it (idempotent). */
 export interface Deadline {
   cancel(): void
@@ -41,7 +44,8 @@ export class Deadlines {
   private arm(at: number): void {
     clearTimeout(this.timer)
     this.armedAt = at
-    this.timer = setTimeout(() => this.fire(), Math.max(0, Math.ceil(at - performance.now())))
+    // Node runs a delay above 2^31 − 1 ms after 1 ms instead: wait at most that long and re-arm.
+    this.timer = setTimeout(() => this.fire(), Math.min(maxDelayMs, Math.max(0, Math.ceil(at - performance.now()))))
     this.timer.unref()
   }
 
@@ -50,16 +54,22 @@ export class Deadlines {
     this.armedAt = Number.POSITIVE_INFINITY
     const now = performance.now()
     let next = Number.POSITIVE_INFINITY
-    for (const entry of [...this.entries]) {
+    const due: Entry[] = []
+    for (const entry of this.entries) {
       // Timers may fire up to a millisecond early by the fractional clock: that counts as due.
-      if (entry.at <= now + 1) {
-        this.entries.delete(entry)
+      if (entry.at <= now + 1) due.push(entry)
+      else if (entry.at < next) next = entry.at
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.arm(next)
+    // Re-armed before any callback runs, so one that throws cannot strand the others.
+    for (const entry of due) {
+      this.entries.delete(entry)
+      try {
         entry.expire()
-      } else if (entry.at < next) {
-        next = entry.at
+      } catch {
+        // An expiry callback's failure is its own; the remaining deadlines still expire.
       }
     }
-    if (next !== Number.POSITIVE_INFINITY && next < this.armedAt) this.arm(next)
   }
 }
 
@@ -87,6 +97,13 @@ export class RequestCancellation implements CancellationToken {
     this.isCancellationRequested = true
     const listeners = this.listeners
     this.listeners = []
-    for (const listener of listeners) listener(undefined)
+    for (const listener of listeners) {
+      try {
+        listener(undefined)
+      } catch {
+        // vscode-jsonrpc's listener sends $/cancelRequest, which throws once the connection is closed:
+        // nothing left to cancel there.
+      }
+    }
   }
 }

@@ -46,6 +46,7 @@ export class HostCore {
       started: (slot, pid) => {
         if (pid !== undefined) this.memory.watch(this.keyOf(slot), pid, config.limits.maxServerMemoryBytes)
       },
+      escaped: (workspaceRoot) => this.workspaces.get(workspaceRoot)?.containment.invalidate(),
     }
   }
 

@@ -51,9 +51,14 @@ export interface LanguageServerSpec {
   readonly livenessGraceMs: number
   /** The workspace root the server's files must stay in (its own root when not given). */
   readonly workspaceRoot?: string
+  /** Called when a read was refused because the file now resolves outside the workspace root. */
+  readonly onEscape?: () => void
 }
 
 export type ServerState = 'starting' | 'indexing' | 'ready' | 'crashed' | 'stopped'
+
+/** How long a server whose stdout closed has to exit before it counts as crashed. */
+const outputCloseGraceMs = 1_000
 
 /** A probe every server answers at once: an unknown `$/` request gets MethodNotFound or null. */
 const livenessProbe = new RequestType0<unknown, unknown>('$/codeseam/ping')
@@ -130,6 +135,14 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
         },
         diagnostics: (params) => this.diagnostics.push(params),
         broken: (error) => this.crash(`its output broke the protocol: ${error.message}`),
+        closed: () => {
+          if (this.stopping !== undefined || this.crashErrorValue !== undefined || this.process.hasExited) return
+          // Usually the process is on its way out and its exit says why. One that lives on without an
+          // output can never answer again: a crash, reported now rather than at every request's deadline.
+          const grace = setTimeout(() => this.crash('it closed its output (stdout) but kept running'), outputCloseGraceMs)
+          grace.unref()
+          void this.process.exited.then(() => clearTimeout(grace))
+        },
       },
       spec.maxMessageBytes,
     )
@@ -146,7 +159,14 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
         diagnosticsSeq: () => this.diagnostics.currentSeq,
       },
       spec.maxOpenDocuments,
-      (path) => assertReadable(spec.workspaceRoot ?? spec.root, path),
+      (path) => {
+        try {
+          assertReadable(spec.workspaceRoot ?? spec.root, path)
+        } catch (error) {
+          spec.onEscape?.()
+          throw error
+        }
+      },
     )
     void this.process.exited.then(({ code, signal }) => {
       if (this.stopping === undefined) this.crash(`it exited unexpectedly (${signal ?? `code ${String(code)}`})`)
@@ -293,22 +313,28 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
         else reject(error)
       }
       const onCrash = (error: LspError) => settle(error)
+      // Settle first: cancelling and probing talk to the connection, which may be closed by now.
       const onAbort = () => {
-        token.cancel()
         settle(new LspError('CANCELLED', `${what} was cancelled`))
+        token.cancel()
       }
       const deadline = this.deadlines.add(options.timeoutMs, () => {
+        settle(new LspError('TIMEOUT', `the ${this.spec.profileId} server did not answer ${what} within ${options.timeoutMs} ms; the request was cancelled (raise requestTimeoutMs for slow projects)`, { data: { profile: this.spec.profileId } }))
         token.cancel()
         this.probeLiveness()
-        settle(new LspError('TIMEOUT', `the ${this.spec.profileId} server did not answer ${what} within ${options.timeoutMs} ms; the request was cancelled (raise requestTimeoutMs for slow projects)`, { data: { profile: this.spec.profileId } }))
       })
       signal?.addEventListener('abort', onAbort, { once: true })
       this.crashListeners.add(onCrash)
       // The message connection is the protocol connection at run time; the cast picks its typed overloads.
-      ;(this.connection as unknown as ProtocolConnection).sendRequest(type, params as never, token).then(
-        (value) => settle(undefined, value),
-        (error: unknown) => settle(this.requestError(error, what)),
-      )
+      try {
+        ;(this.connection as unknown as ProtocolConnection).sendRequest(type, params as never, token).then(
+          (value) => settle(undefined, value),
+          (error: unknown) => settle(this.requestError(error, what)),
+        )
+      } catch (error) {
+        // A connection that closed a moment ago refuses to send at once.
+        settle(this.requestError(error, what))
+      }
     })
   }
 
@@ -335,7 +361,18 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
       source.cancel()
       this.crash(`it stopped answering: even a liveness probe got no answer within ${this.spec.livenessGraceMs} ms`)
     }, this.spec.livenessGraceMs)
-    this.connection.sendRequest(livenessProbe, source.token).then(
+    let probe: Promise<unknown>
+    try {
+      probe = this.connection.sendRequest(livenessProbe, source.token)
+    } catch (error) {
+      // The connection is already closed: nothing can reach this server any more.
+      clearTimeout(timer)
+      this.probing = false
+      source.dispose()
+      this.crash(`its connection closed: ${(error as Error).message}`)
+      return
+    }
+    probe.then(
       () => undefined,
       () => undefined,
     ).finally(() => {

@@ -14,6 +14,8 @@ export interface SlotHooks {
   beforeStart(slot: ServerSlot): Promise<void>
   /** A server is up: watch its process tree's memory. */
   started(slot: ServerSlot, pid: number | undefined): void
+  /** A file under the slot's workspace turned out to resolve outside it when read: forget cached resolutions. */
+  escaped?(workspaceRoot: string): void
 }
 
 /** One (canonical project root, profile) slot: at most one live server, restarted with backoff after crashes. */
@@ -190,6 +192,7 @@ export class ServerSlot {
       maxOpenDocuments: this.config.limits.maxOpenDocuments,
       livenessGraceMs: this.config.livenessGraceMs,
       workspaceRoot: this.workspaceRoot,
+      onEscape: () => this.hooks?.escaped?.(this.workspaceRoot),
     })
     this.server = server
     server.on('state', () => this.onStatus(this.statusSync()))

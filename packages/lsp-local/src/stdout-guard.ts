@@ -91,7 +91,7 @@ export class FrameGuard {
     let length: number | undefined
     if (text.startsWith(contentLength) && !text.includes('\r\n')) {
       // The usual header: one Content-Length line.
-      length = this.lengthOf(text.slice(contentLength.length))
+      length = this.lengthOf(text.slice(contentLength.length).trim())
     } else {
       for (const line of text.split('\r\n')) {
         if (line === '') continue

@@ -136,3 +136,19 @@ test('a file replaced by a symbolic link that points out is neither read nor sen
     await host.dispose()
   }
 })
+
+test('a fresh check that finds a path swapped for a link out also drops what was cached about other spellings and URIs', async () => {
+  const dir = nodePath.join(root, 'fresh')
+  mkdirSync(dir, { recursive: true })
+  const file = nodePath.join(dir, 'f.ts')
+  writeFileSync(file, 'f')
+  const c = await Containment.forRoot(root)
+  const uri = pathToFileURL(file).href
+  expect(c.input('fresh/f.ts')).toBe(file)
+  expect(c.output(uri)).toBe(file)
+  rmSync(file)
+  symlinkSync(nodePath.join(outside, 'secret.ts'), file)
+  expect(code(() => c.fresh(file))).toBe('OUTSIDE_WORKSPACE')
+  expect(code(() => c.input('fresh/f.ts'))).toBe('OUTSIDE_WORKSPACE')
+  expect(c.output(uri)).toBeUndefined()
+})

@@ -67,3 +67,42 @@ test('RequestCancellation tells each listener once, not after disposal, and late
   const late = new Promise<void>((resolve) => token.onCancellationRequested(() => resolve()))
   await late
 })
+
+test('an expiry that throws does not strand the other due deadlines, and the timer stays armed for later ones', () => {
+  const deadlines = new Deadlines()
+  const expired: string[] = []
+  deadlines.add(100, () => {
+    expired.push('throws')
+    throw new Error('the connection is closed')
+  })
+  deadlines.add(100, () => expired.push('same time'))
+  deadlines.add(500, () => expired.push('later'))
+  vi.advanceTimersByTime(100)
+  expect(expired).toEqual(['throws', 'same time'])
+  vi.advanceTimersByTime(400)
+  expect(expired).toEqual(['throws', 'same time', 'later'])
+})
+
+test('a deadline beyond what Node timers take waits in steps instead of spinning', () => {
+  const deadlines = new Deadlines()
+  const set = vi.spyOn(globalThis, 'setTimeout')
+  let expired = false
+  deadlines.add(3e9, () => (expired = true))
+  vi.advanceTimersByTime(1_000)
+  expect(set).toHaveBeenCalledTimes(1)
+  expect(set.mock.calls[0]?.[1]).toBe(2 ** 31 - 1)
+  vi.advanceTimersByTime(3e9)
+  expect(expired).toBe(true)
+  set.mockRestore()
+})
+
+test('RequestCancellation keeps telling listeners when one throws (a closed connection cannot send $/cancelRequest)', () => {
+  const token = new RequestCancellation()
+  const seen: string[] = []
+  token.onCancellationRequested(() => {
+    throw new Error('Connection is closed.')
+  })
+  token.onCancellationRequested(() => seen.push('second'))
+  expect(() => token.cancel()).not.toThrow()
+  expect(seen).toEqual(['second'])
+})

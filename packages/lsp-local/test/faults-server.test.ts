@@ -282,6 +282,21 @@ describe('silence', { timeout: 60_000 }, () => {
     for (const outcome of await Promise.all([...silenced, shutdown])) expect(outcome.ok).toBe(false)
   })
 
+  it('close-output: stdout ends on the matching request and the process lives on', async () => {
+    const { client, log } = start('--scenario', 'close-output')
+    await client.initialize()
+    await openFixture(client)
+    const ended = new Promise<void>((resolve) => client.child.stdout.once('end', () => resolve()))
+    const pending = settle(client.connection.sendRequest(DefinitionRequest.type, atGreetCall()))
+    await ended
+    await log.waitFor((entries) => entries.find((e) => e.event === 'fault' && e['action'] === 'close-output'), 'the close-output fault')
+    expect(isProcessAlive(client.child.pid ?? -1)).toBe(true)
+    client.child.kill('SIGKILL')
+    expect(await client.exit).toEqual({ code: null, signal: 'SIGKILL' })
+    client.connection.dispose()
+    expect((await pending).ok).toBe(false)
+  })
+
   it('slow-initialize: the server itself delays its initialize answer', async () => {
     const { client, log } = start('--scenario', 'slow-initialize', '--delay-ms', '200')
     const init = await client.initialize()

@@ -41,6 +41,17 @@ describe('crashes', { timeout: 60_000 }, () => {
     expect(status?.restarts).toBeGreaterThanOrEqual(1)
   })
 
+  it('a server that closes its stdout but keeps running is SERVER_CRASHED at once, not at the deadline; then recovery', async () => {
+    // A deadline longer than the test's own timeout: waiting for it would fail the test.
+    const run = await start({ server: ['--scenario', 'close-output', '--first-process-only'], config: { requestTimeoutMs: 120_000 } })
+    const error = await run.failure({ operation: 'definition', ...run.greetCall() })
+    expect(error.code).toBe('SERVER_CRASHED')
+    expect(error.message).toContain('closed its output')
+    expect(error.message).toContain('closed stdout while serving textDocument/definition')
+    expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
+    expect(run.pids()).toHaveLength(2)
+  })
+
   it('death by SIGKILL mid-request is SERVER_CRASHED too, then recovery', async () => {
     const run = await start({ server: ['--scenario', 'crash', '--mode', 'kill', '--method', 'textDocument/hover'], config: { requestTimeoutMs: generousDeadlineMs } })
     expect((await run.failure({ operation: 'hover', ...run.greetCall() })).code).toBe('SERVER_CRASHED')

@@ -80,6 +80,10 @@ test('the reader gets every message through guardedStream however the bytes are 
   // A header block with more than Content-Length passes too.
   const body = '{"jsonrpc":"2.0","method":"y"}'
   const typed = Buffer.from(`Content-Length: ${body.length}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n${body}`)
+  // Whitespace around the length, which the reader itself accepts.
+  const spaced = Buffer.from(`Content-Length:  ${body.length} \r\n\r\n${body}`)
+  expect((await read([spaced])).messages).toEqual([{ jsonrpc: '2.0', method: 'y' }])
+  expect((await read([spaced.subarray(0, 10), spaced.subarray(10)])).violations).toEqual([])
   const both = await read([typed, frame('{"jsonrpc":"2.0","method":"z"}')])
   expect(both.messages).toEqual([{ jsonrpc: '2.0', method: 'y' }, { jsonrpc: '2.0', method: 'z' }])
   expect(both.violations).toEqual([])

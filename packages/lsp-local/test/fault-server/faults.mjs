@@ -1,7 +1,7 @@
 // The fault layer: sits between the library's reader and the connection, and takes over the requests a
 // fault matches. Well-formed fault answers (errors, late answers) go through the library's writer; only
 // the frames that are broken on purpose are written raw.
-import { writeSync } from 'node:fs'
+import { closeSync, writeSync } from 'node:fs'
 
 // The package is CommonJS whose re-exports Node cannot name statically: import the namespace.
 import protocol from 'vscode-languageserver-protocol/node'
@@ -146,6 +146,12 @@ export function createFaultLayer({ spec, recorder, output, answer }) {
       }
       case 'bad-header':
         void output.raw('Content-Length: twelve\r\n\r\n{"jsonrpc":"2.0"}')
+        return
+      case 'close-output':
+        // The process lives on (until stdin closes) with its stdout closed: nothing it says arrives.
+        stopped = true
+        writeSync(2, `fault-server: closed stdout while serving ${method} (request #${fault.count}); still running\n`)
+        closeSync(1)
         return
       case 'stop':
         stopped = true

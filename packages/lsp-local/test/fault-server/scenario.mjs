@@ -14,8 +14,9 @@
  * error: a ResponseError; garbage: non-protocol text instead of the answer; oversized: a well-formed frame of
  * `bytes` bytes (or, with headerOnly, only its header and a few bytes); bad-json: a frame whose body is not
  * JSON; bad-header: a Content-Length that is not a number; stop: from now on answer nothing at all;
+ * close-output: close stdout and keep running;
  * hold-then-crash: hold matching requests, exit when `pending` are held.
- * @typedef {'crash' | 'crash-partial' | 'kill' | 'hang' | 'slow' | 'error' | 'garbage' | 'oversized' | 'bad-json' | 'bad-header' | 'stop' | 'hold-then-crash'} FaultAction
+ * @typedef {'crash' | 'crash-partial' | 'kill' | 'hang' | 'slow' | 'error' | 'garbage' | 'oversized' | 'bad-json' | 'bad-header' | 'stop' | 'close-output' | 'hold-then-crash'} FaultAction
  */
 
 /**
@@ -138,6 +139,11 @@ export function parseScenario(argv) {
         break
       case 'slow':
         fault('textDocument/definition', 'slow', { delayMs: number('delay-ms', 60_000) })
+        break
+      case 'close-output':
+        fault('textDocument/definition', 'close-output')
+        // Its own connection closes with stdout: live on regardless, as the scenario promises.
+        spec.ignoreStdinClose = true
         break
       case 'stop-answering':
         fault('*', 'stop')

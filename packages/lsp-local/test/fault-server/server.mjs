@@ -68,7 +68,6 @@ process.on('SIGTERM', () => {
 process.on('uncaughtException', (error) => die(recorder, 99, `fault-server: uncaught ${error.stack ?? error}`))
 
 const output = new OutputQueue(new StreamMessageWriter(process.stdout), process.stdout)
-if (spec.garbageAtStartup) void output.raw(garbageText)
 
 const documents = new DocumentStore(spec.extensions)
 let rootUri = ''
@@ -297,13 +296,19 @@ connection.onClose(() => {
 // The lifeline is a socket to the test harness that the kernel closes when this process ends, however it
 // ends (SIGKILL included): tests wait on that event instead of polling for the pid. The server starts
 // listening only once the harness knows its pid.
-if (spec.lifeline === undefined) connection.listen()
+// garbage at startup: written once the harness knows the pid, so a client that kills the server for it
+// cannot kill it before its lifeline is up (tests wait on the lifeline to see the death).
+const startListening = () => {
+  if (spec.garbageAtStartup) void output.raw(garbageText)
+  connection.listen()
+}
+if (spec.lifeline === undefined) startListening()
 else {
   let listening = false
   const listen = () => {
     if (listening) return
     listening = true
-    connection.listen()
+    startListening()
   }
   const lifeline = connect(spec.lifeline, () => {
     lifeline.write(`${process.pid}\n`, () => {
