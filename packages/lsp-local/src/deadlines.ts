@@ -1,5 +1,3 @@
-import { Disposable, type CancellationToken, type Event } from 'vscode-languageserver-protocol/node'
-
 /** The longest delay Node's timers honour. */
 const maxDelayMs = 2 ** 31 - 1
 
@@ -68,41 +66,6 @@ export class Deadlines {
         entry.expire()
       } catch {
         // An expiry callback's failure is its own; the remaining deadlines still expire.
-      }
-    }
-  }
-}
-
-/**
- * A cancellation token for one request: what vscode-jsonrpc needs to send $/cancelRequest, without the
- * event emitter a CancellationTokenSource builds per request.
- */
-export class RequestCancellation implements CancellationToken {
-  isCancellationRequested = false
-  private listeners: Array<(value: undefined) => unknown> = []
-
-  readonly onCancellationRequested: Event<undefined> = (listener, thisArgs?: unknown, disposables?: Disposable[]) => {
-    const bound = (value: undefined) => listener.call(thisArgs, value)
-    if (this.isCancellationRequested) queueMicrotask(() => bound(undefined))
-    else this.listeners.push(bound)
-    const disposable = Disposable.create(() => {
-      this.listeners = this.listeners.filter((l) => l !== bound)
-    })
-    disposables?.push(disposable)
-    return disposable
-  }
-
-  cancel(): void {
-    if (this.isCancellationRequested) return
-    this.isCancellationRequested = true
-    const listeners = this.listeners
-    this.listeners = []
-    for (const listener of listeners) {
-      try {
-        listener(undefined)
-      } catch {
-        // vscode-jsonrpc's listener sends $/cancelRequest, which throws once the connection is closed:
-        // nothing left to cancel there.
       }
     }
   }

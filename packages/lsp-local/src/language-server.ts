@@ -31,7 +31,7 @@ import {
 import { clientCapabilities } from './client-capabilities.js'
 import { connect } from './connection.js'
 import { assertReadable } from './containment.js'
-import { Deadlines, RequestCancellation } from './deadlines.js'
+import { Deadlines } from './deadlines.js'
 import { DiagnosticsStore } from './diagnostics.js'
 import { DocumentSync } from './documents.js'
 import { ServerProcess } from './server-process.js'
@@ -301,9 +301,11 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     if (signal?.aborted === true) return Promise.reject(new LspError('CANCELLED', `${what} was cancelled`))
     // One promise settled by whichever comes first: the answer, the deadline, an abort or a crash.
     return new Promise<R>((resolve, reject) => {
-      const token = new RequestCancellation()
+      const source = new CancellationTokenSource()
       let settled = false
-      const settle = (error: unknown, value?: R) => {
+      // `cancel`: tell the server ($/cancelRequest) after settling; the token's emitter catches a send that
+      // fails on a connection closed by now.
+      const settle = (error: unknown, value?: R, cancel = false) => {
         if (settled) return
         settled = true
         deadline.cancel()
@@ -311,23 +313,20 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
         this.crashListeners.delete(onCrash)
         if (error === undefined) resolve(value as R)
         else reject(error)
+        if (cancel) source.cancel()
+        source.dispose()
       }
       const onCrash = (error: LspError) => settle(error)
-      // Settle first: cancelling and probing talk to the connection, which may be closed by now.
-      const onAbort = () => {
-        settle(new LspError('CANCELLED', `${what} was cancelled`))
-        token.cancel()
-      }
+      const onAbort = () => settle(new LspError('CANCELLED', `${what} was cancelled`), undefined, true)
       const deadline = this.deadlines.add(options.timeoutMs, () => {
-        settle(new LspError('TIMEOUT', `the ${this.spec.profileId} server did not answer ${what} within ${options.timeoutMs} ms; the request was cancelled (raise requestTimeoutMs for slow projects)`, { data: { profile: this.spec.profileId } }))
-        token.cancel()
+        settle(new LspError('TIMEOUT', `the ${this.spec.profileId} server did not answer ${what} within ${options.timeoutMs} ms; the request was cancelled (raise requestTimeoutMs for slow projects)`, { data: { profile: this.spec.profileId } }), undefined, true)
         this.probeLiveness()
       })
       signal?.addEventListener('abort', onAbort, { once: true })
       this.crashListeners.add(onCrash)
       // The message connection is the protocol connection at run time; the cast picks its typed overloads.
       try {
-        ;(this.connection as unknown as ProtocolConnection).sendRequest(type, params as never, token).then(
+        ;(this.connection as unknown as ProtocolConnection).sendRequest(type, params as never, source.token).then(
           (value) => settle(undefined, value),
           (error: unknown) => settle(this.requestError(error, what)),
         )

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 
-import { Deadlines, RequestCancellation } from '../src/deadlines.js'
+import { Deadlines } from '../src/deadlines.js'
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] })
@@ -53,21 +53,6 @@ test('deadlines added while requests stream in cost no timer calls', () => {
   expect(vi.getTimerCount()).toBe(0)
 })
 
-test('RequestCancellation tells each listener once, not after disposal, and late listeners at once', async () => {
-  const token = new RequestCancellation()
-  const seen: string[] = []
-  token.onCancellationRequested(() => seen.push('kept'))
-  const gone = token.onCancellationRequested(() => seen.push('disposed'))
-  gone.dispose()
-  expect(token.isCancellationRequested).toBe(false)
-  token.cancel()
-  token.cancel()
-  expect(token.isCancellationRequested).toBe(true)
-  expect(seen).toEqual(['kept'])
-  const late = new Promise<void>((resolve) => token.onCancellationRequested(() => resolve()))
-  await late
-})
-
 test('an expiry that throws does not strand the other due deadlines, and the timer stays armed for later ones', () => {
   const deadlines = new Deadlines()
   const expired: string[] = []
@@ -94,15 +79,4 @@ test('a deadline beyond what Node timers take waits in steps instead of spinning
   vi.advanceTimersByTime(3e9)
   expect(expired).toBe(true)
   set.mockRestore()
-})
-
-test('RequestCancellation keeps telling listeners when one throws (a closed connection cannot send $/cancelRequest)', () => {
-  const token = new RequestCancellation()
-  const seen: string[] = []
-  token.onCancellationRequested(() => {
-    throw new Error('Connection is closed.')
-  })
-  token.onCancellationRequested(() => seen.push('second'))
-  expect(() => token.cancel()).not.toThrow()
-  expect(seen).toEqual(['second'])
 })
