@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import * as nodePath from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -15,10 +15,12 @@ export type ReadinessRule = 'initialized' | 'progressQuiet'
 
 /**
  * Which directory a server runs in for a given file. `workspace`: one server for the whole workspace root
- * (servers that find nested projects themselves, like TypeScript). `nearest`: the nearest ancestor of the
- * file, inside the workspace, that holds one of `rootMarkers`.
+ * (servers that find nested projects themselves, like TypeScript). `workspaceFolders`: one server for the
+ * workspace root, with every nested folder holding one of `rootMarkers` passed to it as a further LSP
+ * workspace folder (each keeps its own configuration and imports: pyright). `nearest`: one server per
+ * nearest ancestor of the file, inside the workspace, that holds one of `rootMarkers`.
  */
-export type ProjectRootRule = 'workspace' | 'nearest'
+export type ProjectRootRule = 'workspace' | 'workspaceFolders' | 'nearest'
 
 /** What changes when a root is untrusted: `refuse` refuses to start, otherwise these settings replace the trusted ones. */
 export type UntrustedPolicy =
@@ -170,10 +172,72 @@ export function clangdOperationsFor(major: number | undefined): ReadonlyArray<Ls
   })
 }
 
-/** `clangd --version` → major version (run without a shell, bounded). */
-function clangdMajor(executable: string): number | undefined {
-  const result = spawnSync(executable, ['--version'], { encoding: 'utf8', timeout: 10_000 })
-  const match = /clangd version (\d+)/.exec(result.stdout ?? '')
+/** True when `path` is a regular file (or a link to one) someone may execute. */
+function isExecutableFile(path: string): boolean {
+  try {
+    const stat = statSync(path)
+    return stat.isFile() && (process.platform === 'win32' || (stat.mode & 0o111) !== 0)
+  } catch {
+    return false
+  }
+}
+
+const versionedClangd = /^clangd-(\d+)$/
+
+/**
+ * The clangd executables on PATH, newest first, without running any: `clangd-NN` by descending NN (Debian's
+ * `clangd-19` package installs `/usr/bin/clangd-19`), then plain `clangd`, whose version its name does not
+ * tell. Equal versions keep PATH order; relative PATH entries are ignored.
+ */
+export function findClangdCandidates(path = process.env['PATH'] ?? ''): ReadonlyArray<string> {
+  const versioned: Array<{ readonly path: string; readonly major: number; readonly order: number }> = []
+  const plain: string[] = []
+  const seen = new Set<string>()
+  for (const dir of path.split(nodePath.delimiter)) {
+    // A relative entry names a different folder for every working directory (and the workspace's own `bin`
+    // when the host runs in it): never an installed clangd.
+    if (!nodePath.isAbsolute(dir) || seen.has(dir)) continue
+    seen.add(dir)
+    let names: string[]
+    try {
+      names = readdirSync(dir)
+    } catch {
+      continue
+    }
+    for (const name of names) {
+      const match = versionedClangd.exec(name)
+      const candidate = nodePath.join(dir, name)
+      if (match !== null && isExecutableFile(candidate)) versioned.push({ path: candidate, major: Number(match[1]), order: versioned.length })
+      else if (name === 'clangd' && isExecutableFile(candidate)) plain.push(candidate)
+    }
+  }
+  versioned.sort((a, b) => b.major - a.major || a.order - b.order)
+  return [...versioned.map((v) => v.path), ...plain]
+}
+
+/** The newest clangd on PATH (see {@link findClangdCandidates}), or undefined when there is none. */
+export function findClangd(path = process.env['PATH'] ?? ''): string | undefined {
+  return findClangdCandidates(path)[0]
+}
+
+/**
+ * The major version of a clangd executable, without running it when its name (`clangd-19`) or its real path
+ * (Debian's `/usr/bin/clangd` → `/usr/lib/llvm-14/bin/clangd`) tells; otherwise `clangd --version`, run
+ * asynchronously without a shell and bounded, so the host's start never blocks the event loop on it.
+ */
+export async function clangdMajor(executable: string): Promise<number | undefined> {
+  const fromName = versionedClangd.exec(nodePath.basename(executable))
+  if (fromName !== null) return Number(fromName[1])
+  try {
+    const fromPath = /[/\\]llvm-(\d+)[/\\]/.exec(realpathSync(executable))
+    if (fromPath !== null) return Number(fromPath[1])
+  } catch {
+    return undefined
+  }
+  const stdout = await new Promise<string>((resolve) => {
+    execFile(executable, ['--version'], { encoding: 'utf8', timeout: 10_000, windowsHide: true }, (_error, out) => resolve(typeof out === 'string' ? out : ''))
+  })
+  const match = /clangd version (\d+)/.exec(stdout)
   return match?.[1] === undefined ? undefined : Number(match[1])
 }
 
@@ -190,13 +254,18 @@ const typeScriptPreferences = {
 }
 const typeScriptSettings = { typescript: typeScriptPreferences, javascript: typeScriptPreferences, 'js/ts': typeScriptPreferences }
 
+/** Why the clangd profile cannot run, and what to install. */
+export const clangdUnavailable =
+  'neither clangd nor clangd-NN is on PATH: install it (e.g. `apt-get install -y clangd-19`; type hierarchy needs clangd 17 or newer) to get C/C++ support'
+
 /** The built-in profiles, resolved from this package's own dependencies (nothing global). */
 export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
   const nativeExe = await nativeTypeScriptExe()
   const tlsDir = packageDir('typescript-language-server')
   const typescriptDir = packageDir('typescript')
   const pyrightDir = packageDir('pyright')
-  const clangd = findOnPath('clangd')
+  const clangd = findClangd()
+  const clangdVersion = clangd === undefined ? undefined : await clangdMajor(clangd)
   const node = process.execPath
   const missing = (what: string) => `${what} is not installed in @codeseam/lsp-local's dependencies; run pnpm install`
   return [
@@ -242,7 +311,7 @@ export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
       args: [pyrightDir === undefined ? 'pyright-langserver' : nodePath.join(pyrightDir, 'langserver.index.js'), '--stdio'],
       extensions: { '.py': 'python', '.pyi': 'python' },
       rootMarkers: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'setup.cfg'],
-      projectRoot: 'nearest',
+      projectRoot: 'workspaceFolders',
       operations: pyrightOperations,
       settings: { python: { analysis: { diagnosticMode: 'openFilesOnly', autoSearchPaths: true } } },
       readiness: 'initialized',
@@ -255,11 +324,11 @@ export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
       extensions: { '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp' },
       rootMarkers: ['compile_commands.json', 'compile_flags.txt', '.clangd'],
       projectRoot: 'nearest',
-      operations: clangd === undefined ? clangdOperations : clangdOperationsFor(clangdMajor(clangd)),
+      operations: clangd === undefined ? clangdOperations : clangdOperationsFor(clangdVersion),
       readiness: 'initialized',
       // A workspace's .clangd file can point clangd at arbitrary compiler drivers; untrusted roots ignore it.
       untrusted: { args: ['--background-index=false', '--log=error', '--enable-config=false'] },
-      ...(clangd === undefined ? { unavailable: 'clangd is not on PATH: install it (e.g. `apt-get install -y clangd`) to get C/C++ support' } : {}),
+      ...(clangd === undefined ? { unavailable: clangdUnavailable } : {}),
     },
   ]
 }
