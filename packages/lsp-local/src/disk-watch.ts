@@ -7,6 +7,12 @@ import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/n
 
 import { skippedFolders } from './workspace-files.js'
 
+/** Project configs to watch besides the languages' files (TypeScript's tsconfig*.json and `extends` targets). */
+export interface ConfigWatch {
+  isConfig(path: string): boolean
+  onConfigChange(): void
+}
+
 /**
  * Watches one server's project folder for files of its languages created, changed or deleted by someone
  * else (an agent's own file tools), so the server can be told with didChangeWatchedFiles before
@@ -25,17 +31,24 @@ export class DiskWatch {
     private readonly root: string,
     private readonly extensions: ReadonlySet<string>,
     private readonly maxFolders: number,
+    private readonly config: ConfigWatch | undefined,
   ) {}
 
-  static async start(root: string, extensions: ReadonlySet<string>, maxFolders = 4_000): Promise<DiskWatch> {
-    const disk = new DiskWatch(root, extensions, maxFolders)
+  static async start(root: string, extensions: ReadonlySet<string>, maxFolders = 4_000, config?: ConfigWatch): Promise<DiskWatch> {
+    const disk = new DiskWatch(root, extensions, maxFolders, config)
     await disk.add(root, false)
     return disk
   }
 
   private matches(path: string): boolean {
     const extension = extensionOf(path)
-    return extension !== undefined && this.extensions.has(extension)
+    if (extension !== undefined && this.extensions.has(extension)) return true
+    return this.config?.isConfig(path) === true
+  }
+
+  /** A watched project config changed: tell the owner once per event. */
+  private configChanged(path: string): void {
+    if (this.config?.isConfig(path) === true) this.config.onConfigChange()
   }
 
   /** Watches a folder and everything under it; `announce` marks files found as created. */
@@ -97,11 +110,13 @@ export class DiskWatch {
           // Created and deleted again before anyone was told: the server never knew it, so say nothing.
           if (this.pending.get(file) === FileChangeType.Created) this.pending.delete(file)
           else this.pending.set(file, FileChangeType.Deleted)
+          this.configChanged(file)
         }
       }
       return
     }
     if (!info.isFile() || !this.matches(path)) return
+    this.configChanged(path)
     if (this.known.has(path)) {
       if (!this.pending.has(path)) this.pending.set(path, FileChangeType.Changed)
     } else {

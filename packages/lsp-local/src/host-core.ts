@@ -1,8 +1,7 @@
 import { statSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
-import { LspError, isWithin, normalizeExtension, pathToUri, type LspProviderStatus } from '@codeseam/lsp'
+import { LspError, isWithin, normalizeExtension, pathToUri, type LspProviderStatus, type LspSearchCoverage } from '@codeseam/lsp'
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/node'
 
 import type { ResolvedHostConfig, TrustLevel } from './config.js'
@@ -11,6 +10,7 @@ import type { ServerProfile } from './profiles.js'
 import { DiskWatch } from './disk-watch.js'
 import { MemoryWatcher, chooseReclaim } from './limits.js'
 import { ServerSlot, type SlotHooks } from './server-pool.js'
+import { discoverTsProjects, isTsConfigName, planProjectLoad, type TsProjectGraph } from './ts-projects.js'
 import { watchdogIdle } from './watchdog.js'
 import { listFiles } from './workspace-files.js'
 import type { LocalWorkspace } from './workspace.js'
@@ -23,8 +23,12 @@ export class HostCore {
   readonly workspaces = new Map<string, LocalWorkspace>()
   private readonly slots = new Map<string, ServerSlot>()
   private readonly listeners = new Map<string, Set<(status: LspProviderStatus) => void>>()
-  /** Servers whose tsconfig projects were all loaded, per project-file set. */
-  private readonly loaded = new WeakMap<LanguageServer, Promise<void>>()
+  /** Per server: the project graph its pinned files were chosen from, and what opening them covered. */
+  private readonly loaded = new WeakMap<LanguageServer, ProjectLoad>()
+  /** Servers that saw files created or deleted since their projects were loaded (loose files to re-plan). */
+  private readonly replan = new WeakSet<LanguageServer>()
+  /** Per (server folder, profile): the TypeScript project graph, until one of its config files changes. */
+  private readonly graphs = new Map<string, CachedGraph>()
   private readonly rootAliases = new Map<string, LocalWorkspace>()
   /** Per server: mtime + size of every file of its languages, when its tree is too large to watch. */
   private readonly snapshots = new WeakMap<LanguageServer, Map<string, string>>()
@@ -47,6 +51,7 @@ export class HostCore {
         if (pid !== undefined) this.memory.watch(this.keyOf(slot), pid, config.limits.maxServerMemoryBytes)
       },
       escaped: (workspaceRoot) => this.workspaces.get(workspaceRoot)?.containment.invalidate(),
+      folders: (slot) => this.nestedFolders(slot.root, slot.profile),
     }
   }
 
@@ -111,6 +116,16 @@ export class HostCore {
     return workspace.root
   }
 
+  /**
+   * Nested project folders of a `workspaceFolders` profile under a server's root: every folder below it that
+   * holds one of the profile's root markers, in path order (the server gets them as workspace folders).
+   */
+  async nestedFolders(root: string, profile: ServerProfile): Promise<string[]> {
+    if (profile.projectRoot !== 'workspaceFolders' || (profile.rootMarkers ?? []).length === 0) return []
+    const markers = await listFiles(root, { names: new Set(profile.rootMarkers ?? []) }, 1_000)
+    return [...new Set(markers.files.map((file) => nodePath.dirname(file)))].filter((dir) => dir !== root).sort()
+  }
+
   slotFor(workspace: LocalWorkspace, profile: ServerProfile, path: string): ServerSlot {
     return this.slot(this.projectRootFor(workspace, profile, path), profile, workspace.trust, workspace.root)
   }
@@ -148,7 +163,9 @@ export class HostCore {
   async announceDiskChanges(server: LanguageServer, profile: ServerProfile): Promise<void> {
     const disk = await this.baseline(server, profile)
     if (disk.complete) {
-      server.notifyFiles(await disk.take())
+      const events = await disk.take()
+      if (events.some((e) => e.type !== FileChangeType.Changed)) this.replan.add(server)
+      server.notifyFiles(events)
       return
     }
     const { files } = await listFiles(server.spec.root, { extensions: extensionSet(profile) }, 20_000)
@@ -167,6 +184,7 @@ export class HostCore {
       else if (before !== key) events.push({ uri: pathToUri(file), type: FileChangeType.Changed })
     }
     for (const file of previous.keys()) if (!next.has(file)) events.push({ uri: pathToUri(file), type: FileChangeType.Deleted })
+    if (events.some((e) => e.type !== FileChangeType.Changed)) this.replan.add(server)
     server.notifyFiles(events)
   }
 
@@ -174,7 +192,15 @@ export class HostCore {
   baseline(server: LanguageServer, profile: ServerProfile): Promise<DiskWatch> {
     let disk = this.watches.get(server)
     if (disk === undefined) {
-      disk = DiskWatch.start(server.spec.root, extensionSet(profile))
+      const graphKey = this.graphKey(server.spec.root, profile)
+      const config = profile.loadAllProjects === 'tsconfig'
+        ? {
+            // A project config (or the target of an `extends`) created, changed or deleted: read the graph again.
+            isConfig: (path: string) => isTsConfigName(nodePath.basename(path)) || this.graphs.get(graphKey)?.configFiles.has(path) === true,
+            onConfigChange: () => this.graphs.delete(graphKey),
+          }
+        : undefined
+      disk = DiskWatch.start(server.spec.root, extensionSet(profile), undefined, config)
       this.watches.set(server, disk)
       void disk.then((watch) => {
         const close = () => watch.close()
@@ -204,37 +230,102 @@ export class HostCore {
   }
 
   /**
-   * Servers that search only loaded projects (the native TypeScript 7 server) need every tsconfig project
-   * loaded before a workspace-wide query: open one source file of each, pinned so the LRU never closes it.
+   * Servers that search only loaded projects (the native TypeScript 7 server) need every project loaded
+   * before a workspace-wide query: one file of each project in the graph is opened and pinned (so the LRU
+   * never closes it), and so are the source files of no project (inferred projects), within the
+   * open-document limit. Returns the coverage that gives; undefined for profiles without a project model.
    */
-  loadProjects(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile): Promise<void> {
-    if (profile.loadAllProjects !== 'tsconfig') return Promise.resolve()
-    let loading = this.loaded.get(server)
-    if (loading === undefined) {
-      loading = this.loadTsconfigProjects(server, workspace, profile)
-      this.loaded.set(server, loading)
-      loading.catch(() => this.loaded.delete(server))
+  async loadProjects(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile, deadline: number, signal?: AbortSignal): Promise<LspSearchCoverage | undefined> {
+    if (profile.loadAllProjects !== 'tsconfig') return undefined
+    const graph = await this.projectGraph(server.spec.root, profile, deadline, signal)
+    let load = this.loaded.get(server)
+    const dirty = this.replan.has(server)
+    if (load === undefined || load.graph !== graph || dirty || !load.opened.every((file) => server.documents.get(file) !== undefined)) {
+      this.replan.delete(server)
+      const next: ProjectLoad = { graph, opened: [], coverage: this.openProjects(server, workspace, profile, graph).then((result) => {
+        next.opened = result.opened
+        next.settled = result.coverage
+        return result.coverage
+      }) }
+      load = next
+      this.loaded.set(server, next)
+      next.coverage.catch(() => this.loaded.get(server) === next && this.loaded.delete(server))
     }
-    return loading
+    return load.coverage
   }
 
-  private async loadTsconfigProjects(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile): Promise<void> {
-    const configs = await listFiles(server.spec.root, { names: new Set(['tsconfig.json', 'jsconfig.json']) }, 500)
+  private async openProjects(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile, graph: TsProjectGraph): Promise<{ opened: string[]; coverage: LspSearchCoverage }> {
     const sources = await listFiles(server.spec.root, { extensions: extensionSet(profile) }, 20_000)
-    const configDirs = configs.files.map((file) => nodePath.dirname(file))
-    for (const config of configs.files) {
-      const dir = nodePath.dirname(config)
-      // A solution-style config (files: [] with references) owns no sources of its own.
-      if (await isSolutionConfig(config)) continue
-      // The first source in this config's folder that no deeper config claims.
-      const owned = sources.files.find((file) => {
-        if (!isWithin(dir, file) || file.endsWith('.d.ts')) return false
-        return !configDirs.some((other) => other !== dir && isWithin(dir, other) && isWithin(other, file))
-      })
-      if (owned !== undefined && workspace.containment.contains(owned)) {
-        await server.documents.sync(owned, profile.extensions[nodePath.extname(owned).toLowerCase()] ?? '', { pin: true })
+    const pinnedLimit = this.config.limits.maxOpenDocuments
+    // Room kept for the documents queries open themselves (never pinned, closed least recently used first).
+    const reserve = Math.max(8, Math.floor(pinnedLimit / 4))
+    const accept = (file: string) => workspace.containment.contains(file)
+    const firstPlan = planProjectLoad(graph, sources.files, 0, accept)
+    const plan = planProjectLoad(graph, sources.files, pinnedLimit - reserve - firstPlan.projectFiles.length, accept)
+    const opened: string[] = []
+    let projectsSearched = 0
+    let looseMissed = plan.looseNotOpened + (sources.complete ? 0 : 1)
+    const languageOf = (file: string) => profile.extensions[nodePath.extname(file).toLowerCase()] ?? ''
+    // Deleted since the walk, or refused (a symlink out of the workspace): that part is not searched.
+    const open = async (file: string): Promise<boolean> => {
+      try {
+        await server.documents.sync(file, languageOf(file), { pin: true })
+        opened.push(file)
+        return true
+      } catch (error) {
+        if (error instanceof LspError && (error.code === 'CANCELLED' || error.code === 'DISPOSED' || error.code === 'SERVER_CRASHED')) throw error
+        return false
       }
     }
+    for (const file of plan.projectFiles) if (await open(file)) projectsSearched++
+    for (const file of plan.looseFiles) if (!(await open(file))) looseMissed++
+    const coverage: LspSearchCoverage = {
+      projectsSearched,
+      projectsFound: plan.projectsFound,
+      ...(looseMissed > 0 ? { filesNotSearched: looseMissed } : {}),
+      complete: projectsSearched === plan.projectsFound && looseMissed === 0,
+    }
+    return { opened, coverage }
+  }
+
+  private graphKey(root: string, profile: ServerProfile): string {
+    return `${root}\0${profile.id}`
+  }
+
+  /** The project graph of a folder, read once and kept until a config file in it changes. */
+  private async projectGraph(root: string, profile: ServerProfile, deadline: number, signal?: AbortSignal): Promise<TsProjectGraph> {
+    const key = this.graphKey(root, profile)
+    let cached = this.graphs.get(key)
+    // A config edited in a tree too large to watch, or before the watcher saw it: its stat tells.
+    if (cached?.settled === true && [...cached.configFiles].some((file) => statSignature(file) !== cached?.signatures.get(file))) {
+      this.graphs.delete(key)
+      cached = undefined
+    }
+    if (cached === undefined) {
+      const configFiles = new Set<string>()
+      const signatures = new Map<string, string | undefined>()
+      const entry: CachedGraph = { configFiles, signatures, settled: false, graph: Promise.resolve({ projects: [], configFiles: [], errors: [] }) }
+      entry.graph = (async () => {
+        const configs = await listFiles(root, { names: new Set(['tsconfig.json', 'jsconfig.json']) }, 2_000)
+        const graph = await discoverTsProjects(root, configs.files, { timeoutMs: Math.max(1, deadline - Date.now()), ...(signal === undefined ? {} : { signal }) })
+        for (const file of [...configs.files, ...graph.configFiles]) {
+          configFiles.add(file)
+          signatures.set(file, statSignature(file))
+        }
+        entry.settled = true
+        return graph
+      })()
+      cached = entry
+      this.graphs.set(key, entry)
+      entry.graph.catch(() => this.graphs.get(key) === entry && this.graphs.delete(key))
+    }
+    return cached.graph
+  }
+
+  /** Projects a server has loaded, of those found, once its projects were loaded (for status). */
+  projectsOf(server: LanguageServer): { loaded: number; found: number } | undefined {
+    const coverage = this.loaded.get(server)?.settled
+    return coverage === undefined ? undefined : { loaded: coverage.projectsSearched, found: coverage.projectsFound }
   }
 
   /** Running servers under a workspace (to tell them about changed files). */
@@ -249,13 +340,23 @@ export class HostCore {
   }
 
   statusOf(profile: ServerProfile): LspProviderStatus[] {
-    const statuses = [...this.slots.values()].filter((s) => s.profile.id === profile.id).map((s) => s.statusSync())
+    const statuses = [...this.slots.values()].filter((s) => s.profile.id === profile.id).map((s) => this.withProjects(s, s.statusSync()))
     if (profile.unavailable !== undefined) statuses.push({ providerId: `local:${profile.id}`, server: profile.id, state: 'unavailable', reason: profile.unavailable })
     return statuses
   }
 
   async statusWithMemory(): Promise<LspProviderStatus[]> {
-    return Promise.all([...this.slots.values()].map((slot) => slot.status()))
+    return Promise.all([...this.slots.values()].map(async (slot) => this.withProjects(slot, await slot.status())))
+  }
+
+  private withProjects(slot: ServerSlot, status: LspProviderStatus): LspProviderStatus {
+    const live = slot.live
+    if (live !== undefined && slot.profile.projectRoot === 'workspaceFolders') {
+      const folders = 1 + (live.spec.folders?.length ?? 0)
+      return { ...status, projects: { loaded: folders, found: folders } }
+    }
+    const projects = live === undefined ? undefined : this.projectsOf(live)
+    return projects === undefined ? status : { ...status, projects }
   }
 
   onStatus(profileId: string, listener: (status: LspProviderStatus) => void): () => void {
@@ -283,13 +384,24 @@ function extensionSet(profile: ServerProfile): Set<string> {
   return new Set(Object.keys(profile.extensions).flatMap((e) => normalizeExtension(e) ?? []))
 }
 
-async function isSolutionConfig(file: string): Promise<boolean> {
-  try {
-    const text = await readFile(file, 'utf8')
-    // tsconfig is JSONC: strip comments and trailing commas before parsing.
-    const json = JSON.parse(text.replace(/\/\*[\s\S]*?\*\/|(^|[^:"\\])\/\/.*$/gm, '$1').replace(/,(\s*[}\]])/g, '$1')) as { files?: unknown[]; include?: unknown[] }
-    return Array.isArray(json.files) && json.files.length === 0 && json.include === undefined
-  } catch {
-    return false
-  }
+/** What opening a server's projects covered. */
+interface ProjectLoad {
+  readonly graph: TsProjectGraph
+  /** Files opened and pinned for it (checked before reuse: a closed one means load again). */
+  opened: string[]
+  readonly coverage: Promise<LspSearchCoverage>
+  settled?: LspSearchCoverage
+}
+
+interface CachedGraph {
+  graph: Promise<TsProjectGraph>
+  /** Config files read for it (configs, `extends` targets) and their stat signature when read. */
+  readonly configFiles: Set<string>
+  readonly signatures: Map<string, string | undefined>
+  settled: boolean
+}
+
+function statSignature(file: string): string | undefined {
+  const info = statSync(file, { throwIfNoEntry: false })
+  return info === undefined ? undefined : `${info.mtimeMs}:${info.ctimeMs}:${info.size}:${info.ino}`
 }

@@ -26,6 +26,7 @@ import {
   type ProtocolConnection,
   type ServerCapabilities,
   type WorkspaceEdit,
+  type WorkspaceFolder,
 } from 'vscode-languageserver-protocol/node'
 
 import { clientCapabilities } from './client-capabilities.js'
@@ -42,6 +43,8 @@ export interface LanguageServerSpec {
   readonly command: string
   readonly args: ReadonlyArray<string>
   readonly root: string
+  /** Further workspace folders of the same server (nested project folders inside `root`). */
+  readonly folders?: ReadonlyArray<string>
   readonly env: Readonly<Record<string, string>>
   readonly initializationOptions?: unknown
   readonly settings: Readonly<Record<string, unknown>>
@@ -114,7 +117,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
       this.process,
       {
         configuration: (items) => items.map((item: ConfigurationItem) => section(spec.settings, item.section) ?? null),
-        workspaceFolders: () => [{ uri: pathToUri(spec.root), name: spec.root.split('/').pop() ?? spec.root }],
+        workspaceFolders: () => workspaceFolders(spec),
         register: (registrations) => {
           for (const registration of registrations) this.registrations.set(registration.id, registration)
         },
@@ -239,7 +242,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
         clientInfo: { name: 'codeseam-lsp-local', version: '0' },
         rootUri: pathToUri(this.spec.root),
         rootPath: this.spec.root,
-        workspaceFolders: [{ uri: pathToUri(this.spec.root), name: this.spec.root.split('/').pop() ?? this.spec.root }],
+        workspaceFolders: workspaceFolders(this.spec),
         capabilities: clientCapabilities,
         initializationOptions: this.spec.initializationOptions ?? null,
         locale: 'en',
@@ -428,4 +431,9 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     })()
     return this.stopping
   }
+}
+
+/** The server's LSP workspace folders: its root, then any nested project folders. */
+function workspaceFolders(spec: LanguageServerSpec): WorkspaceFolder[] {
+  return [spec.root, ...(spec.folders ?? [])].map((folder) => ({ uri: pathToUri(folder), name: folder.split('/').pop() ?? folder }))
 }

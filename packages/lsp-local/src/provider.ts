@@ -1,3 +1,5 @@
+import * as nodePath from 'node:path'
+
 import {
   LspError,
   operationInfo,
@@ -11,6 +13,7 @@ import {
   type LspQueryResult,
   type LspResultFor,
   type LspResultMeta,
+  type LspSearchCoverage,
 } from '@codeseam/lsp'
 import { WorkspaceSymbolRequest } from 'vscode-languageserver-protocol/node'
 
@@ -78,6 +81,13 @@ export class ProfileProvider implements LspProvider {
 
   async query<R extends LspQueryRequest>(request: LspProviderRequest<R>, signal: AbortSignal): Promise<LspResultFor<R['operation']>> {
     if (this.profile.unavailable !== undefined) {
+      // A whole-workspace question to a server that is not installed: only a root holding files of its
+      // languages is missing something; elsewhere the empty answer is the whole truth.
+      const hasPath = 'path' in request && typeof request.path === 'string'
+      const scope = operationInfo[request.operation].scope
+      if ((scope === 'workspace' || (scope === 'fileOrWorkspace' && !hasPath)) && !(await this.host.hasEligibleFiles(this.host.workspaceFor(request.root), this.profile))) {
+        return this.emptyWorkspaceAnswer(request.operation) as LspResultFor<R['operation']>
+      }
       throw new LspError('UNAVAILABLE', `the ${this.profile.id} language server is unavailable: ${this.profile.unavailable}`, { data: { profile: this.profile.id } })
     }
     const started = performance.now()
@@ -97,6 +107,14 @@ export class ProfileProvider implements LspProvider {
     // A memory restart since the last result: say so once, in this result's meta.
     const degraded = this.host.takeNotices(workspace.root, this.profile.id).length > 0
     return { ...result, meta: { ...result.meta, ...(degraded ? { status: 'degraded' as const } : {}), elapsedMs: performance.now() - started } } as LspResultFor<R['operation']>
+  }
+
+  /** The answer of a profile with nothing to serve under the root. */
+  private emptyWorkspaceAnswer(operation: LspOperation): LspQueryResult {
+    const meta: LspResultMeta = { providerId: this.id, status: 'ready', warm: true, truncated: false, elapsedMs: 0 }
+    return operation === 'workspaceSymbols'
+      ? { kind: 'workspaceSymbols', symbols: [], meta }
+      : { kind: 'diagnostics', files: [], coverage: { analysed: [], eligible: 0, complete: true }, meta }
   }
 
   private async acquire(slot: ServerSlot, deadline: number, signal: AbortSignal): Promise<{ server: LanguageServer; release: () => void; warm: boolean }> {
@@ -135,9 +153,10 @@ export class ProfileProvider implements LspProvider {
     const { server, release, warm } = await this.acquire(slot, deadline, signal)
     try {
       this.requireOperation(server, request.operation)
+      let coverage: LspSearchCoverage | undefined
       if (wholeWorkspace.has(request.operation)) {
         await this.host.announceDiskChanges(server, this.profile)
-        await this.host.loadProjects(server, workspace, this.profile)
+        coverage = (await this.host.loadProjects(server, workspace, this.profile, deadline, signal)) ?? this.foldersCoverage(server)
       } else {
         await this.host.baseline(server, this.profile)
       }
@@ -159,7 +178,7 @@ export class ProfileProvider implements LspProvider {
         const translator = new Translator(workspace.containment)
         const result = await runOperation(request, {
           server, translator, document, actions: actionsOf(server), timeoutMs: Math.max(1, deadline - Date.now()), signal,
-          meta: (extra) => this.meta(server, warm, translator, { documentVersion: versionAtStart, contentHash: hashAtStart, ...extra }),
+          meta: (extra) => this.meta(server, warm, translator, { documentVersion: versionAtStart, contentHash: hashAtStart, ...(coverage === undefined ? {} : { coverage }), ...extra }),
         })
         // An empty answer while the server is still indexing is not an answer yet: retry once it is quiet.
         if (retryWhenEmpty.has(request.operation) && isEmpty(result) && Date.now() < deadline) {
@@ -186,19 +205,55 @@ export class ProfileProvider implements LspProvider {
     }
   }
 
+  /** One server searching the root and its nested project folders (workspaceFolders profiles) covers them all. */
+  private foldersCoverage(server: LanguageServer): LspSearchCoverage | undefined {
+    if (this.profile.projectRoot !== 'workspaceFolders') return undefined
+    const folders = 1 + (server.spec.folders?.length ?? 0)
+    return { projectsSearched: folders, projectsFound: folders, complete: true }
+  }
+
+  /**
+   * Workspace symbols from every server the root needs. Each server, once acquired, stays in use until the
+   * whole answer is assembled (so the query's own later servers can never reclaim it); a server that cannot
+   * start because every slot under limits.maxServers is busy is named in the coverage, not waited for.
+   */
   private async workspaceSymbols(workspace: LocalWorkspace, query: string, deadline: number, signal: AbortSignal): Promise<LspQueryResult> {
     const translator = new Translator(workspace.containment)
     // A profile with no files of its languages under the root has nothing to say: start no server for it.
     const slots = (await this.host.hasEligibleFiles(workspace, this.profile)) ? await this.host.slotsFor(workspace, this.profile) : []
     const symbols: Extract<LspQueryResult, { kind: 'workspaceSymbols' }>['symbols'][number][] = []
+    const seen = new Set<string>()
+    const releases: Array<() => void> = []
+    const rootsNotSearched: string[] = []
+    let projectsSearched = 0
+    let projectsFound = 0
+    let filesNotSearched = 0
+    let complete = true
     let warmAll = true
     let indexing = false
-    for (const slot of slots) {
-      const { server, release, warm } = await this.acquire(slot, deadline, signal)
-      try {
+    try {
+      for (const slot of slots) {
+        let acquired: { server: LanguageServer; release: () => void; warm: boolean }
+        try {
+          acquired = await this.acquire(slot, deadline, signal)
+        } catch (error) {
+          if (error instanceof LspError && error.code === 'UNAVAILABLE' && (error.data as { maxServers?: number } | undefined)?.maxServers !== undefined) {
+            rootsNotSearched.push(nodePath.relative(workspace.root, slot.root) || '.')
+            projectsFound++
+            complete = false
+            continue
+          }
+          throw error
+        }
+        const { server, release, warm } = acquired
+        releases.push(release)
         this.requireOperation(server, 'workspaceSymbols')
         await this.host.announceDiskChanges(server, this.profile)
-        await this.host.loadProjects(server, workspace, this.profile)
+        const coverage = (await this.host.loadProjects(server, workspace, this.profile, deadline, signal)) ?? this.foldersCoverage(server) ?? { projectsSearched: 1, projectsFound: 1, complete: true }
+        projectsSearched += coverage.projectsSearched
+        projectsFound += coverage.projectsFound
+        filesNotSearched += coverage.filesNotSearched ?? 0
+        complete &&= coverage.complete
         // Some servers answer workspace symbols only once a document is open.
         if (server.documents.openDocuments.length === 0) await this.host.openAnyFile(server, workspace, this.profile)
         let found = translator.workspaceSymbols(await server.request(WorkspaceSymbolRequest.type, { query }, { timeoutMs: Math.max(1, deadline - Date.now()), signal }))
@@ -211,18 +266,31 @@ export class ProfileProvider implements LspProvider {
           }
           found = translator.workspaceSymbols(await server.request(WorkspaceSymbolRequest.type, { query }, { timeoutMs: Math.max(1, deadline - Date.now()), signal }))
         }
-        symbols.push(...found)
+        // A symbol seen through two workspace folders of one server (or two servers) is one symbol.
+        for (const symbol of found) {
+          const key = `${symbol.location.path}\0${symbol.location.range.start.line}:${symbol.location.range.start.character}-${symbol.location.range.end.line}:${symbol.location.range.end.character}\0${symbol.name}\0${symbol.kind}`
+          if (seen.has(key)) continue
+          seen.add(key)
+          symbols.push(symbol)
+        }
         warmAll &&= warm
         indexing ||= server.activeProgress.size > 0
         server.warm = true
-      } finally {
-        release()
       }
+    } finally {
+      for (const release of releases) release()
     }
+    const coverage: LspSearchCoverage | undefined = slots.length === 0
+      ? undefined
+      : { projectsSearched, projectsFound, ...(filesNotSearched > 0 ? { filesNotSearched } : {}), ...(rootsNotSearched.length > 0 ? { rootsNotSearched } : {}), complete: complete && filesNotSearched === 0 }
     return {
       kind: 'workspaceSymbols',
       symbols,
-      meta: { providerId: this.id, status: indexing ? 'indexing' : 'ready', warm: warmAll, truncated: false, elapsedMs: 0, ...(translator.dropped > 0 ? { droppedOutsideWorkspace: translator.dropped } : {}) },
+      meta: {
+        providerId: this.id, status: indexing ? 'indexing' : 'ready', warm: warmAll, truncated: false, elapsedMs: 0,
+        ...(coverage === undefined ? {} : { coverage }),
+        ...(translator.dropped > 0 ? { droppedOutsideWorkspace: translator.dropped } : {}),
+      },
     }
   }
 

@@ -16,6 +16,8 @@ export interface SlotHooks {
   started(slot: ServerSlot, pid: number | undefined): void
   /** A file under the slot's workspace turned out to resolve outside it when read: forget cached resolutions. */
   escaped?(workspaceRoot: string): void
+  /** Further workspace folders for the server (nested project folders), read at each start. */
+  folders?(slot: ServerSlot): Promise<ReadonlyArray<string>>
 }
 
 /** One (canonical project root, profile) slot: at most one live server, restarted with backoff after crashes. */
@@ -179,11 +181,13 @@ export class ServerSlot {
     const plan = planSpawn(this.profile, { root: this.root, workspaceRoot: this.workspaceRoot, trust: this.trust, env: serverEnvironment(this.config.envAllow, this.profile) })
     const capped = withHeapCap(this.profile, plan, this.config.limits.nodeHeapMb)
     await this.hooks?.beforeStart(this)
+    const folders = (await this.hooks?.folders?.(this)) ?? []
     const server = new LanguageServer({
       profileId: this.profile.id,
       command: plan.command,
       args: capped.args,
       root: this.root,
+      folders,
       env: capped.env,
       initializationOptions: capped.initializationOptions,
       settings: plan.settings,

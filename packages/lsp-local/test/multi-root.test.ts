@@ -35,7 +35,7 @@ test('several roots at once: each query is answered inside its own root, by its 
   await leaks.record()
 })
 
-test('nested projects: root markers pick the nearest project root for each file', async () => {
+test('nested projects: one server for the root, each nested project folder one of its workspace folders', async () => {
   const workspace = await host.openWorkspace(nested.root, { trust: 'trusted' })
   lsp.registerWorkspace(workspace)
   for (const project of ['alpha', 'beta']) {
@@ -43,10 +43,14 @@ test('nested projects: root markers pick the nearest project root for each file'
     const r = await lsp.query({ operation: 'definition', root: nested.root, path: file, position: positionOf(nested.root, file, 'helper()', { occurrence: 2 }) })
     expect(r.locations.map((l) => l.path)).toEqual([nodePath.join(nested.root, file)])
   }
-  const roots = host.status().filter((s) => s.providerId === 'local:pyright').map((s) => s.root)
-  expect(roots.sort()).toEqual([nodePath.join(nested.root, 'alpha'), nodePath.join(nested.root, 'beta')])
-  // A workspace-scoped query starts every project's server and merges their answers.
+  const statuses = host.status().filter((s) => s.providerId === 'local:pyright')
+  expect(statuses.map((s) => s.root)).toEqual([nested.root])
+  // The root and its two nested project folders.
+  expect(statuses[0]?.projects).toEqual({ loaded: 3, found: 3 })
+  // A workspace-scoped query asks that one server, which sees each symbol once.
   const symbols = await lsp.query({ operation: 'workspaceSymbols', root: nested.root, query: 'helper' })
   expect(symbols.symbols.map((s) => nodePath.relative(nested.root, s.location.path)).sort()).toEqual(['alpha/tool.py', 'beta/tool.py'])
+  expect(symbols.meta.coverage).toEqual({ projectsSearched: 3, projectsFound: 3, complete: true })
+  expect(host.status().filter((s) => s.providerId === 'local:pyright')).toHaveLength(1)
   await leaks.record()
 })

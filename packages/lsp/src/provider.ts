@@ -26,6 +26,8 @@ export interface LspProviderStatus {
   readonly rssBytes?: number
   /** Languages this status covers. */
   readonly languages?: ReadonlyArray<string>
+  /** Projects the server has loaded (TypeScript configs, Python project folders), when the backend knows them. */
+  readonly projects?: { readonly loaded: number; readonly found: number }
 }
 
 /**

@@ -161,6 +161,23 @@ export type LspRequestFor<O extends LspOperation> = Extract<LspQueryRequest, { r
 // Results
 
 /** How far to trust a result. */
+/**
+ * How much of the workspace a workspace-wide answer (references, rename, implementation, incoming calls,
+ * workspace symbols) searched. A server searches only what it has loaded: an answer over fewer projects
+ * than exist misses every reference in the others, so an incomplete one says so.
+ */
+export interface LspSearchCoverage {
+  /** Projects searched (TypeScript configs loaded, server folders asked), of `projectsFound`. */
+  readonly projectsSearched: number
+  readonly projectsFound: number
+  /** Source files that belong to no project and were not opened (over the open-document limit), so not searched. */
+  readonly filesNotSearched?: number
+  /** Workspace-relative folders whose server was not asked (e.g. every server busy under limits.maxServers). */
+  readonly rootsNotSearched?: ReadonlyArray<string>
+  /** Everything found was searched. */
+  readonly complete: boolean
+}
+
 export interface LspResultMeta {
   readonly providerId: string
   /** ready: fully loaded; indexing: still loading (results may be partial); degraded: answered after trouble. */
@@ -177,6 +194,8 @@ export interface LspResultMeta {
   readonly stale?: boolean
   /** Locations the server returned outside the workspace (or with non-file URIs), dropped. */
   readonly droppedOutsideWorkspace?: number
+  /** Workspace-wide answers: how much of the workspace was searched. */
+  readonly coverage?: LspSearchCoverage
   /** Providers that failed during a fan-out, with their error. */
   readonly failures?: ReadonlyArray<{ readonly providerId: string; readonly code: string; readonly message: string }>
   readonly elapsedMs: number
