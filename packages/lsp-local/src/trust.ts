@@ -5,7 +5,9 @@ import * as nodePath from 'node:path'
 import { LspError, isWithin } from '@codeseam/lsp'
 
 import type { TrustLevel } from './config.js'
+import { pythonSelectionEnvironment } from './environment.js'
 import type { ServerProfile } from './profiles.js'
+import { projectSitePackages, userPython } from './python-interpreter.js'
 
 /**
  * Untrusted mode, per profile: what a server may run or load because the WORKSPACE says so, switched
@@ -33,8 +35,13 @@ export interface TrustContext {
   readonly trust: TrustLevel
   /** The environment the server would get (already the host's minimal environment). */
   readonly env: Readonly<Record<string, string>>
-  /** Interpreter pyright may run in untrusted mode (absolute, outside the workspace); default: found on PATH, version shims skipped. */
+  /**
+   * Interpreter pyright may run in untrusted mode (absolute, outside the workspace); default: the one the
+   * user would get outside the workspace (python-interpreter.ts `userPython`).
+   */
   readonly pythonInterpreter?: string
+  /** How the user selects their default Python (VIRTUAL_ENV, PYENV_VERSION, …); default: read from the host's environment. */
+  readonly pythonSelection?: Readonly<Record<string, string>>
 }
 
 /** The built-in server families whose workspace-driven behaviour is known. */
@@ -244,21 +251,35 @@ export function planSpawn(profile: ServerProfile, context: TrustContext): SpawnP
       break
     }
     case 'pyright': {
-      // pyright runs a Python interpreter (python.pythonPath, else `python3` then `python` on PATH) to
-      // learn its search paths. We choose it: absolute, outside the workspace, never a version shim
-      // (pyenv/asdf shims pick the interpreter from the workspace's .python-version / .tool-versions).
-      const chosen = context.pythonInterpreter ?? lookUp('python3', safePath, { skipShims: true }) ?? lookUp('python', safePath, { skipShims: true })
-      if (chosen !== undefined && (!nodePath.isAbsolute(chosen) || isWithin(workspaceRoot, canonical(chosen)))) {
+      // pyright runs a Python interpreter (python.pythonPath, else `python3` then `python` on PATH, with the
+      // root as cwd) to learn its search paths. We choose it: the interpreter the user would get OUTSIDE the
+      // workspace (their activated virtualenv, their version manager's global choice, or `python3` on PATH),
+      // found by running the candidate once in a folder outside the workspace, so a workspace
+      // .python-version / .tool-versions never selects it; absolute, and never one living in the workspace.
+      const selection = context.pythonSelection ?? pythonSelectionEnvironment()
+      const found = context.pythonInterpreter === undefined ? userPython({ workspaceRoot, path: safePath, env, selection }) : undefined
+      const chosen = context.pythonInterpreter ?? found?.executable
+      if (chosen !== undefined && (!nodePath.isAbsolute(chosen) || isWithin(workspaceRoot, nodePath.resolve(chosen)) || isWithin(workspaceRoot, canonical(chosen)))) {
         throw untrusted(profile, workspaceRoot, `would run the Python interpreter ${chosen}, inside the workspace`, `choose an interpreter outside the workspace, or ${trustFix(workspaceRoot)}`)
       }
       // No interpreter: name one that cannot exist, so pyright's own PATH fallback never runs; it then
       // analyses with its bundled typeshed stubs only.
       const pythonPath = chosen === undefined ? nodePath.join(nodePath.parse(workspaceRoot).root, 'nonexistent', 'codeseam-no-python', 'python3') : nodePath.resolve(chosen)
       const python = isRecord(settings['python']) ? settings['python'] : {}
-      settings = { ...settings, python: { ...python, pythonPath } }
+      const analysis = isRecord(python['analysis']) ? python['analysis'] : {}
+      // A project virtual environment inside the workspace is used by path only: its site-packages become
+      // extra search paths; its interpreter (a workspace file) never runs.
+      const venv = projectSitePackages({ root: context.root, workspaceRoot, ...(selection['VIRTUAL_ENV'] === undefined ? {} : { virtualEnv: selection['VIRTUAL_ENV'] }), ...(found?.version === undefined ? {} : { version: found.version }) })
+      const given = Array.isArray(analysis['extraPaths']) ? analysis['extraPaths'] : []
+      const extraPaths = [...given, ...venv.paths.filter((path) => !given.includes(path))]
+      settings = { ...settings, python: { ...python, pythonPath, ...(venv.paths.length > 0 ? { analysis: { ...analysis, extraPaths } } : {}) } }
       // Pin version managers too, in case anything else resolves `python` through a shim.
       env['PYENV_VERSION'] = 'system'
-      hardening.push(`Python interpreter pinned to ${pythonPath}`, 'PYENV_VERSION=system')
+      hardening.push(`Python interpreter pinned to ${pythonPath}`)
+      if (found !== undefined) hardening.push(`Python interpreter chosen outside the workspace (${found.via}, asked in ${found.cwd})`)
+      hardening.push('PYENV_VERSION=system')
+      if (venv.paths.length > 0) hardening.push(`workspace virtual environment read by path, its interpreter never run: ${venv.paths.join(', ')}`)
+      if (venv.ignored.length > 0) hardening.push(`virtual environment site-packages leaving the workspace ignored: ${venv.ignored.join(', ')}`)
       break
     }
     case 'clangd': {

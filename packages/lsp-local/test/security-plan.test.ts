@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
@@ -6,7 +6,8 @@ import { LspError } from '@codeseam/lsp'
 import { afterAll, describe, expect, test } from 'vitest'
 
 import { builtinProfiles, type ServerProfile } from '../src/profiles.js'
-import { isShimDirectory, lookUp, ownTsserverPath, planSpawn, sanitizePath, serverKind, type TrustContext } from '../src/trust.js'
+import { forgetUserPython } from '../src/python-interpreter.js'
+import { isShimDirectory, ownTsserverPath, planSpawn, sanitizePath, serverKind, type TrustContext } from '../src/trust.js'
 import { prepareAttack } from './fixtures/untrusted/prepare.js'
 
 const scratch = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-trust-')))
@@ -151,18 +152,72 @@ describe('typescript-language-server', () => {
 describe('pyright', () => {
   const pyright = builtin('pyright')
   const pythonPathOf = (plan: { settings: Readonly<Record<string, unknown>> }) => (plan.settings['python'] as Record<string, unknown>)['pythonPath']
+  const analysisOf = (plan: { settings: Readonly<Record<string, unknown>> }) => (plan.settings['python'] as Record<string, Record<string, unknown>>)['analysis'] ?? {}
 
-  test('the interpreter is one we choose, absolute, with version shims skipped and pinned', () => {
+  test('the interpreter is the one the user gets outside the workspace: a version shim is asked from a folder outside it, never where a workspace file could select', () => {
+    forgetUserPython()
+    const home = nodePath.join(outside, 'home')
+    mkdirSync(home, { recursive: true })
+    const global = executable(nodePath.join(outside, 'versions', '3.11', 'bin', 'python3'))
+    const log = nodePath.join(outside, 'shim.log')
+    // A pyenv-like shim: picks the version from a .python-version in the folder it runs in, else the global one.
     const shims = nodePath.join(outside, '.pyenv', 'shims')
-    executable(nodePath.join(shims, 'python3'))
+    executable(nodePath.join(shims, 'python3'), `#!/bin/sh\necho "$PWD $PYENV_DIR" >> '${log}'\nif [ -f "\${PYENV_DIR:-.}/.python-version" ]; then echo '${nodePath.join(root, 'venv', 'bin', 'python3')}'; else echo '${global}'; fi\necho 3.11\n`)
+    writeFileSync(nodePath.join(root, '.python-version'), '3.8.18\n')
     const real = executable(nodePath.join(outside, 'usr', 'bin', 'python3'))
     expect(isShimDirectory(shims)).toBe(true)
-    expect(lookUp('python3', `${shims}${nodePath.delimiter}${nodePath.dirname(real)}`, { skipShims: true })).toBe(real)
-    const plan = planSpawn(pyright, context({ env: { PATH: ['bin', shims, nodePath.dirname(real)].join(nodePath.delimiter) } }))
-    expect(pythonPathOf(plan)).toBe(real)
+    const plan = planSpawn(pyright, context({ env: { PATH: ['bin', shims, nodePath.dirname(real)].join(nodePath.delimiter), HOME: home }, pythonSelection: { PYENV_DIR: root } }))
+    expect(pythonPathOf(plan)).toBe(global)
+    // Asked once, from the user's home, with a PYENV_DIR that pointed into the workspace replaced by that folder.
+    expect(readFileSync(log, 'utf8')).toBe(`${home} ${home}\n`)
     expect(plan.env).toMatchObject({ PYENV_VERSION: 'system', PYTHONSAFEPATH: '1' })
+    expect(plan.env['PYENV_DIR']).toBeUndefined()
+    expect(plan.hardening).toContain(`Python interpreter chosen outside the workspace (${nodePath.join(shims, 'python3')}, asked in ${home})`)
     // The rest of the python section survives.
     expect((plan.settings['python'] as Record<string, unknown>)['analysis']).toEqual({ diagnosticMode: 'openFilesOnly', autoSearchPaths: true })
+    // Cached per host process: a second plan asks nobody.
+    expect(pythonPathOf(planSpawn(pyright, context({ env: { PATH: ['bin', shims, nodePath.dirname(real)].join(nodePath.delimiter), HOME: home }, pythonSelection: { PYENV_DIR: root } })))).toBe(global)
+    expect(readFileSync(log, 'utf8')).toBe(`${home} ${home}\n`)
+    rmSync(nodePath.join(root, '.python-version'))
+  })
+
+  test('an activated virtual environment outside the workspace comes first; one inside it is never run', () => {
+    forgetUserPython()
+    const venv = nodePath.join(outside, 'user-venv')
+    const python = executable(nodePath.join(venv, 'bin', 'python3'), `#!/bin/sh\necho '${nodePath.join(venv, 'bin', 'python3')}'\n`)
+    const other = executable(nodePath.join(outside, 'other', 'python3'), `#!/bin/sh\necho '${nodePath.join(outside, 'other', 'python3')}'\n`)
+    const env = { PATH: nodePath.dirname(other), HOME: outside }
+    expect(pythonPathOf(planSpawn(pyright, context({ env, pythonSelection: { VIRTUAL_ENV: venv } })))).toBe(python)
+    const marker = nodePath.join(outside, 'inside-venv.marker')
+    executable(nodePath.join(root, 'env', 'bin', 'python3'), `#!/bin/sh\necho "$0" >> '${marker}'\n`)
+    mkdirSync(nodePath.join(root, 'env', 'lib', 'python3.11', 'site-packages'), { recursive: true })
+    const plan = planSpawn(pyright, context({ env, pythonSelection: { VIRTUAL_ENV: nodePath.join(root, 'env') } }))
+    expect(pythonPathOf(plan)).toBe(other)
+    expect(existsSync(marker)).toBe(false)
+    expect(analysisOf(plan)['extraPaths']).toEqual([nodePath.join(root, 'env', 'lib', 'python3.11', 'site-packages')])
+    rmSync(nodePath.join(root, 'env'), { recursive: true })
+  })
+
+  test('a project .venv is read by path (site-packages as extraPaths, contained in the workspace), never run', () => {
+    forgetUserPython()
+    const other = executable(nodePath.join(outside, 'other', 'python3'), `#!/bin/sh\necho '${nodePath.join(outside, 'other', 'python3')}'\necho 3.12\n`)
+    const marker = nodePath.join(outside, 'dotvenv.marker')
+    executable(nodePath.join(root, '.venv', 'bin', 'python3'), `#!/bin/sh\necho "$0" >> '${marker}'\n`)
+    for (const version of ['3.11', '3.12']) mkdirSync(nodePath.join(root, '.venv', 'lib', `python${version}`, 'site-packages'), { recursive: true })
+    // `venv/` whose site-packages is a symlink leaving the workspace: not read.
+    const elsewhere = nodePath.join(outside, 'elsewhere-site-packages')
+    mkdirSync(elsewhere, { recursive: true })
+    mkdirSync(nodePath.join(root, 'venv', 'lib', 'python3.12'), { recursive: true })
+    symlinkSync(elsewhere, nodePath.join(root, 'venv', 'lib', 'python3.12', 'site-packages'))
+    const withExtra = { ...pyright, settings: { python: { analysis: { extraPaths: ['/opt/stubs'] } } } }
+    const plan = planSpawn(withExtra, context({ env: { PATH: nodePath.dirname(other), HOME: outside }, pythonSelection: {} }))
+    expect(pythonPathOf(plan)).toBe(other)
+    // The interpreter's own version first; the profile's own extra paths kept.
+    expect(analysisOf(plan)['extraPaths']).toEqual(['/opt/stubs', nodePath.join(root, '.venv', 'lib', 'python3.12', 'site-packages'), nodePath.join(root, '.venv', 'lib', 'python3.11', 'site-packages')])
+    expect(plan.hardening).toContain(`virtual environment site-packages leaving the workspace ignored: ${nodePath.join(root, 'venv', 'lib', 'python3.12', 'site-packages')}`)
+    expect(existsSync(marker)).toBe(false)
+    rmSync(nodePath.join(root, '.venv'), { recursive: true })
+    rmSync(nodePath.join(root, 'venv', 'lib'), { recursive: true })
   })
 
   test('an interpreter inside the workspace is refused', () => {
@@ -171,7 +226,7 @@ describe('pyright', () => {
   })
 
   test('no interpreter outside the workspace: pyright gets one that cannot exist, so its PATH fallback never runs', () => {
-    const plan = planSpawn(pyright, context({ env: { PATH: 'bin' } }))
+    const plan = planSpawn(pyright, context({ env: { PATH: 'bin' }, pythonSelection: {} }))
     expect(pythonPathOf(plan)).toBe('/nonexistent/codeseam-no-python/python3')
   })
 })
