@@ -2,6 +2,7 @@ import * as nodePath from 'node:path'
 
 import { LspError, toLspError } from './errors.js'
 import { extensionOf, isWithin, normalizeExtension, resolveInRoot } from './paths.js'
+import { relativizeResult, textRelativizer, type TextRelativizer } from './relative-text.js'
 import type {
   LspApplyEditOptions,
   LspApplyEditResult,
@@ -21,7 +22,11 @@ import {
   type LspResultFor,
   type LspResultMeta,
   type LspWorkspaceEdit,
+  type LspWorkspaceSymbol,
 } from './vocabulary.js'
+
+// The rewriting the service applies to every answer, for harness code that shows other text to a model.
+export { relativizeResult, relativizeText, textRelativizer, type TextRelativizer } from './relative-text.js'
 
 /** Releases a registration. Idempotent: later calls resolve at once. */
 export type Disposer = () => Promise<void>
@@ -175,7 +180,7 @@ function mergeFanOut(
     ...(failures.length > 0 ? { failures } : {}),
   }
   if (first.kind === 'workspaceSymbols') {
-    return { kind: 'workspaceSymbols', symbols: results.flatMap((r) => (r.kind === 'workspaceSymbols' ? r.symbols : [])), meta }
+    return { kind: 'workspaceSymbols', symbols: uniqueSymbols(results.flatMap((r) => (r.kind === 'workspaceSymbols' ? r.symbols : []))), meta }
   }
   if (first.kind === 'diagnostics') {
     const all = results.flatMap((r) => (r.kind === 'diagnostics' ? [r] : []))
@@ -196,7 +201,27 @@ function mergeFanOut(
   throw new LspError('MALFORMED_RESPONSE', `a fan-out produced a "${first.kind}" result, which cannot be merged`)
 }
 
-/** Drops locations outside the root (defence in depth: providers must already do this) and counts them. */
+/**
+ * Workspace symbols without repeats: the same name and kind at the same range of the same file is one symbol,
+ * whether one server listed it twice or two answers of a fan-out both hold it. The first occurrence is kept.
+ */
+function uniqueSymbols(symbols: ReadonlyArray<LspWorkspaceSymbol>): ReadonlyArray<LspWorkspaceSymbol> {
+  const seen = new Set<string>()
+  const kept: LspWorkspaceSymbol[] = []
+  for (const symbol of symbols) {
+    const { start, end } = symbol.location.range
+    const key = JSON.stringify([symbol.location.path, start.line, start.character, end.line, end.character, symbol.name, symbol.kind])
+    if (seen.has(key)) continue
+    seen.add(key)
+    kept.push(symbol)
+  }
+  return kept.length === symbols.length ? symbols : kept
+}
+
+/**
+ * Drops locations outside the root (defence in depth: providers must already do this) and counts them;
+ * drops repeated workspace symbols.
+ */
 function containLocations<T extends LspQueryResult>(result: T, root: string): T {
   const inside = (location: LspLocation) => isWithin(root, location.path)
   if (result.kind === 'locations') {
@@ -212,15 +237,19 @@ function containLocations<T extends LspQueryResult>(result: T, root: string): T 
   if (result.kind === 'workspaceSymbols') {
     const kept = result.symbols.filter((s) => inside(s.location))
     const dropped = result.symbols.length - kept.length
-    if (dropped === 0) return result
+    const unique = uniqueSymbols(kept)
+    if (dropped === 0) return unique === result.symbols ? result : { ...result, symbols: unique }
     return {
       ...result,
-      symbols: kept,
+      symbols: unique,
       meta: { ...result.meta, droppedOutsideWorkspace: (result.meta.droppedOutsideWorkspace ?? 0) + dropped },
     }
   }
   return result
 }
+
+/** Relativizers kept per root (the canonical path costs a system call); bounded, oldest dropped first. */
+const maxRelativizers = 64
 
 /**
  * Runs `run` with the caller's signal (a fresh one when there is none) and rejects with CANCELLED as soon as
@@ -261,7 +290,18 @@ export function createLsp(): LspService {
   const workspacesByRoot = new Map<string, LspWorkspace>()
   const workspacesById = new Map<string, LspWorkspace>()
   const listeners = new Set<(status: LspProviderStatus) => void>()
+  const relativizers = new Map<string, TextRelativizer>()
   let disposed = false
+
+  const relativizerFor = (root: string): TextRelativizer => {
+    let relativizer = relativizers.get(root)
+    if (relativizer === undefined) {
+      relativizer = textRelativizer(root)
+      if (relativizers.size >= maxRelativizers) relativizers.delete(relativizers.keys().next().value as string)
+      relativizers.set(root, relativizer)
+    }
+    return relativizer
+  }
 
   const ensureLive = () => {
     if (disposed) throw new LspError('DISPOSED', 'this ctx.lsp service was disposed; create a new one with createLsp()')
@@ -321,7 +361,8 @@ export function createLsp(): LspService {
         { data: { providerId: info.id } },
       )
     }
-    const contained = containLocations(result, request.root)
+    // Paths in free text (names, hovers, messages) become workspace-relative; `path`/`uri` fields stay absolute.
+    const contained = relativizeResult(containLocations(result, request.root), relativizerFor(request.root))
     return { ...contained, meta: { ...contained.meta, providerId: info.id, elapsedMs: performance.now() - started } }
   }
 
@@ -346,7 +387,7 @@ export function createLsp(): LspService {
       if (outcome.status === 'fulfilled') results.push(outcome.value)
       else {
         const error = toLspError(outcome.reason, 'SERVER_ERROR', 'fan-out')
-        failures.push({ providerId: targets[index]?.info.id ?? '?', code: error.code, message: error.message })
+        failures.push({ providerId: targets[index]?.info.id ?? '?', code: error.code, message: relativizerFor(request.root)(error.message) })
       }
     })
     if (results.length === 0) {

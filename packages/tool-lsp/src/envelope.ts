@@ -1,4 +1,4 @@
-import { LspError, toLspError, type LspErrorCode, type LspErrorData } from '@codeseam/lsp'
+import { LspError, textRelativizer, toLspError, type LspErrorCode, type LspErrorData, type TextRelativizer } from '@codeseam/lsp'
 
 import { decodeToolInput, type AnyTool, type ToolContext } from './definition.js'
 
@@ -70,6 +70,42 @@ function plainJson(value: unknown): Record<string, unknown> {
   return JSON.parse(JSON.stringify(value)) as Record<string, unknown>
 }
 
+const relativizers = new Map<string, TextRelativizer>()
+
+/**
+ * Rewrites absolute paths under the context's roots to workspace-relative form (innermost root first). Answers
+ * already are (the seam rewrites them); errors are written by many hands (`"x" is outside the workspace root
+ * /abs/…`), so their message and data pass through this too.
+ */
+function relativizerOf(context: ToolContext): TextRelativizer {
+  const rewriters = [...new Set(context.roots.map((r) => r.root))]
+    .sort((a, b) => b.length - a.length)
+    .map((root) => {
+      let rewriter = relativizers.get(root)
+      if (rewriter === undefined) {
+        rewriter = textRelativizer(root)
+        if (relativizers.size >= 64) relativizers.delete(relativizers.keys().next().value as string)
+        relativizers.set(root, rewriter)
+      }
+      return rewriter
+    })
+  return (text) => rewriters.reduce((out, rewrite) => rewrite(out), text)
+}
+
+/**
+ * Error data as a model sees it: top-level strings and lists of strings (`root`, `path`, `open`) rewritten.
+ * Nested structures (a mutation receipt with its diffs, candidates) are left as they are: they carry
+ * workspace-relative paths already, and quote code that must not change.
+ */
+function relativizeData(data: Record<string, unknown>, rewrite: TextRelativizer): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(data).map(([key, value]) => [
+      key,
+      typeof value === 'string' ? rewrite(value) : Array.isArray(value) ? value.map((item: unknown) => (typeof item === 'string' ? rewrite(item) : item)) : value,
+    ]),
+  )
+}
+
 /** Renders an error for a model: the message, then candidates or nearest names when the seam gave them. */
 export function renderError(error: LspError): string {
   const lines = [`error ${error.code}: ${error.message}`]
@@ -105,12 +141,14 @@ export async function callTool(tool: AnyTool, args: unknown, context: ToolContex
       textTruncated: budgeted.truncated,
     }
   } catch (cause) {
-    const error = context.signal.aborted ? new LspError('CANCELLED', `${tool.name} was cancelled`, { cause }) : toLspError(cause, 'SERVER_ERROR', tool.name)
+    const raw = context.signal.aborted ? new LspError('CANCELLED', `${tool.name} was cancelled`, { cause }) : toLspError(cause, 'SERVER_ERROR', tool.name)
+    const rewrite = relativizerOf(context)
+    const error = new LspError(raw.code, rewrite(raw.message), { data: relativizeData(plainJson(raw.data), rewrite) as LspErrorData, cause: raw })
     const budgeted = fitToBudget(renderError(error), maxChars)
     return {
       ok: false,
       tool: tool.name,
-      error: { code: error.code, message: error.message, data: plainJson(error.data) as LspErrorData },
+      error: { code: error.code, message: error.message, data: error.data },
       text: budgeted.text,
       summary: `failed: ${error.code}`,
       textTruncated: budgeted.truncated,

@@ -1,3 +1,4 @@
+import { relativizeText } from '@codeseam/lsp'
 import { Schema } from 'effect'
 
 import { defineTool } from './definition.js'
@@ -59,7 +60,8 @@ export const codeStatus = defineTool({
           ...(status.server === undefined ? {} : { server: status.server }),
           ...(rootId === undefined ? {} : { rootId }),
           state: status.state,
-          ...(status.reason === undefined ? {} : { reason: status.reason }),
+          // A reason may quote a path under the server's root (a profile command, a config file): shown relative.
+          ...(status.reason === undefined ? {} : { reason: status.root === undefined ? status.reason : relativizeText(status.reason, status.root) }),
           languages: [...languages],
           extensions,
           // An unavailable server answers nothing, whatever its provider declares.
