@@ -21,6 +21,7 @@ import {
   type LspQueryResult,
   type LspResultFor,
   type LspResultMeta,
+  type LspSearchCoverage,
   type LspWorkspaceEdit,
   type LspWorkspaceSymbol,
 } from './vocabulary.js'
@@ -160,6 +161,23 @@ export function resultMeta(providerId: string, overrides: Partial<LspResultMeta>
   return { providerId, status: 'ready', warm: true, truncated: false, elapsedMs: 0, ...overrides }
 }
 
+/** The search coverage of a fan-out: the sum of its parts (absent when no part reports one). */
+function mergeCoverage(results: ReadonlyArray<LspQueryResult>): { coverage?: LspSearchCoverage } {
+  const parts = results.flatMap((r) => (r.meta.coverage === undefined ? [] : [r.meta.coverage]))
+  if (parts.length === 0) return {}
+  const notOpened = parts.reduce((sum, c) => sum + (c.filesNotSearched ?? 0), 0)
+  const roots = parts.flatMap((c) => c.rootsNotSearched ?? [])
+  return {
+    coverage: {
+      projectsSearched: parts.reduce((sum, c) => sum + c.projectsSearched, 0),
+      projectsFound: parts.reduce((sum, c) => sum + c.projectsFound, 0),
+      ...(notOpened > 0 ? { filesNotSearched: notOpened } : {}),
+      ...(roots.length > 0 ? { rootsNotSearched: roots } : {}),
+      complete: parts.every((c) => c.complete),
+    },
+  }
+}
+
 /** Merges the answers of a fan-out. Only workspace-scoped kinds reach here. */
 function mergeFanOut(
   results: ReadonlyArray<LspQueryResult>,
@@ -177,6 +195,7 @@ function mergeFanOut(
     warm: results.every((r) => r.meta.warm),
     truncated: results.some((r) => r.meta.truncated),
     elapsedMs: 0,
+    ...mergeCoverage(results),
     ...(failures.length > 0 ? { failures } : {}),
   }
   if (first.kind === 'workspaceSymbols') {
