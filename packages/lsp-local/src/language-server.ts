@@ -45,6 +45,8 @@ export interface LanguageServerSpec {
   readonly root: string
   /** Further workspace folders of the same server (nested project folders inside `root`). */
   readonly folders?: ReadonlyArray<string>
+  /** Answers to workspace/configuration requests that name no scope (a server's default workspace); default `settings`. */
+  readonly unscopedSettings?: Readonly<Record<string, unknown>>
   readonly env: Readonly<Record<string, string>>
   readonly initializationOptions?: unknown
   readonly settings: Readonly<Record<string, unknown>>
@@ -116,7 +118,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     this.connection = connect(
       this.process,
       {
-        configuration: (items) => items.map((item: ConfigurationItem) => section(spec.settings, item.section) ?? null),
+        configuration: (items) => items.map((item: ConfigurationItem) => section(item.scopeUri === undefined ? (spec.unscopedSettings ?? spec.settings) : spec.settings, item.section) ?? null),
         workspaceFolders: () => workspaceFolders(spec),
         register: (registrations) => {
           for (const registration of registrations) this.registrations.set(registration.id, registration)

@@ -48,6 +48,14 @@ export interface ServerProfile {
   readonly rootMarkers?: ReadonlyArray<string>
   /** Default `workspace`. */
   readonly projectRoot?: ProjectRootRule
+  /**
+   * With `projectRoot: 'workspaceFolders'`: a setting (dotted path, an array of folders) that lists the nested
+   * project folders (and their `src` folders) in the answer to configuration requests that name no scope.
+   * pyright analyses a file that no workspace folder's configuration includes in a default workspace of its
+   * own, which asks without a scope; with the folders as `python.analysis.extraPaths` its imports resolve as
+   * they would in a server started in that folder.
+   */
+  readonly nestedFoldersSetting?: string
   readonly initializationOptions?: unknown
   /**
    * Answers to workspace/configuration, by section. A request for section `a.b` gets `settings['a.b']`, or
@@ -312,6 +320,7 @@ export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
       extensions: { '.py': 'python', '.pyi': 'python' },
       rootMarkers: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'setup.cfg'],
       projectRoot: 'workspaceFolders',
+      nestedFoldersSetting: 'python.analysis.extraPaths',
       operations: pyrightOperations,
       settings: { python: { analysis: { diagnosticMode: 'openFilesOnly', autoSearchPaths: true } } },
       readiness: 'initialized',

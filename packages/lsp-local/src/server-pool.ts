@@ -1,3 +1,6 @@
+import { statSync } from 'node:fs'
+import * as nodePath from 'node:path'
+
 import { LspError, type LspProviderStatus } from '@codeseam/lsp'
 
 import type { ResolvedHostConfig, TrustLevel } from './config.js'
@@ -6,7 +9,7 @@ import type { ServerProfile } from './profiles.js'
 import { serverEnvironment } from './environment.js'
 import { negotiatedOperations } from './capabilities.js'
 import { withHeapCap } from './limits.js'
-import { planSpawn } from './trust.js'
+import { mergeSettings, planSpawn } from './trust.js'
 
 /** What a slot asks of the host around a start. */
 export interface SlotHooks {
@@ -182,12 +185,16 @@ export class ServerSlot {
     const capped = withHeapCap(this.profile, plan, this.config.limits.nodeHeapMb)
     await this.hooks?.beforeStart(this)
     const folders = (await this.hooks?.folders?.(this)) ?? []
+    const unscopedSettings = this.profile.nestedFoldersSetting === undefined || folders.length === 0
+      ? undefined
+      : withFolderList(plan.settings, this.profile.nestedFoldersSetting, folders.flatMap((folder) => [folder, ...(isDirectory(nodePath.join(folder, 'src')) ? [nodePath.join(folder, 'src')] : [])]))
     const server = new LanguageServer({
       profileId: this.profile.id,
       command: plan.command,
       args: capped.args,
       root: this.root,
       folders,
+      ...(unscopedSettings === undefined ? {} : { unscopedSettings }),
       env: capped.env,
       initializationOptions: capped.initializationOptions,
       settings: plan.settings,
@@ -307,4 +314,19 @@ export class ServerSlot {
     const rss = await this.server?.rssBytes()
     return { ...this.statusSync(), ...(rss === undefined ? {} : { rssBytes: rss }) }
   }
+}
+
+function isDirectory(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true
+}
+
+/** `settings` with `folders` appended to the array at the dotted `setting` path. */
+function withFolderList(settings: Readonly<Record<string, unknown>>, setting: string, folders: ReadonlyArray<string>): Record<string, unknown> {
+  const parts = setting.split('.')
+  let current: unknown = settings
+  for (const part of parts) current = current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[part] : undefined
+  const existing = Array.isArray(current) ? current.filter((entry): entry is string => typeof entry === 'string') : []
+  let patch: unknown = [...existing, ...folders.filter((folder) => !existing.includes(folder))]
+  for (const part of [...parts].reverse()) patch = { [part]: patch }
+  return mergeSettings(settings, patch as Record<string, unknown>)
 }
