@@ -19,13 +19,18 @@ export async function fileDiagnostics(
   options: { deadline: number; quietMs: number; timeoutMs: number; signal: AbortSignal },
 ): Promise<LspFileDiagnostics> {
   let entry: DiagnosticsEntry | undefined
-  if (supportsPullDiagnostics(server.capabilities, server.registrations)) {
-    const report = await server.request(DocumentDiagnosticRequest.type, { textDocument: { uri: document.uri } }, { timeoutMs: options.timeoutMs, signal: options.signal })
+  let pull = supportsPullDiagnostics(server.capabilities, server.registrations)
+  if (!pull) {
+    // A server may register pull diagnostics only after initialized: stop waiting for a push once it does.
+    const waited = await server.waitForPushOrPull(document.uri, document.syncSeq, document.version, options.quietMs, options.deadline, options.signal)
+    entry = waited.entry
+    pull = waited.pullReady && !options.signal.aborted
+  }
+  if (pull) {
+    const report = await server.request(DocumentDiagnosticRequest.type, { textDocument: { uri: document.uri } }, { timeoutMs: Math.max(1, options.timeoutMs), signal: options.signal })
     entry = report.kind === DocumentDiagnosticReportKind.Full
       ? server.diagnostics.pulled(document.uri, document.version, report.items)
       : server.diagnostics.unchanged(document.uri, document.version)
-  } else {
-    entry = await server.diagnostics.waitForPush(document.uri, document.syncSeq, document.version, options.quietMs, options.deadline, options.signal)
   }
   const freshness: LspFileDiagnostics['freshness'] =
     entry === undefined ? 'unknown'

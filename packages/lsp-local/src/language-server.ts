@@ -29,11 +29,12 @@ import {
   type WorkspaceFolder,
 } from 'vscode-languageserver-protocol/node'
 
+import { supportsPullDiagnostics } from './capabilities.js'
 import { clientCapabilities } from './client-capabilities.js'
 import { connect } from './connection.js'
 import { assertReadable } from './containment.js'
 import { Deadlines } from './deadlines.js'
-import { DiagnosticsStore } from './diagnostics.js'
+import { DiagnosticsStore, type DiagnosticsEntry } from './diagnostics.js'
 import { DocumentSync } from './documents.js'
 import { ServerProcess } from './server-process.js'
 
@@ -85,7 +86,7 @@ function section(settings: Readonly<Record<string, unknown>>, name: string | und
  * registrations. Requests run with a deadline and $/cancelRequest; a crash fails every pending request
  * with SERVER_CRASHED quoting the server's stderr.
  */
-export class LanguageServer extends EventEmitter<{ state: [ServerState]; progress: [] }> {
+export class LanguageServer extends EventEmitter<{ state: [ServerState]; progress: []; registrations: [] }> {
   readonly startedAt = Date.now()
   readonly diagnostics = new DiagnosticsStore()
   readonly documents: DocumentSync
@@ -122,6 +123,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
         workspaceFolders: () => workspaceFolders(spec),
         register: (registrations) => {
           for (const registration of registrations) this.registrations.set(registration.id, registration)
+          this.emit('registrations')
         },
         unregister: (ids) => {
           for (const id of ids) this.registrations.delete(id)
@@ -264,6 +266,28 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
   }
 
   /** Resolves once no work-done progress is active, or at the deadline (then false). */
+  /**
+   * Waits for diagnostics pushed for a document after `afterSeq` (of `version` when the server reports
+   * versions), quiet for `quietMs` — or until the server registers pull diagnostics, after which it pushes
+   * nothing (pyright registers them only after initialized, so an early query could otherwise wait in vain).
+   * Resolves with the entry then current, if any; `pullReady` says whether pull took over.
+   */
+  async waitForPushOrPull(uri: string, afterSeq: number, version: number, quietMs: number, deadline: number, signal?: AbortSignal): Promise<{ entry: DiagnosticsEntry | undefined; pullReady: boolean }> {
+    const pullReady = () => supportsPullDiagnostics(this.capabilities, this.registrations)
+    if (pullReady()) return { entry: this.diagnostics.get(uri), pullReady: true }
+    const registered = new AbortController()
+    const onRegistrations = () => {
+      if (pullReady()) registered.abort()
+    }
+    this.on('registrations', onRegistrations)
+    try {
+      const entry = await this.diagnostics.waitForPush(uri, afterSeq, version, quietMs, deadline, signal === undefined ? registered.signal : AbortSignal.any([signal, registered.signal]))
+      return { entry, pullReady: pullReady() }
+    } finally {
+      this.off('registrations', onRegistrations)
+    }
+  }
+
   waitForQuiet(deadline: number, signal?: AbortSignal): Promise<boolean> {
     if (this.activeProgress.size === 0) return Promise.resolve(true)
     const crash = this.crashPromise()

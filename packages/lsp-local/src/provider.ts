@@ -192,7 +192,7 @@ export class ProfileProvider implements LspProvider {
           const analysed = entry !== undefined && entry.seq > document.syncSeq && (entry.version === undefined || entry.version === document.version)
           if (!waitedForAnalysis && !analysed && !supportsPullDiagnostics(server.capabilities, server.registrations)) {
             waitedForAnalysis = true
-            await server.diagnostics.waitForPush(document.uri, document.syncSeq, document.version, 0, Math.min(deadline, Date.now() + 10_000), signal)
+            await server.waitForPushOrPull(document.uri, document.syncSeq, document.version, 0, Math.min(deadline, Date.now() + 10_000), signal)
             continue
           }
         }
@@ -262,7 +262,7 @@ export class ProfileProvider implements LspProvider {
           if (server.activeProgress.size > 0) await server.waitForQuiet(deadline, signal)
           else if (!supportsPullDiagnostics(server.capabilities, server.registrations)) {
             const until = Math.min(deadline, Date.now() + 10_000)
-            await Promise.all(server.documents.openDocuments.map((d) => server.diagnostics.waitForPush(d.uri, d.syncSeq, d.version, 0, until, signal)))
+            await Promise.all(server.documents.openDocuments.map((d) => server.waitForPushOrPull(d.uri, d.syncSeq, d.version, 0, until, signal)))
           }
           found = translator.workspaceSymbols(await server.request(WorkspaceSymbolRequest.type, { query }, { timeoutMs: Math.max(1, deadline - Date.now()), signal }))
         }

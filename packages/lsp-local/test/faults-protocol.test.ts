@@ -231,6 +231,15 @@ describe('server-initiated traffic', { timeout: 60_000 }, () => {
     expect(status?.operations).toContain('format')
   })
 
+  it('pull diagnostics registered only after the first document opens are pulled, not waited for as a push', async () => {
+    // The diagnostics wait is far beyond the test's own timeout: waiting for a push that never comes fails it.
+    const run = await start({ server: ['--scenario', 'late-pull-registration'], config: { diagnosticsWaitMs: 600_000, requestTimeoutMs: 600_000 } })
+    const diagnostics = await run.query({ operation: 'diagnostics', path: run.main })
+    const forMain = diagnostics.files.find((f) => f.path === run.main)
+    expect(forMain?.freshness).toBe('current')
+    expect(forMain?.diagnostics.map((d) => [d.severity, d.range.start])).toEqual([['warning', positionOf(mainText, 'FIXME')]])
+  })
+
   it('answers configuration and folders from the profile, and refuses an unsolicited applyEdit', async () => {
     const run = await start({
       server: ['--scenario', 'client-requests'],

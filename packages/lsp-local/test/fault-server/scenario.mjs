@@ -44,6 +44,8 @@
  * @property {number} indexMs when > 0: index for this long after initialize, reporting work-done progress,
  *   and answer queries with empty results until done (what real servers do while loading a project)
  * @property {boolean} registerFormatting register document formatting dynamically after initialize
+ * @property {boolean} latePullRegistration advertise no diagnostics, push none, and register pull diagnostics
+ *   only when the first document opens (pyright registers them after initialized)
  * @property {boolean} clientRequests send workspace/configuration, workspaceFolders, workDoneProgress/create and applyEdit after initialize
  * @property {string[]} foreignUris URIs outside the root (or not `file:`) added to every location result
  * @property {'full' | 'incremental'} sync
@@ -77,6 +79,7 @@ function emptySpec() {
     endlessProgress: false,
     indexMs: 0,
     registerFormatting: false,
+    latePullRegistration: false,
     clientRequests: false,
     foreignUris: [],
     sync: 'incremental',
@@ -182,6 +185,9 @@ export function parseScenario(argv) {
         break
       case 'dynamic-registration':
         spec.registerFormatting = true
+        break
+      case 'late-pull-registration':
+        spec.latePullRegistration = true
         break
       case 'client-requests':
         spec.clientRequests = true

@@ -166,7 +166,20 @@ const askClient = async (name, send) => {
   }
 }
 
+let pullRegistered = false
 const publishDiagnostics = (/** @type {string} */ uri) => {
+  if (spec.latePullRegistration) {
+    // Pull only, announced once a document is open: nothing is ever pushed.
+    if (!pullRegistered) {
+      pullRegistered = true
+      void askClient(RegistrationRequest.method, () =>
+        connection.sendRequest(RegistrationRequest.type, {
+          registrations: [{ id: 'fault-pull-diagnostics', method: DocumentDiagnosticRequest.method, registerOptions: { documentSelector: [{ scheme: 'file' }], interFileDependencies: false, workspaceDiagnostics: false } }],
+        }),
+      )
+    }
+    return
+  }
   const document = documents.documents.get(uri)
   if (document === undefined) return
   void connection.sendNotification(PublishDiagnosticsNotification.type, { uri, version: document.version, diagnostics: documents.diagnostics(uri) })
@@ -191,7 +204,7 @@ connection.onRequest(
         hoverProvider: true,
         documentSymbolProvider: true,
         workspaceSymbolProvider: true,
-        diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false },
+        ...(spec.latePullRegistration ? {} : { diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false } }),
       },
       serverInfo: { name: 'fault-server', version: '1.0.0' },
     }
