@@ -125,6 +125,28 @@ describe('workspace-wide answers on the first call (native TypeScript 7)', () =>
     expect(host.status().find((s) => s.providerId === 'local:typescript')?.projects).toEqual({ loaded: 2, found: 2 })
   })
 
+  test('a server restarted between two queries gives the same complete answer, marked cold', async () => {
+    const t = tree(siblingConfigs)
+    cleanups.push(t.remove)
+    // Idle servers are reclaimed 1 ms after their last query: the second query meets a fresh process.
+    const { lsp } = await attach(t.root, { idleTtlMs: 1 })
+    const stopped = new Promise<void>((resolve) => {
+      const unsubscribe = lsp.onStatusChange((status) => {
+        if (status.providerId === 'local:typescript' && status.state === 'idle' && status.root === t.root) {
+          unsubscribe()
+          resolve()
+        }
+      })
+    })
+    const first = await referencingFiles(lsp, t.root, 'src/math.ts', 'addUp(a')
+    await stopped
+    const second = await referencingFiles(lsp, t.root, 'src/math.ts', 'addUp(a')
+    expect(second.files).toEqual(first.files)
+    expect(second.files).toHaveLength(4)
+    expect(second.meta.warm).toBe(false)
+    expect(second.meta.coverage).toEqual(first.meta.coverage)
+  })
+
   test('a plain JavaScript folder without any config: every file of no project is searched', async () => {
     const t = tree({
       'lib/format.js': 'export function formatName(name) {\n  return name.trim()\n}\n',
