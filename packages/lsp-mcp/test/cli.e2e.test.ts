@@ -80,7 +80,8 @@ describe('human output', () => {
     expect(symbols.stdout).toContain(location(await positionOf(root, 'src/shapes.ts', 'Square implements'), 'src/shapes.ts'))
     const status = await codeseam(['status', '-q'])
     expect(status.code, status.stderr).toBe(0)
-    expect(status.stdout).toContain(root)
+    expect(status.stdout).toContain(`workspaces: ${nodePath.basename(root)}\n`)
+    expect(status.stdout).not.toContain(root)
   })
 })
 

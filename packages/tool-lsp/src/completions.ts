@@ -79,7 +79,7 @@ export const codeCompletions = defineTool({
       .map(({ item }) => item)
     const fingerprint = queryFingerprint(['code_completions', resolved.rootId, resolved.displayPath, position, input.prefix ?? null, resolved.document.hash])
     const { items, page } = paginate(sorted, { limit: clampLimit(input.limit, completionLimits), cursor: input.cursor, fingerprint })
-    const notice = noticeFor(result.meta, sorted.length === 0, 'completions')
+    const notice = noticeFor(result.meta, sorted.length === 0, 'completions', resolved.rootId)
     const target = targetOutput(resolved)
     return {
       target: { ...target, ...toModelPosition(position) },

@@ -1,4 +1,4 @@
-import { toModelPosition, type LspDiagnostic, type LspDiagnosticSeverity, type LspFileDiagnostics, type LspResultFor } from '@codeseam/lsp'
+import { isLspError, LspError, toModelPosition, type LspDiagnostic, type LspDiagnosticSeverity, type LspFileDiagnostics, type LspResultFor } from '@codeseam/lsp'
 import { Schema } from 'effect'
 
 import { clampLimit, paginate, queryFingerprint } from './budget.js'
@@ -6,7 +6,18 @@ import { defineTool } from './definition.js'
 import { lines, plural, renderNotice, renderPage, renderReadiness } from './render.js'
 import { NonNegativeInt, PageOutput, PositiveInt, ReadinessOutput } from './schemas.js'
 import { snippetLine, sourceReader } from './sources.js'
-import { completeButForMissingServers, joinNotices, noticeFor, readinessOf, requireProvider, resolveToolFile, shown, worstReadiness } from './targeting.js'
+import {
+  completeButForMissingServers,
+  joinNotices,
+  noticeForRoots,
+  readinessOf,
+  requireProvider,
+  resolveToolFile,
+  rootFailureReason,
+  shown,
+  worstReadiness,
+  type SearchGap,
+} from './targeting.js'
 
 /** Severities from most to least severe. */
 export const severities = ['error', 'warning', 'information', 'hint'] as const satisfies ReadonlyArray<LspDiagnosticSeverity>
@@ -97,7 +108,8 @@ export const codeDiagnostics = defineTool({
   async execute(input, context) {
     const threshold = severities.indexOf(input.severity ?? 'information')
     const includeNoise = input.severity === 'hint'
-    const answers: Array<{ root: string; result: LspResultFor<'diagnostics'> }> = []
+    const answers: Array<{ root: string; rootId: string; result: LspResultFor<'diagnostics'> }> = []
+    const gaps: SearchGap[] = []
     let path: string | undefined
     if (input.path !== undefined) {
       const file = await resolveToolFile(context, input.path, input.rootId)
@@ -105,13 +117,26 @@ export const codeDiagnostics = defineTool({
       path = file.displayPath
       answers.push({
         root: file.workspace.root,
+        rootId: file.workspace.id,
         result: await context.lsp.query({ operation: 'diagnostics', root: file.workspace.root, path: file.path }, context.signal),
       })
     } else {
       const roots = input.rootId === undefined ? context.roots : context.roots.filter((r) => r.id === input.rootId)
-      for (const root of roots) {
-        answers.push({ root: root.root, result: await context.lsp.query({ operation: 'diagnostics', root: root.root }, context.signal) })
+      if (roots.length === 0) {
+        throw new LspError('NOT_FOUND', `no workspace "${input.rootId}" is available (available: ${context.roots.map((r) => r.id).join(', ') || 'none'})`)
       }
+      // A root whose query fails is a named gap; the other roots' diagnostics stay. All failing is a failure.
+      let firstError: LspError | undefined
+      for (const root of roots) {
+        try {
+          answers.push({ root: root.root, rootId: root.id, result: await context.lsp.query({ operation: 'diagnostics', root: root.root }, context.signal) })
+        } catch (error) {
+          if (!isLspError(error) || error.code === 'CANCELLED' || error.code === 'DISPOSED' || context.signal.aborted) throw error
+          firstError ??= error
+          gaps.push({ where: root.id, why: rootFailureReason(error, root.root) })
+        }
+      }
+      if (answers.length === 0 && firstError !== undefined) throw firstError
     }
 
     const counts = { error: 0, warning: 0, information: 0, hint: 0 }
@@ -164,14 +189,14 @@ export const codeDiagnostics = defineTool({
 
     const analysed = answers.reduce((sum, a) => sum + a.result.coverage.analysed.length, 0)
     const eligibleKnown = answers.every((a) => a.result.coverage.eligible !== undefined)
-    const complete = answers.every(
+    const complete = gaps.length === 0 && answers.every(
       (a) =>
         a.result.coverage.complete ||
         (completeButForMissingServers(a.result.meta) && a.result.coverage.eligible !== undefined && a.result.coverage.analysed.length >= a.result.coverage.eligible),
     )
     const stale = [...groups.values()].filter((g) => g.file.freshness === 'stale').length
     const notice = joinNotices(
-      ...answers.map((a) => noticeFor(a.result.meta, kept.length === 0, 'diagnostics')),
+      noticeForRoots(answers.map((a) => ({ meta: a.result.meta, rootId: a.rootId })), kept.length === 0, 'diagnostics', gaps),
       !complete && path === undefined
         ? `only ${plural(analysed, 'file')} ${analysed === 1 ? 'was' : 'were'} analysed${eligibleKnown ? ` of ${answers.reduce((s, a) => s + (a.result.coverage.eligible ?? 0), 0)}` : ''}; ask per file (path) for files not covered`
         : undefined,
@@ -195,7 +220,10 @@ export const codeDiagnostics = defineTool({
         complete,
       },
       page,
-      readiness: worstReadiness(answers.map((a) => readinessOf(a.result.meta))),
+      readiness: worstReadiness([
+        ...answers.map((a) => readinessOf(a.result.meta)),
+        ...(gaps.length > 0 ? [{ status: 'degraded' as const, warm: true, provider: answers[0]?.result.meta.providerId ?? 'none' }] : []),
+      ]),
       ...(notice === undefined ? {} : { notice }),
     }
   },

@@ -174,7 +174,7 @@ export const codeHierarchy = defineTool({
         graph: emptyGraph,
         readiness: readiness[0]!,
         notice:
-          noticeFor(prepared.meta, true, 'hierarchy items') ??
+          noticeFor(prepared.meta, true, 'hierarchy items', resolved.rootId) ??
           `the server found no ${typeWalk ? 'type' : 'function or method'} at the target; aim at the declaration name of a ${typeWalk ? 'class or interface' : 'function or method'}`,
       }
     }
@@ -244,7 +244,7 @@ export const codeHierarchy = defineTool({
 
     const combined = worstReadiness(readiness)
     const notice = joinNotices(
-      noticeFor(first.meta, first.hops.length === 0, input.kind),
+      noticeFor(first.meta, first.hops.length === 0, input.kind, resolved.rootId),
       failures.length > 0 ? `some deeper levels failed and are missing: ${failures.join(', ')}` : undefined,
       truncated.time ? `the walk stopped after ${hierarchyTimeBudgetMs / 1000} s; ask for a smaller depth for a complete graph` : undefined,
     )

@@ -6,7 +6,20 @@ export { clampLimit, decodeCursor, encodeCursor, mapBounded, paginate, queryFing
 export type { LimitBounds, Page } from './budget.js'
 export { SourceReader, sourceReader, snippetLine, snippetWindow } from './sources.js'
 export type { SourceFile } from './sources.js'
-export { installHint, noticeFor, readinessOf, requireProvider, resolveToolFile, resolveToolTarget, targetOutput, worstReadiness } from './targeting.js'
+export {
+  busyServersReason,
+  installHint,
+  noticeFor,
+  noticeForRoots,
+  readinessOf,
+  requireProvider,
+  resolveToolFile,
+  resolveToolTarget,
+  shortReason,
+  targetOutput,
+  worstReadiness,
+} from './targeting.js'
+export type { RootMeta, SearchGap } from './targeting.js'
 export { at, renderNotice, renderPage, renderReadiness, renderTarget } from './render.js'
 export { codeSymbols, symbolsLimits } from './symbols.js'
 export type { SymbolsResult } from './symbols.js'

@@ -91,7 +91,7 @@ export const codeInlayHints = defineTool({
       .sort((a, b) => comparePositions(a.position, b.position))
     const fingerprint = queryFingerprint(['code_inlay_hints', file.workspace.id, file.displayPath, range ?? null, source?.document.hash ?? null])
     const { items, page } = paginate(hints, { limit: clampLimit(input.limit, inlayHintLimits), cursor: input.cursor, fingerprint })
-    const notice = joinNotices(noticeFor(result.meta, hints.length === 0, 'hints'), reader.unreadableNotice())
+    const notice = joinNotices(noticeFor(result.meta, hints.length === 0, 'hints', file.workspace.id), reader.unreadableNotice())
     return {
       path: file.displayPath,
       ...(range === undefined ? {} : { range }),

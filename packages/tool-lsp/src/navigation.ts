@@ -234,7 +234,7 @@ export const codeNavigate = defineTool({
       .map(([path, count]) => ({ path: shown(resolved.root, path), count }))
     const [, pluralNoun] = noun[input.kind]
     let notice = joinNotices(
-      noticeFor(result.meta, all.length === 0, pluralNoun),
+      noticeFor(result.meta, all.length === 0, pluralNoun, resolved.rootId),
       contextLines < requestedContext
         ? `context windows were left out: ${items.length} locations × ${2 * requestedContext + 1} lines exceeds ${maxSnippetLinesPerPage} lines; lower limit to get them`
         : undefined,

@@ -21,10 +21,13 @@ const ServerOutput = Schema.Struct({
   uptimeSeconds: Schema.optional(NonNegativeInt),
   memoryMb: Schema.optional(NonNegativeInt),
   restarts: Schema.optional(NonNegativeInt),
+  /** Projects the server has loaded, of those found (TypeScript configs, Python project folders), once known. */
+  projects: Schema.optional(Schema.Struct({ loaded: NonNegativeInt, found: NonNegativeInt })),
 })
 
 const StatusOutput = Schema.Struct({
-  workspaces: Schema.Array(Schema.Struct({ id: Schema.String, root: Schema.String })),
+  /** The open workspaces by id (the id is what rootId takes; no absolute path is shown). */
+  workspaces: Schema.Array(Schema.Struct({ id: Schema.String })),
   servers: Schema.Array(ServerOutput),
   notice: Schema.optional(Schema.String),
 })
@@ -37,7 +40,7 @@ export const codeStatus = defineTool({
   name: 'code_status',
   title: 'Language server status',
   description: [
-    'Which language servers serve this workspace, per language: state (starting, indexing, ready, idle, crashed, unavailable and why), the operations each answers, uptime and memory.',
+    'Which language servers serve this workspace, per language: state (starting, indexing, ready, idle, crashed, unavailable and why), the projects each has loaded of those found, the operations each answers, uptime and memory.',
     'Call it when another code_ tool answered empty or failed, to see whether a server is still indexing, crashed, or missing for that language (with what to install).',
   ].join(' '),
   input: Schema.Struct({}),
@@ -72,6 +75,7 @@ export const codeStatus = defineTool({
           ...(status.uptimeMs === undefined ? {} : { uptimeSeconds: Math.floor(status.uptimeMs / 1000) }),
           ...(status.rssBytes === undefined ? {} : { memoryMb: Math.round(status.rssBytes / (1024 * 1024)) }),
           ...(status.restarts === undefined ? {} : { restarts: status.restarts }),
+          ...(status.projects === undefined ? {} : { projects: { loaded: status.projects.loaded, found: status.projects.found } }),
         }
       })
       .sort((a, b) => (a.provider < b.provider ? -1 : a.provider > b.provider ? 1 : (a.rootId ?? '') < (b.rootId ?? '') ? -1 : 1))
@@ -83,7 +87,7 @@ export const codeStatus = defineTool({
       notices.push('some servers are still starting or indexing: their answers may be incomplete until they are ready')
     }
     return {
-      workspaces: context.roots.map((r) => ({ id: r.id, root: r.root })),
+      workspaces: context.roots.map((r) => ({ id: r.id })),
       servers,
       ...(notices.length === 0 ? {} : { notice: notices.join('. ') }),
     }
@@ -96,7 +100,7 @@ export const codeStatus = defineTool({
 
   render(result) {
     return lines(
-      `workspaces: ${result.workspaces.map((w) => `${w.id} (${w.root})`).join(', ') || 'none'}`,
+      `workspaces: ${result.workspaces.map((w) => w.id).join(', ') || 'none'}`,
       renderNotice(result.notice),
       result.servers.map((s) => {
         const extra = [
@@ -105,7 +109,7 @@ export const codeStatus = defineTool({
           s.restarts === undefined || s.restarts === 0 ? undefined : `${plural(s.restarts, 'restart')}`,
         ].filter((x) => x !== undefined)
         return [
-          `${s.server ?? s.provider}${s.rootId === undefined ? '' : ` @ ${s.rootId}`}: ${s.state}${extra.length === 0 ? '' : ` (${extra.join(', ')})`}  ${s.extensions.join(' ')}`,
+          `${s.server ?? s.provider}${s.rootId === undefined ? '' : ` @ ${s.rootId}`}: ${s.state}${s.projects === undefined ? '' : `, ${s.projects.loaded}/${plural(s.projects.found, 'project')}`}${extra.length === 0 ? '' : ` (${extra.join(', ')})`}  ${s.extensions.join(' ')}`,
           ...(s.reason === undefined ? [] : [`    why: ${s.reason}`]),
           `    can: ${s.operations.join(', ') || 'nothing yet'}`,
         ].join('\n')

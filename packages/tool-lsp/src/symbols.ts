@@ -1,11 +1,11 @@
-import { LspError, toModelPosition, toModelRange, type LspDocumentSymbol, type LspWorkspaceSymbol } from '@codeseam/lsp'
+import { isLspError, LspError, toModelPosition, toModelRange, type LspDocumentSymbol, type LspResultFor, type LspWorkspaceSymbol } from '@codeseam/lsp'
 import { Schema } from 'effect'
 
 import { clampLimit, paginate, queryFingerprint } from './budget.js'
 import { defineTool, type ToolContext } from './definition.js'
 import { at, lines, plural, renderNotice, renderPage, renderReadiness } from './render.js'
 import { NonNegativeInt, PageOutput, PositiveInt, ReadinessOutput, SymbolKind } from './schemas.js'
-import { joinNotices, noticeFor, readinessOf, requireProvider, resolveToolFile, shown, worstReadiness } from './targeting.js'
+import { busyServersReason, joinNotices, noticeFor, noticeForRoots, readinessOf, requireProvider, resolveToolFile, rootFailureReason, shown, worstReadiness } from './targeting.js'
 
 /** Limits of `code_symbols`. */
 export const symbolsLimits = { defaultLimit: 200, maxLimit: 1000 } as const
@@ -160,7 +160,7 @@ async function outlineOf(input: typeof SymbolsInput.Type, path: string, context:
   const fingerprint = queryFingerprint(['code_symbols', 'outline', file.workspace.id, file.displayPath, depth, input.kind ?? null, result.meta.contentHash ?? null])
   const { items, page } = paginate(entries, { limit: clampLimit(input.limit, symbolsLimits), cursor: input.cursor, fingerprint })
   const notice = joinNotices(
-    noticeFor(result.meta, entries.length === 0, 'symbols'),
+    noticeFor(result.meta, entries.length === 0, 'symbols', file.workspace.id),
     entries.length === 0 && result.symbols.length > 0 && input.kind !== undefined
       ? `no ${input.kind} within depth ${depth}; ${result.symbols.length} top-level symbols of other kinds exist`
       : undefined,
@@ -181,9 +181,24 @@ async function search(input: typeof SymbolsInput.Type, query: string, context: T
   if (roots.length === 0) {
     throw new LspError('NOT_FOUND', `no workspace "${input.rootId}" is available (available: ${context.roots.map((r) => r.id).join(', ')})`)
   }
-  const answers = await Promise.all(
-    roots.map(async (root) => ({ root, result: await context.lsp.query({ operation: 'workspaceSymbols', root: root.root, query }, context.signal) })),
+  // Each root is asked on its own: a root whose query fails is a named gap, never the end of the others' answers.
+  type Root = (typeof roots)[number]
+  type Settled = { readonly root: Root; readonly result: LspResultFor<'workspaceSymbols'> } | { readonly root: Root; readonly error: LspError }
+  const settled = await Promise.all(
+    roots.map(async (root): Promise<Settled> => {
+      try {
+        return { root, result: await context.lsp.query({ operation: 'workspaceSymbols', root: root.root, query }, context.signal) }
+      } catch (error) {
+        if (!isLspError(error) || error.code === 'CANCELLED' || error.code === 'DISPOSED' || context.signal.aborted) throw error
+        return { root, error }
+      }
+    }),
   )
+  const answers = settled.flatMap((a) => ('result' in a ? [a] : []))
+  const failed = settled.flatMap((a) => ('error' in a ? [a] : []))
+  // Nothing answered: the first failure is the answer (never an empty list that looks like "no symbols").
+  if (answers.length === 0 && failed[0] !== undefined) throw failed[0].error
+  const gaps = failed.map(({ root, error }) => ({ where: root.id, why: rootFailureReason(error, root.root) }))
   const matches = answers
     .flatMap(({ root, result }) =>
       result.symbols
@@ -193,8 +208,14 @@ async function search(input: typeof SymbolsInput.Type, query: string, context: T
     .sort((a, b) => rank(a.symbol, query) - rank(b.symbol, query) || (a.symbol.location.path < b.symbol.location.path ? -1 : a.symbol.location.path > b.symbol.location.path ? 1 : a.symbol.location.range.start.line - b.symbol.location.range.start.line))
   const fingerprint = queryFingerprint(['code_symbols', 'search', query, input.kind ?? null, roots.map((r) => r.id)])
   const { items, page } = paginate(matches, { limit: clampLimit(input.limit, symbolsLimits), cursor: input.cursor, fingerprint })
-  const readiness = worstReadiness(answers.map((a) => readinessOf(a.result.meta)))
-  const notice = joinNotices(...answers.map((a) => noticeFor(a.result.meta, matches.length === 0, 'symbols')))
+  const readiness = worstReadiness([
+    ...answers.map((a) => readinessOf(a.result.meta)),
+    ...(failed.length > 0 ? [{ status: 'degraded' as const, warm: true, provider: answers[0]?.result.meta.providerId ?? 'none' }] : []),
+  ])
+  const rootAnswers = answers.map((a) => ({ meta: a.result.meta, rootId: a.root.id, empty: !matches.some((m) => m.root.id === a.root.id) }))
+  const notice = noticeForRoots(rootAnswers, matches.length === 0, 'symbols', gaps)
+  // Roots left out because every server was busy: one root asked on its own gets a server.
+  const askOne = roots.length > 1 && notice !== undefined && notice.includes(busyServersReason)
   return {
     mode: 'search',
     query,
@@ -213,7 +234,7 @@ async function search(input: typeof SymbolsInput.Type, query: string, context: T
     totalFound: matches.length,
     page,
     readiness,
-    ...(notice === undefined ? {} : { notice }),
+    ...(notice === undefined ? {} : { notice: askOne ? `${notice} To search one root, pass its rootId.` : notice }),
   }
 }
 
@@ -260,8 +281,11 @@ export const codeSymbols = defineTool({
   render(result) {
     const body: string[] = []
     if (result.outline !== undefined) renderOutline(result.outline, 0, body)
+    // Matches from several roots name their root: the same relative path may exist in each.
+    const severalRoots = new Set((result.matches ?? []).map((m) => m.rootId)).size > 1
     for (const match of result.matches ?? []) {
-      body.push(`${match.kind} ${match.container === undefined ? '' : `${match.container}.`}${match.name}  ${at(match.path, match.line, match.column)}`)
+      const root = severalRoots ? `  (root ${match.rootId})` : ''
+      body.push(`${match.kind} ${match.container === undefined ? '' : `${match.container}.`}${match.name}  ${at(match.path, match.line, match.column)}${root}`)
     }
     return lines(
       result.mode === 'outline' ? `outline of ${result.path}: ${plural(result.totalFound, 'symbol')}` : `symbols matching "${result.query}": ${result.totalFound}`,

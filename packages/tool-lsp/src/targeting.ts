@@ -5,6 +5,7 @@ import {
   extensionOf,
   isLspError,
   LspError,
+  relativizeText,
   resolveFile,
   resolveTarget,
   toModelPosition,
@@ -15,6 +16,7 @@ import {
 } from '@codeseam/lsp'
 
 import type { ToolContext } from './definition.js'
+import { plural } from './render.js'
 import type { ReadinessOutput, ResolvedTargetOutput, TargetInput } from './schemas.js'
 
 /**
@@ -22,14 +24,21 @@ import type { ReadinessOutput, ResolvedTargetOutput, TargetInput } from './schem
  * allowed, with "no server for this language" turned into an error that says what to install.
  */
 
+/** C/C++: the same advice as the host's clangd profile (clangd 14, Debian's plain package, has no type hierarchy). */
+const clangdHint = 'C/C++: install clangd (e.g. apt-get install -y clangd-19; type hierarchy needs clangd 17 or newer); the host has a built-in clangd profile'
+
 /** Well-known servers by extension: what to tell a model (and its user) when none is configured. */
 const knownServers: Readonly<Record<string, string>> = {
   '.rb': 'Ruby: install ruby-lsp (gem install ruby-lsp) and add a profile for it',
   '.go': 'Go: install gopls (go install golang.org/x/tools/gopls@latest) and add a profile for it',
   '.rs': 'Rust: install rust-analyzer (rustup component add rust-analyzer) and add a profile for it',
-  '.c': 'C/C++: install clangd (apt-get install clangd); the host has a built-in clangd profile',
-  '.h': 'C/C++: install clangd (apt-get install clangd); the host has a built-in clangd profile',
-  '.cpp': 'C/C++: install clangd (apt-get install clangd); the host has a built-in clangd profile',
+  '.c': clangdHint,
+  '.h': clangdHint,
+  '.cc': clangdHint,
+  '.cpp': clangdHint,
+  '.cxx': clangdHint,
+  '.hpp': clangdHint,
+  '.hh': clangdHint,
   '.java': 'Java: install Eclipse JDT LS and add a profile for it',
   '.cs': 'C#: install csharp-ls (dotnet tool install -g csharp-ls) and add a profile for it',
   '.php': 'PHP: install intelephense (npm i -g intelephense) and add a profile for it',
@@ -98,9 +107,14 @@ export function targetOutput(resolved: ResolvedTarget): ResolvedTargetOutput {
   }
 }
 
+/** A fan-out failure because every server slot was busy (limits.maxServers): a gap in this answer, not a missing install. */
+function isBusyFailure(failure: { readonly code: string; readonly message: string }): boolean {
+  return failure.code === 'UNAVAILABLE' && failure.message.includes('limits.maxServers')
+}
+
 /** Fan-out failures of providers that are not installed: a coverage gap, not trouble with this answer. */
 function onlyMissingServers(meta: LspResultMeta): boolean {
-  return meta.failures !== undefined && meta.failures.length > 0 && meta.failures.every((f) => f.code === 'UNAVAILABLE')
+  return meta.failures !== undefined && meta.failures.length > 0 && meta.failures.every((f) => f.code === 'UNAVAILABLE' && !isBusyFailure(f))
 }
 
 /**
@@ -138,31 +152,146 @@ export function worstReadiness(all: ReadonlyArray<ReadinessOutput>): ReadinessOu
   }))
 }
 
+/** Why a part of the workspace was not searched because every server slot was taken. */
+export const busyServersReason = 'every language server busy under limits.maxServers'
+
+/** A part of the workspace an answer did not search, and why (e.g. a root whose query failed). */
+export interface SearchGap {
+  /** What was not searched: a root id, `<root id>/<folder>`, or a server for a root. */
+  readonly where: string
+  readonly why: string
+}
+
+/** One root's answer metadata, for a notice over one or several roots. */
+export interface RootMeta {
+  readonly meta: LspResultMeta
+  /** The root's id (names the roots and folders an incomplete answer did not search). */
+  readonly rootId?: string | undefined
+  /** This root's own answer is empty (default: the whole answer's emptiness). */
+  readonly empty?: boolean | undefined
+}
+
+/** `<root id>/<folder>` for a folder relative to the root ('.' is the root itself). */
+function folderLabel(rootId: string | undefined, folder: string): string {
+  const inner = folder === '.' || folder === '' ? undefined : folder.replace(/\\/g, '/')
+  if (rootId === undefined) return inner ?? 'the workspace root'
+  return inner === undefined ? rootId : `${rootId}/${inner}`
+}
+
+function serverName(providerId: string): string {
+  return providerId.replace(/^local:/, '')
+}
+
+/** A short, one-line reason from an error message (the first line, at most 200 characters). */
+export function shortReason(message: string): string {
+  const line = message.split('\n')[0]!.trim()
+  return line.length <= 200 ? line : `${line.slice(0, 199)}…`
+}
+
+/** Why a root whose query failed was not searched: `CODE: short reason` (workspace-relative), or every server busy. */
+export function rootFailureReason(error: LspError, root: string): string {
+  if (isBusyFailure(error)) return busyServersReason
+  return `${error.code}: ${shortReason(relativizeText(error.message, root))}`
+}
+
+/** "not searched: a, b (why); c (other why)": gaps grouped by reason, in order of first appearance. */
+function renderGaps(gaps: ReadonlyArray<SearchGap>): string | undefined {
+  const byWhy = new Map<string, string[]>()
+  for (const gap of gaps) {
+    const list = byWhy.get(gap.why) ?? []
+    if (!list.includes(gap.where)) list.push(gap.where)
+    byWhy.set(gap.why, list)
+  }
+  if (byWhy.size === 0) return undefined
+  return `not searched: ${[...byWhy.entries()].map(([why, where]) => `${where.join(', ')} (${why})`).join('; ')}`
+}
+
+/**
+ * How much of the workspace a workspace-wide answer searched, when not all of it (complete coverage adds
+ * nothing): projects searched of those found, files in no project left out, and the roots or folders not
+ * searched, with the gaps the caller adds (roots whose query failed).
+ */
+function coverageNote(answers: ReadonlyArray<RootMeta>, extraGaps: ReadonlyArray<SearchGap>): string | undefined {
+  const gaps: SearchGap[] = []
+  let searched = 0
+  let found = 0
+  let notOpened = 0
+  let incomplete = false
+  for (const { meta, rootId } of answers) {
+    const coverage = meta.coverage
+    if (coverage === undefined) continue
+    searched += coverage.projectsSearched
+    found += coverage.projectsFound
+    notOpened += coverage.filesNotSearched ?? 0
+    incomplete ||= !coverage.complete
+    for (const folder of coverage.rootsNotSearched ?? []) gaps.push({ where: folderLabel(rootId, folder), why: busyServersReason })
+  }
+  for (const { meta, rootId } of answers) {
+    for (const failure of meta.failures ?? []) {
+      if (!isBusyFailure(failure)) continue
+      const server = serverName(failure.providerId)
+      gaps.push({ where: rootId === undefined ? `the ${server} server` : `${server} for ${rootId}`, why: busyServersReason })
+    }
+  }
+  gaps.push(...extraGaps)
+  const parts: string[] = []
+  if (incomplete && searched < found) parts.push(`searched ${searched} of ${plural(found, 'project')}`)
+  if (notOpened > 0) {
+    parts.push(`${plural(notOpened, 'file')} in no project ${notOpened === 1 ? 'was' : 'were'} not searched (over the open-document limit: raise limits.maxOpenDocuments)`)
+  }
+  const gapText = renderGaps(gaps)
+  if (gapText !== undefined) parts.push(gapText)
+  if (parts.length === 0 && incomplete) parts.push('the search did not cover the whole workspace')
+  return parts.length === 0 ? undefined : parts.join('; ')
+}
+
 /**
  * A notice for an answer that is legitimately empty or short but should not be trusted as "nothing
- * exists": the server is still indexing, answered cold, or some providers failed.
+ * exists": the server is still indexing, answered cold, some providers failed, or the search did not cover
+ * the whole workspace (`meta.coverage`; complete coverage adds no text).
  */
-export function noticeFor(meta: LspResultMeta, empty: boolean, what: string): string | undefined {
+export function noticeFor(meta: LspResultMeta, empty: boolean, what: string, rootId?: string): string | undefined {
+  return noticeForRoots([{ meta, rootId }], empty, what)
+}
+
+/**
+ * {@link noticeFor} over the answers of several roots (a search over every open workspace), each said once;
+ * `gaps` are parts the caller could not search at all (a root whose query failed).
+ */
+export function noticeForRoots(answers: ReadonlyArray<RootMeta>, empty: boolean, what: string, gaps: ReadonlyArray<SearchGap> = []): string | undefined {
   const notes: string[] = []
-  if (meta.status === 'indexing') {
+  const metas = answers.map((a) => a.meta)
+  if (metas.some((m) => m.status === 'indexing')) {
     notes.push(`the language server is still indexing the workspace, so ${what} may be incomplete${empty ? ' (an empty answer does not mean there are none)' : ''}; ask again once code_status shows it ready`)
-  } else if (empty && !meta.warm) {
-    notes.push(`the language server had just started; an empty answer may mean the project was not loaded yet, so ask again before concluding there are no ${what}`)
+  } else {
+    const coldEmpty = answers.filter((a) => (a.empty ?? empty) && !a.meta.warm)
+    const where = coldEmpty.map((a) => a.rootId).filter((id): id is string => id !== undefined)
+    if (coldEmpty.length > 0 && answers.length > 1 && where.length === coldEmpty.length) {
+      // Over several roots, a cold root that found nothing is named even when the others found something.
+      notes.push(`the language server had just started and found no ${what} in ${where.join(', ')}; that may mean the project was not loaded yet, so ask again before concluding there are none there`)
+    } else if (coldEmpty.length > 0) {
+      notes.push(`the language server had just started; an empty answer may mean the project was not loaded yet, so ask again before concluding there are no ${what}`)
+    }
   }
-  if (meta.stale === true) notes.push('the file changed while the server answered; positions may be off by a few lines')
-  if (meta.truncated) notes.push(`the language server cut its answer short, so there may be more ${what} than counted here`)
-  const failures = meta.failures ?? []
-  const missing = failures.filter((f) => f.code === 'UNAVAILABLE')
-  const failed = failures.filter((f) => f.code !== 'UNAVAILABLE')
-  if (failed.length > 0) {
-    notes.push(`some servers failed and are missing from this answer: ${failed.map((f) => `${f.providerId} (${f.code}: ${f.message})`).join('; ')}`)
+  if (metas.some((m) => m.stale === true)) notes.push('the file changed while the server answered; positions may be off by a few lines')
+  if (metas.some((m) => m.truncated)) notes.push(`the language server cut its answer short, so there may be more ${what} than counted here`)
+  const coverage = coverageNote(answers, gaps)
+  if (coverage !== undefined) notes.push(coverage)
+  const several = answers.length > 1
+  const failed = new Set<string>()
+  const missing = new Set<string>()
+  for (const { meta, rootId } of answers) {
+    for (const f of meta.failures ?? []) {
+      if (isBusyFailure(f)) continue
+      const who = several && rootId !== undefined ? `${f.providerId} for ${rootId}` : f.providerId
+      if (f.code === 'UNAVAILABLE') missing.add(`${serverName(f.providerId)} (${f.message.replace(/^.*?unavailable: /, '')})`)
+      else failed.add(`${who} (${f.code}: ${f.message})`)
+    }
   }
-  if (missing.length > 0) {
-    notes.push(`not covered, no server installed: ${missing.map((f) => `${f.providerId.replace(/^local:/, '')} (${f.message.replace(/^.*?unavailable: /, '')})`).join('; ')}`)
-  }
-  if (meta.droppedOutsideWorkspace !== undefined && meta.droppedOutsideWorkspace > 0) {
-    notes.push(`${meta.droppedOutsideWorkspace} result(s) outside the workspace (libraries, generated files) were left out`)
-  }
+  if (failed.size > 0) notes.push(`some servers failed and are missing from this answer: ${[...failed].join('; ')}`)
+  if (missing.size > 0) notes.push(`not covered, no server installed: ${[...missing].join('; ')}`)
+  const dropped = metas.reduce((sum, m) => sum + (m.droppedOutsideWorkspace ?? 0), 0)
+  if (dropped > 0) notes.push(`${dropped} result(s) outside the workspace (libraries, generated files) were left out`)
   return notes.length === 0 ? undefined : `${notes.join('. ')}.`
 }
 

@@ -1,5 +1,5 @@
 import { isLspError, LspError } from '@codeseam/lsp'
-import { defineTool, ResolvedTargetOutput, TargetInput, targetOutput, type ToolDefinition } from '@codeseam/tool-lsp'
+import { defineTool, noticeFor, ResolvedTargetOutput, TargetInput, targetOutput, type ToolDefinition } from '@codeseam/tool-lsp'
 import { Schema } from 'effect'
 
 import type { MutationSession } from '../transaction.js'
@@ -71,6 +71,10 @@ export function codeRenameTool(session: MutationSession): ToolDefinition<typeof 
               throw new LspError('STALE_VERSION', `${resolved.displayPath} changed while the rename was computed; nothing was written; run it again`)
             }
             if (result.edit.operations.length === 0) notes.push('the server returned no edits for this rename')
+            // A rename is only as complete as the search behind it: say what the server did not search (or
+            // that it was still indexing) before anyone applies it.
+            const notice = noticeFor(result.meta, result.edit.operations.length === 0, 'uses to rename', resolved.rootId)
+            if (notice !== undefined) notes.push(notice)
             return { edit: result.edit, basis: [resolved.document], notes }
           },
         },

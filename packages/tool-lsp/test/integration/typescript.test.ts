@@ -149,12 +149,16 @@ describe('read tools on the native TypeScript 7 server', { timeout: 120_000 }, (
     expect(result.items.map((i: any) => i.label)).toEqual(expect.arrayContaining(['area', 'name', 'radius']))
   })
 
-  it('code_status: the TypeScript server is up for this root', async () => {
-    const result = structured(await real.call(codeStatus, {}))
+  it('code_status: the TypeScript server is up for this root, with its projects', async () => {
+    const outcome = await real.call(codeStatus, {})
+    const result = structured(outcome)
     const ts = result.servers.find((s: any) => s.provider === 'local:typescript' && s.rootId !== undefined)
     expect(ts).toBeDefined()
     expect(['ready', 'idle', 'indexing']).toContain(ts.state)
     expect(ts.operations).toContain('references')
+    // References ran before: the server loaded the project model, and status counts it (one tsconfig here).
+    expect(ts.projects).toEqual({ loaded: 1, found: 1 })
+    expect(outcome.text).toMatch(/typescript @ \S+: (ready|idle|indexing), 1\/1 project /)
   })
 
   it('refuses a missing file, a path outside the root, and a language without a server', async () => {
