@@ -258,11 +258,17 @@ export class ProfileProvider implements LspProvider {
         if (server.documents.openDocuments.length === 0) await this.host.openAnyFile(server, workspace, this.profile)
         let found = translator.workspaceSymbols(await server.request(WorkspaceSymbolRequest.type, { query }, { timeoutMs: Math.max(1, deadline - Date.now()), signal }))
         if (found.length === 0) {
-          // Still indexing, or (push servers) open documents not analysed yet: wait for that, ask once more.
+          // Still indexing, or open documents not analysed yet: wait for that, ask once more. A push server
+          // publishes diagnostics once it has analysed a document; a pull server answers a diagnostics pull only
+          // then (pyright skips a workspace in workspace symbols until it is initialized, ~1.5 s after start).
           if (server.activeProgress.size > 0) await server.waitForQuiet(deadline, signal)
-          else if (!supportsPullDiagnostics(server.capabilities, server.registrations)) {
+          else {
             const until = Math.min(deadline, Date.now() + 10_000)
-            await Promise.all(server.documents.openDocuments.map((d) => server.waitForPushOrPull(d.uri, d.syncSeq, d.version, 0, until, signal)))
+            const open = server.documents.openDocuments
+            const probe = supportsPullDiagnostics(server.capabilities, server.registrations) ? open.slice(0, 1) : open
+            await Promise.all(probe.map((d) => fileDiagnostics(server, d, new Translator(workspace.containment), { deadline: until, quietMs: 0, timeoutMs: Math.max(1, until - Date.now()), signal }).catch((error: unknown) => {
+              if (error instanceof LspError && (error.code === 'CANCELLED' || error.code === 'SERVER_CRASHED')) throw error
+            })))
           }
           found = translator.workspaceSymbols(await server.request(WorkspaceSymbolRequest.type, { query }, { timeoutMs: Math.max(1, deadline - Date.now()), signal }))
         }
