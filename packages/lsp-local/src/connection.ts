@@ -5,6 +5,7 @@ import {
   DiagnosticRefreshRequest,
   InlayHintRefreshRequest,
   LogMessageNotification,
+  NotificationType,
   PublishDiagnosticsNotification,
   RegistrationRequest,
   RequestType,
@@ -41,6 +42,17 @@ import { guardedStream } from './stdout-guard.js'
  */
 const typeScriptRenameRequest = new RequestType<unknown, null, void>('_typescript.rename')
 
+/**
+ * clangd's own per-file activity (sent only when initialized with `initializationOptions.clangdFileStatus`):
+ * `state` is "idle" when nothing is queued or building for the file, else what it is doing ("parsing
+ * includes", "file is queued", …).
+ */
+export interface FileStatusParams {
+  readonly uri: string
+  readonly state: string
+}
+const clangdFileStatusNotification = new NotificationType<FileStatusParams>('textDocument/clangd.fileStatus')
+
 /** What the host answers and observes when the server talks to it. */
 export interface ClientHandlers {
   configuration(items: ReadonlyArray<ConfigurationItem>): unknown[]
@@ -50,6 +62,8 @@ export interface ClientHandlers {
   applyEdit(params: ApplyWorkspaceEditParams): ApplyWorkspaceEditResult
   progress(token: string | number, value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd): void
   diagnostics(params: PublishDiagnosticsParams): void
+  /** A server's report of what it is doing with one file (clangd's file status). */
+  fileStatus(params: FileStatusParams): void
   /** The transport broke: the guard refused the output, or the reader or writer failed. */
   broken(error: Error): void
   /** The server's output ended (it is exiting, or it closed stdout and lives on). */
@@ -80,6 +94,7 @@ export function connect(process: ServerProcess, handlers: ClientHandlers, maxMes
   connection.onRequest(CodeLensRefreshRequest.type, () => undefined)
   connection.onRequest(SemanticTokensRefreshRequest.type, () => undefined)
   connection.onNotification(PublishDiagnosticsNotification.type, (params) => handlers.diagnostics(params))
+  connection.onNotification(clangdFileStatusNotification, (params) => handlers.fileStatus(params))
   connection.onNotification(LogMessageNotification.type, () => {})
   connection.onNotification(ShowMessageNotification.type, () => {})
   connection.onNotification(TelemetryEventNotification.type, () => {})

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events'
 
-import { LspError, pathToUri } from '@codeseam/lsp'
+import { LspError, pathToUri, uriToPath } from '@codeseam/lsp'
 import {
   CancellationTokenSource,
   DidChangeConfigurationNotification,
@@ -31,7 +31,7 @@ import {
 
 import { supportsPullDiagnostics } from './capabilities.js'
 import { clientCapabilities } from './client-capabilities.js'
-import { connect } from './connection.js'
+import { connect, type FileStatusParams } from './connection.js'
 import { assertReadable } from './containment.js'
 import { Deadlines } from './deadlines.js'
 import { DiagnosticsStore, type DiagnosticsEntry } from './diagnostics.js'
@@ -97,6 +97,15 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
   crashReason: string | undefined
   /** Whether the server has answered a query (cold answers can be partial). */
   warm = false
+  /** Whether the server reports per-file status (clangd initialized with `clangdFileStatus`): set by its first report. */
+  reportsFileStatus = false
+  /**
+   * The file status of each open document (by path) reported since the document's last sync (undefined
+   * while the server has reported nothing since), and when it last changed (performance.now()).
+   */
+  private readonly fileStates = new Map<string, { state: string | undefined; since: number }>()
+  /** Called with a document's path when its file status changes (a Set: one waiter per open document may wait at once). */
+  private readonly fileStatusListeners = new Set<(path: string) => void>()
   private readonly process: ServerProcess
   private readonly connection: MessageConnection
   private readonly crashListeners = new Set<(error: LspError) => void>()
@@ -141,6 +150,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
           this.emit('progress')
         },
         diagnostics: (params) => this.diagnostics.push(params),
+        fileStatus: (params) => this.onFileStatus(params),
         broken: (error) => this.crash(`its output broke the protocol: ${error.message}`),
         closed: () => {
           if (this.stopping !== undefined || this.crashErrorValue !== undefined || this.process.hasExited) return
@@ -156,11 +166,20 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     this.documents = new DocumentSync(
       {
         syncKind: () => this.syncKind,
-        open: (textDocument) => void this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument }).catch(() => {}),
-        change: (uri, version, contentChanges) =>
-          void this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges }).catch(() => {}),
+        open: (textDocument) => {
+          this.synced(textDocument.uri)
+          void this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument }).catch(() => {})
+        },
+        change: (uri, version, contentChanges) => {
+          this.synced(uri)
+          void this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges }).catch(() => {})
+        },
         close: (uri) => {
           this.diagnostics.forget(uri)
+          const key = uriToPath(uri) ?? uri
+          this.fileStates.delete(key)
+          // Nothing left to wait for about a closed document.
+          for (const listener of this.fileStatusListeners) listener(key)
           void this.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } }).catch(() => {})
         },
         diagnosticsSeq: () => this.diagnostics.currentSeq,
@@ -263,6 +282,79 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     this.on('progress', () => {
       if (this.state === 'ready' || this.state === 'indexing') this.setState(this.activeProgress.size > 0 ? 'indexing' : 'ready')
     })
+  }
+
+  /** A document was opened or changed: what the server reported about it before no longer counts. */
+  private synced(uri: string): void {
+    this.fileStates.set(uriToPath(uri) ?? uri, { state: undefined, since: performance.now() })
+  }
+
+  /** A file status report; kept only for documents the host has open. */
+  private onFileStatus(params: FileStatusParams): void {
+    if (params === null || typeof params !== 'object' || typeof params.uri !== 'string' || typeof params.state !== 'string') return
+    this.reportsFileStatus = true
+    // By path: the server may spell the URI differently from the host.
+    const key = uriToPath(params.uri) ?? params.uri
+    const previous = this.fileStates.get(key)
+    // clangd repeats "idle" after every request it ran: only a change counts.
+    if (previous === undefined || previous.state === params.state) return
+    this.fileStates.set(key, { state: params.state, since: performance.now() })
+    for (const listener of this.fileStatusListeners) listener(key)
+  }
+
+  /**
+   * Whether the server has reported the document idle since its last sync (clangd: no preamble or AST
+   * work queued or running for it), for at least `forMs` without a change. True for a document the host
+   * does not have open.
+   */
+  fileIdle(uri: string, forMs = 0): boolean {
+    const status = this.fileStates.get(uriToPath(uri) ?? uri)
+    return status === undefined || (status.state === 'idle' && performance.now() - status.since >= forMs)
+  }
+
+  /**
+   * Resolves once the server has reported the document idle after its last sync for `forMs` without a
+   * change (see {@link fileIdle}), or at the deadline or on abort (then false).
+   */
+  waitForFileIdle(uri: string, deadline: number, signal?: AbortSignal, forMs = 0): Promise<boolean> {
+    if (this.fileIdle(uri, forMs)) return Promise.resolve(true)
+    const key = uriToPath(uri) ?? uri
+    const crash = this.crashPromise()
+    return Promise.race([
+      new Promise<boolean>((resolve) => {
+        let settle: NodeJS.Timeout | undefined
+        const done = (value: boolean) => {
+          clearTimeout(timer)
+          clearTimeout(settle)
+          this.fileStatusListeners.delete(onStatus)
+          signal?.removeEventListener('abort', onAbort)
+          resolve(value)
+        }
+        // Idle now: done once it has been idle for `forMs` (a change before then starts over).
+        const check = () => {
+          clearTimeout(settle)
+          const status = this.fileStates.get(key)
+          // A document closed meanwhile has nothing left to wait for.
+          if (status === undefined) return done(true)
+          if (status.state !== 'idle') return
+          const left = status.since + forMs - performance.now()
+          if (left <= 0) done(true)
+          else settle = setTimeout(check, Math.ceil(left))
+        }
+        const onStatus = (changed: string) => changed === key && check()
+        const onAbort = () => done(false)
+        const timer = setTimeout(() => done(false), Math.max(0, deadline - Date.now()))
+        this.fileStatusListeners.add(onStatus)
+        // An already-aborted signal never fires 'abort' again: give up now, not at the deadline.
+        if (signal?.aborted === true) {
+          done(false)
+          return
+        }
+        signal?.addEventListener('abort', onAbort, { once: true })
+        check()
+      }),
+      crash.promise,
+    ]).finally(crash.release)
   }
 
   /** Resolves once no work-done progress is active, or at the deadline (then false). */

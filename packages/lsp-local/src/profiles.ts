@@ -334,6 +334,9 @@ export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
       rootMarkers: ['compile_commands.json', 'compile_flags.txt', '.clangd'],
       projectRoot: 'nearest',
       operations: clangd === undefined ? clangdOperations : clangdOperationsFor(clangdVersion),
+      // textDocument/clangd.fileStatus tells when clangd has caught up with a document (empty answers are
+      // retried until it reports the document idle). The untrusted policy below keeps these options.
+      initializationOptions: { clangdFileStatus: true },
       readiness: 'initialized',
       // A workspace's .clangd file can point clangd at arbitrary compiler drivers; untrusted roots ignore it.
       untrusted: { args: ['--background-index=false', '--log=error', '--enable-config=false'] },

@@ -174,6 +174,8 @@ export class ProfileProvider implements LspProvider {
         return { kind: 'diagnostics', files: [file], coverage: { analysed: [path], eligible: 1, complete: file.freshness === 'current' }, meta: this.meta(server, warm, translator, { documentVersion: versionAtStart, contentHash: hashAtStart }) }
       }
       let waitedForAnalysis = false
+      // One bound for every wait on the server's file status, however often the document turns busy again.
+      let fileStatusWaitUntil: number | undefined
       for (;;) {
         const translator = new Translator(workspace.containment)
         const result = await runOperation(request, {
@@ -186,14 +188,31 @@ export class ProfileProvider implements LspProvider {
             await server.waitForQuiet(deadline, signal)
             continue
           }
-          // A push server that has not yet published diagnostics for this version has not analysed it
-          // (clangd answers from the previous AST right after a change): wait for that, then ask once more.
-          const entry = server.diagnostics.get(document.uri)
-          const analysed = entry !== undefined && entry.seq > document.syncSeq && (entry.version === undefined || entry.version === document.version)
-          if (!waitedForAnalysis && !analysed && !supportsPullDiagnostics(server.capabilities, server.registrations)) {
-            waitedForAnalysis = true
-            await server.waitForPushOrPull(document.uri, document.syncSeq, document.version, 0, Math.min(deadline, Date.now() + 10_000), signal)
-            continue
+          if (server.reportsFileStatus) {
+            // A server that reports file status (clangd) has caught up with the document only once it reports
+            // it idle after the last sync: diagnostics for the current version prove nothing, since clangd 19
+            // publishes them first from the stale preamble of a changed header, answers from that AST, and
+            // publishes again after rebuilding the preamble. An empty answer while the document is busy (or
+            // not reported since the sync) is asked again once it is idle. An empty answer while it has been
+            // idle only for a moment is asked again once it has stayed idle for the quiet window: clangd also
+            // reports idle when the change's preamble rebuild is queued but its worker has not started yet.
+            fileStatusWaitUntil ??= Math.min(deadline, Date.now() + 10_000)
+            const settleMs = server.fileIdle(document.uri) ? this.host.config.diagnosticsQuietMs : 0
+            if (!server.fileIdle(document.uri, settleMs) && Date.now() < fileStatusWaitUntil) {
+              await server.waitForFileIdle(document.uri, fileStatusWaitUntil, signal, settleMs)
+              continue
+            }
+          } else {
+            // A push server that has not yet published diagnostics for this version has not analysed it
+            // (clangd without file status answers from the previous AST right after a change): wait for that,
+            // then ask once more.
+            const entry = server.diagnostics.get(document.uri)
+            const analysed = entry !== undefined && entry.seq > document.syncSeq && (entry.version === undefined || entry.version === document.version)
+            if (!waitedForAnalysis && !analysed && !supportsPullDiagnostics(server.capabilities, server.registrations)) {
+              waitedForAnalysis = true
+              await server.waitForPushOrPull(document.uri, document.syncSeq, document.version, 0, Math.min(deadline, Date.now() + 10_000), signal)
+              continue
+            }
           }
         }
         server.warm = true
