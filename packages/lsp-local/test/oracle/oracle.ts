@@ -1,0 +1,523 @@
+// The completeness oracle: a bare language server (native TypeScript 7 or pyright) driven by a minimal
+// vscode-jsonrpc client, started with the workspace folders codeseam uses, with EVERY source file of the
+// workspace opened before it is asked anything. Its answers are the reference that codeseam's first answer
+// after a cold start must equal (issue 13). Everything it returns is normalised into sorted, de-duplicated
+// string keys with workspace-relative paths and 0-based ranges (see keys.ts), so it compares with the seam.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync, readdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import * as nodePath from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+import {
+  ApplyWorkspaceEditRequest,
+  CallHierarchyIncomingCallsRequest,
+  CallHierarchyPrepareRequest,
+  CodeLensRefreshRequest,
+  ConfigurationRequest,
+  DiagnosticRefreshRequest,
+  DidChangeConfigurationNotification,
+  DidOpenTextDocumentNotification,
+  DocumentSymbolRequest,
+  ExitNotification,
+  ImplementationRequest,
+  InitializeRequest,
+  InitializedNotification,
+  InlayHintRefreshRequest,
+  PrepareRenameRequest,
+  PublishDiagnosticsNotification,
+  ReferencesRequest,
+  RegistrationRequest,
+  RenameRequest,
+  SemanticTokensRefreshRequest,
+  ShowDocumentRequest,
+  ShowMessageRequest,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  SymbolKind,
+  UnregistrationRequest,
+  WorkDoneProgress,
+  WorkDoneProgressCreateRequest,
+  WorkspaceFoldersRequest,
+  WorkspaceSymbolRequest,
+  createProtocolConnection,
+  type ClientCapabilities,
+  type DocumentSymbol,
+  type Location,
+  type LocationLink,
+  type ProtocolConnection,
+  type SymbolInformation,
+  type WorkspaceEdit,
+  type WorkspaceSymbol,
+} from 'vscode-languageserver-protocol/node'
+
+import { callKey, locationKey, renameRefusedKey, textEditKey, unique, workspaceSymbolKey } from './keys.js'
+
+export type OracleLanguage = 'typescript' | 'python'
+
+/** The operations the oracle answers (implementation: TypeScript only; pyright has no provider). */
+export const oracleOperations = ['workspaceSymbols', 'references', 'rename', 'implementation', 'incomingCalls'] as const
+export type OracleOperation = (typeof oracleOperations)[number]
+
+export function operationsFor(language: OracleLanguage): ReadonlyArray<OracleOperation> {
+  return language === 'python' ? oracleOperations.filter((operation) => operation !== 'implementation') : oracleOperations
+}
+
+/** Source extensions per language (what codeseam's profiles route to each server). */
+export const sourceExtensions: Readonly<Record<OracleLanguage, ReadonlyArray<string>>> = {
+  typescript: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'],
+  python: ['.py', '.pyi'],
+}
+
+/** The marker files that make a folder a Python project of its own (codeseam's pyright root markers). */
+export const pythonProjectMarkers: ReadonlyArray<string> = ['pyproject.toml', 'setup.py', 'setup.cfg', 'pyrightconfig.json']
+
+/**
+ * Folders that hold no source of the workspace: dependencies, build output, VCS, caches, and dot-folders.
+ * Kept here on purpose rather than imported from src: the oracle defines "every source file" on its own.
+ */
+export const nonSourceFolders: ReadonlySet<string> = new Set([
+  'node_modules', 'dist', 'build', 'out', 'target', 'coverage', 'venv', '__pycache__', '.next', '.turbo',
+])
+
+/** Every file under `root` whose name passes `match`, skipping non-source and dot-folders; sorted, absolute. */
+export function walkFiles(root: string, match: (name: string) => boolean): string[] {
+  const found: string[] = []
+  const visit = (dir: string) => {
+    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    for (const entry of entries) {
+      const path = nodePath.join(dir, entry.name)
+      if (entry.isDirectory()) {
+        if (!nonSourceFolders.has(entry.name) && !entry.name.startsWith('.')) visit(path)
+      } else if (entry.isFile() && match(entry.name)) {
+        found.push(path)
+      }
+    }
+  }
+  visit(root)
+  return found.sort()
+}
+
+/** Every source file of a language under the root (.d.ts and .pyi included: they are source too). */
+export function sourceFilesOf(root: string, language: OracleLanguage): string[] {
+  const extensions = sourceExtensions[language]
+  return walkFiles(root, (name) => extensions.includes(nodePath.extname(name).toLowerCase()))
+}
+
+/** The Python workspace folders codeseam serves: the root plus every nested folder holding a project marker. */
+export function pythonFolders(root: string): string[] {
+  const markers = walkFiles(root, (name) => pythonProjectMarkers.includes(name))
+  return unique([root, ...markers.map((file) => nodePath.dirname(file))]).sort()
+}
+
+/** Which workspace folders a language server gets: TypeScript the root only, pyright the root + nested projects. */
+export function workspaceFoldersOf(root: string, language: OracleLanguage): string[] {
+  return language === 'python' ? pythonFolders(root) : [root]
+}
+
+/** How to start the bare server: the same executables codeseam's built-in profiles resolve. */
+export async function serverCommand(language: OracleLanguage): Promise<{ command: string; args: string[] }> {
+  const require = createRequire(import.meta.url)
+  if (language === 'typescript') {
+    // As profiles.ts's nativeTypeScriptExe: the `typescript-native` alias's own lookup of its binary.
+    const dir = nodePath.dirname(require.resolve('typescript-native/package.json'))
+    const module = (await import(pathToFileURL(nodePath.join(dir, 'lib', 'getExePath.js')).href)) as { default: () => string }
+    return { command: module.default(), args: ['--lsp', '--stdio'] }
+  }
+  const dir = nodePath.dirname(require.resolve('pyright/package.json'))
+  return { command: process.execPath, args: [nodePath.join(dir, 'langserver.index.js'), '--stdio'] }
+}
+
+const languageIds: Readonly<Record<string, string>> = {
+  '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript', '.tsx': 'typescriptreact',
+  '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascriptreact',
+  '.py': 'python', '.pyi': 'python',
+}
+
+/** What the oracle tells the server it understands: the forms codeseam asks for (links, hierarchical symbols, prepare rename). */
+const capabilities: ClientCapabilities = {
+  general: { positionEncodings: ['utf-16'] },
+  window: { workDoneProgress: true },
+  workspace: {
+    configuration: true,
+    workspaceFolders: true,
+    applyEdit: false,
+    workspaceEdit: { documentChanges: true },
+    symbol: { symbolKind: { valueSet: Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind) } },
+  },
+  textDocument: {
+    synchronization: { didSave: false, willSave: false },
+    references: {},
+    implementation: { linkSupport: true },
+    definition: { linkSupport: true },
+    rename: { prepareSupport: true },
+    callHierarchy: {},
+    documentSymbol: { hierarchicalDocumentSymbolSupport: true, symbolKind: { valueSet: Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind) } },
+    publishDiagnostics: { versionSupport: true },
+  },
+}
+
+/**
+ * Answers to workspace/configuration, as codeseam's default (untrusted) settings have them: pyright's
+ * analysis settings (pyright's defaults too), and native TS 7's automatic type acquisition off (it would run
+ * `npm install` for the workspace's packages; with no registry it never finishes and its progress never ends).
+ */
+const noTypeAcquisition = { disableAutomaticTypeAcquisition: true, tsserver: { automaticTypeAcquisition: { enabled: false } } }
+const settings: Readonly<Record<string, unknown>> = {
+  python: { analysis: { diagnosticMode: 'openFilesOnly', autoSearchPaths: true } },
+  'js/ts': { tsserver: { automaticTypeAcquisition: { enabled: false } } },
+  typescript: noTypeAcquisition,
+  javascript: noTypeAcquisition,
+}
+
+function section(name: string | undefined): unknown {
+  if (name === undefined || name === '') return settings
+  if (name in settings) return settings[name]
+  let current: unknown = settings
+  for (const part of name.split('.')) {
+    if (current === null || typeof current !== 'object' || !(part in current)) return null
+    current = (current as Record<string, unknown>)[part]
+  }
+  return current
+}
+
+/** A symbol to ask about: where its name is, workspace-relative, 0-based. */
+export interface SymbolTarget {
+  readonly path: string
+  readonly name: string
+  readonly kind: string
+  readonly line: number
+  readonly character: number
+}
+
+/** The normalised answers for one symbol: per operation, sorted unique keys. */
+export type SymbolAnswers = Partial<Record<OracleOperation, ReadonlyArray<string>>>
+
+/** The fixed new name every rename asks for (both sides). */
+export const renameTo = 'renamedByOracle'
+
+export interface OracleOptions {
+  /** Upper bound for start-up plus the wait for every file to be loaded (ms). Default 240 000. */
+  readonly loadTimeoutMs?: number
+  /** Upper bound for one request (ms). Default 120 000. */
+  readonly requestTimeoutMs?: number
+}
+
+/**
+ * One bare server over one workspace, every source file open. `start` returns once the server is quiet:
+ * pyright has published diagnostics for every open file; native TS 7 has answered a document-symbol
+ * request for every file and has no work-done progress running.
+ */
+export class OracleServer {
+  readonly files: ReadonlyArray<string>
+  readonly folders: ReadonlyArray<string>
+  private readonly published = new Set<string>()
+  private readonly publishWaiters = new Set<() => void>()
+  private readonly progress = new Set<string | number>()
+  private readonly progressWaiters = new Set<() => void>()
+  private readonly symbolsCache = new Map<string, DocumentSymbol[]>()
+  private readonly answerCache = new Map<string, Promise<string[]>>()
+  private readonly exited: Promise<never>
+  private stderr = ''
+
+  private constructor(
+    readonly root: string,
+    readonly language: OracleLanguage,
+    private readonly child: ChildProcess,
+    private readonly connection: ProtocolConnection,
+    private readonly options: Required<OracleOptions>,
+  ) {
+    this.files = sourceFilesOf(root, language)
+    this.folders = workspaceFoldersOf(root, language)
+    this.exited = new Promise<never>((_, reject) => {
+      child.once('error', reject)
+      child.once('exit', (code, signal) => reject(new Error(`the oracle's ${language} server exited (${String(code ?? signal)})\n${this.stderr.slice(-2_000)}`)))
+    })
+    this.exited.catch(() => {})
+  }
+
+  /** Starts the server in `root` (an absolute, canonical path), opens every source file and waits until it is quiet. */
+  static async start(root: string, language: OracleLanguage, options: OracleOptions = {}): Promise<OracleServer> {
+    const { command, args } = await serverCommand(language)
+    const child = spawn(command, args, { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] })
+    const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!))
+    const server = new OracleServer(root, language, child, connection, { loadTimeoutMs: options.loadTimeoutMs ?? 240_000, requestTimeoutMs: options.requestTimeoutMs ?? 120_000 })
+    child.stderr!.on('data', (chunk: Buffer) => {
+      server.stderr = (server.stderr + chunk.toString('utf8')).slice(-20_000)
+    })
+    server.listen()
+    try {
+      await server.initialize()
+      await server.openAll()
+    } catch (error) {
+      await server.dispose()
+      throw error
+    }
+    return server
+  }
+
+  /** Every server→client request is answered (native TS 7 blocks until its configuration request is). */
+  private listen(): void {
+    const { connection } = this
+    const folders = () => this.folders.map((folder) => ({ uri: pathToFileURL(folder).href, name: nodePath.basename(folder) }))
+    connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => section(item.section) ?? null))
+    connection.onRequest(WorkspaceFoldersRequest.type, () => folders())
+    connection.onRequest(RegistrationRequest.type, () => undefined)
+    connection.onRequest(UnregistrationRequest.type, () => undefined)
+    // Work-done progress the server starts (native TS 7's project loading): followed until it ends.
+    connection.onRequest(WorkDoneProgressCreateRequest.type, (params) => {
+      connection.onProgress(WorkDoneProgress.type, params.token, (value) => {
+        if (value.kind === 'begin') this.progress.add(params.token)
+        else if (value.kind === 'end') this.progress.delete(params.token)
+        for (const waiter of this.progressWaiters) waiter()
+      })
+    })
+    connection.onRequest(ApplyWorkspaceEditRequest.type, () => ({ applied: false, failureReason: 'the oracle applies nothing' }))
+    connection.onRequest(ShowMessageRequest.type, () => null)
+    connection.onRequest(ShowDocumentRequest.type, () => ({ success: false }))
+    connection.onRequest(DiagnosticRefreshRequest.type, () => undefined)
+    connection.onRequest(InlayHintRefreshRequest.type, () => undefined)
+    connection.onRequest(CodeLensRefreshRequest.type, () => undefined)
+    connection.onRequest(SemanticTokensRefreshRequest.type, () => undefined)
+    connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+      this.published.add(params.uri)
+      for (const waiter of this.publishWaiters) waiter()
+    })
+    connection.onUnhandledNotification(() => {})
+    connection.listen()
+  }
+
+  private async initialize(): Promise<void> {
+    const folders = this.folders.map((folder) => ({ uri: pathToFileURL(folder).href, name: nodePath.basename(folder) }))
+    await this.request(
+      'initialize',
+      (c) => c.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(this.root).href, workspaceFolders: folders, capabilities, initializationOptions: null, locale: 'en' }),
+      this.options.loadTimeoutMs,
+    )
+    await this.connection.sendNotification(InitializedNotification.type, {})
+    await this.connection.sendNotification(DidChangeConfigurationNotification.type, { settings })
+  }
+
+  /** Opens every source file, then waits until the server has taken them all in. */
+  private async openAll(): Promise<void> {
+    const deadline = Date.now() + this.options.loadTimeoutMs
+    for (const file of this.files) {
+      const text = readFileSync(file, 'utf8')
+      await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri: pathToFileURL(file).href, languageId: languageIds[nodePath.extname(file).toLowerCase()] ?? 'plaintext', version: 1, text },
+      })
+    }
+    if (this.language === 'python') {
+      // pyright pushes diagnostics for an open file once it has analysed it: wait for every file's.
+      await this.until(() => this.files.every((file) => this.published.has(pathToFileURL(file).href)), this.publishWaiters, deadline, () => {
+        const missing = this.files.filter((file) => !this.published.has(pathToFileURL(file).href))
+        return `pyright published no diagnostics for ${missing.length} open files (e.g. ${missing.slice(0, 3).join(', ')})`
+      })
+    }
+    // An answer for every file: the server has loaded the project of each (native TS 7 serves every request
+    // from a snapshot that includes every open file's project). The outlines are kept for symbol selection.
+    for (const file of this.files) this.symbolsCache.set(file, await this.fetchDocumentSymbols(file))
+    await this.until(() => this.progress.size === 0, this.progressWaiters, deadline, () => `work-done progress still running: ${[...this.progress].join(', ')}`)
+  }
+
+  /** Resolves once `done()` holds, re-checked whenever a waiter fires; fails at the deadline or on exit. */
+  private until(done: () => boolean, waiters: Set<() => void>, deadline: number, why: () => string): Promise<void> {
+    if (done()) return Promise.resolve()
+    let waiter: (() => void) | undefined
+    let timer: NodeJS.Timeout | undefined
+    return Promise.race([
+      new Promise<void>((resolve, reject) => {
+        waiter = () => done() && resolve()
+        waiters.add(waiter)
+        timer = setTimeout(() => reject(new Error(`the oracle's ${this.language} server did not settle in ${this.options.loadTimeoutMs} ms: ${why()}`)), Math.max(0, deadline - Date.now()))
+      }),
+      this.exited,
+    ]).finally(() => {
+      if (waiter !== undefined) waiters.delete(waiter)
+      clearTimeout(timer)
+    })
+  }
+
+  /** One request (sent by `send` with a typed descriptor), bounded by a deadline and by the server's exit. */
+  private request<R>(what: string, send: (connection: ProtocolConnection) => Promise<R>, timeoutMs = this.options.requestTimeoutMs): Promise<R> {
+    let timer: NodeJS.Timeout | undefined
+    return Promise.race([
+      send(this.connection),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the oracle's ${this.language} server did not answer ${what} within ${timeoutMs} ms`)), timeoutMs)
+      }),
+      this.exited,
+    ]).finally(() => clearTimeout(timer))
+  }
+
+  private uri(path: string): string {
+    return pathToFileURL(nodePath.isAbsolute(path) ? path : nodePath.join(this.root, path)).href
+  }
+
+  private at(target: SymbolTarget) {
+    return { textDocument: { uri: this.uri(target.path) }, position: { line: target.line, character: target.character } }
+  }
+
+  /** Workspace-relative path of a URI inside the root, else undefined (codeseam drops those too). */
+  relative(uri: string): string | undefined {
+    if (!uri.startsWith('file:')) return undefined
+    const path = fileURLToPath(uri)
+    const relative = nodePath.relative(this.root, path)
+    if (relative === '' || relative.startsWith('..') || nodePath.isAbsolute(relative)) return undefined
+    return relative.split(nodePath.sep).join('/')
+  }
+
+  private async fetchDocumentSymbols(file: string): Promise<DocumentSymbol[]> {
+    const answer = await this.request('documentSymbol', (c) => c.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: this.uri(file) } }))
+    return (answer ?? []).map((symbol) =>
+      'location' in symbol ? { name: symbol.name, kind: symbol.kind, range: symbol.location.range, selectionRange: symbol.location.range, children: [] } : symbol,
+    )
+  }
+
+  /** The outline of a file as the server gave it once everything was open (absolute or relative path). */
+  documentSymbols(path: string): ReadonlyArray<DocumentSymbol> {
+    const absolute = nodePath.isAbsolute(path) ? path : nodePath.join(this.root, path)
+    return this.symbolsCache.get(absolute) ?? []
+  }
+
+  private locationKeys(answer: Location | ReadonlyArray<Location | LocationLink> | null): string[] {
+    const list = answer === null ? [] : Array.isArray(answer) ? (answer as ReadonlyArray<Location | LocationLink>) : [answer as Location]
+    return unique(list.flatMap((entry) => {
+      // A link's full target range is what codeseam's translator reports as the location's range.
+      const uri = 'targetUri' in entry ? entry.targetUri : entry.uri
+      const range = 'targetUri' in entry ? entry.targetRange : entry.range
+      const path = this.relative(uri)
+      return path === undefined ? [] : [locationKey(path, range)]
+    }))
+  }
+
+  async references(target: SymbolTarget): Promise<string[]> {
+    // includeDeclaration: true, as codeseam's operations.ts asks.
+    return this.locationKeys(await this.request('references', (c) => c.sendRequest(ReferencesRequest.type, { ...this.at(target), context: { includeDeclaration: true } })))
+  }
+
+  async implementation(target: SymbolTarget): Promise<string[]> {
+    return this.locationKeys(await this.request('implementation', (c) => c.sendRequest(ImplementationRequest.type, this.at(target))))
+  }
+
+  /** prepareRename, then rename to {@link renameTo}: every edited (file, range, new text). */
+  async rename(target: SymbolTarget): Promise<string[]> {
+    let prepared: unknown
+    try {
+      prepared = await this.request('prepareRename', (c) => c.sendRequest(PrepareRenameRequest.type, this.at(target)))
+    } catch (error) {
+      if (error instanceof Error && /did not answer|exited/.test(error.message)) throw error
+      return [renameRefusedKey]
+    }
+    if (prepared === null || prepared === undefined) return [renameRefusedKey]
+    const edit = await this.request('rename', (c) => c.sendRequest(RenameRequest.type, { ...this.at(target), newName: renameTo }))
+    return this.editKeys(edit)
+  }
+
+  private editKeys(edit: WorkspaceEdit | null): string[] {
+    if (edit === null) return []
+    const keys: string[] = []
+    for (const change of edit.documentChanges ?? []) {
+      if ('textDocument' in change) {
+        const path = this.relative(change.textDocument.uri)
+        if (path !== undefined) for (const text of change.edits) keys.push(textEditKey(path, text.range, 'newText' in text ? text.newText : text.snippet.value))
+      } else {
+        keys.push(`!file-operation ${change.kind} ${JSON.stringify({ ...change, ...('uri' in change ? { uri: this.relative(change.uri) } : {}), ...('oldUri' in change ? { oldUri: this.relative(change.oldUri), newUri: this.relative(change.newUri) } : {}) })}`)
+      }
+    }
+    for (const [uri, edits] of Object.entries(edit.changes ?? {})) {
+      const path = this.relative(uri)
+      if (path !== undefined) for (const text of edits) keys.push(textEditKey(path, text.range, text.newText))
+    }
+    return unique(keys)
+  }
+
+  /** prepareCallHierarchy, then incoming calls of every item: (caller file, caller selection range, call-site ranges). */
+  async incomingCalls(target: SymbolTarget): Promise<string[]> {
+    const items = (await this.request('prepareCallHierarchy', (c) => c.sendRequest(CallHierarchyPrepareRequest.type, this.at(target)))) ?? []
+    const keys: string[] = []
+    for (const item of items) {
+      const calls = (await this.request('incomingCalls', (c) => c.sendRequest(CallHierarchyIncomingCallsRequest.type, { item }))) ?? []
+      for (const call of calls) {
+        const path = this.relative(call.from.uri)
+        if (path !== undefined) keys.push(callKey(path, call.from.selectionRange, call.fromRanges))
+      }
+    }
+    return unique(keys)
+  }
+
+  /** Workspace symbols for a query: (name, kind, file, range), files of this language only. */
+  async workspaceSymbols(query: string): Promise<string[]> {
+    const answer: ReadonlyArray<SymbolInformation | WorkspaceSymbol> = (await this.request('workspaceSymbol', (c) => c.sendRequest(WorkspaceSymbolRequest.type, { query }))) ?? []
+    const extensions = sourceExtensions[this.language]
+    return unique(answer.flatMap((symbol) => {
+      const path = this.relative(symbol.location.uri)
+      if (path === undefined || !extensions.includes(nodePath.extname(path).toLowerCase())) return []
+      const range = 'range' in symbol.location ? symbol.location.range : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }
+      return [workspaceSymbolKey(symbol.name, symbol.kind, path, range)]
+    }))
+  }
+
+  /** Every operation of the language for one symbol; a failed request becomes an `!error` key (never an empty answer). */
+  async answers(target: SymbolTarget, operations: ReadonlyArray<OracleOperation> = operationsFor(this.language)): Promise<SymbolAnswers> {
+    const out: Partial<Record<OracleOperation, ReadonlyArray<string>>> = {}
+    for (const operation of operations) {
+      try {
+        out[operation] = await this.ask(operation, target)
+      } catch (error) {
+        if (/exited/.test((error as Error).message)) throw error
+        out[operation] = [`!error ${(error as Error).message.split('\n')[0] ?? ''}`]
+      }
+    }
+    return out
+  }
+
+  /** One operation for one symbol; answers are cached (nothing changes under the oracle). */
+  ask(operation: OracleOperation, target: SymbolTarget): Promise<string[]> {
+    const key = `${operation} ${target.path}:${target.line}:${target.character} ${target.name}`
+    let answer = this.answerCache.get(key)
+    if (answer === undefined) {
+      answer = this.compute(operation, target)
+      this.answerCache.set(key, answer)
+      answer.catch(() => this.answerCache.delete(key))
+    }
+    return answer
+  }
+
+  private compute(operation: OracleOperation, target: SymbolTarget): Promise<string[]> {
+    switch (operation) {
+      case 'workspaceSymbols':
+        return this.workspaceSymbols(target.name)
+      case 'references':
+        return this.references(target)
+      case 'rename':
+        return this.rename(target)
+      case 'implementation':
+        return this.implementation(target)
+      case 'incomingCalls':
+        return this.incomingCalls(target)
+    }
+  }
+
+  /** shutdown → exit → end of input; killed if it does not leave within a few seconds. */
+  async dispose(): Promise<void> {
+    const gone = new Promise<void>((resolve) => {
+      if (this.child.exitCode !== null || this.child.signalCode !== null) resolve()
+      else this.child.once('exit', () => resolve())
+    })
+    const within = (ms: number) => Promise.race([gone.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())])
+    try {
+      await Promise.race([this.connection.sendRequest(ShutdownRequest.type), within(3_000)])
+      await this.connection.sendNotification(ExitNotification.type)
+    } catch {
+      // a server that cannot shut down politely is killed below
+    }
+    this.child.stdin?.end()
+    if (!(await within(3_000))) {
+      this.child.kill('SIGKILL')
+      await within(3_000)
+    }
+    this.connection.dispose()
+  }
+}

@@ -1,0 +1,63 @@
+// Which project each file belongs to, to tell whether a symbol's references span two or more projects.
+// TypeScript: every tsconfig.json / jsconfig.json under the root plus every config they reference,
+// transitively, whatever its file name — read with the TypeScript compiler API (extends, files, include,
+// exclude, references), never by hand. Python: the nearest enclosing folder with a project marker, or the root.
+import * as nodePath from 'node:path'
+
+import ts from 'typescript'
+
+import { pythonFolders, walkFiles, type OracleLanguage } from './oracle.js'
+
+/** Files that no config claims belong to this pseudo-project (the server's inferred project). */
+export const noProject = '(no project)'
+
+export interface ProjectModel {
+  /** Project ids (workspace-relative config paths, or Python folders; '.' is the root) with their file counts. */
+  readonly projects: ReadonlyArray<{ readonly id: string; readonly files: number }>
+  /** The projects a workspace-relative file belongs to (never empty: {@link noProject} when none). */
+  projectsOf(path: string): ReadonlyArray<string>
+}
+
+function relativeTo(root: string, path: string): string {
+  return nodePath.relative(root, path).split(nodePath.sep).join('/') || '.'
+}
+
+/** The TypeScript project graph under `root` (canonical path), as the server would load it. */
+export function typeScriptProjects(root: string): ProjectModel {
+  const host: ts.ParseConfigFileHost = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} }
+  const queue = walkFiles(root, (name) => name === 'tsconfig.json' || name === 'jsconfig.json')
+  const seen = new Set<string>()
+  const owners = new Map<string, string[]>()
+  const projects: Array<{ id: string; files: number }> = []
+  while (queue.length > 0) {
+    const config = nodePath.resolve(queue.shift() as string)
+    if (seen.has(config)) continue
+    seen.add(config)
+    const parsed = ts.getParsedCommandLineOfConfigFile(config, undefined, host)
+    if (parsed === undefined) continue
+    const id = relativeTo(root, config)
+    projects.push({ id, files: parsed.fileNames.length })
+    for (const file of parsed.fileNames) {
+      const key = relativeTo(root, nodePath.resolve(file))
+      owners.set(key, [...(owners.get(key) ?? []), id])
+    }
+    for (const reference of parsed.projectReferences ?? []) {
+      const target = nodePath.resolve(ts.resolveProjectReferencePath(reference))
+      const inside = !nodePath.relative(root, target).startsWith('..')
+      if (inside && ts.sys.fileExists(target) && !seen.has(target)) queue.push(target)
+    }
+  }
+  projects.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  return { projects, projectsOf: (path) => owners.get(path) ?? [noProject] }
+}
+
+/** The Python projects under `root`: the root and every nested folder with a marker; a file belongs to the nearest. */
+export function pythonProjects(root: string): ProjectModel {
+  const folders = pythonFolders(root).map((folder) => relativeTo(root, folder))
+  const nearest = (path: string) => folders.filter((folder) => folder === '.' || path.startsWith(`${folder}/`)).sort((a, b) => b.length - a.length)[0] ?? '.'
+  return { projects: folders.map((id) => ({ id, files: -1 })), projectsOf: (path) => [nearest(path)] }
+}
+
+export function projectModel(root: string, language: OracleLanguage): ProjectModel {
+  return language === 'typescript' ? typeScriptProjects(root) : pythonProjects(root)
+}
