@@ -9,6 +9,8 @@ import type { LanguageServer } from './language-server.js'
 import type { ServerProfile } from './profiles.js'
 import { DiskWatch } from './disk-watch.js'
 import { MemoryWatcher, chooseReclaim } from './limits.js'
+import { nestedProjects } from './nested-projects.js'
+import { inScope, pyrightScope } from './pyright-projects.js'
 import { ServerSlot, type SlotHooks } from './server-pool.js'
 import { discoverTsProjects, isTsConfigName, planProjectLoad, type TsProjectGraph } from './ts-projects.js'
 import { watchdogIdle } from './watchdog.js'
@@ -25,6 +27,8 @@ export class HostCore {
   private readonly listeners = new Map<string, Set<(status: LspProviderStatus) => void>>()
   /** Per server: the project graph its pinned files were chosen from, and what opening them covered. */
   private readonly loaded = new WeakMap<LanguageServer, ProjectLoad>()
+  /** Per pyright server: the files outside every configuration's program that were opened, and the coverage. */
+  private readonly pythonLoads = new WeakMap<LanguageServer, { opened: string[]; coverage: Promise<LspSearchCoverage> }>()
   /** Servers that saw files created or deleted since their projects were loaded (loose files to re-plan). */
   private readonly replan = new WeakSet<LanguageServer>()
   /** Per (server folder, profile): the TypeScript project graph, until one of its config files changes. */
@@ -51,7 +55,7 @@ export class HostCore {
         if (pid !== undefined) this.memory.watch(this.keyOf(slot), pid, config.limits.maxServerMemoryBytes)
       },
       escaped: (workspaceRoot) => this.workspaces.get(workspaceRoot)?.containment.invalidate(),
-      folders: (slot) => this.nestedFolders(slot.root, slot.profile),
+      nested: (slot) => nestedProjects(slot.root, slot.profile),
     }
   }
 
@@ -114,16 +118,6 @@ export class HostCore {
       dir = nodePath.dirname(dir)
     }
     return workspace.root
-  }
-
-  /**
-   * Nested project folders of a `workspaceFolders` profile under a server's root: every folder below it that
-   * holds one of the profile's root markers, in path order (the server gets them as workspace folders).
-   */
-  async nestedFolders(root: string, profile: ServerProfile): Promise<string[]> {
-    if (profile.projectRoot !== 'workspaceFolders' || (profile.rootMarkers ?? []).length === 0) return []
-    const markers = await listFiles(root, { names: new Set(profile.rootMarkers ?? []) }, 1_000)
-    return [...new Set(markers.files.map((file) => nodePath.dirname(file)))].filter((dir) => dir !== root).sort()
   }
 
   slotFor(workspace: LocalWorkspace, profile: ServerProfile, path: string): ServerSlot {
@@ -236,6 +230,7 @@ export class HostCore {
    * open-document limit. Returns the coverage that gives; undefined for profiles without a project model.
    */
   async loadProjects(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile, deadline: number, signal?: AbortSignal): Promise<LspSearchCoverage | undefined> {
+    if (profile.loadAllProjects === 'pyright') return this.loadPyrightFiles(server, workspace, profile)
     if (profile.loadAllProjects !== 'tsconfig') return undefined
     const graph = await this.projectGraph(server.spec.root, profile, deadline, signal)
     let load = this.loaded.get(server)
@@ -251,6 +246,40 @@ export class HostCore {
       this.loaded.set(server, next)
       next.coverage.catch(() => this.loaded.get(server) === next && this.loaded.delete(server))
     }
+    return load.coverage
+  }
+
+  /**
+   * pyright searches only its program: the files its configuration includes, and the open ones. The files of
+   * the root (and of nested folders) that no configuration includes are opened and pinned, within the
+   * open-document limit, like TypeScript's files of no project.
+   */
+  private loadPyrightFiles(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile): Promise<LspSearchCoverage> {
+    const previous = this.pythonLoads.get(server)
+    if (previous !== undefined && !this.replan.has(server) && previous.opened.every((file) => server.documents.get(file) !== undefined)) return previous.coverage
+    this.replan.delete(server)
+    const load: { opened: string[]; coverage: Promise<LspSearchCoverage> } = { opened: [], coverage: Promise.resolve({ projectsSearched: 0, projectsFound: 0, complete: false }) }
+    load.coverage = (async () => {
+      const projects = server.spec.projectCount ?? 1 + (server.spec.folders?.length ?? 0)
+      const scopes = [server.spec.root, ...(server.spec.folders ?? [])].map((folder) => pyrightScope(folder))
+      const sources = await listFiles(server.spec.root, { extensions: extensionSet(profile) }, 20_000)
+      const loose = sources.files.filter((file) => !scopes.some((scope) => inScope(scope, file)) && workspace.containment.contains(file))
+      const budget = Math.max(0, this.config.limits.maxOpenDocuments - Math.max(8, Math.floor(this.config.limits.maxOpenDocuments / 4)))
+      let missed = Math.max(0, loose.length - budget) + (sources.complete ? 0 : 1)
+      const languageOf = (file: string) => profile.extensions[nodePath.extname(file).toLowerCase()] ?? ''
+      for (const file of loose.slice(0, budget)) {
+        try {
+          await server.documents.sync(file, languageOf(file), { pin: true })
+          load.opened.push(file)
+        } catch (error) {
+          if (error instanceof LspError && (error.code === 'CANCELLED' || error.code === 'DISPOSED' || error.code === 'SERVER_CRASHED')) throw error
+          missed++
+        }
+      }
+      return { projectsSearched: projects, projectsFound: projects, ...(missed > 0 ? { filesNotSearched: missed } : {}), complete: missed === 0 }
+    })()
+    this.pythonLoads.set(server, load)
+    load.coverage.catch(() => this.pythonLoads.get(server) === load && this.pythonLoads.delete(server))
     return load.coverage
   }
 
@@ -352,7 +381,7 @@ export class HostCore {
   private withProjects(slot: ServerSlot, status: LspProviderStatus): LspProviderStatus {
     const live = slot.live
     if (live !== undefined && slot.profile.projectRoot === 'workspaceFolders') {
-      const folders = 1 + (live.spec.folders?.length ?? 0)
+      const folders = live.spec.projectCount ?? 1 + (live.spec.folders?.length ?? 0)
       return { ...status, projects: { loaded: folders, found: folders } }
     }
     const projects = live === undefined ? undefined : this.projectsOf(live)

@@ -46,6 +46,8 @@ export interface LanguageServerSpec {
   readonly root: string
   /** Further workspace folders of the same server (nested project folders inside `root`). */
   readonly folders?: ReadonlyArray<string>
+  /** Project folders the server covers (its root and every nested project, folder or not), when known. */
+  readonly projectCount?: number
   /** Answers to workspace/configuration requests that name no scope (a server's default workspace); default `settings`. */
   readonly unscopedSettings?: Readonly<Record<string, unknown>>
   readonly env: Readonly<Record<string, string>>

@@ -56,6 +56,12 @@ export interface ServerProfile {
    * they would in a server started in that folder.
    */
   readonly nestedFoldersSetting?: string
+  /**
+   * With `projectRoot: 'workspaceFolders'`: what makes a nested marker folder a workspace folder of its own (a
+   * file, optionally holding some text); other nested marker folders only add search paths
+   * (`nestedFoldersSetting`). Default: every nested marker folder is a workspace folder.
+   */
+  readonly ownConfig?: ReadonlyArray<{ readonly file: string; readonly contains?: string }>
   readonly initializationOptions?: unknown
   /**
    * Answers to workspace/configuration, by section. A request for section `a.b` gets `settings['a.b']`, or
@@ -77,8 +83,12 @@ export interface ServerProfile {
   readonly readiness?: ReadinessRule
   /** Upper bound for the readiness wait, ms (default 60 000). */
   readonly readinessTimeoutMs?: number
-  /** Before workspace-wide queries, open one file of every tsconfig project (servers that only search loaded projects). */
-  readonly loadAllProjects?: 'tsconfig' | false
+  /**
+   * Before workspace-wide queries, make the server load everything (servers that search only what they have
+   * loaded): `tsconfig` opens one file of every TypeScript project and the files of no project; `pyright` opens
+   * the files no pyright configuration includes (docs/lsp-local.md, "The project model").
+   */
+  readonly loadAllProjects?: 'tsconfig' | 'pyright' | false
   /** Behaviour for untrusted roots. Default: run with the trusted settings (the profile runs no workspace code). */
   readonly untrusted?: UntrustedPolicy
   /** Set when the profile cannot run here (e.g. its executable is missing): why, and what to install. */
@@ -321,6 +331,8 @@ export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
       rootMarkers: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'setup.cfg'],
       projectRoot: 'workspaceFolders',
       nestedFoldersSetting: 'python.analysis.extraPaths',
+      ownConfig: [{ file: 'pyrightconfig.json' }, { file: 'pyproject.toml', contains: '[tool.pyright' }],
+      loadAllProjects: 'pyright',
       operations: pyrightOperations,
       settings: { python: { analysis: { diagnosticMode: 'openFilesOnly', autoSearchPaths: true } } },
       readiness: 'initialized',
@@ -332,7 +344,9 @@ export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
       args: ['--background-index=false', '--log=error'],
       extensions: { '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp' },
       rootMarkers: ['compile_commands.json', 'compile_flags.txt', '.clangd'],
-      projectRoot: 'nearest',
+      // One clangd per workspace root: it finds each file's compile_commands.json / compile_flags.txt by
+      // walking up from the file, so nested C/C++ projects need no server of their own.
+      projectRoot: 'workspace',
       operations: clangd === undefined ? clangdOperations : clangdOperationsFor(clangdVersion),
       // textDocument/clangd.fileStatus tells when clangd has caught up with a document (empty answers are
       // retried until it reports the document idle). The untrusted policy below keeps these options.

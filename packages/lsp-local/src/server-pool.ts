@@ -1,6 +1,3 @@
-import { statSync } from 'node:fs'
-import * as nodePath from 'node:path'
-
 import { LspError, type LspProviderStatus } from '@codeseam/lsp'
 
 import type { ResolvedHostConfig, TrustLevel } from './config.js'
@@ -9,7 +6,8 @@ import type { ServerProfile } from './profiles.js'
 import { serverEnvironment } from './environment.js'
 import { negotiatedOperations } from './capabilities.js'
 import { withHeapCap } from './limits.js'
-import { mergeSettings, planSpawn } from './trust.js'
+import { nestedSettings, type NestedProjects } from './nested-projects.js'
+import { planSpawn } from './trust.js'
 
 /** What a slot asks of the host around a start. */
 export interface SlotHooks {
@@ -19,8 +17,8 @@ export interface SlotHooks {
   started(slot: ServerSlot, pid: number | undefined): void
   /** A file under the slot's workspace turned out to resolve outside it when read: forget cached resolutions. */
   escaped?(workspaceRoot: string): void
-  /** Further workspace folders for the server (nested project folders), read at each start. */
-  folders?(slot: ServerSlot): Promise<ReadonlyArray<string>>
+  /** Nested projects under the slot's root (further workspace folders, search paths), read at each start. */
+  nested?(slot: ServerSlot): Promise<NestedProjects>
 }
 
 /** One (canonical project root, profile) slot: at most one live server, restarted with backoff after crashes. */
@@ -184,20 +182,19 @@ export class ServerSlot {
     const plan = planSpawn(this.profile, { root: this.root, workspaceRoot: this.workspaceRoot, trust: this.trust, env: serverEnvironment(this.config.envAllow, this.profile) })
     const capped = withHeapCap(this.profile, plan, this.config.limits.nodeHeapMb)
     await this.hooks?.beforeStart(this)
-    const folders = (await this.hooks?.folders?.(this)) ?? []
-    const unscopedSettings = this.profile.nestedFoldersSetting === undefined || folders.length === 0
-      ? undefined
-      : withFolderList(plan.settings, this.profile.nestedFoldersSetting, folders.flatMap((folder) => [folder, ...(isDirectory(nodePath.join(folder, 'src')) ? [nodePath.join(folder, 'src')] : [])]))
+    const nested = (await this.hooks?.nested?.(this)) ?? { folders: [], plain: [], searchPaths: [] }
+    const { settings, unscoped: unscopedSettings } = nestedSettings(this.root, this.profile, plan.settings, nested)
     const server = new LanguageServer({
       profileId: this.profile.id,
       command: plan.command,
       args: capped.args,
       root: this.root,
-      folders,
+      folders: nested.folders,
+      projectCount: 1 + nested.folders.length + nested.plain.length,
       ...(unscopedSettings === undefined ? {} : { unscopedSettings }),
       env: capped.env,
       initializationOptions: capped.initializationOptions,
-      settings: plan.settings,
+      settings,
       maxMessageBytes: this.config.maxMessageBytes,
       stderrLines: this.config.stderrLines,
       maxOpenDocuments: this.config.limits.maxOpenDocuments,
@@ -314,19 +311,4 @@ export class ServerSlot {
     const rss = await this.server?.rssBytes()
     return { ...this.statusSync(), ...(rss === undefined ? {} : { rssBytes: rss }) }
   }
-}
-
-function isDirectory(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true
-}
-
-/** `settings` with `folders` appended to the array at the dotted `setting` path. */
-function withFolderList(settings: Readonly<Record<string, unknown>>, setting: string, folders: ReadonlyArray<string>): Record<string, unknown> {
-  const parts = setting.split('.')
-  let current: unknown = settings
-  for (const part of parts) current = current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[part] : undefined
-  const existing = Array.isArray(current) ? current.filter((entry): entry is string => typeof entry === 'string') : []
-  let patch: unknown = [...existing, ...folders.filter((folder) => !existing.includes(folder))]
-  for (const part of [...parts].reverse()) patch = { [part]: patch }
-  return mergeSettings(settings, patch as Record<string, unknown>)
 }

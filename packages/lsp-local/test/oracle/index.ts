@@ -17,6 +17,8 @@ export {
   sourceExtensions,
   sourceFilesOf,
   workspaceFoldersOf,
+  workspaceLayoutOf,
+  type WorkspaceLayout,
   type OracleLanguage,
   type OracleOperation,
   type OracleOptions,

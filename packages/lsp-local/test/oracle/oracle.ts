@@ -9,6 +9,9 @@ import { createRequire } from 'node:module'
 import * as nodePath from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
+import { nestedProjects, nestedSettings } from '../../src/nested-projects.js'
+import { builtinProfiles } from '../../src/profiles.js'
+
 import {
   ApplyWorkspaceEditRequest,
   CallHierarchyIncomingCallsRequest,
@@ -111,9 +114,46 @@ export function pythonFolders(root: string): string[] {
   return unique([root, ...markers.map((file) => nodePath.dirname(file))]).sort()
 }
 
-/** Which workspace folders a language server gets: TypeScript the root only, pyright the root + nested projects. */
+/**
+ * The workspace folders alone, synchronously (for the benchmark's bare client): TypeScript the root; pyright the
+ * root plus nested marker folders with a configuration of their own (as {@link workspaceLayoutOf}).
+ */
 export function workspaceFoldersOf(root: string, language: OracleLanguage): string[] {
-  return language === 'python' ? pythonFolders(root) : [root]
+  if (language === 'typescript') return [root]
+  const own = (folder: string) => {
+    const read = (file: string) => {
+      try {
+        return readFileSync(nodePath.join(folder, file), 'utf8')
+      } catch {
+        return undefined
+      }
+    }
+    return read('pyrightconfig.json') !== undefined || read('pyproject.toml')?.includes('[tool.pyright') === true
+  }
+  return pythonFolders(root).filter((folder) => folder === root || own(folder))
+}
+
+/** Which workspace folders and settings a language server gets from codeseam (the same for the oracle). */
+export interface WorkspaceLayout {
+  readonly folders: ReadonlyArray<string>
+  /** Answers to configuration requests that name a scope (and to didChangeConfiguration). */
+  readonly settings: Readonly<Record<string, unknown>>
+  /** Answers to requests without a scope (pyright's default workspace). */
+  readonly unscoped: Readonly<Record<string, unknown>>
+}
+
+/**
+ * TypeScript: the root only. pyright: the root plus the nested folders with a configuration of their own, and
+ * the other nested project folders as search paths — computed by lsp-local's own rule for its pyright
+ * profile, so the oracle is configured exactly as codeseam's server is (only its answers are independent).
+ */
+export async function workspaceLayoutOf(root: string, language: OracleLanguage): Promise<WorkspaceLayout> {
+  if (language === 'typescript') return { folders: [root], settings, unscoped: settings }
+  const pyright = (await builtinProfiles()).find((profile) => profile.id === 'pyright')
+  if (pyright === undefined) throw new Error('no built-in pyright profile')
+  const nested = await nestedProjects(root, pyright)
+  const layout = nestedSettings(root, pyright, settings, nested)
+  return { folders: [root, ...nested.folders], settings: layout.settings, unscoped: layout.unscoped ?? layout.settings }
 }
 
 /** How to start the bare server: the same executables codeseam's built-in profiles resolve. */
@@ -171,7 +211,7 @@ const settings: Readonly<Record<string, unknown>> = {
   javascript: noTypeAcquisition,
 }
 
-function section(name: string | undefined): unknown {
+function section(settings: Readonly<Record<string, unknown>>, name: string | undefined): unknown {
   if (name === undefined || name === '') return settings
   if (name in settings) return settings[name]
   let current: unknown = settings
@@ -227,9 +267,10 @@ export class OracleServer {
     private readonly child: ChildProcess,
     private readonly connection: ProtocolConnection,
     private readonly options: Required<OracleOptions>,
+    private readonly layout: WorkspaceLayout,
   ) {
     this.files = sourceFilesOf(root, language)
-    this.folders = workspaceFoldersOf(root, language)
+    this.folders = layout.folders
     this.exited = new Promise<never>((_, reject) => {
       child.once('error', reject)
       child.once('exit', (code, signal) => reject(new Error(`the oracle's ${language} server exited (${String(code ?? signal)})\n${this.stderr.slice(-2_000)}`)))
@@ -240,9 +281,10 @@ export class OracleServer {
   /** Starts the server in `root` (an absolute, canonical path), opens every source file and waits until it is quiet. */
   static async start(root: string, language: OracleLanguage, options: OracleOptions = {}): Promise<OracleServer> {
     const { command, args } = await serverCommand(language)
+    const layout = await workspaceLayoutOf(root, language)
     const child = spawn(command, args, { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] })
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!))
-    const server = new OracleServer(root, language, child, connection, { loadTimeoutMs: options.loadTimeoutMs ?? 240_000, requestTimeoutMs: options.requestTimeoutMs ?? 120_000 })
+    const server = new OracleServer(root, language, child, connection, { loadTimeoutMs: options.loadTimeoutMs ?? 240_000, requestTimeoutMs: options.requestTimeoutMs ?? 120_000 }, layout)
     child.stderr!.on('data', (chunk: Buffer) => {
       server.stderr = (server.stderr + chunk.toString('utf8')).slice(-20_000)
     })
@@ -261,7 +303,7 @@ export class OracleServer {
   private listen(): void {
     const { connection } = this
     const folders = () => this.folders.map((folder) => ({ uri: pathToFileURL(folder).href, name: nodePath.basename(folder) }))
-    connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => section(item.section) ?? null))
+    connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => section(item.scopeUri === undefined ? this.layout.unscoped : this.layout.settings, item.section) ?? null))
     connection.onRequest(WorkspaceFoldersRequest.type, () => folders())
     connection.onRequest(RegistrationRequest.type, () => undefined)
     connection.onRequest(UnregistrationRequest.type, () => undefined)
@@ -296,7 +338,7 @@ export class OracleServer {
       this.options.loadTimeoutMs,
     )
     await this.connection.sendNotification(InitializedNotification.type, {})
-    await this.connection.sendNotification(DidChangeConfigurationNotification.type, { settings })
+    await this.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: this.layout.settings })
   }
 
   /** Opens every source file, then waits until the server has taken them all in. */
