@@ -71,8 +71,8 @@ const outputCloseGraceMs = 1_000
 /** A probe every server answers at once: an unknown `$/` request gets MethodNotFound or null. */
 const livenessProbe = new RequestType0<unknown, unknown>('$/codeseam/ping')
 
-/** Looks a configuration section up: `a.b` is a key or a path. */
-function section(settings: Readonly<Record<string, unknown>>, name: string | undefined): unknown {
+/** Looks a configuration section up: `a.b` is a key or a path (how workspace/configuration is answered). */
+export function section(settings: Readonly<Record<string, unknown>>, name: string | undefined): unknown {
   if (name === undefined || name === '') return settings
   if (name in settings) return settings[name]
   let current: unknown = settings

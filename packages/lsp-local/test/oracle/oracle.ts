@@ -9,6 +9,7 @@ import { createRequire } from 'node:module'
 import * as nodePath from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
+import { section } from '../../src/language-server.js'
 import { nestedProjects, nestedSettings } from '../../src/nested-projects.js'
 import { builtinProfiles } from '../../src/profiles.js'
 
@@ -209,17 +210,6 @@ const settings: Readonly<Record<string, unknown>> = {
   'js/ts': { tsserver: { automaticTypeAcquisition: { enabled: false } } },
   typescript: noTypeAcquisition,
   javascript: noTypeAcquisition,
-}
-
-function section(settings: Readonly<Record<string, unknown>>, name: string | undefined): unknown {
-  if (name === undefined || name === '') return settings
-  if (name in settings) return settings[name]
-  let current: unknown = settings
-  for (const part of name.split('.')) {
-    if (current === null || typeof current !== 'object' || !(part in current)) return null
-    current = (current as Record<string, unknown>)[part]
-  }
-  return current
 }
 
 /** A symbol to ask about: where its name is, workspace-relative, 0-based. */
