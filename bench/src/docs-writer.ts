@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
 import { layerDescriptions, layers, type BenchReport } from './report.js'
-import { reportTables } from './table.js'
+import { realRepositoriesSection, reportTables } from './table.js'
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|')
@@ -71,6 +71,35 @@ export function performanceSvg(report: BenchReport): string {
   ].join('\n')
 }
 
+/** Text under a section's heading, before its tables. */
+const sectionIntroductions: Readonly<Record<string, ReadonlyArray<string>>> = {
+  [realRepositoriesSection]: [
+    'Two public repositories nobody on this project wrote, unpacked from `../shared/corpora` (see its README;',
+    'without that folder the set is skipped and listed under "Not measured"). Every answer is judged by the',
+    'completeness oracle (packages/lsp-local/test/oracle): the bare server with the same workspace folders after',
+    'every source file was opened and taken in. The fixed symbols are among the oracle\'s most referenced exported',
+    'symbols (bench/src/scenarios/real-repositories.ts).',
+    '',
+    '- **Cold start to the first complete answer**: for each symbol, references and a workspace-symbol search for',
+    '  its name, each side from a fresh start and asked **once** — a second attempt would count as a failure, so an',
+    '  incomplete first answer is shown as incomplete, with its time, and gets no ratio. *bare primed*: the bench\'s',
+    '  bare client spawns the server with the workspace folders and settings codeseam uses, opens every source file',
+    '  and asks at once (spawn → answer); *codeseam*: `createLocalHost()` + `createLsp()` + attach, default settings',
+    '  (an untrusted root, as `codeseam mcp` starts), asked through `ctx.lsp` (host creation → answer). "oracle" is',
+    '  the size of the oracle\'s answer.',
+    '- **Warm workspace symbols on the Python corpus**: three pyright servers with the same workspace folders and',
+    '  settings (lsp-local\'s rule: the root plus nested folders with a pyright configuration of their own; the other',
+    '  nested projects as search paths). *bare*: the bench\'s bare client, sent nothing but the queries — the issue\'s',
+    '  target is codeseam ≤ 1.5× this; *bare primed*: the oracle\'s server, every source file open (with every file',
+    '  open pyright answers workspace symbols faster than with files closed: compare the two bare columns);',
+    '  *codeseam*: `ctx.lsp`, default settings. Once every side answered each query as the oracle does and the',
+    '  servers went quiet (no CPU use for a second), the sides take turns query by query, the order rotating;',
+    '  "paired Δ" is the median of codeseam − bare within each turn. Every side is timed to the same normalised',
+    '  answer. "pyright processes" counts codeseam\'s processes whose command line contains `langserver.index.js`',
+    '  after the rounds (and the most seen after any round, if more).',
+  ],
+}
+
 const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`
 
 /** docs/performance.md: every figure comes from the report. */
@@ -122,9 +151,18 @@ export function performanceMarkdown(report: BenchReport, jsonName: string, svgNa
     'one module; every timed answer is checked for correctness ("wrong" counts answers that were not).',
     '',
   ]
+  const sectionsShown = new Set<string>()
   for (const table of reportTables(report)) {
     if (table.rows.length === 0) continue
-    out.push(`## ${table.title}`, '', markdownTable(table.header, table.rows), '')
+    if (table.section === undefined) {
+      out.push(`## ${table.title}`, '', markdownTable(table.header, table.rows), '')
+      continue
+    }
+    if (!sectionsShown.has(table.section)) {
+      sectionsShown.add(table.section)
+      out.push(`## ${table.section}`, '', ...(sectionIntroductions[table.section] ?? []), '')
+    }
+    out.push(`### ${table.title}`, '', markdownTable(table.header, table.rows), '')
   }
   out.push(
     '## How each figure is taken',

@@ -20,7 +20,12 @@ import {
   StreamMessageWriter,
   WorkDoneProgressCreateRequest,
   WorkspaceFoldersRequest,
+  WorkspaceSymbolRequest,
+  type Location,
   type ProtocolConnection,
+  type SymbolInformation,
+  type SymbolKind,
+  type WorkspaceSymbol,
 } from 'vscode-languageserver-protocol/node'
 
 import type { ReadQuery } from './read-mix.js'
@@ -51,8 +56,19 @@ export class FloorClient {
     private readonly server: ServerCommand,
   ) {}
 
-  /** Spawns the server in `root` and completes the initialize handshake. */
-  static async start(server: ServerCommand, root: string): Promise<FloorClient> {
+  /**
+   * Spawns the server in `root` and completes the initialize handshake. `folders` (absolute) are its
+   * workspace folders (default: the root alone), as pyright gets a root's nested project folders.
+   */
+  static async start(
+    server: ServerCommand,
+    root: string,
+    options: {
+      readonly folders?: ReadonlyArray<string>
+      /** Answers to configuration requests that name no scope (pyright's default workspace); default: `server.settings`. */
+      readonly unscopedSettings?: Readonly<Record<string, unknown>>
+    } = {},
+  ): Promise<FloorClient> {
     const child = spawn(server.command, [...server.args], { cwd: root, stdio: ['pipe', 'pipe', 'ignore'] })
     const exited = new Promise<never>((_, reject) => {
       child.once('error', reject)
@@ -60,9 +76,13 @@ export class FloorClient {
     })
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!))
     connection.onRequest(ConfigurationRequest.type, (params) =>
-      params.items.map((item) => (item.section === undefined ? null : lookupSection(server.settings ?? {}, item.section))),
+      params.items.map((item) => {
+        const settings = item.scopeUri === undefined ? (options.unscopedSettings ?? server.settings) : server.settings
+        return item.section === undefined ? null : lookupSection(settings ?? {}, item.section)
+      }),
     )
-    connection.onRequest(WorkspaceFoldersRequest.type, () => [{ uri: pathToFileURL(root).href, name: nodePath.basename(root) }])
+    const folders = (options.folders ?? [root]).map((folder) => ({ uri: pathToFileURL(folder).href, name: nodePath.basename(folder) }))
+    connection.onRequest(WorkspaceFoldersRequest.type, () => folders)
     connection.onRequest(RegistrationRequest.type, () => undefined)
     connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined)
     connection.listen()
@@ -72,10 +92,15 @@ export class FloorClient {
       connection.sendRequest(InitializeRequest.type, {
         processId: process.pid,
         rootUri,
-        workspaceFolders: [{ uri: rootUri, name: nodePath.basename(root) }],
+        workspaceFolders: folders,
         initializationOptions: server.initializationOptions,
         capabilities: {
-          workspace: { configuration: true, workspaceFolders: true },
+          workspace: {
+            configuration: true,
+            workspaceFolders: true,
+            // Every symbol kind, so workspace-symbol kinds are not folded into the LSP 3.0 set.
+            symbol: { symbolKind: { valueSet: Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind) } },
+          },
           textDocument: {
             definition: { linkSupport: true },
             hover: { contentFormat: ['markdown', 'plaintext'] },
@@ -92,9 +117,9 @@ export class FloorClient {
     return client
   }
 
-  /** Opens the file once (the floor's entire document policy). */
+  /** Opens the file once (the floor's entire document policy); `path` is workspace-relative or absolute. */
   async ensureOpen(path: string): Promise<string> {
-    const absolute = nodePath.join(this.root, path)
+    const absolute = nodePath.isAbsolute(path) ? path : nodePath.join(this.root, path)
     const uri = pathToFileURL(absolute).href
     if (!this.opened.has(uri)) {
       this.opened.add(uri)
@@ -120,6 +145,17 @@ export class FloorClient {
       case 'documentSymbols':
         return this.connection.sendRequest(DocumentSymbolRequest.type, { textDocument })
     }
+  }
+
+  /** References (with the declaration) at a position, the raw answer. */
+  async references(path: string, position: { readonly line: number; readonly character: number }): Promise<Location[] | null> {
+    const uri = await this.ensureOpen(path)
+    return this.connection.sendRequest(ReferencesRequest.type, { textDocument: { uri }, position, context: { includeDeclaration: true } })
+  }
+
+  /** workspace/symbol, the raw answer. */
+  workspaceSymbols(query: string): Promise<SymbolInformation[] | WorkspaceSymbol[] | null> {
+    return this.connection.sendRequest(WorkspaceSymbolRequest.type, { query })
   }
 
   private stopping: Promise<void> | undefined

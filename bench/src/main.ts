@@ -12,6 +12,7 @@ import { runWorkspace, type WorkspaceRun } from './run-workspace.js'
 import { pythonDefinitionQuery, runColdStarts, type ColdStartCase } from './scenarios/cold-start.js'
 import { childProcesses } from './process-memory.js'
 import { generatedReadMix, repositoryMixFiles, repositoryReadMix } from './read-mix.js'
+import { runRealRepositories } from './scenarios/real-repositories.js'
 import { machineInfo, type BenchReport, type MissingMeasurement } from './report.js'
 import { printReport } from './table.js'
 import { writePythonWorkspace, writeWorkspace, type GeneratedWorkspace } from './workspace-generator.js'
@@ -23,6 +24,10 @@ const { values: options } = parseArgs({
     out: { type: 'string' },
     'no-docs': { type: 'boolean', default: false },
     'skip-cold': { type: 'boolean', default: false },
+    /** Leave out the "Real repositories" set (the corpora in ../shared/corpora). */
+    'skip-real': { type: 'boolean', default: false },
+    /** Run only the "Real repositories" set; the report goes to --out (default: a temp file), never to docs/. */
+    'real-only': { type: 'boolean', default: false },
   },
 })
 
@@ -38,30 +43,33 @@ async function main(): Promise<void> {
   const notes: string[] = []
   const runs: WorkspaceRun[] = []
   try {
-    const sizes = options.large ? [50, 500, 2000] : [50, 500]
+    const realOnly = options['real-only']
+    const sizes = realOnly ? [] : options.large ? [50, 500, 2000] : [50, 500]
     const generated: GeneratedWorkspace[] = []
     for (const size of sizes) generated.push(await writeWorkspace(scratch, `ts-${size}`, size))
     for (const workspace of generated) {
       log(`${workspace.name}: ${workspace.fileCount} modules, hot symbol referenced ${workspace.hotReferenceCount} times`)
       runs.push(await runWorkspace({ workspace, queries: generatedReadMix(workspace), rounds, missing, notes, log }))
     }
-    const repositoryFiles = new Map<string, string>()
-    for (const file of repositoryMixFiles) repositoryFiles.set(file, await readFile(nodePath.join(repositoryRoot, file), 'utf8'))
-    log('this repository')
-    runs.push(
-      await runWorkspace({
-        workspace: { name: 'codeseam repo', root: repositoryRoot, fileCount: 0, files: repositoryFiles, hotFile: '', hotSymbol: '', hotReferenceCount: 0 },
-        queries: repositoryReadMix(repositoryFiles),
-        rounds,
-        missing,
-        notes,
-        log,
-        repository: true,
-      }),
-    )
+    if (!realOnly) {
+      const repositoryFiles = new Map<string, string>()
+      for (const file of repositoryMixFiles) repositoryFiles.set(file, await readFile(nodePath.join(repositoryRoot, file), 'utf8'))
+      log('this repository')
+      runs.push(
+        await runWorkspace({
+          workspace: { name: 'codeseam repo', root: repositoryRoot, fileCount: 0, files: repositoryFiles, hotFile: '', hotSymbol: '', hotReferenceCount: 0 },
+          queries: repositoryReadMix(repositoryFiles),
+          rounds,
+          missing,
+          notes,
+          log,
+          repository: true,
+        }),
+      )
+    }
 
     let coldStart: BenchReport['coldStart'] = []
-    if (!options['skip-cold']) {
+    if (!options['skip-cold'] && !realOnly) {
       log('cold starts')
       const python = await writePythonWorkspace(scratch, 'py-20', 20)
       const typescript = generated[0]!
@@ -79,6 +87,12 @@ async function main(): Promise<void> {
       coldStart = await runColdStarts(cases, childProcesses, true)
     }
 
+    let realRepositories: BenchReport['realRepositories']
+    if (!options['skip-real']) {
+      log('real repositories')
+      realRepositories = await runRealRepositories({ rounds, missing, log })
+    }
+
     const report: BenchReport = {
       schema: 1,
       generatedAt: new Date().toISOString(),
@@ -92,15 +106,16 @@ async function main(): Promise<void> {
       targetResolution: runs.flatMap((run) => (run.targetResolution === undefined ? [] : [run.targetResolution])),
       concurrency: runs.flatMap((run) => run.concurrency),
       memory: runs.flatMap((run) => run.memory),
+      ...(realRepositories === undefined ? {} : { realRepositories }),
       missing,
       notes,
     }
     process.stdout.write(`${printReport(report)}\n`)
-    const out = options.out ?? nodePath.join(repositoryRoot, 'docs', 'performance.json')
+    const out = options.out ?? (realOnly ? nodePath.join(tmpdir(), 'codeseam-bench-real-repositories.json') : nodePath.join(repositoryRoot, 'docs', 'performance.json'))
     await mkdir(nodePath.dirname(out), { recursive: true })
     await writeFile(out, `${JSON.stringify(report, null, 2)}\n`)
     log(`wrote ${out}`)
-    if (!options['no-docs']) {
+    if (!options['no-docs'] && !realOnly) {
       const written = await writeDocs(report, nodePath.join(repositoryRoot, 'docs'))
       log(`wrote ${written.join(', ')}`)
     }

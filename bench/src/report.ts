@@ -108,6 +108,95 @@ export interface MemoryResult {
   readonly reclaimedMs?: number
 }
 
+/** A real repository from ../shared/corpora, as the "Real repositories" set ran on it. */
+export interface RealRepositoryCorpus {
+  readonly name: string
+  readonly language: 'python' | 'typescript'
+  /** From the corpora README: where the snapshot comes from. */
+  readonly repository?: string
+  readonly commit?: string
+  readonly sourceFiles: number
+  /** TypeScript: tsconfig projects (the oracle's project model); Python: project folders (root + nested markers). */
+  readonly projects: number
+  /** Workspace folders both servers were started with. */
+  readonly workspaceFolders: number
+  /** How long the oracle (bare server, every file open) took to take everything in. */
+  readonly oracleSettleMs: number
+  /** The fixed symbols, with what the oracle found for their references. */
+  readonly symbols: ReadonlyArray<{ readonly name: string; readonly path: string; readonly line: number; readonly references: number; readonly files: number; readonly projects: number }>
+}
+
+/** One side's first answer after a cold start, judged by the completeness oracle. */
+export interface RealColdStartSide {
+  /** Start (spawn / host creation) → the first answer, complete or not; absent when the side failed. */
+  readonly ms?: number
+  /** The first answer equals the oracle's (no second attempt is made). */
+  readonly complete: boolean
+  readonly found: number
+  /** Oracle keys the answer lacks, and keys it has that the oracle has not. */
+  readonly missing: number
+  readonly extra: number
+  readonly missingExamples?: ReadonlyArray<string>
+  readonly extraExamples?: ReadonlyArray<string>
+  readonly error?: string
+}
+
+export interface RealColdStartResult {
+  readonly corpus: string
+  readonly symbol: string
+  /** Where the symbol is declared (workspace-relative path:line). */
+  readonly path: string
+  readonly operation: 'references' | 'workspaceSymbols'
+  /** Size of the oracle's answer. */
+  readonly expected: number
+  /** The bare server primed with every source file open. */
+  readonly bare: RealColdStartSide
+  /** createLocalHost() + createLsp() + attach, asked through ctx.lsp. */
+  readonly codeseam: RealColdStartSide
+  /** codeseam ms ÷ bare ms. */
+  readonly ratio?: number
+}
+
+export interface RealWarmWorkspaceSymbolsResult {
+  readonly corpus: string
+  readonly queries: ReadonlyArray<string>
+  readonly rounds: number
+  /** Workspace folders every side's server has (the root plus nested folders with a configuration of their own). */
+  readonly workspaceFolders: number
+  /** Bare pyright, same folders and settings, nothing opened (per query). */
+  readonly bare: TimingSummary
+  /** The oracle's pyright: same folders and settings, every source file open. */
+  readonly barePrimed: TimingSummary
+  /** ctx.lsp over a local host with default settings. */
+  readonly codeseam: TimingSummary
+  /** codeseam median ÷ bare median (the issue's target). */
+  readonly ratio: number
+  /** codeseam median ÷ bare-primed median. */
+  readonly ratioToPrimed: number
+  /** codeseam − bare, per query of each turn. */
+  readonly pairedDifference: TimingSummary
+  readonly target: number
+  readonly withinTarget: boolean
+  /** Timed answers that differed from the oracle's. */
+  readonly wrong: { readonly bare: number; readonly barePrimed: number; readonly codeseam: number }
+  /** Queries asked per side before the rounds (until each answer equalled the oracle's). */
+  readonly warmupAttempts: Readonly<Record<string, number>>
+  /** How long the servers took to go quiet (CPU) after the warm-up, before the rounds. */
+  readonly settleMs: number
+  /** codeseam's pyright processes (command line containing langserver.index.js) at the end, and the most seen after any round. */
+  readonly pyrightProcesses: number
+  readonly pyrightProcessesMax: number
+  /** The oracle's result count per query. */
+  readonly results: Readonly<Record<string, number>>
+}
+
+/** The "Real repositories" set: cold start to the first complete answer, and the warm Python workspace-symbol series. */
+export interface RealRepositoriesReport {
+  readonly corpora: ReadonlyArray<RealRepositoryCorpus>
+  readonly coldStart: ReadonlyArray<RealColdStartResult>
+  readonly warmWorkspaceSymbols: ReadonlyArray<RealWarmWorkspaceSymbolsResult>
+}
+
 /** A layer that could not be measured, and why. */
 export interface MissingMeasurement {
   readonly what: string
@@ -128,6 +217,8 @@ export interface BenchReport {
   readonly targetResolution: ReadonlyArray<TargetResolutionResult>
   readonly concurrency: ReadonlyArray<ConcurrencyResult>
   readonly memory: ReadonlyArray<MemoryResult>
+  /** Absent in reports from before the set existed, and when the corpora are missing (see `missing`). */
+  readonly realRepositories?: RealRepositoriesReport
   readonly missing: ReadonlyArray<MissingMeasurement>
   readonly notes: ReadonlyArray<string>
 }
