@@ -23,6 +23,8 @@ export class DiskWatch {
   private readonly watchers = new Map<string, FSWatcher>()
   private readonly known = new Set<string>()
   private readonly pending = new Map<string, FileChangeType>()
+  /** Folders created since being watched, still being read. */
+  private readonly scans = new Set<Promise<void>>()
   private closed = false
   /** False when the tree has too many folders to watch: callers fall back to scanning. */
   complete = true
@@ -82,7 +84,10 @@ export class DiskWatch {
           if (!skippedFolders.has(entry.name) && !entry.name.startsWith('.')) queue.push(path)
         } else if (entry.isFile() && this.matches(path) && !this.known.has(path)) {
           this.known.add(path)
-          if (announce) this.pending.set(path, FileChangeType.Created)
+          if (announce) {
+            this.pending.set(path, FileChangeType.Created)
+            this.configChanged(path)
+          }
         }
       }
     }
@@ -98,7 +103,11 @@ export class DiskWatch {
     const path = nodePath.join(dir, name)
     const info = statSync(path, { throwIfNoEntry: false })
     if (info?.isDirectory()) {
-      if (!skippedFolders.has(name) && !name.startsWith('.')) void this.add(path, true)
+      if (!skippedFolders.has(name) && !name.startsWith('.')) {
+        // A new folder's files are announced once it has been read: take() waits for that.
+        const scan = this.add(path, true).finally(() => this.scans.delete(scan))
+        this.scans.add(scan)
+      }
       return
     }
     if (info === undefined) {
@@ -131,6 +140,7 @@ export class DiskWatch {
    */
   async take(): Promise<FileEvent[]> {
     await new Promise((resolve) => setImmediate(resolve))
+    while (this.scans.size > 0) await Promise.all(this.scans)
     const events = [...this.pending].map(([path, type]) => ({ uri: pathToUri(path), type }))
     this.pending.clear()
     return events

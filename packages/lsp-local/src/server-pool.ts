@@ -82,7 +82,7 @@ export class ServerSlot {
     this.server = undefined
     this.restarts++
     this.notice = reason
-    await server.stop()
+    await this.stopping(server.stop())
     this.onStatus({ ...this.statusSync(), state: 'idle', reason })
   }
 
@@ -272,8 +272,17 @@ export class ServerSlot {
     if (this.inFlight > 0 || this.server === undefined || this.starting !== undefined) return
     const server = this.server
     this.server = undefined
-    await server.stop()
+    await this.stopping(server.stop())
     this.onStatus({ ...this.statusSync(), state: 'idle' })
+  }
+
+  /** Stops in progress outside stop() (idle reclaim, memory restart): stop() and dispose() wait for them. */
+  private readonly stops = new Set<Promise<void>>()
+
+  private stopping(stop: Promise<void>): Promise<void> {
+    const tracked = stop.finally(() => this.stops.delete(tracked))
+    this.stops.add(tracked)
+    return tracked
   }
 
   /** Stops the server (it starts again on the next query). */
@@ -283,6 +292,8 @@ export class ServerSlot {
     const server = this.server ?? (await this.starting?.catch(() => undefined))
     this.server = undefined
     await server?.stop()
+    // A process an idle reclaim or a memory restart is still stopping is gone too when this returns.
+    await Promise.all([...this.stops].map((stop) => stop.catch(() => undefined)))
   }
 
   async dispose(): Promise<void> {

@@ -125,6 +125,22 @@ describe('workspace-wide answers on the first call (native TypeScript 7)', () =>
     expect(host.status().find((s) => s.providerId === 'local:typescript')?.projects).toEqual({ loaded: 2, found: 2 })
   })
 
+  test('a project created after the first query (a new folder with its tsconfig.json) is loaded by the next one', async () => {
+    const t = tree({
+      'core/tsconfig.json': JSON.stringify({ compilerOptions: { strict: true }, include: ['src'] }),
+      'core/src/math.ts': 'export function addUp(a: number, b: number): number {\n  return a + b\n}\n',
+    })
+    cleanups.push(t.remove)
+    const { lsp } = await attach(t.root)
+    const before = await referencingFiles(lsp, t.root, 'core/src/math.ts', 'addUp(a')
+    expect(before.meta.coverage).toEqual({ projectsSearched: 1, projectsFound: 1, complete: true })
+    t.write('app/src/main.ts', "import { addUp } from '../../core/src/math'\n\nexport const total = addUp(1, 2)\n")
+    t.write('app/tsconfig.json', JSON.stringify({ compilerOptions: { strict: true }, include: ['src'] }))
+    const after = await referencingFiles(lsp, t.root, 'core/src/math.ts', 'addUp(a')
+    expect(after.files).toEqual(['app/src/main.ts', 'core/src/math.ts'])
+    expect(after.meta.coverage).toEqual({ projectsSearched: 2, projectsFound: 2, complete: true })
+  })
+
   test('a server restarted between two queries gives the same complete answer, marked cold', async () => {
     const t = tree(siblingConfigs)
     cleanups.push(t.remove)
