@@ -62,29 +62,77 @@ export interface LspErrorData {
 }
 
 /**
- * The one error type of the seam. `code` is stable and meant to be switched on; `message` is for people
- * and models and says what to do next.
+ * The data each code carries, parallel to `resultKindByOperation`: {@link isLspError} with a code narrows
+ * `error.data` to it. Every shape stays open (`LspErrorData`'s index signature) for what a backend adds.
  */
-export class LspError extends Error {
-  override readonly name = 'LspError'
-  readonly code: LspErrorCode
-  readonly data: LspErrorData
+export interface LspErrorDataByCode {
+  readonly INVALID_PROVIDER: LspErrorData
+  /** Which registration it collides with. */
+  readonly CONFLICT: LspErrorData & { readonly providerId?: string; readonly extension?: string; readonly owner?: string }
+  /** What could not serve: the profile and root, the limit that was hit, the roots that are open. */
+  readonly UNAVAILABLE: LspErrorData & {
+    readonly profile?: string
+    readonly root?: string
+    readonly maxServers?: number
+    readonly open?: ReadonlyArray<string>
+    readonly extension?: string
+    readonly registered?: ReadonlyArray<string>
+  }
+  readonly UNSUPPORTED_OPERATION: LspErrorData & { readonly providerId?: string; readonly profile?: string; readonly operation?: string }
+  readonly DISPOSED: LspErrorData
+  readonly TIMEOUT: LspErrorData & { readonly profile?: string }
+  readonly CANCELLED: LspErrorData
+  readonly SERVER_CRASHED: LspErrorData & { readonly profile?: string; readonly stderr?: string }
+  readonly SERVER_ERROR: LspErrorData & { readonly path?: string }
+  readonly MALFORMED_RESPONSE: LspErrorData & { readonly providerId?: string; readonly uri?: string; readonly path?: string }
+  readonly OUTSIDE_WORKSPACE: LspErrorData & { readonly path?: string; readonly uri?: string; readonly root?: string }
+  /** The closest names that do exist, when a symbol was looked for. */
+  readonly NOT_FOUND: LspErrorData & { readonly nearest?: ReadonlyArray<string>; readonly path?: string }
+  /** What matched: always listed. */
+  readonly AMBIGUOUS: LspErrorData & { readonly candidates: ReadonlyArray<LspCandidate> }
+  readonly STALE_VERSION: LspErrorData & { readonly path?: string }
+  readonly INVALID_ARGUMENT: LspErrorData
+  readonly APPROVAL_DENIED: LspErrorData
+  readonly WRITE_FAILED: LspErrorData
+  readonly UNCERTAIN: LspErrorData
+  readonly UNTRUSTED: LspErrorData & { readonly profile?: string; readonly root?: string }
+}
 
-  constructor(code: LspErrorCode, message: string, options: { cause?: unknown; data?: LspErrorData } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+/** The data of one code (a union of codes: any of theirs). */
+export type LspErrorDataFor<C extends LspErrorCode> = LspErrorDataByCode[C]
+
+// Every code has an entry: a new code without one fails to compile here.
+type MissingDataEntry = Exclude<LspErrorCode, keyof LspErrorDataByCode>
+const everyCodeHasData: [MissingDataEntry] extends [never] ? true : MissingDataEntry = true
+void everyCodeHasData
+
+/** The options of an error: its cause, and its data — required where the code's data has required fields. */
+export type LspErrorOptions<C extends LspErrorCode> = { readonly cause?: unknown } & ({} extends LspErrorDataFor<C> ? { readonly data?: LspErrorDataFor<C> } : { readonly data: LspErrorDataFor<C> })
+
+/**
+ * The one error type of the seam. `code` is stable and meant to be switched on; `message` is for people
+ * and models and says what to do next; `data` is typed by code ({@link LspErrorDataByCode}).
+ */
+export class LspError<C extends LspErrorCode = LspErrorCode> extends Error {
+  override readonly name = 'LspError'
+  readonly code: C
+  readonly data: LspErrorDataFor<C>
+
+  constructor(code: C, message: string, ...[options]: {} extends LspErrorDataFor<C> ? [options?: LspErrorOptions<C>] : [options: LspErrorOptions<C>]) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause })
     this.code = code
-    this.data = options.data ?? {}
+    this.data = (options?.data ?? {}) as LspErrorDataFor<C>
   }
 
   /** A JSON-safe view for wire formats (MCP results, CLI `--json`). */
-  toJSON(): { code: LspErrorCode; message: string; data: LspErrorData } {
+  toJSON(): { code: C; message: string; data: LspErrorDataFor<C> } {
     return { code: this.code, message: this.message, data: this.data }
   }
 }
 
-/** True for an {@link LspError}, optionally of one of the given codes. */
-export function isLspError(value: unknown, ...codes: ReadonlyArray<LspErrorCode>): value is LspError {
-  return value instanceof LspError && (codes.length === 0 || codes.includes(value.code))
+/** True for an {@link LspError}, optionally of one of the given codes (then `data` is typed by those codes). */
+export function isLspError<C extends LspErrorCode = LspErrorCode>(value: unknown, ...codes: ReadonlyArray<C>): value is LspError<C> {
+  return value instanceof LspError && (codes.length === 0 || (codes as ReadonlyArray<LspErrorCode>).includes(value.code))
 }
 
 /**

@@ -345,7 +345,7 @@ export function createLsp(): LspService {
         extension === undefined
           ? `"${nodePath.basename(path)}" has no file extension, so no language provider can serve it (registered extensions: ${known})`
           : `no language provider is registered for "${extension}" files (registered extensions: ${known})`,
-        { data: { extension, registered: [...extensionOwners.keys()] } },
+        { data: { ...(extension === undefined ? {} : { extension }), registered: [...extensionOwners.keys()] } },
       )
     }
     return { registration: owner.registration, languageId: owner.registration.info.extensions[owner.extension] ?? '' }

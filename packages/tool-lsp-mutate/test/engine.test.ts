@@ -98,7 +98,7 @@ describe('the transaction engine', () => {
 
   test('refusals, overlaps and write failures come back as receipts, with nothing written', async () => {
     const s = session({ autoApprove: true })
-    const ambiguous = await s.run(lsp, { tool: 't', root, compute: async () => { throw new LspError('AMBIGUOUS', 'two symbols match') } })
+    const ambiguous = await s.run(lsp, { tool: 't', root, compute: async () => { throw new LspError('AMBIGUOUS', 'two symbols match', { data: { candidates: [{ label: 'a' }, { label: 'b' }] } }) } })
     expect([ambiguous.status, ambiguous.error?.code]).toEqual(['refused', 'AMBIGUOUS'])
     const overlapping: LspWorkspaceEdit = {
       operations: [{ ...replaceLine('a.ts', 0, 8, 'x'), edits: [...replaceLine('a.ts', 0, 8, 'x').edits, ...replaceLine('a.ts', 0, 5, 'y').edits] }],
