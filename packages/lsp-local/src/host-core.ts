@@ -264,18 +264,10 @@ export class HostCore {
       const scopes = [server.spec.root, ...(server.spec.folders ?? [])].map((folder) => pyrightScope(folder))
       const sources = await listFiles(server.spec.root, { extensions: extensionSet(profile) }, 20_000)
       const loose = sources.files.filter((file) => !scopes.some((scope) => inScope(scope, file)) && workspace.containment.contains(file))
-      const budget = Math.max(0, this.config.limits.maxOpenDocuments - Math.max(8, Math.floor(this.config.limits.maxOpenDocuments / 4)))
-      let missed = Math.max(0, loose.length - budget) + (sources.complete ? 0 : 1)
-      const languageOf = (file: string) => profile.extensions[nodePath.extname(file).toLowerCase()] ?? ''
-      for (const file of loose.slice(0, budget)) {
-        try {
-          await server.documents.sync(file, languageOf(file), { pin: true })
-          load.opened.push(file)
-        } catch (error) {
-          if (error instanceof LspError && (error.code === 'CANCELLED' || error.code === 'DISPOSED' || error.code === 'SERVER_CRASHED')) throw error
-          missed++
-        }
-      }
+      const budget = this.pinBudget()
+      const { opened, failed } = await this.openPinned(server, profile, loose.slice(0, budget))
+      load.opened = opened
+      const missed = Math.max(0, loose.length - budget) + (sources.complete ? 0 : 1) + failed
       return { projectsSearched: projects, projectsFound: projects, ...(missed > 0 ? { filesNotSearched: missed } : {}), complete: missed === 0 }
     })()
     this.pythonLoads.set(server, load)
@@ -285,36 +277,42 @@ export class HostCore {
 
   private async openProjects(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile, graph: TsProjectGraph): Promise<{ opened: string[]; coverage: LspSearchCoverage }> {
     const sources = await listFiles(server.spec.root, { extensions: extensionSet(profile) }, 20_000)
-    const pinnedLimit = this.config.limits.maxOpenDocuments
-    // Room kept for the documents queries open themselves (never pinned, closed least recently used first).
-    const reserve = Math.max(8, Math.floor(pinnedLimit / 4))
     const accept = (file: string) => workspace.containment.contains(file)
-    const firstPlan = planProjectLoad(graph, sources.files, 0, accept)
-    const plan = planProjectLoad(graph, sources.files, pinnedLimit - reserve - firstPlan.projectFiles.length, accept)
-    const opened: string[] = []
-    let projectsSearched = 0
-    let looseMissed = plan.looseNotOpened + (sources.complete ? 0 : 1)
-    const languageOf = (file: string) => profile.extensions[nodePath.extname(file).toLowerCase()] ?? ''
-    // Deleted since the walk, or refused (a symlink out of the workspace): that part is not searched.
-    const open = async (file: string): Promise<boolean> => {
-      try {
-        await server.documents.sync(file, languageOf(file), { pin: true })
-        opened.push(file)
-        return true
-      } catch (error) {
-        if (error instanceof LspError && (error.code === 'CANCELLED' || error.code === 'DISPOSED' || error.code === 'SERVER_CRASHED')) throw error
-        return false
-      }
-    }
-    for (const file of plan.projectFiles) if (await open(file)) projectsSearched++
-    for (const file of plan.looseFiles) if (!(await open(file))) looseMissed++
+    const projectFiles = planProjectLoad(graph, sources.files, 0, accept).projectFiles.length
+    const plan = planProjectLoad(graph, sources.files, this.pinBudget() - projectFiles, accept)
+    const projects = await this.openPinned(server, profile, plan.projectFiles)
+    const loose = await this.openPinned(server, profile, plan.looseFiles)
+    const looseMissed = plan.looseNotOpened + (sources.complete ? 0 : 1) + loose.failed
+    const projectsSearched = projects.opened.length
     const coverage: LspSearchCoverage = {
       projectsSearched,
       projectsFound: plan.projectsFound,
       ...(looseMissed > 0 ? { filesNotSearched: looseMissed } : {}),
       complete: projectsSearched === plan.projectsFound && looseMissed === 0,
     }
-    return { opened, coverage }
+    return { opened: [...projects.opened, ...loose.opened], coverage }
+  }
+
+  /** How many documents a server may keep pinned: the open-document limit less room for the queries' own (never pinned, closed least recently used first). */
+  private pinBudget(): number {
+    const limit = this.config.limits.maxOpenDocuments
+    return Math.max(0, limit - Math.max(8, Math.floor(limit / 4)))
+  }
+
+  /** Opens and pins files; one deleted since the walk, or refused (a symlink out of the workspace), is counted as failed. */
+  private async openPinned(server: LanguageServer, profile: ServerProfile, files: ReadonlyArray<string>): Promise<{ opened: string[]; failed: number }> {
+    const opened: string[] = []
+    let failed = 0
+    for (const file of files) {
+      try {
+        await server.documents.sync(file, profile.extensions[nodePath.extname(file).toLowerCase()] ?? '', { pin: true })
+        opened.push(file)
+      } catch (error) {
+        if (error instanceof LspError && (error.code === 'CANCELLED' || error.code === 'DISPOSED' || error.code === 'SERVER_CRASHED')) throw error
+        failed++
+      }
+    }
+    return { opened, failed }
   }
 
   private graphKey(root: string, profile: ServerProfile): string {
