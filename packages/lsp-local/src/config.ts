@@ -4,9 +4,10 @@ import { LspError, normalizeExtension } from '@codeseam/lsp'
 
 import { resolveResourceLimits, type ResourceLimits, type ResourceLimitsConfig } from './limits.js'
 import type { ServerProfile } from './profiles.js'
+import type { TrustLevel } from './trust.js'
 
-/** Whether the host may let a root's own files choose code to run. Roots are untrusted by default. */
-export type TrustLevel = 'trusted' | 'untrusted'
+/** Trust lives with the rules it switches (trust.ts); re-exported here, where the host options name it. */
+export type { TrustLevel }
 
 /**
  * A profile entry of the user config: a whole new profile, or a partial override of a built-in with the
@@ -72,11 +73,6 @@ export interface ResolvedHostConfig {
   readonly livenessGraceMs: number
   readonly limits: ResourceLimits
 }
-
-/** Variables every server gets from the host: nothing that carries credentials. */
-export const minimalEnvironment: ReadonlyArray<string> = [
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TMP', 'TEMP', 'SYSTEMROOT',
-]
 
 /** Reads a JSON config file. */
 export async function readConfigFile(file: string): Promise<HostConfig> {

@@ -1,5 +1,9 @@
-import { minimalEnvironment } from './config.js'
 import type { ServerProfile } from './profiles.js'
+
+/** Variables every server gets from the host: nothing that carries credentials. */
+export const minimalEnvironment: ReadonlyArray<string> = [
+  'PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TMP', 'TEMP', 'SYSTEMROOT',
+]
 
 /**
  * The environment a server gets: the minimal set (no credentials), the user's allow-list, the profile's

@@ -4,10 +4,12 @@ import * as nodePath from 'node:path'
 
 import { LspError, isWithin } from '@codeseam/lsp'
 
-import type { TrustLevel } from './config.js'
 import { pythonSelectionEnvironment } from './environment.js'
 import type { ServerProfile } from './profiles.js'
 import { projectSitePackages, userPython } from './python-interpreter.js'
+
+/** Whether the host may let a root's own files choose code to run. Roots are untrusted by default. */
+export type TrustLevel = 'trusted' | 'untrusted'
 
 /**
  * Untrusted mode, per profile: what a server may run or load because the WORKSPACE says so, switched
