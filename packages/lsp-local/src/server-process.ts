@@ -79,13 +79,20 @@ export class ServerProcess {
     stderr.on('data', (chunk: string) => this.stderr.push(chunk))
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
-        this.exitInfo = { code, signal }
-        if (pid !== undefined) {
-          // Whatever the server started goes with it.
-          killGroup(pid, 'SIGKILL')
-          releaseProcessGroup(pid)
+        const info = { code, signal }
+        if (pid === undefined) {
+          this.exitInfo = info
+          resolve(info)
+          return
         }
-        resolve(this.exitInfo)
+        // Whatever the server started goes with it: the group is killed, and the server counts as exited
+        // once nothing of it is left running (a SIGKILLed child dies a moment after the signal is sent).
+        killGroup(pid, 'SIGKILL')
+        void groupGone(pid, 2_000).then(() => {
+          releaseProcessGroup(pid)
+          this.exitInfo = info
+          resolve(info)
+        })
       })
       this.child.once('error', (error) => {
         this.stderr.push(`cannot start ${spec.command}: ${error.message}\n`)
@@ -118,6 +125,37 @@ export class ServerProcess {
     if (root === undefined || this.hasExited) return undefined
     return treeRss(root)
   }
+}
+
+/**
+ * Resolves once no live process (zombies aside) is left in a process group, checking /proc every 10 ms for at
+ * most `timeoutMs`; at once where /proc is absent.
+ */
+async function groupGone(pgid: number, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs
+  while (Date.now() < until && (await groupAlive(pgid))) await new Promise((resolve) => setTimeout(resolve, 10))
+}
+
+async function groupAlive(pgid: number): Promise<boolean> {
+  let entries: string[]
+  try {
+    entries = await readdir('/proc')
+  } catch {
+    return false
+  }
+  const states = await Promise.all(
+    entries.filter((e) => /^\d+$/.test(e)).map(async (entry) => {
+      try {
+        const stat = await readFile(`/proc/${entry}/stat`, 'utf8')
+        // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ')'.
+        const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        return Number(pgrp) === pgid && state !== 'Z' && state !== 'X'
+      } catch {
+        return false
+      }
+    }),
+  )
+  return states.some(Boolean)
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
