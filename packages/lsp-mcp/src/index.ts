@@ -1,4 +1,4 @@
-export { collectTools, isToolDefinition, toolsExportedBy, type CollectToolsOptions } from './tool-set.js'
+export { collectTools, type CollectToolsOptions } from './tool-set.js'
 export { openSession, type CodeseamSession, type SessionOptions } from './session.js'
 export { createCodeseamServer, toCallToolResult, type CodeseamServerOptions } from './server.js'
 export { serverInfo } from './server-info.js'

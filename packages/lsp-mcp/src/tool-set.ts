@@ -1,43 +1,13 @@
-import * as readTools from '@codeseam/tool-lsp'
-import { selectTools, type AnyTool, type ToolSelection } from '@codeseam/tool-lsp'
+import { readTools, selectTools, type AnyTool, type ToolSelection } from '@codeseam/tool-lsp'
 import { MutationSession, mutationTools } from '@codeseam/tool-lsp-mutate'
 
 /**
- * The one place the product's tool list is assembled: every tool definition `@codeseam/tool-lsp` exports
- * (single definitions and arrays of them) and every tool `mutationTools(session)` of
- * `@codeseam/tool-lsp-mutate` creates, so a tool added to either package appears in the MCP server and the
- * CLI without touching this package. The list is computed once per server and never changes
- * while it runs: servers starting or crashing show up in results, not in the list.
+ * The one place the product's tool list is assembled: the read tools `@codeseam/tool-lsp` lists
+ * (`readTools`) and every tool `mutationTools(session)` of `@codeseam/tool-lsp-mutate` creates, so a tool
+ * added to either package's list appears in the MCP server and the CLI without touching this package. The list
+ * is computed once per server and never changes while it runs: servers starting or crashing show up in
+ * results, not in the list.
  */
-
-/** Duck-typed check for a {@link AnyTool}: tool packages export many other things (schemas, helpers). */
-export function isToolDefinition(value: unknown): value is AnyTool {
-  if (value === null || typeof value !== 'object') return false
-  const tool = value as Partial<AnyTool>
-  return (
-    typeof tool.name === 'string' &&
-    typeof tool.description === 'string' &&
-    typeof tool.execute === 'function' &&
-    typeof tool.render === 'function' &&
-    typeof tool.summary === 'function' &&
-    tool.input !== undefined &&
-    tool.output !== undefined &&
-    tool.hints !== null &&
-    typeof tool.hints === 'object'
-  )
-}
-
-/** Every tool a module exports, in a stable order (by name), each name once. */
-export function toolsExportedBy(module: Readonly<Record<string, unknown>>): AnyTool[] {
-  const byName = new Map<string, AnyTool>()
-  for (const value of Object.values(module)) {
-    const candidates = Array.isArray(value) ? value : [value]
-    for (const candidate of candidates) {
-      if (isToolDefinition(candidate) && !byName.has(candidate.name)) byName.set(candidate.name, candidate)
-    }
-  }
-  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name))
-}
 
 /** Options for {@link collectTools}. */
 export interface CollectToolsOptions {
@@ -59,7 +29,7 @@ export interface CollectToolsOptions {
  * `@codeseam/tool-lsp-mutate` (unless `readOnly`), filtered by name.
  */
 export function collectTools(options: CollectToolsOptions = {}): AnyTool[] {
-  const read = toolsExportedBy(readTools)
+  const read = [...readTools].sort((a, b) => a.name.localeCompare(b.name))
   const readNames = new Set(read.map((t) => t.name))
   const mutating = mutationTools(options.mutations ?? new MutationSession()).filter((t) => !readNames.has(t.name))
   const all = [...read, ...mutating]
