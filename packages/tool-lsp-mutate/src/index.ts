@@ -15,7 +15,6 @@ export {
 } from './lock.js'
 export { buildPreview, checkContainment, isDestructive, snippetsAsPlainText, type BuiltPreview } from './preview.js'
 export { applyUnifiedDiff, diffLines, unifiedDiff, type DiffLine, type UnifiedDiff, type UnifiedDiffOptions } from './diff.js'
-export { applyTextEdits, rangesOverlap, snippetToPlainText } from '@codeseam/lsp'
 export { diagnosticDelta, snapshotDiagnostics, type FileDiagnosticsSnapshot } from './diagnostics.js'
 export * from './tools/index.js'
 export { planInsert, planReplace, type InsertPosition, type PlannedEdit } from './symbol-edits.js'

@@ -6,7 +6,9 @@ import * as nodePath from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 
-import { applyTextEdits, applyUnifiedDiff, snippetToPlainText, unifiedDiff } from '../src/index.js'
+import { applyTextEdits, snippetToPlainText } from '@codeseam/lsp'
+
+import { applyUnifiedDiff, unifiedDiff } from '../src/index.js'
 
 /** Texts made of a few short lines, with or without a final newline, so diffs have real overlap. */
 const texts = fc

@@ -14,7 +14,7 @@ import {
   type LspWorkspaceEdit,
 } from '@codeseam/lsp'
 
-import { applyTextEdits } from '../src/index.js'
+import { applyTextEdits } from '@codeseam/lsp'
 
 /**
  * A small hand-written in-memory backend for engine unit tests: a workspace whose files live in a Map and

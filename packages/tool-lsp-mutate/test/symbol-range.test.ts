@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { contentHash, TextLines, type LspFlatSymbol, type LspRange, type ResolvedTarget } from '@codeseam/lsp'
 
-import { applyTextEdits, planInsert, planReplace } from '../src/index.js'
+import { applyTextEdits } from '@codeseam/lsp'
+
+import { planInsert, planReplace } from '../src/index.js'
 
 /**
  * Declaration-span rules on hand-made symbols whose ranges are found by text (the server suites cover the
