@@ -260,7 +260,7 @@ export class HostCore {
     this.replan.delete(server)
     const load: { opened: string[]; coverage: Promise<LspSearchCoverage> } = { opened: [], coverage: Promise.resolve({ projectsSearched: 0, projectsFound: 0, complete: false }) }
     load.coverage = (async () => {
-      const projects = server.spec.projectCount ?? 1 + (server.spec.folders?.length ?? 0)
+      const projects = server.projectCount
       const scopes = [server.spec.root, ...(server.spec.folders ?? [])].map((folder) => pyrightScope(folder))
       const sources = await listFiles(server.spec.root, { extensions: extensionSet(profile) }, 20_000)
       const loose = sources.files.filter((file) => !scopes.some((scope) => inScope(scope, file)) && workspace.containment.contains(file))
@@ -379,7 +379,7 @@ export class HostCore {
   private withProjects(slot: ServerSlot, status: LspProviderStatus): LspProviderStatus {
     const live = slot.live
     if (live !== undefined && slot.profile.projectRoot === 'workspaceFolders') {
-      const folders = live.spec.projectCount ?? 1 + (live.spec.folders?.length ?? 0)
+      const folders = live.projectCount
       return { ...status, projects: { loaded: folders, found: folders } }
     }
     const projects = live === undefined ? undefined : this.projectsOf(live)

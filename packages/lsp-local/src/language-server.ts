@@ -46,7 +46,7 @@ export interface LanguageServerSpec {
   readonly root: string
   /** Further workspace folders of the same server (nested project folders inside `root`). */
   readonly folders?: ReadonlyArray<string>
-  /** Project folders the server covers (its root and every nested project, folder or not), when known. */
+  /** Project folders the server covers (its root and every nested project, folder or not); default its workspace folders. */
   readonly projectCount?: number
   /** Answers to workspace/configuration requests that name no scope (a server's default workspace); default `settings`. */
   readonly unscopedSettings?: Readonly<Record<string, unknown>>
@@ -256,6 +256,11 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     })
     promise.catch(() => {})
     return { promise, release: () => listener && this.crashListeners.delete(listener) }
+  }
+
+  /** Project folders this server covers (see {@link LanguageServerSpec.projectCount}). */
+  get projectCount(): number {
+    return this.spec.projectCount ?? 1 + (this.spec.folders?.length ?? 0)
   }
 
   /** Spawns nothing more: runs the handshake on the already started process. */

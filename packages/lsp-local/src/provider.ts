@@ -245,7 +245,7 @@ export class ProfileProvider implements LspProvider {
   /** One server searching the root and its nested project folders (workspaceFolders profiles) covers them all. */
   private foldersCoverage(server: LanguageServer): LspSearchCoverage | undefined {
     if (this.profile.projectRoot !== 'workspaceFolders') return undefined
-    const folders = server.spec.projectCount ?? 1 + (server.spec.folders?.length ?? 0)
+    const folders = server.projectCount
     return { projectsSearched: folders, projectsFound: folders, complete: true }
   }
 

@@ -64,6 +64,7 @@ export interface LspErrorData {
 /**
  * The data each code carries, parallel to `resultKindByOperation`: {@link isLspError} with a code narrows
  * `error.data` to it. Every shape stays open (`LspErrorData`'s index signature) for what a backend adds.
+ * A code without an entry fails to compile (`LspErrorDataFor` indexes this by code; test/errors.test.ts also compares the keys).
  */
 export interface LspErrorDataByCode {
   readonly INVALID_PROVIDER: LspErrorData
@@ -100,11 +101,6 @@ export interface LspErrorDataByCode {
 
 /** The data of one code (a union of codes: any of theirs). */
 export type LspErrorDataFor<C extends LspErrorCode> = LspErrorDataByCode[C]
-
-// Every code has an entry: a new code without one fails to compile here.
-type MissingDataEntry = Exclude<LspErrorCode, keyof LspErrorDataByCode>
-const everyCodeHasData: [MissingDataEntry] extends [never] ? true : MissingDataEntry = true
-void everyCodeHasData
 
 /** The options of an error: its cause, and its data — required where the code's data has required fields. */
 export type LspErrorOptions<C extends LspErrorCode> = { readonly cause?: unknown } & ({} extends LspErrorDataFor<C> ? { readonly data?: LspErrorDataFor<C> } : { readonly data: LspErrorDataFor<C> })
