@@ -139,7 +139,11 @@ export class FloorClient {
       case 'definition':
         return this.connection.sendRequest(DefinitionRequest.type, { textDocument, position: query.position })
       case 'references':
-        return this.connection.sendRequest(ReferencesRequest.type, { textDocument, position: query.position, context: { includeDeclaration: true } })
+        return this.connection.sendRequest(ReferencesRequest.type, {
+          textDocument,
+          position: query.position,
+          context: { includeDeclaration: true },
+        })
       case 'hover':
         return this.connection.sendRequest(HoverRequest.type, { textDocument, position: query.position })
       case 'documentSymbols':

@@ -57,7 +57,15 @@ async function main(): Promise<void> {
       log('this repository')
       runs.push(
         await runWorkspace({
-          workspace: { name: 'codeseam repo', root: repositoryRoot, fileCount: 0, files: repositoryFiles, hotFile: '', hotSymbol: '', hotReferenceCount: 0 },
+          workspace: {
+            name: 'codeseam repo',
+            root: repositoryRoot,
+            fileCount: 0,
+            files: repositoryFiles,
+            hotFile: '',
+            hotSymbol: '',
+            hotReferenceCount: 0,
+          },
           queries: repositoryReadMix(repositoryFiles),
           rounds,
           missing,
@@ -80,7 +88,10 @@ async function main(): Promise<void> {
           profile: 'typescript-language-server',
           workspace: typescript,
           query: tsQuery,
-          hostProfiles: [{ id: 'typescript', enabled: false }, { id: 'typescript-language-server', enabled: true }],
+          hostProfiles: [
+            { id: 'typescript', enabled: false },
+            { id: 'typescript-language-server', enabled: true },
+          ],
         },
         { profile: 'pyright', workspace: python, query: pythonDefinitionQuery(python), hostProfiles: [] },
       ]
@@ -111,7 +122,11 @@ async function main(): Promise<void> {
       notes,
     }
     process.stdout.write(`${printReport(report)}\n`)
-    const out = options.out ?? (realOnly ? nodePath.join(tmpdir(), 'codeseam-bench-real-repositories.json') : nodePath.join(repositoryRoot, 'docs', 'performance.json'))
+    const out =
+      options.out ??
+      (realOnly
+        ? nodePath.join(tmpdir(), 'codeseam-bench-real-repositories.json')
+        : nodePath.join(repositoryRoot, 'docs', 'performance.json'))
     await mkdir(nodePath.dirname(out), { recursive: true })
     await writeFile(out, `${JSON.stringify(report, null, 2)}\n`)
     log(`wrote ${out}`)

@@ -32,7 +32,9 @@ export async function untilCorrect(layer: ReadLayer, query: ReadQuery, deadlineM
     if (sample.correct) return { attempts, ms: performance.now() - started }
     last = sample.answer
   }
-  throw new Error(`${layer.layer} never answered "${query.label}" correctly within ${deadlineMs} ms; last answer: ${JSON.stringify(last)?.slice(0, 400)}`)
+  throw new Error(
+    `${layer.layer} never answered "${query.label}" correctly within ${deadlineMs} ms; last answer: ${JSON.stringify(last)?.slice(0, 400)}`,
+  )
 }
 
 /** Rejects when `deadlineMs` passes first; its timer also keeps the process alive while waiting. */

@@ -56,7 +56,15 @@ function queryAt(
   if (text === undefined) throw new Error(`no file ${path} in the workspace`)
   const position = positionOf(text, needle, occurrence, into)
   const lineText = text.split('\n')[position.line] ?? ''
-  return { label, operation, path, position, line: position.line + 1, matchText: lineText.slice(position.character).match(/^[A-Za-z0-9_$]+/)?.[0] ?? needle, expect }
+  return {
+    label,
+    operation,
+    path,
+    position,
+    line: position.line + 1,
+    matchText: lineText.slice(position.character).match(/^[A-Za-z0-9_$]+/)?.[0] ?? needle,
+    expect,
+  }
 }
 
 /** The named read mix on a generated workspace: the same four queries every layer answers. */
@@ -68,19 +76,50 @@ export function generatedReadMix(workspace: GeneratedWorkspace): ReadQuery[] {
   const service = `Service${String(middle).padStart(4, '0')}`
   return [
     // The call to the previous module's function at the end of this one: a cross-file definition.
-    queryAt(workspace.files, 'definition: cross-file call', 'definition', path, `${previous}(input - 1)`, 0, { file: modulePath(middle - 1) }),
+    queryAt(workspace.files, 'definition: cross-file call', 'definition', path, `${previous}(input - 1)`, 0, {
+      file: modulePath(middle - 1),
+    }),
     // This module's function is used by the next module (import + call) and declared here.
-    queryAt(workspace.files, 'references: exported function', 'references', path, `function ${own}`, 0, { minLocations: 3 }, 'function '.length),
-    queryAt(workspace.files, 'hover: hot symbol call', 'hover', path, `${workspace.hotSymbol}(sample.score`, 0, { hoverIncludes: `${workspace.hotSymbol}(value: number` }),
-    queryAt(workspace.files, 'documentSymbols: module', 'documentSymbols', path, `class ${service}`, 0, { symbolName: service }, 'class '.length),
+    queryAt(
+      workspace.files,
+      'references: exported function',
+      'references',
+      path,
+      `function ${own}`,
+      0,
+      { minLocations: 3 },
+      'function '.length,
+    ),
+    queryAt(workspace.files, 'hover: hot symbol call', 'hover', path, `${workspace.hotSymbol}(sample.score`, 0, {
+      hoverIncludes: `${workspace.hotSymbol}(value: number`,
+    }),
+    queryAt(
+      workspace.files,
+      'documentSymbols: module',
+      'documentSymbols',
+      path,
+      `class ${service}`,
+      0,
+      { symbolName: service },
+      'class '.length,
+    ),
   ]
 }
 
 /** The hot-symbol references query: thousands of locations. */
 export function hotReferencesQuery(workspace: GeneratedWorkspace): ReadQuery {
-  return queryAt(workspace.files, 'references: hot symbol', 'references', workspace.hotFile, `function ${workspace.hotSymbol}`, 0, {
-    minLocations: workspace.hotReferenceCount,
-  }, 'function '.length)
+  return queryAt(
+    workspace.files,
+    'references: hot symbol',
+    'references',
+    workspace.hotFile,
+    `function ${workspace.hotSymbol}`,
+    0,
+    {
+      minLocations: workspace.hotReferenceCount,
+    },
+    'function '.length,
+  )
 }
 
 /** The read mix on this repository (files read from disk by the caller). */
@@ -88,10 +127,21 @@ export function repositoryReadMix(files: ReadonlyMap<string, string>): ReadQuery
   const service = 'packages/lsp/src/service.ts'
   const target = 'packages/lsp/src/target.ts'
   return [
-    queryAt(files, 'definition: resolveInRoot', 'definition', target, 'resolveInRoot(w.root, path)', 0, { file: 'packages/lsp/src/paths.ts' }),
+    queryAt(files, 'definition: resolveInRoot', 'definition', target, 'resolveInRoot(w.root, path)', 0, {
+      file: 'packages/lsp/src/paths.ts',
+    }),
     queryAt(files, 'references: createLsp', 'references', service, 'function createLsp', 0, { minLocations: 2 }, 'function '.length),
     queryAt(files, 'hover: LspError', 'hover', service, "new LspError('INVALID_PROVIDER'", 0, { hoverIncludes: 'LspError' }, 'new '.length),
-    queryAt(files, 'documentSymbols: service.ts', 'documentSymbols', service, 'function createLsp', 0, { symbolName: 'createLsp' }, 'function '.length),
+    queryAt(
+      files,
+      'documentSymbols: service.ts',
+      'documentSymbols',
+      service,
+      'function createLsp',
+      0,
+      { symbolName: 'createLsp' },
+      'function '.length,
+    ),
   ]
 }
 

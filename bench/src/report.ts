@@ -52,7 +52,12 @@ export interface ReadMixResult {
   readonly layer: Layer
   readonly all: TimingSummary
   readonly ratio?: FloorRatio
-  readonly byOperation: Readonly<Record<string, { readonly summary: TimingSummary; readonly ratio?: FloorRatio; /** references: locations found. */ readonly locations?: number }>>
+  readonly byOperation: Readonly<
+    Record<
+      string,
+      { readonly summary: TimingSummary; readonly ratio?: FloorRatio; /** references: locations found. */ readonly locations?: number }
+    >
+  >
   /** Every answer was checked against the expectation of its query; failures are listed. */
   readonly incorrect: number
 }
@@ -123,7 +128,14 @@ export interface RealRepositoryCorpus {
   /** How long the oracle (bare server, every file open) took to take everything in. */
   readonly oracleSettleMs: number
   /** The fixed symbols, with what the oracle found for their references. */
-  readonly symbols: ReadonlyArray<{ readonly name: string; readonly path: string; readonly line: number; readonly references: number; readonly files: number; readonly projects: number }>
+  readonly symbols: ReadonlyArray<{
+    readonly name: string
+    readonly path: string
+    readonly line: number
+    readonly references: number
+    readonly files: number
+    readonly projects: number
+  }>
 }
 
 /** One side's first answer after a cold start, judged by the completeness oracle. */

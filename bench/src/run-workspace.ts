@@ -57,7 +57,12 @@ export async function runWorkspace(options: WorkspaceRunOptions): Promise<Worksp
   let mcp: ReadLayer | undefined
   let hosted: HostedLsp | undefined
   const result: WorkspaceRun = {
-    info: { name: workspace.name, files: options.repository ? 0 : workspace.fileCount + 1, ...(options.repository ? {} : { hotReferences: workspace.hotReferenceCount }), generated: !options.repository },
+    info: {
+      name: workspace.name,
+      files: options.repository ? 0 : workspace.fileCount + 1,
+      ...(options.repository ? {} : { hotReferences: workspace.hotReferenceCount }),
+      generated: !options.repository,
+    },
     readMix: [],
     hotReferences: [],
     concurrency: [],
@@ -77,7 +82,8 @@ export async function runWorkspace(options: WorkspaceRunOptions): Promise<Worksp
     if ('missing' in started) note('MCP layer', started.missing)
     else {
       layers.push((mcp = started.layer))
-      const entry = started.entry === 'dist' ? 'the built CLI (packages/lsp-mcp/dist/cli.js)' : 'its TypeScript sources (no fresh build was found)'
+      const entry =
+        started.entry === 'dist' ? 'the built CLI (packages/lsp-mcp/dist/cli.js)' : 'its TypeScript sources (no fresh build was found)'
       const line = `MCP layer: \`codeseam mcp --read-only\` was run from ${entry}.`
       if (!notes.includes(line)) notes.push(line)
     }
@@ -88,7 +94,9 @@ export async function runWorkspace(options: WorkspaceRunOptions): Promise<Worksp
 
     if (!options.repository) {
       log(`${workspace.name}: hot references`)
-      result.hotReferences.push(...(await runHotReferences(workspace.name, layers, hotReferencesQuery(workspace), Math.max(5, Math.round(rounds / 4)))))
+      result.hotReferences.push(
+        ...(await runHotReferences(workspace.name, layers, hotReferencesQuery(workspace), Math.max(5, Math.round(rounds / 4)))),
+      )
       log(`${workspace.name}: target resolution`)
       Object.assign(result, { targetResolution: await runTargetResolution(hosted.lsp, workspace) })
     }
@@ -98,7 +106,12 @@ export async function runWorkspace(options: WorkspaceRunOptions): Promise<Worksp
     for (const layer of layers) {
       result.concurrency.push(await runConcurrency(workspace.name, layer, queries, 100))
       if (layer.layer === 'floor') {
-        result.memory.push({ workspace: workspace.name, phase: 'floor busy', serverRssBytes: treeRss(floor.pids()), servers: floor.pids().length })
+        result.memory.push({
+          workspace: workspace.name,
+          phase: 'floor busy',
+          serverRssBytes: treeRss(floor.pids()),
+          servers: floor.pids().length,
+        })
       } else if (layer.layer === 'tools') {
         result.memory.push(hostMemory(workspace.name, hosted, 'busy'))
       } else if (layer.layer === 'mcp') {

@@ -1,7 +1,8 @@
 import type { BenchReport, RealColdStartSide } from './report.js'
 
 const mb = (bytes: number | undefined) => (bytes === undefined ? '—' : `${Math.round(bytes / 1024 / 1024)} MB`)
-const ms = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '—' : value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0))
+const ms = (value: number | undefined) =>
+  value === undefined || !Number.isFinite(value) ? '—' : value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0)
 const ratio = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '—' : `${value.toFixed(2)}×`)
 const kb = (bytes: number) => (bytes < 10_240 ? `${(bytes / 1024).toFixed(1)} KB` : `${Math.round(bytes / 1024)} KB`)
 
@@ -17,7 +18,11 @@ export function formatTable(header: ReadonlyArray<string>, rows: ReadonlyArray<R
 function completeness(side: RealColdStartSide): string {
   if (side.error !== undefined && side.ms === undefined) return `failed: ${side.error}`.slice(0, 80)
   if (side.complete) return 'yes'
-  const parts = [`${side.missing} missing`, ...(side.extra > 0 ? [`${side.extra} extra`] : []), ...(side.error === undefined ? [] : ['error'])]
+  const parts = [
+    `${side.missing} missing`,
+    ...(side.extra > 0 ? [`${side.extra} extra`] : []),
+    ...(side.error === undefined ? [] : ['error']),
+  ]
   return `no: ${parts.join(', ')}`
 }
 
@@ -43,7 +48,15 @@ export function realRepositoryTables(report: BenchReport): ReportTable[] {
     {
       section,
       title: 'Corpora and fixed symbols',
-      header: ['corpus', 'language', 'snapshot', 'source files', 'projects', 'workspace folders', 'symbols (references in the oracle: files, projects)'],
+      header: [
+        'corpus',
+        'language',
+        'snapshot',
+        'source files',
+        'projects',
+        'workspace folders',
+        'symbols (references in the oracle: files, projects)',
+      ],
       rows: real.corpora.map((c) => [
         c.name,
         c.language,
@@ -72,7 +85,20 @@ export function realRepositoryTables(report: BenchReport): ReportTable[] {
     {
       section,
       title: 'Workspace symbols on the Python corpus, warm, ms per query',
-      header: ['corpus (queries)', 'bare median', 'bare primed median', 'codeseam median', '× bare', '× bare primed', 'paired Δ median', 'codeseam p95', 'target (× bare)', 'pyright processes', 'n', 'wrong'],
+      header: [
+        'corpus (queries)',
+        'bare median',
+        'bare primed median',
+        'codeseam median',
+        '× bare',
+        '× bare primed',
+        'paired Δ median',
+        'codeseam p95',
+        'target (× bare)',
+        'pyright processes',
+        'n',
+        'wrong',
+      ],
       rows: real.warmWorkspaceSymbols.map((w) => {
         const wrong = w.wrong.bare + w.wrong.barePrimed + w.wrong.codeseam
         return [
@@ -85,7 +111,9 @@ export function realRepositoryTables(report: BenchReport): ReportTable[] {
           ms(w.pairedDifference.median),
           ms(w.codeseam.p95),
           `≤ ${w.target.toFixed(1)}×: ${w.withinTarget ? 'met' : 'NOT met'}`,
-          w.pyrightProcessesMax === w.pyrightProcesses ? String(w.pyrightProcesses) : `${w.pyrightProcesses} (max ${w.pyrightProcessesMax})`,
+          w.pyrightProcessesMax === w.pyrightProcesses
+            ? String(w.pyrightProcesses)
+            : `${w.pyrightProcesses} (max ${w.pyrightProcessesMax})`,
           String(w.codeseam.count),
           wrong === 0 ? '0' : `${w.wrong.codeseam} codeseam, ${w.wrong.bare} bare, ${w.wrong.barePrimed} primed`,
         ]
@@ -100,7 +128,15 @@ export function reportTables(report: BenchReport): ReportTable[] {
     {
       title: 'Read mix (definition, references, hover, documentSymbols), ms per query',
       header: ['workspace / layer', 'median', 'p95', '× floor (median)', '× floor (p95)', 'n', 'wrong'],
-      rows: report.readMix.map((r) => [`${r.workspace} / ${r.layer}`, ms(r.all.median), ms(r.all.p95), ratio(r.ratio?.median), ratio(r.ratio?.p95), String(r.all.count), String(r.incorrect)]),
+      rows: report.readMix.map((r) => [
+        `${r.workspace} / ${r.layer}`,
+        ms(r.all.median),
+        ms(r.all.p95),
+        ratio(r.ratio?.median),
+        ratio(r.ratio?.p95),
+        String(r.all.count),
+        String(r.incorrect),
+      ]),
     },
     {
       title: 'Read mix by operation, median ms (× floor)',
@@ -139,7 +175,13 @@ export function reportTables(report: BenchReport): ReportTable[] {
     {
       title: 'Symbol-target resolution (resolveTarget), ms',
       header: ['workspace', 'uncached median', 'uncached p95', 'cached median', 'cached p95'],
-      rows: report.targetResolution.map((t) => [t.workspace, ms(t.uncached.median), ms(t.uncached.p95), ms(t.cached.median), ms(t.cached.p95)]),
+      rows: report.targetResolution.map((t) => [
+        t.workspace,
+        ms(t.uncached.median),
+        ms(t.uncached.p95),
+        ms(t.cached.median),
+        ms(t.cached.p95),
+      ]),
     },
     {
       title: '100 concurrent read queries',

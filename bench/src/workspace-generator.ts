@@ -47,7 +47,7 @@ function relativeImport(fromIndex: number, toPath: string): string {
 
 function hotModule(): string {
   return [
-    '/** The measure every module calls: the benchmark\'s hot symbol. */',
+    "/** The measure every module calls: the benchmark's hot symbol. */",
     `export function ${hotSymbolName}(value: number, weight = 1): number {`,
     '  return value * weight + 1',
     '}',
@@ -65,9 +65,7 @@ function hotModule(): string {
 function moduleText(index: number, hotCalls: number): string {
   const name = moduleName(index)
   const className = `Service${String(index).padStart(4, '0')}`
-  const lines = [
-    `import { ${hotSymbolName}, type Sample } from '${relativeImport(index, 'src/core/hot.ts')}'`,
-  ]
+  const lines = [`import { ${hotSymbolName}, type Sample } from '${relativeImport(index, 'src/core/hot.ts')}'`]
   const previous = index > 0 ? index - 1 : undefined
   if (previous !== undefined) {
     lines.push(`import { ${moduleName(previous)}Compute } from '${relativeImport(index, modulePath(previous))}'`)
@@ -110,11 +108,7 @@ function moduleText(index: number, hotCalls: number): string {
     lines.push(`  const step${call} = ${hotSymbolName}(first + ${call}, ${(call % 5) + 1})`)
   }
   const steps = Array.from({ length: hotCalls }, (_, call) => `step${call}`).join(' + ')
-  lines.push(
-    previous === undefined ? `  return ${steps}` : `  return ${steps} + ${moduleName(previous)}Compute(input - 1)`,
-    '}',
-    '',
-  )
+  lines.push(previous === undefined ? `  return ${steps}` : `  return ${steps} + ${moduleName(previous)}Compute(input - 1)`, '}', '')
   return lines.join('\n')
 }
 
@@ -159,7 +153,10 @@ export async function writePythonWorkspace(parent: string, name: string, count: 
   const files = new Map<string, string>()
   files.set('pyproject.toml', '[project]\nname = "bench-py"\nversion = "0.0.0"\n\n[tool.pyright]\ninclude = ["pkg"]\n')
   files.set('pkg/__init__.py', '')
-  files.set('pkg/hot.py', `def ${hotSymbolName}(value: float, weight: float = 1) -> float:\n    """The measure every module calls."""\n    return value * weight + 1\n`)
+  files.set(
+    'pkg/hot.py',
+    `def ${hotSymbolName}(value: float, weight: float = 1) -> float:\n    """The measure every module calls."""\n    return value * weight + 1\n`,
+  )
   for (let index = 0; index < count; index++) {
     const previous = index > 0 ? `from pkg.mod${index - 1} import compute${index - 1}\n` : ''
     const tail = index > 0 ? ` + compute${index - 1}(value - 1)` : ''

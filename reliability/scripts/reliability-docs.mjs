@@ -29,7 +29,12 @@ rmSync(recordDir, { recursive: true, force: true })
 
 const escape = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ')
 const tests = vitest.testResults.flatMap((file) =>
-  file.assertionResults.map((test) => ({ file: nodePath.relative(packageDir, file.name), title: test.fullName ?? test.title, status: test.status, failure: (test.failureMessages ?? []).join(' ').split('\n')[0] })),
+  file.assertionResults.map((test) => ({
+    file: nodePath.relative(packageDir, file.name),
+    title: test.fullName ?? test.title,
+    status: test.status,
+    failure: (test.failureMessages ?? []).join(' ').split('\n')[0],
+  })),
 )
 const count = (status) => tests.filter((t) => t.status === status).length
 
@@ -40,7 +45,7 @@ const out = [
   '',
   'The reliability suite (reliability/test) runs in the default test command (`pnpm test`, `bash scripts/run.sh test`)',
   'against real parts: the native TypeScript 7 server, the lsp-local host, every read and mutating tool, and',
-  'lsp-local\'s fault-injecting server (packages/lsp-local/test/fault-server). It is deterministic: faults are',
+  "lsp-local's fault-injecting server (packages/lsp-local/test/fault-server). It is deterministic: faults are",
   'scripted, generated arguments use a fixed fast-check seed, and every wait is on an event with a deadline.',
   '',
   `Last run: ${new Date().toISOString()}, ${(durationMs / 1000).toFixed(0)} s, ${cpus().length} cores, node ${process.version}.`,
@@ -58,7 +63,10 @@ for (const suite of suites) {
   }
 }
 out.push('## Every test of the last run', '', '| file | test | result |', '| --- | --- | --- |')
-for (const test of tests) out.push(`| ${escape(test.file)} | ${escape(test.title)} | ${test.status}${test.status === 'failed' ? `: ${escape(test.failure.slice(0, 200))}` : ''} |`)
+for (const test of tests)
+  out.push(
+    `| ${escape(test.file)} | ${escape(test.title)} | ${test.status}${test.status === 'failed' ? `: ${escape(test.failure.slice(0, 200))}` : ''} |`,
+  )
 out.push('')
 writeFileSync(nodePath.join(repository, 'docs', 'reliability.md'), out.join('\n'))
 process.stdout.write(`wrote docs/reliability.md (${count('passed')} passed, ${count('failed')} failed)\n`)

@@ -83,7 +83,8 @@ async function apply(stack: Stack, operations: LspWorkspaceEdit['operations']): 
 const original = { 'src/a.ts': aText, 'src/b.ts': bText, 'lib/c.ts': cText }
 
 function expectUntouched(fixture: Fixture, before: Record<string, string>, treeBefore: string[]): void {
-  for (const [relative, text] of Object.entries(original)) expect(readFileSync(nodePath.join(fixture.root, relative), 'utf8'), relative).toBe(text)
+  for (const [relative, text] of Object.entries(original))
+    expect(readFileSync(nodePath.join(fixture.root, relative), 'utf8'), relative).toBe(text)
   expect(treeHashes(fixture.root)).toEqual(before)
   expect(listTree(fixture.root), 'files left behind (temp files, created files)').toEqual(treeBefore)
 }
@@ -91,7 +92,11 @@ function expectUntouched(fixture: Fixture, before: Record<string, string>, treeB
 describe('mutation atomicity under injected write failures', { timeout: 120_000 }, () => {
   const results: Record<string, number> = {}
   afterAll(() => {
-    recorder.record('atomic edits under write failures', 'a multi-file change that hits a real write failure is a typed error and leaves every file byte-identical, with no temp or half-created files; removing the obstacle lets the same change through', results)
+    recorder.record(
+      'atomic edits under write failures',
+      'a multi-file change that hits a real write failure is a typed error and leaves every file byte-identical, with no temp or half-created files; removing the obstacle lets the same change through',
+      results,
+    )
   })
   const count = (key: string) => {
     results[key] = (results[key] ?? 0) + 1
@@ -120,7 +125,10 @@ describe('mutation atomicity under injected write failures', { timeout: 120_000 
     const before = treeHashes(fixture.root)
     const tree = listTree(fixture.root)
     lock(nodePath.join(fixture.root, 'lib'))
-    const operations = [firstLineEdit(fixture.root, 'src/a.ts', aText, '// edited a'), firstLineEdit(fixture.root, 'lib/c.ts', cText, '// edited c')]
+    const operations = [
+      firstLineEdit(fixture.root, 'src/a.ts', aText, '// edited a'),
+      firstLineEdit(fixture.root, 'lib/c.ts', cText, '// edited c'),
+    ]
     expect(await apply(stack, operations)).toBe('WRITE_FAILED')
     expectUntouched(fixture, before, tree)
     count('applier: immutable folder')
@@ -131,7 +139,10 @@ describe('mutation atomicity under injected write failures', { timeout: 120_000 
     const before = treeHashes(fixture.root)
     const tree = listTree(fixture.root)
     const created = nodePath.join(fixture.root, 'src/b.ts/new.ts')
-    const code = await apply(stack, [firstLineEdit(fixture.root, 'src/a.ts', aText, '// edited a'), { type: 'create', uri: pathToUri(created), path: created }])
+    const code = await apply(stack, [
+      firstLineEdit(fixture.root, 'src/a.ts', aText, '// edited a'),
+      { type: 'create', uri: pathToUri(created), path: created },
+    ])
     expect(['WRITE_FAILED', 'INVALID_ARGUMENT']).toContain(code)
     expectUntouched(fixture, before, tree)
     count('applier: create under a file')
@@ -152,25 +163,28 @@ describe('mutation atomicity under injected write failures', { timeout: 120_000 
     count('applier: rename under a file')
   })
 
-  it.skipIf(!canLock)('code_rename through the real TypeScript server with one of its three files immutable: WRITE_FAILED, nothing renamed; then it goes through', async () => {
-    const { fixture, stack } = await world({ mutations: { autoApprove: true } })
-    const before = treeHashes(fixture.root)
-    const tree = listTree(fixture.root)
-    const args = { target: { path: 'src/a.ts', symbol: 'greet' }, newName: 'welcome' }
-    lock(nodePath.join(fixture.root, 'lib/c.ts'))
-    const failed = await stack.call('code_rename', args)
-    expect(failed.ok ? 'ok' : failed.error.code).toBe('WRITE_FAILED')
-    expectUntouched(fixture, before, tree)
-    unlock(nodePath.join(fixture.root, 'lib/c.ts'))
-    const succeeded = await stack.call('code_rename', args)
-    expect(succeeded.ok, succeeded.text).toBe(true)
-    for (const relative of Object.keys(original)) {
-      const text = readFileSync(nodePath.join(fixture.root, relative), 'utf8')
-      expect(text, relative).toContain('welcome')
-      expect(text, relative).not.toMatch(/\bgreet\b/)
-    }
-    count('tool: code_rename with an immutable file')
-  })
+  it.skipIf(!canLock)(
+    'code_rename through the real TypeScript server with one of its three files immutable: WRITE_FAILED, nothing renamed; then it goes through',
+    async () => {
+      const { fixture, stack } = await world({ mutations: { autoApprove: true } })
+      const before = treeHashes(fixture.root)
+      const tree = listTree(fixture.root)
+      const args = { target: { path: 'src/a.ts', symbol: 'greet' }, newName: 'welcome' }
+      lock(nodePath.join(fixture.root, 'lib/c.ts'))
+      const failed = await stack.call('code_rename', args)
+      expect(failed.ok ? 'ok' : failed.error.code).toBe('WRITE_FAILED')
+      expectUntouched(fixture, before, tree)
+      unlock(nodePath.join(fixture.root, 'lib/c.ts'))
+      const succeeded = await stack.call('code_rename', args)
+      expect(succeeded.ok, succeeded.text).toBe(true)
+      for (const relative of Object.keys(original)) {
+        const text = readFileSync(nodePath.join(fixture.root, relative), 'utf8')
+        expect(text, relative).toContain('welcome')
+        expect(text, relative).not.toMatch(/\bgreet\b/)
+      }
+      count('tool: code_rename with an immutable file')
+    },
+  )
 
   it('a file replaced by a folder while the rename waits for approval: a typed error, nothing written', async () => {
     let fixtureRoot = ''

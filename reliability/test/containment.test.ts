@@ -19,18 +19,39 @@ const recorder = new ResultRecorder('containment')
 let fixture: Fixture
 let stack: Stack
 
-
 /** Attack paths, by family. `{outside}` is the sentinel folder next to the root, `{root}` the root. */
 const attackFamilies: Record<string, ReadonlyArray<string>> = {
   traversal: ['../outside/secret.ts', 'src/../../outside/secret.ts', './../outside/secret.ts', `${'../'.repeat(12)}etc/passwd`],
-  'percent-encoded traversal': ['..%2Foutside%2Fsecret.ts', '%2e%2e/outside/secret.ts', 'src/%2E%2E/%2E%2E/outside/secret.ts', '..%5Coutside%5Csecret.ts'],
+  'percent-encoded traversal': [
+    '..%2Foutside%2Fsecret.ts',
+    '%2e%2e/outside/secret.ts',
+    'src/%2E%2E/%2E%2E/outside/secret.ts',
+    '..%5Coutside%5Csecret.ts',
+  ],
   'symlink escape': ['links/escape.ts', 'links/outside-dir/secret.ts'],
   'absolute paths': ['{outside}/secret.ts', '/etc/passwd', '{root}/../outside/secret.ts'],
-  'non-file URIs': ['file://{outside}/secret.ts', 'file:///etc/passwd', 'http://example.com/src/a.ts', 'untitled:Untitled-1', 'vscode-remote://host/etc/passwd', 'data:text/plain,secret'],
-  'Windows-style paths': ['C:\\Windows\\win.ini', '..\\outside\\secret.ts', '\\\\server\\share\\secret.ts', 'C:/outside/secret.ts', 'src\\..\\..\\outside\\secret.ts'],
+  'non-file URIs': [
+    'file://{outside}/secret.ts',
+    'file:///etc/passwd',
+    'http://example.com/src/a.ts',
+    'untitled:Untitled-1',
+    'vscode-remote://host/etc/passwd',
+    'data:text/plain,secret',
+  ],
+  'Windows-style paths': [
+    'C:\\Windows\\win.ini',
+    '..\\outside\\secret.ts',
+    '\\\\server\\share\\secret.ts',
+    'C:/outside/secret.ts',
+    'src\\..\\..\\outside\\secret.ts',
+  ],
   'NUL bytes': ['src/a.ts\u0000../../outside/secret.ts', 'src/a\u0000.ts', '\u0000'],
   // Longer than PATH_MAX (4096) with NAME_MAX-sized segments, a name over NAME_MAX, deep traversal.
-  'very long paths': [`${`${'abcdefghij'.repeat(25)}/`.repeat(17)}a.ts`, `${'x'.repeat(300)}.ts`, `src/${'../'.repeat(2_000)}outside/secret.ts`],
+  'very long paths': [
+    `${`${'abcdefghij'.repeat(25)}/`.repeat(17)}a.ts`,
+    `${'x'.repeat(300)}.ts`,
+    `src/${'../'.repeat(2_000)}outside/secret.ts`,
+  ],
 }
 
 /**
@@ -68,7 +89,7 @@ afterAll(async () => {
 }, 60_000)
 
 describe('path containment through every tool', { timeout: 300_000 }, () => {
-  it('the fixture can show a read outside the root: reading a file with the sentinel\'s times moves its atime', async () => {
+  it("the fixture can show a read outside the root: reading a file with the sentinel's times moves its atime", async () => {
     const canary = nodePath.join(fixture.outside, 'canary.ts')
     const { writeFileSync, utimesSync } = await import('node:fs')
     writeFileSync(canary, 'canary\n')
@@ -115,7 +136,8 @@ describe('path containment through every tool', { timeout: 300_000 }, () => {
               continue
             }
             if (outcome.ok) leaks.push(`${label}: answered ok: ${outcome.summary}`)
-            else if (!refusalCodes.includes(outcome.error.code)) leaks.push(`${label}: ${outcome.error.code} ${outcome.error.message.slice(0, 160)}`)
+            else if (!refusalCodes.includes(outcome.error.code))
+              leaks.push(`${label}: ${outcome.error.code} ${outcome.error.message.slice(0, 160)}`)
             outcomes.push(outcome.ok ? 'ok' : outcome.error.code)
           }
         }
@@ -123,22 +145,27 @@ describe('path containment through every tool', { timeout: 300_000 }, () => {
       if (process.env['RELIABILITY_DEBUG']) console.log(name, Math.round(performance.now() - toolStarted), 'ms')
     }
     const toolsWithPaths = Object.values(slotsPerTool).filter((n) => n > 0).length
-    recorder.record('path-containment attacks', 'every attack path in every path parameter of every tool is refused with a typed error; the sentinel outside the root keeps its content, mtime and atime; no file appears outside the root; nothing in the root changes', {
-      tools: stack.tools.size,
-      'tools with path parameters': toolsWithPaths,
-      'path parameters attacked': Object.values(slotsPerTool).reduce((a, b) => a + b, 0),
-      'attack calls': outcomes.length,
-      ...Object.fromEntries(Object.entries(perFamily).map(([family, n]) => [`calls: ${family}`, n])),
-      ...Object.fromEntries(Object.entries(tally(outcomes)).map(([code, n]) => [`refused: ${code}`, n])),
-      'code_actions listing that ignored expectedHashes (nothing read or written)': ignored,
-      'not refused': leaks.length,
-    })
+    recorder.record(
+      'path-containment attacks',
+      'every attack path in every path parameter of every tool is refused with a typed error; the sentinel outside the root keeps its content, mtime and atime; no file appears outside the root; nothing in the root changes',
+      {
+        tools: stack.tools.size,
+        'tools with path parameters': toolsWithPaths,
+        'path parameters attacked': Object.values(slotsPerTool).reduce((a, b) => a + b, 0),
+        'attack calls': outcomes.length,
+        ...Object.fromEntries(Object.entries(perFamily).map(([family, n]) => [`calls: ${family}`, n])),
+        ...Object.fromEntries(Object.entries(tally(outcomes)).map(([code, n]) => [`refused: ${code}`, n])),
+        'code_actions listing that ignored expectedHashes (nothing read or written)': ignored,
+        'not refused': leaks.length,
+      },
+    )
     expect(leaks, 'attacks not refused with OUTSIDE_WORKSPACE, INVALID_ARGUMENT or NOT_FOUND').toEqual([])
     expect(sentinelTimes(), 'the sentinel was read (atime) or written (mtime)').toEqual(sentinelBefore)
-    expect(readFileSync(fixture.sentinel, 'utf8'), 'the sentinel\'s content').toBe(sentinelText)
-    expect(listTree(fixture.scratch).filter((p) => !p.startsWith('workspace/') && !p.endsWith('canary.ts')), 'new files outside the root').toEqual(
-      outsideBefore.filter((p) => !p.endsWith('canary.ts')),
-    )
+    expect(readFileSync(fixture.sentinel, 'utf8'), "the sentinel's content").toBe(sentinelText)
+    expect(
+      listTree(fixture.scratch).filter((p) => !p.startsWith('workspace/') && !p.endsWith('canary.ts')),
+      'new files outside the root',
+    ).toEqual(outsideBefore.filter((p) => !p.endsWith('canary.ts')))
     expect(treeHashes(fixture.root), 'files inside the root changed').toEqual(rootBefore)
   })
 })

@@ -10,7 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { ToolOutcome } from '@codeseam/tool-lsp'
 
-import { FaultLog, faultServerPath, killLeftovers, Lifelines, scratchDir, withDeadline } from '../../packages/lsp-local/test/fault-server/harness.js'
+import {
+  FaultLog,
+  faultServerPath,
+  killLeftovers,
+  Lifelines,
+  scratchDir,
+  withDeadline,
+} from '../../packages/lsp-local/test/fault-server/harness.js'
 import { libText, mainText } from '../../packages/lsp-local/test/fault-server/host-fixture.js'
 import { finishSuite, ResultRecorder, tally } from './support/results.js'
 import { openStack, type Stack } from './support/stack.js'
@@ -45,10 +52,18 @@ function mixedCalls(countOfCalls: number): Array<{ name: string; args: Record<st
   const target = { path: 'main.fault', line, column, matchText: 'greet' }
   const structured = (o: ToolOutcome) => (o.ok ? o.structured : {})
   const kinds = [
-    { name: 'code_navigate', args: { target, kind: 'definition' }, check: (o: ToolOutcome) => JSON.stringify(structured(o)['files']).includes('"path":"lib.fault"') },
+    {
+      name: 'code_navigate',
+      args: { target, kind: 'definition' },
+      check: (o: ToolOutcome) => JSON.stringify(structured(o)['files']).includes('"path":"lib.fault"'),
+    },
     { name: 'code_navigate', args: { target, kind: 'references' }, check: (o: ToolOutcome) => structured(o)['totalFound'] === 4 },
     { name: 'code_hover', args: { target }, check: (o: ToolOutcome) => JSON.stringify(structured(o)).includes('declared in lib.fault') },
-    { name: 'code_symbols', args: { path: 'lib.fault' }, check: (o: ToolOutcome) => JSON.stringify(structured(o)['outline']).includes('"name":"greet"') },
+    {
+      name: 'code_symbols',
+      args: { path: 'lib.fault' },
+      check: (o: ToolOutcome) => JSON.stringify(structured(o)['outline']).includes('"name":"greet"'),
+    },
   ]
   return Array.from({ length: countOfCalls }, (_, i) => kinds[i % kinds.length]!)
 }
@@ -121,7 +136,8 @@ describe('fault-injecting server under load (50 mixed tool calls in flight)', { 
   const scenarios = [
     {
       name: 'crash while 50 requests are in flight',
-      guarantee: 'every in-flight call fails with a typed error (the server is held until 50 requests are pending, then exits); the restarted server answers all 50 again correctly',
+      guarantee:
+        'every in-flight call fails with a typed error (the server is held until 50 requests are pending, then exits); the restarted server answers all 50 again correctly',
       faults: ['--scenario', 'crash-when-pending', '--pending', '50'],
       config: { requestTimeoutMs: 60_000 },
       // Every request is held until the crash: nothing can be answered before it.
@@ -165,7 +181,10 @@ describe('fault-injecting server under load (50 mixed tool calls in flight)', { 
           rounds++
           recovered = await load(w.stack, calls)
           if (process.env['RELIABILITY_DEBUG']) console.log(scenario.name, 'round', rounds, tally(recovered), w.log.pids())
-          expect(recovered.filter((r) => r !== 'correct' && !faultCodes.includes(r)), 'answers while recovering').toEqual([])
+          expect(
+            recovered.filter((r) => r !== 'correct' && !faultCodes.includes(r)),
+            'answers while recovering',
+          ).toEqual([])
           if (recovered.every((r) => r === 'correct')) break
         }
         expect(recovered, `after at most ${maxRecoveryRounds} rounds every call is answered correctly`).toEqual(calls.map(() => 'correct'))

@@ -64,27 +64,45 @@ function malformed(base: Record<string, unknown>, schema: JsonSchema): fc.Arbitr
   const known = new Set(slots.map((s) => String(s.slot[s.slot.length - 1])))
   const strategies: Array<fc.Arbitrary<[string, unknown]>> = [
     fc.jsonValue().map((value) => ['arbitrary JSON instead of the arguments', value] as [string, unknown]),
-    fc.string({ minLength: 1, maxLength: 12 }).filter((name) => !known.has(name) && name !== '__proto__').map((name) => ['unknown property', { ...base, [name]: 1 }] as [string, unknown]),
+    fc
+      .string({ minLength: 1, maxLength: 12 })
+      .filter((name) => !known.has(name) && name !== '__proto__')
+      .map((name) => ['unknown property', { ...base, [name]: 1 }] as [string, unknown]),
   ]
   if (slots.length > 0) {
     strategies.push(
-      fc.tuple(fc.constantFrom(...slots), fc.jsonValue()).map(([s, value]) => [`wrong value at ${slotName(s.slot)}`, withSlot(base, s.slot, value)] as [string, unknown]),
+      fc
+        .tuple(fc.constantFrom(...slots), fc.jsonValue())
+        .map(([s, value]) => [`wrong value at ${slotName(s.slot)}`, withSlot(base, s.slot, value)] as [string, unknown]),
     )
     const numeric = slots.filter((s) => nonNull(s.schema).type === 'integer')
     if (numeric.length > 0) {
       strategies.push(
-        fc.tuple(fc.constantFrom(...numeric), fc.oneof(fc.integer({ min: -1_000_000, max: 0 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer({ min: 11, max: 1_000_000 }))).map(
-          ([s, value]) => [`out-of-range number at ${slotName(s.slot)}`, withSlot(base, s.slot, value)] as [string, unknown],
-        ),
+        fc
+          .tuple(
+            fc.constantFrom(...numeric),
+            fc.oneof(
+              fc.integer({ min: -1_000_000, max: 0 }),
+              fc.double({ noNaN: true, noDefaultInfinity: true }),
+              fc.integer({ min: 11, max: 1_000_000 }),
+            ),
+          )
+          .map(([s, value]) => [`out-of-range number at ${slotName(s.slot)}`, withSlot(base, s.slot, value)] as [string, unknown]),
       )
     }
     const enums = slots.filter((s) => nonNull(s.schema).enum !== undefined)
     if (enums.length > 0) {
-      strategies.push(fc.tuple(fc.constantFrom(...enums), fc.string({ maxLength: 16 })).map(([s, value]) => [`value outside the enum at ${slotName(s.slot)}`, withSlot(base, s.slot, value)] as [string, unknown]))
+      strategies.push(
+        fc
+          .tuple(fc.constantFrom(...enums), fc.string({ maxLength: 16 }))
+          .map(([s, value]) => [`value outside the enum at ${slotName(s.slot)}`, withSlot(base, s.slot, value)] as [string, unknown]),
+      )
     }
     const required = slots.filter((s) => s.required)
     if (required.length > 0) {
-      strategies.push(fc.constantFrom(...required).map((s) => [`missing required ${slotName(s.slot)}`, without(base, s.slot)] as [string, unknown]))
+      strategies.push(
+        fc.constantFrom(...required).map((s) => [`missing required ${slotName(s.slot)}`, without(base, s.slot)] as [string, unknown]),
+      )
     }
   }
   return fc.oneof(...strategies)
@@ -114,23 +132,36 @@ describe('malformed tool arguments from the JSON Schemas (fast-check)', { timeou
           strategies.push(strategy.replace(/ at .*/, ''))
           const outcome = await stack.call(name, args)
           if (outcome.ok) problems.push(`${name} ran a schema-invalid call (${strategy}): ${JSON.stringify(args).slice(0, 160)}`)
-          else if (outcome.error.code !== 'INVALID_ARGUMENT') problems.push(`${name} (${strategy}): ${outcome.error.code} instead of INVALID_ARGUMENT: ${outcome.error.message.slice(0, 160)}`)
-          else if (!outcome.error.message.includes(name)) problems.push(`${name} (${strategy}): the error does not name the tool: ${outcome.error.message.slice(0, 160)}`)
+          else if (outcome.error.code !== 'INVALID_ARGUMENT')
+            problems.push(
+              `${name} (${strategy}): ${outcome.error.code} instead of INVALID_ARGUMENT: ${outcome.error.message.slice(0, 160)}`,
+            )
+          else if (!outcome.error.message.includes(name))
+            problems.push(`${name} (${strategy}): the error does not name the tool: ${outcome.error.message.slice(0, 160)}`)
           counts[name] = (counts[name] ?? 0) + 1
         }),
         { seed, numRuns: runsPerTool },
       )
     }
-    recorder.record('malformed arguments', 'every call its JSON Schema rejects is answered with INVALID_ARGUMENT naming the tool; none runs, none crashes the stack, nothing is written', {
-      tools: stack.tools.size,
-      'generated calls': rejectedBySchema + acceptedBySchema,
-      'schema-invalid calls sent': rejectedBySchema,
-      'generated calls still valid (skipped)': acceptedBySchema,
-      ...Object.fromEntries(Object.entries(tally(strategies)).map(([k, v]) => [`strategy: ${k}`, v])),
-      'answered INVALID_ARGUMENT': Object.values(counts).reduce((a, b) => a + b, 0) - problems.length,
-      problems: problems.length,
-      ...Object.fromEntries([...new Set(problems.map((p) => p.replace(/\).*/, ')')))].map((kind) => [`problem: ${kind}`, problems.filter((p) => p.startsWith(kind.slice(0, -1))).length])),
-    })
+    recorder.record(
+      'malformed arguments',
+      'every call its JSON Schema rejects is answered with INVALID_ARGUMENT naming the tool; none runs, none crashes the stack, nothing is written',
+      {
+        tools: stack.tools.size,
+        'generated calls': rejectedBySchema + acceptedBySchema,
+        'schema-invalid calls sent': rejectedBySchema,
+        'generated calls still valid (skipped)': acceptedBySchema,
+        ...Object.fromEntries(Object.entries(tally(strategies)).map(([k, v]) => [`strategy: ${k}`, v])),
+        'answered INVALID_ARGUMENT': Object.values(counts).reduce((a, b) => a + b, 0) - problems.length,
+        problems: problems.length,
+        ...Object.fromEntries(
+          [...new Set(problems.map((p) => p.replace(/\).*/, ')')))].map((kind) => [
+            `problem: ${kind}`,
+            problems.filter((p) => p.startsWith(kind.slice(0, -1))).length,
+          ]),
+        ),
+      },
+    )
     expect(problems).toEqual([])
     expect(treeHashes(fixture.root), 'a malformed call changed a file').toEqual(before)
     // The stack still answers after hundreds of malformed calls.

@@ -16,7 +16,10 @@ export interface HostedLsp {
 }
 
 /** Creates `ctx.lsp` with a local host attached to one trusted root. */
-export async function startHostedLsp(root: string, options: { idleTtlMs?: number; otherPids: () => ReadonlyArray<number> }): Promise<HostedLsp> {
+export async function startHostedLsp(
+  root: string,
+  options: { idleTtlMs?: number; otherPids: () => ReadonlyArray<number> },
+): Promise<HostedLsp> {
   const { childProcesses, processTree } = await import('../process-memory.js')
   const host = await createLocalHost({ idleTtlMs: options.idleTtlMs ?? 0 })
   const lsp = createLsp()
@@ -74,7 +77,8 @@ export function ctxLspLayer(hosted: HostedLsp): ReadLayer {
       return lsp.query({ operation: query.operation, root, path: query.path, position: query.position })
     },
     verify: (query, answer) => verifySeamResult(root, query, answer as LspQueryResult),
-    locationCount: (answer) => ((answer as LspQueryResult).kind === 'locations' ? (answer as { locations: unknown[] }).locations.length : 0),
+    locationCount: (answer) =>
+      (answer as LspQueryResult).kind === 'locations' ? (answer as { locations: unknown[] }).locations.length : 0,
     truncated: (answer) => (answer as LspQueryResult).meta.truncated,
     outputBytes: jsonBytes,
     pids: () => hosted.serverPids(),

@@ -96,7 +96,9 @@ export async function startMcpLayer(root: string): Promise<{ layer: ReadLayer; e
       inProcess: false,
       async run(query) {
         const call = toolCallFor(query)
-        const result = (await client.callTool({ name: call.name, arguments: call.arguments }, undefined, { timeout: 120_000 })) as CallResult
+        const result = (await client.callTool({ name: call.name, arguments: call.arguments }, undefined, {
+          timeout: 120_000,
+        })) as CallResult
         if (result.isError === true) throw new Error(`${call.name} failed over MCP: ${result.content?.[0]?.text ?? ''}`)
         return result
       },

@@ -29,11 +29,15 @@ export function verifyToolOutput(query: ReadQuery, structured: Record<string, un
   if (structured === undefined) return false
   switch (query.operation) {
     case 'definition':
-      return Array.isArray(structured['files']) && (structured['files'] as Array<{ path?: unknown }>).some((f) => f.path === query.expect.file)
+      return (
+        Array.isArray(structured['files']) && (structured['files'] as Array<{ path?: unknown }>).some((f) => f.path === query.expect.file)
+      )
     case 'references':
       return typeof structured['totalFound'] === 'number' && structured['totalFound'] >= (query.expect.minLocations ?? 1)
     case 'hover':
-      return `${String(structured['signature'] ?? '')}\n${String(structured['documentation'] ?? '')}`.includes(query.expect.hoverIncludes ?? '')
+      return `${String(structured['signature'] ?? '')}\n${String(structured['documentation'] ?? '')}`.includes(
+        query.expect.hoverIncludes ?? '',
+      )
     case 'documentSymbols':
       return JSON.stringify(structured['outline'] ?? []).includes(`"name":${JSON.stringify(query.expect.symbolName ?? '')}`)
   }

@@ -22,7 +22,8 @@ export async function toolsLayer(hosted: HostedLsp): Promise<{ layer: ReadLayer 
   } catch (error) {
     return { missing: `@codeseam/tool-lsp does not load: ${(error as Error).message}` }
   }
-  if (typeof tools.callTool !== 'function' || !Array.isArray(tools.readTools)) return { missing: '@codeseam/tool-lsp exports no callTool/readTools' }
+  if (typeof tools.callTool !== 'function' || !Array.isArray(tools.readTools))
+    return { missing: '@codeseam/tool-lsp exports no callTool/readTools' }
   const byName = new Map(tools.readTools.map((tool) => [tool.name, tool]))
   for (const name of ['code_navigate', 'code_hover', 'code_symbols']) {
     if (!byName.has(name)) return { missing: `@codeseam/tool-lsp has no ${name} tool` }

@@ -27,7 +27,15 @@ export function pythonDefinitionQuery(workspace: GeneratedWorkspace): ReadQuery 
   const path = 'pkg/mod1.py'
   const text = workspace.files.get(path)!
   const position = positionOf(text, 'compute0(value - 1)')
-  return { label: 'definition: cross-module call', operation: 'definition', path, position, line: position.line + 1, matchText: 'compute0', expect: { file: 'pkg/mod0.py' } }
+  return {
+    label: 'definition: cross-module call',
+    operation: 'definition',
+    path,
+    position,
+    line: position.line + 1,
+    matchText: 'compute0',
+    expect: { file: 'pkg/mod0.py' },
+  }
 }
 
 /** Spawn → initialize → first correct answer through the bare client. */
@@ -66,7 +74,12 @@ async function hostColdStart(testCase: ColdStartCase, serverPids: () => number[]
     const deadline = performance.now() + 120_000
     for (;;) {
       attempts++
-      const result: LspQueryResult = await lsp.query({ operation: 'definition', root: testCase.workspace.root, path: query.path, position: query.position })
+      const result: LspQueryResult = await lsp.query({
+        operation: 'definition',
+        root: testCase.workspace.root,
+        path: query.path,
+        position: query.position,
+      })
       if (verifySeamResult(testCase.workspace.root, query, result)) break
       if (performance.now() > deadline) throw new Error(`${testCase.profile} never answered correctly through the host`)
     }
@@ -93,7 +106,11 @@ async function hostColdStart(testCase: ColdStartCase, serverPids: () => number[]
 }
 
 /** Cold start per built-in profile, through the floor and through the host. */
-export async function runColdStarts(cases: ReadonlyArray<ColdStartCase>, serverPids: () => number[], withHost: boolean): Promise<ColdStartResult[]> {
+export async function runColdStarts(
+  cases: ReadonlyArray<ColdStartCase>,
+  serverPids: () => number[],
+  withHost: boolean,
+): Promise<ColdStartResult[]> {
   const results: ColdStartResult[] = []
   for (const testCase of cases) {
     results.push(await floorColdStart(testCase))
@@ -107,4 +124,3 @@ export async function runColdStarts(cases: ReadonlyArray<ColdStartCase>, serverP
   }
   return results
 }
-

@@ -129,20 +129,25 @@ function relativeInside(root: string, uri: string): string | undefined {
 
 /** The bare answers in the oracle's normal form (keys.ts), so they compare with its answers. */
 function referenceKeys(root: string, answer: ReadonlyArray<Location> | null): string[] {
-  return unique((answer ?? []).flatMap((location) => {
-    const path = relativeInside(root, location.uri)
-    return path === undefined ? [] : [locationKey(path, location.range)]
-  }))
+  return unique(
+    (answer ?? []).flatMap((location) => {
+      const path = relativeInside(root, location.uri)
+      return path === undefined ? [] : [locationKey(path, location.range)]
+    }),
+  )
 }
 
 function symbolKeys(root: string, language: OracleLanguage, answer: ReadonlyArray<SymbolInformation | WorkspaceSymbol> | null): string[] {
   const extensions = sourceExtensions[language]
-  return unique((answer ?? []).flatMap((symbol) => {
-    const path = relativeInside(root, symbol.location.uri)
-    if (path === undefined || !extensions.includes(nodePath.extname(path).toLowerCase())) return []
-    const range = 'range' in symbol.location ? symbol.location.range : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }
-    return [workspaceSymbolKey(symbol.name, symbol.kind, path, range)]
-  }))
+  return unique(
+    (answer ?? []).flatMap((symbol) => {
+      const path = relativeInside(root, symbol.location.uri)
+      if (path === undefined || !extensions.includes(nodePath.extname(path).toLowerCase())) return []
+      const range =
+        'range' in symbol.location ? symbol.location.range : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }
+      return [workspaceSymbolKey(symbol.name, symbol.kind, path, range)]
+    }),
+  )
 }
 
 /**
@@ -167,7 +172,13 @@ interface TimedKeys {
 }
 
 /** Bare, primed: spawn with the workspace folders, open every source file, ask once. Spawn → answer. */
-async function bareCold(workspace: OracleWorkspace, bare: BareServer, files: ReadonlyArray<string>, operation: Operation, target: SymbolTarget): Promise<TimedKeys> {
+async function bareCold(
+  workspace: OracleWorkspace,
+  bare: BareServer,
+  files: ReadonlyArray<string>,
+  operation: Operation,
+  target: SymbolTarget,
+): Promise<TimedKeys> {
   const { root, language } = workspace
   const started = performance.now()
   const client = await FloorClient.start(bare.command, root, { folders: bare.layout.folders, unscopedSettings: bare.layout.unscoped })
@@ -208,7 +219,8 @@ async function seamCold(workspace: OracleWorkspace, operation: Operation, target
 
 /** One side's first answer judged by the oracle's. */
 function judged(expected: ReadonlyArray<string>, answer: TimedKeys | Error): RealColdStartSide {
-  if (answer instanceof Error) return { complete: false, found: 0, missing: expected.length, extra: 0, error: answer.message.split('\n')[0]!.slice(0, 200) }
+  if (answer instanceof Error)
+    return { complete: false, found: 0, missing: expected.length, extra: 0, error: answer.message.split('\n')[0]!.slice(0, 200) }
   const errors = answer.keys.filter((key) => key.startsWith('!error'))
   const keys = answer.keys.filter((key) => !key.startsWith('!'))
   const { missing, extra } = difference(expected, keys)
@@ -310,7 +322,10 @@ async function warmWorkspaceSymbols(
   rounds: number,
 ): Promise<RealWarmWorkspaceSymbolsResult> {
   const { root, language } = workspace
-  const client = await FloorClient.start(bareServer.command, root, { folders: bareServer.layout.folders, unscopedSettings: bareServer.layout.unscoped })
+  const client = await FloorClient.start(bareServer.command, root, {
+    folders: bareServer.layout.folders,
+    unscopedSettings: bareServer.layout.unscoped,
+  })
   let host: Awaited<ReturnType<typeof createLocalHost>> | undefined
   let release: (() => Promise<void>) | undefined
   const lsp = createLsp()
@@ -429,7 +444,8 @@ async function runCorpus(workspace: OracleWorkspace, folder: string, options: Re
   const oracle = await OracleServer.start(root, language)
   const settleMs = performance.now() - started
   try {
-    for (const symbol of symbols) for (const operation of operations) expected.set(`${operation} ${symbol.name}`, await oracle.ask(operation, symbol))
+    for (const symbol of symbols)
+      for (const operation of operations) expected.set(`${operation} ${symbol.name}`, await oracle.ask(operation, symbol))
     for (const query of warmQueries) warmExpected.set(query, await oracle.workspaceSymbols(query))
     if (warmQueries.length > 0) {
       log(`${name}: warm workspace symbols × ${options.rounds} rounds (${warmQueries.join(', ')})`)
@@ -481,7 +497,8 @@ async function runCorpus(workspace: OracleWorkspace, folder: string, options: Re
         codeseam: seamSide,
         ...(bareSide.ms !== undefined && seamSide.ms !== undefined ? { ratio: round(seamSide.ms / bareSide.ms, 2) } : {}),
       })
-      if (!seamSide.complete) log(`${name}: codeseam's first ${operation} answer for ${symbol.name} was not complete: ${JSON.stringify(seamSide)}`)
+      if (!seamSide.complete)
+        log(`${name}: codeseam's first ${operation} answer for ${symbol.name} was not complete: ${JSON.stringify(seamSide)}`)
     }
   }
 }

@@ -21,7 +21,8 @@ export async function runTargetResolution(lsp: LspService, workspace: GeneratedW
       const started = performance.now()
       const resolved = await resolveTarget(lsp, target)
       times.push(performance.now() - started)
-      if (resolved.symbol?.qualifiedName !== target.symbol) throw new Error(`resolveTarget found ${resolved.symbol?.qualifiedName} for ${target.symbol}`)
+      if (resolved.symbol?.qualifiedName !== target.symbol)
+        throw new Error(`resolveTarget found ${resolved.symbol?.qualifiedName} for ${target.symbol}`)
     }
     return times
   }

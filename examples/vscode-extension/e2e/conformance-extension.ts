@@ -37,9 +37,19 @@ export async function activate(): Promise<void> {
     })
     const text = formatConformanceReport(report)
     const toolCall = await exampleToolCall()
-    await writeFile(reportPath, JSON.stringify({ vscodeVersion: vscode.version, elapsedMs: Date.now() - started, report, text, toolCall }, null, 2))
+    await writeFile(
+      reportPath,
+      JSON.stringify({ vscodeVersion: vscode.version, elapsedMs: Date.now() - started, report, text, toolCall }, null, 2),
+    )
   } catch (error) {
-    await writeFile(reportPath, JSON.stringify({ vscodeVersion: vscode.version, error: error instanceof Error ? `${error.stack ?? error.message}` : String(error) }, null, 2))
+    await writeFile(
+      reportPath,
+      JSON.stringify(
+        { vscodeVersion: vscode.version, error: error instanceof Error ? `${error.stack ?? error.message}` : String(error) },
+        null,
+        2,
+      ),
+    )
   }
 }
 
@@ -50,7 +60,10 @@ export async function activate(): Promise<void> {
 async function exampleToolCall(): Promise<{ ok: boolean; summary: string; text: string } | { error: string }> {
   const call = { tool: 'code_navigate', arguments: { target: { path: 'src/geometry.ts', symbol: 'totalArea' }, kind: 'references' } }
   try {
-    const outcome = await vscode.commands.executeCommand<{ ok: boolean; summary: string; text: string } | undefined>('codeseam.runToolCall', JSON.stringify(call))
+    const outcome = await vscode.commands.executeCommand<{ ok: boolean; summary: string; text: string } | undefined>(
+      'codeseam.runToolCall',
+      JSON.stringify(call),
+    )
     if (outcome === undefined) return { error: 'codeseam.runToolCall returned nothing (see the error message it showed)' }
     return { ok: outcome.ok, summary: outcome.summary, text: outcome.text.slice(0, 4_000) }
   } catch (error) {

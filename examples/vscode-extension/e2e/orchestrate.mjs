@@ -7,7 +7,14 @@ import { createServer } from 'node:net'
 import * as nodePath from 'node:path'
 import { parseArgs } from 'node:util'
 
-const { values } = parseArgs({ options: { node: { type: 'string' }, 'code-server': { type: 'string' }, run: { type: 'string' }, 'timeout-ms': { type: 'string', default: '600000' } } })
+const { values } = parseArgs({
+  options: {
+    node: { type: 'string' },
+    'code-server': { type: 'string' },
+    run: { type: 'string' },
+    'timeout-ms': { type: 'string', default: '600000' },
+  },
+})
 const run = values.run
 const reportPath = nodePath.join(run, 'report.json')
 const deadlineMs = Number(values['timeout-ms'])
@@ -41,7 +48,11 @@ async function stopAll() {
       } catch {}
     }
   }
-  const exited = Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined)))
+  const exited = Promise.all(
+    children.map((child) =>
+      child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined,
+    ),
+  )
   // Bounded: whatever has not exited 10 s after SIGTERM gets SIGKILL.
   let timer
   const late = new Promise((resolve) => {
@@ -119,10 +130,14 @@ try {
     values.node,
     [
       values['code-server'],
-      '--auth', 'none',
-      '--bind-addr', `127.0.0.1:${port}`,
-      '--extensions-dir', nodePath.join(run, 'extensions'),
-      '--user-data-dir', nodePath.join(run, 'user-data'),
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--extensions-dir',
+      nodePath.join(run, 'extensions'),
+      '--user-data-dir',
+      nodePath.join(run, 'user-data'),
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
@@ -133,8 +148,16 @@ try {
   await waitForLine(codeServer, /HTTP server listening on/, 'code-server start', 120_000)
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(nodePath.join(run, 'workspace'))}`
   const browser = start('chromium', [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-    '--no-first-run', '--disable-dev-shm-usage', `--user-data-dir=${nodePath.join(run, 'chromium-profile')}`, '--remote-debugging-port=0', url,
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-dev-shm-usage',
+    `--user-data-dir=${nodePath.join(run, 'chromium-profile')}`,
+    '--remote-debugging-port=0',
+    url,
   ])
   browser.stderr.on('data', (chunk) => {
     if (/error/i.test(String(chunk)) && !/dbus|gcm|Fontconfig/i.test(String(chunk))) process.stdout.write(`[chromium] ${chunk}`)

@@ -25,7 +25,12 @@ export function parseToolCall(input: unknown): ToolCall {
 }
 
 /** Runs one tool call against `ctx.lsp` and returns the standard envelope (never throws for tool errors). */
-export async function runToolCall(lsp: LspService, tools: ReadonlyArray<AnyTool>, call: ToolCall, signal: AbortSignal): Promise<ToolOutcome> {
+export async function runToolCall(
+  lsp: LspService,
+  tools: ReadonlyArray<AnyTool>,
+  call: ToolCall,
+  signal: AbortSignal,
+): Promise<ToolOutcome> {
   const tool = tools.find((t) => t.name === call.tool)
   if (tool === undefined) {
     throw new LspError('NOT_FOUND', `no tool "${call.tool}"; the tools are: ${tools.map((t) => t.name).join(', ')}`)

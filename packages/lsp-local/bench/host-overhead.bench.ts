@@ -39,27 +39,44 @@ const ROUNDS = Number(process.env['CODESEAM_BENCH_ROUNDS'] ?? 200)
 // ---- the generated project
 const root = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-bench-')))
 mkdirSync(nodePath.join(root, 'src'))
-writeFileSync(nodePath.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true }, include: ['src'] }))
+writeFileSync(
+  nodePath.join(root, 'tsconfig.json'),
+  JSON.stringify({
+    compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true },
+    include: ['src'],
+  }),
+)
 const texts = new Map<string, string>()
 for (let i = 0; i < FILES; i++) {
-  const lines = i === 0
-    ? ['export class Thing_0 {', '  value = 0', '  method(): number {', '    return this.value', '  }', '}', 'export function fn_0(x: number): number {', '  return x', '}']
-    : [
-        `import { Thing_${i - 1}, fn_${i - 1} } from './mod_${i - 1}'`,
-        '',
-        `/** Thing number ${i}. */`,
-        `export class Thing_${i} {`,
-        `  value = ${i}`,
-        '  method(): number {',
-        `    return this.value + fn_${i - 1}(${i})`,
-        '  }',
-        '}',
-        '',
-        `export function fn_${i}(x: number): number {`,
-        `  const previous = new Thing_${i - 1}()`,
-        `  return x + previous.method() + fn_${i - 1}(x)`,
-        '}',
-      ]
+  const lines =
+    i === 0
+      ? [
+          'export class Thing_0 {',
+          '  value = 0',
+          '  method(): number {',
+          '    return this.value',
+          '  }',
+          '}',
+          'export function fn_0(x: number): number {',
+          '  return x',
+          '}',
+        ]
+      : [
+          `import { Thing_${i - 1}, fn_${i - 1} } from './mod_${i - 1}'`,
+          '',
+          `/** Thing number ${i}. */`,
+          `export class Thing_${i} {`,
+          `  value = ${i}`,
+          '  method(): number {',
+          `    return this.value + fn_${i - 1}(${i})`,
+          '  }',
+          '}',
+          '',
+          `export function fn_${i}(x: number): number {`,
+          `  const previous = new Thing_${i - 1}()`,
+          `  return x + previous.method() + fn_${i - 1}(x)`,
+          '}',
+        ]
   const path = nodePath.join(root, 'src', `mod_${i}.ts`)
   texts.set(path, lines.join('\n') + '\n')
   writeFileSync(path, lines.join('\n') + '\n')
@@ -85,18 +102,31 @@ async function bareClient(): Promise<{ connection: ProtocolConnection; pid: numb
   connection.onRequest(RegistrationRequest.type, () => undefined)
   connection.listen()
   await connection.sendRequest(InitializeRequest.type, {
-    processId: process.pid, rootUri: pathToUri(root), workspaceFolders: [{ uri: pathToUri(root), name: 'bench' }],
-    capabilities: { textDocument: { hover: { contentFormat: ['markdown'] }, documentSymbol: { hierarchicalDocumentSymbolSupport: true }, definition: { linkSupport: true } } },
+    processId: process.pid,
+    rootUri: pathToUri(root),
+    workspaceFolders: [{ uri: pathToUri(root), name: 'bench' }],
+    capabilities: {
+      textDocument: {
+        hover: { contentFormat: ['markdown'] },
+        documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+        definition: { linkSupport: true },
+      },
+    },
   })
   await connection.sendNotification(InitializedNotification.type, {})
-  await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: pathToUri(target), languageId: 'typescript', version: 1, text: texts.get(target) ?? '' } })
+  await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: pathToUri(target), languageId: 'typescript', version: 1, text: texts.get(target) ?? '' },
+  })
   return { connection, pid: child.pid ?? 0, kill: () => child.kill('SIGKILL') }
 }
 
 // ---- cold starts (spawn → first correct definition), bare and host
 const coldBareStart = performance.now()
 const bare = await bareClient()
-const firstBare = await bare.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: pathToUri(target) }, position: callSite })
+const firstBare = await bare.connection.sendRequest(DefinitionRequest.type, {
+  textDocument: { uri: pathToUri(target) },
+  position: callSite,
+})
 const coldBare = performance.now() - coldBareStart
 if (!JSON.stringify(firstBare).includes('mod_149')) throw new Error('the bare client got a wrong first definition')
 
@@ -106,7 +136,10 @@ const workspace = await host.openWorkspace(root, { trust: 'trusted' })
 const provider = host.providers.find((p) => p.id === 'local:typescript')
 if (provider === undefined) throw new Error('no typescript provider')
 const signal = new AbortController().signal
-const firstHost = await provider.query({ operation: 'definition', root: workspace.root, path: target, position: callSite, languageId: 'typescript' }, signal)
+const firstHost = await provider.query(
+  { operation: 'definition', root: workspace.root, path: target, position: callSite, languageId: 'typescript' },
+  signal,
+)
 const coldHost = performance.now() - coldHostStart
 if (!firstHost.locations.some((l) => l.path.endsWith('mod_149.ts'))) throw new Error('the host got a wrong first definition')
 
@@ -119,7 +152,8 @@ type Mix = { name: string; bare: () => Promise<unknown>; bare2: () => Promise<un
 const uri = pathToUri(target)
 const protocol: Record<string, (connection: ProtocolConnection) => Promise<unknown>> = {
   definition: (c) => c.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: callSite }),
-  references: (c) => c.sendRequest(ReferencesRequest.type, { textDocument: { uri }, position: declaration, context: { includeDeclaration: true } }),
+  references: (c) =>
+    c.sendRequest(ReferencesRequest.type, { textDocument: { uri }, position: declaration, context: { includeDeclaration: true } }),
   hover: (c) => c.sendRequest(HoverRequest.type, { textDocument: { uri }, position: typeUse }),
   documentSymbols: (c) => c.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } }),
 }
@@ -165,20 +199,27 @@ for (const entry of mix) {
       `added median ${ms(quantile(added, 0.5))} (×${(quantile(hostTimes, 0.5) / quantile(bareTimes, 0.5)).toFixed(2)}) | second bare client vs bare, median ${ms(quantile(noise, 0.5))}`,
   )
 }
-rows.push(`query mix (all ${pooled.added.length} rounds pooled): host added median ${ms(quantile(pooled.added, 0.5))} (target ≤ 0.5 ms); second bare client vs bare ${ms(quantile(pooled.noise, 0.5))}`)
+rows.push(
+  `query mix (all ${pooled.added.length} rounds pooled): host added median ${ms(quantile(pooled.added, 0.5))} (target ≤ 0.5 ms); second bare client vs bare ${ms(quantile(pooled.noise, 0.5))}`,
+)
 const [status] = await host.statusWithMemory()
 const bareRss = await treeRss(bare.pid)
 const watchdog = watchdogPid()
 const watchdogRss = watchdog === undefined ? undefined : await treeRss(watchdog)
-console.log([
-  '',
-  `lsp-local host overhead — native TypeScript 7 server, ${FILES}-file generated project, ${ROUNDS} rounds per query, interleaved`,
-  ...rows,
-  `cold start (spawn → first correct definition): bare ${coldBare.toFixed(0)} ms, host ${coldHost.toFixed(0)} ms (host includes starting its watchdog and opening the workspace)`,
-  `RSS of the server process tree: host ${((status?.rssBytes ?? 0) / 1e6).toFixed(0)} MB, bare ${((bareRss ?? 0) / 1e6).toFixed(0)} MB; plus the host's one shared watchdog ${((watchdogRss ?? 0) / 1e6).toFixed(0)} MB (per host process, not per server)`,
-  `load average while measuring: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')} on ${(await import('node:os')).cpus().length} cores`,
-  '',
-].join('\n'))
+console.log(
+  [
+    '',
+    `lsp-local host overhead — native TypeScript 7 server, ${FILES}-file generated project, ${ROUNDS} rounds per query, interleaved`,
+    ...rows,
+    `cold start (spawn → first correct definition): bare ${coldBare.toFixed(0)} ms, host ${coldHost.toFixed(0)} ms (host includes starting its watchdog and opening the workspace)`,
+    `RSS of the server process tree: host ${((status?.rssBytes ?? 0) / 1e6).toFixed(0)} MB, bare ${((bareRss ?? 0) / 1e6).toFixed(0)} MB; plus the host's one shared watchdog ${((watchdogRss ?? 0) / 1e6).toFixed(0)} MB (per host process, not per server)`,
+    `load average while measuring: ${(await import('node:os'))
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${(await import('node:os')).cpus().length} cores`,
+    '',
+  ].join('\n'),
+)
 
 afterAll(async () => {
   bare.kill()

@@ -23,7 +23,9 @@ import {
 } from 'vscode-languageserver-protocol/node'
 
 /** The server capability and the dynamic-registration method that enable each operation. */
-const enablers: { readonly [O in LspOperation]: ReadonlyArray<{ readonly capability: keyof ServerCapabilities; readonly method: string }> | 'always' } = {
+const enablers: {
+  readonly [O in LspOperation]: ReadonlyArray<{ readonly capability: keyof ServerCapabilities; readonly method: string }> | 'always'
+} = {
   definition: [{ capability: 'definitionProvider', method: DefinitionRequest.method }],
   typeDefinition: [{ capability: 'typeDefinitionProvider', method: TypeDefinitionRequest.method }],
   declaration: [{ capability: 'declarationProvider', method: DeclarationRequest.method }],
@@ -54,7 +56,12 @@ const enablers: { readonly [O in LspOperation]: ReadonlyArray<{ readonly capabil
 }
 
 /** Whether a capability or a dynamic registration for `method` is present. */
-export function hasCapability(capabilities: ServerCapabilities, registrations: ReadonlyMap<string, Registration>, capability: keyof ServerCapabilities, method: string): boolean {
+export function hasCapability(
+  capabilities: ServerCapabilities,
+  registrations: ReadonlyMap<string, Registration>,
+  capability: keyof ServerCapabilities,
+  method: string,
+): boolean {
   const value = capabilities[capability]
   if (value !== undefined && value !== null && value !== false) return true
   for (const registration of registrations.values()) if (registration.method === method) return true
@@ -62,7 +69,11 @@ export function hasCapability(capabilities: ServerCapabilities, registrations: R
 }
 
 /** Whether the running server negotiated an operation (static capability or dynamic registration). */
-export function supportsOperation(operation: LspOperation, capabilities: ServerCapabilities, registrations: ReadonlyMap<string, Registration>): boolean {
+export function supportsOperation(
+  operation: LspOperation,
+  capabilities: ServerCapabilities,
+  registrations: ReadonlyMap<string, Registration>,
+): boolean {
   const enabler = enablers[operation]
   if (enabler === 'always') return true
   return enabler.some((e) => hasCapability(capabilities, registrations, e.capability, e.method))

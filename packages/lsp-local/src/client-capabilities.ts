@@ -35,13 +35,21 @@ export const clientCapabilities: ClientCapabilities = {
     synchronization: { dynamicRegistration: true, didSave: false, willSave: false },
     completion: {
       dynamicRegistration: true,
-      completionItem: { snippetSupport: false, documentationFormat: [MarkupKind.Markdown, MarkupKind.PlainText], insertTextModeSupport: { valueSet: [InsertTextMode.asIs] } },
+      completionItem: {
+        snippetSupport: false,
+        documentationFormat: [MarkupKind.Markdown, MarkupKind.PlainText],
+        insertTextModeSupport: { valueSet: [InsertTextMode.asIs] },
+      },
       contextSupport: true,
     },
     hover: { dynamicRegistration: true, contentFormat: [MarkupKind.Markdown, MarkupKind.PlainText] },
     signatureHelp: {
       dynamicRegistration: true,
-      signatureInformation: { documentationFormat: [MarkupKind.Markdown, MarkupKind.PlainText], parameterInformation: { labelOffsetSupport: true }, activeParameterSupport: true },
+      signatureInformation: {
+        documentationFormat: [MarkupKind.Markdown, MarkupKind.PlainText],
+        parameterInformation: { labelOffsetSupport: true },
+        activeParameterSupport: true,
+      },
       contextSupport: true,
     },
     declaration: { dynamicRegistration: true, linkSupport: true },
@@ -54,7 +62,17 @@ export const clientCapabilities: ClientCapabilities = {
       dynamicRegistration: true,
       codeActionLiteralSupport: {
         codeActionKind: {
-          valueSet: [CodeActionKind.Empty, CodeActionKind.QuickFix, CodeActionKind.Refactor, CodeActionKind.RefactorExtract, CodeActionKind.RefactorInline, CodeActionKind.RefactorRewrite, CodeActionKind.Source, CodeActionKind.SourceOrganizeImports, CodeActionKind.SourceFixAll],
+          valueSet: [
+            CodeActionKind.Empty,
+            CodeActionKind.QuickFix,
+            CodeActionKind.Refactor,
+            CodeActionKind.RefactorExtract,
+            CodeActionKind.RefactorInline,
+            CodeActionKind.RefactorRewrite,
+            CodeActionKind.Source,
+            CodeActionKind.SourceOrganizeImports,
+            CodeActionKind.SourceFixAll,
+          ],
         },
       },
       isPreferredSupport: true,
@@ -65,7 +83,12 @@ export const clientCapabilities: ClientCapabilities = {
     formatting: { dynamicRegistration: true },
     rangeFormatting: { dynamicRegistration: true },
     rename: { dynamicRegistration: true, prepareSupport: true, honorsChangeAnnotations: true },
-    publishDiagnostics: { relatedInformation: true, versionSupport: true, tagSupport: { valueSet: [DiagnosticTag.Unnecessary, DiagnosticTag.Deprecated] }, dataSupport: true },
+    publishDiagnostics: {
+      relatedInformation: true,
+      versionSupport: true,
+      tagSupport: { valueSet: [DiagnosticTag.Unnecessary, DiagnosticTag.Deprecated] },
+      dataSupport: true,
+    },
     diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false },
     callHierarchy: { dynamicRegistration: true },
     typeHierarchy: { dynamicRegistration: true },

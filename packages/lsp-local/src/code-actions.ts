@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto'
 
 import { LspError, type LspCodeAction, type LspCommandOutcome, type LspWorkspaceEdit } from '@codeseam/lsp'
-import {
-  CodeActionResolveRequest,
-  ExecuteCommandRequest,
-  type CodeAction,
-  type Command,
-} from 'vscode-languageserver-protocol/node'
+import { CodeActionResolveRequest, ExecuteCommandRequest, type CodeAction, type Command } from 'vscode-languageserver-protocol/node'
 
 import type { LanguageServer } from './language-server.js'
 import type { Translator } from './translate.js'
@@ -51,7 +46,10 @@ export class CodeActionStore {
   get(id: string): StoredAction {
     const stored = this.actions.get(id)
     if (stored === undefined) {
-      throw new LspError('NOT_FOUND', `code action "${id}" is unknown or expired (the server restarted, or too many actions were listed since); list the actions again`)
+      throw new LspError(
+        'NOT_FOUND',
+        `code action "${id}" is unknown or expired (the server restarted, or too many actions were listed since); list the actions again`,
+      )
     }
     return stored
   }
@@ -85,7 +83,11 @@ export async function resolveAction(
   if (codeAction.command === undefined) return { title: codeAction.title, edit }
   const command = codeAction.command
   const { value, edits } = await server.capturingEdits(() =>
-    server.request(ExecuteCommandRequest.type, { command: command.command, ...(command.arguments === undefined ? {} : { arguments: command.arguments }) }, { ...requestOptions, what: `workspace/executeCommand ${command.command}` }),
+    server.request(
+      ExecuteCommandRequest.type,
+      { command: command.command, ...(command.arguments === undefined ? {} : { arguments: command.arguments }) },
+      { ...requestOptions, what: `workspace/executeCommand ${command.command}` },
+    ),
   )
   return {
     title: codeAction.title,

@@ -85,7 +85,9 @@ export async function readConfigFile(file: string): Promise<HostConfig> {
   try {
     return JSON.parse(text) as HostConfig
   } catch (error) {
-    throw new LspError('INVALID_ARGUMENT', `the lsp-local config file ${file} is not valid JSON: ${(error as Error).message}`, { cause: error })
+    throw new LspError('INVALID_ARGUMENT', `the lsp-local config file ${file} is not valid JSON: ${(error as Error).message}`, {
+      cause: error,
+    })
   }
 }
 
@@ -110,7 +112,10 @@ function validateProfile(profile: ServerProfile): ServerProfile {
  * Merges built-ins with the user's profiles: same id overrides field by field, new ids are added. Two
  * enabled profiles may not claim the same extension (the seam gives each extension to one provider).
  */
-export function mergeProfiles(builtins: ReadonlyArray<ServerProfile>, user: ReadonlyArray<ProfileConfig> = []): ReadonlyArray<ServerProfile> {
+export function mergeProfiles(
+  builtins: ReadonlyArray<ServerProfile>,
+  user: ReadonlyArray<ProfileConfig> = [],
+): ReadonlyArray<ServerProfile> {
   const byId = new Map<string, ServerProfile>(builtins.map((p) => [p.id, p]))
   for (const entry of user) {
     const base = byId.get(entry.id)
@@ -157,7 +162,10 @@ export async function resolveHostConfig(options: HostOptions, builtins: Readonly
   }
   const alias = config.maxOpenDocuments
   if (alias !== undefined && config.limits?.maxOpenDocuments !== undefined && config.limits.maxOpenDocuments !== alias) {
-    throw new LspError('INVALID_ARGUMENT', `maxOpenDocuments (${String(alias)}) and limits.maxOpenDocuments (${String(config.limits.maxOpenDocuments)}) disagree; set only limits.maxOpenDocuments`)
+    throw new LspError(
+      'INVALID_ARGUMENT',
+      `maxOpenDocuments (${String(alias)}) and limits.maxOpenDocuments (${String(config.limits.maxOpenDocuments)}) disagree; set only limits.maxOpenDocuments`,
+    )
   }
   const limits = resolveResourceLimits(alias === undefined ? config.limits : { ...config.limits, maxOpenDocuments: alias })
   return {

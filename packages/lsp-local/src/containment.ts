@@ -69,9 +69,13 @@ export class Containment {
     const lexical = resolveInRoot(this.root, path)
     const { real, cached } = this.canonical(lexical)
     if (!isWithin(this.root, real)) {
-      throw new LspError('OUTSIDE_WORKSPACE', `"${path}" resolves (through a symbolic link) to ${real}, outside the workspace root ${this.root}`, {
-        data: { path, root: this.root },
-      })
+      throw new LspError(
+        'OUTSIDE_WORKSPACE',
+        `"${path}" resolves (through a symbolic link) to ${real}, outside the workspace root ${this.root}`,
+        {
+          data: { path, root: this.root },
+        },
+      )
     }
     if (cached) remember(this.inputCache, path, real)
     return real
@@ -133,8 +137,12 @@ export function assertReadable(root: string, path: string): void {
     return // missing: the read itself reports NOT_FOUND
   }
   if (!isWithin(root, real)) {
-    throw new LspError('OUTSIDE_WORKSPACE', `${path} now resolves (through a symbolic link) to ${real}, outside the workspace root ${root}; it was not read`, {
-      data: { path, root },
-    })
+    throw new LspError(
+      'OUTSIDE_WORKSPACE',
+      `${path} now resolves (through a symbolic link) to ${real}, outside the workspace root ${root}; it was not read`,
+      {
+        data: { path, root },
+      },
+    )
   }
 }

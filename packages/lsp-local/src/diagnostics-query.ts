@@ -22,20 +22,38 @@ export async function fileDiagnostics(
   let pull = supportsPullDiagnostics(server.capabilities, server.registrations)
   if (!pull) {
     // A server may register pull diagnostics only after initialized: stop waiting for a push once it does.
-    const waited = await server.waitForPushOrPull(document.uri, document.syncSeq, document.version, options.quietMs, options.deadline, options.signal)
+    const waited = await server.waitForPushOrPull(
+      document.uri,
+      document.syncSeq,
+      document.version,
+      options.quietMs,
+      options.deadline,
+      options.signal,
+    )
     entry = waited.entry
     pull = waited.pullReady && !options.signal.aborted
   }
   if (pull) {
-    const report = await server.request(DocumentDiagnosticRequest.type, { textDocument: { uri: document.uri } }, { timeoutMs: Math.max(1, options.timeoutMs), signal: options.signal })
-    entry = report.kind === DocumentDiagnosticReportKind.Full
-      ? server.diagnostics.pulled(document.uri, document.version, report.items)
-      : server.diagnostics.unchanged(document.uri, document.version)
+    const report = await server.request(
+      DocumentDiagnosticRequest.type,
+      { textDocument: { uri: document.uri } },
+      { timeoutMs: Math.max(1, options.timeoutMs), signal: options.signal },
+    )
+    entry =
+      report.kind === DocumentDiagnosticReportKind.Full
+        ? server.diagnostics.pulled(document.uri, document.version, report.items)
+        : server.diagnostics.unchanged(document.uri, document.version)
   }
   const freshness: LspFileDiagnostics['freshness'] =
-    entry === undefined ? 'unknown'
-    : entry.version !== undefined ? (entry.version === document.version ? 'current' : 'stale')
-    : entry.seq > document.syncSeq ? 'current' : 'stale'
+    entry === undefined
+      ? 'unknown'
+      : entry.version !== undefined
+        ? entry.version === document.version
+          ? 'current'
+          : 'stale'
+        : entry.seq > document.syncSeq
+          ? 'current'
+          : 'stale'
   return {
     uri: document.uri,
     path: document.path,

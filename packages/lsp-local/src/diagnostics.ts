@@ -27,7 +27,13 @@ export class DiagnosticsStore {
   }
 
   push(params: PublishDiagnosticsParams): void {
-    this.record({ uri: params.uri, diagnostics: params.diagnostics, seq: ++this.seq, source: 'push', ...(params.version === undefined ? {} : { version: params.version }) })
+    this.record({
+      uri: params.uri,
+      diagnostics: params.diagnostics,
+      seq: ++this.seq,
+      source: 'push',
+      ...(params.version === undefined ? {} : { version: params.version }),
+    })
   }
 
   pulled(uri: string, version: number | undefined, diagnostics: ReadonlyArray<Diagnostic>): DiagnosticsEntry {
@@ -61,7 +67,14 @@ export class DiagnosticsStore {
    * server reports versions), then for `quietMs` without another push for it; gives up at `deadline`
    * (epoch ms) or on abort and returns whatever is there.
    */
-  waitForPush(uri: string, afterSeq: number, version: number, quietMs: number, deadline: number, signal?: AbortSignal): Promise<DiagnosticsEntry | undefined> {
+  waitForPush(
+    uri: string,
+    afterSeq: number,
+    version: number,
+    quietMs: number,
+    deadline: number,
+    signal?: AbortSignal,
+  ): Promise<DiagnosticsEntry | undefined> {
     const matches = (entry: DiagnosticsEntry | undefined) =>
       entry !== undefined && entry.seq > afterSeq && (entry.version === undefined || entry.version === version)
     return new Promise((resolve) => {

@@ -66,7 +66,9 @@ export class DiskWatch {
         return
       }
       try {
-        const watcher = watch(current, { persistent: false }, (_event, name) => this.changed(current, name === null ? undefined : String(name)))
+        const watcher = watch(current, { persistent: false }, (_event, name) =>
+          this.changed(current, name === null ? undefined : String(name)),
+        )
         watcher.on('error', () => this.forget(current))
         this.watchers.set(current, watcher)
       } catch {

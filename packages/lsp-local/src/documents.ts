@@ -104,7 +104,10 @@ export class DocumentSync {
         return Promise.resolve(existing)
       }
     }
-    const run = previous === undefined ? this.syncOnce(path, languageId, options) : previous.catch(() => undefined).then(() => this.syncOnce(path, languageId, options))
+    const run =
+      previous === undefined
+        ? this.syncOnce(path, languageId, options)
+        : previous.catch(() => undefined).then(() => this.syncOnce(path, languageId, options))
     const tracked = run.finally(() => {
       if (this.syncing.get(path) === tracked) this.syncing.delete(path)
     })
@@ -146,8 +149,16 @@ export class DocumentSync {
       return existing
     }
     const document: OpenDocument = {
-      uri: pathToUri(path), path, languageId, version: 1, hash, text, statKey: key,
-      syncSeq: this.channel.diagnosticsSeq(), lastUsed: performance.now(), pinned: options.pin === true,
+      uri: pathToUri(path),
+      path,
+      languageId,
+      version: 1,
+      hash,
+      text,
+      statKey: key,
+      syncSeq: this.channel.diagnosticsSeq(),
+      lastUsed: performance.now(),
+      pinned: options.pin === true,
     }
     this.open.set(path, document)
     this.channel.open({ uri: document.uri, languageId, version: 1, text })

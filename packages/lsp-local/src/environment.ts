@@ -2,7 +2,19 @@ import type { ServerProfile } from './profiles.js'
 
 /** Variables every server gets from the host: nothing that carries credentials. */
 export const minimalEnvironment: ReadonlyArray<string> = [
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TMP', 'TEMP', 'SYSTEMROOT',
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'LANG',
+  'LANGUAGE',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'SYSTEMROOT',
 ]
 
 /**
@@ -32,10 +44,18 @@ export function serverEnvironment(
  */
 export const pythonSelectionVariables: ReadonlyArray<string> = [
   'VIRTUAL_ENV',
-  'PYENV_ROOT', 'PYENV_VERSION', 'PYENV_DIR',
-  'ASDF_DIR', 'ASDF_DATA_DIR', 'ASDF_CONFIG_FILE', 'ASDF_PYTHON_VERSION',
-  'MISE_DATA_DIR', 'MISE_CONFIG_DIR', 'MISE_PYTHON_VERSION',
-  'XDG_CONFIG_HOME', 'XDG_DATA_HOME',
+  'PYENV_ROOT',
+  'PYENV_VERSION',
+  'PYENV_DIR',
+  'ASDF_DIR',
+  'ASDF_DATA_DIR',
+  'ASDF_CONFIG_FILE',
+  'ASDF_PYTHON_VERSION',
+  'MISE_DATA_DIR',
+  'MISE_CONFIG_DIR',
+  'MISE_PYTHON_VERSION',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
 ]
 
 /** The user's {@link pythonSelectionVariables} from the host's environment (only those that are set). */

@@ -71,9 +71,13 @@ export class HostCore {
     const { stop, short } = chooseReclaim(running, this.config.limits.maxServers)
     await Promise.all(stop.map((key) => this.slots.get(key)?.stop()))
     if (short > 0) {
-      throw new LspError('UNAVAILABLE', `${this.config.limits.maxServers} language servers are already busy (limits.maxServers): retry when one finishes, or raise maxServers`, {
-        data: { maxServers: this.config.limits.maxServers },
-      })
+      throw new LspError(
+        'UNAVAILABLE',
+        `${this.config.limits.maxServers} language servers are already busy (limits.maxServers): retry when one finishes, or raise maxServers`,
+        {
+          data: { maxServers: this.config.limits.maxServers },
+        },
+      )
     }
   }
 
@@ -94,9 +98,13 @@ export class HostCore {
     const normalized = nodePath.normalize(root)
     const workspace = this.workspaces.get(normalized) ?? this.rootAliases.get(normalized)
     if (workspace === undefined) {
-      throw new LspError('UNAVAILABLE', `no workspace is open at ${root} in this lsp-local host: open it with host.openWorkspace(root) or host.attach(lsp, [root])`, {
-        data: { open: [...this.workspaces.keys()] },
-      })
+      throw new LspError(
+        'UNAVAILABLE',
+        `no workspace is open at ${root} in this lsp-local host: open it with host.openWorkspace(root) or host.attach(lsp, [root])`,
+        {
+          data: { open: [...this.workspaces.keys()] },
+        },
+      )
     }
     return workspace
   }
@@ -187,13 +195,15 @@ export class HostCore {
     let disk = this.watches.get(server)
     if (disk === undefined) {
       const graphKey = this.graphKey(server.spec.root, profile)
-      const config = profile.loadAllProjects === 'tsconfig'
-        ? {
-            // A project config (or the target of an `extends`) created, changed or deleted: read the graph again.
-            isConfig: (path: string) => isTsConfigName(nodePath.basename(path)) || this.graphs.get(graphKey)?.configFiles.has(path) === true,
-            onConfigChange: () => this.graphs.delete(graphKey),
-          }
-        : undefined
+      const config =
+        profile.loadAllProjects === 'tsconfig'
+          ? {
+              // A project config (or the target of an `extends`) created, changed or deleted: read the graph again.
+              isConfig: (path: string) =>
+                isTsConfigName(nodePath.basename(path)) || this.graphs.get(graphKey)?.configFiles.has(path) === true,
+              onConfigChange: () => this.graphs.delete(graphKey),
+            }
+          : undefined
       disk = DiskWatch.start(server.spec.root, extensionSet(profile), undefined, config)
       this.watches.set(server, disk)
       void disk.then((watch) => {
@@ -229,7 +239,13 @@ export class HostCore {
    * never closes it), and so are the source files of no project (inferred projects), within the
    * open-document limit. Returns the coverage that gives; undefined for profiles without a project model.
    */
-  async loadProjects(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile, deadline: number, signal?: AbortSignal): Promise<LspSearchCoverage | undefined> {
+  async loadProjects(
+    server: LanguageServer,
+    workspace: LocalWorkspace,
+    profile: ServerProfile,
+    deadline: number,
+    signal?: AbortSignal,
+  ): Promise<LspSearchCoverage | undefined> {
     if (profile.loadAllProjects === 'pyright') return this.loadPyrightFiles(server, workspace, profile)
     if (profile.loadAllProjects !== 'tsconfig') return undefined
     const graph = await this.projectGraph(server.spec.root, profile, deadline, signal)
@@ -237,11 +253,15 @@ export class HostCore {
     const dirty = this.replan.has(server)
     if (load === undefined || load.graph !== graph || dirty || !load.opened.every((file) => server.documents.get(file) !== undefined)) {
       this.replan.delete(server)
-      const next: ProjectLoad = { graph, opened: [], coverage: this.openProjects(server, workspace, profile, graph).then((result) => {
-        next.opened = result.opened
-        next.settled = result.coverage
-        return result.coverage
-      }) }
+      const next: ProjectLoad = {
+        graph,
+        opened: [],
+        coverage: this.openProjects(server, workspace, profile, graph).then((result) => {
+          next.opened = result.opened
+          next.settled = result.coverage
+          return result.coverage
+        }),
+      }
       load = next
       this.loaded.set(server, next)
       next.coverage.catch(() => this.loaded.get(server) === next && this.loaded.delete(server))
@@ -256,9 +276,13 @@ export class HostCore {
    */
   private loadPyrightFiles(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile): Promise<LspSearchCoverage> {
     const previous = this.pythonLoads.get(server)
-    if (previous !== undefined && !this.replan.has(server) && previous.opened.every((file) => server.documents.get(file) !== undefined)) return previous.coverage
+    if (previous !== undefined && !this.replan.has(server) && previous.opened.every((file) => server.documents.get(file) !== undefined))
+      return previous.coverage
     this.replan.delete(server)
-    const load: { opened: string[]; coverage: Promise<LspSearchCoverage> } = { opened: [], coverage: Promise.resolve({ projectsSearched: 0, projectsFound: 0, complete: false }) }
+    const load: { opened: string[]; coverage: Promise<LspSearchCoverage> } = {
+      opened: [],
+      coverage: Promise.resolve({ projectsSearched: 0, projectsFound: 0, complete: false }),
+    }
     load.coverage = (async () => {
       const projects = server.projectCount
       const scopes = [server.spec.root, ...(server.spec.folders ?? [])].map((folder) => pyrightScope(folder))
@@ -268,14 +292,24 @@ export class HostCore {
       const { opened, failed } = await this.openPinned(server, profile, loose.slice(0, budget))
       load.opened = opened
       const missed = Math.max(0, loose.length - budget) + (sources.complete ? 0 : 1) + failed
-      return { projectsSearched: projects, projectsFound: projects, ...(missed > 0 ? { filesNotSearched: missed } : {}), complete: missed === 0 }
+      return {
+        projectsSearched: projects,
+        projectsFound: projects,
+        ...(missed > 0 ? { filesNotSearched: missed } : {}),
+        complete: missed === 0,
+      }
     })()
     this.pythonLoads.set(server, load)
     load.coverage.catch(() => this.pythonLoads.get(server) === load && this.pythonLoads.delete(server))
     return load.coverage
   }
 
-  private async openProjects(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile, graph: TsProjectGraph): Promise<{ opened: string[]; coverage: LspSearchCoverage }> {
+  private async openProjects(
+    server: LanguageServer,
+    workspace: LocalWorkspace,
+    profile: ServerProfile,
+    graph: TsProjectGraph,
+  ): Promise<{ opened: string[]; coverage: LspSearchCoverage }> {
     const sources = await listFiles(server.spec.root, { extensions: extensionSet(profile) }, 20_000)
     const accept = (file: string) => workspace.containment.contains(file)
     const projectFiles = planProjectLoad(graph, sources.files, 0, accept).projectFiles.length
@@ -300,7 +334,11 @@ export class HostCore {
   }
 
   /** Opens and pins files; one deleted since the walk, or refused (a symlink out of the workspace), is counted as failed. */
-  private async openPinned(server: LanguageServer, profile: ServerProfile, files: ReadonlyArray<string>): Promise<{ opened: string[]; failed: number }> {
+  private async openPinned(
+    server: LanguageServer,
+    profile: ServerProfile,
+    files: ReadonlyArray<string>,
+  ): Promise<{ opened: string[]; failed: number }> {
     const opened: string[] = []
     let failed = 0
     for (const file of files) {
@@ -308,7 +346,8 @@ export class HostCore {
         await server.documents.sync(file, profile.extensions[nodePath.extname(file).toLowerCase()] ?? '', { pin: true })
         opened.push(file)
       } catch (error) {
-        if (error instanceof LspError && (error.code === 'CANCELLED' || error.code === 'DISPOSED' || error.code === 'SERVER_CRASHED')) throw error
+        if (error instanceof LspError && (error.code === 'CANCELLED' || error.code === 'DISPOSED' || error.code === 'SERVER_CRASHED'))
+          throw error
         failed++
       }
     }
@@ -331,10 +370,18 @@ export class HostCore {
     if (cached === undefined) {
       const configFiles = new Set<string>()
       const signatures = new Map<string, string | undefined>()
-      const entry: CachedGraph = { configFiles, signatures, settled: false, graph: Promise.resolve({ projects: [], configFiles: [], errors: [] }) }
+      const entry: CachedGraph = {
+        configFiles,
+        signatures,
+        settled: false,
+        graph: Promise.resolve({ projects: [], configFiles: [], errors: [] }),
+      }
       entry.graph = (async () => {
         const configs = await listFiles(root, { names: new Set(['tsconfig.json', 'jsconfig.json']) }, 2_000)
-        const graph = await discoverTsProjects(root, configs.files, { timeoutMs: Math.max(1, deadline - Date.now()), ...(signal === undefined ? {} : { signal }) })
+        const graph = await discoverTsProjects(root, configs.files, {
+          timeoutMs: Math.max(1, deadline - Date.now()),
+          ...(signal === undefined ? {} : { signal }),
+        })
         for (const file of [...configs.files, ...graph.configFiles]) {
           configFiles.add(file)
           signatures.set(file, statSignature(file))
@@ -368,7 +415,8 @@ export class HostCore {
 
   statusOf(profile: ServerProfile): LspProviderStatus[] {
     const statuses = [...this.slots.values()].filter((s) => s.profile.id === profile.id).map((s) => this.withProjects(s, s.statusSync()))
-    if (profile.unavailable !== undefined) statuses.push({ providerId: `local:${profile.id}`, server: profile.id, state: 'unavailable', reason: profile.unavailable })
+    if (profile.unavailable !== undefined)
+      statuses.push({ providerId: `local:${profile.id}`, server: profile.id, state: 'unavailable', reason: profile.unavailable })
     return statuses
   }
 

@@ -126,11 +126,21 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
 
   constructor(readonly spec: LanguageServerSpec) {
     super()
-    this.process = new ServerProcess({ command: spec.command, args: spec.args, cwd: spec.root, env: spec.env, stderrLines: spec.stderrLines })
+    this.process = new ServerProcess({
+      command: spec.command,
+      args: spec.args,
+      cwd: spec.root,
+      env: spec.env,
+      stderrLines: spec.stderrLines,
+    })
     this.connection = connect(
       this.process,
       {
-        configuration: (items) => items.map((item: ConfigurationItem) => section(item.scopeUri === undefined ? (spec.unscopedSettings ?? spec.settings) : spec.settings, item.section) ?? null),
+        configuration: (items) =>
+          items.map(
+            (item: ConfigurationItem) =>
+              section(item.scopeUri === undefined ? (spec.unscopedSettings ?? spec.settings) : spec.settings, item.section) ?? null,
+          ),
         workspaceFolders: () => workspaceFolders(spec),
         register: (registrations) => {
           for (const registration of registrations) this.registrations.set(registration.id, registration)
@@ -174,7 +184,9 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
         },
         change: (uri, version, contentChanges) => {
           this.synced(uri)
-          void this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges }).catch(() => {})
+          void this.connection
+            .sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges })
+            .catch(() => {})
         },
         close: (uri) => {
           this.diagnostics.forget(uri)
@@ -371,7 +383,14 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
    * nothing (pyright registers them only after initialized, so an early query could otherwise wait in vain).
    * Resolves with the entry then current, if any; `pullReady` says whether pull took over.
    */
-  async waitForPushOrPull(uri: string, afterSeq: number, version: number, quietMs: number, deadline: number, signal?: AbortSignal): Promise<{ entry: DiagnosticsEntry | undefined; pullReady: boolean }> {
+  async waitForPushOrPull(
+    uri: string,
+    afterSeq: number,
+    version: number,
+    quietMs: number,
+    deadline: number,
+    signal?: AbortSignal,
+  ): Promise<{ entry: DiagnosticsEntry | undefined; pullReady: boolean }> {
     const pullReady = () => supportsPullDiagnostics(this.capabilities, this.registrations)
     if (pullReady()) return { entry: this.diagnostics.get(uri), pullReady: true }
     const registered = new AbortController()
@@ -380,7 +399,14 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     }
     this.on('registrations', onRegistrations)
     try {
-      const entry = await this.diagnostics.waitForPush(uri, afterSeq, version, quietMs, deadline, signal === undefined ? registered.signal : AbortSignal.any([signal, registered.signal]))
+      const entry = await this.diagnostics.waitForPush(
+        uri,
+        afterSeq,
+        version,
+        quietMs,
+        deadline,
+        signal === undefined ? registered.signal : AbortSignal.any([signal, registered.signal]),
+      )
       return { entry, pullReady: pullReady() }
     } finally {
       this.off('registrations', onRegistrations)
@@ -423,7 +449,8 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     options: { timeoutMs: number; signal?: AbortSignal; what?: string },
   ): Promise<R> {
     if (this.crashErrorValue !== undefined) return Promise.reject(this.crashErrorValue)
-    if (this.stopping !== undefined) return Promise.reject(new LspError('DISPOSED', `the ${this.spec.profileId} server for ${this.spec.root} is stopping`))
+    if (this.stopping !== undefined)
+      return Promise.reject(new LspError('DISPOSED', `the ${this.spec.profileId} server for ${this.spec.root} is stopping`))
     const what = options.what ?? type.method
     const { signal } = options
     if (signal?.aborted === true) return Promise.reject(new LspError('CANCELLED', `${what} was cancelled`))
@@ -447,7 +474,15 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
       const onCrash = (error: LspError) => settle(error)
       const onAbort = () => settle(new LspError('CANCELLED', `${what} was cancelled`), undefined, true)
       const deadline = this.deadlines.add(options.timeoutMs, () => {
-        settle(new LspError('TIMEOUT', `the ${this.spec.profileId} server did not answer ${what} within ${options.timeoutMs} ms; the request was cancelled (raise requestTimeoutMs for slow projects)`, { data: { profile: this.spec.profileId } }), undefined, true)
+        settle(
+          new LspError(
+            'TIMEOUT',
+            `the ${this.spec.profileId} server did not answer ${what} within ${options.timeoutMs} ms; the request was cancelled (raise requestTimeoutMs for slow projects)`,
+            { data: { profile: this.spec.profileId } },
+          ),
+          undefined,
+          true,
+        )
         this.probeLiveness()
       })
       signal?.addEventListener('abort', onAbort, { once: true })
@@ -476,7 +511,9 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
         data: { profile: this.spec.profileId, serverCode: error.code },
       })
     }
-    return new LspError('SERVER_ERROR', `${what} to the ${this.spec.profileId} server failed: ${(error as Error).message}`, { cause: error })
+    return new LspError('SERVER_ERROR', `${what} to the ${this.spec.profileId} server failed: ${(error as Error).message}`, {
+      cause: error,
+    })
   }
 
   /** A slow request is not a reason to restart; a server that answers nothing within the grace period is. */
@@ -499,14 +536,16 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
       this.crash(`its connection closed: ${(error as Error).message}`)
       return
     }
-    probe.then(
-      () => undefined,
-      () => undefined,
-    ).finally(() => {
-      clearTimeout(timer)
-      this.probing = false
-      source.dispose()
-    })
+    probe
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        clearTimeout(timer)
+        this.probing = false
+        source.dispose()
+      })
   }
 
   /** Runs `body` while capturing workspace/applyEdit requests instead of refusing them; one capture at a time. */

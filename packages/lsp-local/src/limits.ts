@@ -83,7 +83,10 @@ export function resolveResourceLimits(config: ResourceLimitsConfig = {}, machine
     memoryBreachSamples: pick('memoryBreachSamples', 1),
   }
   if (limits.maxServerMemoryBytes > 0 && limits.maxServerMemoryBytes < 64 * MiB) {
-    throw new LspError('INVALID_ARGUMENT', `maxServerMemoryBytes is ${limits.maxServerMemoryBytes} bytes: no language server starts in under 64 MiB (0 disables the ceiling)`)
+    throw new LspError(
+      'INVALID_ARGUMENT',
+      `maxServerMemoryBytes is ${limits.maxServerMemoryBytes} bytes: no language server starts in under 64 MiB (0 disables the ceiling)`,
+    )
   }
   return limits
 }
@@ -114,7 +117,8 @@ export function withHeapCap(
   const kind = serverKind(profile)
   if (isNode(plan.command) && !args.some((a) => a.startsWith('--max-old-space-size'))) args = [`--max-old-space-size=${heapMb}`, ...args]
   if (kind === 'typescript-language-server') {
-    const options = initializationOptions !== null && typeof initializationOptions === 'object' ? (initializationOptions as Record<string, unknown>) : {}
+    const options =
+      initializationOptions !== null && typeof initializationOptions === 'object' ? (initializationOptions as Record<string, unknown>) : {}
     if (options['maxTsServerMemory'] === undefined) initializationOptions = { ...options, maxTsServerMemory: heapMb }
   }
   if (kind === 'native-typescript' && env['GOMEMLIMIT'] === undefined) env['GOMEMLIMIT'] = `${heapMb}MiB`
@@ -185,15 +189,17 @@ async function parentMap(): Promise<Map<number, number>> {
   const parents = new Map<number, number>()
   const entries = await readdir('/proc')
   await Promise.all(
-    entries.filter((e) => /^\d+$/.test(e)).map(async (entry) => {
-      try {
-        const stat = await readFile(`/proc/${entry}/stat`, 'utf8')
-        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-        if (Number.isInteger(ppid)) parents.set(Number(entry), ppid)
-      } catch {
-        // exited while we looked
-      }
-    }),
+    entries
+      .filter((e) => /^\d+$/.test(e))
+      .map(async (entry) => {
+        try {
+          const stat = await readFile(`/proc/${entry}/stat`, 'utf8')
+          const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+          if (Number.isInteger(ppid)) parents.set(Number(entry), ppid)
+        } catch {
+          // exited while we looked
+        }
+      }),
   )
   return parents
 }

@@ -29,7 +29,12 @@ export async function createLocalHost(options: HostOptions = {}): Promise<LocalH
       core.addWorkspace(existing, root)
       return existing
     }
-    const workspace = new LocalWorkspace(open.id ?? (nodePath.basename(containment.root) || 'root'), containment, open.trust ?? 'untrusted', core)
+    const workspace = new LocalWorkspace(
+      open.id ?? (nodePath.basename(containment.root) || 'root'),
+      containment,
+      open.trust ?? 'untrusted',
+      core,
+    )
     core.addWorkspace(workspace, root)
     return workspace
   }

@@ -25,11 +25,13 @@ export interface NestedProjects {
 }
 
 export async function nestedProjects(root: string, profile: ServerProfile): Promise<NestedProjects> {
-  if (profile.projectRoot !== 'workspaceFolders' || (profile.rootMarkers ?? []).length === 0) return { folders: [], plain: [], searchPaths: [] }
+  if (profile.projectRoot !== 'workspaceFolders' || (profile.rootMarkers ?? []).length === 0)
+    return { folders: [], plain: [], searchPaths: [] }
   const markers = await listFiles(root, { names: new Set(profile.rootMarkers ?? []) }, 1_000)
   const nested = [...new Set(markers.files.map((file) => nodePath.dirname(file)))].filter((dir) => dir !== root).sort()
   const ownConfig = profile.ownConfig
-  const hasOwnConfig = (dir: string) => ownConfig === undefined || ownConfig.some((rule) => fileHolds(nodePath.join(dir, rule.file), rule.contains))
+  const hasOwnConfig = (dir: string) =>
+    ownConfig === undefined || ownConfig.some((rule) => fileHolds(nodePath.join(dir, rule.file), rule.contains))
   const folders = nested.filter(hasOwnConfig)
   const plain = nested.filter((dir) => !hasOwnConfig(dir))
   return { folders, plain, searchPaths: plain.flatMap((dir) => withSrc(dir)) }
@@ -40,12 +42,24 @@ export async function nestedProjects(root: string, profile: ServerProfile): Prom
  * every scope; when there are further workspace folders, the answer to requests that name no scope (pyright's
  * default workspace) also lists the root, every folder and their `src`.
  */
-export function nestedSettings(root: string, profile: ServerProfile, settings: Readonly<Record<string, unknown>>, nested: NestedProjects): { settings: Readonly<Record<string, unknown>>; unscoped?: Readonly<Record<string, unknown>> } {
+export function nestedSettings(
+  root: string,
+  profile: ServerProfile,
+  settings: Readonly<Record<string, unknown>>,
+  nested: NestedProjects,
+): { settings: Readonly<Record<string, unknown>>; unscoped?: Readonly<Record<string, unknown>> } {
   const setting = profile.nestedFoldersSetting
   if (setting === undefined) return { settings }
   const scoped = nested.searchPaths.length === 0 ? settings : withFolderList(settings, setting, nested.searchPaths)
   if (nested.folders.length === 0) return { settings: scoped }
-  return { settings: scoped, unscoped: withFolderList(scoped, setting, [root, ...nested.folders].flatMap((dir) => withSrc(dir))) }
+  return {
+    settings: scoped,
+    unscoped: withFolderList(
+      scoped,
+      setting,
+      [root, ...nested.folders].flatMap((dir) => withSrc(dir)),
+    ),
+  }
 }
 
 function withSrc(dir: string): string[] {
@@ -63,10 +77,15 @@ function fileHolds(path: string, text: string | undefined): boolean {
 }
 
 /** `settings` with `folders` appended to the array at the dotted `setting` path. */
-function withFolderList(settings: Readonly<Record<string, unknown>>, setting: string, folders: ReadonlyArray<string>): Record<string, unknown> {
+function withFolderList(
+  settings: Readonly<Record<string, unknown>>,
+  setting: string,
+  folders: ReadonlyArray<string>,
+): Record<string, unknown> {
   const parts = setting.split('.')
   let current: unknown = settings
-  for (const part of parts) current = current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[part] : undefined
+  for (const part of parts)
+    current = current !== null && typeof current === 'object' ? (current as Record<string, unknown>)[part] : undefined
   const existing = Array.isArray(current) ? current.filter((entry): entry is string => typeof entry === 'string') : []
   let patch: unknown = [...existing, ...folders.filter((folder) => !existing.includes(folder))]
   for (const part of [...parts].reverse()) patch = { [part]: patch }

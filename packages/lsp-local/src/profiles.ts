@@ -148,9 +148,25 @@ const typeScriptExtensions = {
 
 /** The minimum set of the native TS 7 server: everything but declaration and type hierarchy. */
 export const nativeTypeScriptOperations: ReadonlyArray<LspOperation> = [
-  'definition', 'typeDefinition', 'implementation', 'references', 'hover', 'signatureHelp',
-  'documentSymbols', 'workspaceSymbols', 'prepareCallHierarchy', 'incomingCalls', 'outgoingCalls',
-  'diagnostics', 'inlayHints', 'completion', 'codeActions', 'prepareRename', 'rename', 'format', 'resolveCodeAction',
+  'definition',
+  'typeDefinition',
+  'implementation',
+  'references',
+  'hover',
+  'signatureHelp',
+  'documentSymbols',
+  'workspaceSymbols',
+  'prepareCallHierarchy',
+  'incomingCalls',
+  'outgoingCalls',
+  'diagnostics',
+  'inlayHints',
+  'completion',
+  'codeActions',
+  'prepareRename',
+  'rename',
+  'format',
+  'resolveCodeAction',
 ]
 
 /** typescript-language-server on TypeScript 6 also has no type hierarchy; it answers declaration via definition. */
@@ -162,9 +178,21 @@ export const typeScriptLanguageServerOperations: ReadonlyArray<LspOperation> = n
  * package without stubs (organize imports exists only as a command), so no fixture can hold it to them.
  */
 export const pyrightOperations: ReadonlyArray<LspOperation> = [
-  'definition', 'typeDefinition', 'declaration', 'references', 'hover', 'signatureHelp',
-  'documentSymbols', 'workspaceSymbols', 'prepareCallHierarchy', 'incomingCalls', 'outgoingCalls',
-  'diagnostics', 'completion', 'prepareRename', 'rename',
+  'definition',
+  'typeDefinition',
+  'declaration',
+  'references',
+  'hover',
+  'signatureHelp',
+  'documentSymbols',
+  'workspaceSymbols',
+  'prepareCallHierarchy',
+  'incomingCalls',
+  'outgoingCalls',
+  'diagnostics',
+  'completion',
+  'prepareRename',
+  'rename',
 ]
 
 /**
@@ -173,10 +201,29 @@ export const pyrightOperations: ReadonlyArray<LspOperation> = [
  * (16) nor outgoing calls (20). {@link clangdOperationsFor} picks the set for the installed version.
  */
 export const clangdOperations: ReadonlyArray<LspOperation> = [
-  'definition', 'typeDefinition', 'declaration', 'implementation', 'references', 'hover', 'signatureHelp',
-  'documentSymbols', 'workspaceSymbols', 'prepareCallHierarchy', 'incomingCalls', 'outgoingCalls',
-  'prepareTypeHierarchy', 'supertypes', 'subtypes', 'diagnostics', 'inlayHints', 'completion', 'codeActions',
-  'prepareRename', 'rename', 'format', 'resolveCodeAction',
+  'definition',
+  'typeDefinition',
+  'declaration',
+  'implementation',
+  'references',
+  'hover',
+  'signatureHelp',
+  'documentSymbols',
+  'workspaceSymbols',
+  'prepareCallHierarchy',
+  'incomingCalls',
+  'outgoingCalls',
+  'prepareTypeHierarchy',
+  'supertypes',
+  'subtypes',
+  'diagnostics',
+  'inlayHints',
+  'completion',
+  'codeActions',
+  'prepareRename',
+  'rename',
+  'format',
+  'resolveCodeAction',
 ]
 
 /** The clangd minimum set for a major version (see {@link clangdOperations}). */
@@ -225,7 +272,8 @@ export function findClangdCandidates(path = process.env['PATH'] ?? ''): Readonly
     for (const name of names) {
       const match = versionedClangd.exec(name)
       const candidate = nodePath.join(dir, name)
-      if (match !== null && isExecutableFile(candidate)) versioned.push({ path: candidate, major: Number(match[1]), order: versioned.length })
+      if (match !== null && isExecutableFile(candidate))
+        versioned.push({ path: candidate, major: Number(match[1]), order: versioned.length })
       else if (name === 'clangd' && isExecutableFile(candidate)) plain.push(candidate)
     }
   }
@@ -253,7 +301,9 @@ export async function clangdMajor(executable: string): Promise<number | undefine
     return undefined
   }
   const stdout = await new Promise<string>((resolve) => {
-    execFile(executable, ['--version'], { encoding: 'utf8', timeout: 10_000, windowsHide: true }, (_error, out) => resolve(typeof out === 'string' ? out : ''))
+    execFile(executable, ['--version'], { encoding: 'utf8', timeout: 10_000, windowsHide: true }, (_error, out) =>
+      resolve(typeof out === 'string' ? out : ''),
+    )
   })
   const match = /clangd version (\d+)/.exec(stdout)
   return match?.[1] === undefined ? undefined : Number(match[1])
@@ -315,13 +365,19 @@ export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
           useSyntaxServer: 'never',
           ...(typescriptDir === undefined ? {} : { path: nodePath.join(typescriptDir, 'lib', 'tsserver.js') }),
         },
-        preferences: { includeInlayParameterNameHints: 'all', includeInlayVariableTypeHints: true, includeInlayFunctionLikeReturnTypeHints: true },
+        preferences: {
+          includeInlayParameterNameHints: 'all',
+          includeInlayVariableTypeHints: true,
+          includeInlayFunctionLikeReturnTypeHints: true,
+        },
       },
       readiness: 'progressQuiet',
       loadAllProjects: 'tsconfig',
       settings: typeScriptSettings,
       enabled: false,
-      ...(tlsDir === undefined || typescriptDir === undefined ? { unavailable: missing('typescript-language-server with typescript 6') } : { bundled: true }),
+      ...(tlsDir === undefined || typescriptDir === undefined
+        ? { unavailable: missing('typescript-language-server with typescript 6') }
+        : { bundled: true }),
     },
     {
       id: 'pyright',

@@ -29,10 +29,26 @@ import { Translator } from './translate.js'
 import type { LocalWorkspace } from './workspace.js'
 
 /** Operations whose answer must cover every project under the root. */
-const wholeWorkspace: ReadonlySet<LspOperation> = new Set(['references', 'rename', 'implementation', 'workspaceSymbols', 'incomingCalls', 'prepareCallHierarchy'])
+const wholeWorkspace: ReadonlySet<LspOperation> = new Set([
+  'references',
+  'rename',
+  'implementation',
+  'workspaceSymbols',
+  'incomingCalls',
+  'prepareCallHierarchy',
+])
 
 /** Operations whose empty answer while the server is indexing is retried within the deadline. */
-const retryWhenEmpty: ReadonlySet<LspOperation> = new Set(['definition', 'typeDefinition', 'declaration', 'implementation', 'references', 'hover', 'documentSymbols', 'workspaceSymbols'])
+const retryWhenEmpty: ReadonlySet<LspOperation> = new Set([
+  'definition',
+  'typeDefinition',
+  'declaration',
+  'implementation',
+  'references',
+  'hover',
+  'documentSymbols',
+  'workspaceSymbols',
+])
 
 function isEmpty(result: LspQueryResult): boolean {
   switch (result.kind) {
@@ -88,10 +104,15 @@ export class ProfileProvider implements LspProvider {
       // languages is missing something; elsewhere the empty answer is the whole truth.
       const hasPath = 'path' in request && typeof request.path === 'string'
       const scope = operationInfo[request.operation].scope
-      if ((scope === 'workspace' || (scope === 'fileOrWorkspace' && !hasPath)) && !(await this.host.hasEligibleFiles(this.host.workspaceFor(request.root), this.profile))) {
+      if (
+        (scope === 'workspace' || (scope === 'fileOrWorkspace' && !hasPath)) &&
+        !(await this.host.hasEligibleFiles(this.host.workspaceFor(request.root), this.profile))
+      ) {
         return this.emptyWorkspaceAnswer(request.operation) as LspResultFor<R['operation']>
       }
-      throw new LspError('UNAVAILABLE', `the ${this.profile.id} language server is unavailable: ${this.profile.unavailable}`, { data: { profile: this.profile.id } })
+      throw new LspError('UNAVAILABLE', `the ${this.profile.id} language server is unavailable: ${this.profile.unavailable}`, {
+        data: { profile: this.profile.id },
+      })
     }
     const started = performance.now()
     const deadline = Date.now() + this.host.config.requestTimeoutMs
@@ -100,16 +121,25 @@ export class ProfileProvider implements LspProvider {
     const hasPath = 'path' in request && typeof request.path === 'string'
     let result: LspQueryResult
     if (scope === 'workspace' || (scope === 'fileOrWorkspace' && !hasPath)) {
-      result = request.operation === 'workspaceSymbols'
-        ? await this.workspaceSymbols(workspace, request.query, deadline, signal)
-        : await this.workspaceDiagnostics(workspace, request as LspProviderRequest<Extract<LspQueryRequest, { operation: 'diagnostics' }>>, deadline, signal)
+      result =
+        request.operation === 'workspaceSymbols'
+          ? await this.workspaceSymbols(workspace, request.query, deadline, signal)
+          : await this.workspaceDiagnostics(
+              workspace,
+              request as LspProviderRequest<Extract<LspQueryRequest, { operation: 'diagnostics' }>>,
+              deadline,
+              signal,
+            )
     } else {
       const target = scope === 'item' ? (request as { item: { path: string } }).item.path : (request as { path: string }).path
       result = await this.fileQuery(workspace, request, workspace.containment.input(target), deadline, signal)
     }
     // A memory restart since the last result: say so once, in this result's meta.
     const degraded = this.host.takeNotices(workspace.root, this.profile.id).length > 0
-    return { ...result, meta: { ...result.meta, ...(degraded ? { status: 'degraded' as const } : {}), elapsedMs: performance.now() - started } } as LspResultFor<R['operation']>
+    return {
+      ...result,
+      meta: { ...result.meta, ...(degraded ? { status: 'degraded' as const } : {}), elapsedMs: performance.now() - started },
+    } as LspResultFor<R['operation']>
   }
 
   /** The answer of a profile with nothing to serve under the root. */
@@ -120,7 +150,11 @@ export class ProfileProvider implements LspProvider {
       : { kind: 'diagnostics', files: [], coverage: { analysed: [], eligible: 0, complete: true }, meta }
   }
 
-  private async acquire(slot: ServerSlot, deadline: number, signal: AbortSignal): Promise<{ server: LanguageServer; release: () => void; warm: boolean }> {
+  private async acquire(
+    slot: ServerSlot,
+    deadline: number,
+    signal: AbortSignal,
+  ): Promise<{ server: LanguageServer; release: () => void; warm: boolean }> {
     const release = slot.use()
     try {
       const server = await slot.acquire(deadline, signal)
@@ -133,9 +167,13 @@ export class ProfileProvider implements LspProvider {
 
   private requireOperation(server: LanguageServer, operation: LspOperation): void {
     if (!supportsOperation(operation, server.capabilities, server.registrations)) {
-      throw new LspError('UNSUPPORTED_OPERATION', `the ${this.profile.id} server does not offer ${operation} (it did not advertise the capability)`, {
-        data: { profile: this.profile.id, operation },
-      })
+      throw new LspError(
+        'UNSUPPORTED_OPERATION',
+        `the ${this.profile.id} server does not offer ${operation} (it did not advertise the capability)`,
+        {
+          data: { profile: this.profile.id, operation },
+        },
+      )
     }
   }
 
@@ -151,7 +189,13 @@ export class ProfileProvider implements LspProvider {
     }
   }
 
-  private async fileQuery(workspace: LocalWorkspace, request: LspProviderRequest<LspQueryRequest>, path: string, deadline: number, signal: AbortSignal): Promise<LspQueryResult> {
+  private async fileQuery(
+    workspace: LocalWorkspace,
+    request: LspProviderRequest<LspQueryRequest>,
+    path: string,
+    deadline: number,
+    signal: AbortSignal,
+  ): Promise<LspQueryResult> {
     const slot = this.host.slotFor(workspace, this.profile, path)
     const { server, release, warm } = await this.acquire(slot, deadline, signal)
     try {
@@ -172,9 +216,17 @@ export class ProfileProvider implements LspProvider {
         // One translator for the diagnostics and the meta, so related locations it dropped are counted.
         const translator = new Translator(workspace.containment)
         const file = await fileDiagnostics(server, document, translator, {
-          deadline: Math.min(deadline, Date.now() + waitMs), quietMs: this.host.config.diagnosticsQuietMs, timeoutMs: deadline - Date.now(), signal,
+          deadline: Math.min(deadline, Date.now() + waitMs),
+          quietMs: this.host.config.diagnosticsQuietMs,
+          timeoutMs: deadline - Date.now(),
+          signal,
         })
-        return { kind: 'diagnostics', files: [file], coverage: { analysed: [path], eligible: 1, complete: file.freshness === 'current' }, meta: this.meta(server, warm, translator, { documentVersion: versionAtStart, contentHash: hashAtStart }) }
+        return {
+          kind: 'diagnostics',
+          files: [file],
+          coverage: { analysed: [path], eligible: 1, complete: file.freshness === 'current' },
+          meta: this.meta(server, warm, translator, { documentVersion: versionAtStart, contentHash: hashAtStart }),
+        }
       }
       let waitedForAnalysis = false
       let previousAnswer: string | undefined
@@ -184,8 +236,19 @@ export class ProfileProvider implements LspProvider {
       for (;;) {
         const translator = new Translator(workspace.containment)
         const result = await runOperation(request, {
-          server, translator, document, actions: actionsOf(server), timeoutMs: Math.max(1, deadline - Date.now()), signal,
-          meta: (extra) => this.meta(server, warm, translator, { documentVersion: versionAtStart, contentHash: hashAtStart, ...(coverage === undefined ? {} : { coverage }), ...extra }),
+          server,
+          translator,
+          document,
+          actions: actionsOf(server),
+          timeoutMs: Math.max(1, deadline - Date.now()),
+          signal,
+          meta: (extra) =>
+            this.meta(server, warm, translator, {
+              documentVersion: versionAtStart,
+              contentHash: hashAtStart,
+              ...(coverage === undefined ? {} : { coverage }),
+              ...extra,
+            }),
         })
         // An empty answer while the server is still indexing is not an answer yet: retry once it is quiet.
         if (retryWhenEmpty.has(request.operation) && isEmpty(result) && Date.now() < deadline) {
@@ -212,10 +275,18 @@ export class ProfileProvider implements LspProvider {
             // (clangd without file status answers from the previous AST right after a change): wait for that,
             // then ask once more.
             const entry = server.diagnostics.get(document.uri)
-            const analysed = entry !== undefined && entry.seq > document.syncSeq && (entry.version === undefined || entry.version === document.version)
+            const analysed =
+              entry !== undefined && entry.seq > document.syncSeq && (entry.version === undefined || entry.version === document.version)
             if (!waitedForAnalysis && !analysed && !supportsPullDiagnostics(server.capabilities, server.registrations)) {
               waitedForAnalysis = true
-              await server.waitForPushOrPull(document.uri, document.syncSeq, document.version, 0, Math.min(deadline, Date.now() + 10_000), signal)
+              await server.waitForPushOrPull(
+                document.uri,
+                document.syncSeq,
+                document.version,
+                0,
+                Math.min(deadline, Date.now() + 10_000),
+                signal,
+              )
               continue
             }
           }
@@ -274,7 +345,11 @@ export class ProfileProvider implements LspProvider {
         try {
           acquired = await this.acquire(slot, deadline, signal)
         } catch (error) {
-          if (error instanceof LspError && error.code === 'UNAVAILABLE' && (error.data as { maxServers?: number } | undefined)?.maxServers !== undefined) {
+          if (
+            error instanceof LspError &&
+            error.code === 'UNAVAILABLE' &&
+            (error.data as { maxServers?: number } | undefined)?.maxServers !== undefined
+          ) {
             rootsNotSearched.push(nodePath.relative(workspace.root, slot.root) || '.')
             projectsFound++
             complete = false
@@ -286,14 +361,17 @@ export class ProfileProvider implements LspProvider {
         releases.push(release)
         this.requireOperation(server, 'workspaceSymbols')
         await this.host.announceDiskChanges(server, this.profile)
-        const coverage = (await this.host.loadProjects(server, workspace, this.profile, deadline, signal)) ?? this.foldersCoverage(server) ?? { projectsSearched: 1, projectsFound: 1, complete: true }
+        const coverage = (await this.host.loadProjects(server, workspace, this.profile, deadline, signal)) ??
+          this.foldersCoverage(server) ?? { projectsSearched: 1, projectsFound: 1, complete: true }
         projectsSearched += coverage.projectsSearched
         projectsFound += coverage.projectsFound
         filesNotSearched += coverage.filesNotSearched ?? 0
         complete &&= coverage.complete
         // Some servers answer workspace symbols only once a document is open.
         if (server.documents.openDocuments.length === 0) await this.host.openAnyFile(server, workspace, this.profile)
-        let found = translator.workspaceSymbols(await server.request(WorkspaceSymbolRequest.type, { query }, { timeoutMs: Math.max(1, deadline - Date.now()), signal }))
+        let found = translator.workspaceSymbols(
+          await server.request(WorkspaceSymbolRequest.type, { query }, { timeoutMs: Math.max(1, deadline - Date.now()), signal }),
+        )
         if (found.length === 0) {
           // Still indexing, or open documents not analysed yet: wait for that, ask once more. A push server
           // publishes diagnostics once it has analysed a document; a pull server answers a diagnostics pull only
@@ -303,11 +381,22 @@ export class ProfileProvider implements LspProvider {
             const until = Math.min(deadline, Date.now() + 10_000)
             const open = server.documents.openDocuments
             const probe = supportsPullDiagnostics(server.capabilities, server.registrations) ? open.slice(0, 1) : open
-            await Promise.all(probe.map((d) => fileDiagnostics(server, d, new Translator(workspace.containment), { deadline: until, quietMs: 0, timeoutMs: Math.max(1, until - Date.now()), signal }).catch((error: unknown) => {
-              if (error instanceof LspError && (error.code === 'CANCELLED' || error.code === 'SERVER_CRASHED')) throw error
-            })))
+            await Promise.all(
+              probe.map((d) =>
+                fileDiagnostics(server, d, new Translator(workspace.containment), {
+                  deadline: until,
+                  quietMs: 0,
+                  timeoutMs: Math.max(1, until - Date.now()),
+                  signal,
+                }).catch((error: unknown) => {
+                  if (error instanceof LspError && (error.code === 'CANCELLED' || error.code === 'SERVER_CRASHED')) throw error
+                }),
+              ),
+            )
           }
-          found = translator.workspaceSymbols(await server.request(WorkspaceSymbolRequest.type, { query }, { timeoutMs: Math.max(1, deadline - Date.now()), signal }))
+          found = translator.workspaceSymbols(
+            await server.request(WorkspaceSymbolRequest.type, { query }, { timeoutMs: Math.max(1, deadline - Date.now()), signal }),
+          )
         }
         // A symbol seen through two workspace folders of one server (or two servers) is one symbol.
         for (const symbol of found) {
@@ -323,14 +412,25 @@ export class ProfileProvider implements LspProvider {
     } finally {
       for (const release of releases) release()
     }
-    const coverage: LspSearchCoverage | undefined = slots.length === 0
-      ? undefined
-      : { projectsSearched, projectsFound, ...(filesNotSearched > 0 ? { filesNotSearched } : {}), ...(rootsNotSearched.length > 0 ? { rootsNotSearched } : {}), complete: complete && filesNotSearched === 0 }
+    const coverage: LspSearchCoverage | undefined =
+      slots.length === 0
+        ? undefined
+        : {
+            projectsSearched,
+            projectsFound,
+            ...(filesNotSearched > 0 ? { filesNotSearched } : {}),
+            ...(rootsNotSearched.length > 0 ? { rootsNotSearched } : {}),
+            complete: complete && filesNotSearched === 0,
+          }
     return {
       kind: 'workspaceSymbols',
       symbols,
       meta: {
-        providerId: this.id, status: indexing ? 'indexing' : 'ready', warm: warmAll, truncated: false, elapsedMs: 0,
+        providerId: this.id,
+        status: indexing ? 'indexing' : 'ready',
+        warm: warmAll,
+        truncated: false,
+        elapsedMs: 0,
         ...(coverage === undefined ? {} : { coverage }),
         ...(translator.dropped > 0 ? { droppedOutsideWorkspace: translator.dropped } : {}),
       },
@@ -363,9 +463,16 @@ export class ProfileProvider implements LspProvider {
         warmAll &&= warm
         const documents = []
         for (const path of paths) documents.push(await server.documents.sync(path, this.profile.extensions[extensionOfPath(path)] ?? ''))
-        const results = await Promise.all(documents.map((document) =>
-          fileDiagnostics(server, document, translator, { deadline: waitDeadline, quietMs: this.host.config.diagnosticsQuietMs, timeoutMs: Math.max(1, deadline - Date.now()), signal }),
-        ))
+        const results = await Promise.all(
+          documents.map((document) =>
+            fileDiagnostics(server, document, translator, {
+              deadline: waitDeadline,
+              quietMs: this.host.config.diagnosticsQuietMs,
+              timeoutMs: Math.max(1, deadline - Date.now()),
+              signal,
+            }),
+          ),
+        )
         for (const result of results) {
           files.push(result)
           if (result.freshness === 'current') analysed.push(result.path)
@@ -374,12 +481,23 @@ export class ProfileProvider implements LspProvider {
         release()
       }
     }
-    const coverage: LspDiagnosticsCoverage = { analysed, eligible: eligible.files.length, complete: eligible.complete && analysed.length === eligible.files.length }
+    const coverage: LspDiagnosticsCoverage = {
+      analysed,
+      eligible: eligible.files.length,
+      complete: eligible.complete && analysed.length === eligible.files.length,
+    }
     return {
       kind: 'diagnostics',
       files: files.filter((f) => f.diagnostics.length > 0 || f.freshness !== 'current'),
       coverage,
-      meta: { providerId: this.id, status: 'ready', warm: warmAll, truncated: !coverage.complete, elapsedMs: 0, ...(translator.dropped > 0 ? { droppedOutsideWorkspace: translator.dropped } : {}) },
+      meta: {
+        providerId: this.id,
+        status: 'ready',
+        warm: warmAll,
+        truncated: !coverage.complete,
+        elapsedMs: 0,
+        ...(translator.dropped > 0 ? { droppedOutsideWorkspace: translator.dropped } : {}),
+      },
     }
   }
 }

@@ -41,7 +41,9 @@ function readConfig(folder: string): Record<string, unknown> | undefined {
     // absent or not plain JSON: fall through to pyproject.toml
   }
   try {
-    const toml = parseToml(readFileSync(nodePath.join(folder, 'pyproject.toml'), 'utf8')) as { tool?: { pyright?: Record<string, unknown> } }
+    const toml = parseToml(readFileSync(nodePath.join(folder, 'pyproject.toml'), 'utf8')) as {
+      tool?: { pyright?: Record<string, unknown> }
+    }
     return toml.tool?.pyright
   } catch {
     return undefined

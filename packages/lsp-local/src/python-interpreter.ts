@@ -86,7 +86,8 @@ function isDirectory(path: string): boolean {
 /** A folder outside the workspace to run candidates in: home, else the filesystem root; none if the workspace holds both. */
 export function outsideFolder(workspaceRoot: string, home: string | undefined): string | undefined {
   for (const dir of [home, nodePath.parse(workspaceRoot).root]) {
-    if (dir !== undefined && dir !== '' && nodePath.isAbsolute(dir) && isDirectory(dir) && !inside(workspaceRoot, dir)) return canonical(dir)
+    if (dir !== undefined && dir !== '' && nodePath.isAbsolute(dir) && isDirectory(dir) && !inside(workspaceRoot, dir))
+      return canonical(dir)
   }
   return undefined
 }
@@ -96,7 +97,12 @@ function candidates(options: UserPythonOptions): string[] {
   const found: string[] = []
   const venv = options.selection['VIRTUAL_ENV']
   if (venv !== undefined && nodePath.isAbsolute(venv) && !inside(options.workspaceRoot, venv)) {
-    for (const exe of [['bin', 'python3'], ['bin', 'python'], ['Scripts', 'python.exe']]) found.push(nodePath.join(venv, ...exe))
+    for (const exe of [
+      ['bin', 'python3'],
+      ['bin', 'python'],
+      ['Scripts', 'python.exe'],
+    ])
+      found.push(nodePath.join(venv, ...exe))
   }
   const dirs = options.path.split(nodePath.delimiter).filter((dir) => dir !== '' && nodePath.isAbsolute(dir))
   for (const name of ['python3', 'python']) for (const dir of dirs) found.push(nodePath.join(dir, name))
@@ -145,7 +151,13 @@ export function userPython(options: UserPythonOptions): UserPython | undefined {
   if (pyenvDir !== undefined && (!nodePath.isAbsolute(pyenvDir) || inside(options.workspaceRoot, pyenvDir))) env['PYENV_DIR'] = cwd
   for (const candidate of candidates(options)) {
     const answer = ask(candidate, cwd, env)
-    if (answer === null || !nodePath.isAbsolute(answer.executable) || !isFile(answer.executable) || inside(options.workspaceRoot, answer.executable)) continue
+    if (
+      answer === null ||
+      !nodePath.isAbsolute(answer.executable) ||
+      !isFile(answer.executable) ||
+      inside(options.workspaceRoot, answer.executable)
+    )
+      continue
     return { ...answer, via: candidate, cwd }
   }
   return undefined
@@ -157,10 +169,18 @@ export function userPython(options: UserPythonOptions): UserPython | undefined {
  * path, its interpreter never run. Only folders whose real path stays inside the workspace (symlinks
  * checked); those that leave it are returned as `ignored`. The interpreter's own version comes first.
  */
-export function projectSitePackages(options: { root: string; workspaceRoot: string; virtualEnv?: string; version?: string }): { paths: string[]; ignored: string[] } {
+export function projectSitePackages(options: { root: string; workspaceRoot: string; virtualEnv?: string; version?: string }): {
+  paths: string[]
+  ignored: string[]
+} {
   const { workspaceRoot } = options
   const envs = [options.root, workspaceRoot].flatMap((base) => ['.venv', 'venv'].map((name) => nodePath.join(base, name)))
-  if (options.virtualEnv !== undefined && nodePath.isAbsolute(options.virtualEnv) && isWithin(workspaceRoot, nodePath.resolve(options.virtualEnv))) envs.push(options.virtualEnv)
+  if (
+    options.virtualEnv !== undefined &&
+    nodePath.isAbsolute(options.virtualEnv) &&
+    isWithin(workspaceRoot, nodePath.resolve(options.virtualEnv))
+  )
+    envs.push(options.virtualEnv)
   const paths: string[] = []
   const ignored: string[] = []
   for (const env of [...new Set(envs)]) {

@@ -106,7 +106,11 @@ export class ServerSlot {
       const abandoned = this.starting
       this.startController = controller
       this.startWaiters = 0
-      const starting = (abandoned === undefined ? this.start(hostDeadline, controller.signal) : abandoned.catch(() => this.start(hostDeadline, controller.signal))).finally(() => {
+      const starting = (
+        abandoned === undefined
+          ? this.start(hostDeadline, controller.signal)
+          : abandoned.catch(() => this.start(hostDeadline, controller.signal))
+      ).finally(() => {
         if (this.starting === starting) {
           this.starting = undefined
           this.startController = undefined
@@ -122,7 +126,10 @@ export class ServerSlot {
   /** One caller's wait on the shared start, bounded by that caller's own signal and deadline. */
   private awaitStart(starting: Promise<LanguageServer>, deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
     const controller = this.startController
-    if (signal?.aborted) return Promise.reject(new LspError('CANCELLED', `the request was cancelled while the ${this.profile.id} server for ${this.root} was starting`))
+    if (signal?.aborted)
+      return Promise.reject(
+        new LspError('CANCELLED', `the request was cancelled while the ${this.profile.id} server for ${this.root} was starting`),
+      )
     this.startWaiters++
     return new Promise<LanguageServer>((resolve, reject) => {
       let left = false
@@ -134,9 +141,16 @@ export class ServerSlot {
         if (this.startWaiters === 0 && this.starting === starting) controller?.abort(error)
         reject(error)
       }
-      const onAbort = () => leave(new LspError('CANCELLED', `the request was cancelled while the ${this.profile.id} server for ${this.root} was starting`))
+      const onAbort = () =>
+        leave(new LspError('CANCELLED', `the request was cancelled while the ${this.profile.id} server for ${this.root} was starting`))
       const timer = setTimeout(
-        () => leave(new LspError('TIMEOUT', `the ${this.profile.id} server for ${this.root} did not finish starting within this request's deadline`)),
+        () =>
+          leave(
+            new LspError(
+              'TIMEOUT',
+              `the ${this.profile.id} server for ${this.root} did not finish starting within this request's deadline`,
+            ),
+          ),
         Math.max(1, deadline - Date.now()),
       )
       const cleanup = () => {
@@ -164,9 +178,13 @@ export class ServerSlot {
   }
 
   private unavailableError(): LspError {
-    return new LspError('UNAVAILABLE', `the ${this.profile.id} language server for ${this.root} is unavailable: ${this.unavailable ?? 'unknown reason'}`, {
-      data: { profile: this.profile.id, root: this.root },
-    })
+    return new LspError(
+      'UNAVAILABLE',
+      `the ${this.profile.id} language server for ${this.root} is unavailable: ${this.unavailable ?? 'unknown reason'}`,
+      {
+        data: { profile: this.profile.id, root: this.root },
+      },
+    )
   }
 
   private async start(deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
@@ -179,7 +197,12 @@ export class ServerSlot {
       if (crashed) await this.backoff(previous, deadline)
     }
     // Untrusted roots: nothing the workspace names may run (docs/security.md); throws UNTRUSTED.
-    const plan = planSpawn(this.profile, { root: this.root, workspaceRoot: this.workspaceRoot, trust: this.trust, env: serverEnvironment(this.config.envAllow, this.profile) })
+    const plan = planSpawn(this.profile, {
+      root: this.root,
+      workspaceRoot: this.workspaceRoot,
+      trust: this.trust,
+      env: serverEnvironment(this.config.envAllow, this.profile),
+    })
     const capped = withHeapCap(this.profile, plan, this.config.limits.nodeHeapMb)
     await this.hooks?.beforeStart(this)
     const nested = (await this.hooks?.nested?.(this)) ?? { folders: [], plain: [], searchPaths: [] }
@@ -217,12 +240,19 @@ export class ServerSlot {
         if (this.server === server) this.server = undefined
         await server.stop(500)
         this.onStatus(this.statusSync())
-        throw new LspError(error.code, `the ${this.profile.id} server for ${this.root} did not finish starting: ${error.message}`, { cause: error })
+        throw new LspError(error.code, `the ${this.profile.id} server for ${this.root} did not finish starting: ${error.message}`, {
+          cause: error,
+        })
       }
       if (server.state !== 'crashed') server.crash(`it failed to initialize: ${(error as Error).message}`)
       if (error instanceof LspError) throw error
       // The transport failed during the handshake (the process died under it): that is a crash.
-      throw server.crashError ?? new LspError('SERVER_CRASHED', `the ${this.profile.id} server for ${this.root} died while starting: ${(error as Error).message}`, { cause: error })
+      throw (
+        server.crashError ??
+        new LspError('SERVER_CRASHED', `the ${this.profile.id} server for ${this.root} died while starting: ${(error as Error).message}`, {
+          cause: error,
+        })
+      )
     }
     this.hooks?.started(this, server.processPid)
     this.onStatus(this.statusSync())
@@ -242,7 +272,10 @@ export class ServerSlot {
     this.restarts++
     const delay = this.crashTimes.length <= 1 ? 0 : Math.min(250 * 2 ** (this.crashTimes.length - 2), 8_000)
     if (delay > deadline - Date.now()) {
-      throw new LspError('UNAVAILABLE', `the ${this.profile.id} server for ${this.root} crashed again and restarts in ${delay} ms, after this request's deadline`)
+      throw new LspError(
+        'UNAVAILABLE',
+        `the ${this.profile.id} server for ${this.root} crashed again and restarts in ${delay} ms, after this request's deadline`,
+      )
     }
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
   }
@@ -304,14 +337,28 @@ export class ServerSlot {
   /** Status without the RSS (which needs /proc). */
   statusSync(): LspProviderStatus {
     const server = this.server
-    const map: Record<ServerState, LspProviderStatus['state']> = { starting: 'starting', indexing: 'indexing', ready: 'ready', crashed: 'crashed', stopped: 'idle' }
+    const map: Record<ServerState, LspProviderStatus['state']> = {
+      starting: 'starting',
+      indexing: 'indexing',
+      ready: 'ready',
+      crashed: 'crashed',
+      stopped: 'idle',
+    }
     return {
       providerId: `local:${this.profile.id}`,
       root: this.root,
       server: this.profile.id,
       state: this.unavailable !== undefined ? 'unavailable' : server === undefined ? 'idle' : map[server.state],
-      ...(this.unavailable !== undefined ? { reason: this.unavailable } : server?.crashReason !== undefined ? { reason: server.crashReason } : this.notice !== undefined ? { reason: this.notice } : {}),
-      ...(server === undefined ? {} : { uptimeMs: Date.now() - server.startedAt, operations: negotiatedOperations(server.capabilities, server.registrations) }),
+      ...(this.unavailable !== undefined
+        ? { reason: this.unavailable }
+        : server?.crashReason !== undefined
+          ? { reason: server.crashReason }
+          : this.notice !== undefined
+            ? { reason: this.notice }
+            : {}),
+      ...(server === undefined
+        ? {}
+        : { uptimeMs: Date.now() - server.startedAt, operations: negotiatedOperations(server.capabilities, server.registrations) }),
       restarts: this.restarts,
       languages: [...new Set(Object.values(this.profile.extensions))],
     }

@@ -70,7 +70,11 @@ export class ServerProcess {
     if (stdin === null || stdout === null || stderr === null) {
       this.child.kill('SIGKILL')
       if (pid !== undefined) releaseProcessGroup(pid)
-      throw new LspError('UNAVAILABLE', `${spec.command} was started without stdio pipes, so it cannot speak LSP; check that the command is a language server that can run here`, { data: { command: spec.command } })
+      throw new LspError(
+        'UNAVAILABLE',
+        `${spec.command} was started without stdio pipes, so it cannot speak LSP; check that the command is a language server that can run here`,
+        { data: { command: spec.command } },
+      )
     }
     this.stdin = stdin
     this.stdout = stdout
@@ -144,16 +148,18 @@ async function groupAlive(pgid: number): Promise<boolean> {
     return false
   }
   const states = await Promise.all(
-    entries.filter((e) => /^\d+$/.test(e)).map(async (entry) => {
-      try {
-        const stat = await readFile(`/proc/${entry}/stat`, 'utf8')
-        // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ')'.
-        const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-        return Number(pgrp) === pgid && state !== 'Z' && state !== 'X'
-      } catch {
-        return false
-      }
-    }),
+    entries
+      .filter((e) => /^\d+$/.test(e))
+      .map(async (entry) => {
+        try {
+          const stat = await readFile(`/proc/${entry}/stat`, 'utf8')
+          // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ')'.
+          const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+          return Number(pgrp) === pgid && state !== 'Z' && state !== 'X'
+        } catch {
+          return false
+        }
+      }),
   )
   return states.some(Boolean)
 }
@@ -177,17 +183,19 @@ export async function treeRss(rootPid: number): Promise<number | undefined> {
   const parents = new Map<number, number>()
   const rss = new Map<number, number>()
   await Promise.all(
-    entries.filter((e) => /^\d+$/.test(e)).map(async (entry) => {
-      try {
-        const status = await readFile(`/proc/${entry}/status`, 'utf8')
-        const ppid = /^PPid:\s+(\d+)/m.exec(status)?.[1]
-        const vm = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]
-        if (ppid !== undefined) parents.set(Number(entry), Number(ppid))
-        if (vm !== undefined) rss.set(Number(entry), Number(vm) * 1024)
-      } catch {
-        // the process exited while we looked
-      }
-    }),
+    entries
+      .filter((e) => /^\d+$/.test(e))
+      .map(async (entry) => {
+        try {
+          const status = await readFile(`/proc/${entry}/status`, 'utf8')
+          const ppid = /^PPid:\s+(\d+)/m.exec(status)?.[1]
+          const vm = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]
+          if (ppid !== undefined) parents.set(Number(entry), Number(ppid))
+          if (vm !== undefined) rss.set(Number(entry), Number(vm) * 1024)
+        } catch {
+          // the process exited while we looked
+        }
+      }),
   )
   const inTree = new Set([rootPid])
   let grew = true

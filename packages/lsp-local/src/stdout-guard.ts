@@ -95,12 +95,14 @@ export class FrameGuard {
     } else {
       for (const line of text.split('\r\n')) {
         if (line === '') continue
-        if (!headerLine.test(line)) throw new ProtocolViolation(`the server wrote a malformed header line: ${JSON.stringify(line.slice(0, 200))}`)
+        if (!headerLine.test(line))
+          throw new ProtocolViolation(`the server wrote a malformed header line: ${JSON.stringify(line.slice(0, 200))}`)
         const colon = line.indexOf(':')
         if (line.slice(0, colon).toLowerCase() === 'content-length') length = this.lengthOf(line.slice(colon + 1).trim())
       }
     }
-    if (length === undefined) throw new ProtocolViolation(`the server sent a header without Content-Length: ${JSON.stringify(text.slice(0, 200))}`)
+    if (length === undefined)
+      throw new ProtocolViolation(`the server sent a header without Content-Length: ${JSON.stringify(text.slice(0, 200))}`)
     return length
   }
 
@@ -108,7 +110,9 @@ export class FrameGuard {
     if (!digits.test(value)) throw new ProtocolViolation(`the server sent Content-Length ${JSON.stringify(value)}`)
     const length = Number(value)
     if (length > this.maxMessageBytes) {
-      throw new ProtocolViolation(`the server announced a ${length}-byte message; the limit is ${this.maxMessageBytes} bytes (maxMessageBytes)`)
+      throw new ProtocolViolation(
+        `the server announced a ${length}-byte message; the limit is ${this.maxMessageBytes} bytes (maxMessageBytes)`,
+      )
     }
     return length
   }
@@ -120,7 +124,11 @@ export class FrameGuard {
  * a violation nothing more is passed on, the stream's error listeners get the violation and `onViolation`
  * is called once.
  */
-export function guardedStream(stream: NodeJS.ReadableStream, maxMessageBytes: number, onViolation: (error: ProtocolViolation) => void): RAL.ReadableStream {
+export function guardedStream(
+  stream: NodeJS.ReadableStream,
+  maxMessageBytes: number,
+  onViolation: (error: ProtocolViolation) => void,
+): RAL.ReadableStream {
   const guard = new FrameGuard(maxMessageBytes)
   const dataListeners = new Set<(data: Uint8Array) => void>()
   const errorListeners = new Set<(error: unknown) => void>()

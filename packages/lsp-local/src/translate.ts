@@ -72,9 +72,13 @@ export class Translator {
   private editPath(uri: string): string {
     const path = this.containment.output(uri)
     if (path === undefined) {
-      throw new LspError('OUTSIDE_WORKSPACE', `the server's edit touches ${uri}, which is outside the workspace root ${this.containment.root} (or not a file); the whole edit was refused rather than applied in part`, {
-        data: { uri, root: this.containment.root },
-      })
+      throw new LspError(
+        'OUTSIDE_WORKSPACE',
+        `the server's edit touches ${uri}, which is outside the workspace root ${this.containment.root} (or not a file); the whole edit was refused rather than applied in part`,
+        {
+          data: { uri, root: this.containment.root },
+        },
+      )
     }
     return path
   }
@@ -145,7 +149,13 @@ export class Translator {
     })
     return result.map((symbol) =>
       'location' in symbol
-        ? { name: symbol.name, kind: symbolKindFromNumber(symbol.kind), range: symbol.location.range, selectionRange: symbol.location.range, children: [] }
+        ? {
+            name: symbol.name,
+            kind: symbolKindFromNumber(symbol.kind),
+            range: symbol.location.range,
+            selectionRange: symbol.location.range,
+            children: [],
+          }
         : convert(symbol),
     )
   }
@@ -194,8 +204,15 @@ export class Translator {
   }
 
   diagnostic(diagnostic: Diagnostic): LspDiagnostic {
-    const severities = { [DiagnosticSeverity.Error]: 'error', [DiagnosticSeverity.Warning]: 'warning', [DiagnosticSeverity.Information]: 'information', [DiagnosticSeverity.Hint]: 'hint' } as const
-    const tags = (diagnostic.tags ?? []).flatMap((t) => (t === DiagnosticTag.Unnecessary ? ['unnecessary' as const] : t === DiagnosticTag.Deprecated ? ['deprecated' as const] : []))
+    const severities = {
+      [DiagnosticSeverity.Error]: 'error',
+      [DiagnosticSeverity.Warning]: 'warning',
+      [DiagnosticSeverity.Information]: 'information',
+      [DiagnosticSeverity.Hint]: 'hint',
+    } as const
+    const tags = (diagnostic.tags ?? []).flatMap((t) =>
+      t === DiagnosticTag.Unnecessary ? ['unnecessary' as const] : t === DiagnosticTag.Deprecated ? ['deprecated' as const] : [],
+    )
     const related = (diagnostic.relatedInformation ?? []).flatMap((r) => {
       const path = this.path(r.location.uri)
       return path === undefined ? [] : [{ location: { uri: r.location.uri, path, range: r.location.range }, message: r.message }]
@@ -222,20 +239,31 @@ export class Translator {
               return {
                 value: part.value,
                 ...(part.tooltip === undefined ? {} : { tooltip: markup(part.tooltip).text }),
-                ...(path === undefined || part.location === undefined ? {} : { location: { uri: part.location.uri, path, range: part.location.range } }),
+                ...(path === undefined || part.location === undefined
+                  ? {}
+                  : { location: { uri: part.location.uri, path, range: part.location.range } }),
               }
             }),
-      ...(hint.kind === InlayHintKind.Type ? { kind: 'type' as const } : hint.kind === InlayHintKind.Parameter ? { kind: 'parameter' as const } : {}),
+      ...(hint.kind === InlayHintKind.Type
+        ? { kind: 'type' as const }
+        : hint.kind === InlayHintKind.Parameter
+          ? { kind: 'parameter' as const }
+          : {}),
       ...(hint.paddingLeft === undefined ? {} : { paddingLeft: hint.paddingLeft }),
       ...(hint.paddingRight === undefined ? {} : { paddingRight: hint.paddingRight }),
       ...(hint.textEdits === undefined ? {} : { textEdits: hint.textEdits.map(textEdit) }),
     }))
   }
 
-  completion(result: ReadonlyArray<CompletionItem> | CompletionList | null | undefined): { items: LspCompletionItem[]; isIncomplete: boolean } {
+  completion(result: ReadonlyArray<CompletionItem> | CompletionList | null | undefined): {
+    items: LspCompletionItem[]
+    isIncomplete: boolean
+  } {
     if (result === null || result === undefined) return { items: [], isIncomplete: false }
     const list = Array.isArray(result) ? { items: result as CompletionItem[], isIncomplete: false } : (result as CompletionList)
-    const kindNames = Object.fromEntries(Object.entries(CompletionItemKind).map(([name, value]) => [value, name.charAt(0).toLowerCase() + name.slice(1)]))
+    const kindNames = Object.fromEntries(
+      Object.entries(CompletionItemKind).map(([name, value]) => [value, name.charAt(0).toLowerCase() + name.slice(1)]),
+    )
     return {
       isIncomplete: list.isIncomplete,
       items: list.items.map((item) => {
@@ -263,18 +291,44 @@ export class Translator {
       for (const change of edit.documentChanges) {
         if ('textDocument' in change) {
           const path = this.editPath(change.textDocument.uri)
-          operations.push({ type: 'edit', uri: change.textDocument.uri, path, version: change.textDocument.version ?? null, edits: change.edits.map(textEdit) })
+          operations.push({
+            type: 'edit',
+            uri: change.textDocument.uri,
+            path,
+            version: change.textDocument.version ?? null,
+            edits: change.edits.map(textEdit),
+          })
         } else if (change.kind === 'create' || change.kind === 'delete') {
           const path = this.editPath(change.uri)
           operations.push(
             change.kind === 'create'
-              ? { type: 'create', uri: change.uri, path, ...(change.options ? { options: change.options } : {}), ...(change.annotationId ? { annotationId: change.annotationId } : {}) }
-              : { type: 'delete', uri: change.uri, path, ...(change.options ? { options: change.options } : {}), ...(change.annotationId ? { annotationId: change.annotationId } : {}) },
+              ? {
+                  type: 'create',
+                  uri: change.uri,
+                  path,
+                  ...(change.options ? { options: change.options } : {}),
+                  ...(change.annotationId ? { annotationId: change.annotationId } : {}),
+                }
+              : {
+                  type: 'delete',
+                  uri: change.uri,
+                  path,
+                  ...(change.options ? { options: change.options } : {}),
+                  ...(change.annotationId ? { annotationId: change.annotationId } : {}),
+                },
           )
         } else if (change.kind === 'rename') {
           const oldPath = this.editPath(change.oldUri)
           const newPath = this.editPath(change.newUri)
-          operations.push({ type: 'rename', oldUri: change.oldUri, oldPath, newUri: change.newUri, newPath, ...(change.options ? { options: change.options } : {}), ...(change.annotationId ? { annotationId: change.annotationId } : {}) })
+          operations.push({
+            type: 'rename',
+            oldUri: change.oldUri,
+            oldPath,
+            newUri: change.newUri,
+            newPath,
+            ...(change.options ? { options: change.options } : {}),
+            ...(change.annotationId ? { annotationId: change.annotationId } : {}),
+          })
         } else {
           throw this.malformed('workspace edit change', change)
         }
@@ -285,9 +339,19 @@ export class Translator {
         operations.push({ type: 'edit', uri, path, version: versionOf(uri), edits: edits.map(textEdit) })
       }
     }
-    const annotations = edit.changeAnnotations === undefined ? undefined : Object.fromEntries(
-      Object.entries(edit.changeAnnotations).map(([id, a]) => [id, { label: a.label, ...(a.description ? { description: a.description } : {}), ...(a.needsConfirmation === undefined ? {} : { needsConfirmation: a.needsConfirmation }) }]),
-    )
+    const annotations =
+      edit.changeAnnotations === undefined
+        ? undefined
+        : Object.fromEntries(
+            Object.entries(edit.changeAnnotations).map(([id, a]) => [
+              id,
+              {
+                label: a.label,
+                ...(a.description ? { description: a.description } : {}),
+                ...(a.needsConfirmation === undefined ? {} : { needsConfirmation: a.needsConfirmation }),
+              },
+            ]),
+          )
     return { operations, ...(annotations === undefined ? {} : { annotations }) }
   }
 }
@@ -300,10 +364,19 @@ export function textEdit(edit: TextEdit | AnnotatedTextEdit | SnippetTextEdit): 
 }
 
 /** MarkupContent, MarkedString or arrays of them as one text and its format. */
-export function markup(value: MarkupContent | MarkedString | ReadonlyArray<MarkedString> | string): { text: string; format: 'markdown' | 'plaintext' } {
+export function markup(value: MarkupContent | MarkedString | ReadonlyArray<MarkedString> | string): {
+  text: string
+  format: 'markdown' | 'plaintext'
+} {
   if (typeof value === 'string') return { text: value, format: 'markdown' }
   if (Array.isArray(value)) {
-    return { text: value.map((part) => markup(part as MarkedString).text).filter((t) => t !== '').join('\n\n'), format: 'markdown' }
+    return {
+      text: value
+        .map((part) => markup(part as MarkedString).text)
+        .filter((t) => t !== '')
+        .join('\n\n'),
+      format: 'markdown',
+    }
   }
   if ('kind' in (value as MarkupContent)) {
     const content = value as MarkupContent

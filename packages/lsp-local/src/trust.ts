@@ -56,8 +56,14 @@ export function serverKind(profile: Pick<ServerProfile, 'id' | 'command' | 'args
   const base = nodePath.basename(profile.command)
   const script = profile.args.find((a) => !a.startsWith('-')) ?? ''
   if (profile.id === 'typescript' || ((base === 'tsc' || base === 'tsgo') && profile.args.includes('--lsp'))) return 'native-typescript'
-  if (profile.id === 'typescript-language-server' || base === 'typescript-language-server' || /typescript-language-server[\\/]lib[\\/]cli\.mjs$/.test(script)) return 'typescript-language-server'
-  if (profile.id === 'pyright' || /^(based)?pyright-langserver$/.test(base) || /(based)?pyright[\\/]langserver\.index\.js$/.test(script)) return 'pyright'
+  if (
+    profile.id === 'typescript-language-server' ||
+    base === 'typescript-language-server' ||
+    /typescript-language-server[\\/]lib[\\/]cli\.mjs$/.test(script)
+  )
+    return 'typescript-language-server'
+  if (profile.id === 'pyright' || /^(based)?pyright-langserver$/.test(base) || /(based)?pyright[\\/]langserver\.index\.js$/.test(script))
+    return 'pyright'
   if (profile.id === 'clangd' || /^clangd(-\d+)?$/.test(base)) return 'clangd'
   return 'other'
 }
@@ -107,7 +113,8 @@ function untrusted(profile: ServerProfile, workspaceRoot: string, why: string, f
   })
 }
 
-const trustFix = (root: string) => `mark the root trusted (openWorkspace(root, { trust: 'trusted' }) / --trust ${root}) if you have vetted it`
+const trustFix = (root: string) =>
+  `mark the root trusted (openWorkspace(root, { trust: 'trusted' }) / --trust ${root}) if you have vetted it`
 
 /** The absolute command to run, refusing anything the workspace supplies. */
 function resolveCommand(profile: ServerProfile, root: string, workspaceRoot: string, path: string): string {
@@ -121,7 +128,12 @@ function resolveCommand(profile: ServerProfile, root: string, workspaceRoot: str
   // codeseam itself is installed there (running codeseam on its own repository), which the workspace did not choose.
   if (profile.bundled === true) return canonical(resolved)
   if (isWithin(workspaceRoot, nodePath.resolve(resolved)) || isWithin(workspaceRoot, canonical(resolved))) {
-    throw untrusted(profile, workspaceRoot, `command ${command} resolves to ${resolved}, inside the workspace`, `point "command" at an installed server outside the workspace, or ${trustFix(workspaceRoot)}`)
+    throw untrusted(
+      profile,
+      workspaceRoot,
+      `command ${command} resolves to ${resolved}, inside the workspace`,
+      `point "command" at an installed server outside the workspace, or ${trustFix(workspaceRoot)}`,
+    )
   }
   // A script runner (node, python, …) runs its first operand: that file must not be the workspace's either.
   if (scriptRunners.test(nodePath.basename(resolved))) {
@@ -129,7 +141,12 @@ function resolveCommand(profile: ServerProfile, root: string, workspaceRoot: str
     if (script !== undefined && (script.includes('/') || script.includes('\\') || /\.(m?js|cjs|py|rb|pl|sh)$/.test(script))) {
       const scriptPath = nodePath.resolve(root, script)
       if (isWithin(workspaceRoot, scriptPath) || isWithin(workspaceRoot, canonical(scriptPath))) {
-        throw untrusted(profile, workspaceRoot, `runs the script ${script}, inside the workspace`, `install the server outside the workspace, or ${trustFix(workspaceRoot)}`)
+        throw untrusted(
+          profile,
+          workspaceRoot,
+          `runs the script ${script}, inside the workspace`,
+          `install the server outside the workspace, or ${trustFix(workspaceRoot)}`,
+        )
       }
     }
   }
@@ -193,7 +210,12 @@ export function planSpawn(profile: ServerProfile, context: TrustContext): SpawnP
   }
   const workspaceRoot = context.workspaceRoot ?? context.root
   if (policy === 'refuse') {
-    throw untrusted(profile, workspaceRoot, 'would run code chosen by the workspace (its profile says `untrusted: "refuse"`)', trustFix(workspaceRoot))
+    throw untrusted(
+      profile,
+      workspaceRoot,
+      'would run code chosen by the workspace (its profile says `untrusted: "refuse"`)',
+      trustFix(workspaceRoot),
+    )
   }
   const hardening: string[] = []
   const env: Record<string, string> = { ...context.env, ...(policy?.env ?? {}) }
@@ -237,18 +259,35 @@ export function planSpawn(profile: ServerProfile, context: TrustContext): SpawnP
       const given = typeof tsserver['path'] === 'string' ? tsserver['path'] : undefined
       // An invalid or missing tsserver.path makes the server fall back to the WORKSPACE's
       // node_modules/typescript, whose tsserver.js it then forks: the path must be ours and valid.
-      const usable = given !== undefined && nodePath.isAbsolute(given) && nodePath.basename(given) === 'tsserver.js' && isExecutableFile(given) && !isWithin(workspaceRoot, canonical(given))
+      const usable =
+        given !== undefined &&
+        nodePath.isAbsolute(given) &&
+        nodePath.basename(given) === 'tsserver.js' &&
+        isExecutableFile(given) &&
+        !isWithin(workspaceRoot, canonical(given))
       const path = usable ? given : ownTsserverPath()
       if (path === undefined) {
-        throw untrusted(profile, workspaceRoot, 'would fall back to the workspace\'s own node_modules/typescript because no TypeScript is installed with codeseam', `install typescript next to @codeseam/lsp-local, or ${trustFix(workspaceRoot)}`)
+        throw untrusted(
+          profile,
+          workspaceRoot,
+          "would fall back to the workspace's own node_modules/typescript because no TypeScript is installed with codeseam",
+          `install typescript next to @codeseam/lsp-local, or ${trustFix(workspaceRoot)}`,
+        )
       }
       const plugins = Array.isArray(options['plugins'])
-        ? options['plugins'].filter((p) => !(isRecord(p) && typeof p['location'] === 'string' && isWithin(workspaceRoot, nodePath.resolve(context.root, p['location']))))
+        ? options['plugins'].filter(
+            (p) =>
+              !(isRecord(p) && typeof p['location'] === 'string' && isWithin(workspaceRoot, nodePath.resolve(context.root, p['location']))),
+          )
         : []
       const { npmLocation: _npm, ...rest } = options
       const { fallbackPath: _fallback, ...tsserverRest } = tsserver
       initializationOptions = { ...rest, plugins, disableAutomaticTypingAcquisition: true, tsserver: { ...tsserverRest, path } }
-      hardening.push('tsserver is codeseam\'s own TypeScript', 'automatic typing acquisition (npm) off', 'workspace plugin locations dropped')
+      hardening.push(
+        "tsserver is codeseam's own TypeScript",
+        'automatic typing acquisition (npm) off',
+        'workspace plugin locations dropped',
+      )
       args = args.filter((a) => a !== '--allowLocalPluginLoads')
       break
     }
@@ -261,27 +300,48 @@ export function planSpawn(profile: ServerProfile, context: TrustContext): SpawnP
       const selection = context.pythonSelection ?? pythonSelectionEnvironment()
       const found = context.pythonInterpreter === undefined ? userPython({ workspaceRoot, path: safePath, env, selection }) : undefined
       const chosen = context.pythonInterpreter ?? found?.executable
-      if (chosen !== undefined && (!nodePath.isAbsolute(chosen) || isWithin(workspaceRoot, nodePath.resolve(chosen)) || isWithin(workspaceRoot, canonical(chosen)))) {
-        throw untrusted(profile, workspaceRoot, `would run the Python interpreter ${chosen}, inside the workspace`, `choose an interpreter outside the workspace, or ${trustFix(workspaceRoot)}`)
+      if (
+        chosen !== undefined &&
+        (!nodePath.isAbsolute(chosen) || isWithin(workspaceRoot, nodePath.resolve(chosen)) || isWithin(workspaceRoot, canonical(chosen)))
+      ) {
+        throw untrusted(
+          profile,
+          workspaceRoot,
+          `would run the Python interpreter ${chosen}, inside the workspace`,
+          `choose an interpreter outside the workspace, or ${trustFix(workspaceRoot)}`,
+        )
       }
       // No interpreter: name one that cannot exist, so pyright's own PATH fallback never runs; it then
       // analyses with its bundled typeshed stubs only.
-      const pythonPath = chosen === undefined ? nodePath.join(nodePath.parse(workspaceRoot).root, 'nonexistent', 'codeseam-no-python', 'python3') : nodePath.resolve(chosen)
+      const pythonPath =
+        chosen === undefined
+          ? nodePath.join(nodePath.parse(workspaceRoot).root, 'nonexistent', 'codeseam-no-python', 'python3')
+          : nodePath.resolve(chosen)
       const python = isRecord(settings['python']) ? settings['python'] : {}
       const analysis = isRecord(python['analysis']) ? python['analysis'] : {}
       // A project virtual environment inside the workspace is used by path only: its site-packages become
       // extra search paths; its interpreter (a workspace file) never runs.
-      const venv = projectSitePackages({ root: context.root, workspaceRoot, ...(selection['VIRTUAL_ENV'] === undefined ? {} : { virtualEnv: selection['VIRTUAL_ENV'] }), ...(found?.version === undefined ? {} : { version: found.version }) })
+      const venv = projectSitePackages({
+        root: context.root,
+        workspaceRoot,
+        ...(selection['VIRTUAL_ENV'] === undefined ? {} : { virtualEnv: selection['VIRTUAL_ENV'] }),
+        ...(found?.version === undefined ? {} : { version: found.version }),
+      })
       const given = Array.isArray(analysis['extraPaths']) ? analysis['extraPaths'] : []
       const extraPaths = [...given, ...venv.paths.filter((path) => !given.includes(path))]
-      settings = { ...settings, python: { ...python, pythonPath, ...(venv.paths.length > 0 ? { analysis: { ...analysis, extraPaths } } : {}) } }
+      settings = {
+        ...settings,
+        python: { ...python, pythonPath, ...(venv.paths.length > 0 ? { analysis: { ...analysis, extraPaths } } : {}) },
+      }
       // Pin version managers too, in case anything else resolves `python` through a shim.
       env['PYENV_VERSION'] = 'system'
       hardening.push(`Python interpreter pinned to ${pythonPath}`)
       if (found !== undefined) hardening.push(`Python interpreter chosen outside the workspace (${found.via}, asked in ${found.cwd})`)
       hardening.push('PYENV_VERSION=system')
-      if (venv.paths.length > 0) hardening.push(`workspace virtual environment read by path, its interpreter never run: ${venv.paths.join(', ')}`)
-      if (venv.ignored.length > 0) hardening.push(`virtual environment site-packages leaving the workspace ignored: ${venv.ignored.join(', ')}`)
+      if (venv.paths.length > 0)
+        hardening.push(`workspace virtual environment read by path, its interpreter never run: ${venv.paths.join(', ')}`)
+      if (venv.ignored.length > 0)
+        hardening.push(`virtual environment site-packages leaving the workspace ignored: ${venv.ignored.join(', ')}`)
       break
     }
     case 'clangd': {

@@ -99,7 +99,11 @@ function typeScriptModule(): string {
   try {
     return require.resolve('typescript')
   } catch (error) {
-    throw new LspError('UNAVAILABLE', 'the TypeScript compiler API (typescript) is not installed next to @codeseam/lsp-local, so projects cannot be read: run pnpm install', { cause: error })
+    throw new LspError(
+      'UNAVAILABLE',
+      'the TypeScript compiler API (typescript) is not installed next to @codeseam/lsp-local, so projects cannot be read: run pnpm install',
+      { cause: error },
+    )
   }
 }
 
@@ -107,12 +111,21 @@ function typeScriptModule(): string {
  * Reads the project graph of `root` (canonical) starting from `configs` (the tsconfig.json / jsconfig.json
  * files found under it), in a child process bounded by `timeoutMs` and `signal`.
  */
-export function discoverTsProjects(root: string, configs: ReadonlyArray<string>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<TsProjectGraph> {
+export function discoverTsProjects(
+  root: string,
+  configs: ReadonlyArray<string>,
+  options: { timeoutMs: number; signal?: AbortSignal },
+): Promise<TsProjectGraph> {
   if (configs.length === 0) return Promise.resolve({ projects: [], configFiles: [], errors: [] })
   if (options.signal?.aborted) return Promise.reject(new LspError('CANCELLED', 'reading the TypeScript projects was cancelled'))
   const ts = typeScriptModule()
   return new Promise<TsProjectGraph>((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', childSource], { stdio: ['pipe', 'pipe', 'pipe'], cwd: root, windowsHide: true, env: { PATH: process.env['PATH'] ?? '' } })
+    const child = spawn(process.execPath, ['-e', childSource], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      cwd: root,
+      windowsHide: true,
+      env: { PATH: process.env['PATH'] ?? '' },
+    })
     const out: Buffer[] = []
     const err: Buffer[] = []
     let settled = false
@@ -127,20 +140,32 @@ export function discoverTsProjects(root: string, configs: ReadonlyArray<string>,
       } else resolve(graph as TsProjectGraph)
     }
     const onAbort = () => finish(new LspError('CANCELLED', 'reading the TypeScript projects was cancelled'))
-    const timer = setTimeout(() => finish(new LspError('TIMEOUT', `reading the TypeScript projects of ${root} took longer than ${options.timeoutMs} ms`)), Math.max(1, options.timeoutMs))
+    const timer = setTimeout(
+      () => finish(new LspError('TIMEOUT', `reading the TypeScript projects of ${root} took longer than ${options.timeoutMs} ms`)),
+      Math.max(1, options.timeoutMs),
+    )
     options.signal?.addEventListener('abort', onAbort, { once: true })
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk))
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk))
-    child.on('error', (error) => finish(new LspError('UNAVAILABLE', `could not start the process that reads TypeScript projects: ${error.message}`, { cause: error })))
+    child.on('error', (error) =>
+      finish(new LspError('UNAVAILABLE', `could not start the process that reads TypeScript projects: ${error.message}`, { cause: error })),
+    )
     child.on('close', (code) => {
       if (code !== 0) {
-        finish(new LspError('SERVER_ERROR', `reading the TypeScript projects of ${root} failed (exit ${String(code)}): ${Buffer.concat(err).toString('utf8').trim().split('\n').slice(-3).join(' ')}`))
+        finish(
+          new LspError(
+            'SERVER_ERROR',
+            `reading the TypeScript projects of ${root} failed (exit ${String(code)}): ${Buffer.concat(err).toString('utf8').trim().split('\n').slice(-3).join(' ')}`,
+          ),
+        )
         return
       }
       try {
         finish(undefined, JSON.parse(Buffer.concat(out).toString('utf8')) as TsProjectGraph)
       } catch (error) {
-        finish(new LspError('SERVER_ERROR', `reading the TypeScript projects of ${root} gave unreadable output: ${(error as Error).message}`))
+        finish(
+          new LspError('SERVER_ERROR', `reading the TypeScript projects of ${root} gave unreadable output: ${(error as Error).message}`),
+        )
       }
     })
     child.stdin.on('error', () => {})
@@ -165,7 +190,12 @@ export interface ProjectLoadPlan {
  * this project claims — opening a file shared by two projects loads only one of them), then the source
  * files of no project, up to `looseBudget`.
  */
-export function planProjectLoad(graph: TsProjectGraph, sources: ReadonlyArray<string>, looseBudget: number, accept: (path: string) => boolean = () => true): ProjectLoadPlan {
+export function planProjectLoad(
+  graph: TsProjectGraph,
+  sources: ReadonlyArray<string>,
+  looseBudget: number,
+  accept: (path: string) => boolean = () => true,
+): ProjectLoadPlan {
   const owners = new Map<string, number>()
   for (const project of graph.projects) for (const file of project.files) owners.set(file, (owners.get(file) ?? 0) + 1)
   const projectFiles: string[] = []
@@ -176,7 +206,11 @@ export function planProjectLoad(graph: TsProjectGraph, sources: ReadonlyArray<st
     projectsFound++
     const exclusive = (file: string) => owners.get(file) === 1
     const notDeclaration = (file: string) => !/\.d\.[cm]?ts$/.test(file)
-    const choice = candidates.find((f) => exclusive(f) && notDeclaration(f)) ?? candidates.find(exclusive) ?? candidates.find(notDeclaration) ?? candidates[0]
+    const choice =
+      candidates.find((f) => exclusive(f) && notDeclaration(f)) ??
+      candidates.find(exclusive) ??
+      candidates.find(notDeclaration) ??
+      candidates[0]
     if (choice !== undefined && !projectFiles.includes(choice)) projectFiles.push(choice)
   }
   const loose = sources.filter((file) => !owners.has(file) && accept(file)).sort()

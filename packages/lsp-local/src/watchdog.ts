@@ -44,7 +44,11 @@ const guarded = new Set<number>()
 
 function ensureWatchdog(): Socket {
   if (current !== undefined) return current.socket
-  const child = spawn(process.execPath, ['-e', watchdogSource], { stdio: ['ignore', 'ignore', 'inherit', 'pipe'], detached: true, windowsHide: true })
+  const child = spawn(process.execPath, ['-e', watchdogSource], {
+    stdio: ['ignore', 'ignore', 'inherit', 'pipe'],
+    detached: true,
+    windowsHide: true,
+  })
   const socket = child.stdio[3] as Socket
   socket.on('error', () => {})
   // The watchdog must never keep the host alive.

@@ -4,7 +4,24 @@ import * as nodePath from 'node:path'
 import { extensionOf } from '@codeseam/lsp'
 
 /** Folders never walked: dependencies, build output, VCS and caches. */
-export const skippedFolders: ReadonlySet<string> = new Set(['node_modules', '.git', '.hg', '.svn', 'dist', 'build', 'out', 'target', '.venv', 'venv', '__pycache__', '.mypy_cache', '.pytest_cache', '.next', '.turbo', 'coverage'])
+export const skippedFolders: ReadonlySet<string> = new Set([
+  'node_modules',
+  '.git',
+  '.hg',
+  '.svn',
+  'dist',
+  'build',
+  'out',
+  'target',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.next',
+  '.turbo',
+  'coverage',
+])
 
 /**
  * Files under `root` (breadth-first, bounded) whose extension is in `extensions`, or whose name is in

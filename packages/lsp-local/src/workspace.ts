@@ -79,7 +79,10 @@ export class LocalWorkspace implements LspWorkspace {
       text = await readFile(absolute, { encoding: 'utf8', ...(signal === undefined ? {} : { signal }) })
     } catch (error) {
       if (signal?.aborted) throw new LspError('CANCELLED', `reading ${path} was cancelled`)
-      throw new LspError('NOT_FOUND', `${path} does not exist in ${this.root} (or cannot be read): ${(error as Error).message}`, { cause: error, data: { path } })
+      throw new LspError('NOT_FOUND', `${path} does not exist in ${this.root} (or cannot be read): ${(error as Error).message}`, {
+        cause: error,
+        data: { path },
+      })
     }
     return { path: absolute, uri: pathToUri(absolute), text, hash: contentHash(text) }
   }
@@ -107,7 +110,12 @@ export class LocalWorkspace implements LspWorkspace {
     const expected = new Map(Object.entries(options.expectedHashes ?? {}).map(([path, hash]) => [this.containment.fresh(path), hash]))
     for (const [path, hash] of expected) {
       const current = await readFile(path, 'utf8').then(contentHash, () => undefined)
-      if (current !== hash) throw new LspError('STALE_VERSION', `${path} changed since the edit was computed (its content hash differs); compute the edit again`, { data: { path } })
+      if (current !== hash)
+        throw new LspError(
+          'STALE_VERSION',
+          `${path} changed since the edit was computed (its content hash differs); compute the edit again`,
+          { data: { path } },
+        )
     }
     for (const { op, path } of resolved) {
       if (op.type !== 'edit' || op.version === null) continue
@@ -116,7 +124,11 @@ export class LocalWorkspace implements LspWorkspace {
         if (document === undefined) continue
         const onDisk = await readFile(path, 'utf8').then(contentHash, () => undefined)
         if (document.version !== op.version || document.hash !== onDisk) {
-          throw new LspError('STALE_VERSION', `${path} is at version ${document.version}${document.hash !== onDisk ? ' and changed on disk since' : ''}, but the edit was computed for version ${op.version}; compute it again`, { data: { path } })
+          throw new LspError(
+            'STALE_VERSION',
+            `${path} is at version ${document.version}${document.hash !== onDisk ? ' and changed on disk since' : ''}, but the edit was computed for version ${op.version}; compute it again`,
+            { data: { path } },
+          )
         }
       }
     }
@@ -142,13 +154,22 @@ export class LocalWorkspace implements LspWorkspace {
           const exists = await pathExists(path)
           if (exists && op.options?.overwrite !== true) {
             if (op.options?.ignoreIfExists === true) continue
-            throw new LspError('INVALID_ARGUMENT', `cannot create ${path}: it already exists (and neither overwrite nor ignoreIfExists was set)`)
+            throw new LspError(
+              'INVALID_ARGUMENT',
+              `cannot create ${path}: it already exists (and neither overwrite nor ignoreIfExists was set)`,
+            )
           }
           const previous = exists ? await readFile(path, 'utf8') : undefined
           await mkdir(nodePath.dirname(path), { recursive: true })
           await writeAtomically(path, '')
           undo.push(() => (previous === undefined ? rm(path, { force: true }) : writeAtomically(path, previous)))
-          files.set(path, { path, ...(previous === undefined ? {} : { hashBefore: contentHash(previous) }), hashAfter: contentHash(''), editCount: 0, saved: true })
+          files.set(path, {
+            path,
+            ...(previous === undefined ? {} : { hashBefore: contentHash(previous) }),
+            hashAfter: contentHash(''),
+            editCount: 0,
+            saved: true,
+          })
           resourceOperations.push({ type: 'create', path })
           events.push({ uri: pathToUri(path), type: previous === undefined ? FileChangeType.Created : FileChangeType.Changed })
         } else if (op.type === 'rename') {
@@ -158,7 +179,10 @@ export class LocalWorkspace implements LspWorkspace {
           if (await pathExists(target)) {
             if (op.options?.overwrite !== true) {
               if (op.options?.ignoreIfExists === true) continue
-              throw new LspError('INVALID_ARGUMENT', `cannot rename to ${target}: it already exists (and neither overwrite nor ignoreIfExists was set)`)
+              throw new LspError(
+                'INVALID_ARGUMENT',
+                `cannot rename to ${target}: it already exists (and neither overwrite nor ignoreIfExists was set)`,
+              )
             }
             displaced = `${target}.codeseam-${randomUUID()}.bak`
             await rename(target, displaced)
@@ -180,7 +204,8 @@ export class LocalWorkspace implements LspWorkspace {
           const info = await lstat(path)
           if (info.isDirectory() && op.options?.recursive !== true) {
             const { readdir } = await import('node:fs/promises')
-            if ((await readdir(path)).length > 0) throw new LspError('INVALID_ARGUMENT', `cannot delete the folder ${path}: it is not empty and recursive was not set`)
+            if ((await readdir(path)).length > 0)
+              throw new LspError('INVALID_ARGUMENT', `cannot delete the folder ${path}: it is not empty and recursive was not set`)
           }
           // Moved aside, removed only once the whole edit succeeded, so a rollback can restore it.
           const aside = `${path}.codeseam-${randomUUID()}.deleted`

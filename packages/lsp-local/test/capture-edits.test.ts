@@ -17,7 +17,10 @@ const files = ['first', 'second', 'third'].map((name) => {
   writeFileSync(path, text)
   return { name, path, text }
 })
-writeFileSync(nodePath.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'esnext' }, include: ['*.ts'] }))
+writeFileSync(
+  nodePath.join(root, 'tsconfig.json'),
+  JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'esnext' }, include: ['*.ts'] }),
+)
 let host: LocalHost | undefined
 afterAll(async () => {
   await host?.dispose()
@@ -32,7 +35,13 @@ function positionOf(text: string, needle: string): LspPosition {
 }
 
 test('overlapping refactorings through executeCommand each return their own applied edits', { timeout: 180_000 }, async () => {
-  host = await createLocalHost({ requestTimeoutMs: 120_000, profiles: [{ id: 'typescript', enabled: false }, { id: 'typescript-language-server', enabled: true }] })
+  host = await createLocalHost({
+    requestTimeoutMs: 120_000,
+    profiles: [
+      { id: 'typescript', enabled: false },
+      { id: 'typescript-language-server', enabled: true },
+    ],
+  })
   const lsp = createLsp()
   await host.attach(lsp, [{ root, trust: 'trusted' }])
   const picked = await Promise.all(
@@ -43,34 +52,50 @@ test('overlapping refactorings through executeCommand each return their own appl
       const range = { start, end: { line: start.line, character: start.character + file.name.length } }
       const listed = await lsp.query({ operation: 'codeActions', root, path: file.path, range, only: ['refactor.rewrite'] })
       const action = listed.actions.find((a) => /return type/i.test(a.title))
-      if (action === undefined) throw new Error(`no return-type refactoring offered in ${file.name}.ts: ${JSON.stringify(listed.actions.map((a) => a.title))}`)
+      if (action === undefined)
+        throw new Error(`no return-type refactoring offered in ${file.name}.ts: ${JSON.stringify(listed.actions.map((a) => a.title))}`)
       return { file, action }
     }),
   )
-  const resolved = await Promise.all(picked.map(({ file, action }) => lsp.query({ operation: 'resolveCodeAction', root, path: file.path, actionId: action.id })))
+  const resolved = await Promise.all(
+    picked.map(({ file, action }) => lsp.query({ operation: 'resolveCodeAction', root, path: file.path, actionId: action.id })),
+  )
   resolved.forEach((result, index) => {
     const file = files[index]
-    const paths = [result.edit, ...(result.command?.appliedEdits ?? [])].flatMap((edit) => edit.operations.map((op) => ('path' in op ? op.path : op.newPath)))
+    const paths = [result.edit, ...(result.command?.appliedEdits ?? [])].flatMap((edit) =>
+      edit.operations.map((op) => ('path' in op ? op.path : op.newPath)),
+    )
     // The edit came through executeCommand's workspace/applyEdit, which is what is captured.
     expect(result.command?.appliedEdits.length, `${file?.name}: ${JSON.stringify(result)}`).toBeGreaterThan(0)
     expect(new Set(paths), file?.name).toEqual(new Set([file?.path]))
   })
 })
 
-test('an extract refactoring, which ends by asking the client to start a rename, returns its applied edit', { timeout: 180_000 }, async () => {
-  host ??= await createLocalHost({ requestTimeoutMs: 120_000, profiles: [{ id: 'typescript', enabled: false }, { id: 'typescript-language-server', enabled: true }] })
-  const lsp = createLsp()
-  await host.attach(lsp, [{ root, trust: 'trusted' }])
-  const file = files[0]
-  if (file === undefined) throw new Error('no fixture file')
-  const start = positionOf(file.text, 'value * 40')
-  const range = { start, end: { line: start.line, character: start.character + 'value * 40'.length } }
-  const listed = await lsp.query({ operation: 'codeActions', root, path: file.path, range, only: ['refactor.extract'] })
-  const action = listed.actions.find((a) => /constant/i.test(a.title))
-  if (action === undefined) throw new Error(`no extract-to-constant refactoring offered: ${JSON.stringify(listed.actions.map((a) => a.title))}`)
-  const result = await lsp.query({ operation: 'resolveCodeAction', root, path: file.path, actionId: action.id })
-  const edits = (result.command?.appliedEdits ?? []).flatMap((edit) => edit.operations)
-  expect(edits.map((op) => ('path' in op ? op.path : op.newPath))).toEqual([file.path])
-  const inserted = edits.flatMap((op) => (op.type === 'edit' ? op.edits.map((e) => e.newText) : [])).join('')
-  expect(inserted).toMatch(/const \w+ = value \* 40/)
-})
+test(
+  'an extract refactoring, which ends by asking the client to start a rename, returns its applied edit',
+  { timeout: 180_000 },
+  async () => {
+    host ??= await createLocalHost({
+      requestTimeoutMs: 120_000,
+      profiles: [
+        { id: 'typescript', enabled: false },
+        { id: 'typescript-language-server', enabled: true },
+      ],
+    })
+    const lsp = createLsp()
+    await host.attach(lsp, [{ root, trust: 'trusted' }])
+    const file = files[0]
+    if (file === undefined) throw new Error('no fixture file')
+    const start = positionOf(file.text, 'value * 40')
+    const range = { start, end: { line: start.line, character: start.character + 'value * 40'.length } }
+    const listed = await lsp.query({ operation: 'codeActions', root, path: file.path, range, only: ['refactor.extract'] })
+    const action = listed.actions.find((a) => /constant/i.test(a.title))
+    if (action === undefined)
+      throw new Error(`no extract-to-constant refactoring offered: ${JSON.stringify(listed.actions.map((a) => a.title))}`)
+    const result = await lsp.query({ operation: 'resolveCodeAction', root, path: file.path, actionId: action.id })
+    const edits = (result.command?.appliedEdits ?? []).flatMap((edit) => edit.operations)
+    expect(edits.map((op) => ('path' in op ? op.path : op.newPath))).toEqual([file.path])
+    const inserted = edits.flatMap((op) => (op.type === 'edit' ? op.edits.map((e) => e.newText) : [])).join('')
+    expect(inserted).toMatch(/const \w+ = value \* 40/)
+  },
+)

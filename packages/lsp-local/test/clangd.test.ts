@@ -53,7 +53,9 @@ describe('clangd file status', () => {
     if (clangd === undefined) return
     const root = realpathSync(tmpdir())
     for (const trust of ['trusted', 'untrusted'] as const) {
-      expect(planSpawn(clangd, { root, trust, env: { PATH: '/usr/bin:/bin' } }).initializationOptions).toMatchObject({ clangdFileStatus: true })
+      expect(planSpawn(clangd, { root, trust, env: { PATH: '/usr/bin:/bin' } }).initializationOptions).toMatchObject({
+        clangdFileStatus: true,
+      })
     }
   })
 
@@ -70,18 +72,41 @@ describe('clangd file status', () => {
     const host = await createLocalHost()
     const lsp = createLsp()
     try {
-      const heavy = Array.from({ length: 3000 }, (_, i) => `template <typename T> struct Heavy${i} { T value; T get() const { return value + T(${i}); } };\ninline int heavy${i}(int x) { return Heavy${i}<int>{x}.get(); }\n`)
+      const heavy = Array.from(
+        { length: 3000 },
+        (_, i) =>
+          `template <typename T> struct Heavy${i} { T value; T get() const { return value + T(${i}); } };\ninline int heavy${i}(int x) { return Heavy${i}<int>{x}.get(); }\n`,
+      )
       writeFileSync(nodePath.join(root, 'compile_flags.txt'), '-xc++\n-std=c++17\n')
       writeFileSync(nodePath.join(root, 'heavy.h'), `#pragma once\n${heavy.join('')}`)
-      writeFileSync(nodePath.join(root, 'shapes.h'), '#pragma once\n#include "heavy.h"\n\ninline double totalArea(double scale) { return scale; }\n')
+      writeFileSync(
+        nodePath.join(root, 'shapes.h'),
+        '#pragma once\n#include "heavy.h"\n\ninline double totalArea(double scale) { return scale; }\n',
+      )
       writeFileSync(nodePath.join(root, 'main.cpp'), '#include "shapes.h"\n\ndouble report() {\n  return totalArea(1);\n}\n')
       await host.attach(lsp, [{ root, trust: 'trusted' }])
-      const before = await lsp.query({ operation: 'definition', root, path: 'main.cpp', position: positionOf(root, 'main.cpp', 'totalArea(1)') })
+      const before = await lsp.query({
+        operation: 'definition',
+        root,
+        path: 'main.cpp',
+        position: positionOf(root, 'main.cpp', 'totalArea(1)'),
+      })
       expect(before.locations.map((l) => l.path)).toEqual([nodePath.join(root, 'shapes.h')])
-      const rename = await lsp.query({ operation: 'rename', root, path: 'shapes.h', position: positionOf(root, 'shapes.h', 'totalArea(double'), newName: 'totalAreaRenamed' })
+      const rename = await lsp.query({
+        operation: 'rename',
+        root,
+        path: 'shapes.h',
+        position: positionOf(root, 'shapes.h', 'totalArea(double'),
+        newName: 'totalAreaRenamed',
+      })
       await lsp.applyEdit(rename.edit, { root })
       for (const pid of await descendantPids()) if (!existing.has(pid)) started.add(pid)
-      const after = await lsp.query({ operation: 'definition', root, path: 'main.cpp', position: positionOf(root, 'main.cpp', 'totalAreaRenamed(1)') })
+      const after = await lsp.query({
+        operation: 'definition',
+        root,
+        path: 'main.cpp',
+        position: positionOf(root, 'main.cpp', 'totalAreaRenamed(1)'),
+      })
       expect(after.meta.documentVersion).toBe(2)
       expect(after.locations.map((l) => l.path)).toEqual([nodePath.join(root, 'shapes.h')])
     } finally {

@@ -47,7 +47,10 @@ test('servers get a minimal environment: no inherited credentials, plus the allo
     expect(env['CODESEAM_TEST_SECRET']).toBeUndefined()
     expect(env['PATH']).toBe(process.env['PATH'])
     expect(serverEnvironment(['CODESEAM_TEST_ALLOWED'], fixture)['CODESEAM_TEST_ALLOWED']).toBe('yes')
-    expect(serverEnvironment([], { ...fixture, envAllow: ['CODESEAM_TEST_ALLOWED'], env: { EXTRA: '1' } })).toMatchObject({ CODESEAM_TEST_ALLOWED: 'yes', EXTRA: '1' })
+    expect(serverEnvironment([], { ...fixture, envAllow: ['CODESEAM_TEST_ALLOWED'], env: { EXTRA: '1' } })).toMatchObject({
+      CODESEAM_TEST_ALLOWED: 'yes',
+      EXTRA: '1',
+    })
   } finally {
     delete process.env['CODESEAM_TEST_SECRET']
     delete process.env['CODESEAM_TEST_ALLOWED']
@@ -65,7 +68,9 @@ test('roots are untrusted by default; a profile that refuses untrusted roots fai
     await expect(provider.query(request, new AbortController().signal)).rejects.toMatchObject({ code: 'UNTRUSTED' })
     await host.setTrust(ws.root, 'trusted')
     // Trusted, the profile starts — and the missing executable is a typed failure, not an empty answer.
-    await expect(provider.query(request, new AbortController().signal)).rejects.toMatchObject({ code: expect.stringMatching(/SERVER_CRASHED|SERVER_ERROR/) })
+    await expect(provider.query(request, new AbortController().signal)).rejects.toMatchObject({
+      code: expect.stringMatching(/SERVER_CRASHED|SERVER_ERROR/),
+    })
   } finally {
     await host.dispose()
   }
@@ -74,9 +79,16 @@ test('roots are untrusted by default; a profile that refuses untrusted roots fai
 test('a profile that cannot run here reports unavailable with what to install', async () => {
   const host = await createLocalHost({ builtins: false, profiles: [{ ...fixture, unavailable: 'install fixture-server' }] })
   try {
-    expect(host.status()).toEqual([expect.objectContaining({ providerId: 'local:fixture', state: 'unavailable', reason: 'install fixture-server' })])
+    expect(host.status()).toEqual([
+      expect.objectContaining({ providerId: 'local:fixture', state: 'unavailable', reason: 'install fixture-server' }),
+    ])
     const ws = await host.openWorkspace(tmpdir())
-    await expect(host.providers[0]!.query({ operation: 'documentSymbols', root: ws.root, path: nodePath.join(ws.root, 'x.fx'), languageId: 'fx' }, new AbortController().signal)).rejects.toMatchObject({ code: 'UNAVAILABLE' })
+    await expect(
+      host.providers[0]!.query(
+        { operation: 'documentSymbols', root: ws.root, path: nodePath.join(ws.root, 'x.fx'), languageId: 'fx' },
+        new AbortController().signal,
+      ),
+    ).rejects.toMatchObject({ code: 'UNAVAILABLE' })
   } finally {
     await host.dispose()
   }
@@ -86,7 +98,11 @@ test('limits.maxOpenDocuments is the one setting; the old top-level maxOpenDocum
   expect((await resolveHostConfig({ builtins: false }, [])).limits.maxOpenDocuments).toBe(200)
   expect((await resolveHostConfig({ builtins: false, limits: { maxOpenDocuments: 9 } }, [])).limits.maxOpenDocuments).toBe(9)
   expect((await resolveHostConfig({ builtins: false, maxOpenDocuments: 7 }, [])).limits.maxOpenDocuments).toBe(7)
-  expect((await resolveHostConfig({ builtins: false, maxOpenDocuments: 7, limits: { maxOpenDocuments: 7 } }, [])).limits.maxOpenDocuments).toBe(7)
-  await expect(resolveHostConfig({ builtins: false, maxOpenDocuments: 7, limits: { maxOpenDocuments: 9 } }, [])).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
+  expect(
+    (await resolveHostConfig({ builtins: false, maxOpenDocuments: 7, limits: { maxOpenDocuments: 7 } }, [])).limits.maxOpenDocuments,
+  ).toBe(7)
+  await expect(resolveHostConfig({ builtins: false, maxOpenDocuments: 7, limits: { maxOpenDocuments: 9 } }, [])).rejects.toMatchObject({
+    code: 'INVALID_ARGUMENT',
+  })
   await expect(resolveHostConfig({ builtins: false, maxOpenDocuments: 0 }, [])).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
 })

@@ -35,8 +35,20 @@ test('inputs that escape the root are OUTSIDE_WORKSPACE, after symlink resolutio
   expect(c.input('src/a.ts')).toBe(nodePath.join(root, 'src', 'a.ts'))
   expect(c.input('inner-link/a.ts')).toBe(nodePath.join(root, 'src', 'a.ts'))
   expect(c.input('src/new-file.ts')).toBe(nodePath.join(root, 'src', 'new-file.ts'))
-  for (const path of ['../outside/secret.ts', 'src/../../outside/secret.ts', '%2e%2e/outside/secret.ts', nodePath.join(outside, 'secret.ts'), 'escape/secret.ts', 'escape/not-yet.ts', 'https://example.com/a.ts', pathToFileURL(nodePath.join(outside, 'secret.ts')).href]) {
-    expect(code(() => c.input(path)), path).toBe('OUTSIDE_WORKSPACE')
+  for (const path of [
+    '../outside/secret.ts',
+    'src/../../outside/secret.ts',
+    '%2e%2e/outside/secret.ts',
+    nodePath.join(outside, 'secret.ts'),
+    'escape/secret.ts',
+    'escape/not-yet.ts',
+    'https://example.com/a.ts',
+    pathToFileURL(nodePath.join(outside, 'secret.ts')).href,
+  ]) {
+    expect(
+      code(() => c.input(path)),
+      path,
+    ).toBe('OUTSIDE_WORKSPACE')
   }
 })
 
@@ -71,8 +83,26 @@ test('a workspace edit with any part outside the root is refused whole, naming t
   }
   for (const [what, edit, uri] of [
     ['changes', { changes: { [inside]: edits, [secret]: edits } }, secret],
-    ['documentChanges edit', { documentChanges: [{ textDocument: { uri: inside, version: 1 }, edits }, { textDocument: { uri: secret, version: 1 }, edits }] }, secret],
-    ['create', { documentChanges: [{ textDocument: { uri: inside, version: 1 }, edits }, { kind: 'create', uri: secret }] }, secret],
+    [
+      'documentChanges edit',
+      {
+        documentChanges: [
+          { textDocument: { uri: inside, version: 1 }, edits },
+          { textDocument: { uri: secret, version: 1 }, edits },
+        ],
+      },
+      secret,
+    ],
+    [
+      'create',
+      {
+        documentChanges: [
+          { textDocument: { uri: inside, version: 1 }, edits },
+          { kind: 'create', uri: secret },
+        ],
+      },
+      secret,
+    ],
     ['rename out', { documentChanges: [{ kind: 'rename', oldUri: inside, newUri: secret }] }, secret],
     ['non-file URI', { changes: { [inside]: edits, 'untitled:Untitled-1': edits } }, 'untitled:Untitled-1'],
   ] as const) {
@@ -81,10 +111,19 @@ test('a workspace edit with any part outside the root is refused whole, naming t
     expect(outcome.message, what).toContain(uri)
   }
   // The same edit, contained, is translated in full.
-  expect(new Translator(c).workspaceEdit({ changes: { [inside]: edits } }, () => 3).operations).toEqual([{ type: 'edit', uri: inside, path: nodePath.join(root, 'src', 'a.ts'), version: 3, edits }])
+  expect(new Translator(c).workspaceEdit({ changes: { [inside]: edits } }, () => 3).operations).toEqual([
+    { type: 'edit', uri: inside, path: nodePath.join(root, 'src', 'a.ts'), version: 3, edits },
+  ])
   // Locations still drop and count.
   const translator = new Translator(c)
-  expect(translator.locations([{ uri: inside, range }, { uri: secret, range }]).map((l) => l.path)).toEqual([nodePath.join(root, 'src', 'a.ts')])
+  expect(
+    translator
+      .locations([
+        { uri: inside, range },
+        { uri: secret, range },
+      ])
+      .map((l) => l.path),
+  ).toEqual([nodePath.join(root, 'src', 'a.ts')])
   expect(translator.dropped).toBe(1)
 })
 
@@ -119,7 +158,11 @@ test('a file replaced by a symbolic link that points out is neither read nor sen
     const workspace = await host.openWorkspace(project)
     const provider = host.providers.find((p) => p.id === 'local:typescript')
     if (provider === undefined) throw new Error('no typescript provider')
-    const outline = () => provider.query({ operation: 'documentSymbols', root: workspace.root, path: 'src/swapped.ts', languageId: 'typescript' }, new AbortController().signal)
+    const outline = () =>
+      provider.query(
+        { operation: 'documentSymbols', root: workspace.root, path: 'src/swapped.ts', languageId: 'typescript' },
+        new AbortController().signal,
+      )
     const before = await outline()
     expect(before.symbols.map((s) => s.name)).toEqual(['ordinaryValue'])
     expect((await workspace.readFile('src/swapped.ts')).text).toContain('ordinaryValue')
@@ -129,9 +172,20 @@ test('a file replaced by a symbolic link that points out is neither read nor sen
 
     await expect(outline()).rejects.toMatchObject({ code: 'OUTSIDE_WORKSPACE' })
     await expect(workspace.readFile('src/swapped.ts')).rejects.toMatchObject({ code: 'OUTSIDE_WORKSPACE' })
-    const edit = { operations: [{ type: 'edit' as const, path: 'src/swapped.ts', version: null, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: '// x\n' }] }] }
+    const edit = {
+      operations: [
+        {
+          type: 'edit' as const,
+          path: 'src/swapped.ts',
+          version: null,
+          edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: '// x\n' }],
+        },
+      ],
+    }
     await expect(workspace.applyEdit(edit as never)).rejects.toMatchObject({ code: 'OUTSIDE_WORKSPACE' })
-    expect((await import('node:fs')).readFileSync(nodePath.join(outside, 'secret-module.ts'), 'utf8')).toBe('export const secretValue = 42\n')
+    expect((await import('node:fs')).readFileSync(nodePath.join(outside, 'secret-module.ts'), 'utf8')).toBe(
+      'export const secretValue = 42\n',
+    )
   } finally {
     await host.dispose()
   }

@@ -17,7 +17,10 @@ mkdirSync(nodePath.join(base, 'shared'))
 writeFileSync(nodePath.join(base, 'shared', 'greet.ts'), 'export function greet(name: string): string {\n  return name\n}\n')
 const main = nodePath.join(root, 'main.ts')
 writeFileSync(main, "import { greet } from '../shared/greet'\n\nexport const greeting = greet()\n")
-writeFileSync(nodePath.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler' }, include: ['*.ts'] }))
+writeFileSync(
+  nodePath.join(root, 'tsconfig.json'),
+  JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler' }, include: ['*.ts'] }),
+)
 let host: LocalHost | undefined
 afterAll(async () => {
   await host?.dispose()
@@ -25,12 +28,22 @@ afterAll(async () => {
 })
 
 test('related locations outside the root are dropped and counted in meta.droppedOutsideWorkspace', { timeout: 180_000 }, async () => {
-  host = await createLocalHost({ requestTimeoutMs: 120_000, profiles: [{ id: 'typescript', enabled: false }, { id: 'typescript-language-server', enabled: true }] })
+  host = await createLocalHost({
+    requestTimeoutMs: 120_000,
+    profiles: [
+      { id: 'typescript', enabled: false },
+      { id: 'typescript-language-server', enabled: true },
+    ],
+  })
   const lsp = createLsp()
   await host.attach(lsp, [{ root, trust: 'trusted' }])
   const result = await lsp.query({ operation: 'diagnostics', root, path: main, waitMs: 60_000 })
   const diagnostics = result.files.flatMap((file) => file.diagnostics)
-  expect(diagnostics.some((d) => /argument/i.test(d.message)), JSON.stringify(diagnostics)).toBe(true)
-  for (const d of diagnostics) for (const related of d.related ?? []) expect(related.location.path.startsWith(root + nodePath.sep)).toBe(true)
+  expect(
+    diagnostics.some((d) => /argument/i.test(d.message)),
+    JSON.stringify(diagnostics),
+  ).toBe(true)
+  for (const d of diagnostics)
+    for (const related of d.related ?? []) expect(related.location.path.startsWith(root + nodePath.sep)).toBe(true)
   expect(result.meta.droppedOutsideWorkspace, JSON.stringify(result)).toBeGreaterThan(0)
 })

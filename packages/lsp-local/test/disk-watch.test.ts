@@ -22,7 +22,9 @@ async function openWatches(): Promise<number> {
   let count = 0
   for (const fd of readdirSync('/proc/self/fdinfo')) {
     try {
-      count += readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8').split('\n').filter((line) => line.startsWith('inotify wd:')).length
+      count += readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('inotify wd:')).length
     } catch {
       // an fd closed while we read
     }

@@ -40,7 +40,10 @@ const tally = (outcomes: ReadonlyArray<string>) =>
 
 describe('faults under load', { timeout: 120_000 }, () => {
   it('a hang under 60 concurrent queries: the hung method times out, the rest is answered, same server', async () => {
-    const run = await start({ server: ['--scenario', 'hang', '--method', 'textDocument/hover'], config: { requestTimeoutMs: 8_000, livenessGraceMs: 20_000 } })
+    const run = await start({
+      server: ['--scenario', 'hang', '--method', 'textDocument/hover'],
+      config: { requestTimeoutMs: 8_000, livenessGraceMs: 20_000 },
+    })
     expect(await checked(run, 'definition')).toBe('correct')
     const outcomes = await burst(run, 60)
     expect(tally(outcomes)).toEqual({ correct: 40, TIMEOUT: 20 })
@@ -61,7 +64,10 @@ describe('faults under load', { timeout: 120_000 }, () => {
     expect(await checked(run, 'definition')).toBe('correct')
     const outcomes = await burst(run, 60)
     const counts = tally(outcomes)
-    expect(Object.keys(counts).every((code) => ['correct', 'SERVER_CRASHED', 'MALFORMED_RESPONSE'].includes(code)), JSON.stringify(counts)).toBe(true)
+    expect(
+      Object.keys(counts).every((code) => ['correct', 'SERVER_CRASHED', 'MALFORMED_RESPONSE'].includes(code)),
+      JSON.stringify(counts),
+    ).toBe(true)
     expect((counts['SERVER_CRASHED'] ?? 0) + (counts['MALFORMED_RESPONSE'] ?? 0)).toBeGreaterThan(0)
 
     const recovered = await burst(run, 60)

@@ -46,7 +46,9 @@ describe('normal path', { timeout: 60_000 }, () => {
       const symbols = await run.query({ operation: 'documentSymbols', path: run.main })
       expect(symbols.symbols.map((s) => [s.name, s.selectionRange.start])).toEqual([['main', positionOf(changed, 'main')]])
 
-      const changes = run.log.received('textDocument/didChange').flatMap((e) => e.params.contentChanges as { range?: unknown; text: string }[])
+      const changes = run.log
+        .received('textDocument/didChange')
+        .flatMap((e) => e.params.contentChanges as { range?: unknown; text: string }[])
       expect(changes.length).toBeGreaterThan(0)
       // A full-sync server must never get ranges; an incremental one may get either (the protocol allows a
       // whole-text change there), and the answers above prove its text is the new one.
@@ -108,7 +110,10 @@ describe('bad frames', { timeout: 60_000 }, () => {
 
   for (const kind of ['json', 'header'] as const) {
     it(`a frame with a bad ${kind === 'json' ? 'JSON body' : 'Content-Length'}: typed error, server replaced, next query correct`, async () => {
-      const run = await start({ server: ['--scenario', 'bad-frame', '--kind', kind, '--method', 'textDocument/hover'], config: { requestTimeoutMs: 20_000 } })
+      const run = await start({
+        server: ['--scenario', 'bad-frame', '--kind', kind, '--method', 'textDocument/hover'],
+        config: { requestTimeoutMs: 20_000 },
+      })
       expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
       const error = await run.failure({ operation: 'hover', ...run.greetCall() })
       expect(['MALFORMED_RESPONSE', 'SERVER_CRASHED']).toContain(error.code)
@@ -150,8 +155,10 @@ describe('bad answers', { timeout: 60_000 }, () => {
     expect(symbols.meta.droppedOutsideWorkspace).toBe(foreign.length)
   })
 
-  it('an error answer is SERVER_ERROR with the server\'s words; the server is kept', async () => {
-    const run = await start({ server: ['--scenario', 'error', '--method', 'textDocument/definition', '--code', '-32603', '--message', 'index corrupted'] })
+  it("an error answer is SERVER_ERROR with the server's words; the server is kept", async () => {
+    const run = await start({
+      server: ['--scenario', 'error', '--method', 'textDocument/definition', '--code', '-32603', '--message', 'index corrupted'],
+    })
     const error = await run.failure({ operation: 'definition', ...run.greetCall() })
     expect(error.code).toBe('SERVER_ERROR')
     expect(error.message).toContain('index corrupted')
@@ -162,7 +169,10 @@ describe('bad answers', { timeout: 60_000 }, () => {
 
 describe('server-initiated traffic', { timeout: 60_000 }, () => {
   it('progress that never ends: once the server reports work, no answer is reported ready', async () => {
-    const run = await start({ server: ['--scenario', 'endless-progress'], profile: { readiness: 'progressQuiet', readinessTimeoutMs: 1_500 } })
+    const run = await start({
+      server: ['--scenario', 'endless-progress'],
+      profile: { readiness: 'progressQuiet', readinessTimeoutMs: 1_500 },
+    })
     const statusOf = () => run.host.status().find((s) => s.providerId === 'local:fault' && s.root !== undefined)
     // The server begins its progress only after `initialized`, so the first query may legitimately beat it.
     const indexing = new Promise<void>((resolve) => {
@@ -233,7 +243,10 @@ describe('server-initiated traffic', { timeout: 60_000 }, () => {
 
   it('pull diagnostics registered only after the first document opens are pulled, not waited for as a push', async () => {
     // The diagnostics wait is far beyond the test's own timeout: waiting for a push that never comes fails it.
-    const run = await start({ server: ['--scenario', 'late-pull-registration'], config: { diagnosticsWaitMs: 600_000, requestTimeoutMs: 600_000 } })
+    const run = await start({
+      server: ['--scenario', 'late-pull-registration'],
+      config: { diagnosticsWaitMs: 600_000, requestTimeoutMs: 600_000 },
+    })
     const diagnostics = await run.query({ operation: 'diagnostics', path: run.main })
     const forMain = diagnostics.files.find((f) => f.path === run.main)
     expect(forMain?.freshness).toBe('current')
@@ -249,7 +262,12 @@ describe('server-initiated traffic', { timeout: 60_000 }, () => {
     writeFileSync(victim, 'untouched\n')
     expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
     await run.log.waitFor((entries) => entries.find((e) => e.event === 'client-requests-done'), 'the server requests to be answered')
-    const answers = new Map(run.log.entries().filter((e) => e.event === 'client-answer').map((e) => [e['request'], e]))
+    const answers = new Map(
+      run.log
+        .entries()
+        .filter((e) => e.event === 'client-answer')
+        .map((e) => [e['request'], e]),
+    )
     expect(answers.get('workspace/configuration')).toMatchObject({ result: [{ mode: 'host' }, 42] })
     expect(answers.get('workspace/workspaceFolders')).toMatchObject({ result: [{ uri: run.rootUri }] })
     expect(answers.get('window/workDoneProgress/create')).toMatchObject({ result: null })

@@ -23,9 +23,20 @@ import {
 } from 'vscode-languageserver-protocol/node'
 
 import { BareClient, bareAnswers } from './fault-server/bare-client.js'
-import { FaultLog, isProcessAlive, killLeftovers, Lifelines, positionOf, scratchDir, withDeadline, wordPositions } from './fault-server/harness.js'
+import {
+  FaultLog,
+  isProcessAlive,
+  killLeftovers,
+  Lifelines,
+  positionOf,
+  scratchDir,
+  withDeadline,
+  wordPositions,
+} from './fault-server/harness.js'
 
-const mainText = ['import { greet } from "./lib"', '', 'function main() {', '  greet("world") // FIXME', '  return greet', '}', ''].join('\n')
+const mainText = ['import { greet } from "./lib"', '', 'function main() {', '  greet("world") // FIXME', '  return greet', '}', ''].join(
+  '\n',
+)
 const libText = ['export function greet(name) {', '  return name   ', '}', ''].join('\n')
 
 let scratch: { path: string; dispose: () => Promise<void> }
@@ -66,8 +77,12 @@ function start(...args: string[]): { client: BareClient; log: FaultLog } {
 }
 
 async function openFixture(client: BareClient): Promise<void> {
-  await client.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: libUri, languageId: 'fault', version: 1, text: libText } })
-  await client.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: mainUri, languageId: 'fault', version: 1, text: mainText } })
+  await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: libUri, languageId: 'fault', version: 1, text: libText },
+  })
+  await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: mainUri, languageId: 'fault', version: 1, text: mainText },
+  })
 }
 
 const atGreetCall = () => ({ textDocument: { uri: mainUri }, position: positionOf(mainText, 'greet("world")', 1, 2) })
@@ -84,20 +99,34 @@ describe('normal scenario', { timeout: 60_000 }, () => {
   it('answers from the synced text, records what it received and exits cleanly', async () => {
     const { client, log } = start('--scenario', 'normal')
     const init = await client.initialize()
-    expect(init.capabilities).toMatchObject({ definitionProvider: true, referencesProvider: true, hoverProvider: true, documentSymbolProvider: true, workspaceSymbolProvider: true })
+    expect(init.capabilities).toMatchObject({
+      definitionProvider: true,
+      referencesProvider: true,
+      hoverProvider: true,
+      documentSymbolProvider: true,
+      workspaceSymbolProvider: true,
+    })
     expect(init.capabilities.diagnosticProvider).toBeDefined()
     await openFixture(client)
 
     const definition = (await client.connection.sendRequest(DefinitionRequest.type, atGreetCall())) as Location[]
-    expect(definition).toEqual([{ uri: libUri, range: { start: positionOf(libText, 'greet'), end: positionOf(libText, 'greet', 1, 'greet'.length) } }])
+    expect(definition).toEqual([
+      { uri: libUri, range: { start: positionOf(libText, 'greet'), end: positionOf(libText, 'greet', 1, 'greet'.length) } },
+    ])
 
-    const references = await client.connection.sendRequest(ReferencesRequest.type, { ...atGreetCall(), context: { includeDeclaration: true } })
+    const references = await client.connection.sendRequest(ReferencesRequest.type, {
+      ...atGreetCall(),
+      context: { includeDeclaration: true },
+    })
     const expected = [
       ...wordPositions(libText, 'greet').map((start) => ({ uri: libUri, start })),
       ...wordPositions(mainText, 'greet').map((start) => ({ uri: mainUri, start })),
     ]
     expect(references?.map((r) => ({ uri: r.uri, start: r.range.start }))).toEqual(expected)
-    const withoutDeclaration = await client.connection.sendRequest(ReferencesRequest.type, { ...atGreetCall(), context: { includeDeclaration: false } })
+    const withoutDeclaration = await client.connection.sendRequest(ReferencesRequest.type, {
+      ...atGreetCall(),
+      context: { includeDeclaration: false },
+    })
     expect(withoutDeclaration).toHaveLength(expected.length - 1)
 
     const hover = await client.connection.sendRequest(HoverRequest.type, atGreetCall())
@@ -108,18 +137,28 @@ describe('normal scenario', { timeout: 60_000 }, () => {
     expect(workspaceSymbols?.map((s) => s.name)).toEqual(['greet'])
     const pulled = await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: mainUri } })
     expect(pulled).toMatchObject({ kind: 'full', items: [{ range: { start: positionOf(mainText, 'FIXME') }, severity: 2 }] })
-    await client.waitForOutput(() => client.diagnostics.some((d) => d.uri === mainUri && d.diagnostics.length === 1), 'pushed FIXME diagnostics')
-    const formatted = await client.connection.sendRequest(DocumentFormattingRequest.type, { textDocument: { uri: libUri }, options: { tabSize: 2, insertSpaces: true } })
+    await client.waitForOutput(
+      () => client.diagnostics.some((d) => d.uri === mainUri && d.diagnostics.length === 1),
+      'pushed FIXME diagnostics',
+    )
+    const formatted = await client.connection.sendRequest(DocumentFormattingRequest.type, {
+      textDocument: { uri: libUri },
+      options: { tabSize: 2, insertSpaces: true },
+    })
     expect(formatted).toEqual([{ range: { start: positionOf(libText, '   '), end: positionOf(libText, '   ', 1, 3) }, newText: '' }])
 
     // An incremental change renames the call site: the next definition answers from the new text.
     const callStart = positionOf(mainText, 'greet("world")')
     await client.connection.sendNotification(DidChangeTextDocumentNotification.type, {
       textDocument: { uri: mainUri, version: 2 },
-      contentChanges: [{ range: { start: callStart, end: { line: callStart.line, character: callStart.character + 'greet'.length } }, text: 'farewell' }],
+      contentChanges: [
+        { range: { start: callStart, end: { line: callStart.line, character: callStart.character + 'greet'.length } }, text: 'farewell' },
+      ],
     })
     const moved = await client.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: mainUri }, position: callStart })
-    expect(moved).toEqual([{ uri: mainUri, range: { start: callStart, end: { line: callStart.line, character: callStart.character + 'farewell'.length } } }])
+    expect(moved).toEqual([
+      { uri: mainUri, range: { start: callStart, end: { line: callStart.line, character: callStart.character + 'farewell'.length } } },
+    ])
 
     await client.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: mainUri } })
     await client.connection.sendRequest(ShutdownRequest.type)
@@ -158,7 +197,9 @@ describe('crashes', { timeout: 60_000 }, () => {
     expect(client.stderr()).toContain('simulated crash while serving textDocument/definition (request #2')
     client.connection.dispose()
     expect((await second).ok).toBe(false)
-    expect(log.entries().filter((e) => e.event === 'fault')).toMatchObject([{ action: 'crash', method: DefinitionRequest.method, count: 2 }])
+    expect(log.entries().filter((e) => e.event === 'fault')).toMatchObject([
+      { action: 'crash', method: DefinitionRequest.method, count: 2 },
+    ])
   })
 
   it('can die half-way through writing a frame', async () => {
@@ -227,7 +268,10 @@ describe('silence', { timeout: 60_000 }, () => {
     await log.waitFor((entries) => entries.find((e) => e.event === 'fault' && e['action'] === 'hang'), 'the hang fault')
     expect(await client.connection.sendRequest(HoverRequest.type, atGreetCall())).not.toBeNull()
     source.cancel()
-    const cancel = await log.waitFor((entries) => entries.find((e) => e.event === 'received' && e['method'] === '$/cancelRequest'), '$/cancelRequest')
+    const cancel = await log.waitFor(
+      (entries) => entries.find((e) => e.event === 'received' && e['method'] === '$/cancelRequest'),
+      '$/cancelRequest',
+    )
     const request = log.received(DefinitionRequest.method)[0]
     expect((cancel as { params?: { id?: unknown } }).params?.id).toBe(request?.id)
     // The server handles messages in order: once shutdown is answered, the cancelled definition was not.
@@ -249,7 +293,10 @@ describe('silence', { timeout: 60_000 }, () => {
     source.cancel()
     const outcome = await slow
     expect(outcome.ok).toBe(false)
-    await log.waitFor((entries) => entries.find((e) => e.event === 'fault' && e['action'] === 'slow-cancelled'), 'the cancel to be honoured')
+    await log.waitFor(
+      (entries) => entries.find((e) => e.event === 'fault' && e['action'] === 'slow-cancelled'),
+      'the cancel to be honoured',
+    )
   })
 
   it('slow: a short delay still produces the correct answer', async () => {
@@ -269,7 +316,10 @@ describe('silence', { timeout: 60_000 }, () => {
       settle(client.connection.sendRequest(HoverRequest.type, atGreetCall())),
       settle(client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: mainUri } })),
     ]
-    await log.waitFor((entries) => (entries.filter((e) => e.event === 'received' && e['kind'] === 'request').length >= 4 ? true : undefined), 'the silenced requests')
+    await log.waitFor(
+      (entries) => (entries.filter((e) => e.event === 'received' && e['kind'] === 'request').length >= 4 ? true : undefined),
+      'the silenced requests',
+    )
     // Shutdown is not answered either: the server is wedged.
     const shutdown = settle(client.connection.sendRequest(ShutdownRequest.type))
     await log.waitFor((entries) => entries.find((e) => e.event === 'received' && e['method'] === 'shutdown'), 'shutdown to arrive')
@@ -352,7 +402,10 @@ describe('bad frames and bad answers', { timeout: 60_000 }, () => {
   })
 
   it('bad-frame: a body that is not JSON, and a Content-Length that is not a number', async () => {
-    for (const [kind, expected] of [['json', /^Content-Length: \d+\r\n\r\n\{"jsonrpc":"2\.0","id":\d+,"result":\{not json/], ['header', /^Content-Length: twelve\r\n\r\n/]] as const) {
+    for (const [kind, expected] of [
+      ['json', /^Content-Length: \d+\r\n\r\n\{"jsonrpc":"2\.0","id":\d+,"result":\{not json/],
+      ['header', /^Content-Length: twelve\r\n\r\n/],
+    ] as const) {
       const { client } = start('--scenario', 'bad-frame', '--kind', kind, '--method', HoverRequest.method)
       await client.initialize()
       const before = client.stdout().length
@@ -379,10 +432,22 @@ describe('bad frames and bad answers', { timeout: 60_000 }, () => {
   })
 
   it('error: answers with a ResponseError', async () => {
-    const { client } = start('--scenario', 'error', '--method', DefinitionRequest.method, '--code', '-32603', '--message', 'index corrupted')
+    const { client } = start(
+      '--scenario',
+      'error',
+      '--method',
+      DefinitionRequest.method,
+      '--code',
+      '-32603',
+      '--message',
+      'index corrupted',
+    )
     await client.initialize()
     const outcome = await settle(client.connection.sendRequest(DefinitionRequest.type, atGreetCall()))
-    expect(outcome.ok ? undefined : { code: outcome.error.code, message: outcome.error.message }).toEqual({ code: -32603, message: 'index corrupted' })
+    expect(outcome.ok ? undefined : { code: outcome.error.code, message: outcome.error.message }).toEqual({
+      code: -32603,
+      message: 'index corrupted',
+    })
     expect(await client.connection.sendRequest(HoverRequest.type, atGreetCall())).toBeNull() // nothing open: no word, but an answer
   })
 })
@@ -394,7 +459,10 @@ describe('server → client traffic', { timeout: 60_000 }, () => {
     await log.waitFor((entries) => entries.find((e) => e.event === 'progress-begun'), 'progress to begin')
     await client.waitForOutput(() => client.progress.length > 0, 'the begin notification')
     expect(client.progress).toEqual([{ token: 'fault-indexing', value: expect.objectContaining({ kind: 'begin' }) }])
-    expect(log.entries().find((e) => e.event === 'client-answer')).toMatchObject({ request: 'window/workDoneProgress/create', result: null })
+    expect(log.entries().find((e) => e.event === 'client-answer')).toMatchObject({
+      request: 'window/workDoneProgress/create',
+      result: null,
+    })
   })
 
   it('empty-while-indexing: empty answers after the progress begins, real ones once it ends', async () => {
@@ -412,10 +480,16 @@ describe('server → client traffic', { timeout: 60_000 }, () => {
     const { client, log } = start('--scenario', 'dynamic-registration')
     const init = await client.initialize()
     expect(init.capabilities.documentFormattingProvider).toBeUndefined()
-    await log.waitFor((entries) => entries.find((e) => e.event === 'client-answer' && e['request'] === 'client/registerCapability'), 'the registration answer')
+    await log.waitFor(
+      (entries) => entries.find((e) => e.event === 'client-answer' && e['request'] === 'client/registerCapability'),
+      'the registration answer',
+    )
     expect(client.registrations).toMatchObject([{ id: 'fault-formatting', method: DocumentFormattingRequest.method }])
     await openFixture(client)
-    const edits = await client.connection.sendRequest(DocumentFormattingRequest.type, { textDocument: { uri: libUri }, options: { tabSize: 2, insertSpaces: true } })
+    const edits = await client.connection.sendRequest(DocumentFormattingRequest.type, {
+      textDocument: { uri: libUri },
+      options: { tabSize: 2, insertSpaces: true },
+    })
     expect(edits).toHaveLength(1)
   })
 
@@ -425,7 +499,12 @@ describe('server → client traffic', { timeout: 60_000 }, () => {
     const { client, log } = start('--scenario', 'client-requests')
     await client.initialize()
     await log.waitFor((entries) => entries.find((e) => e.event === 'client-requests-done'), 'the client requests')
-    const answers = Object.fromEntries(log.entries().filter((e) => e.event === 'client-answer').map((e) => [e['request'], e['result']]))
+    const answers = Object.fromEntries(
+      log
+        .entries()
+        .filter((e) => e.event === 'client-answer')
+        .map((e) => [e['request'], e['result']]),
+    )
     expect(answers).toEqual({
       'workspace/configuration': bareAnswers.configuration,
       'workspace/workspaceFolders': bareAnswers.workspaceFolders(rootUri),
@@ -444,4 +523,3 @@ describe('exit', { timeout: 60_000 }, () => {
     expect(pids.filter(isProcessAlive)).toEqual([])
   })
 })
-

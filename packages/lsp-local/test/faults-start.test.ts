@@ -11,11 +11,15 @@ const { start } = useFaultSuite('lsp-local-faults-start-')
 const generousDeadlineMs = 30_000
 
 /** Resolves once the (first) fault server has received initialize: the start is then in flight. */
-const initializeReceived = (run: FaultRun) => run.log.waitFor((entries) => entries.find((e) => e.event === 'received' && e['method'] === 'initialize'), 'initialize at the server')
+const initializeReceived = (run: FaultRun) =>
+  run.log.waitFor((entries) => entries.find((e) => e.event === 'received' && e['method'] === 'initialize'), 'initialize at the server')
 
 describe('a shared cold start', { timeout: 90_000 }, () => {
   it("one caller's abort cancels only that caller; the other waiter gets the real answer from the same server", async () => {
-    const run = await start({ server: ['--scenario', 'slow-initialize', '--delay-ms', '2000'], config: { requestTimeoutMs: generousDeadlineMs } })
+    const run = await start({
+      server: ['--scenario', 'slow-initialize', '--delay-ms', '2000'],
+      config: { requestTimeoutMs: generousDeadlineMs },
+    })
     const impatient = new AbortController()
     const first = run.failure({ operation: 'definition', ...run.greetCall() }, impatient.signal)
     const second = run.query({ operation: 'definition', ...run.greetCall() })

@@ -26,7 +26,10 @@ const generousDeadlineMs = 20_000
 
 describe('crashes', { timeout: 60_000 }, () => {
   it('a crash mid-request fails that request with SERVER_CRASHED quoting stderr; the next query restarts and answers', async () => {
-    const run = await start({ server: ['--scenario', 'crash', '--method', 'textDocument/definition', '--after', '2'], config: { requestTimeoutMs: generousDeadlineMs } })
+    const run = await start({
+      server: ['--scenario', 'crash', '--method', 'textDocument/definition', '--after', '2'],
+      config: { requestTimeoutMs: generousDeadlineMs },
+    })
     const first = await run.query({ operation: 'definition', ...run.greetCall() })
     expectGreetDefinition(run, first.locations)
 
@@ -53,13 +56,19 @@ describe('crashes', { timeout: 60_000 }, () => {
   })
 
   it('death by SIGKILL mid-request is SERVER_CRASHED too, then recovery', async () => {
-    const run = await start({ server: ['--scenario', 'crash', '--mode', 'kill', '--method', 'textDocument/hover'], config: { requestTimeoutMs: generousDeadlineMs } })
+    const run = await start({
+      server: ['--scenario', 'crash', '--mode', 'kill', '--method', 'textDocument/hover'],
+      config: { requestTimeoutMs: generousDeadlineMs },
+    })
     expect((await run.failure({ operation: 'hover', ...run.greetCall() })).code).toBe('SERVER_CRASHED')
     expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
   })
 
   it('a half-written frame before death is a crash, not a hang', async () => {
-    const run = await start({ server: ['--scenario', 'crash', '--mode', 'partial', '--method', 'textDocument/hover'], config: { requestTimeoutMs: generousDeadlineMs } })
+    const run = await start({
+      server: ['--scenario', 'crash', '--mode', 'partial', '--method', 'textDocument/hover'],
+      config: { requestTimeoutMs: generousDeadlineMs },
+    })
     const error = await run.failure({ operation: 'hover', ...run.greetCall() })
     expect(['SERVER_CRASHED', 'MALFORMED_RESPONSE']).toContain(error.code)
     expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
@@ -84,7 +93,10 @@ describe('crashes', { timeout: 60_000 }, () => {
 
   it('a crash loop becomes UNAVAILABLE after the restart cap, and stops spawning', async () => {
     const maxRestarts = 2
-    const run = await start({ server: ['--scenario', 'crash-loop'], config: { maxRestarts, restartWindowMs: 600_000, requestTimeoutMs: generousDeadlineMs } })
+    const run = await start({
+      server: ['--scenario', 'crash-loop'],
+      config: { maxRestarts, restartWindowMs: 600_000, requestTimeoutMs: generousDeadlineMs },
+    })
     const codes: string[] = []
     for (let attempt = 0; attempt < maxRestarts + 4 && codes.at(-1) !== 'UNAVAILABLE'; attempt++) {
       const error = await run.failure({ operation: 'definition', ...run.greetCall() })
@@ -109,12 +121,24 @@ describe('crashes', { timeout: 60_000 }, () => {
 
 describe('deadlines and liveness', { timeout: 60_000 }, () => {
   it('a hung request times out with $/cancelRequest sent, and the live server is kept (same pid)', async () => {
-    const run = await start({ server: ['--scenario', 'hang', '--method', 'textDocument/definition'], config: { requestTimeoutMs: requestDeadlineMs, livenessGraceMs: 10_000 } })
+    const run = await start({
+      server: ['--scenario', 'hang', '--method', 'textDocument/definition'],
+      config: { requestTimeoutMs: requestDeadlineMs, livenessGraceMs: 10_000 },
+    })
     expect((await run.query({ operation: 'hover', ...run.greetCall() })).hover?.contents).toContain('greet')
     const error = await run.failure({ operation: 'definition', ...run.greetCall() })
     expect(error.code).toBe('TIMEOUT')
     const definitionId = received(run, 'textDocument/definition')[0]?.id
-    await run.log.waitFor((entries) => entries.find((e) => e.event === 'received' && e['method'] === '$/cancelRequest' && (e['params'] as { id?: unknown } | undefined)?.id === definitionId), '$/cancelRequest for the hung definition')
+    await run.log.waitFor(
+      (entries) =>
+        entries.find(
+          (e) =>
+            e.event === 'received' &&
+            e['method'] === '$/cancelRequest' &&
+            (e['params'] as { id?: unknown } | undefined)?.id === definitionId,
+        ),
+      '$/cancelRequest for the hung definition',
+    )
 
     const symbols = await run.query({ operation: 'documentSymbols', path: run.main })
     expect(symbols.symbols.map((s) => s.name)).toEqual(['main'])
@@ -123,10 +147,16 @@ describe('deadlines and liveness', { timeout: 60_000 }, () => {
   })
 
   it('a slow request is cancelled, not a reason to restart', async () => {
-    const run = await start({ server: ['--scenario', 'slow', '--method', 'textDocument/references', '--delay-ms', '120000'], config: { requestTimeoutMs: requestDeadlineMs } })
+    const run = await start({
+      server: ['--scenario', 'slow', '--method', 'textDocument/references', '--delay-ms', '120000'],
+      config: { requestTimeoutMs: requestDeadlineMs },
+    })
     const error = await run.failure({ operation: 'references', ...run.greetCall() })
     expect(error.code).toBe('TIMEOUT')
-    await run.log.waitFor((entries) => entries.find((e) => e.event === 'fault' && e['action'] === 'slow-cancelled'), 'the server to see the cancel')
+    await run.log.waitFor(
+      (entries) => entries.find((e) => e.event === 'fault' && e['action'] === 'slow-cancelled'),
+      'the server to see the cancel',
+    )
     expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
     expect(run.pids()).toHaveLength(1)
   })
@@ -136,11 +166,17 @@ describe('deadlines and liveness', { timeout: 60_000 }, () => {
     expect((await run.query({ operation: 'hover', ...run.greetCall() })).hover?.contents).toContain('greet')
     const controller = new AbortController()
     const pending = run.failure({ operation: 'definition', ...run.greetCall() }, controller.signal)
-    await run.log.waitFor((entries) => entries.find((e) => e.event === 'fault' && e['action'] === 'hang'), 'the definition to reach the server')
+    await run.log.waitFor(
+      (entries) => entries.find((e) => e.event === 'fault' && e['action'] === 'hang'),
+      'the definition to reach the server',
+    )
     controller.abort()
     expect((await pending).code).toBe('CANCELLED')
     const id = received(run, 'textDocument/definition')[0]?.id
-    await run.log.waitFor((entries) => entries.find((e) => e['method'] === '$/cancelRequest' && (e['params'] as { id?: unknown } | undefined)?.id === id), '$/cancelRequest after abort')
+    await run.log.waitFor(
+      (entries) => entries.find((e) => e['method'] === '$/cancelRequest' && (e['params'] as { id?: unknown } | undefined)?.id === id),
+      '$/cancelRequest after abort',
+    )
     expect(run.pids()).toHaveLength(1)
   })
 
@@ -160,7 +196,10 @@ describe('deadlines and liveness', { timeout: 60_000 }, () => {
   })
 
   it('slow initialize within the deadline: the first query waits and answers correctly', async () => {
-    const run = await start({ server: ['--scenario', 'slow-initialize', '--delay-ms', '1500'], config: { requestTimeoutMs: generousDeadlineMs } })
+    const run = await start({
+      server: ['--scenario', 'slow-initialize', '--delay-ms', '1500'],
+      config: { requestTimeoutMs: generousDeadlineMs },
+    })
     expectGreetDefinition(run, (await run.query({ operation: 'definition', ...run.greetCall() })).locations)
     expect(run.log.entries().some((e) => e.event === 'initialize-delay')).toBe(true)
   })

@@ -19,7 +19,12 @@ export function copyFixture(name: string): { root: string; remove: () => void } 
  * The position of `needle` in a file, found by text: the `occurrence`-th match (1-based), plus `offset`
  * UTF-16 units into the needle. Fails loudly when the text is missing.
  */
-export function positionOf(root: string, file: string, needle: string, options: { occurrence?: number; offset?: number } = {}): LspPosition {
+export function positionOf(
+  root: string,
+  file: string,
+  needle: string,
+  options: { occurrence?: number; offset?: number } = {},
+): LspPosition {
   const text = readFileSync(nodePath.join(root, file), 'utf8')
   let index = -1
   for (let i = 0; i < (options.occurrence ?? 1); i++) {

@@ -18,7 +18,14 @@ afterAll(() => rmSync(root, { recursive: true, force: true }))
 test('a plain script that disposes after idle reclamation prints "disposed" and exits 0', { timeout: 90_000 }, async () => {
   const child = spawn(
     process.execPath,
-    ['--conditions=@codeseam/source', '--import', nodePath.join(here, 'support', 'register.mjs'), nodePath.join(here, 'support', 'idle-dispose-host.ts'), root, faultServerPath],
+    [
+      '--conditions=@codeseam/source',
+      '--import',
+      nodePath.join(here, 'support', 'register.mjs'),
+      nodePath.join(here, 'support', 'idle-dispose-host.ts'),
+      root,
+      faultServerPath,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   )
   let stdout = ''

@@ -27,7 +27,16 @@ async function setup(options: HostOptions = {}) {
   if (provider === undefined) throw new Error('no typescript provider')
   const root = workspace.root
   const definition = (signal = new AbortController().signal) =>
-    provider.query({ operation: 'definition', root, path: nodePath.join(root, 'src/main.ts'), position: positionOf(root, 'src/main.ts', 'totalArea(shapes'), languageId: 'typescript' }, signal)
+    provider.query(
+      {
+        operation: 'definition',
+        root,
+        path: nodePath.join(root, 'src/main.ts'),
+        position: positionOf(root, 'src/main.ts', 'totalArea(shapes'),
+        languageId: 'typescript',
+      },
+      signal,
+    )
   return { host, provider, root, definition }
 }
 
@@ -53,11 +62,18 @@ test('concurrent first queries share one server start', async () => {
 test('a file changed on disk is re-synced before the next query; results carry the version they used', async () => {
   const { provider, root } = await setup()
   const main = nodePath.join(root, 'src/main.ts')
-  const hover = () => provider.query({ operation: 'hover', root, path: main, position: positionOf(root, 'src/main.ts', 'total ='), languageId: 'typescript' }, new AbortController().signal)
+  const hover = () =>
+    provider.query(
+      { operation: 'hover', root, path: main, position: positionOf(root, 'src/main.ts', 'total ='), languageId: 'typescript' },
+      new AbortController().signal,
+    )
   const first = await hover()
   expect(first.hover?.contents).toContain('number')
   expect(first.meta.documentVersion).toBe(1)
-  await writeFile(main, (await readFile(main, 'utf8')).replace('const total = totalArea(shapes, 1)', "const total = String(totalArea(shapes, 1))"))
+  await writeFile(
+    main,
+    (await readFile(main, 'utf8')).replace('const total = totalArea(shapes, 1)', 'const total = String(totalArea(shapes, 1))'),
+  )
   const second = await hover()
   expect(second.hover?.contents).toContain('string')
   expect(second.meta.documentVersion).toBe(2)
@@ -123,8 +139,18 @@ test('files created, changed or deleted by someone else are announced before who
   const { provider, root } = await setup()
   const shapes = nodePath.join(root, 'src/shapes.ts')
   const references = async () =>
-    (await provider.query({ operation: 'references', root, path: shapes, position: positionOf(root, 'src/shapes.ts', 'totalArea(shapes: R'), languageId: 'typescript' }, new AbortController().signal))
-      .locations.map((l) => nodePath.relative(root, l.path))
+    (
+      await provider.query(
+        {
+          operation: 'references',
+          root,
+          path: shapes,
+          position: positionOf(root, 'src/shapes.ts', 'totalArea(shapes: R'),
+          languageId: 'typescript',
+        },
+        new AbortController().signal,
+      )
+    ).locations.map((l) => nodePath.relative(root, l.path))
   expect(await references()).not.toContain('src/extra.ts')
   // An agent's own file tool writes a new caller, then asks at once.
   await writeFile(nodePath.join(root, 'src/extra.ts'), "import { totalArea } from './shapes'\nexport const extra = totalArea([], 2)\n")

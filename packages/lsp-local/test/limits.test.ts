@@ -91,7 +91,11 @@ describe('heap caps', () => {
   const node = process.execPath
 
   test('a Node server gets --max-old-space-size before its script', () => {
-    const capped = withHeapCap({ id: 'pyright', command: node, args: ['/x/langserver.index.js', '--stdio'] }, { command: node, args: ['/x/langserver.index.js', '--stdio'], env: {} }, 3072)
+    const capped = withHeapCap(
+      { id: 'pyright', command: node, args: ['/x/langserver.index.js', '--stdio'] },
+      { command: node, args: ['/x/langserver.index.js', '--stdio'], env: {} },
+      3072,
+    )
     expect(capped.args).toEqual(['--max-old-space-size=3072', '/x/langserver.index.js', '--stdio'])
   })
 
@@ -103,18 +107,33 @@ describe('heap caps', () => {
   test('typescript-language-server also caps the tsserver it forks', () => {
     const capped = withHeapCap(
       { id: 'typescript-language-server', command: node, args: ['/x/typescript-language-server/lib/cli.mjs', '--stdio'] },
-      { command: node, args: ['/x/typescript-language-server/lib/cli.mjs', '--stdio'], env: {}, initializationOptions: { tsserver: { path: '/x/tsserver.js' } } },
+      {
+        command: node,
+        args: ['/x/typescript-language-server/lib/cli.mjs', '--stdio'],
+        env: {},
+        initializationOptions: { tsserver: { path: '/x/tsserver.js' } },
+      },
       2048,
     )
     expect(capped.initializationOptions).toEqual({ tsserver: { path: '/x/tsserver.js' }, maxTsServerMemory: 2048 })
   })
 
   test('the Go native TypeScript server gets GOMEMLIMIT; other native servers are left alone; 0 caps nothing', () => {
-    const native = withHeapCap({ id: 'typescript', command: '/x/tsc', args: ['--lsp', '--stdio'] }, { command: '/x/tsc', args: ['--lsp', '--stdio'], env: { PATH: '/bin' } }, 3072)
+    const native = withHeapCap(
+      { id: 'typescript', command: '/x/tsc', args: ['--lsp', '--stdio'] },
+      { command: '/x/tsc', args: ['--lsp', '--stdio'], env: { PATH: '/bin' } },
+      3072,
+    )
     expect(native).toEqual({ args: ['--lsp', '--stdio'], env: { PATH: '/bin', GOMEMLIMIT: '3072MiB' }, initializationOptions: undefined })
     const clangd = { command: '/usr/bin/clangd', args: ['--log=error'], env: {} }
-    expect(withHeapCap({ id: 'clangd', ...clangd }, clangd, 3072)).toEqual({ args: clangd.args, env: clangd.env, initializationOptions: undefined })
-    expect(withHeapCap({ id: 'pyright', command: node, args: ['a.js'] }, { command: node, args: ['a.js'], env: {} }, 0).args).toEqual(['a.js'])
+    expect(withHeapCap({ id: 'clangd', ...clangd }, clangd, 3072)).toEqual({
+      args: clangd.args,
+      env: clangd.env,
+      initializationOptions: undefined,
+    })
+    expect(withHeapCap({ id: 'pyright', command: node, args: ['a.js'] }, { command: node, args: ['a.js'], env: {} }, 0).args).toEqual([
+      'a.js',
+    ])
   })
 })
 
@@ -209,7 +228,7 @@ describe('process-tree memory (real processes, /proc)', () => {
     expect((after?.rssBytes ?? 0) - (before?.rssBytes ?? 0)).toBeGreaterThan(150 * MiB)
   })
 
-  test('counts descendants: a grandchild\'s memory is in the tree', { timeout: 60_000 }, async () => {
+  test("counts descendants: a grandchild's memory is in the tree", { timeout: 60_000 }, async () => {
     const g = await grower()
     const alone = await readTreeMemory(g.pid)
     const { child } = await g.send('child 150')

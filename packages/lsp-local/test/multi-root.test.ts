@@ -27,10 +27,18 @@ test('several roots at once: each query is answered inside its own root, by its 
   lsp.registerWorkspace(await host.openWorkspace(a.root, { id: 'a', trust: 'trusted' }))
   lsp.registerWorkspace(await host.openWorkspace(b.root, { id: 'b', trust: 'trusted' }))
   for (const root of [a.root, b.root]) {
-    const r = await lsp.query({ operation: 'definition', root, path: 'src/main.ts', position: positionOf(root, 'src/main.ts', 'totalArea(shapes') })
+    const r = await lsp.query({
+      operation: 'definition',
+      root,
+      path: 'src/main.ts',
+      position: positionOf(root, 'src/main.ts', 'totalArea(shapes'),
+    })
     expect(r.locations.map((l) => l.path)).toEqual([nodePath.join(root, 'src/shapes.ts')])
   }
-  const roots = host.status().filter((s) => s.providerId === 'local:typescript').map((s) => s.root)
+  const roots = host
+    .status()
+    .filter((s) => s.providerId === 'local:typescript')
+    .map((s) => s.root)
   expect(roots.sort()).toEqual([a.root, b.root].sort())
   await leaks.record()
 })
@@ -40,7 +48,12 @@ test('nested projects: one server for the root, each nested project folder one o
   lsp.registerWorkspace(workspace)
   for (const project of ['alpha', 'beta']) {
     const file = `${project}/tool.py`
-    const r = await lsp.query({ operation: 'definition', root: nested.root, path: file, position: positionOf(nested.root, file, 'helper()', { occurrence: 2 }) })
+    const r = await lsp.query({
+      operation: 'definition',
+      root: nested.root,
+      path: file,
+      position: positionOf(nested.root, file, 'helper()', { occurrence: 2 }),
+    })
     expect(r.locations.map((l) => l.path)).toEqual([nodePath.join(nested.root, file)])
   }
   const statuses = host.status().filter((s) => s.providerId === 'local:pyright')

@@ -29,9 +29,12 @@ const pyright = async () => {
   return profile
 }
 
-describe('which files pyright\'s own configuration puts in its program', () => {
+describe("which files pyright's own configuration puts in its program", () => {
   test('[tool.pyright] include/exclude in pyproject.toml, evaluated as pyright specs', () => {
-    const root = tree({ 'pyproject.toml': '[project]\nname = "x"\n\n[tool.pyright]\ninclude = ["src", "tests/type_check"]\nexclude = ["**/generated", "src/*_old.py"]\n' })
+    const root = tree({
+      'pyproject.toml':
+        '[project]\nname = "x"\n\n[tool.pyright]\ninclude = ["src", "tests/type_check"]\nexclude = ["**/generated", "src/*_old.py"]\n',
+    })
     const scope = pyrightScope(root)
     const at = (path: string) => inScope(scope, nodePath.join(root, path))
     expect(at('src/pkg/app.py')).toBe(true)
@@ -57,7 +60,10 @@ describe('which files pyright\'s own configuration puts in its program', () => {
   })
 
   test('pyrightconfig.json wins over pyproject.toml', () => {
-    const root = tree({ 'pyproject.toml': '[tool.pyright]\ninclude = ["src"]\n', 'pyrightconfig.json': JSON.stringify({ include: ['lib'] }) })
+    const root = tree({
+      'pyproject.toml': '[tool.pyright]\ninclude = ["src"]\n',
+      'pyrightconfig.json': JSON.stringify({ include: ['lib'] }),
+    })
     const scope = pyrightScope(root)
     expect(inScope(scope, nodePath.join(root, 'lib/a.py'))).toBe(true)
     expect(inScope(scope, nodePath.join(root, 'src/a.py'))).toBe(false)

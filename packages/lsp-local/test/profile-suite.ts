@@ -52,7 +52,13 @@ function flatten(symbols: ReadonlyArray<LspDocumentSymbol>): string[] {
  * Holds one profile to its minimum set: every operation in `operations` has a check against the real
  * server, and an operation without a check fails the suite.
  */
-export function describeProfile(name: string, options: HostOptions, operations: ReadonlyArray<LspOperation>, fx: LanguageFixture, skipReason?: string): void {
+export function describeProfile(
+  name: string,
+  options: HostOptions,
+  operations: ReadonlyArray<LspOperation>,
+  fx: LanguageFixture,
+  skipReason?: string,
+): void {
   if (skipReason !== undefined) {
     describe(name, () => {
       test.skip(`${name}: ${skipReason}`, () => {})
@@ -86,15 +92,21 @@ export function describeProfile(name: string, options: HostOptions, operations: 
     const checks: Partial<Record<LspOperation, () => Promise<void>>> = {
       definition: async () => {
         const r = await lsp.query({ operation: 'definition', root, path: fx.main, position: at(fx.main, fx.fnCall) })
-        expect(r.locations.some((l) => l.path === abs(fx.defs) && textAt(l.path, l.targetSelectionRange ?? l.range).includes(fx.fn))).toBe(true)
+        expect(r.locations.some((l) => l.path === abs(fx.defs) && textAt(l.path, l.targetSelectionRange ?? l.range).includes(fx.fn))).toBe(
+          true,
+        )
       },
       declaration: async () => {
         const r = await lsp.query({ operation: 'declaration', root, path: fx.main, position: at(fx.main, fx.fnCall) })
-        expect(r.locations.some((l) => l.path === abs(fx.defs) && textAt(l.path, l.targetSelectionRange ?? l.range).includes(fx.fn))).toBe(true)
+        expect(r.locations.some((l) => l.path === abs(fx.defs) && textAt(l.path, l.targetSelectionRange ?? l.range).includes(fx.fn))).toBe(
+          true,
+        )
       },
       typeDefinition: async () => {
         const r = await lsp.query({ operation: 'typeDefinition', root, path: fx.main, position: at(fx.main, fx.variable) })
-        expect(r.locations.some((l) => l.path === abs(fx.defs) && textAt(l.path, l.targetSelectionRange ?? l.range).includes(fx.sub))).toBe(true)
+        expect(r.locations.some((l) => l.path === abs(fx.defs) && textAt(l.path, l.targetSelectionRange ?? l.range).includes(fx.sub))).toBe(
+          true,
+        )
       },
       implementation: async () => {
         const r = await lsp.query({ operation: 'implementation', root, path: fx.defs, position: at(fx.defs, fx.baseDecl) })
@@ -147,13 +159,15 @@ export function describeProfile(name: string, options: HostOptions, operations: 
         expect(r.items.map((i) => i.name)).toContain(fx.sub)
       },
       supertypes: async () => {
-        const [item] = (await lsp.query({ operation: 'prepareTypeHierarchy', root, path: fx.defs, position: at(fx.defs, fx.subDecl) })).items
+        const [item] = (await lsp.query({ operation: 'prepareTypeHierarchy', root, path: fx.defs, position: at(fx.defs, fx.subDecl) }))
+          .items
         if (item === undefined) throw new Error('no type hierarchy item')
         const r = await lsp.query({ operation: 'supertypes', root, item })
         expect(r.items.map((i) => i.name)).toContain(fx.base)
       },
       subtypes: async () => {
-        const [item] = (await lsp.query({ operation: 'prepareTypeHierarchy', root, path: fx.defs, position: at(fx.defs, fx.baseDecl) })).items
+        const [item] = (await lsp.query({ operation: 'prepareTypeHierarchy', root, path: fx.defs, position: at(fx.defs, fx.baseDecl) }))
+          .items
         if (item === undefined) throw new Error('no type hierarchy item')
         const r = await lsp.query({ operation: 'subtypes', root, item })
         expect(r.items.map((i) => i.name)).toContain(fx.sub)
@@ -174,7 +188,13 @@ export function describeProfile(name: string, options: HostOptions, operations: 
         expect(labels.some((l) => l.includes('scale'))).toBe(true)
       },
       completion: async () => {
-        const r = await lsp.query({ operation: 'completion', root, path: fx.main, position: at(fx.main, fx.memberAccess, fx.memberAccess.indexOf('.') + 1), triggerCharacter: '.' })
+        const r = await lsp.query({
+          operation: 'completion',
+          root,
+          path: fx.main,
+          position: at(fx.main, fx.memberAccess, fx.memberAccess.indexOf('.') + 1),
+          triggerCharacter: '.',
+        })
         // Servers decorate labels (clangd: " area() const"): compare the bare name.
         expect(r.items.map((i) => i.label.trim().replace(/\(.*$/, ''))).toContain(fx.member)
       },
@@ -182,21 +202,36 @@ export function describeProfile(name: string, options: HostOptions, operations: 
         // Quick fixes come from the file's diagnostics: make sure they are current first.
         await lsp.query({ operation: 'diagnostics', root, path: fx.actionFile })
         const position = at(fx.actionFile, fx.actionAt)
-        const r = await lsp.query({ operation: 'codeActions', root, path: fx.actionFile, range: { start: position, end: { ...position, character: position.character + fx.actionAt.length } }, ...(fx.actionOnly ? { only: fx.actionOnly } : {}) })
+        const r = await lsp.query({
+          operation: 'codeActions',
+          root,
+          path: fx.actionFile,
+          range: { start: position, end: { ...position, character: position.character + fx.actionAt.length } },
+          ...(fx.actionOnly ? { only: fx.actionOnly } : {}),
+        })
         expect(r.actions.some((a) => fx.actionTitle.test(a.title))).toBe(true)
       },
       resolveCodeAction: async () => {
         await lsp.query({ operation: 'diagnostics', root, path: fx.actionFile })
         const position = at(fx.actionFile, fx.actionAt)
-        const listed = await lsp.query({ operation: 'codeActions', root, path: fx.actionFile, range: { start: position, end: { ...position, character: position.character + fx.actionAt.length } }, ...(fx.actionOnly ? { only: fx.actionOnly } : {}) })
+        const listed = await lsp.query({
+          operation: 'codeActions',
+          root,
+          path: fx.actionFile,
+          range: { start: position, end: { ...position, character: position.character + fx.actionAt.length } },
+          ...(fx.actionOnly ? { only: fx.actionOnly } : {}),
+        })
         const action = listed.actions.find((a) => fx.actionTitle.test(a.title))
-        if (action === undefined) throw new Error(`no action matching ${fx.actionTitle} among ${listed.actions.map((a) => a.title).join(', ')}`)
+        if (action === undefined)
+          throw new Error(`no action matching ${fx.actionTitle} among ${listed.actions.map((a) => a.title).join(', ')}`)
         const r = await lsp.query({ operation: 'resolveCodeAction', root, path: fx.actionFile, actionId: action.id })
         const edits = [r.edit, ...(r.command?.appliedEdits ?? [])].flatMap((e) => e.operations)
         expect(edits.length).toBeGreaterThan(0)
         const applied = await lsp.applyEdit(r.edit.operations.length > 0 ? r.edit : (r.command?.appliedEdits[0] ?? r.edit), { root })
         expect(applied.files.map((f) => f.path)).toContain(abs(fx.actionFile))
-        expect(readFileSync(abs(fx.actionFile), 'utf8')).not.toBe(readFileSync(nodePath.join(__dirname, 'fixtures', fx.fixture, fx.actionFile), 'utf8'))
+        expect(readFileSync(abs(fx.actionFile), 'utf8')).not.toBe(
+          readFileSync(nodePath.join(__dirname, 'fixtures', fx.fixture, fx.actionFile), 'utf8'),
+        )
       },
       prepareRename: async () => {
         const r = await lsp.query({ operation: 'prepareRename', root, path: fx.defs, position: at(fx.defs, fx.fnDecl) })
@@ -205,7 +240,9 @@ export function describeProfile(name: string, options: HostOptions, operations: 
       rename: async () => {
         const newName = `${fx.fn}Renamed`
         const r = await lsp.query({ operation: 'rename', root, path: fx.defs, position: at(fx.defs, fx.fnDecl), newName })
-        expect(r.edit.operations.map((o) => (o.type === 'edit' ? o.path : ''))).toEqual(expect.arrayContaining([abs(fx.defs), abs(fx.main)]))
+        expect(r.edit.operations.map((o) => (o.type === 'edit' ? o.path : ''))).toEqual(
+          expect.arrayContaining([abs(fx.defs), abs(fx.main)]),
+        )
         await lsp.applyEdit(r.edit, { root })
         expect(readFileSync(abs(fx.main), 'utf8')).toContain(newName)
         expect(readFileSync(abs(fx.defs), 'utf8')).toContain(newName)

@@ -25,7 +25,8 @@ function tree(files: Record<string, string>): { root: string; write: (path: stri
 const siblingConfigs = {
   'tsconfig.json': JSON.stringify({ files: [], references: [{ path: './tsconfig.app.json' }, { path: './tsconfig.spec.json' }] }),
   // JSONC, as generators write it: comments and trailing commas.
-  'tsconfig.base.json': '{\n  // shared options\n  "compilerOptions": { "strict": true, "module": "esnext", "moduleResolution": "bundler", "target": "es2022", },\n}\n',
+  'tsconfig.base.json':
+    '{\n  // shared options\n  "compilerOptions": { "strict": true, "module": "esnext", "moduleResolution": "bundler", "target": "es2022", },\n}\n',
   'tsconfig.app.json': JSON.stringify({ extends: './tsconfig.base.json', include: ['src'], exclude: ['src/**/*.spec.ts'] }),
   'tsconfig.spec.json': JSON.stringify({ extends: './tsconfig.base.json', include: ['src/**/*.spec.ts', 'src/**/*.d.ts'] }),
   // A parallel graph nothing named tsconfig.json references: not a project the server loads.
@@ -46,7 +47,9 @@ describe('the project graph (TypeScript compiler API in a child process)', () =>
     const t = tree(siblingConfigs)
     cleanups.push(t.remove)
     const graph = await discoverTsProjects(t.root, [nodePath.join(t.root, 'tsconfig.json')], { timeoutMs: 30_000 })
-    const byConfig = new Map(graph.projects.map((p) => [nodePath.relative(t.root, p.config), p.files.map((f) => nodePath.relative(t.root, f)).sort()]))
+    const byConfig = new Map(
+      graph.projects.map((p) => [nodePath.relative(t.root, p.config), p.files.map((f) => nodePath.relative(t.root, f)).sort()]),
+    )
     expect([...byConfig.keys()].sort()).toEqual(['tsconfig.app.json', 'tsconfig.json', 'tsconfig.spec.json'])
     // include/exclude evaluated by the compiler: the app owns no test file, the spec project only tests.
     expect(byConfig.get('tsconfig.app.json')).toEqual(['src/main.ts', 'src/math.ts'])
@@ -55,16 +58,27 @@ describe('the project graph (TypeScript compiler API in a child process)', () =>
     // The extends target (JSONC with comments and trailing commas) was read, so it is watched.
     expect(graph.configFiles.map((f) => nodePath.relative(t.root, f))).toContain('tsconfig.base.json')
     expect(graph.errors).toEqual([])
-    const plan = planProjectLoad(graph, [...byConfig.values()].flat().map((f) => nodePath.join(t.root, f)), 10)
+    const plan = planProjectLoad(
+      graph,
+      [...byConfig.values()].flat().map((f) => nodePath.join(t.root, f)),
+      10,
+    )
     expect(plan.projectsFound).toBe(2)
     expect(plan.projectFiles.map((f) => nodePath.relative(t.root, f))).toEqual(['src/main.ts', 'src/math.spec.ts'])
   })
 
   test('a reference or extends pointing outside the root is reported and never read', async () => {
-    const outside = tree({ 'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true }, include: ['*.ts'] }), 'secret.ts': 'export const secret = 1\n' })
+    const outside = tree({
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true }, include: ['*.ts'] }),
+      'secret.ts': 'export const secret = 1\n',
+    })
     cleanups.push(outside.remove)
     const t = tree({
-      'tsconfig.json': JSON.stringify({ extends: nodePath.join(outside.root, 'tsconfig.json'), references: [{ path: outside.root }], include: ['src'] }),
+      'tsconfig.json': JSON.stringify({
+        extends: nodePath.join(outside.root, 'tsconfig.json'),
+        references: [{ path: outside.root }],
+        include: ['src'],
+      }),
       'src/a.ts': 'export const a = 1\n',
     })
     cleanups.push(t.remove)
@@ -178,7 +192,9 @@ describe('workspace-wide answers on the first call (native TypeScript 7)', () =>
 
   test('over the open-document limit, the answer says how many files of no project were not searched', async () => {
     const files: Record<string, string> = { 'lib/format.js': 'export function formatName(name) {\n  return name.trim()\n}\n' }
-    for (let i = 0; i < 12; i++) files[`use/u${String(i).padStart(2, '0')}.js`] = `import { formatName } from '../lib/format.js'\n\nexport const v${i} = formatName('${i}')\n`
+    for (let i = 0; i < 12; i++)
+      files[`use/u${String(i).padStart(2, '0')}.js`] =
+        `import { formatName } from '../lib/format.js'\n\nexport const v${i} = formatName('${i}')\n`
     const t = tree(files)
     cleanups.push(t.remove)
     // 20 open documents, 8 kept for the queries' own: 12 of the 13 files of no project are opened (in path order).

@@ -6,7 +6,12 @@ import { createLsp, type LspService } from '@codeseam/lsp'
 import { createLocalHost, type HostOptions, type LocalHost } from '../src/index.js'
 import { LeakCheck, copyFixture, positionOf, textAt } from './helpers.js'
 
-const tsls: HostOptions = { profiles: [{ id: 'typescript', enabled: false }, { id: 'typescript-language-server', enabled: true }] }
+const tsls: HostOptions = {
+  profiles: [
+    { id: 'typescript', enabled: false },
+    { id: 'typescript-language-server', enabled: true },
+  ],
+}
 // ts-refs: a solution-style root tsconfig referencing three projects; ts-monorepo: the same projects with no
 // root tsconfig at all (each package stands alone, as in many pnpm monorepos).
 const profiles: Array<[string, string, HostOptions]> = [
@@ -48,7 +53,13 @@ describe.each(profiles)('project references (%s, %s)', (_name, fixture, options)
   })
 
   test('rename from core edits app and cli', async () => {
-    const r = await lsp.query({ operation: 'rename', root, path: core, position: positionOf(root, core, 'formatGreeting(name'), newName: 'greet' })
+    const r = await lsp.query({
+      operation: 'rename',
+      root,
+      path: core,
+      position: positionOf(root, core, 'formatGreeting(name'),
+      newName: 'greet',
+    })
     const touched = r.edit.operations.flatMap((o) => (o.type === 'edit' ? [nodePath.relative(root, o.path)] : []))
     expect(touched).toEqual(expect.arrayContaining(['packages/app/src/index.ts', 'packages/cli/src/index.ts', core]))
     const edits = r.edit.operations.flatMap((o) => (o.type === 'edit' ? o.edits : []))
@@ -67,10 +78,16 @@ test('without loading every project first, the native server misses the other pr
     const provider = host.providers.find((p) => p.id === 'local:typescript')
     const core = 'packages/core/src/index.ts'
     const r = await provider!.query(
-      { operation: 'references', root: workspace.root, path: nodePath.join(copy.root, core), position: positionOf(copy.root, core, 'formatGreeting(name'), languageId: 'typescript' },
+      {
+        operation: 'references',
+        root: workspace.root,
+        path: nodePath.join(copy.root, core),
+        position: positionOf(copy.root, core, 'formatGreeting(name'),
+        languageId: 'typescript',
+      },
       new AbortController().signal,
     )
-    expect(r.locations.every((l) => l.path.includes("packages/core"))).toBe(true)
+    expect(r.locations.every((l) => l.path.includes('packages/core'))).toBe(true)
     await leaks.record()
   } finally {
     await host.dispose()

@@ -69,7 +69,11 @@ function prepareVenv(): string | undefined {
   try {
     mkdirSync(nodePath.dirname(venv), { recursive: true })
     execFileSync('python3', ['-m', 'venv', '--without-pip', venv], { cwd: outside, stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 })
-    const purelib = execFileSync(nodePath.join(venv, 'bin', 'python3'), ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], { cwd: outside, encoding: 'utf8', timeout: 30_000 }).trim()
+    const purelib = execFileSync(
+      nodePath.join(venv, 'bin', 'python3'),
+      ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'],
+      { cwd: outside, encoding: 'utf8', timeout: 30_000 },
+    ).trim()
     const pkg = nodePath.join(purelib, 'codeseam_probe_pkg')
     mkdirSync(pkg, { recursive: true })
     writeFileSync(nodePath.join(pkg, '__init__.py'), probeModule)
@@ -164,13 +168,17 @@ interface Seen {
 }
 
 const severityNames: Record<number, string> = { 1: 'error', 2: 'warning', 3: 'information', 4: 'hint' }
-const byPosition = (a: Seen, b: Seen) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || a.message.localeCompare(b.message)
+const byPosition = (a: Seen, b: Seen) =>
+  a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || a.message.localeCompare(b.message)
 
 /** Diagnostics of `file` through codeseam's host, the root untrusted. */
 async function hostDiagnostics(root: string, file: string): Promise<Seen[]> {
   const host = await createLocalHost({ profiles: [{ id: 'typescript', enabled: false }] })
   const lsp = createLsp()
-  cleanups.push(() => host.dispose(), () => lsp.dispose())
+  cleanups.push(
+    () => host.dispose(),
+    () => lsp.dispose(),
+  )
   await host.attach(lsp, [{ root, trust: 'untrusted' }])
   // pyright registers pull diagnostics only after `initialized`; a first query answered proves the
   // registration has arrived (a diagnostics query racing it waits for a push pyright never sends).
@@ -179,7 +187,12 @@ async function hostDiagnostics(root: string, file: string): Promise<Seen[]> {
   expect(result.files[0]?.freshness).toBe('current')
   const diagnostics = result.files[0]?.diagnostics ?? []
   return diagnostics
-    .map((d) => ({ severity: d.severity, rule: d.code === undefined ? undefined : String(d.code), message: d.message, range: { start: { ...d.range.start }, end: { ...d.range.end } } }))
+    .map((d) => ({
+      severity: d.severity,
+      rule: d.code === undefined ? undefined : String(d.code),
+      message: d.message,
+      range: { start: { ...d.range.start }, end: { ...d.range.end } },
+    }))
     .sort(byPosition)
 }
 
@@ -213,17 +226,27 @@ async function bareDiagnostics(root: string, file: string): Promise<Seen[]> {
     processId: process.pid,
     rootUri,
     workspaceFolders: [{ uri: rootUri, name: nodePath.basename(root) }],
-    capabilities: { workspace: { configuration: true, workspaceFolders: true }, textDocument: { publishDiagnostics: { versionSupport: true } } },
+    capabilities: {
+      workspace: { configuration: true, workspaceFolders: true },
+      textDocument: { publishDiagnostics: { versionSupport: true } },
+    },
   })
   await connection.sendNotification(InitializedNotification.type, {})
-  await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'python', version: 1, text: readFileSync(nodePath.join(root, file), 'utf8') } })
+  await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: { uri, languageId: 'python', version: 1, text: readFileSync(nodePath.join(root, file), 'utf8') },
+  })
   const diagnostics = await published
   await connection.sendRequest(ShutdownRequest.type)
   await connection.sendNotification(ExitNotification.type)
   await exited
   connection.dispose()
   return diagnostics
-    .map((d) => ({ severity: severityNames[d.severity ?? 1] ?? 'error', rule: d.code === undefined ? undefined : String(d.code), message: typeof d.message === 'string' ? d.message : d.message.value, range: { start: { ...d.range.start }, end: { ...d.range.end } } }))
+    .map((d) => ({
+      severity: severityNames[d.severity ?? 1] ?? 'error',
+      rule: d.code === undefined ? undefined : String(d.code),
+      message: typeof d.message === 'string' ? d.message : d.message.value,
+      range: { start: { ...d.range.start }, end: { ...d.range.end } },
+    }))
     .sort(byPosition)
 }
 
@@ -237,62 +260,95 @@ function expectProbeResolved(root: string, seen: Seen[]): void {
 }
 
 describe.skipIf(venvMissing !== undefined)('untrusted pyright runs the interpreter the user selected outside the workspace', () => {
-  test('activated virtual environment (VIRTUAL_ENV, its bin first on PATH): same diagnostics as the bare server in the user\'s shell', { timeout: 180_000 }, async () => {
-    activateVenv()
-    const root = workspace({ 'main.py': mainModule })
-    const bare = await bareDiagnostics(root, 'main.py')
-    expectProbeResolved(root, bare)
-    expect(await hostDiagnostics(root, 'main.py')).toEqual(bare)
-  })
+  test(
+    "activated virtual environment (VIRTUAL_ENV, its bin first on PATH): same diagnostics as the bare server in the user's shell",
+    { timeout: 180_000 },
+    async () => {
+      activateVenv()
+      const root = workspace({ 'main.py': mainModule })
+      const bare = await bareDiagnostics(root, 'main.py')
+      expectProbeResolved(root, bare)
+      expect(await hostDiagnostics(root, 'main.py')).toEqual(bare)
+    },
+  )
 
-  test.skipIf(typeof pyenvSetup === 'string')('pyenv global version (the shim on PATH): same diagnostics as the bare server in the user\'s shell', { timeout: 180_000 }, async () => {
-    pyenvShell()
-    const root = workspace({ 'main.py': mainModule })
-    const bare = await bareDiagnostics(root, 'main.py')
-    expectProbeResolved(root, bare)
-    expect(await hostDiagnostics(root, 'main.py')).toEqual(bare)
-    expect(userPython({ workspaceRoot: root, path: process.env['PATH'] ?? '', env: { HOME: process.env['HOME'] ?? '' }, selection: { PYENV_ROOT: pyenvRoot } })?.executable).toBe(nodePath.join(venv, 'bin', 'python3'))
-  })
+  test.skipIf(typeof pyenvSetup === 'string')(
+    "pyenv global version (the shim on PATH): same diagnostics as the bare server in the user's shell",
+    { timeout: 180_000 },
+    async () => {
+      pyenvShell()
+      const root = workspace({ 'main.py': mainModule })
+      const bare = await bareDiagnostics(root, 'main.py')
+      expectProbeResolved(root, bare)
+      expect(await hostDiagnostics(root, 'main.py')).toEqual(bare)
+      expect(
+        userPython({
+          workspaceRoot: root,
+          path: process.env['PATH'] ?? '',
+          env: { HOME: process.env['HOME'] ?? '' },
+          selection: { PYENV_ROOT: pyenvRoot },
+        })?.executable,
+      ).toBe(nodePath.join(venv, 'bin', 'python3'))
+    },
+  )
 
-  test.skipIf(typeof pyenvSetup === 'string')('a workspace .python-version naming another installed version selects nothing, and its interpreter never runs', { timeout: 180_000 }, async () => {
-    pyenvShell()
-    const plain = workspace({ 'main.py': mainModule })
-    const expected = await bareDiagnostics(plain, 'main.py')
-    expectProbeResolved(plain, expected)
+  test.skipIf(typeof pyenvSetup === 'string')(
+    'a workspace .python-version naming another installed version selects nothing, and its interpreter never runs',
+    { timeout: 180_000 },
+    async () => {
+      pyenvShell()
+      const plain = workspace({ 'main.py': mainModule })
+      const expected = await bareDiagnostics(plain, 'main.py')
+      expectProbeResolved(plain, expected)
 
-    // The attack is real: the bare server started in that workspace runs the version its file names.
-    const attacked = workspace({ 'main.py': mainModule, '.python-version': 'codeseam-trap\n' })
-    const bareAttacked = await bareDiagnostics(attacked, 'main.py')
-    expect(readFileSync(trapMarker, 'utf8')).toMatch(/codeseam-trap/)
-    expect(bareAttacked.map((d) => d.rule)).toContain('reportMissingImports')
-    rmSync(trapMarker)
+      // The attack is real: the bare server started in that workspace runs the version its file names.
+      const attacked = workspace({ 'main.py': mainModule, '.python-version': 'codeseam-trap\n' })
+      const bareAttacked = await bareDiagnostics(attacked, 'main.py')
+      expect(readFileSync(trapMarker, 'utf8')).toMatch(/codeseam-trap/)
+      expect(bareAttacked.map((d) => d.rule)).toContain('reportMissingImports')
+      rmSync(trapMarker)
 
-    // codeseam, untrusted, freshly resolving: the user's global choice, unchanged; the trap never runs.
-    forgetUserPython()
-    expect(await hostDiagnostics(attacked, 'main.py')).toEqual(expected)
-    expect(existsSync(trapMarker)).toBe(false)
-    expect(userPython({ workspaceRoot: attacked, path: process.env['PATH'] ?? '', env: { HOME: process.env['HOME'] ?? '' }, selection: { PYENV_ROOT: pyenvRoot } })?.executable).toBe(nodePath.join(venv, 'bin', 'python3'))
-    expect(existsSync(trapMarker)).toBe(false)
-  })
+      // codeseam, untrusted, freshly resolving: the user's global choice, unchanged; the trap never runs.
+      forgetUserPython()
+      expect(await hostDiagnostics(attacked, 'main.py')).toEqual(expected)
+      expect(existsSync(trapMarker)).toBe(false)
+      expect(
+        userPython({
+          workspaceRoot: attacked,
+          path: process.env['PATH'] ?? '',
+          env: { HOME: process.env['HOME'] ?? '' },
+          selection: { PYENV_ROOT: pyenvRoot },
+        })?.executable,
+      ).toBe(nodePath.join(venv, 'bin', 'python3'))
+      expect(existsSync(trapMarker)).toBe(false)
+    },
+  )
 
-  test('a project .venv inside the workspace is read by path: its packages resolve, its interpreter never runs, the outside interpreter stays', { timeout: 180_000 }, async () => {
-    activateVenv()
-    const version = execFileSync(nodePath.join(venv, 'bin', 'python3'), ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], { cwd: outside, encoding: 'utf8' }).trim()
-    const marker = nodePath.join(scratch, 'dotvenv.marker')
-    const root = workspace({
-      'main.py': `${mainModule}from local_pkg import shout\n\nloud: int = shout("a")\n`,
-      [`.venv/lib/python${version}/site-packages/local_pkg/__init__.py`]: 'def shout(text: str) -> str:\n    return text.upper()\n',
-      '.venv/pyvenv.cfg': 'home = /nonexistent\n',
-      '.venv/bin/python3': `#!/bin/sh\necho "$0" >> '${marker}'\nexit 1\n`,
-    })
-    chmodSync(nodePath.join(root, '.venv', 'bin', 'python3'), 0o755)
-    const seen = await hostDiagnostics(root, 'main.py')
-    expect(seen.filter((d) => d.rule === 'reportMissingImports' || d.rule === 'reportMissingModuleSource')).toEqual([])
-    expect(seen.map((d) => ({ rule: d.rule, start: d.range.start }))).toEqual([
-      { rule: 'reportAssignmentType', start: positionOf(root, 'main.py', 'probe(2)') },
-      { rule: 'reportArgumentType', start: positionOf(root, 'main.py', '"two"') },
-      { rule: 'reportAssignmentType', start: positionOf(root, 'main.py', 'shout("a")') },
-    ])
-    expect(existsSync(marker)).toBe(false)
-  })
+  test(
+    'a project .venv inside the workspace is read by path: its packages resolve, its interpreter never runs, the outside interpreter stays',
+    { timeout: 180_000 },
+    async () => {
+      activateVenv()
+      const version = execFileSync(nodePath.join(venv, 'bin', 'python3'), ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], {
+        cwd: outside,
+        encoding: 'utf8',
+      }).trim()
+      const marker = nodePath.join(scratch, 'dotvenv.marker')
+      const root = workspace({
+        'main.py': `${mainModule}from local_pkg import shout\n\nloud: int = shout("a")\n`,
+        [`.venv/lib/python${version}/site-packages/local_pkg/__init__.py`]: 'def shout(text: str) -> str:\n    return text.upper()\n',
+        '.venv/pyvenv.cfg': 'home = /nonexistent\n',
+        '.venv/bin/python3': `#!/bin/sh\necho "$0" >> '${marker}'\nexit 1\n`,
+      })
+      chmodSync(nodePath.join(root, '.venv', 'bin', 'python3'), 0o755)
+      const seen = await hostDiagnostics(root, 'main.py')
+      expect(seen.filter((d) => d.rule === 'reportMissingImports' || d.rule === 'reportMissingModuleSource')).toEqual([])
+      expect(seen.map((d) => ({ rule: d.rule, start: d.range.start }))).toEqual([
+        { rule: 'reportAssignmentType', start: positionOf(root, 'main.py', 'probe(2)') },
+        { rule: 'reportArgumentType', start: positionOf(root, 'main.py', '"two"') },
+        { rule: 'reportAssignmentType', start: positionOf(root, 'main.py', 'shout("a")') },
+      ])
+      expect(existsSync(marker)).toBe(false)
+    },
+  )
 })

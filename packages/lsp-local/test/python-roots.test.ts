@@ -60,7 +60,8 @@ describe.skipIf(!available)('nested Python projects in a real repository: one py
       await leaks.record()
       const second = await lsp.query({ operation: 'workspaceSymbols', root, query: 'Blueprint' })
       expect(await pyrightProcesses()).toHaveLength(1)
-      const keys = (r: typeof first) => r.symbols.map((s) => `${nodePath.relative(root, s.location.path)}:${s.location.range.start.line}:${s.name}:${s.kind}`)
+      const keys = (r: typeof first) =>
+        r.symbols.map((s) => `${nodePath.relative(root, s.location.path)}:${s.location.range.start.line}:${s.name}:${s.kind}`)
       expect(keys(first).length).toBeGreaterThan(0)
       // No symbol twice, although the root's folder and the example folders are all workspace folders.
       expect(new Set(keys(first)).size).toBe(keys(first).length)
@@ -85,7 +86,8 @@ describe.skipIf(!available)('nested Python projects in a real repository: one py
         for (const file of examples) {
           const r = await lsp.query({ operation: 'diagnostics', root, path: file })
           for (const d of r.files.flatMap((f) => f.diagnostics)) {
-            if (d.code === 'reportMissingImports' || d.code === 'reportMissingModuleSource') found.push(`${nodePath.relative(root, file)}:${d.range.start.line}: ${d.message}`)
+            if (d.code === 'reportMissingImports' || d.code === 'reportMissingModuleSource')
+              found.push(`${nodePath.relative(root, file)}:${d.range.start.line}: ${d.message}`)
           }
         }
         await leaks.record()

@@ -33,7 +33,11 @@ async function attach(name: AttackWorkspace, trust: TrustLevel, options: HostOpt
   const attack = prepareAttack(name)
   const host = await createLocalHost({ envAllow: ['CODESEAM_REAL_PYTHON', 'CODESEAM_MARKER'], ...options })
   const lsp = createLsp()
-  cleanups.push(attack.remove, () => host.dispose(), () => lsp.dispose())
+  cleanups.push(
+    attack.remove,
+    () => host.dispose(),
+    () => lsp.dispose(),
+  )
   await host.attach(lsp, [{ root: attack.root, trust }])
   return { ...attack, host, lsp }
 }
@@ -59,14 +63,24 @@ const tlsOnly: HostOptions = {
 describe('untrusted roots: no attack runs, queries answer', () => {
   test('typescript-language-server: neither the workspace TypeScript nor the tsconfig plugin loads', { timeout: 180_000 }, async () => {
     const w = await attach('ts', 'untrusted', tlsOnly)
-    const hover = await w.lsp.query({ operation: 'hover', root: w.root, path: 'src/main.ts', position: positionOf(w.root, 'src/main.ts', 'shout') })
+    const hover = await w.lsp.query({
+      operation: 'hover',
+      root: w.root,
+      path: 'src/main.ts',
+      position: positionOf(w.root, 'src/main.ts', 'shout'),
+    })
     expect(hover.hover?.contents).toMatch(/shout: string/)
     expect(w.markers()).toEqual([])
   })
 
   test('native TypeScript: the tsconfig plugin never loads; automatic type acquisition never runs npm', { timeout: 180_000 }, async () => {
     const ts = await attach('ts', 'untrusted', {})
-    const hover = await ts.lsp.query({ operation: 'hover', root: ts.root, path: 'src/main.ts', position: positionOf(ts.root, 'src/main.ts', 'shout') })
+    const hover = await ts.lsp.query({
+      operation: 'hover',
+      root: ts.root,
+      path: 'src/main.ts',
+      position: positionOf(ts.root, 'src/main.ts', 'shout'),
+    })
     expect(hover.hover?.contents).toMatch(/shout: string/)
     expect(ts.markers()).toEqual([])
 
@@ -77,23 +91,40 @@ describe('untrusted roots: no attack runs, queries answer', () => {
     process.env['CODESEAM_MARKER'] = nodePath.join(js.root, 'npm.marker')
     const host = await createLocalHost({ envAllow: ['CODESEAM_MARKER'] })
     const lsp = createLsp()
-    cleanups.push(() => host.dispose(), () => lsp.dispose())
+    cleanups.push(
+      () => host.dispose(),
+      () => lsp.dispose(),
+    )
     await host.attach(lsp, [{ root: js.root, trust: 'untrusted' }])
-    const jsHover = await lsp.query({ operation: 'hover', root: js.root, path: 'app.js', position: positionOf(js.root, 'app.js', 'padded =') })
+    const jsHover = await lsp.query({
+      operation: 'hover',
+      root: js.root,
+      path: 'app.js',
+      position: positionOf(js.root, 'app.js', 'padded ='),
+    })
     expect(jsHover.hover?.contents).toMatch(/padded/)
     // A workspace-wide query after the hover: the project (and its type acquisition) has been processed.
     await lsp.query({ operation: 'workspaceSymbols', root: js.root, query: 'padded' })
     expect(js.markers()).toEqual([])
   })
 
-  test('pyright: no interpreter the workspace chooses runs (relative PATH entry, pyrightconfig venv, .python-version)', { timeout: 180_000 }, async () => {
-    process.env['PATH'] = `bin${nodePath.delimiter}${originalPath ?? ''}`
-    process.env['CODESEAM_REAL_PYTHON'] = realPython
-    const w = await attach('py', 'untrusted', {})
-    const hover = await w.lsp.query({ operation: 'hover', root: w.root, path: 'pkg/main.py', position: positionOf(w.root, 'pkg/main.py', 'join') })
-    expect(hover.hover?.contents).toMatch(/join/)
-    expect(w.markers()).toEqual([])
-  })
+  test(
+    'pyright: no interpreter the workspace chooses runs (relative PATH entry, pyrightconfig venv, .python-version)',
+    { timeout: 180_000 },
+    async () => {
+      process.env['PATH'] = `bin${nodePath.delimiter}${originalPath ?? ''}`
+      process.env['CODESEAM_REAL_PYTHON'] = realPython
+      const w = await attach('py', 'untrusted', {})
+      const hover = await w.lsp.query({
+        operation: 'hover',
+        root: w.root,
+        path: 'pkg/main.py',
+        position: positionOf(w.root, 'pkg/main.py', 'join'),
+      })
+      expect(hover.hover?.contents).toMatch(/join/)
+      expect(w.markers()).toEqual([])
+    },
+  )
 
   test('clangd: even a user --query-driver glob matching the workspace never runs its compiler', { timeout: 120_000 }, async ({ skip }) => {
     // clangd is optional: found (or not) by the lookup the built-in profile uses.
@@ -101,11 +132,21 @@ describe('untrusted roots: no attack runs, queries answer', () => {
     skip(clangdMissing !== undefined, `clangd: ${clangdMissing}`)
     const attack = prepareAttack('c')
     cleanups.push(attack.remove)
-    const host = await createLocalHost({ profiles: [{ id: 'clangd', args: ['--background-index=false', '--log=error', `--query-driver=${attack.root}/**`] }] })
+    const host = await createLocalHost({
+      profiles: [{ id: 'clangd', args: ['--background-index=false', '--log=error', `--query-driver=${attack.root}/**`] }],
+    })
     const lsp = createLsp()
-    cleanups.push(() => host.dispose(), () => lsp.dispose())
+    cleanups.push(
+      () => host.dispose(),
+      () => lsp.dispose(),
+    )
     await host.attach(lsp, [{ root: attack.root, trust: 'untrusted' }])
-    const hover = await lsp.query({ operation: 'hover', root: attack.root, path: 'main.c', position: positionOf(attack.root, 'main.c', 'twice(21)') })
+    const hover = await lsp.query({
+      operation: 'hover',
+      root: attack.root,
+      path: 'main.c',
+      position: positionOf(attack.root, 'main.c', 'twice(21)'),
+    })
     expect(hover.hover?.contents).toMatch(/twice/)
     expect(attack.markers()).toEqual([])
   })
@@ -113,9 +154,16 @@ describe('untrusted roots: no attack runs, queries answer', () => {
   test('a user profile whose command is inside the workspace is refused with UNTRUSTED, and never runs', { timeout: 60_000 }, async () => {
     const attack = prepareAttack('server')
     cleanups.push(attack.remove)
-    const host = await createLocalHost({ builtins: false, requestTimeoutMs: 15_000, profiles: [{ id: 'evil', command: nodePath.join(attack.root, 'evil-server'), args: [], extensions: { '.evil': 'evil' } }] })
+    const host = await createLocalHost({
+      builtins: false,
+      requestTimeoutMs: 15_000,
+      profiles: [{ id: 'evil', command: nodePath.join(attack.root, 'evil-server'), args: [], extensions: { '.evil': 'evil' } }],
+    })
     const lsp = createLsp()
-    cleanups.push(() => host.dispose(), () => lsp.dispose())
+    cleanups.push(
+      () => host.dispose(),
+      () => lsp.dispose(),
+    )
     await host.attach(lsp, [{ root: attack.root, trust: 'untrusted' }])
     const error = await rejection(lsp.query({ operation: 'documentSymbols', root: attack.root, path: 'main.evil' }))
     expect(error.code).toBe('UNTRUSTED')
@@ -136,9 +184,16 @@ describe('trusted roots: the documented behaviour', () => {
   test('a user profile inside the workspace runs', { timeout: 60_000 }, async () => {
     const attack = prepareAttack('server')
     cleanups.push(attack.remove)
-    const host = await createLocalHost({ builtins: false, requestTimeoutMs: 15_000, profiles: [{ id: 'evil', command: nodePath.join(attack.root, 'evil-server'), args: [], extensions: { '.evil': 'evil' } }] })
+    const host = await createLocalHost({
+      builtins: false,
+      requestTimeoutMs: 15_000,
+      profiles: [{ id: 'evil', command: nodePath.join(attack.root, 'evil-server'), args: [], extensions: { '.evil': 'evil' } }],
+    })
     const lsp = createLsp()
-    cleanups.push(() => host.dispose(), () => lsp.dispose())
+    cleanups.push(
+      () => host.dispose(),
+      () => lsp.dispose(),
+    )
     await host.attach(lsp, [{ root: attack.root, trust: 'trusted' }])
     // The fake server exits at once: the query fails (a crash or, if the exit goes unnoticed, a timeout), never an empty result.
     const error = await rejection(lsp.query({ operation: 'documentSymbols', root: attack.root, path: 'main.evil' }))
@@ -149,13 +204,22 @@ describe('trusted roots: the documented behaviour', () => {
 
 describe('resource limits through the host', () => {
   // `limits` is the config field the wiring adds to HostOptions (see docs/security.md).
-  const withLimits = (limits: Record<string, number>, rest: HostOptions = {}): HostOptions => ({ ...rest, limits } as HostOptions)
+  const withLimits = (limits: Record<string, number>, rest: HostOptions = {}): HostOptions => ({ ...rest, limits }) as HostOptions
 
   test('a server over its memory ceiling is restarted and reported in status and the next result', { timeout: 180_000 }, async () => {
     // The host's watchdog is shared (not in a server's tree) and the native server stays under 64 MiB on
     // this fixture, so use typescript-language-server: its process tree (node + tsserver) is far above.
-    const tsls: HostOptions = { profiles: [{ id: 'typescript', enabled: false }, { id: 'typescript-language-server', enabled: true }] }
-    const w = await attach('ts', 'untrusted', withLimits({ maxServerMemoryBytes: 64 * 1024 ** 2, memoryCheckIntervalMs: 100, memoryBreachSamples: 1 }, tsls))
+    const tsls: HostOptions = {
+      profiles: [
+        { id: 'typescript', enabled: false },
+        { id: 'typescript-language-server', enabled: true },
+      ],
+    }
+    const w = await attach(
+      'ts',
+      'untrusted',
+      withLimits({ maxServerMemoryBytes: 64 * 1024 ** 2, memoryCheckIntervalMs: 100, memoryBreachSamples: 1 }, tsls),
+    )
     const restarted = new Promise<LspProviderStatus>((resolve) => {
       const off = w.lsp.onStatusChange((status) => {
         if (/ceiling/.test(status.reason ?? '')) {
@@ -167,30 +231,50 @@ describe('resource limits through the host', () => {
     await w.lsp.query({ operation: 'hover', root: w.root, path: 'src/main.ts', position: positionOf(w.root, 'src/main.ts', 'shout') })
     const status = await restarted
     expect(status.reason).toMatch(/over the 64 MiB ceiling/)
-    const next = await w.lsp.query({ operation: 'hover', root: w.root, path: 'src/main.ts', position: positionOf(w.root, 'src/main.ts', 'shout') })
+    const next = await w.lsp.query({
+      operation: 'hover',
+      root: w.root,
+      path: 'src/main.ts',
+      position: positionOf(w.root, 'src/main.ts', 'shout'),
+    })
     expect(next.meta.status).toBe('degraded')
   })
 
-  test('the process cap holds under queries across many roots (least recently used idle servers stopped)', { timeout: 300_000 }, async () => {
-    const host: LocalHost = await createLocalHost(withLimits({ maxServers: 2 }))
-    const lsp: LspService = createLsp()
-    cleanups.push(() => host.dispose(), () => lsp.dispose())
-    const roots = [0, 1, 2, 3].map(() => prepareAttack('ts'))
-    for (const r of roots) cleanups.push(r.remove)
-    await host.attach(lsp, roots.map((r) => ({ root: r.root, trust: 'untrusted' as const })))
-    let most = 0
-    const off = lsp.onStatusChange(() => {
-      const live = lsp.status().filter((s) => s.state === 'ready' || s.state === 'indexing' || s.state === 'starting').length
-      most = Math.max(most, live)
-    })
-    cleanups.push(off)
-    for (const round of [0, 1]) {
-      for (const r of roots) {
-        const hover = await lsp.query({ operation: 'hover', root: r.root, path: 'src/main.ts', position: positionOf(r.root, 'src/main.ts', 'shout') })
-        expect(hover.hover?.contents, `round ${round}`).toMatch(/shout: string/)
+  test(
+    'the process cap holds under queries across many roots (least recently used idle servers stopped)',
+    { timeout: 300_000 },
+    async () => {
+      const host: LocalHost = await createLocalHost(withLimits({ maxServers: 2 }))
+      const lsp: LspService = createLsp()
+      cleanups.push(
+        () => host.dispose(),
+        () => lsp.dispose(),
+      )
+      const roots = [0, 1, 2, 3].map(() => prepareAttack('ts'))
+      for (const r of roots) cleanups.push(r.remove)
+      await host.attach(
+        lsp,
+        roots.map((r) => ({ root: r.root, trust: 'untrusted' as const })),
+      )
+      let most = 0
+      const off = lsp.onStatusChange(() => {
+        const live = lsp.status().filter((s) => s.state === 'ready' || s.state === 'indexing' || s.state === 'starting').length
+        most = Math.max(most, live)
+      })
+      cleanups.push(off)
+      for (const round of [0, 1]) {
+        for (const r of roots) {
+          const hover = await lsp.query({
+            operation: 'hover',
+            root: r.root,
+            path: 'src/main.ts',
+            position: positionOf(r.root, 'src/main.ts', 'shout'),
+          })
+          expect(hover.hover?.contents, `round ${round}`).toMatch(/shout: string/)
+        }
       }
-    }
-    expect(most).toBeLessThanOrEqual(2)
-    expect(lsp.status().filter((s) => s.state === 'ready').length).toBeLessThanOrEqual(2)
-  })
+      expect(most).toBeLessThanOrEqual(2)
+      expect(lsp.status().filter((s) => s.state === 'ready').length).toBeLessThanOrEqual(2)
+    },
+  )
 })

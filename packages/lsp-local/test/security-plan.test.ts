@@ -30,8 +30,19 @@ const builtin = (id: string): ServerProfile => {
   if (found === undefined) throw new Error(`no built-in ${id}`)
   return found
 }
-const custom = (overrides: Partial<ServerProfile>): ServerProfile => ({ id: 'custom', command: process.execPath, args: [], extensions: { '.x': 'x' }, ...overrides })
-const context = (overrides: Partial<TrustContext> = {}): TrustContext => ({ root, trust: 'untrusted', env: { PATH: process.env['PATH'] ?? '' }, ...overrides })
+const custom = (overrides: Partial<ServerProfile>): ServerProfile => ({
+  id: 'custom',
+  command: process.execPath,
+  args: [],
+  extensions: { '.x': 'x' },
+  ...overrides,
+})
+const context = (overrides: Partial<TrustContext> = {}): TrustContext => ({
+  root,
+  trust: 'untrusted',
+  env: { PATH: process.env['PATH'] ?? '' },
+  ...overrides,
+})
 
 function untrustedError(run: () => unknown): LspError {
   try {
@@ -46,9 +57,21 @@ function untrustedError(run: () => unknown): LspError {
 
 describe('trusted roots run the profile as configured', () => {
   test('command, args, settings and environment are untouched', () => {
-    const profile = custom({ command: 'relative/server', args: ['--query-driver=/x/**'], settings: { a: 1 }, initializationOptions: { b: 2 } })
+    const profile = custom({
+      command: 'relative/server',
+      args: ['--query-driver=/x/**'],
+      settings: { a: 1 },
+      initializationOptions: { b: 2 },
+    })
     const plan = planSpawn(profile, context({ trust: 'trusted', env: { PATH: 'bin:/usr/bin', NODE_OPTIONS: '--inspect' } }))
-    expect(plan).toEqual({ command: 'relative/server', args: ['--query-driver=/x/**'], env: { PATH: 'bin:/usr/bin', NODE_OPTIONS: '--inspect' }, initializationOptions: { b: 2 }, settings: { a: 1 }, hardening: [] })
+    expect(plan).toEqual({
+      command: 'relative/server',
+      args: ['--query-driver=/x/**'],
+      env: { PATH: 'bin:/usr/bin', NODE_OPTIONS: '--inspect' },
+      initializationOptions: { b: 2 },
+      settings: { a: 1 },
+      hardening: [],
+    })
   })
 })
 
@@ -61,18 +84,22 @@ describe('every profile, untrusted', () => {
 
   test('a user profile whose command is inside the workspace is refused (absolute, relative, or through a symlink)', () => {
     const inside = executable(nodePath.join(root, 'bin', 'evil-lsp'))
-    expect(untrustedError(() => planSpawn(custom({ command: inside }), context())).message).toMatch(/inside the workspace.*point "command" at an installed server outside the workspace/)
+    expect(untrustedError(() => planSpawn(custom({ command: inside }), context())).message).toMatch(
+      /inside the workspace.*point "command" at an installed server outside the workspace/,
+    )
     untrustedError(() => planSpawn(custom({ command: './bin/evil-lsp' }), context()))
     const link = nodePath.join(outside, 'innocent-lsp')
     symlinkSync(inside, link)
     untrustedError(() => planSpawn(custom({ command: link }), context()))
   })
 
-  test('the fixture user profile: node running the workspace\'s own server script is refused', () => {
+  test("the fixture user profile: node running the workspace's own server script is refused", () => {
     const attack = prepareAttack('server')
     try {
       const profile = custom({ id: 'evil', command: 'node', args: [nodePath.join(attack.root, 'evil-server.mjs'), '--stdio'] })
-      expect(untrustedError(() => planSpawn(profile, context({ root: attack.root }))).message).toMatch(/runs the script .*evil-server\.mjs, inside the workspace/)
+      expect(untrustedError(() => planSpawn(profile, context({ root: attack.root }))).message).toMatch(
+        /runs the script .*evil-server\.mjs, inside the workspace/,
+      )
       // The same script by a relative path (the cwd is the root) is just as much the workspace's.
       untrustedError(() => planSpawn({ ...profile, args: ['evil-server.mjs'] }, context({ root: attack.root })))
       // Trusted: the documented behaviour, the user's command runs.
@@ -94,7 +121,12 @@ describe('every profile, untrusted', () => {
   test('PATH loses empty, relative and in-workspace entries; preload variables are not passed', () => {
     const path = ['', '.', 'bin', nodePath.join(root, 'node_modules', '.bin'), '/usr/bin', outside].join(nodePath.delimiter)
     expect(sanitizePath(path, root)).toBe(['/usr/bin', outside].join(nodePath.delimiter))
-    const plan = planSpawn(custom({}), context({ env: { PATH: '/usr/bin', NODE_OPTIONS: '--require=/x.js', PYTHONPATH: root, CLANGD_FLAGS: '--query-driver=**', HOME: '/home/u' } }))
+    const plan = planSpawn(
+      custom({}),
+      context({
+        env: { PATH: '/usr/bin', NODE_OPTIONS: '--require=/x.js', PYTHONPATH: root, CLANGD_FLAGS: '--query-driver=**', HOME: '/home/u' },
+      }),
+    )
     expect(plan.env).toEqual({ PATH: '/usr/bin', HOME: '/home/u', PYTHONSAFEPATH: '1' })
   })
 
@@ -127,7 +159,8 @@ describe('native TypeScript 7', () => {
 
 describe('typescript-language-server', () => {
   const tls = builtin('typescript-language-server')
-  const options = (plan: { initializationOptions?: unknown }) => plan.initializationOptions as Record<string, Record<string, unknown> | unknown>
+  const options = (plan: { initializationOptions?: unknown }) =>
+    plan.initializationOptions as Record<string, Record<string, unknown> | unknown>
 
   test('the tsserver is always ours: missing, in-workspace and invalid paths are replaced', () => {
     const own = ownTsserverPath()
@@ -140,8 +173,15 @@ describe('typescript-language-server', () => {
   })
 
   test('typing acquisition is off, npmLocation and workspace plugin locations are dropped', () => {
-    const plugins = [{ name: 'ok', location: nodePath.join(outside, 'plugins') }, { name: 'evil', location: nodePath.join(root, 'node_modules') }, { name: 'rel', location: 'node_modules' }]
-    const plan = planSpawn({ ...tls, initializationOptions: { ...(tls.initializationOptions as object), plugins, npmLocation: nodePath.join(root, 'npm') } }, context())
+    const plugins = [
+      { name: 'ok', location: nodePath.join(outside, 'plugins') },
+      { name: 'evil', location: nodePath.join(root, 'node_modules') },
+      { name: 'rel', location: 'node_modules' },
+    ]
+    const plan = planSpawn(
+      { ...tls, initializationOptions: { ...(tls.initializationOptions as object), plugins, npmLocation: nodePath.join(root, 'npm') } },
+      context(),
+    )
     expect(options(plan)['disableAutomaticTypingAcquisition']).toBe(true)
     expect(options(plan)['npmLocation']).toBeUndefined()
     expect(options(plan)['plugins']).toEqual([plugins[0]])
@@ -151,8 +191,10 @@ describe('typescript-language-server', () => {
 
 describe('pyright', () => {
   const pyright = builtin('pyright')
-  const pythonPathOf = (plan: { settings: Readonly<Record<string, unknown>> }) => (plan.settings['python'] as Record<string, unknown>)['pythonPath']
-  const analysisOf = (plan: { settings: Readonly<Record<string, unknown>> }) => (plan.settings['python'] as Record<string, Record<string, unknown>>)['analysis'] ?? {}
+  const pythonPathOf = (plan: { settings: Readonly<Record<string, unknown>> }) =>
+    (plan.settings['python'] as Record<string, unknown>)['pythonPath']
+  const analysisOf = (plan: { settings: Readonly<Record<string, unknown>> }) =>
+    (plan.settings['python'] as Record<string, Record<string, unknown>>)['analysis'] ?? {}
 
   test('the interpreter is the one the user gets outside the workspace: a version shim is asked from a folder outside it, never where a workspace file could select', () => {
     forgetUserPython()
@@ -162,21 +204,45 @@ describe('pyright', () => {
     const log = nodePath.join(outside, 'shim.log')
     // A pyenv-like shim: picks the version from a .python-version in the folder it runs in, else the global one.
     const shims = nodePath.join(outside, '.pyenv', 'shims')
-    executable(nodePath.join(shims, 'python3'), `#!/bin/sh\necho "$PWD $PYENV_DIR" >> '${log}'\nif [ -f "\${PYENV_DIR:-.}/.python-version" ]; then echo '${nodePath.join(root, 'venv', 'bin', 'python3')}'; else echo '${global}'; fi\necho 3.11\n`)
+    executable(
+      nodePath.join(shims, 'python3'),
+      `#!/bin/sh\necho "$PWD $PYENV_DIR" >> '${log}'\nif [ -f "\${PYENV_DIR:-.}/.python-version" ]; then echo '${nodePath.join(root, 'venv', 'bin', 'python3')}'; else echo '${global}'; fi\necho 3.11\n`,
+    )
     writeFileSync(nodePath.join(root, '.python-version'), '3.8.18\n')
     const real = executable(nodePath.join(outside, 'usr', 'bin', 'python3'))
     expect(isShimDirectory(shims)).toBe(true)
-    const plan = planSpawn(pyright, context({ env: { PATH: ['bin', shims, nodePath.dirname(real)].join(nodePath.delimiter), HOME: home }, pythonSelection: { PYENV_DIR: root } }))
+    const plan = planSpawn(
+      pyright,
+      context({
+        env: { PATH: ['bin', shims, nodePath.dirname(real)].join(nodePath.delimiter), HOME: home },
+        pythonSelection: { PYENV_DIR: root },
+      }),
+    )
     expect(pythonPathOf(plan)).toBe(global)
     // Asked once, from the user's home, with a PYENV_DIR that pointed into the workspace replaced by that folder.
     expect(readFileSync(log, 'utf8')).toBe(`${home} ${home}\n`)
     expect(plan.env).toMatchObject({ PYENV_VERSION: 'system', PYTHONSAFEPATH: '1' })
     expect(plan.env['PYENV_DIR']).toBeUndefined()
-    expect(plan.hardening).toContain(`Python interpreter chosen outside the workspace (${nodePath.join(shims, 'python3')}, asked in ${home})`)
+    expect(plan.hardening).toContain(
+      `Python interpreter chosen outside the workspace (${nodePath.join(shims, 'python3')}, asked in ${home})`,
+    )
     // The rest of the python section survives.
-    expect((plan.settings['python'] as Record<string, unknown>)['analysis']).toEqual({ diagnosticMode: 'openFilesOnly', autoSearchPaths: true })
+    expect((plan.settings['python'] as Record<string, unknown>)['analysis']).toEqual({
+      diagnosticMode: 'openFilesOnly',
+      autoSearchPaths: true,
+    })
     // Cached per host process: a second plan asks nobody.
-    expect(pythonPathOf(planSpawn(pyright, context({ env: { PATH: ['bin', shims, nodePath.dirname(real)].join(nodePath.delimiter), HOME: home }, pythonSelection: { PYENV_DIR: root } })))).toBe(global)
+    expect(
+      pythonPathOf(
+        planSpawn(
+          pyright,
+          context({
+            env: { PATH: ['bin', shims, nodePath.dirname(real)].join(nodePath.delimiter), HOME: home },
+            pythonSelection: { PYENV_DIR: root },
+          }),
+        ),
+      ),
+    ).toBe(global)
     expect(readFileSync(log, 'utf8')).toBe(`${home} ${home}\n`)
     rmSync(nodePath.join(root, '.python-version'))
   })
@@ -185,7 +251,10 @@ describe('pyright', () => {
     forgetUserPython()
     const venv = nodePath.join(outside, 'user-venv')
     const python = executable(nodePath.join(venv, 'bin', 'python3'), `#!/bin/sh\necho '${nodePath.join(venv, 'bin', 'python3')}'\n`)
-    const other = executable(nodePath.join(outside, 'other', 'python3'), `#!/bin/sh\necho '${nodePath.join(outside, 'other', 'python3')}'\n`)
+    const other = executable(
+      nodePath.join(outside, 'other', 'python3'),
+      `#!/bin/sh\necho '${nodePath.join(outside, 'other', 'python3')}'\n`,
+    )
     const env = { PATH: nodePath.dirname(other), HOME: outside }
     expect(pythonPathOf(planSpawn(pyright, context({ env, pythonSelection: { VIRTUAL_ENV: venv } })))).toBe(python)
     const marker = nodePath.join(outside, 'inside-venv.marker')
@@ -200,10 +269,14 @@ describe('pyright', () => {
 
   test('a project .venv is read by path (site-packages as extraPaths, contained in the workspace), never run', () => {
     forgetUserPython()
-    const other = executable(nodePath.join(outside, 'other', 'python3'), `#!/bin/sh\necho '${nodePath.join(outside, 'other', 'python3')}'\necho 3.12\n`)
+    const other = executable(
+      nodePath.join(outside, 'other', 'python3'),
+      `#!/bin/sh\necho '${nodePath.join(outside, 'other', 'python3')}'\necho 3.12\n`,
+    )
     const marker = nodePath.join(outside, 'dotvenv.marker')
     executable(nodePath.join(root, '.venv', 'bin', 'python3'), `#!/bin/sh\necho "$0" >> '${marker}'\n`)
-    for (const version of ['3.11', '3.12']) mkdirSync(nodePath.join(root, '.venv', 'lib', `python${version}`, 'site-packages'), { recursive: true })
+    for (const version of ['3.11', '3.12'])
+      mkdirSync(nodePath.join(root, '.venv', 'lib', `python${version}`, 'site-packages'), { recursive: true })
     // `venv/` whose site-packages is a symlink leaving the workspace: not read.
     const elsewhere = nodePath.join(outside, 'elsewhere-site-packages')
     mkdirSync(elsewhere, { recursive: true })
@@ -213,8 +286,14 @@ describe('pyright', () => {
     const plan = planSpawn(withExtra, context({ env: { PATH: nodePath.dirname(other), HOME: outside }, pythonSelection: {} }))
     expect(pythonPathOf(plan)).toBe(other)
     // The interpreter's own version first; the profile's own extra paths kept.
-    expect(analysisOf(plan)['extraPaths']).toEqual(['/opt/stubs', nodePath.join(root, '.venv', 'lib', 'python3.12', 'site-packages'), nodePath.join(root, '.venv', 'lib', 'python3.11', 'site-packages')])
-    expect(plan.hardening).toContain(`virtual environment site-packages leaving the workspace ignored: ${nodePath.join(root, 'venv', 'lib', 'python3.12', 'site-packages')}`)
+    expect(analysisOf(plan)['extraPaths']).toEqual([
+      '/opt/stubs',
+      nodePath.join(root, '.venv', 'lib', 'python3.12', 'site-packages'),
+      nodePath.join(root, '.venv', 'lib', 'python3.11', 'site-packages'),
+    ])
+    expect(plan.hardening).toContain(
+      `virtual environment site-packages leaving the workspace ignored: ${nodePath.join(root, 'venv', 'lib', 'python3.12', 'site-packages')}`,
+    )
     expect(existsSync(marker)).toBe(false)
     rmSync(nodePath.join(root, '.venv'), { recursive: true })
     rmSync(nodePath.join(root, 'venv', 'lib'), { recursive: true })
@@ -222,7 +301,9 @@ describe('pyright', () => {
 
   test('an interpreter inside the workspace is refused', () => {
     const trap = executable(nodePath.join(root, 'venv', 'bin', 'python3'))
-    expect(untrustedError(() => planSpawn(pyright, context({ pythonInterpreter: trap }))).message).toMatch(/Python interpreter .* inside the workspace/)
+    expect(untrustedError(() => planSpawn(pyright, context({ pythonInterpreter: trap }))).message).toMatch(
+      /Python interpreter .* inside the workspace/,
+    )
   })
 
   test('no interpreter outside the workspace: pyright gets one that cannot exist, so its PATH fallback never runs', () => {
@@ -236,7 +317,10 @@ describe('clangd', () => {
 
   test('--query-driver globs are dropped and project .clangd config is ignored', () => {
     const { untrusted: _policy, ...withoutPolicy } = clangd
-    const plan = planSpawn({ ...withoutPolicy, args: ['--query-driver=/usr/bin/**', '--log=error', '--query-driver', '**/g++*', '--enable-config=true'] }, context())
+    const plan = planSpawn(
+      { ...withoutPolicy, args: ['--query-driver=/usr/bin/**', '--log=error', '--query-driver', '**/g++*', '--enable-config=true'] },
+      context(),
+    )
     expect(plan.args).toEqual(['--log=error', '--enable-config=false'])
     expect(plan.hardening).toContain('--query-driver dropped')
   })

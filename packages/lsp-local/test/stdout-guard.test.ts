@@ -68,7 +68,10 @@ function read(chunks: Buffer[], limit = 1024): Promise<{ messages: Message[]; vi
 
 test('the reader gets every message through guardedStream however the bytes are split', async () => {
   const whole = await read([messages])
-  expect(whole.messages).toEqual([{ jsonrpc: '2.0', id: 1, result: 'é' }, { jsonrpc: '2.0', method: 'x' }])
+  expect(whole.messages).toEqual([
+    { jsonrpc: '2.0', id: 1, result: 'é' },
+    { jsonrpc: '2.0', method: 'x' },
+  ])
   expect(whole.violations).toEqual([])
   for (let cut = 1; cut < messages.length; cut++) {
     const split = await read([messages.subarray(0, cut), messages.subarray(cut)])
@@ -85,7 +88,10 @@ test('the reader gets every message through guardedStream however the bytes are 
   expect((await read([spaced])).messages).toEqual([{ jsonrpc: '2.0', method: 'y' }])
   expect((await read([spaced.subarray(0, 10), spaced.subarray(10)])).violations).toEqual([])
   const both = await read([typed, frame('{"jsonrpc":"2.0","method":"z"}')])
-  expect(both.messages).toEqual([{ jsonrpc: '2.0', method: 'y' }, { jsonrpc: '2.0', method: 'z' }])
+  expect(both.messages).toEqual([
+    { jsonrpc: '2.0', method: 'y' },
+    { jsonrpc: '2.0', method: 'z' },
+  ])
   expect(both.violations).toEqual([])
 })
 

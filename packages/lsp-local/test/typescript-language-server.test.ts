@@ -5,7 +5,12 @@ import { describeProfile } from './profile-suite.js'
 // The alternative TypeScript profile: enabled in place of the native server.
 describeProfile(
   'typescript-language-server',
-  { profiles: [{ id: 'typescript', enabled: false }, { id: 'typescript-language-server', enabled: true }] },
+  {
+    profiles: [
+      { id: 'typescript', enabled: false },
+      { id: 'typescript-language-server', enabled: true },
+    ],
+  },
   typeScriptLanguageServerOperations,
   typeScriptFixture,
 )

@@ -32,7 +32,14 @@ test('a SIGKILLed host takes its language servers with it', async () => {
     const reader = createReadStream(fifo, { encoding: 'utf8' })
     const host = spawn(
       process.execPath,
-      ['--conditions=@codeseam/source', '--import', nodePath.join(here, 'support', 'register.mjs'), nodePath.join(here, 'support', 'watchdog-host.ts'), dir, fifo],
+      [
+        '--conditions=@codeseam/source',
+        '--import',
+        nodePath.join(here, 'support', 'register.mjs'),
+        nodePath.join(here, 'support', 'watchdog-host.ts'),
+        dir,
+        fifo,
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     )
     const started = await within<string>(60_000, 'the server to start', (resolve) => {

@@ -1,4 +1,15 @@
-import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
@@ -33,16 +44,27 @@ afterAll(async () => {
 
 test('an edit across files is applied, with hashes before and after', async () => {
   const ws = await host.openWorkspace(root)
-  const result = await ws.applyEdit({ operations: [edit('a.txt', [{ range: range(0, 0, 5), newText: 'ALPHA' }]), edit('b.txt', [{ range: range(0, 5, 5), newText: '!' }])] })
+  const result = await ws.applyEdit({
+    operations: [edit('a.txt', [{ range: range(0, 0, 5), newText: 'ALPHA' }]), edit('b.txt', [{ range: range(0, 5, 5), newText: '!' }])],
+  })
   expect(read('a.txt')).toBe('ALPHA beta\n')
   expect(read('b.txt')).toBe('gamma!\n')
-  expect(result.files.find((f) => f.path === file('a.txt'))).toMatchObject({ hashBefore: contentHash('alpha beta\n'), hashAfter: contentHash('ALPHA beta\n'), editCount: 1, saved: true })
+  expect(result.files.find((f) => f.path === file('a.txt'))).toMatchObject({
+    hashBefore: contentHash('alpha beta\n'),
+    hashAfter: contentHash('ALPHA beta\n'),
+    editCount: 1,
+    saved: true,
+  })
 })
 
 test('a stale expected hash writes nothing (STALE_VERSION)', async () => {
   const ws = await host.openWorkspace(root)
-  const change: LspWorkspaceEdit = { operations: [edit('a.txt', [{ range: range(0, 0, 5), newText: 'X' }]), edit('b.txt', [{ range: range(0, 0, 5), newText: 'Y' }])] }
-  await expect(ws.applyEdit(change, { expectedHashes: { 'a.txt': contentHash('alpha beta\n'), 'b.txt': contentHash('something else') } })).rejects.toMatchObject({ code: 'STALE_VERSION' })
+  const change: LspWorkspaceEdit = {
+    operations: [edit('a.txt', [{ range: range(0, 0, 5), newText: 'X' }]), edit('b.txt', [{ range: range(0, 0, 5), newText: 'Y' }])],
+  }
+  await expect(
+    ws.applyEdit(change, { expectedHashes: { 'a.txt': contentHash('alpha beta\n'), 'b.txt': contentHash('something else') } }),
+  ).rejects.toMatchObject({ code: 'STALE_VERSION' })
   expect(read('a.txt')).toBe('alpha beta\n')
   expect(read('b.txt')).toBe('gamma\n')
 })
@@ -63,13 +85,36 @@ test('a failure part-way rolls back the files already written', async () => {
 
 test('create, rename and delete honour their options', async () => {
   const ws = await host.openWorkspace(root)
-  await expect(ws.applyEdit({ operations: [{ type: 'create', uri: pathToUri(file('a.txt')), path: file('a.txt') }] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
-  await ws.applyEdit({ operations: [{ type: 'create', uri: pathToUri(file('a.txt')), path: file('a.txt'), options: { ignoreIfExists: true } }] })
+  await expect(
+    ws.applyEdit({ operations: [{ type: 'create', uri: pathToUri(file('a.txt')), path: file('a.txt') }] }),
+  ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
+  await ws.applyEdit({
+    operations: [{ type: 'create', uri: pathToUri(file('a.txt')), path: file('a.txt'), options: { ignoreIfExists: true } }],
+  })
   expect(read('a.txt')).toBe('alpha beta\n')
-  await expect(ws.applyEdit({ operations: [{ type: 'rename', oldUri: pathToUri(file('a.txt')), oldPath: file('a.txt'), newUri: pathToUri(file('b.txt')), newPath: file('b.txt') }] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
+  await expect(
+    ws.applyEdit({
+      operations: [
+        {
+          type: 'rename',
+          oldUri: pathToUri(file('a.txt')),
+          oldPath: file('a.txt'),
+          newUri: pathToUri(file('b.txt')),
+          newPath: file('b.txt'),
+        },
+      ],
+    }),
+  ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
   const result = await ws.applyEdit({
     operations: [
-      { type: 'rename', oldUri: pathToUri(file('a.txt')), oldPath: file('a.txt'), newUri: pathToUri(file('b.txt')), newPath: file('b.txt'), options: { overwrite: true } },
+      {
+        type: 'rename',
+        oldUri: pathToUri(file('a.txt')),
+        oldPath: file('a.txt'),
+        newUri: pathToUri(file('b.txt')),
+        newPath: file('b.txt'),
+        options: { overwrite: true },
+      },
       { type: 'delete', uri: pathToUri(file('dir')), path: file('dir') },
       { type: 'delete', uri: pathToUri(file('gone.txt')), path: file('gone.txt'), options: { ignoreIfNotExists: true } },
     ],
@@ -85,7 +130,14 @@ test('nothing outside the root is read or written', async () => {
   await expect(ws.readFile('../outside.txt')).rejects.toMatchObject({ code: 'OUTSIDE_WORKSPACE' })
   expect(await ws.exists('../outside.txt')).toBe(false)
   const outside = nodePath.join(base, 'outside.txt')
-  await expect(ws.applyEdit({ operations: [edit('a.txt', [{ range: range(0, 0, 1), newText: 'Z' }]), { type: 'edit', uri: pathToUri(outside), path: outside, version: null, edits: [{ range: range(0, 0, 1), newText: 'Z' }] }] })).rejects.toMatchObject({ code: 'OUTSIDE_WORKSPACE' })
+  await expect(
+    ws.applyEdit({
+      operations: [
+        edit('a.txt', [{ range: range(0, 0, 1), newText: 'Z' }]),
+        { type: 'edit', uri: pathToUri(outside), path: outside, version: null, edits: [{ range: range(0, 0, 1), newText: 'Z' }] },
+      ],
+    }),
+  ).rejects.toMatchObject({ code: 'OUTSIDE_WORKSPACE' })
   expect(read('a.txt')).toBe('alpha beta\n')
   expect(readFileSync(outside, 'utf8')).toBe('outside\n')
 })
@@ -103,7 +155,9 @@ test('an edited executable script stays executable, and a hard-linked file stays
   chmodSync(file('run.sh'), 0o755)
   linkSync(file('b.txt'), nodePath.join(root, 'dir', 'b-link.txt'))
   const ws = await host.openWorkspace(root)
-  await ws.applyEdit({ operations: [edit('run.sh', [{ range: range(1, 5, 8), newText: 'new' }]), edit('b.txt', [{ range: range(0, 0, 5), newText: 'delta' }])] })
+  await ws.applyEdit({
+    operations: [edit('run.sh', [{ range: range(1, 5, 8), newText: 'new' }]), edit('b.txt', [{ range: range(0, 0, 5), newText: 'delta' }])],
+  })
   expect(read('run.sh')).toBe('#!/bin/sh\necho new\n')
   expect(statSync(file('run.sh')).mode & 0o777).toBe(0o755)
   expect(readFileSync(nodePath.join(root, 'dir', 'b-link.txt'), 'utf8')).toBe('delta\n')

@@ -50,10 +50,17 @@ export function approvalPrompt(request: ApprovalRequest): string {
     `${counts.files} file(s), ${counts.edits} edit(s), +${counts.linesAdded} −${counts.linesRemoved} lines in ${request.root}`,
   ]
   if (request.explicitReasons.length > 0) lines.push(`needs your explicit approval: ${request.explicitReasons.join('; ')}`)
-  for (const op of request.preview.resourceOperations) lines.push(`${op.type} ${op.path}${op.newPath === undefined ? '' : ` → ${op.newPath}`}`)
-  const diff = request.preview.files.map((f) => f.diff).filter((d) => d.length > 0).join('\n')
+  for (const op of request.preview.resourceOperations)
+    lines.push(`${op.type} ${op.path}${op.newPath === undefined ? '' : ` → ${op.newPath}`}`)
+  const diff = request.preview.files
+    .map((f) => f.diff)
+    .filter((d) => d.length > 0)
+    .join('\n')
   if (diff.length > 0) {
-    lines.push('', diff.length > maxPromptDiffChars ? `${diff.slice(0, maxPromptDiffChars)}\n[diff cut at ${maxPromptDiffChars} characters]` : diff)
+    lines.push(
+      '',
+      diff.length > maxPromptDiffChars ? `${diff.slice(0, maxPromptDiffChars)}\n[diff cut at ${maxPromptDiffChars} characters]` : diff,
+    )
   }
   return lines.join('\n')
 }
@@ -62,7 +69,10 @@ function elicitingCallback(elicit: Elicit): ApprovalCallback {
   return async (request, signal): Promise<ApprovalDecision> => {
     const answer = await elicit({ message: approvalPrompt(request), requestedSchema: approveAllSchema }, signal)
     if (answer.action === 'accept') return answer.content?.approveAll === true ? 'approveAll' : 'approve'
-    return { decision: 'deny', reason: answer.action === 'decline' ? 'the user declined the change' : 'the user dismissed the approval prompt' }
+    return {
+      decision: 'deny',
+      reason: answer.action === 'decline' ? 'the user declined the change' : 'the user dismissed the approval prompt',
+    }
   }
 }
 

@@ -22,7 +22,6 @@ import { collectTools, type CollectToolsOptions } from './tool-set.js'
  * fixed array, calling is `callTool` with the MCP cancellation signal, progress and approval wired in.
  */
 
-
 /** Options for {@link createCodeseamServer}. */
 export interface CodeseamServerOptions extends Omit<CollectToolsOptions, 'mutations'> {
   readonly session: CodeseamSession
@@ -80,15 +79,18 @@ export function createCodeseamServer(options: CodeseamServerOptions): Server {
     const progressToken = request.params._meta?.progressToken
     const progress = followCallProgress(session.lsp, session.roots, (report) => {
       if (progressToken === undefined) return
-      void extra
-        .sendNotification({ method: 'notifications/progress', params: { progressToken, ...report } })
-        .catch(() => {
-          // The client went away mid-call; the call itself ends through its signal.
-        })
+      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...report } }).catch(() => {
+        // The client went away mid-call; the call itself ends through its signal.
+      })
     })
     try {
       const context = toolContext(session.lsp, { signal: extra.signal, roots, onProgress: progress.onProgress })
-      const outcome = await callTool(tool, request.params.arguments ?? {}, context, options.maxChars === undefined ? {} : { maxChars: options.maxChars })
+      const outcome = await callTool(
+        tool,
+        request.params.arguments ?? {},
+        context,
+        options.maxChars === undefined ? {} : { maxChars: options.maxChars },
+      )
       return toCallToolResult(outcome)
     } finally {
       progress.dispose()

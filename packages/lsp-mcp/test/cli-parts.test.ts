@@ -21,13 +21,19 @@ const tool = (name: string) => {
 describe('flags from tool schemas', () => {
   it('gives every tool a command, with the target as positional path plus aiming flags', () => {
     const names = collectTools().map(commandName)
-    expect(names).toEqual(expect.arrayContaining(['navigate', 'symbols', 'hover', 'diagnostics', 'status', 'rename', 'inlay-hints', 'replace-batch']))
+    expect(names).toEqual(
+      expect.arrayContaining(['navigate', 'symbols', 'hover', 'diagnostics', 'status', 'rename', 'inlay-hints', 'replace-batch']),
+    )
     const navigate = toolCommand(tool('code_navigate'))
     expect(navigate.positional).toEqual({ path: ['target', 'path'], label: 'PATH', required: true })
     const flags = Object.fromEntries(navigate.flags.map((f) => [f.flag, f]))
     expect(flags.symbol?.path).toEqual(['target', 'symbol'])
     expect(flags['symbol-kind']?.path).toEqual(['target', 'kind'])
-    expect(flags.kind).toMatchObject({ path: ['kind'], required: true, choices: ['definition', 'typeDefinition', 'declaration', 'implementation', 'references'] })
+    expect(flags.kind).toMatchObject({
+      path: ['kind'],
+      required: true,
+      choices: ['definition', 'typeDefinition', 'declaration', 'implementation', 'references'],
+    })
     expect(flags['include-body']?.type).toBe('boolean')
     expect(flags.limit?.type).toBe('integer')
   })
@@ -39,7 +45,20 @@ describe('flags from tool schemas', () => {
 
   it('converts numbers and repeated strings, and reads the global flags', () => {
     const { input, globals } = parseCommand(toolCommand(tool('code_actions')), [
-      'src/a.ts', '--line', '3', '--only', 'quickfix', '--only', 'source.organizeImports', '--root', '/r1', '--root', '/r2', '--json', '--trust', 'trusted',
+      'src/a.ts',
+      '--line',
+      '3',
+      '--only',
+      'quickfix',
+      '--only',
+      'source.organizeImports',
+      '--root',
+      '/r1',
+      '--root',
+      '/r2',
+      '--json',
+      '--trust',
+      'trusted',
     ])
     expect(input).toEqual({ path: 'src/a.ts', line: 3, only: ['quickfix', 'source.organizeImports'] })
     expect(globals).toMatchObject({ roots: ['/r1', '/r2'], json: true, trust: 'trusted' })
@@ -68,11 +87,22 @@ describe('flags from tool schemas', () => {
 
 describe('resource-limit flags', () => {
   it('map to lsp-local limits, MiB to bytes, and refuse what is not a whole number in range', () => {
-    const flags = globalFlags({ 'max-servers': '2', 'server-memory-mb': '512', 'node-heap-mb': '0', 'max-open-documents': '50', 'env-allow': ['HTTPS_PROXY'] })
+    const flags = globalFlags({
+      'max-servers': '2',
+      'server-memory-mb': '512',
+      'node-heap-mb': '0',
+      'max-open-documents': '50',
+      'env-allow': ['HTTPS_PROXY'],
+    })
     expect(flags.limits).toEqual({ maxServers: 2, maxServerMemoryBytes: 512 * 1024 * 1024, nodeHeapMb: 0, maxOpenDocuments: 50 })
     expect(flags.envAllow).toEqual(['HTTPS_PROXY'])
     expect(globalFlags({}).limits).toEqual({})
-    for (const [flag, value] of [['max-servers', '0'], ['server-memory-mb', '-1'], ['node-heap-mb', '1.5'], ['max-open-documents', 'many']] as const) {
+    for (const [flag, value] of [
+      ['max-servers', '0'],
+      ['server-memory-mb', '-1'],
+      ['node-heap-mb', '1.5'],
+      ['max-open-documents', 'many'],
+    ] as const) {
       expect(() => globalFlags({ [flag]: value }, 'status')).toThrow(UsageError)
     }
   })

@@ -87,11 +87,23 @@ describe('human output', () => {
 
 describe('--json', () => {
   it('prints the outcome envelope with the structured result', async () => {
-    const run = await codeseam(['navigate', 'src/main.ts', '--line', String((await positionOf(root, 'src/main.ts', 'new Square')).line), '--match', 'Square', '--kind', 'definition', '--json'])
+    const run = await codeseam([
+      'navigate',
+      'src/main.ts',
+      '--line',
+      String((await positionOf(root, 'src/main.ts', 'new Square')).line),
+      '--match',
+      'Square',
+      '--kind',
+      'definition',
+      '--json',
+    ])
     expect(run.code, run.stderr).toBe(0)
     const outcome = JSON.parse(run.stdout)
     expect(outcome).toMatchObject({ ok: true, tool: 'code_navigate' })
-    const locations = outcome.structured.files.flatMap((f: any) => f.locations.map((l: any) => ({ path: f.path, line: l.line, column: l.column })))
+    const locations = outcome.structured.files.flatMap((f: any) =>
+      f.locations.map((l: any) => ({ path: f.path, line: l.line, column: l.column })),
+    )
     expect(locations).toContainEqual({ path: 'src/shapes.ts', ...(await positionOf(root, 'src/shapes.ts', 'Square implements')) })
     expect(run.stderr).toBe('')
   })
@@ -171,7 +183,12 @@ describe('trust', () => {
     // Never executed: an untrusted root may not name a server inside itself.
     await writeFile(nodePath.join(root, 'tools', 'fake-server'), '#!/bin/sh\ntouch ran-from-workspace\n', { mode: 0o755 })
     const config = nodePath.join(root, 'tools', 'codeseam.json')
-    await writeFile(config, JSON.stringify({ profiles: [{ id: 'fake', command: nodePath.join(root, 'tools', 'fake-server'), args: [], extensions: { '.fake': 'fake' } }] }))
+    await writeFile(
+      config,
+      JSON.stringify({
+        profiles: [{ id: 'fake', command: nodePath.join(root, 'tools', 'fake-server'), args: [], extensions: { '.fake': 'fake' } }],
+      }),
+    )
     await writeFile(nodePath.join(root, 'x.fake'), 'alpha\n')
     const run = await codeseam(['hover', 'x.fake', '--line', '1', '--match', 'alpha', '--config', config, '-q'])
     expect(run.code).toBe(1)

@@ -109,7 +109,11 @@ describe('cancellation', () => {
     await waitForLog(log, (e) => e.event === 'received' && e.method === 'textDocument/hover', 'the hover request to reach the server')
     controller.abort('the user pressed stop')
     expect(await withDeadline(settled, 60_000, 'the cancelled call to end')).toMatch(/^rejected/)
-    const cancelled = await waitForLog(log, (e) => e.event === 'received' && e.method === '$/cancelRequest', 'the server to get $/cancelRequest')
+    const cancelled = await waitForLog(
+      log,
+      (e) => e.event === 'received' && e.method === '$/cancelRequest',
+      'the server to get $/cancelRequest',
+    )
     expect(cancelled).toBeDefined()
     // The server is still in business after a cancellation.
     const status = await callRaw(mcp, 'code_status', {})

@@ -94,17 +94,25 @@ describe('read tools against real servers', () => {
   it('code_navigate finds every reference of totalArea, at the positions the text has', async () => {
     const result = await call('code_navigate', { target: { path: 'src/shapes.ts', symbol: 'totalArea' }, kind: 'references' })
     const at = (path: string) =>
-      (result.files as Json[]).filter((f) => f.path === path).flatMap((f) => f.locations.map((l: Json) => ({ line: l.line, column: l.column })))
+      (result.files as Json[])
+        .filter((f) => f.path === path)
+        .flatMap((f) => f.locations.map((l: Json) => ({ line: l.line, column: l.column })))
     expect(at('src/main.ts')).toContainEqual(await positionOf(root, 'src/main.ts', 'totalArea(shapes'))
     expect(at('src/broken.ts')).toContainEqual(await positionOf(root, 'src/broken.ts', 'totalArea([]'))
     expect(at('src/shapes.ts')).toContainEqual(await positionOf(root, 'src/shapes.ts', 'totalArea(shapes:'))
-    expect(result.target).toMatchObject({ path: 'src/shapes.ts', symbol: 'totalArea', ...(await positionOf(root, 'src/shapes.ts', 'totalArea(shapes:')) })
+    expect(result.target).toMatchObject({
+      path: 'src/shapes.ts',
+      symbol: 'totalArea',
+      ...(await positionOf(root, 'src/shapes.ts', 'totalArea(shapes:')),
+    })
   })
 
   it('code_navigate goes from a use to the definition', async () => {
     const line = await lineOf(root, 'src/main.ts', 'new Circle(1)')
     const result = await call('code_navigate', { target: { path: 'src/main.ts', line, matchText: 'Circle' }, kind: 'definition' })
-    const locations = (result.files as Json[]).flatMap((f) => f.locations.map((l: Json) => ({ path: f.path, line: l.line, column: l.column })))
+    const locations = (result.files as Json[]).flatMap((f) =>
+      f.locations.map((l: Json) => ({ path: f.path, line: l.line, column: l.column })),
+    )
     expect(locations).toContainEqual({ path: 'src/shapes.ts', ...(await positionOf(root, 'src/shapes.ts', 'Circle implements')) })
   })
 
@@ -146,7 +154,10 @@ describe('read tools against real servers', () => {
   it('code_inlay_hints shows parameter names where the arguments are', async () => {
     const result = await call('code_inlay_hints', { path: 'src/main.ts' })
     const scale = (result.hints as Json[]).find((h) => h.label === 'scale:')
-    expect(scale).toMatchObject({ kind: 'parameter', ...(await positionOf(root, 'src/main.ts', 'shapes, 1)', { offset: 'shapes, '.length })) })
+    expect(scale).toMatchObject({
+      kind: 'parameter',
+      ...(await positionOf(root, 'src/main.ts', 'shapes, 1)', { offset: 'shapes, '.length })),
+    })
   })
 
   it('code_completions offers the members of a number', async () => {
@@ -173,7 +184,10 @@ describe('read tools against real servers', () => {
   })
 
   it('reports a failure as an error result with its stable code, not as an empty answer', async () => {
-    const result = (await mcp.client.callTool({ name: 'code_hover', arguments: { target: { path: 'src/shapes.ts', symbol: 'NoSuchThing' } } })) as CallToolResult
+    const result = (await mcp.client.callTool({
+      name: 'code_hover',
+      arguments: { target: { path: 'src/shapes.ts', symbol: 'NoSuchThing' } },
+    })) as CallToolResult
     expect(result.isError).toBe(true)
     expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('NOT_FOUND') })
     expect(result._meta?.['codeseam/error']).toMatchObject({ code: 'NOT_FOUND' })
@@ -187,7 +201,11 @@ describe('mutating tools with elicitation', () => {
   it('code_rename dryRun previews without asking or writing', async () => {
     const before = await read('src/main.ts')
     const asked = elicitations.length
-    const { receipt } = await call('code_rename', { target: { path: 'src/shapes.ts', symbol: 'totalArea' }, newName: 'sumOfAreas', dryRun: true })
+    const { receipt } = await call('code_rename', {
+      target: { path: 'src/shapes.ts', symbol: 'totalArea' },
+      newName: 'sumOfAreas',
+      dryRun: true,
+    })
     expect(receipt.status).toBe('previewed')
     expect((receipt.preview.files as Json[]).map((f) => f.path).sort()).toEqual(['src/broken.ts', 'src/main.ts', 'src/shapes.ts'])
     expect(elicitations.length).toBe(asked)

@@ -35,7 +35,12 @@ describe('followCallProgress', () => {
     lsp.registerProvider(provider)
     const reports: ProgressReport[] = []
     const progress = followCallProgress(lsp, [{ id: 'app', root: '/work/app' }], (r) => reports.push(r))
-    const status = (state: LspProviderStatus['state'], root = '/work/app'): LspProviderStatus => ({ providerId: 'toy', server: 'toyls', root, state })
+    const status = (state: LspProviderStatus['state'], root = '/work/app'): LspProviderStatus => ({
+      providerId: 'toy',
+      server: 'toyls',
+      root,
+      state,
+    })
     emit(status('starting'))
     emit(status('ready'))
     emit(status('indexing'))

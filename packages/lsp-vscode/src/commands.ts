@@ -33,14 +33,19 @@ type NavigationAnswer = ReadonlyArray<vscode.Location | vscode.LocationLink> | u
 
 /** Typed calls of the commands above. Each returns VS Code's Thenable untouched; callers bound the wait. */
 export const execute = {
-  navigation: (command: (typeof vsCommands)['definition' | 'typeDefinition' | 'declaration' | 'implementation' | 'references'], uri: vscode.Uri, position: vscode.Position) =>
-    vscode.commands.executeCommand<NavigationAnswer>(command, uri, position),
-  hover: (uri: vscode.Uri, position: vscode.Position) => vscode.commands.executeCommand<vscode.Hover[] | undefined>(vsCommands.hover, uri, position),
+  navigation: (
+    command: (typeof vsCommands)['definition' | 'typeDefinition' | 'declaration' | 'implementation' | 'references'],
+    uri: vscode.Uri,
+    position: vscode.Position,
+  ) => vscode.commands.executeCommand<NavigationAnswer>(command, uri, position),
+  hover: (uri: vscode.Uri, position: vscode.Position) =>
+    vscode.commands.executeCommand<vscode.Hover[] | undefined>(vsCommands.hover, uri, position),
   signatureHelp: (uri: vscode.Uri, position: vscode.Position) =>
     vscode.commands.executeCommand<vscode.SignatureHelp | undefined>(vsCommands.signatureHelp, uri, position),
   documentSymbols: (uri: vscode.Uri) =>
     vscode.commands.executeCommand<Array<vscode.DocumentSymbol | vscode.SymbolInformation> | undefined>(vsCommands.documentSymbols, uri),
-  workspaceSymbols: (query: string) => vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>(vsCommands.workspaceSymbols, query),
+  workspaceSymbols: (query: string) =>
+    vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>(vsCommands.workspaceSymbols, query),
   prepareCallHierarchy: (uri: vscode.Uri, position: vscode.Position) =>
     vscode.commands.executeCommand<vscode.CallHierarchyItem[] | undefined>(vsCommands.prepareCallHierarchy, uri, position),
   incomingCalls: (item: vscode.CallHierarchyItem) =>
@@ -49,11 +54,19 @@ export const execute = {
     vscode.commands.executeCommand<vscode.CallHierarchyOutgoingCall[] | undefined>(vsCommands.outgoingCalls, item),
   prepareTypeHierarchy: (uri: vscode.Uri, position: vscode.Position) =>
     vscode.commands.executeCommand<vscode.TypeHierarchyItem[] | undefined>(vsCommands.prepareTypeHierarchy, uri, position),
-  supertypes: (item: vscode.TypeHierarchyItem) => vscode.commands.executeCommand<vscode.TypeHierarchyItem[] | undefined>(vsCommands.supertypes, item),
-  subtypes: (item: vscode.TypeHierarchyItem) => vscode.commands.executeCommand<vscode.TypeHierarchyItem[] | undefined>(vsCommands.subtypes, item),
+  supertypes: (item: vscode.TypeHierarchyItem) =>
+    vscode.commands.executeCommand<vscode.TypeHierarchyItem[] | undefined>(vsCommands.supertypes, item),
+  subtypes: (item: vscode.TypeHierarchyItem) =>
+    vscode.commands.executeCommand<vscode.TypeHierarchyItem[] | undefined>(vsCommands.subtypes, item),
   /** `kind` filters by one kind prefix; `itemResolveCount` resolves that many actions' lazy edits. */
   codeActions: (uri: vscode.Uri, range: vscode.Range, kind: string | undefined, itemResolveCount: number) =>
-    vscode.commands.executeCommand<Array<vscode.CodeAction | vscode.Command> | undefined>(vsCommands.codeActions, uri, range, kind, itemResolveCount),
+    vscode.commands.executeCommand<Array<vscode.CodeAction | vscode.Command> | undefined>(
+      vsCommands.codeActions,
+      uri,
+      range,
+      kind,
+      itemResolveCount,
+    ),
   formatDocument: (uri: vscode.Uri, options: vscode.FormattingOptions) =>
     vscode.commands.executeCommand<vscode.TextEdit[] | undefined>(vsCommands.formatDocument, uri, options),
   formatRange: (uri: vscode.Uri, range: vscode.Range, options: vscode.FormattingOptions) =>
@@ -63,7 +76,8 @@ export const execute = {
     vscode.commands.executeCommand<{ range: vscode.Range; placeholder: string } | undefined>(vsCommands.prepareRename, uri, position),
   rename: (uri: vscode.Uri, position: vscode.Position, newName: string) =>
     vscode.commands.executeCommand<vscode.WorkspaceEdit | undefined>(vsCommands.rename, uri, position, newName),
-  inlayHints: (uri: vscode.Uri, range: vscode.Range) => vscode.commands.executeCommand<vscode.InlayHint[] | undefined>(vsCommands.inlayHints, uri, range),
+  inlayHints: (uri: vscode.Uri, range: vscode.Range) =>
+    vscode.commands.executeCommand<vscode.InlayHint[] | undefined>(vsCommands.inlayHints, uri, range),
   completion: (uri: vscode.Uri, position: vscode.Position, triggerCharacter: string | undefined) =>
     vscode.commands.executeCommand<vscode.CompletionList | undefined>(vsCommands.completion, uri, position, triggerCharacter),
 }

@@ -30,9 +30,13 @@ export class Deadline {
   check(step: string): void {
     if (this.signal.aborted) throw new LspError('CANCELLED', `${this.operation} was cancelled before ${step}`)
     if (this.exhausted || this.remaining() === 0) {
-      throw new LspError('TIMEOUT', `${this.operation} ran out of its ${this.totalMs} ms budget before ${step}; retry, or raise timeoutMs`, {
-        data: { operation: this.operation, step },
-      })
+      throw new LspError(
+        'TIMEOUT',
+        `${this.operation} ran out of its ${this.totalMs} ms budget before ${step}; retry, or raise timeoutMs`,
+        {
+          data: { operation: this.operation, step },
+        },
+      )
     }
   }
 
@@ -58,9 +62,13 @@ export class Deadline {
           reject(new LspError('CANCELLED', `${this.operation} was cancelled during ${step}`))
         } else {
           reject(
-            new LspError('TIMEOUT', `${step} did not answer within the ${this.totalMs} ms budget of ${this.operation}; the language extension may still be loading, retry shortly`, {
-              data: { operation: this.operation, step },
-            }),
+            new LspError(
+              'TIMEOUT',
+              `${step} did not answer within the ${this.totalMs} ms budget of ${this.operation}; the language extension may still be loading, retry shortly`,
+              {
+                data: { operation: this.operation, step },
+              },
+            ),
           )
         }
       }

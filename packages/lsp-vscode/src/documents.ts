@@ -9,7 +9,9 @@ import type { Deadline } from './deadline.js'
 /** The open VS Code document of a path, if any (VS Code's buffers are the truth, dirty or not). */
 export function openDocumentOf(path: string): vscode.TextDocument | undefined {
   const normalized = nodePath.normalize(path)
-  return vscode.workspace.textDocuments.find((d) => !d.isClosed && d.uri.scheme === 'file' && nodePath.normalize(d.uri.fsPath) === normalized)
+  return vscode.workspace.textDocuments.find(
+    (d) => !d.isClosed && d.uri.scheme === 'file' && nodePath.normalize(d.uri.fsPath) === normalized,
+  )
 }
 
 /** A snapshot of a document as VS Code holds it in memory, with its version. */

@@ -3,9 +3,12 @@ import * as nodePath from 'node:path'
 import { LspError, canonicalPath, isWithin } from '@codeseam/lsp'
 import * as vscode from 'vscode'
 
-
 /** The file-system workspace folders VS Code has open (virtual folders such as `vscode-vfs:` are skipped). */
-export function fileWorkspaceFolders(): ReadonlyArray<{ readonly name: string; readonly root: string; readonly folder: vscode.WorkspaceFolder }> {
+export function fileWorkspaceFolders(): ReadonlyArray<{
+  readonly name: string
+  readonly root: string
+  readonly folder: vscode.WorkspaceFolder
+}> {
   return (vscode.workspace.workspaceFolders ?? [])
     .filter((folder) => folder.uri.scheme === 'file')
     .map((folder) => ({ name: folder.name, root: nodePath.normalize(folder.uri.fsPath), folder }))

@@ -72,8 +72,9 @@ type Handler = (context: OperationContext, request: LspProviderRequest) => Promi
  * handled.
  */
 function handlers(extensions: ReadonlyArray<string>): { readonly [O in LspOperation]: Handler } {
-  const as = <O extends LspOperation>(run: (c: OperationContext, r: LspProviderRequest<Extract<LspQueryRequest, { operation: O }>>) => Promise<LspResultFor<O>>) =>
-    run as unknown as Handler
+  const as = <O extends LspOperation>(
+    run: (c: OperationContext, r: LspProviderRequest<Extract<LspQueryRequest, { operation: O }>>) => Promise<LspResultFor<O>>,
+  ) => run as unknown as Handler
   return {
     definition: as<'definition'>(navigate),
     typeDefinition: as<'typeDefinition'>(navigate),
@@ -110,7 +111,10 @@ export function createVsCodeProvider(options: VsCodeProviderOptions = {}): VsCod
   const id = options.id ?? 'vscode'
   const extensions = languageExtensions(options)
   if (Object.keys(extensions).length === 0) {
-    throw new LspError('INVALID_PROVIDER', `VS Code knows no file extension for the languages ${JSON.stringify(options.languages ?? [])}; pass \`extensions\` explicitly`)
+    throw new LspError(
+      'INVALID_PROVIDER',
+      `VS Code knows no file extension for the languages ${JSON.stringify(options.languages ?? [])}; pass \`extensions\` explicitly`,
+    )
   }
   const operations = [...(options.operations ?? lspOperations)]
   const timeoutMs = options.timeoutMs ?? 30_000

@@ -12,7 +12,9 @@ import type { OperationContext } from './session.js'
 /** Whether a document is shown in any editor tab. */
 export function isShownInTab(uri: vscode.Uri): boolean {
   const key = uri.toString()
-  return vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => (tab.input as { uri?: vscode.Uri } | undefined)?.uri?.toString() === key))
+  return vscode.window.tabGroups.all.some((group) =>
+    group.tabs.some((tab) => (tab.input as { uri?: vscode.Uri } | undefined)?.uri?.toString() === key),
+  )
 }
 
 /** Shows a document in a preview tab without taking focus, when allowed and not shown yet. */
@@ -36,7 +38,10 @@ export async function awaitDiagnostics(context: OperationContext, document: vsco
     const quietFor = documents.sinceLastReport(document.uri)
     const left = until - Date.now()
     if (quietFor >= context.diagnosticsSettleMs || left <= 0) return
-    const changed = await deadline.waitFor((fire) => documents.onDiagnosticsOf(document.uri, fire), Math.min(context.diagnosticsSettleMs - quietFor, left))
+    const changed = await deadline.waitFor(
+      (fire) => documents.onDiagnosticsOf(document.uri, fire),
+      Math.min(context.diagnosticsSettleMs - quietFor, left),
+    )
     if (!changed && documents.sinceLastReport(document.uri) >= context.diagnosticsSettleMs) return
   }
 }

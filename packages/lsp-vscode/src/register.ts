@@ -41,7 +41,11 @@ export function registerVsCode(lsp: LspService, options: RegisterVsCodeOptions =
       const taken = new Set([...opened.values()].map((e) => e.id))
       let id = folder.name
       for (let n = 2; taken.has(id); n++) id = `${folder.name}-${n}`
-      const workspace = createVsCodeWorkspace({ root: folder.root, id, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) })
+      const workspace = createVsCodeWorkspace({
+        root: folder.root,
+        id,
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      })
       opened.set(folder.root, { id, release: lsp.registerWorkspace(workspace) })
     }
   }

@@ -32,7 +32,12 @@ type AppliedFile = LspApplyEditResult['files'][number]
 
 function isMissing(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code
-  return code === 'FileNotFound' || code === 'ENOENT' || code === 'ENOTDIR' || (error instanceof Error && /FileNotFound|ENOENT/.test(error.message))
+  return (
+    code === 'FileNotFound' ||
+    code === 'ENOENT' ||
+    code === 'ENOTDIR' ||
+    (error instanceof Error && /FileNotFound|ENOENT/.test(error.message))
+  )
 }
 
 /**
@@ -58,7 +63,9 @@ export function createVsCodeWorkspace(options: VsCodeWorkspaceOptions): LspWorks
       bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(absolute))
     } catch (error) {
       if (isMissing(error)) throw new LspError('NOT_FOUND', `${path} does not exist under ${root}`, { data: { path } })
-      throw new LspError('SERVER_ERROR', `VS Code could not read ${absolute}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+      throw new LspError('SERVER_ERROR', `VS Code could not read ${absolute}: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      })
     }
     const text = new TextDecoder('utf-8').decode(bytes)
     return { path: absolute, uri: pathToUri(absolute), text, hash: contentHash(text) }
@@ -91,9 +98,13 @@ export function createVsCodeWorkspace(options: VsCodeWorkspaceOptions): LspWorks
       if (operation.type !== 'edit' || operation.version === null) continue
       const open = openDocumentOf(operation.path)
       if (open && open.version !== operation.version) {
-        throw new LspError('STALE_VERSION', `${operation.path} is at version ${open.version} in VS Code, but the edit was computed for version ${operation.version}; compute it again`, {
-          data: { path: operation.path, expected: operation.version, actual: open.version },
-        })
+        throw new LspError(
+          'STALE_VERSION',
+          `${operation.path} is at version ${open.version} in VS Code, but the edit was computed for version ${operation.version}; compute it again`,
+          {
+            data: { path: operation.path, expected: operation.version, actual: open.version },
+          },
+        )
       }
     }
 
@@ -132,7 +143,10 @@ export function createVsCodeWorkspace(options: VsCodeWorkspaceOptions): LspWorks
       'UNCERTAIN',
     )
     if (!applied) {
-      throw new LspError('WRITE_FAILED', `VS Code refused the edit${applyOptions.label ? ` "${applyOptions.label}"` : ''}; nothing was applied (a file may be read-only, or a file operation conflicts)`)
+      throw new LspError(
+        'WRITE_FAILED',
+        `VS Code refused the edit${applyOptions.label ? ` "${applyOptions.label}"` : ''}; nothing was applied (a file may be read-only, or a file operation conflicts)`,
+      )
     }
 
     // 4. Save what changed in buffers. A failed save leaves the change only in memory: uncertain.
@@ -140,7 +154,12 @@ export function createVsCodeWorkspace(options: VsCodeWorkspaceOptions): LspWorks
     const unsaved: string[] = []
     for (const [path, entry] of files) {
       if (entry.deleted) {
-        results.push({ path, ...(entry.hashBefore !== undefined ? { hashBefore: entry.hashBefore } : {}), editCount: entry.editCount, saved: true })
+        results.push({
+          path,
+          ...(entry.hashBefore !== undefined ? { hashBefore: entry.hashBefore } : {}),
+          editCount: entry.editCount,
+          saved: true,
+        })
         continue
       }
       const document = openDocumentOf(path)
@@ -166,9 +185,13 @@ export function createVsCodeWorkspace(options: VsCodeWorkspaceOptions): LspWorks
     }
     const result: LspApplyEditResult = { files: results, resourceOperations }
     if (unsaved.length > 0) {
-      throw new LspError('UNCERTAIN', `the edit is applied in VS Code's buffers, but saving failed for ${unsaved.join(', ')}; the files on disk may be old: save them in VS Code or undo the edit`, {
-        data: { result },
-      })
+      throw new LspError(
+        'UNCERTAIN',
+        `the edit is applied in VS Code's buffers, but saving failed for ${unsaved.join(', ')}; the files on disk may be old: save them in VS Code or undo the edit`,
+        {
+          data: { result },
+        },
+      )
     }
     return result
   }

@@ -8,7 +8,11 @@ lsp.registerProvider({
   extensions: { '.md': 'markdown' },
   operations: ['hover'],
   async query(request) {
-    return { kind: 'hover', hover: { contents: `${request.languageId} file, line ${request.position.line + 1}`, format: 'plaintext' }, meta: resultMeta('toy-markdown') }
+    return {
+      kind: 'hover',
+      hover: { contents: `${request.languageId} file, line ${request.position.line + 1}`, format: 'plaintext' },
+      meta: resultMeta('toy-markdown'),
+    }
   },
 })
 

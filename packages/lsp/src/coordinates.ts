@@ -90,7 +90,10 @@ export class TextLines {
     }
     const offset = (this.starts[line] ?? 0) + character
     if (character > 0 && isHighSurrogate(this.text.charCodeAt(offset - 1)) && isLowSurrogate(this.text.charCodeAt(offset))) {
-      throw new LspError('INVALID_ARGUMENT', `column ${character + 1} of line ${line + 1} falls inside a surrogate pair (one character is two UTF-16 columns)`)
+      throw new LspError(
+        'INVALID_ARGUMENT',
+        `column ${character + 1} of line ${line + 1} falls inside a surrogate pair (one character is two UTF-16 columns)`,
+      )
     }
     return position
   }

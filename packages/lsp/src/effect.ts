@@ -46,4 +46,3 @@ export const query = <R extends LspQueryRequest>(request: R): Effect.Effect<LspR
       catch: (e) => toLspError(e, 'SERVER_ERROR', request.operation),
     })
   })
-

@@ -103,7 +103,9 @@ export interface LspErrorDataByCode {
 export type LspErrorDataFor<C extends LspErrorCode> = LspErrorDataByCode[C]
 
 /** The options of an error: its cause, and its data — required where the code's data has required fields. */
-export type LspErrorOptions<C extends LspErrorCode> = { readonly cause?: unknown } & ({} extends LspErrorDataFor<C> ? { readonly data?: LspErrorDataFor<C> } : { readonly data: LspErrorDataFor<C> })
+export type LspErrorOptions<C extends LspErrorCode> = { readonly cause?: unknown } & ({} extends LspErrorDataFor<C>
+  ? { readonly data?: LspErrorDataFor<C> }
+  : { readonly data: LspErrorDataFor<C> })
 
 /**
  * The one error type of the seam. `code` is stable and meant to be switched on; `message` is for people
@@ -114,7 +116,11 @@ export class LspError<C extends LspErrorCode = LspErrorCode> extends Error {
   readonly code: C
   readonly data: LspErrorDataFor<C>
 
-  constructor(code: C, message: string, ...[options]: {} extends LspErrorDataFor<C> ? [options?: LspErrorOptions<C>] : [options: LspErrorOptions<C>]) {
+  constructor(
+    code: C,
+    message: string,
+    ...[options]: {} extends LspErrorDataFor<C> ? [options?: LspErrorOptions<C>] : [options: LspErrorOptions<C>]
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause })
     this.code = code
     this.data = (options?.data ?? {}) as LspErrorDataFor<C>

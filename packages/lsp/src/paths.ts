@@ -58,9 +58,13 @@ export const maxPathLength = 4096
 export function resolveInRoot(root: string, path: string): string {
   if (path.length === 0) throw new LspError('INVALID_ARGUMENT', 'path is empty: give a file path relative to the workspace root')
   if (path.length > maxPathLength) {
-    throw new LspError('INVALID_ARGUMENT', `the path is ${path.length} characters long, over the ${maxPathLength}-character limit (PATH_MAX): "${path.slice(0, 80)}…"`, {
-      data: { length: path.length, limit: maxPathLength },
-    })
+    throw new LspError(
+      'INVALID_ARGUMENT',
+      `the path is ${path.length} characters long, over the ${maxPathLength}-character limit (PATH_MAX): "${path.slice(0, 80)}…"`,
+      {
+        data: { length: path.length, limit: maxPathLength },
+      },
+    )
   }
   if (path.includes('\0')) throw new LspError('INVALID_ARGUMENT', 'path contains a NUL byte')
   if (/%2e|%2f|%5c/i.test(path)) {

@@ -42,10 +42,7 @@ export interface LspProvider {
   /** Operations this provider can answer. Anything else fails with UNSUPPORTED_OPERATION before it is called. */
   readonly operations: ReadonlyArray<LspOperation>
   /** Answers one request. `signal` aborts when the caller cancels. */
-  query<R extends LspQueryRequest>(
-    request: LspProviderRequest<R>,
-    signal: AbortSignal,
-  ): Promise<LspResultFor<R['operation']>>
+  query<R extends LspQueryRequest>(request: LspProviderRequest<R>, signal: AbortSignal): Promise<LspResultFor<R['operation']>>
   /** Current status per root. */
   status?(): ReadonlyArray<LspProviderStatus>
   /** Subscribes to status changes; returns an unsubscribe function. */
@@ -84,7 +81,11 @@ export interface LspApplyEditResult {
     /** Whether the change reached disk (VS Code may hold it in a dirty buffer). */
     readonly saved: boolean
   }>
-  readonly resourceOperations: ReadonlyArray<{ readonly type: 'create' | 'rename' | 'delete'; readonly path: string; readonly newPath?: string }>
+  readonly resourceOperations: ReadonlyArray<{
+    readonly type: 'create' | 'rename' | 'delete'
+    readonly path: string
+    readonly newPath?: string
+  }>
 }
 
 /**

@@ -50,7 +50,8 @@ const terminator = `\\s"'\`)\\]}>,;:!?|`
 export function textRelativizer(root: string): TextRelativizer {
   const given = withoutTrailingSeparator(nodePath.normalize(root))
   // The file-system root: every absolute path is "under" it, and relative forms would only lose information.
-  if (!nodePath.isAbsolute(given) || nodePath.parse(given).root === given || nodePath.parse(given).root === `${given}${nodePath.sep}`) return identity
+  if (!nodePath.isAbsolute(given) || nodePath.parse(given).root === given || nodePath.parse(given).root === `${given}${nodePath.sep}`)
+    return identity
   const spellings = new Set([given, withoutTrailingSeparator(canonicalPath(given))])
   const uris = new Set<string>()
   for (const spelling of spellings) {
@@ -133,7 +134,10 @@ function workspaceEdit(edit: LspWorkspaceEdit, rewrite: TextRelativizer): LspWor
   return {
     ...edit,
     annotations: Object.fromEntries(
-      Object.entries(edit.annotations).map(([id, a]) => [id, { ...a, label: rewrite(a.label), ...optional('description', a.description, rewrite) }]),
+      Object.entries(edit.annotations).map(([id, a]) => [
+        id,
+        { ...a, label: rewrite(a.label), ...optional('description', a.description, rewrite) },
+      ]),
     ),
   }
 }
@@ -163,7 +167,10 @@ export function relativizeResult<T extends LspQueryResult>(result: T, rewrite: T
       case 'documentSymbols':
         return { ...r, symbols: r.symbols.map((s) => documentSymbol(s, rewrite)) }
       case 'workspaceSymbols':
-        return { ...r, symbols: r.symbols.map((s) => ({ ...s, name: rewrite(s.name), ...optional('containerName', s.containerName, rewrite) })) }
+        return {
+          ...r,
+          symbols: r.symbols.map((s) => ({ ...s, name: rewrite(s.name), ...optional('containerName', s.containerName, rewrite) })),
+        }
       case 'hierarchyItems':
         return { ...r, items: r.items.map((i) => hierarchyItem(i, rewrite)) }
       case 'hierarchyCalls':
@@ -176,10 +183,17 @@ export function relativizeResult<T extends LspQueryResult>(result: T, rewrite: T
         // Labels and insert texts are what gets inserted; details and documentation are prose.
         return {
           ...r,
-          items: r.items.map((i) => ({ ...i, ...optional('detail', i.detail, rewrite), ...optional('documentation', i.documentation, rewrite) })),
+          items: r.items.map((i) => ({
+            ...i,
+            ...optional('detail', i.detail, rewrite),
+            ...optional('documentation', i.documentation, rewrite),
+          })),
         }
       case 'codeActions':
-        return { ...r, actions: r.actions.map((a) => ({ ...a, title: rewrite(a.title), ...optional('disabledReason', a.disabledReason, rewrite) })) }
+        return {
+          ...r,
+          actions: r.actions.map((a) => ({ ...a, title: rewrite(a.title), ...optional('disabledReason', a.disabledReason, rewrite) })),
+        }
       case 'prepareRename':
         return r.rename.canRename ? r : { ...r, rename: { ...r.rename, reason: rewrite(r.rename.reason) } }
       case 'workspaceEdit':

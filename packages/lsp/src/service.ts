@@ -3,14 +3,7 @@ import * as nodePath from 'node:path'
 import { LspError, toLspError } from './errors.js'
 import { extensionOf, isWithin, normalizeExtension, resolveInRoot } from './paths.js'
 import { relativizeResult, textRelativizer, type TextRelativizer } from './relative-text.js'
-import type {
-  LspApplyEditOptions,
-  LspApplyEditResult,
-  LspProvider,
-  LspProviderStatus,
-  LspWorkspace,
-  ProviderId,
-} from './provider.js'
+import type { LspApplyEditOptions, LspApplyEditResult, LspProvider, LspProviderStatus, LspWorkspace, ProviderId } from './provider.js'
 import {
   lspOperations,
   operationInfo,
@@ -199,7 +192,11 @@ function mergeFanOut(
     ...(failures.length > 0 ? { failures } : {}),
   }
   if (first.kind === 'workspaceSymbols') {
-    return { kind: 'workspaceSymbols', symbols: uniqueSymbols(results.flatMap((r) => (r.kind === 'workspaceSymbols' ? r.symbols : []))), meta }
+    return {
+      kind: 'workspaceSymbols',
+      symbols: uniqueSymbols(results.flatMap((r) => (r.kind === 'workspaceSymbols' ? r.symbols : []))),
+      meta,
+    }
   }
   if (first.kind === 'diagnostics') {
     const all = results.flatMap((r) => (r.kind === 'diagnostics' ? [r] : []))
@@ -390,15 +387,11 @@ export function createLsp(): LspService {
     if (targets.length === 0) {
       throw new LspError(
         registrations.size === 0 ? 'UNAVAILABLE' : 'UNSUPPORTED_OPERATION',
-        registrations.size === 0
-          ? 'no language provider is registered'
-          : `no registered provider supports "${request.operation}"`,
+        registrations.size === 0 ? 'no language provider is registered' : `no registered provider supports "${request.operation}"`,
       )
     }
     const started = performance.now()
-    const settled = await Promise.allSettled(
-      targets.map((r) => runOne(r, request, Object.values(r.info.extensions)[0] ?? '', signal)),
-    )
+    const settled = await Promise.allSettled(targets.map((r) => runOne(r, request, Object.values(r.info.extensions)[0] ?? '', signal)))
     if (signal?.aborted) throw new LspError('CANCELLED', 'the request was cancelled')
     const results: LspQueryResult[] = []
     const failures: { providerId: string; code: string; message: string }[] = []
@@ -406,7 +399,11 @@ export function createLsp(): LspService {
       if (outcome.status === 'fulfilled') results.push(outcome.value)
       else {
         const error = toLspError(outcome.reason, 'SERVER_ERROR', 'fan-out')
-        failures.push({ providerId: targets[index]?.info.id ?? '?', code: error.code, message: relativizerFor(request.root)(error.message) })
+        failures.push({
+          providerId: targets[index]?.info.id ?? '?',
+          code: error.code,
+          message: relativizerFor(request.root)(error.message),
+        })
       }
     })
     if (results.length === 0) {
@@ -487,7 +484,10 @@ export function createLsp(): LspService {
       ensureLive()
       if (signal?.aborted) throw new LspError('CANCELLED', 'the request was cancelled before it started')
       if (request === null || typeof request !== 'object' || !operationSet.has(request.operation)) {
-        throw new LspError('INVALID_ARGUMENT', `unknown operation ${JSON.stringify((request as { operation?: unknown } | null)?.operation)}`)
+        throw new LspError(
+          'INVALID_ARGUMENT',
+          `unknown operation ${JSON.stringify((request as { operation?: unknown } | null)?.operation)}`,
+        )
       }
       if (typeof request.root !== 'string' || !nodePath.isAbsolute(request.root)) {
         throw new LspError('INVALID_ARGUMENT', `request.root ${JSON.stringify(request.root)} must be an absolute workspace root`)

@@ -188,7 +188,10 @@ function matchesSymbol(symbol: LspFlatSymbol, wanted: string): boolean {
 /** Names closest to `wanted`, for NOT_FOUND messages. */
 function nearestNames(symbols: ReadonlyArray<LspFlatSymbol>, wanted: string, count = 5): string[] {
   const last = wanted.split('.').pop()?.toLowerCase() ?? wanted.toLowerCase()
-  const scored = symbols.map((s) => ({ name: s.qualifiedName, score: editDistance(s.name.toLowerCase(), last) - (s.name.toLowerCase().includes(last) ? 3 : 0) }))
+  const scored = symbols.map((s) => ({
+    name: s.qualifiedName,
+    score: editDistance(s.name.toLowerCase(), last) - (s.name.toLowerCase().includes(last) ? 3 : 0),
+  }))
   scored.sort((a, b) => a.score - b.score)
   return [...new Set(scored.map((s) => s.name))].slice(0, count)
 }
@@ -245,19 +248,23 @@ export async function resolveTarget(lsp: LspService, target: LspTarget, options:
       )
     }
     if (matches.length > 1 && options.firstMatch !== true) {
-      throw new LspError('AMBIGUOUS', `"${wanted}" matches ${matches.length} symbols in ${file.displayPath}: add kind, a dotted container name, or line`, {
-        data: {
-          candidates: matches.map((s) => ({
-            label: `${s.qualifiedName} (${s.kind}) ${file.displayPath}:${s.selectionRange.start.line + 1}`,
-            qualifiedName: s.qualifiedName,
-            kind: s.kind,
-            path: file.displayPath,
-            line: s.range.start.line + 1,
-            endLine: s.range.end.line + 1,
-            ...(s.container === undefined ? {} : { container: s.container }),
-          })),
+      throw new LspError(
+        'AMBIGUOUS',
+        `"${wanted}" matches ${matches.length} symbols in ${file.displayPath}: add kind, a dotted container name, or line`,
+        {
+          data: {
+            candidates: matches.map((s) => ({
+              label: `${s.qualifiedName} (${s.kind}) ${file.displayPath}:${s.selectionRange.start.line + 1}`,
+              qualifiedName: s.qualifiedName,
+              kind: s.kind,
+              path: file.displayPath,
+              line: s.range.start.line + 1,
+              endLine: s.range.end.line + 1,
+              ...(s.container === undefined ? {} : { container: s.container }),
+            })),
+          },
         },
-      })
+      )
     }
     const symbol = matches[0]!
     return { ...base, position: symbol.selectionRange.start, symbol, resolvedBy: 'symbol' }
@@ -273,9 +280,13 @@ export async function resolveTarget(lsp: LspService, target: LspTarget, options:
     const from = target.column === undefined ? 0 : target.column - 1
     const index = text.indexOf(target.matchText, from)
     if (index < 0) {
-      throw new LspError('NOT_FOUND', `"${target.matchText}" is not on line ${target.line} of ${file.displayPath}; that line reads: ${JSON.stringify(text)}`, {
-        data: { lineText: text },
-      })
+      throw new LspError(
+        'NOT_FOUND',
+        `"${target.matchText}" is not on line ${target.line} of ${file.displayPath}; that line reads: ${JSON.stringify(text)}`,
+        {
+          data: { lineText: text },
+        },
+      )
     }
     return { ...base, position: { line, character: index }, resolvedBy: 'matchText' }
   }

@@ -36,9 +36,13 @@ export function applyTextEdits(
   let cursor = 0
   for (const item of indexed) {
     if (item.start < cursor) {
-      throw new LspError('INVALID_ARGUMENT', `two edits to ${label} overlap near line ${item.edit.range.start.line + 1}: overlapping edits cannot be applied together`, {
-        data: { range: item.edit.range },
-      })
+      throw new LspError(
+        'INVALID_ARGUMENT',
+        `two edits to ${label} overlap near line ${item.edit.range.start.line + 1}: overlapping edits cannot be applied together`,
+        {
+          data: { range: item.edit.range },
+        },
+      )
     }
     out += text.slice(cursor, item.start) + item.edit.newText
     cursor = item.end

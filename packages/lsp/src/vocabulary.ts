@@ -31,9 +31,32 @@ export interface LspLocation {
 
 /** Symbol kinds by name, in LSP SymbolKind order (1 = file … 26 = typeParameter). */
 export const lspSymbolKinds = [
-  'file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor', 'enum',
-  'interface', 'function', 'variable', 'constant', 'string', 'number', 'boolean', 'array', 'object', 'key',
-  'null', 'enumMember', 'struct', 'event', 'operator', 'typeParameter',
+  'file',
+  'module',
+  'namespace',
+  'package',
+  'class',
+  'method',
+  'property',
+  'field',
+  'constructor',
+  'enum',
+  'interface',
+  'function',
+  'variable',
+  'constant',
+  'string',
+  'number',
+  'boolean',
+  'array',
+  'object',
+  'key',
+  'null',
+  'enumMember',
+  'struct',
+  'event',
+  'operator',
+  'typeParameter',
 ] as const
 
 /** A symbol kind by name. */
@@ -51,13 +74,29 @@ export function symbolKindToNumber(kind: LspSymbolKind): number {
 
 /** Every operation of the seam. The union is closed: adding one breaks every exhaustive handler. */
 export const lspOperations = [
-  'definition', 'typeDefinition', 'declaration', 'implementation', 'references',
-  'hover', 'signatureHelp',
-  'documentSymbols', 'workspaceSymbols',
-  'prepareCallHierarchy', 'incomingCalls', 'outgoingCalls',
-  'prepareTypeHierarchy', 'supertypes', 'subtypes',
-  'diagnostics', 'inlayHints', 'completion', 'codeActions', 'prepareRename',
-  'rename', 'format', 'resolveCodeAction',
+  'definition',
+  'typeDefinition',
+  'declaration',
+  'implementation',
+  'references',
+  'hover',
+  'signatureHelp',
+  'documentSymbols',
+  'workspaceSymbols',
+  'prepareCallHierarchy',
+  'incomingCalls',
+  'outgoingCalls',
+  'prepareTypeHierarchy',
+  'supertypes',
+  'subtypes',
+  'diagnostics',
+  'inlayHints',
+  'completion',
+  'codeActions',
+  'prepareRename',
+  'rename',
+  'format',
+  'resolveCodeAction',
 ] as const
 
 /** One operation of the seam. */
@@ -472,10 +511,7 @@ export const resultKindByOperation = {
 } as const satisfies { readonly [O in LspOperation]: LspResultKind }
 
 /** The result of one operation. */
-export type LspResultFor<O extends LspOperation> = Extract<
-  LspQueryResult,
-  { readonly kind: (typeof resultKindByOperation)[O] }
->
+export type LspResultFor<O extends LspOperation> = Extract<LspQueryResult, { readonly kind: (typeof resultKindByOperation)[O] }>
 
 /** How an operation selects its provider. */
 export type LspOperationScope =

@@ -35,8 +35,14 @@ describe('the conformance kit fails broken providers with a clear report', () =>
   it('empty results', async () => {
     const report = await runConformance({ setup: () => ({ provider: brokenProvider('empty', empty) }) })
     expect(report.passed).toBe(false)
-    expect(check(report, 'definition lands on the declaration')).toMatchObject({ status: 'failed', message: expect.stringContaining('got no locations') })
-    expect(check(report, 'references include the declaration and every use site')).toMatchObject({ status: 'failed', message: expect.stringContaining('missing src/') })
+    expect(check(report, 'definition lands on the declaration')).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('got no locations'),
+    })
+    expect(check(report, 'references include the declaration and every use site')).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('missing src/'),
+    })
     expect(check(report, 'hover shows the declared type')).toMatchObject({ status: 'failed', message: 'hover is null' })
     // An empty answer for a missing file is not a typed error either.
     expect(check(report, 'a missing file fails with a typed LspError').status).toBe('failed')
@@ -52,13 +58,22 @@ describe('the conformance kit fails broken providers with a clear report', () =>
           if (operation !== 'definition') return empty(operation)
           return {
             kind: 'locations',
-            locations: [{ uri: pathToUri('/etc/passwd'), path: '/etc/passwd', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 4 } } }],
+            locations: [
+              {
+                uri: pathToUri('/etc/passwd'),
+                path: '/etc/passwd',
+                range: { start: { line: 0, character: 0 }, end: { line: 0, character: 4 } },
+              },
+            ],
             meta: resultMeta('escape'),
           }
         }),
       }),
     })
-    expect(check(report, 'no result points outside the workspace root')).toMatchObject({ status: 'failed', message: expect.stringContaining('/etc/passwd') })
+    expect(check(report, 'no result points outside the workspace root')).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('/etc/passwd'),
+    })
   })
 
   it('a wrong result kind', async () => {
@@ -79,12 +94,23 @@ describe('the conformance kit fails broken providers with a clear report', () =>
         }),
       }),
     })
-    expect(check(report, 'definition lands on the declaration')).toMatchObject({ status: 'failed', message: expect.stringContaining('untyped error') })
-    expect(check(report, 'a missing file fails with a typed LspError')).toMatchObject({ status: 'failed', message: expect.stringContaining('untyped error') })
+    expect(check(report, 'definition lands on the declaration')).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('untyped error'),
+    })
+    expect(check(report, 'a missing file fails with a typed LspError')).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('untyped error'),
+    })
   })
 
   it('a provider the registry refuses', async () => {
-    const report = await runConformance({ setup: () => ({ provider: { ...brokenProvider('bad', empty), extensions: { 'not an ext': 'x' } } }) })
-    expect(check(report, 'registers with ctx.lsp')).toMatchObject({ status: 'failed', message: expect.stringContaining('not a file extension') })
+    const report = await runConformance({
+      setup: () => ({ provider: { ...brokenProvider('bad', empty), extensions: { 'not an ext': 'x' } } }),
+    })
+    expect(check(report, 'registers with ctx.lsp')).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('not a file extension'),
+    })
   })
 })

@@ -5,9 +5,9 @@ import { applyTextEdits, LspError, snippetToPlainText, TextLines, toModelPositio
 
 const lineBreak = fc.constantFrom('\n', '\r\n', '\r')
 const segment = fc.string({ unit: fc.constantFrom('a', 'é', '\t', ' ', '𝒳', '中', 'z') })
-const document = fc.tuple(fc.array(segment, { minLength: 1, maxLength: 8 }), fc.array(lineBreak, { maxLength: 8 })).map(([parts, breaks]) =>
-  parts.reduce((text, part, i) => text + part + (i < parts.length - 1 ? (breaks[i] ?? '\n') : ''), ''),
-)
+const document = fc
+  .tuple(fc.array(segment, { minLength: 1, maxLength: 8 }), fc.array(lineBreak, { maxLength: 8 }))
+  .map(([parts, breaks]) => parts.reduce((text, part, i) => text + part + (i < parts.length - 1 ? (breaks[i] ?? '\n') : ''), ''))
 
 describe('TextLines', () => {
   it('round-trips every valid offset through seam and model positions', () => {
@@ -29,11 +29,18 @@ describe('TextLines', () => {
 
   it('splits lines on \\n, \\r\\n and \\r, without terminators in the line text', () => {
     fc.assert(
-      fc.property(fc.array(segment.filter((s) => s.length > 0), { minLength: 1, maxLength: 6 }), lineBreak, (parts, br) => {
-        const lines = new TextLines(parts.join(br))
-        expect(lines.lineCount).toBe(parts.length)
-        parts.forEach((part, i) => expect(lines.lineText(i)).toBe(part))
-      }),
+      fc.property(
+        fc.array(
+          segment.filter((s) => s.length > 0),
+          { minLength: 1, maxLength: 6 },
+        ),
+        lineBreak,
+        (parts, br) => {
+          const lines = new TextLines(parts.join(br))
+          expect(lines.lineCount).toBe(parts.length)
+          parts.forEach((part, i) => expect(lines.lineText(i)).toBe(part))
+        },
+      ),
     )
   })
 
@@ -70,10 +77,12 @@ describe('TextLines', () => {
         { range: { start: at(2, 0), end: at(2, 0) }, newText: 'b' },
       ]),
     ).toBe('ONE\r\ntwo\nabthree')
-    expect(() => applyTextEdits(text, [
-      { range: { start: at(0, 0), end: at(0, 3) }, newText: 'x' },
-      { range: { start: at(0, 2), end: at(1, 1) }, newText: 'y' },
-    ])).toThrow(LspError)
+    expect(() =>
+      applyTextEdits(text, [
+        { range: { start: at(0, 0), end: at(0, 3) }, newText: 'x' },
+        { range: { start: at(0, 2), end: at(1, 1) }, newText: 'y' },
+      ]),
+    ).toThrow(LspError)
   })
 
   it('applies snippet edits as plain text and refuses an end before its start', () => {

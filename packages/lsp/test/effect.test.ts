@@ -22,7 +22,9 @@ describe('Lsp (Effect service)', () => {
     })
     const lsp = await Effect.runPromise(program.pipe(Effect.provide(Lsp.layer)))
     expect(ts.disposed).toBe(1)
-    await expect(lsp.query({ operation: 'hover', root: '/w', path: 'a.ts', position: { line: 0, character: 0 } })).rejects.toMatchObject({ code: 'DISPOSED' })
+    await expect(lsp.query({ operation: 'hover', root: '/w', path: 'a.ts', position: { line: 0, character: 0 } })).rejects.toMatchObject({
+      code: 'DISPOSED',
+    })
   })
 
   it('an invalid registration fails the effect with the registry LspError', async () => {

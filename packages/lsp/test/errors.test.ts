@@ -1,10 +1,20 @@
 import { describe, expect, expectTypeOf, test } from 'vitest'
 
-import { LspError, isLspError, lspErrorCodes, toLspError, type LspCandidate, type LspErrorCode, type LspErrorDataByCode } from '../src/index.js'
+import {
+  LspError,
+  isLspError,
+  lspErrorCodes,
+  toLspError,
+  type LspCandidate,
+  type LspErrorCode,
+  type LspErrorDataByCode,
+} from '../src/index.js'
 
 describe('error data typed by code', () => {
-  test('isLspError with a code narrows data to that code\'s shape', () => {
-    const thrown: unknown = new LspError('AMBIGUOUS', 'two symbols match', { data: { candidates: [{ label: 'a.ts:1 foo' }, { label: 'b.ts:2 foo' }] } })
+  test("isLspError with a code narrows data to that code's shape", () => {
+    const thrown: unknown = new LspError('AMBIGUOUS', 'two symbols match', {
+      data: { candidates: [{ label: 'a.ts:1 foo' }, { label: 'b.ts:2 foo' }] },
+    })
     if (!isLspError(thrown, 'AMBIGUOUS')) throw new Error('expected AMBIGUOUS')
     expectTypeOf(thrown.code).toEqualTypeOf<'AMBIGUOUS'>()
     expectTypeOf(thrown.data.candidates).toEqualTypeOf<ReadonlyArray<LspCandidate>>()

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 
-import { lspOperations, operationInfo, resultKindByOperation, type LspOperation, type LspQueryResult, type LspResultFor } from '../src/index.js'
+import {
+  lspOperations,
+  operationInfo,
+  resultKindByOperation,
+  type LspOperation,
+  type LspQueryResult,
+  type LspResultFor,
+} from '../src/index.js'
 
 /**
  * Type-level proof of exhaustiveness. Adding an operation to `lspOperations` without handling it here (and in
@@ -78,6 +85,12 @@ describe('operation vocabulary', () => {
       expect(operationInfo[operation].scope).toBeTypeOf('string')
     }
     expect(lspOperations).toHaveLength(23)
-    expect(describeResult({ kind: 'hover', hover: null, meta: { providerId: 'p', status: 'ready', warm: true, truncated: false, elapsedMs: 0 } })).toBe('hover')
+    expect(
+      describeResult({
+        kind: 'hover',
+        hover: null,
+        meta: { providerId: 'p', status: 'ready', warm: true, truncated: false, elapsedMs: 0 },
+      }),
+    ).toBe('hover')
   })
 })

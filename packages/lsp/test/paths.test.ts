@@ -36,15 +36,24 @@ describe('paths', () => {
 
 describe('isWithin', () => {
   /** The definition: after resolving dot segments, the root's segments are a prefix of the path's. */
-  const segments = (path: string) => nodePath.posix.resolve(path).split('/').filter((s) => s !== '')
+  const segments = (path: string) =>
+    nodePath.posix
+      .resolve(path)
+      .split('/')
+      .filter((s) => s !== '')
   const reference = (root: string, path: string) => {
     const [r, p] = [segments(root), segments(path)]
     return r.length <= p.length && r.every((segment, i) => p[i] === segment)
   }
-  const absolute = fc.array(fc.constantFrom('a', 'b', 'ab', '..', '.', '', '..a', 'a..', '.a'), { maxLength: 6 }).map((parts) => `/${parts.join('/')}`)
+  const absolute = fc
+    .array(fc.constantFrom('a', 'b', 'ab', '..', '.', '', '..a', 'a..', '.a'), { maxLength: 6 })
+    .map((parts) => `/${parts.join('/')}`)
 
   it('agrees with the segment-prefix definition on absolute paths', () => {
-    fc.assert(fc.property(absolute, absolute, (root, path) => isWithin(root, path) === reference(root, path)), { numRuns: 5_000 })
+    fc.assert(
+      fc.property(absolute, absolute, (root, path) => isWithin(root, path) === reference(root, path)),
+      { numRuns: 5_000 },
+    )
   })
 
   it('handles the cases that prefix tests get wrong', () => {

@@ -74,10 +74,16 @@ describe('registerProvider', () => {
   it('reports UNAVAILABLE naming the extension and what is registered', async () => {
     const lsp = createLsp()
     lsp.registerProvider(staticProvider('ts', { '.ts': 'typescript' }))
-    const error = await expectRejects(lsp.query({ operation: 'hover', root, path: 'main.go', position: { line: 0, character: 0 } }), 'UNAVAILABLE')
+    const error = await expectRejects(
+      lsp.query({ operation: 'hover', root, path: 'main.go', position: { line: 0, character: 0 } }),
+      'UNAVAILABLE',
+    )
     expect(error.message).toContain('.go')
     expect(error.message).toContain('.ts')
-    const dotfile = await expectRejects(lsp.query({ operation: 'hover', root, path: '.bashrc', position: { line: 0, character: 0 } }), 'UNAVAILABLE')
+    const dotfile = await expectRejects(
+      lsp.query({ operation: 'hover', root, path: '.bashrc', position: { line: 0, character: 0 } }),
+      'UNAVAILABLE',
+    )
     expect(dotfile.message).toContain('no file extension')
   })
 
@@ -85,7 +91,10 @@ describe('registerProvider', () => {
     const lsp = createLsp()
     const ts = staticProvider('ts', { '.ts': 'typescript' }, { operations: ['hover'] })
     lsp.registerProvider(ts)
-    await expectRejects(lsp.query({ operation: 'rename', root, path: 'a.ts', position: { line: 0, character: 0 }, newName: 'x' }), 'UNSUPPORTED_OPERATION')
+    await expectRejects(
+      lsp.query({ operation: 'rename', root, path: 'a.ts', position: { line: 0, character: 0 }, newName: 'x' }),
+      'UNSUPPORTED_OPERATION',
+    )
     expect(ts.calls).toHaveLength(0)
   })
 
@@ -116,7 +125,11 @@ describe('query', () => {
   it('rejects bad positions with INVALID_ARGUMENT', async () => {
     const lsp = createLsp()
     lsp.registerProvider(staticProvider('ts', { '.ts': 'typescript' }))
-    for (const position of [{ line: -1, character: 0 }, { line: 0, character: 1.5 }, { line: 0, character: Number.NaN }]) {
+    for (const position of [
+      { line: -1, character: 0 },
+      { line: 0, character: 1.5 },
+      { line: 0, character: Number.NaN },
+    ]) {
       await expectRejects(lsp.query({ operation: 'definition', root, path: 'a.ts', position }), 'INVALID_ARGUMENT')
     }
   })
@@ -136,31 +149,53 @@ describe('query', () => {
     lsp.registerProvider(
       staticProvider('ts', { '.ts': 'typescript' }, { answer: () => ({ kind: 'hover', hover: null, meta: resultMeta('ts') }) }),
     )
-    await expectRejects(lsp.query({ operation: 'definition', root, path: 'a.ts', position: { line: 0, character: 0 } }), 'MALFORMED_RESPONSE')
-    lsp.registerProvider(
-      staticProvider('py', { '.py': 'python' }, {
-        answer: () => {
-          throw new TypeError('boom')
-        },
-      }),
+    await expectRejects(
+      lsp.query({ operation: 'definition', root, path: 'a.ts', position: { line: 0, character: 0 } }),
+      'MALFORMED_RESPONSE',
     )
-    const error = await expectRejects(lsp.query({ operation: 'definition', root, path: 'a.py', position: { line: 0, character: 0 } }), 'SERVER_ERROR')
+    lsp.registerProvider(
+      staticProvider(
+        'py',
+        { '.py': 'python' },
+        {
+          answer: () => {
+            throw new TypeError('boom')
+          },
+        },
+      ),
+    )
+    const error = await expectRejects(
+      lsp.query({ operation: 'definition', root, path: 'a.py', position: { line: 0, character: 0 } }),
+      'SERVER_ERROR',
+    )
     expect(error.message).toContain('boom')
   })
 
   it('drops locations outside the root and counts them', async () => {
     const lsp = createLsp()
     lsp.registerProvider(
-      staticProvider('ts', { '.ts': 'typescript' }, {
-        answer: () => ({
-          kind: 'locations',
-          locations: [
-            { uri: 'file:///work/project/a.ts', path: '/work/project/a.ts', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } },
-            { uri: 'file:///etc/passwd', path: '/etc/passwd', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } },
-          ],
-          meta: resultMeta('ts'),
-        }),
-      }),
+      staticProvider(
+        'ts',
+        { '.ts': 'typescript' },
+        {
+          answer: () => ({
+            kind: 'locations',
+            locations: [
+              {
+                uri: 'file:///work/project/a.ts',
+                path: '/work/project/a.ts',
+                range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } },
+              },
+              {
+                uri: 'file:///etc/passwd',
+                path: '/etc/passwd',
+                range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } },
+              },
+            ],
+            meta: resultMeta('ts'),
+          }),
+        },
+      ),
     )
     const result = await lsp.query({ operation: 'references', root, path: 'a.ts', position: { line: 0, character: 0 } })
     expect(result.locations.map((l) => l.path)).toEqual(['/work/project/a.ts'])
@@ -190,7 +225,10 @@ describe('query', () => {
     await expectRejects(pending, 'CANCELLED')
     expect(providerSignal?.aborted).toBe(true)
     // Already aborted before the call: CANCELLED without calling the provider.
-    await expectRejects(lsp.query({ operation: 'hover', root, path: 'a.ts', position: { line: 0, character: 0 } }, controller.signal), 'CANCELLED')
+    await expectRejects(
+      lsp.query({ operation: 'hover', root, path: 'a.ts', position: { line: 0, character: 0 } }, controller.signal),
+      'CANCELLED',
+    )
   })
 
   it('fans workspace symbols and workspace diagnostics out to every supporting provider and reports failures', async () => {
@@ -198,11 +236,15 @@ describe('query', () => {
     lsp.registerProvider(staticProvider('ts', { '.ts': 'typescript' }))
     lsp.registerProvider(staticProvider('py', { '.py': 'python' }))
     lsp.registerProvider(
-      staticProvider('broken', { '.rs': 'rust' }, {
-        answer: () => {
-          throw new LspError('SERVER_CRASHED', 'rust-analyzer died')
+      staticProvider(
+        'broken',
+        { '.rs': 'rust' },
+        {
+          answer: () => {
+            throw new LspError('SERVER_CRASHED', 'rust-analyzer died')
+          },
         },
-      }),
+      ),
     )
     const diagnostics = await lsp.query({ operation: 'diagnostics', root })
     expect(diagnostics.coverage.analysed).toEqual(['/ts', '/py'])
@@ -215,11 +257,15 @@ describe('query', () => {
   it('a fan-out where every provider fails rejects with a typed error, never an empty result', async () => {
     const lsp = createLsp()
     lsp.registerProvider(
-      staticProvider('broken', { '.rs': 'rust' }, {
-        answer: () => {
-          throw new LspError('TIMEOUT', 'too slow')
+      staticProvider(
+        'broken',
+        { '.rs': 'rust' },
+        {
+          answer: () => {
+            throw new LspError('TIMEOUT', 'too slow')
+          },
         },
-      }),
+      ),
     )
     await expectRejects(lsp.query({ operation: 'workspaceSymbols', root, query: 'x' }), 'TIMEOUT')
   })

@@ -22,14 +22,23 @@ describe('relativizeText', () => {
   const cases: Array<[string, string]> = [
     ['/tmp/root/src/a.ts', 'src/a.ts'],
     ['module /tmp/root/src/x.test.ts', 'module src/x.test.ts'],
-    ['Type \'Promise<typeof import("/tmp/root/src/shapes")>\' is not assignable', 'Type \'Promise<typeof import("src/shapes")>\' is not assignable'],
+    [
+      'Type \'Promise<typeof import("/tmp/root/src/shapes")>\' is not assignable',
+      'Type \'Promise<typeof import("src/shapes")>\' is not assignable',
+    ],
     [": Promise<typeof import('/tmp/root/src/shapes')>", ": Promise<typeof import('src/shapes')>"],
     ['module "/tmp/root"', 'module "."'],
     ['the root is /tmp/root', 'the root is .'],
     ['the root is /tmp/root/', 'the root is .'],
     ['outside /tmp/root.', 'outside ./.'],
-    ['Cycle detected in import chain\n  /tmp/root/app/a.py\n  /tmp/root/app/b.py', 'Cycle detected in import chain\n  app/a.py\n  app/b.py'],
-    ['see [track](file:///tmp/root/src/telemetry.ts#L4,17) and file:///tmp/root/src/a.ts', 'see [track](src/telemetry.ts#L4,17) and src/a.ts'],
+    [
+      'Cycle detected in import chain\n  /tmp/root/app/a.py\n  /tmp/root/app/b.py',
+      'Cycle detected in import chain\n  app/a.py\n  app/b.py',
+    ],
+    [
+      'see [track](file:///tmp/root/src/telemetry.ts#L4,17) and file:///tmp/root/src/a.ts',
+      'see [track](src/telemetry.ts#L4,17) and src/a.ts',
+    ],
     ['/tmp/root/.venv/lib', '.venv/lib'],
     ['(/tmp/root/a.ts:3:1), /tmp/root/b.ts; /tmp/root/c.ts', '(a.ts:3:1), b.ts; c.ts'],
     // Sibling folders whose name starts with the root's are not under it.
@@ -74,7 +83,9 @@ describe('relativizeText', () => {
     })
 
     it('rewrites the root as given and its canonical path', () => {
-      expect(relativizeText(`${link}/src/a.ts and ${real}/src/b.ts and ${pathToFileURL(real).href}/c.ts`, link)).toBe('src/a.ts and src/b.ts and c.ts')
+      expect(relativizeText(`${link}/src/a.ts and ${real}/src/b.ts and ${pathToFileURL(real).href}/c.ts`, link)).toBe(
+        'src/a.ts and src/b.ts and c.ts',
+      )
       expect(relativizeText(`${real}-copy/a.ts`, link)).toBe(`${real}-copy/a.ts`)
     })
   })
@@ -101,7 +112,11 @@ describe('the service rewrites free text of every answer under the request root'
     const meta = resultMeta('p')
     switch (request.operation) {
       case 'hover':
-        return { kind: 'hover', hover: { contents: `module "${abs('src/telemetry')}"\n[link](${uri('src/a.ts')}#L1)`, format: 'markdown' }, meta }
+        return {
+          kind: 'hover',
+          hover: { contents: `module "${abs('src/telemetry')}"\n[link](${uri('src/a.ts')}#L1)`, format: 'markdown' },
+          meta,
+        }
       case 'prepareCallHierarchy':
         return { kind: 'hierarchyItems', items: [moduleItem], meta }
       case 'incomingCalls':
@@ -109,7 +124,18 @@ describe('the service rewrites free text of every answer under the request root'
       case 'documentSymbols':
         return {
           kind: 'documentSymbols',
-          symbols: [{ name: `"${abs('src/m')}"`, kind: 'module', detail: abs('src/m.ts'), range, selectionRange: range, children: [{ name: 'inner', kind: 'function', detail: `from ${abs('src/n.ts')}`, range, selectionRange: range, children: [] }] }],
+          symbols: [
+            {
+              name: `"${abs('src/m')}"`,
+              kind: 'module',
+              detail: abs('src/m.ts'),
+              range,
+              selectionRange: range,
+              children: [
+                { name: 'inner', kind: 'function', detail: `from ${abs('src/n.ts')}`, range, selectionRange: range, children: [] },
+              ],
+            },
+          ],
           meta,
         }
       case 'workspaceSymbols':
@@ -129,7 +155,14 @@ describe('the service rewrites free text of every answer under the request root'
               uri: uri('src/a.ts'),
               path: abs('src/a.ts'),
               freshness: 'current',
-              diagnostics: [{ range, severity: 'error', message: `Cannot use import("${abs('src/b')}")`, related: [{ location, message: `declared in ${abs('src/b.ts')}` }] }],
+              diagnostics: [
+                {
+                  range,
+                  severity: 'error',
+                  message: `Cannot use import("${abs('src/b')}")`,
+                  related: [{ location, message: `declared in ${abs('src/b.ts')}` }],
+                },
+              ],
             },
           ],
           coverage: { analysed: [abs('src/a.ts')], complete: true },
@@ -139,16 +172,31 @@ describe('the service rewrites free text of every answer under the request root'
         return {
           kind: 'signatureHelp',
           signatureHelp: {
-            signatures: [{ label: `f(m: typeof import("${abs('src/b')}"))`, documentation: `see ${abs('README.md')}`, parameters: [{ label: `m: typeof import("${abs('src/b')}")` }] }],
+            signatures: [
+              {
+                label: `f(m: typeof import("${abs('src/b')}"))`,
+                documentation: `see ${abs('README.md')}`,
+                parameters: [{ label: `m: typeof import("${abs('src/b')}")` }],
+              },
+            ],
             activeSignature: 0,
             activeParameter: 0,
           },
           meta,
         }
       case 'completion':
-        return { kind: 'completion', isIncomplete: false, items: [{ label: 'b', detail: `module "${abs('src/b')}"`, documentation: abs('src/b.ts'), insertText: abs('src/b.ts') }], meta }
+        return {
+          kind: 'completion',
+          isIncomplete: false,
+          items: [{ label: 'b', detail: `module "${abs('src/b')}"`, documentation: abs('src/b.ts'), insertText: abs('src/b.ts') }],
+          meta,
+        }
       case 'inlayHints':
-        return { kind: 'inlayHints', hints: [{ position: range.start, label: [{ value: `: typeof import("${abs('src/b')}")`, tooltip: abs('src/b.ts'), location }] }], meta }
+        return {
+          kind: 'inlayHints',
+          hints: [{ position: range.start, label: [{ value: `: typeof import("${abs('src/b')}")`, tooltip: abs('src/b.ts'), location }] }],
+          meta,
+        }
       default:
         return { kind: 'locations', locations: [location], meta }
     }
@@ -156,10 +204,25 @@ describe('the service rewrites free text of every answer under the request root'
 
   async function service() {
     const lsp = createLsp()
-    const provider = staticProvider('p', { '.ts': 'typescript' }, {
-      operations: ['definition', 'hover', 'prepareCallHierarchy', 'incomingCalls', 'documentSymbols', 'workspaceSymbols', 'diagnostics', 'signatureHelp', 'completion', 'inlayHints'],
-      answer,
-    })
+    const provider = staticProvider(
+      'p',
+      { '.ts': 'typescript' },
+      {
+        operations: [
+          'definition',
+          'hover',
+          'prepareCallHierarchy',
+          'incomingCalls',
+          'documentSymbols',
+          'workspaceSymbols',
+          'diagnostics',
+          'signatureHelp',
+          'completion',
+          'inlayHints',
+        ],
+        answer,
+      },
+    )
     lsp.registerProvider(provider)
     return { lsp, provider }
   }
@@ -176,10 +239,17 @@ describe('the service rewrites free text of every answer under the request root'
     const outline = await lsp.query({ operation: 'documentSymbols', root, path: 'src/a.ts' })
     expect(outline.symbols[0]).toMatchObject({ name: '"src/m"', detail: 'src/m.ts', children: [{ detail: 'from src/n.ts' }] })
     const diagnostics = await lsp.query({ operation: 'diagnostics', root, path: 'src/a.ts' })
-    expect(diagnostics.files[0]?.diagnostics[0]).toMatchObject({ message: 'Cannot use import("src/b")', related: [{ location, message: 'declared in src/b.ts' }] })
+    expect(diagnostics.files[0]?.diagnostics[0]).toMatchObject({
+      message: 'Cannot use import("src/b")',
+      related: [{ location, message: 'declared in src/b.ts' }],
+    })
     const help = await lsp.query({ operation: 'signatureHelp', ...at })
     const signature = help.signatureHelp?.signatures[0]
-    expect(signature).toEqual({ label: 'f(m: typeof import("src/b"))', documentation: 'see README.md', parameters: [{ label: 'm: typeof import("src/b")' }] })
+    expect(signature).toEqual({
+      label: 'f(m: typeof import("src/b"))',
+      documentation: 'see README.md',
+      parameters: [{ label: 'm: typeof import("src/b")' }],
+    })
     expect(signature?.label).toContain(signature?.parameters[0]?.label)
     const completion = await lsp.query({ operation: 'completion', ...at })
     // Insert texts are code: never rewritten.
@@ -210,12 +280,16 @@ describe('the service rewrites free text of every answer under the request root'
     const lsp = createLsp()
     lsp.registerProvider(staticProvider('ok', { '.ts': 'typescript' }, { operations: ['workspaceSymbols'] }))
     lsp.registerProvider(
-      staticProvider('broken', { '.py': 'python' }, {
-        operations: ['workspaceSymbols'],
-        answer: () => {
-          throw new Error(`no interpreter for ${abs('app')}`)
+      staticProvider(
+        'broken',
+        { '.py': 'python' },
+        {
+          operations: ['workspaceSymbols'],
+          answer: () => {
+            throw new Error(`no interpreter for ${abs('app')}`)
+          },
         },
-      }),
+      ),
     )
     const result = await lsp.query({ operation: 'workspaceSymbols', root, query: 'x' })
     expect(result.meta.failures?.[0]?.message).toMatch(/no interpreter for app$/)
@@ -240,17 +314,35 @@ describe('workspace symbols carry no duplicates', () => {
       symbol('track', 'src/telemetry.ts', { kind: 'variable' }),
       symbol('track', 'src/other.ts'),
       symbol('tracker', 'src/telemetry.ts'),
-      symbol('track', 'src/telemetry.ts', { location: { ...shared.location, range: { start: { line: 9, character: 0 }, end: { line: 9, character: 5 } } } }),
-    ]
-    lsp.registerProvider(staticProvider('ts', { '.ts': 'typescript' }, { operations: ['workspaceSymbols'], answer: () => ({ kind: 'workspaceSymbols', symbols: ts, meta: resultMeta('ts') }) }))
-    lsp.registerProvider(
-      staticProvider('other', { '.py': 'python' }, {
-        operations: ['workspaceSymbols'],
-        answer: () => ({ kind: 'workspaceSymbols', symbols: [symbol('track', 'src/telemetry.ts'), symbol('greet', 'app/a.py')], meta: resultMeta('other') }),
+      symbol('track', 'src/telemetry.ts', {
+        location: { ...shared.location, range: { start: { line: 9, character: 0 }, end: { line: 9, character: 5 } } },
       }),
+    ]
+    lsp.registerProvider(
+      staticProvider(
+        'ts',
+        { '.ts': 'typescript' },
+        { operations: ['workspaceSymbols'], answer: () => ({ kind: 'workspaceSymbols', symbols: ts, meta: resultMeta('ts') }) },
+      ),
+    )
+    lsp.registerProvider(
+      staticProvider(
+        'other',
+        { '.py': 'python' },
+        {
+          operations: ['workspaceSymbols'],
+          answer: () => ({
+            kind: 'workspaceSymbols',
+            symbols: [symbol('track', 'src/telemetry.ts'), symbol('greet', 'app/a.py')],
+            meta: resultMeta('other'),
+          }),
+        },
+      ),
     )
     const result = await lsp.query({ operation: 'workspaceSymbols', root, query: 'track' })
-    expect(result.symbols.map((s) => `${s.name}:${s.kind}:${nodePath.relative(root, s.location.path)}:${s.location.range.start.line}`)).toEqual([
+    expect(
+      result.symbols.map((s) => `${s.name}:${s.kind}:${nodePath.relative(root, s.location.path)}:${s.location.range.start.line}`),
+    ).toEqual([
       'track:function:src/telemetry.ts:3',
       'track:variable:src/telemetry.ts:3',
       'track:function:src/other.ts:3',

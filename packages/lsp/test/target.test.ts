@@ -29,13 +29,22 @@ function rangeOf(text: string, name: string, endText: string) {
   }
 }
 
-function symbol(name: string, kind: LspDocumentSymbol['kind'], text: string, endText: string, children: LspDocumentSymbol[] = []): LspDocumentSymbol {
+function symbol(
+  name: string,
+  kind: LspDocumentSymbol['kind'],
+  text: string,
+  endText: string,
+  children: LspDocumentSymbol[] = [],
+): LspDocumentSymbol {
   return { name, kind, ...rangeOf(text, name, endText), children }
 }
 
 const outline: LspDocumentSymbol[] = [
   symbol('Router', 'class', 'class Router', '}', [symbol('match', 'method', 'match(path', '  }')]),
-  symbol('Server', 'class', 'class Server', 'listen', [symbol('match', 'method', 'match(host', 'match(host'), symbol('listen', 'method', 'listen', 'listen')]),
+  symbol('Server', 'class', 'class Server', 'listen', [
+    symbol('match', 'method', 'match(host', 'match(host'),
+    symbol('listen', 'method', 'listen', 'listen'),
+  ]),
   symbol('café', 'constant', 'const café', 'const café'),
 ]
 
@@ -57,7 +66,10 @@ function setup(): { lsp: LspService; symbolCalls: () => number } {
 }
 
 async function rejects(promise: Promise<unknown>, code: LspErrorCode): Promise<LspError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(LspError)
   expect((error as LspError).code).toBe(code)
   return error as LspError
@@ -145,7 +157,17 @@ describe('resolveTarget', () => {
     await resolveTarget(lsp, { path: 'src/router.ts', symbol: 'Server.listen' })
     expect(symbolCalls()).toBe(1)
     const workspace = lsp.workspace('app')!
-    await workspace.applyEdit({ operations: [{ type: 'edit', uri: '', path: '/work/app/src/router.ts', version: null, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: '// changed\n' }] }] })
+    await workspace.applyEdit({
+      operations: [
+        {
+          type: 'edit',
+          uri: '',
+          path: '/work/app/src/router.ts',
+          version: null,
+          edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: '// changed\n' }],
+        },
+      ],
+    })
     await resolveTarget(lsp, { path: 'src/router.ts', symbol: 'Router' })
     expect(symbolCalls()).toBe(2)
   })

@@ -41,7 +41,8 @@ export function explicitApprovalReasons(edit: LspWorkspaceEdit, preview: Mutatio
   const reasons: string[] = []
   for (const op of preview.resourceOperations) {
     if (op.type === 'delete') reasons.push(`deletes ${op.path}`)
-    else if (op.destructive) reasons.push(`${op.type === 'create' ? 'creates' : 'renames onto'} ${op.newPath ?? op.path} and may overwrite it`)
+    else if (op.destructive)
+      reasons.push(`${op.type === 'create' ? 'creates' : 'renames onto'} ${op.newPath ?? op.path} and may overwrite it`)
   }
   reasons.push(...preview.unpreviewable)
   const confirm = new Set<string>()

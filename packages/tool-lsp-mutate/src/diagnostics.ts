@@ -32,7 +32,8 @@ export async function snapshotDiagnostics(
       try {
         const result = await lsp.query({ operation: 'diagnostics', root, path, waitMs }, signal)
         const file = result.files.find((f) => f.path === path) ?? result.files[0]
-        if (file === undefined) return [path, { path, freshness: 'unknown', diagnostics: [], note: 'the provider returned no entry for this file' }]
+        if (file === undefined)
+          return [path, { path, freshness: 'unknown', diagnostics: [], note: 'the provider returned no entry for this file' }]
         return [path, { path, freshness: file.freshness, diagnostics: file.diagnostics }]
       } catch (cause) {
         const error = toLspError(cause, 'SERVER_ERROR', 'diagnostics')
@@ -101,6 +102,8 @@ export function diagnosticDelta(
       ...(notes.length === 0 ? {} : { note: notes.join('; ') }),
     })
   }
-  const settled = files.every((f) => f.after === 'current' || (f.after === 'unavailable' && f.note?.startsWith('no language provider') === true))
+  const settled = files.every(
+    (f) => f.after === 'current' || (f.after === 'unavailable' && f.note?.startsWith('no language provider') === true),
+  )
   return { introduced, resolved, persisting, files, settled }
 }

@@ -48,8 +48,7 @@ function myers(a: ReadonlyArray<string>, b: ReadonlyArray<string>): DiffLine[] {
   for (let d = 0; d <= max; d++) {
     trace.push(v.slice())
     for (let k = -d; k <= d; k += 2) {
-      let x =
-        k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1
+      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1
       let y = x - k
       while (x < n && y < m && a[x] === b[y]) {
         x++
@@ -63,7 +62,13 @@ function myers(a: ReadonlyArray<string>, b: ReadonlyArray<string>): DiffLine[] {
   return [...a.map((text): DiffLine => ({ type: 'removed', text })), ...b.map((text): DiffLine => ({ type: 'added', text }))]
 }
 
-function backtrack(trace: ReadonlyArray<Int32Array>, a: ReadonlyArray<string>, b: ReadonlyArray<string>, offset: number, dEnd: number): DiffLine[] {
+function backtrack(
+  trace: ReadonlyArray<Int32Array>,
+  a: ReadonlyArray<string>,
+  b: ReadonlyArray<string>,
+  offset: number,
+  dEnd: number,
+): DiffLine[] {
   const out: DiffLine[] = []
   let x = a.length
   let y = b.length
@@ -163,7 +168,9 @@ export function unifiedDiff(path: string, oldText: string | null, newText: strin
     const first = lines[0]!
     const oldStart = first.type === 'added' ? first.oldLine + 1 : first.oldLine
     const newStart = first.type === 'removed' ? first.newLine + 1 : first.newLine
-    const body: string[] = [`@@ -${oldCount === 0 ? oldStart - 1 : oldStart},${oldCount} +${newCount === 0 ? newStart - 1 : newStart},${newCount} @@`]
+    const body: string[] = [
+      `@@ -${oldCount === 0 ? oldStart - 1 : oldStart},${oldCount} +${newCount === 0 ? newStart - 1 : newStart},${newCount} @@`,
+    ]
     for (const line of lines) {
       if (line.type === 'added') added++
       if (line.type === 'removed') removed++

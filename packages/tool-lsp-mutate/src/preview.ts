@@ -38,7 +38,9 @@ export function checkContainment(root: string, edit: LspWorkspaceEdit): void {
       }
     }
     if (fromUri !== path) {
-      throw new LspError('MALFORMED_RESPONSE', `the edit's uri ${uri} and path ${path} name different files; nothing was written`, { data: { uri, path } })
+      throw new LspError('MALFORMED_RESPONSE', `the edit's uri ${uri} and path ${path} name different files; nothing was written`, {
+        data: { uri, path },
+      })
     }
   }
   for (const op of edit.operations) {
@@ -148,9 +150,13 @@ export async function buildPreview(
     if (op.type === 'edit') {
       const before = await load(op.path)
       if (before === null) {
-        throw new LspError('NOT_FOUND', `the edit changes ${rel(op.path)}, which does not exist${folders.has(op.path) ? ' as a file' : ''}; nothing was written`, {
-          data: { path: rel(op.path) },
-        })
+        throw new LspError(
+          'NOT_FOUND',
+          `the edit changes ${rel(op.path)}, which does not exist${folders.has(op.path) ? ' as a file' : ''}; nothing was written`,
+          {
+            data: { path: rel(op.path) },
+          },
+        )
       }
       const lines = new TextLines(before)
       const after = applyTextEdits(before, op.edits, rel(op.path))
@@ -179,7 +185,9 @@ export async function buildPreview(
       })
       if (exists && op.options?.overwrite !== true) {
         if (op.options?.ignoreIfExists === true) continue
-        throw new LspError('STALE_VERSION', `the edit creates ${rel(op.path)}, which already exists; nothing was written`, { data: { path: rel(op.path) } })
+        throw new LspError('STALE_VERSION', `the edit creates ${rel(op.path)}, which already exists; nothing was written`, {
+          data: { path: rel(op.path) },
+        })
       }
       entry(op.path)
       createdOrMovedHere.add(op.path)
@@ -200,11 +208,15 @@ export async function buildPreview(
         ...(label === undefined ? {} : { annotation: label }),
       })
       if (text === null && !isFolder) {
-        throw new LspError('NOT_FOUND', `the edit renames ${rel(op.oldPath)}, which does not exist; nothing was written`, { data: { path: rel(op.oldPath) } })
+        throw new LspError('NOT_FOUND', `the edit renames ${rel(op.oldPath)}, which does not exist; nothing was written`, {
+          data: { path: rel(op.oldPath) },
+        })
       }
       if (targetExists && op.options?.overwrite !== true) {
         if (op.options?.ignoreIfExists === true) continue
-        throw new LspError('STALE_VERSION', `the edit renames onto ${rel(op.newPath)}, which already exists; nothing was written`, { data: { path: rel(op.newPath) } })
+        throw new LspError('STALE_VERSION', `the edit renames onto ${rel(op.newPath)}, which already exists; nothing was written`, {
+          data: { path: rel(op.newPath) },
+        })
       }
       entry(op.oldPath).renamedTo = op.newPath
       renamed.set(op.oldPath, op.newPath)
@@ -225,7 +237,9 @@ export async function buildPreview(
     })
     if (text === null && !folders.has(op.path)) {
       if (op.options?.ignoreIfNotExists === true) continue
-      throw new LspError('NOT_FOUND', `the edit deletes ${rel(op.path)}, which does not exist; nothing was written`, { data: { path: rel(op.path) } })
+      throw new LspError('NOT_FOUND', `the edit deletes ${rel(op.path)}, which does not exist; nothing was written`, {
+        data: { path: rel(op.path) },
+      })
     }
     entry(op.path)
     current.set(op.path, null)

@@ -198,13 +198,17 @@ export function renderReceipt(receipt: MutationReceipt, options: RenderReceiptOp
   if (receipt.approval.decision === 'denied' && !includeError) {
     // The error message above already says it was denied and why.
   } else if (receipt.approval.decision === 'denied') {
-    lines.push(`approval denied${receipt.approval.deniedReason === undefined ? '' : `: ${receipt.approval.deniedReason}`}; nothing was written`)
+    lines.push(
+      `approval denied${receipt.approval.deniedReason === undefined ? '' : `: ${receipt.approval.deniedReason}`}; nothing was written`,
+    )
   } else if (receipt.approval.explicitRequired) {
     lines.push(`explicit approval was required: ${receipt.approval.reasons.join('; ')}`)
   }
   for (const file of receipt.files) {
     const hash = file.hashAfter === undefined ? '' : ` hash ${file.hashAfter.slice(0, 12)}`
-    lines.push(`${file.change} ${file.path}${file.newPath === undefined ? '' : ` → ${file.newPath}`}: ${plural(file.editCount, 'edit')}${receipt.status === 'applied' ? (file.saved ? ', saved' : ', NOT saved') : ''}${hash}`)
+    lines.push(
+      `${file.change} ${file.path}${file.newPath === undefined ? '' : ` → ${file.newPath}`}: ${plural(file.editCount, 'edit')}${receipt.status === 'applied' ? (file.saved ? ', saved' : ', NOT saved') : ''}${hash}`,
+    )
   }
   for (const op of receipt.resourceOperations) {
     lines.push(`${op.type} ${op.path}${op.newPath === undefined ? '' : ` → ${op.newPath}`}${op.destructive ? ' (destructive)' : ''}`)

@@ -1,14 +1,6 @@
 import { LspError, type LspPosition, type LspTextEdit, type ResolvedTarget } from '@codeseam/lsp'
 
-import {
-  blankLinesAround,
-  bodySpan,
-  declarationSpan,
-  leadingKind,
-  lineEnding,
-  reindent,
-  symbolLanguage,
-} from './symbol-range.js'
+import { blankLinesAround, bodySpan, declarationSpan, leadingKind, lineEnding, reindent, symbolLanguage } from './symbol-range.js'
 
 /**
  * Text edits for `code_insert` and `code_replace`, computed from a resolved target and the declaration
@@ -58,7 +50,10 @@ export function planInsert(resolved: ResolvedTarget, position: InsertPosition, t
   if (symbol === undefined) {
     const line = resolved.position.line
     if (position === 'start' || position === 'end') {
-      throw new LspError('INVALID_ARGUMENT', `position "${position}" needs a symbol target (its body); for a line target use "before" or "after"`)
+      throw new LspError(
+        'INVALID_ARGUMENT',
+        `position "${position}" needs a symbol target (its body); for a line target use "before" or "after"`,
+      )
     }
     const body = withIndent(indentOfLine(resolved, line))
     return { edit: position === 'before' ? { range: at(line), newText: body + eol } : afterLine(line, body, 0), notes }
@@ -71,7 +66,8 @@ export function planInsert(resolved: ResolvedTarget, position: InsertPosition, t
     const gap = Math.min(2, Math.max(blanks.above, blanks.below))
     const body = withIndent(span.indent)
     if (position === 'before') {
-      if (span.leadingStartLine < span.declarationLine) notes.push(`inserted above the doc comment/decorators that start at line ${span.leadingStartLine + 1}`)
+      if (span.leadingStartLine < span.declarationLine)
+        notes.push(`inserted above the doc comment/decorators that start at line ${span.leadingStartLine + 1}`)
       return { edit: { range: at(span.leadingStartLine), newText: body + eol + eol.repeat(gap) }, notes }
     }
     return { edit: afterLine(span.end.line, body, gap), notes }
@@ -79,7 +75,8 @@ export function planInsert(resolved: ResolvedTarget, position: InsertPosition, t
   const bodyAt = bodySpan(lines, span, symbol.selectionRange.end, language)
   const body = withIndent(bodyAt.indent)
   const line = position === 'start' ? bodyAt.firstLine : bodyAt.afterLastLine
-  if (line >= lines.lineCount) return { edit: { range: at(lines.lineCount - 1, lines.lineLength(lines.lineCount - 1)), newText: eol + body }, notes }
+  if (line >= lines.lineCount)
+    return { edit: { range: at(lines.lineCount - 1, lines.lineLength(lines.lineCount - 1)), newText: eol + body }, notes }
   return { edit: { range: at(line), newText: body + eol }, notes }
 }
 
@@ -101,12 +98,18 @@ export function planReplace(resolved: ResolvedTarget, text: string, endLine?: nu
       throw new LspError('INVALID_ARGUMENT', `endLine ${endLine} must be between line ${first + 1} and the last line (${lines.lineCount})`)
     }
     return {
-      edit: { range: { start: { line: first, character: 0 }, end: { line: last, character: lines.lineLength(last) } }, newText: normalize(text, eol) },
+      edit: {
+        range: { start: { line: first, character: 0 }, end: { line: last, character: lines.lineLength(last) } },
+        newText: normalize(text, eol),
+      },
       notes,
     }
   }
   if (endLine !== undefined) {
-    throw new LspError('INVALID_ARGUMENT', 'endLine goes with a line target (path + line); a symbol target already spans its whole declaration')
+    throw new LspError(
+      'INVALID_ARGUMENT',
+      'endLine goes with a line target (path + line); a symbol target already spans its whole declaration',
+    )
   }
   const language = symbolLanguage(resolved.path)
   const span = declarationSpan(lines, symbol, language)

@@ -125,12 +125,17 @@ function leadingBlock(lines: TextLines, line: number, language: SymbolLanguage):
 }
 
 /** The declaration span of a symbol whose server ranges are `range` (whole declaration) and `selectionRange` (its name). */
-export function declarationSpan(lines: TextLines, symbol: { readonly range: LspRange; readonly selectionRange: LspRange }, language: SymbolLanguage): DeclarationSpan {
+export function declarationSpan(
+  lines: TextLines,
+  symbol: { readonly range: LspRange; readonly selectionRange: LspRange },
+  language: SymbolLanguage,
+): DeclarationSpan {
   const nameLine = symbol.selectionRange.start.line
   let end = symbol.range.end
   // Some servers end a range at the start of the next line, or include trailing blank lines.
   if (end.character === 0 && end.line > symbol.range.start.line) end = { line: end.line - 1, character: lines.lineLength(end.line - 1) }
-  while (end.line > nameLine && lines.lineText(end.line).trim() === '') end = { line: end.line - 1, character: lines.lineLength(end.line - 1) }
+  while (end.line > nameLine && lines.lineText(end.line).trim() === '')
+    end = { line: end.line - 1, character: lines.lineLength(end.line - 1) }
 
   let declarationLine = nameLine
   let leading = leadingBlock(lines, nameLine, language)
@@ -202,7 +207,11 @@ export function bodySpan(lines: TextLines, span: DeclarationSpan, nameEnd: LspPo
         break
       }
     }
-    if (headerEnd < 0) throw new LspError('INVALID_ARGUMENT', `line ${span.declarationLine + 1} does not start a block (no ':' header found); start/end insertions need a class or function`)
+    if (headerEnd < 0)
+      throw new LspError(
+        'INVALID_ARGUMENT',
+        `line ${span.declarationLine + 1} does not start a block (no ':' header found); start/end insertions need a class or function`,
+      )
     if (headerEnd === lastLine) throw oneLineBody(span)
     let first = headerEnd + 1
     while (first <= lastLine && lines.lineText(first).trim() === '') first++
@@ -237,11 +246,18 @@ export function bodySpan(lines: TextLines, span: DeclarationSpan, nameEnd: LspPo
       }
     }
   }
-  if (openLine < 0) throw new LspError('INVALID_ARGUMENT', `the declaration at line ${span.declarationLine + 1} has no '{' body; start/end insertions need a class, interface, function or block`)
+  if (openLine < 0)
+    throw new LspError(
+      'INVALID_ARGUMENT',
+      `the declaration at line ${span.declarationLine + 1} has no '{' body; start/end insertions need a class, interface, function or block`,
+    )
   if (openLine === lastLine) throw oneLineBody(span)
   const closing = lines.lineText(lastLine).trim()
   if (!closing.startsWith('}')) {
-    throw new LspError('INVALID_ARGUMENT', `the body of the declaration at line ${span.declarationLine + 1} does not end on a line of its own; use code_replace`)
+    throw new LspError(
+      'INVALID_ARGUMENT',
+      `the body of the declaration at line ${span.declarationLine + 1} does not end on a line of its own; use code_replace`,
+    )
   }
   let first = openLine + 1
   while (first < lastLine && lines.lineText(first).trim() === '') first++
@@ -278,7 +294,11 @@ export function blankLinesAround(lines: TextLines, firstLine: number, lastLine: 
 
 /** Whether replacement text begins with a doc comment, a decorator/attribute, or neither. */
 export function leadingKind(text: string, language: SymbolLanguage): 'comment' | 'decorator' | 'code' {
-  const first = text.split('\n').find((l) => l.trim() !== '')?.trim() ?? ''
+  const first =
+    text
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? ''
   if (opensWithComment(first, language)) return 'comment'
   if (isDecoratorStart(first, language)) return 'decorator'
   return 'code'

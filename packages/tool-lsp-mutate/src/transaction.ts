@@ -169,9 +169,15 @@ export class MutationSession {
       built = await buildPreview(workspace, edit, known, change.unpreviewable ?? [], signal)
       await this.checkExpectedHashes(workspace, built, request.expectedHashes ?? {}, signal)
 
-      const changes = built.preview.files.some((f) => f.diff.length > 0 || f.change !== 'modify') || built.preview.resourceOperations.length > 0
+      const changes =
+        built.preview.files.some((f) => f.diff.length > 0 || f.change !== 'modify') || built.preview.resourceOperations.length > 0
       if (!changes && built.preview.unpreviewable.length === 0) {
-        return this.receipt(base, started, 'unchanged', { built, snippets, notes: [...notes, 'the edit changes nothing; nothing was written'], change })
+        return this.receipt(base, started, 'unchanged', {
+          built,
+          snippets,
+          notes: [...notes, 'the edit changes nothing; nothing was written'],
+          change,
+        })
       }
       if (base.dryRun) return this.receipt(base, started, 'previewed', { built, snippets, notes, change })
 
@@ -187,7 +193,13 @@ export class MutationSession {
         signal,
       )
       if (approval.decision === 'denied') {
-        throw new Stop('denied', new LspError('APPROVAL_DENIED', `approval denied${approval.deniedReason === undefined ? '' : `: ${approval.deniedReason}`}; nothing was written`))
+        throw new Stop(
+          'denied',
+          new LspError(
+            'APPROVAL_DENIED',
+            `approval denied${approval.deniedReason === undefined ? '' : `: ${approval.deniedReason}`}; nothing was written`,
+          ),
+        )
       }
 
       const touched = [...built.basis.keys()]
@@ -205,16 +217,35 @@ export class MutationSession {
       }
       const after = await snapshotDiagnostics(lsp, root, built.survivors, waitMs, signal)
       const diagnostics = diagnosticDelta(root, before, after, built.renamed)
-      return this.receipt(base, started, 'applied', { built, snippets, notes, change, approval, files: writtenFiles(root, built, written), diagnostics })
+      return this.receipt(base, started, 'applied', {
+        built,
+        snippets,
+        notes,
+        change,
+        approval,
+        files: writtenFiles(root, built, written),
+        diagnostics,
+      })
     } catch (cause) {
       const stop = cause instanceof Stop ? cause : undefined
       if (written !== undefined && built !== undefined) {
         // The change is on disk: whatever failed afterwards, the receipt must not say nothing was written.
         const error = signal.aborted ? new LspError('CANCELLED', 'the call was cancelled') : toLspError(cause, 'SERVER_ERROR', base.tool)
         const afterwards = `the edit was written, but the work after it stopped (${error.code}: ${error.message}); the diagnostics after the edit were not checked`
-        return this.receipt(base, started, 'applied', { built, snippets, notes: [...notes, afterwards], change, approval, files: writtenFiles(root, built, written) })
+        return this.receipt(base, started, 'applied', {
+          built,
+          snippets,
+          notes: [...notes, afterwards],
+          change,
+          approval,
+          files: writtenFiles(root, built, written),
+        })
       }
-      const error = stop?.error ?? (signal.aborted ? new LspError('CANCELLED', 'the mutation was cancelled; nothing was written', { cause }) : toLspError(cause, 'SERVER_ERROR', base.tool))
+      const error =
+        stop?.error ??
+        (signal.aborted
+          ? new LspError('CANCELLED', 'the mutation was cancelled; nothing was written', { cause })
+          : toLspError(cause, 'SERVER_ERROR', base.tool))
       return this.receipt(base, started, stop?.status ?? statusFor(error.code), { built, snippets, notes, change, approval, error })
     } finally {
       await lock?.release()
@@ -245,9 +276,13 @@ export class MutationSession {
     for (const op of built.preview.resourceOperations) {
       if (op.type !== 'create' || op.overwrite === true || op.ignoreIfExists === true) continue
       if (await workspace.exists(resolveInRoot(workspace.root, op.path))) {
-        throw new LspError('STALE_VERSION', `${op.path} was created by someone else after the preview was made; nothing was written; run the tool again`, {
-          data: { path: op.path },
-        })
+        throw new LspError(
+          'STALE_VERSION',
+          `${op.path} was created by someone else after the preview was made; nothing was written; run the tool again`,
+          {
+            data: { path: op.path },
+          },
+        )
       }
     }
     for (const [path, snapshot] of built.basis) {
@@ -259,9 +294,13 @@ export class MutationSession {
       }
       if (now?.hash !== snapshot.hash) {
         const where = displayPath(workspace.root, path)
-        throw new LspError('STALE_VERSION', `${where} changed after the preview was made${now === undefined ? ' (it can no longer be read)' : ''}; nothing was written; run the tool again`, {
-          data: { path: where, expected: snapshot.hash, ...(now === undefined ? {} : { actual: now.hash }) },
-        })
+        throw new LspError(
+          'STALE_VERSION',
+          `${where} changed after the preview was made${now === undefined ? ' (it can no longer be read)' : ''}; nothing was written; run the tool again`,
+          {
+            data: { path: where, expected: snapshot.hash, ...(now === undefined ? {} : { actual: now.hash }) },
+          },
+        )
       }
     }
   }
@@ -309,7 +348,13 @@ export class MutationSession {
       ...(parts.change?.command === undefined ? {} : { command: parts.change.command }),
       ...(error === undefined
         ? {}
-        : { error: { code: error.code, message: error.message, ...(Object.keys(error.data).length === 0 ? {} : { data: jsonSafe(error.data) }) } }),
+        : {
+            error: {
+              code: error.code,
+              message: error.message,
+              ...(Object.keys(error.data).length === 0 ? {} : { data: jsonSafe(error.data) }),
+            },
+          }),
       notes: parts.notes ?? [],
       startedAt: base.startedAt,
       elapsedMs: Math.round(performance.now() - started),

@@ -16,12 +16,25 @@ let lsp: LspService
 let workspace: MemoryWorkspace
 const commandEdit = {
   operations: [
-    { type: 'edit' as const, uri: pathToUri(file), path: file, version: null, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: '// generated\n' }] },
+    {
+      type: 'edit' as const,
+      uri: pathToUri(file),
+      path: file,
+      version: null,
+      edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: '// generated\n' }],
+    },
   ],
 }
 const actions: LspCodeAction[] = [
   { id: 'act-cmd', title: 'Generate header', kind: 'source', hasEdit: false, hasCommand: true },
-  { id: 'act-off', title: 'Extract function', kind: 'refactor.extract', disabledReason: 'Select an expression first', hasEdit: true, hasCommand: false },
+  {
+    id: 'act-off',
+    title: 'Extract function',
+    kind: 'refactor.extract',
+    disabledReason: 'Select an expression first',
+    hasEdit: true,
+    hasCommand: false,
+  },
 ]
 
 function provider(): LspProvider {
@@ -61,7 +74,17 @@ afterEach(async () => {
 describe('code_actions', () => {
   test('a command-only action: its captured applyEdit is previewed, needs explicit approval even under autoApprove, and is applied in the transaction', async () => {
     const asked: ApprovalRequest[] = []
-    const tool = mutationTools(new MutationSession({ autoApprove: true, lock: false, diagnosticsWaitMs: 100, approve: (r) => { asked.push(r); return 'approve' } })).find((t) => t.name === 'code_actions')!
+    const tool = mutationTools(
+      new MutationSession({
+        autoApprove: true,
+        lock: false,
+        diagnosticsWaitMs: 100,
+        approve: (r) => {
+          asked.push(r)
+          return 'approve'
+        },
+      }),
+    ).find((t) => t.name === 'code_actions')!
     const outcome = await callTool(tool, { path: 'a.ts', line: 1, apply: 'Generate header' }, toolContext(lsp))
     if (!outcome.ok) throw new Error(outcome.error.message)
     const receipt = outcome.structured.receipt as MutationReceipt

@@ -12,7 +12,14 @@ const tools = mutationTools({ autoApprove: true, lock: false })
 
 describe('tool definitions', () => {
   test('six tools, each exportable to MCP, OpenAI and Anthropic, all mutating', () => {
-    expect(tools.map((t) => t.name)).toEqual(['code_rename', 'code_actions', 'code_format', 'code_insert', 'code_replace', 'code_replace_batch'])
+    expect(tools.map((t) => t.name)).toEqual([
+      'code_rename',
+      'code_actions',
+      'code_format',
+      'code_insert',
+      'code_replace',
+      'code_replace_batch',
+    ])
     for (const tool of tools) {
       const mcp = toMcpTool(tool)
       expect(mcp.name).toBe(tool.name)

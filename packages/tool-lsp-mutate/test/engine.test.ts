@@ -24,7 +24,13 @@ function session(options: MutationSessionOptions): MutationSession {
   return new MutationSession({ lock: false, diagnosticsWaitMs: 1_000, ...options })
 }
 
-function replaceLine(path: string, line: number, oldLength: number, newText: string, extra: Partial<{ snippet: boolean; annotationId: string }> = {}) {
+function replaceLine(
+  path: string,
+  line: number,
+  oldLength: number,
+  newText: string,
+  extra: Partial<{ snippet: boolean; annotationId: string }> = {},
+) {
   const absolute = `${root}/${path}`
   return {
     type: 'edit' as const,
@@ -36,7 +42,10 @@ function replaceLine(path: string, line: number, oldLength: number, newText: str
 }
 
 const fix: LspWorkspaceEdit = {
-  operations: [replaceLine('a.ts', 0, 'const a = 1'.length, 'const a = ERROR'), replaceLine('b.ts', 0, 'const b = ERROR'.length, 'const b = 2')],
+  operations: [
+    replaceLine('a.ts', 0, 'const a = 1'.length, 'const a = ERROR'),
+    replaceLine('b.ts', 0, 'const b = ERROR'.length, 'const b = 2'),
+  ],
 }
 
 describe('the transaction engine', () => {
@@ -71,7 +80,11 @@ describe('the transaction engine', () => {
   })
 
   test('a callback that throws is a denial', async () => {
-    const receipt = await session({ approve: () => { throw new Error('UI closed') } }).run(lsp, { tool: 't', root, compute: async () => ({ edit: fix }) })
+    const receipt = await session({
+      approve: () => {
+        throw new Error('UI closed')
+      },
+    }).run(lsp, { tool: 't', root, compute: async () => ({ edit: fix }) })
     expect(receipt.status).toBe('denied')
     expect(receipt.approval.deniedReason).toMatch(/UI closed/)
     expect(workspace.text('b.ts')).toBe('const b = ERROR\n')
@@ -79,7 +92,13 @@ describe('the transaction engine', () => {
 
   test('needsConfirmation annotations and unpreviewable effects need an explicit yes even under autoApprove', async () => {
     const asked: ApprovalRequest[] = []
-    const s = session({ autoApprove: true, approve: (request) => { asked.push(request); return 'approve' } })
+    const s = session({
+      autoApprove: true,
+      approve: (request) => {
+        asked.push(request)
+        return 'approve'
+      },
+    })
     const annotated: LspWorkspaceEdit = {
       operations: [replaceLine('a.ts', 0, 'const a = 1'.length, 'const a = 3', { annotationId: 'risky' })],
       annotations: { risky: { label: 'Change public API', needsConfirmation: true } },
@@ -98,10 +117,18 @@ describe('the transaction engine', () => {
 
   test('refusals, overlaps and write failures come back as receipts, with nothing written', async () => {
     const s = session({ autoApprove: true })
-    const ambiguous = await s.run(lsp, { tool: 't', root, compute: async () => { throw new LspError('AMBIGUOUS', 'two symbols match', { data: { candidates: [{ label: 'a' }, { label: 'b' }] } }) } })
+    const ambiguous = await s.run(lsp, {
+      tool: 't',
+      root,
+      compute: async () => {
+        throw new LspError('AMBIGUOUS', 'two symbols match', { data: { candidates: [{ label: 'a' }, { label: 'b' }] } })
+      },
+    })
     expect([ambiguous.status, ambiguous.error?.code]).toEqual(['refused', 'AMBIGUOUS'])
     const overlapping: LspWorkspaceEdit = {
-      operations: [{ ...replaceLine('a.ts', 0, 8, 'x'), edits: [...replaceLine('a.ts', 0, 8, 'x').edits, ...replaceLine('a.ts', 0, 5, 'y').edits] }],
+      operations: [
+        { ...replaceLine('a.ts', 0, 8, 'x'), edits: [...replaceLine('a.ts', 0, 8, 'x').edits, ...replaceLine('a.ts', 0, 5, 'y').edits] },
+      ],
     }
     const overlap = await s.run(lsp, { tool: 't', root, compute: async () => ({ edit: overlapping }) })
     expect(overlap.status).toBe('refused')
@@ -123,13 +150,19 @@ describe('the transaction engine', () => {
       ...inner,
       async query(request, signal) {
         if (request.operation !== 'diagnostics' || workspace.text('a.ts') === 'const a = 1\n') return inner.query(request, signal)
-        const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new LspError('CANCELLED', 'cancelled')), { once: true }))
+        const aborted = new Promise<never>((_, reject) =>
+          signal.addEventListener('abort', () => reject(new LspError('CANCELLED', 'cancelled')), { once: true }),
+        )
         controller.abort()
         return aborted
       },
     })
     try {
-      const receipt = await session({ autoApprove: true }).run(cancelling, { tool: 't', root, compute: async () => ({ edit: fix }) }, controller.signal)
+      const receipt = await session({ autoApprove: true }).run(
+        cancelling,
+        { tool: 't', root, compute: async () => ({ edit: fix }) },
+        controller.signal,
+      )
       expect(controller.signal.aborted).toBe(true)
       expect(workspace.text('a.ts')).toBe('const a = ERROR\n')
       expect(receipt.status).toBe('applied')
@@ -156,7 +189,11 @@ describe('the transaction engine', () => {
       }
       return original(path)
     }
-    const receipt = await session({ autoApprove: true }).run(lsp, { tool: 't', root, compute: async () => ({ edit: fix }) }, controller.signal)
+    const receipt = await session({ autoApprove: true }).run(
+      lsp,
+      { tool: 't', root, compute: async () => ({ edit: fix }) },
+      controller.signal,
+    )
     expect(workspace.text('b.ts')).toBe('const b = 2\n')
     expect(receipt.status).toBe('applied')
     expect(receipt.files.every((f) => f.saved && f.hashAfter !== undefined)).toBe(true)
@@ -166,7 +203,11 @@ describe('the transaction engine', () => {
 
   test('an edit that changes nothing is "unchanged" and is not sent for approval', async () => {
     const same = { operations: [replaceLine('a.ts', 0, 'const a = 1'.length, 'const a = 1')] }
-    const receipt = await session({ approve: () => { throw new Error('must not be asked') } }).run(lsp, { tool: 't', root, compute: async () => ({ edit: same }) })
+    const receipt = await session({
+      approve: () => {
+        throw new Error('must not be asked')
+      },
+    }).run(lsp, { tool: 't', root, compute: async () => ({ edit: same }) })
     expect(receipt.status).toBe('unchanged')
     expect(receipt.approval.decision).toBe('notAsked')
   })

@@ -23,7 +23,15 @@ beforeAll(async () => {
   const esbuild = createRequire(require.resolve('tsup')).resolve('esbuild')
   const { build } = (await import(esbuild)) as { build: (options: Record<string, unknown>) => Promise<unknown> }
   const lockSource = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), '../src/lock.ts')
-  await build({ entryPoints: [lockSource], bundle: true, platform: 'node', format: 'esm', outfile: nodePath.join(work, 'lock.mjs'), conditions: ['@codeseam/source'], logLevel: 'silent' })
+  await build({
+    entryPoints: [lockSource],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: nodePath.join(work, 'lock.mjs'),
+    conditions: ['@codeseam/source'],
+    logLevel: 'silent',
+  })
   writeFileSync(
     nodePath.join(work, 'holder.mjs'),
     [

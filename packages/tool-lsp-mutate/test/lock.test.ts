@@ -23,7 +23,9 @@ afterAll(() => {
 
 /** A real process that waits until killed; resolves once it is running. */
 async function sleeper(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-e', 'process.stdout.write("up\\n"); setInterval(() => {}, 1 << 30)'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, ['-e', 'process.stdout.write("up\\n"); setInterval(() => {}, 1 << 30)'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   children.push(child)
   await new Promise<void>((resolve, reject) => {
     child.stdout!.once('data', () => resolve())
@@ -35,7 +37,14 @@ async function sleeper(): Promise<ChildProcess> {
 /** Writes a lock file owned by `pid`, as that process would have. */
 async function holdAs(root: string, pid: number, processStart?: string): Promise<void> {
   const start = processStart ?? (await processStartTime(pid))
-  const holder = { pid, ...(start === undefined ? {} : { processStart: start }), hostname: hostname(), root, acquiredAt: new Date().toISOString(), token: `held-by-${pid}` }
+  const holder = {
+    pid,
+    ...(start === undefined ? {} : { processStart: start }),
+    hostname: hostname(),
+    root,
+    acquiredAt: new Date().toISOString(),
+    token: `held-by-${pid}`,
+  }
   writeFileSync(rootLockPath(root, directory), JSON.stringify(holder))
 }
 
@@ -119,4 +128,3 @@ describe('root lock', () => {
     expect(order).toEqual(['first', 'second'])
   })
 })
-

@@ -64,7 +64,13 @@ export class MemoryWorkspace implements LspWorkspace {
         const before = next.get(op.path) ?? ''
         const after = applyTextEdits(before, op.edits)
         next.set(op.path, after)
-        files.push({ path: op.path, hashBefore: contentHash(before), hashAfter: contentHash(after), editCount: op.edits.length, saved: true })
+        files.push({
+          path: op.path,
+          hashBefore: contentHash(before),
+          hashAfter: contentHash(after),
+          editCount: op.edits.length,
+          saved: true,
+        })
       } else if (op.type === 'create') {
         next.set(op.path, '')
         resourceOperations.push({ type: 'create', path: op.path })
@@ -100,7 +106,12 @@ export function memoryProvider(workspace: MemoryWorkspace): LspProvider {
       for (let line = 0; line < lines.lineCount; line++) {
         const character = lines.lineText(line).indexOf('ERROR')
         if (character >= 0) {
-          diagnostics.push({ range: { start: { line, character }, end: { line, character: character + 5 } }, severity: 'error', message: `bad: ${lines.lineText(line).trim()}`, source: 'memory' })
+          diagnostics.push({
+            range: { start: { line, character }, end: { line, character: character + 5 } },
+            severity: 'error',
+            message: `bad: ${lines.lineText(line).trim()}`,
+            source: 'memory',
+          })
         }
       }
       return {

@@ -71,24 +71,40 @@ describe('code_rename (pyright)', () => {
 describe('code_insert / code_replace symbol ranges (pyright)', () => {
   test('replacing a function under a multi-line decorator keeps the decorator and the comment above it', async () => {
     const w = await world()
-    const receipt = expectOk(await w.call('code_replace', { target: { path: 'pkg/shapes.py', symbol: 'cached' }, text: 'def cached(n: int) -> int:\n    return helper(n) + n\n' }))
+    const receipt = expectOk(
+      await w.call('code_replace', {
+        target: { path: 'pkg/shapes.py', symbol: 'cached' },
+        text: 'def cached(n: int) -> int:\n    return helper(n) + n\n',
+      }),
+    )
     const text = w.read('pkg/shapes.py')
-    expect(between(text, '# A cached square.', 'class Greeter')).toBe('# A cached square.\n@functools.lru_cache(\n    maxsize=None\n)\ndef cached(n: int) -> int:\n    return helper(n) + n\n\n\n')
+    expect(between(text, '# A cached square.', 'class Greeter')).toBe(
+      '# A cached square.\n@functools.lru_cache(\n    maxsize=None\n)\ndef cached(n: int) -> int:\n    return helper(n) + n\n\n\n',
+    )
     expect(receipt.notes.some((n) => n.includes('kept lines'))).toBe(true)
     expect(receipt.diagnostics?.introduced).toEqual([])
   })
 
   test('replacing a static method with flush-left text keeps @staticmethod and indents to the class', async () => {
     const w = await world()
-    expectOk(await w.call('code_replace', { target: { path: 'pkg/shapes.py', symbol: 'Greeter.shout' }, text: 'def shout(name: str) -> str:\n    return name.upper() + "!"' }))
+    expectOk(
+      await w.call('code_replace', {
+        target: { path: 'pkg/shapes.py', symbol: 'Greeter.shout' },
+        text: 'def shout(name: str) -> str:\n    return name.upper() + "!"',
+      }),
+    )
     const text = w.read('pkg/shapes.py')
-    expect(text).toContain('    greeting = "hello"\n\n    @staticmethod\n    def shout(name: str) -> str:\n        return name.upper() + "!"\n\n    def greet(')
+    expect(text).toContain(
+      '    greeting = "hello"\n\n    @staticmethod\n    def shout(name: str) -> str:\n        return name.upper() + "!"\n\n    def greet(',
+    )
     expect(occurrences(text, '@staticmethod')).toBe(1)
   })
 
   test('insert at the start of a class goes after its docstring', async () => {
     const w = await world()
-    const receipt = expectOk(await w.call('code_insert', { target: { path: 'pkg/shapes.py', symbol: 'Greeter' }, position: 'start', text: 'count = 0' }))
+    const receipt = expectOk(
+      await w.call('code_insert', { target: { path: 'pkg/shapes.py', symbol: 'Greeter' }, position: 'start', text: 'count = 0' }),
+    )
     expect(w.read('pkg/shapes.py')).toContain('class Greeter:\n    """Says hello."""\n    count = 0\n')
     expect(receipt.diagnostics?.introduced).toEqual([])
   })
@@ -97,13 +113,27 @@ describe('code_insert / code_replace symbol ranges (pyright)', () => {
     const w = await world()
     expectOk(await w.call('code_insert', { target: { path: 'pkg/shapes.py', symbol: 'helper' }, position: 'start', text: 'assert x >= 0' }))
     expect(w.read('pkg/shapes.py')).toContain('def helper(x: int) -> int:\n    """Double x."""\n    assert x >= 0\n    return x * 2\n')
-    expectOk(await w.call('code_insert', { target: { path: 'pkg/shapes.py', symbol: 'Greeter' }, position: 'end', text: 'def bye(self) -> str:\n    return "bye"' }))
-    expect(w.read('pkg/shapes.py').endsWith('        return f"{self.greeting} {name}"\n    def bye(self) -> str:\n        return "bye"\n')).toBe(true)
+    expectOk(
+      await w.call('code_insert', {
+        target: { path: 'pkg/shapes.py', symbol: 'Greeter' },
+        position: 'end',
+        text: 'def bye(self) -> str:\n    return "bye"',
+      }),
+    )
+    expect(
+      w.read('pkg/shapes.py').endsWith('        return f"{self.greeting} {name}"\n    def bye(self) -> str:\n        return "bye"\n'),
+    ).toBe(true)
   })
 
   test('insert after a top-level function keeps the two blank lines on each side', async () => {
     const w = await world()
-    expectOk(await w.call('code_insert', { target: { path: 'pkg/shapes.py', symbol: 'helper' }, position: 'after', text: 'def triple(x: int) -> int:\n    return x * 3' }))
+    expectOk(
+      await w.call('code_insert', {
+        target: { path: 'pkg/shapes.py', symbol: 'helper' },
+        position: 'after',
+        text: 'def triple(x: int) -> int:\n    return x * 3',
+      }),
+    )
     expect(w.read('pkg/shapes.py')).toContain('    return x * 2\n\n\ndef triple(x: int) -> int:\n    return x * 3\n\n\n# A cached square.')
   })
 
@@ -115,7 +145,12 @@ describe('code_insert / code_replace symbol ranges (pyright)', () => {
 
   test('replacement text starting with a decorator replaces the decorators, not doubles them', async () => {
     const w = await world()
-    expectOk(await w.call('code_replace', { target: { path: 'pkg/shapes.py', symbol: 'cached' }, text: '@functools.cache\ndef cached(n: int) -> int:\n    return n' }))
+    expectOk(
+      await w.call('code_replace', {
+        target: { path: 'pkg/shapes.py', symbol: 'cached' },
+        text: '@functools.cache\ndef cached(n: int) -> int:\n    return n',
+      }),
+    )
     const text = w.read('pkg/shapes.py')
     expect(text).toContain('# A cached square.\n@functools.cache\ndef cached(n: int) -> int:\n    return n\n')
     expect(text).not.toContain('lru_cache')
@@ -123,7 +158,12 @@ describe('code_insert / code_replace symbol ranges (pyright)', () => {
 
   test('a replacement that breaks a caller reports the pushed diagnostic as introduced (after the new content was analysed)', async () => {
     const w = await world()
-    const receipt = expectOk(await w.call('code_replace', { target: { path: 'pkg/shapes.py', symbol: 'helper' }, text: 'def helper(x: int, y: int) -> int:\n    return x * y' }))
+    const receipt = expectOk(
+      await w.call('code_replace', {
+        target: { path: 'pkg/shapes.py', symbol: 'helper' },
+        text: 'def helper(x: int, y: int) -> int:\n    return x * y',
+      }),
+    )
     expect(receipt.diagnostics?.settled).toBe(true)
     const introduced = receipt.diagnostics?.introduced ?? []
     expect(introduced.some((d) => d.severity === 'error' && (d.path === 'pkg/shapes.py' || d.path === 'pkg/main.py'))).toBe(true)

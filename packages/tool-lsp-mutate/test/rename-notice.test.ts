@@ -20,13 +20,22 @@ function renamer(workspace: MemoryWorkspace, coverage: LspSearchCoverage): LspPr
     extensions: { '.ts': 'typescript' },
     operations: ['documentSymbols', 'prepareRename', 'rename'],
     async query(request) {
-      if (request.operation === 'documentSymbols') return { kind: 'documentSymbols', symbols: [], meta: resultMeta('local:typescript') } as never
-      if (request.operation === 'prepareRename') return { kind: 'prepareRename', rename: { canRename: true }, meta: resultMeta('local:typescript') } as never
+      if (request.operation === 'documentSymbols')
+        return { kind: 'documentSymbols', symbols: [], meta: resultMeta('local:typescript') } as never
+      if (request.operation === 'prepareRename')
+        return { kind: 'prepareRename', rename: { canRename: true }, meta: resultMeta('local:typescript') } as never
       if (request.operation !== 'rename') throw new LspError('UNSUPPORTED_OPERATION', request.operation)
       const edits = [...(workspace.files.get(path) ?? '').split('\n').entries()].flatMap(([line, content]) =>
-        [...content.matchAll(/\btotal\b/g)].map((m) => ({ range: { start: { line, character: m.index }, end: { line, character: m.index + 5 } }, newText: request.newName })),
+        [...content.matchAll(/\btotal\b/g)].map((m) => ({
+          range: { start: { line, character: m.index }, end: { line, character: m.index + 5 } },
+          newText: request.newName,
+        })),
       )
-      return { kind: 'workspaceEdit', edit: { operations: [{ type: 'edit', path, uri: pathToUri(path), edits }] }, meta: resultMeta('local:typescript', { coverage }) } as never
+      return {
+        kind: 'workspaceEdit',
+        edit: { operations: [{ type: 'edit', path, uri: pathToUri(path), edits }] },
+        meta: resultMeta('local:typescript', { coverage }),
+      } as never
     },
   }
 }
@@ -37,7 +46,11 @@ async function rename(coverage: LspSearchCoverage) {
   lsp.registerWorkspace(workspace)
   lsp.registerProvider(renamer(workspace, coverage))
   const tool = mutationTools(new MutationSession({ autoApprove: true, lock: false })).find((t) => t.name === 'code_rename')!
-  const outcome = await callTool(tool, { target: { path: 'a.ts', line: 1, matchText: 'total' }, newName: 'sum', dryRun: true }, toolContext(lsp))
+  const outcome = await callTool(
+    tool,
+    { target: { path: 'a.ts', line: 1, matchText: 'total' }, newName: 'sum', dryRun: true },
+    toolContext(lsp),
+  )
   await lsp.dispose()
   if (!outcome.ok) throw new Error(`${outcome.error.code}: ${outcome.error.message}`)
   return { text: outcome.text, structured: outcome.structured as { receipt: Record<string, any> } }

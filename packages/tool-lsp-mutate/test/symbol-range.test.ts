@@ -65,7 +65,9 @@ describe('declaration spans', () => {
   test('CRLF files get CRLF in inserted lines', () => {
     const text = 'function f() {\r\n  return 1\r\n}\r\n\r\nfunction g() {}\r\n'
     const resolved = target('x.ts', text, 'f', 'function f', '\r\n}')
-    expect(apply(resolved, planInsert(resolved, 'after', 'function h() {}'))).toBe('function f() {\r\n  return 1\r\n}\r\n\r\nfunction h() {}\r\n\r\nfunction g() {}\r\n')
+    expect(apply(resolved, planInsert(resolved, 'after', 'function h() {}'))).toBe(
+      'function f() {\r\n  return 1\r\n}\r\n\r\nfunction h() {}\r\n\r\nfunction g() {}\r\n',
+    )
   })
 
   test('a body on the header line has no line to insert at', () => {
@@ -88,10 +90,16 @@ describe('declaration spans', () => {
   test('a code line ending in a block comment is not a doc comment; a multi-line JSDoc is attached whole', () => {
     const text = 'const a = 1 /* one */\nexport function f() {\n  return a\n}\n'
     const resolved = target('x.ts', text, 'f', 'export function f', '\n}')
-    expect(apply(resolved, planReplace(resolved, '/** F. */\nexport function f() {}'))).toBe('const a = 1 /* one */\n/** F. */\nexport function f() {}\n')
+    expect(apply(resolved, planReplace(resolved, '/** F. */\nexport function f() {}'))).toBe(
+      'const a = 1 /* one */\n/** F. */\nexport function f() {}\n',
+    )
     const documented = 'let x = 0\n\n/**\n * F.\n *\n * More.\n */\nexport function f() {\n  return x\n}\n'
     const resolvedDoc = target('x.ts', documented, 'f', 'export function f', '\n}')
-    expect(apply(resolvedDoc, planReplace(resolvedDoc, '/** G. */\nexport function f() {}'))).toBe('let x = 0\n\n/** G. */\nexport function f() {}\n')
-    expect(apply(resolvedDoc, planInsert(resolvedDoc, 'before', 'let y = 1'))).toBe('let x = 0\n\nlet y = 1\n\n/**\n * F.\n *\n * More.\n */\nexport function f() {\n  return x\n}\n')
+    expect(apply(resolvedDoc, planReplace(resolvedDoc, '/** G. */\nexport function f() {}'))).toBe(
+      'let x = 0\n\n/** G. */\nexport function f() {}\n',
+    )
+    expect(apply(resolvedDoc, planInsert(resolvedDoc, 'before', 'let y = 1'))).toBe(
+      'let x = 0\n\nlet y = 1\n\n/**\n * F.\n *\n * More.\n */\nexport function f() {\n  return x\n}\n',
+    )
   })
 })

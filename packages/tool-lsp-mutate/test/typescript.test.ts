@@ -43,7 +43,9 @@ function expectOk(outcome: Awaited<ReturnType<World['call']>>): MutationReceipt 
 describe('code_rename (native TypeScript 7)', () => {
   test('renames across files; re-read files and diagnostics stay clean', async () => {
     const w = await world()
-    const receipt = expectOk(await w.call('code_rename', { target: { path: 'src/shapes.ts', symbol: 'circleArea' }, newName: 'circleSurface' }))
+    const receipt = expectOk(
+      await w.call('code_rename', { target: { path: 'src/shapes.ts', symbol: 'circleArea' }, newName: 'circleSurface' }),
+    )
     expect(receipt.status).toBe('applied')
     const shapes = w.read('src/shapes.ts')
     const main = w.read('src/main.ts')
@@ -94,7 +96,9 @@ describe('code_rename (native TypeScript 7)', () => {
   test('dryRun previews a diff and a structured edit list without writing', async () => {
     const w = await world({})
     const before = w.read('src/main.ts')
-    const receipt = expectOk(await w.call('code_rename', { target: { path: 'src/shapes.ts', symbol: 'defaultScale' }, newName: 'scale', dryRun: true }))
+    const receipt = expectOk(
+      await w.call('code_rename', { target: { path: 'src/shapes.ts', symbol: 'defaultScale' }, newName: 'scale', dryRun: true }),
+    )
     expect(receipt.status).toBe('previewed')
     expect(receipt.approval.decision).toBe('notAsked')
     const main = receipt.preview?.files.find((f) => f.path === 'src/main.ts')
@@ -118,7 +122,13 @@ describe('code_rename (native TypeScript 7)', () => {
     expect(stale.ok).toBe(false)
     if (!stale.ok) expect(stale.error.code).toBe('STALE_VERSION')
     expect(w.read('src/shapes.ts')).toBe(before)
-    const fresh = expectOk(await w.call('code_rename', { target: { path: 'src/shapes.ts', symbol: 'Rect' }, newName: 'Box', expectedHashes: [{ path: 'src/shapes.ts', hash: contentHash(before) }] }))
+    const fresh = expectOk(
+      await w.call('code_rename', {
+        target: { path: 'src/shapes.ts', symbol: 'Rect' },
+        newName: 'Box',
+        expectedHashes: [{ path: 'src/shapes.ts', hash: contentHash(before) }],
+      }),
+    )
     expect(fresh.status).toBe('applied')
     expect(w.read('src/shapes.ts')).toContain('export class Box')
   })
@@ -133,7 +143,9 @@ describe('code_actions and code_format (native TypeScript 7)', () => {
     const actions = listed.structured.actions as Array<{ id: string; title: string; kind?: string }>
     const organize = actions.find((a) => a.kind?.startsWith('source.organizeImports'))
     expect(organize).toBeDefined()
-    const receipt = expectOk(await w.call('code_actions', { path: 'src/imports.ts', line: 1, only: ['source.organizeImports'], apply: organize!.id }))
+    const receipt = expectOk(
+      await w.call('code_actions', { path: 'src/imports.ts', line: 1, only: ['source.organizeImports'], apply: organize!.id }),
+    )
     expect(receipt.status).toBe('applied')
     const after = w.read('src/imports.ts')
     expect(occurrences(after, "from './shapes'")).toBe(1)
@@ -147,7 +159,12 @@ describe('code_actions and code_format (native TypeScript 7)', () => {
     if (!listed.ok) throw new Error(listed.error.message)
     const title = (listed.structured.actions as Array<{ title: string }>)[0]!.title
     const before = w.read('src/imports.ts')
-    const outcome = await w.call('code_actions', { path: 'src/imports.ts', line: 1, only: ['source.organizeImports'], apply: title.slice(0, 5) })
+    const outcome = await w.call('code_actions', {
+      path: 'src/imports.ts',
+      line: 1,
+      only: ['source.organizeImports'],
+      apply: title.slice(0, 5),
+    })
     expect(outcome.ok).toBe(false)
     if (!outcome.ok) expect(outcome.error.code).toBe('NOT_FOUND')
     expect(w.read('src/imports.ts')).toBe(before)
@@ -177,7 +194,9 @@ test('range formatting changes only the lines asked for', async () => {
 describe('code_insert / code_replace symbol ranges (native TypeScript 7)', () => {
   test('replacing an exported const does not duplicate "export const"; its doc comment stays', async () => {
     const w = await world()
-    const receipt = expectOk(await w.call('code_replace', { target: { path: 'src/shapes.ts', symbol: 'defaultScale' }, text: 'export const defaultScale = 3;' }))
+    const receipt = expectOk(
+      await w.call('code_replace', { target: { path: 'src/shapes.ts', symbol: 'defaultScale' }, text: 'export const defaultScale = 3;' }),
+    )
     const text = w.read('src/shapes.ts')
     expect(occurrences(text, 'export const')).toBe(1)
     expect(text).toContain('/** The default scale. */\nexport const defaultScale = 3;\n\nfunction logged')
@@ -186,14 +205,21 @@ describe('code_insert / code_replace symbol ranges (native TypeScript 7)', () =>
 
   test('replacing a decorated method keeps the decorator, re-indents flush-left text, keeps blank lines', async () => {
     const w = await world()
-    expectOk(await w.call('code_replace', { target: { path: 'src/shapes.ts', symbol: 'Rect.area' }, text: 'area(): number {\n  return 0\n}\n' }))
+    expectOk(
+      await w.call('code_replace', { target: { path: 'src/shapes.ts', symbol: 'Rect.area' }, text: 'area(): number {\n  return 0\n}\n' }),
+    )
     const text = w.read('src/shapes.ts')
     expect(between(text, '{}\n', 'perimeter')).toBe('{}\n\n  @logged\n  area(): number {\n    return 0\n  }\n\n  ')
   })
 
   test('replacement text that brings its own decorator replaces the old one instead of doubling it', async () => {
     const w = await world()
-    expectOk(await w.call('code_replace', { target: { path: 'src/shapes.ts', symbol: 'Rect.area' }, text: '  @logged\n  area(): number {\n    return 1\n  }' }))
+    expectOk(
+      await w.call('code_replace', {
+        target: { path: 'src/shapes.ts', symbol: 'Rect.area' },
+        text: '  @logged\n  area(): number {\n    return 1\n  }',
+      }),
+    )
     const text = w.read('src/shapes.ts')
     expect(occurrences(text, '@logged')).toBe(1)
     expect(text).toContain('  @logged\n  area(): number {\n    return 1\n  }\n')
@@ -201,18 +227,30 @@ describe('code_insert / code_replace symbol ranges (native TypeScript 7)', () =>
 
   test('replacement text with a doc comment replaces the old doc comment', async () => {
     const w = await world()
-    expectOk(await w.call('code_replace', {
-      target: { path: 'src/shapes.ts', symbol: 'circleArea' },
-      text: '/** Area of a circle, by radius. */\nexport function circleArea(radius: number): number {\n  return Math.PI * radius ** 2\n}',
-    }))
+    expectOk(
+      await w.call('code_replace', {
+        target: { path: 'src/shapes.ts', symbol: 'circleArea' },
+        text: '/** Area of a circle, by radius. */\nexport function circleArea(radius: number): number {\n  return Math.PI * radius ** 2\n}',
+      }),
+    )
     const text = w.read('src/shapes.ts')
-    expect(text.startsWith('/** Area of a circle, by radius. */\nexport function circleArea(radius: number): number {\n  return Math.PI * radius ** 2\n}\n\n/** The default scale. */')).toBe(true)
+    expect(
+      text.startsWith(
+        '/** Area of a circle, by radius. */\nexport function circleArea(radius: number): number {\n  return Math.PI * radius ** 2\n}\n\n/** The default scale. */',
+      ),
+    ).toBe(true)
     expect(text).not.toContain('/** Area of a circle. */')
   })
 
-  test('insert before a documented class goes above its doc comment, with the file\'s spacing', async () => {
+  test("insert before a documented class goes above its doc comment, with the file's spacing", async () => {
     const w = await world()
-    const receipt = expectOk(await w.call('code_insert', { target: { path: 'src/shapes.ts', symbol: 'Rect' }, position: 'before', text: 'export const sides = 4' }))
+    const receipt = expectOk(
+      await w.call('code_insert', {
+        target: { path: 'src/shapes.ts', symbol: 'Rect' },
+        position: 'before',
+        text: 'export const sides = 4',
+      }),
+    )
     const text = w.read('src/shapes.ts')
     expect(text).toContain('}\n\nexport const sides = 4\n\n/**\n * A rectangle.\n */\nexport class Rect {')
     expect(receipt.diagnostics?.introduced).toEqual([])
@@ -220,15 +258,35 @@ describe('code_insert / code_replace symbol ranges (native TypeScript 7)', () =>
 
   test('insert after a function keeps one blank line on each side', async () => {
     const w = await world()
-    expectOk(await w.call('code_insert', { target: { path: 'src/shapes.ts', symbol: 'circleArea' }, position: 'after', text: 'export function half(x: number): number {\n  return x / 2\n}' }))
+    expectOk(
+      await w.call('code_insert', {
+        target: { path: 'src/shapes.ts', symbol: 'circleArea' },
+        position: 'after',
+        text: 'export function half(x: number): number {\n  return x / 2\n}',
+      }),
+    )
     const text = w.read('src/shapes.ts')
-    expect(text).toContain('  return Math.PI * radius * radius\n}\n\nexport function half(x: number): number {\n  return x / 2\n}\n\n/** The default scale. */')
+    expect(text).toContain(
+      '  return Math.PI * radius * radius\n}\n\nexport function half(x: number): number {\n  return x / 2\n}\n\n/** The default scale. */',
+    )
   })
 
   test('insert at the end and start of a class body, indented to the body', async () => {
     const w = await world()
-    expectOk(await w.call('code_insert', { target: { path: 'src/shapes.ts', symbol: 'Rect' }, position: 'end', text: 'describe(): string {\n  return "rect"\n}' }))
-    expectOk(await w.call('code_insert', { target: { path: 'src/shapes.ts', symbol: 'Rect' }, position: 'start', text: 'static readonly sides = 4' }))
+    expectOk(
+      await w.call('code_insert', {
+        target: { path: 'src/shapes.ts', symbol: 'Rect' },
+        position: 'end',
+        text: 'describe(): string {\n  return "rect"\n}',
+      }),
+    )
+    expectOk(
+      await w.call('code_insert', {
+        target: { path: 'src/shapes.ts', symbol: 'Rect' },
+        position: 'start',
+        text: 'static readonly sides = 4',
+      }),
+    )
     const text = w.read('src/shapes.ts')
     expect(text).toContain('export class Rect {\n  static readonly sides = 4\n  constructor(')
     expect(text).toContain('  }\n  describe(): string {\n    return "rect"\n  }\n}\n')
@@ -236,12 +294,17 @@ describe('code_insert / code_replace symbol ranges (native TypeScript 7)', () =>
 
   test('code_replace_batch: all targets resolved first, applied together; overlaps refused', async () => {
     const w = await world()
-    const receipt = expectOk(await w.call('code_replace_batch', {
-      edits: [
-        { target: { path: 'src/shapes.ts', symbol: 'defaultScale' }, text: 'export const defaultScale = 5;' },
-        { target: { path: 'src/main.ts', symbol: 'total' }, text: 'export function total(): number {\n  return circleArea(1) * defaultScale + new Rect(1, 1).area()\n}' },
-      ],
-    }))
+    const receipt = expectOk(
+      await w.call('code_replace_batch', {
+        edits: [
+          { target: { path: 'src/shapes.ts', symbol: 'defaultScale' }, text: 'export const defaultScale = 5;' },
+          {
+            target: { path: 'src/main.ts', symbol: 'total' },
+            text: 'export function total(): number {\n  return circleArea(1) * defaultScale + new Rect(1, 1).area()\n}',
+          },
+        ],
+      }),
+    )
     expect(receipt.status).toBe('applied')
     expect(receipt.files).toHaveLength(2)
     expect(w.read('src/shapes.ts')).toContain('export const defaultScale = 5;')
@@ -259,7 +322,12 @@ describe('code_insert / code_replace symbol ranges (native TypeScript 7)', () =>
 
   test('a replacement that introduces a type error reports it as introduced', async () => {
     const w = await world()
-    const receipt = expectOk(await w.call('code_replace', { target: { path: 'src/shapes.ts', symbol: 'defaultScale' }, text: 'export const defaultScale: string = 2;' }))
+    const receipt = expectOk(
+      await w.call('code_replace', {
+        target: { path: 'src/shapes.ts', symbol: 'defaultScale' },
+        text: 'export const defaultScale: string = 2;',
+      }),
+    )
     expect(receipt.diagnostics?.introduced.some((d) => d.path === 'src/shapes.ts' && d.severity === 'error')).toBe(true)
   })
 })
@@ -306,9 +374,21 @@ describe('transaction safety (native TypeScript 7)', () => {
         return {
           edit: {
             operations: [
-              { type: 'edit', uri: pathToUri(shapesPath), path: shapesPath, version: null, edits: [{ range: { start: end, end }, newText: '// first\n' }] },
+              {
+                type: 'edit',
+                uri: pathToUri(shapesPath),
+                path: shapesPath,
+                version: null,
+                edits: [{ range: { start: end, end }, newText: '// first\n' }],
+              },
               { type: 'create', uri: pathToUri(nodePath.join(w.root, 'gen/out.ts')), path: nodePath.join(w.root, 'gen/out.ts') },
-              { type: 'edit', uri: pathToUri(mainPath), path: mainPath, version: null, edits: [{ range: { start: end, end }, newText: '// last\n' }] },
+              {
+                type: 'edit',
+                uri: pathToUri(mainPath),
+                path: mainPath,
+                version: null,
+                edits: [{ range: { start: end, end }, newText: '// last\n' }],
+              },
             ],
           },
         }
@@ -335,8 +415,20 @@ describe('transaction safety (native TypeScript 7)', () => {
         return {
           edit: {
             operations: [
-              { type: 'edit', uri: pathToUri(shapesPath), path: shapesPath, version: null, edits: [{ range: { start, end: start }, newText: '// x\n' }] },
-              { type: 'edit', uri: pathToUri(outside), path: outside, version: null, edits: [{ range: { start, end: start }, newText: '// pwned\n' }] },
+              {
+                type: 'edit',
+                uri: pathToUri(shapesPath),
+                path: shapesPath,
+                version: null,
+                edits: [{ range: { start, end: start }, newText: '// x\n' }],
+              },
+              {
+                type: 'edit',
+                uri: pathToUri(outside),
+                path: outside,
+                version: null,
+                edits: [{ range: { start, end: start }, newText: '// pwned\n' }],
+              },
             ],
           },
         }
@@ -368,9 +460,17 @@ describe('transaction safety (native TypeScript 7)', () => {
         return 'approve'
       },
     })
-    const first = w.call('code_insert', { target: { path: 'src/shapes.ts', symbol: 'Rect' }, position: 'end', text: 'first(): number {\n  return 1\n}' })
+    const first = w.call('code_insert', {
+      target: { path: 'src/shapes.ts', symbol: 'Rect' },
+      position: 'end',
+      text: 'first(): number {\n  return 1\n}',
+    })
     await firstAsked.promise
-    const second = w.call('code_insert', { target: { path: 'src/shapes.ts', symbol: 'Rect' }, position: 'end', text: 'second(): number {\n  return 2\n}' })
+    const second = w.call('code_insert', {
+      target: { path: 'src/shapes.ts', symbol: 'Rect' },
+      position: 'end',
+      text: 'second(): number {\n  return 2\n}',
+    })
     // While the first mutation waits for approval: reads answer, the second mutation waits in the queue.
     const symbols = await w.lsp.query({ operation: 'documentSymbols', root: w.root, path: nodePath.join(w.root, 'src/shapes.ts') })
     events.push('read done')
@@ -401,7 +501,9 @@ describe('transaction safety (native TypeScript 7)', () => {
       },
     })
     expectOk(await w.call('code_format', { path: 'src/ugly.ts' }))
-    expectOk(await w.call('code_replace', { target: { path: 'src/shapes.ts', symbol: 'defaultScale' }, text: 'export const defaultScale = 7;' }))
+    expectOk(
+      await w.call('code_replace', { target: { path: 'src/shapes.ts', symbol: 'defaultScale' }, text: 'export const defaultScale = 7;' }),
+    )
     expect(asked).toEqual(['code_format'])
     mkdirSync(nodePath.join(w.root, 'tmp'), { recursive: true })
     writeFileSync(nodePath.join(w.root, 'tmp/old.ts'), 'export {}\n')

@@ -42,21 +42,49 @@ function examples(files: Record<string, string>): Example[] {
     { title: 'Outline of a file', tool: tool('code_symbols'), args: { path: 'src/shapes.ts' } },
     { title: 'Workspace symbol search', tool: tool('code_symbols'), args: { query: 'greet' } },
     { title: 'An empty query is refused with guidance', tool: tool('code_symbols'), args: { query: '' } },
-    { title: 'References, capped and paged', tool: tool('code_navigate'), args: { target: { path: 'src/telemetry.ts', symbol: 'track' }, kind: 'references', limit: 5 } },
+    {
+      title: 'References, capped and paged',
+      tool: tool('code_navigate'),
+      args: { target: { path: 'src/telemetry.ts', symbol: 'track' }, kind: 'references', limit: 5 },
+    },
     {
       title: 'Definition with its body, aimed by line + matchText',
       tool: tool('code_navigate'),
       args: { target: { path: 'src/main.ts', line: reportLine, matchText: 'track' }, kind: 'definition', includeBody: true },
     },
-    { title: 'Implementations of an interface', tool: tool('code_navigate'), args: { target: { path: 'src/shapes.ts', symbol: 'Shape' }, kind: 'implementation' } },
-    { title: 'An ambiguous symbol returns candidates', tool: tool('code_navigate'), args: { target: { path: 'app/animals.py', symbol: 'speak' }, kind: 'references' } },
-    { title: 'Callers, two levels deep', tool: tool('code_hierarchy'), args: { target: { path: 'src/shapes.ts', symbol: 'describe' }, kind: 'callers', depth: 2 } },
-    { title: 'Type, docs and the active parameter inside a call', tool: tool('code_hover'), args: { target: { path: 'src/main.ts', line: reportLine, matchText: 'circle.area' } } },
+    {
+      title: 'Implementations of an interface',
+      tool: tool('code_navigate'),
+      args: { target: { path: 'src/shapes.ts', symbol: 'Shape' }, kind: 'implementation' },
+    },
+    {
+      title: 'An ambiguous symbol returns candidates',
+      tool: tool('code_navigate'),
+      args: { target: { path: 'app/animals.py', symbol: 'speak' }, kind: 'references' },
+    },
+    {
+      title: 'Callers, two levels deep',
+      tool: tool('code_hierarchy'),
+      args: { target: { path: 'src/shapes.ts', symbol: 'describe' }, kind: 'callers', depth: 2 },
+    },
+    {
+      title: 'Type, docs and the active parameter inside a call',
+      tool: tool('code_hover'),
+      args: { target: { path: 'src/main.ts', line: reportLine, matchText: 'circle.area' } },
+    },
     { title: 'Hover on a Python function', tool: tool('code_hover'), args: { target: { path: 'app/animals.py', symbol: 'greet' } } },
     { title: 'Diagnostics of one file', tool: tool('code_diagnostics'), args: { path: 'src/broken.ts' } },
     { title: 'Diagnostics of a Python file', tool: tool('code_diagnostics'), args: { path: 'app/broken.py' } },
-    { title: 'Inferred types and parameter names on one line', tool: tool('code_inlay_hints'), args: { path: 'src/main.ts', range: { startLine: reportLine, endLine: reportLine } } },
-    { title: 'Members after "circle."', tool: tool('code_completions'), args: { target: { path: 'src/main.ts', line: reportLine, matchText: 'circle.' } } },
+    {
+      title: 'Inferred types and parameter names on one line',
+      tool: tool('code_inlay_hints'),
+      args: { path: 'src/main.ts', range: { startLine: reportLine, endLine: reportLine } },
+    },
+    {
+      title: 'Members after "circle."',
+      tool: tool('code_completions'),
+      args: { target: { path: 'src/main.ts', line: reportLine, matchText: 'circle.' } },
+    },
     { title: 'Server status', tool: tool('code_status'), args: {} },
   ]
 }
@@ -64,8 +92,14 @@ function examples(files: Record<string, string>): Example[] {
 function typeOf(schema: JsonSchemaObject): string {
   const members = Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchemaObject[]).filter((m) => m.type !== 'null') : undefined
   if (members !== undefined) return members.map(typeOf).join(' | ')
-  if (Array.isArray(schema.enum)) return schema.enum.length > 8 ? 'symbol kind (e.g. "class", "function", "method")' : schema.enum.map((v) => JSON.stringify(v)).join(' \\| ')
-  const bounds = [schema.minimum === undefined ? undefined : `≥ ${String(schema.minimum)}`, schema.maximum === undefined ? undefined : `≤ ${String(schema.maximum)}`]
+  if (Array.isArray(schema.enum))
+    return schema.enum.length > 8
+      ? 'symbol kind (e.g. "class", "function", "method")'
+      : schema.enum.map((v) => JSON.stringify(v)).join(' \\| ')
+  const bounds = [
+    schema.minimum === undefined ? undefined : `≥ ${String(schema.minimum)}`,
+    schema.maximum === undefined ? undefined : `≤ ${String(schema.maximum)}`,
+  ]
     .filter((b) => b !== undefined)
     .join(', ')
   if (schema.type === 'array') return `${typeOf(schema.items as JsonSchemaObject)}[]`
@@ -81,7 +115,9 @@ function parameterTable(tool: AnyTool): string {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchemaObject>
   const required = new Set((schema.required ?? []) as string[])
   const rows = Object.entries(properties).map(([name, property]) => {
-    const description = String(property.description ?? (Array.isArray(property.anyOf) ? ((property.anyOf as JsonSchemaObject[])[0]?.description ?? '') : ''))
+    const description = String(
+      property.description ?? (Array.isArray(property.anyOf) ? ((property.anyOf as JsonSchemaObject[])[0]?.description ?? '') : ''),
+    )
     return `| \`${name}\` | ${typeOf(property).replace(/\|(?! )/g, '\\|')} | ${required.has(name) ? 'yes' : 'no'} | ${description.replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`
   })
   if (rows.length === 0) return '_No parameters._'
@@ -116,7 +152,16 @@ function renderExample(example: Example, outcome: ToolOutcome, root: string): st
     '```',
   ]
   if (outcome.ok) {
-    parts.push('', '<details><summary>Structured result</summary>', '', '```json', JSON.stringify(outcome.structured, null, 2), '```', '', '</details>')
+    parts.push(
+      '',
+      '<details><summary>Structured result</summary>',
+      '',
+      '```json',
+      JSON.stringify(outcome.structured, null, 2),
+      '```',
+      '',
+      '</details>',
+    )
   }
   return normalize(parts.join('\n'), root)
 }
@@ -164,7 +209,7 @@ export async function generateToolsDoc(): Promise<string> {
       '(`<workspace>`, id `demo`): a TypeScript project (`src/`) and a Python package (`app/`).',
       '',
       'Regenerate after changing a tool: `cd packages/tool-lsp && npx vitest run test/docs.test.ts -u`.',
-      '`test/docs.test.ts` runs in the default suite and fails when this file differs from the generator\'s output.',
+      "`test/docs.test.ts` runs in the default suite and fails when this file differs from the generator's output.",
       '',
       '## Conventions',
       '',
@@ -181,14 +226,16 @@ export async function generateToolsDoc(): Promise<string> {
       '  open-document limit: raise limits.maxOpenDocuments); not searched: app/examples (every language server busy under',
       '  limits.maxServers)`; a complete search adds nothing. A search over several roots keeps what the roots that answered',
       '  found and names each root it could not search (`not searched: <root id> (CODE: reason)`); it fails only when none answered.',
-      '- Roots are named by id (`rootId`), never by absolute path; `code_status` lists them by id and shows each server\'s',
+      "- Roots are named by id (`rootId`), never by absolute path; `code_status` lists them by id and shows each server's",
       '  projects loaded of those found.',
       '- Failures come back as `error CODE: message` with a stable code (`INVALID_ARGUMENT`, `NOT_FOUND`, `AMBIGUOUS`,',
       '  `OUTSIDE_WORKSPACE`, `UNAVAILABLE`, `UNSUPPORTED_OPERATION`, `TIMEOUT`, …); never as an empty result.',
       '- Text results are capped by a character budget (default 24 000) and end with an explicit truncation marker when cut.',
       '',
       ...sections,
-    ].join('\n').replace(/\n{3,}/g, '\n\n')
+    ]
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
   } finally {
     await lsp.dispose()
     await host.dispose()

@@ -52,7 +52,10 @@ export function decodeCursor(cursor: string | undefined, fingerprint: string): n
     throw new LspError('INVALID_ARGUMENT', 'cursor is not a cursor this tool returned: pass nextCursor from the previous result unchanged')
   }
   if (state.f !== fingerprint) {
-    throw new LspError('INVALID_ARGUMENT', 'cursor belongs to a different query: repeat the same arguments with it, or drop cursor to start over')
+    throw new LspError(
+      'INVALID_ARGUMENT',
+      'cursor belongs to a different query: repeat the same arguments with it, or drop cursor to start over',
+    )
   }
   return state.o
 }
@@ -64,10 +67,16 @@ export interface Page<T> {
 }
 
 /** Slices `items` into the page the cursor points at. */
-export function paginate<T>(items: ReadonlyArray<T>, options: { limit: number; cursor?: string | undefined; fingerprint: string }): Page<T> {
+export function paginate<T>(
+  items: ReadonlyArray<T>,
+  options: { limit: number; cursor?: string | undefined; fingerprint: string },
+): Page<T> {
   const offset = decodeCursor(options.cursor, options.fingerprint)
   if (offset > items.length) {
-    throw new LspError('INVALID_ARGUMENT', `cursor points past the end (${items.length} items now): the answer changed; drop cursor to start over`)
+    throw new LspError(
+      'INVALID_ARGUMENT',
+      `cursor points past the end (${items.length} items now): the answer changed; drop cursor to start over`,
+    )
   }
   const slice = items.slice(offset, offset + options.limit)
   const next = offset + slice.length

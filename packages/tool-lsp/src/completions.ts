@@ -47,7 +47,7 @@ export const codeCompletions = defineTool({
   title: 'Completions',
   description: [
     'The members and names the language server offers at a position: the methods and properties of an object after "obj.", or the names in scope.',
-    'Use it to find the exact name of an API member instead of guessing or reading the type\'s source; aim with line + matchText ending where you would type.',
+    "Use it to find the exact name of an API member instead of guessing or reading the type's source; aim with line + matchText ending where you would type.",
   ].join(' '),
   input: CompletionsInput,
   output: CompletionsOutput,
@@ -77,7 +77,14 @@ export const codeCompletions = defineTool({
       .map((item) => ({ item, key: item.sortText ?? item.label }))
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.item.label < b.item.label ? -1 : a.item.label > b.item.label ? 1 : 0))
       .map(({ item }) => item)
-    const fingerprint = queryFingerprint(['code_completions', resolved.rootId, resolved.displayPath, position, input.prefix ?? null, resolved.document.hash])
+    const fingerprint = queryFingerprint([
+      'code_completions',
+      resolved.rootId,
+      resolved.displayPath,
+      position,
+      input.prefix ?? null,
+      resolved.document.hash,
+    ])
     const { items, page } = paginate(sorted, { limit: clampLimit(input.limit, completionLimits), cursor: input.cursor, fingerprint })
     const notice = noticeFor(result.meta, sorted.length === 0, 'completions', resolved.rootId)
     const target = targetOutput(resolved)
@@ -105,7 +112,10 @@ export const codeCompletions = defineTool({
       `${plural(result.page.total, 'completion')}${result.incomplete ? ' (server list incomplete: add prefix to narrow)' : ''}`,
       renderReadiness(result.readiness),
       renderNotice(result.notice),
-      result.items.map((item) => `  ${item.label}${item.kind === undefined ? '' : ` (${item.kind})`}${item.detail === undefined ? '' : `  ${item.detail}`}`),
+      result.items.map(
+        (item) =>
+          `  ${item.label}${item.kind === undefined ? '' : ` (${item.kind})`}${item.detail === undefined ? '' : `  ${item.detail}`}`,
+      ),
       renderPage(result.page, 'completions'),
     )
   },

@@ -39,7 +39,10 @@ export function toolContext(lsp: LspService, options: ToolContextOptions = {}): 
   const fixed = options.roots?.map((wanted) => {
     const workspace = lsp.workspace(wanted)
     if (workspace === undefined) {
-      throw new LspError('NOT_FOUND', `no open workspace is "${wanted}" (open: ${open.map((w) => `${w.id} (${w.root})`).join(', ') || 'none'})`)
+      throw new LspError(
+        'NOT_FOUND',
+        `no open workspace is "${wanted}" (open: ${open.map((w) => `${w.id} (${w.root})`).join(', ') || 'none'})`,
+      )
     }
     return { id: workspace.id, root: workspace.root }
   })
@@ -160,7 +163,13 @@ function propertyNames(schema: Schema.Top): ReadonlyArray<string> {
 }
 
 /** Rewrites the schema library's phrasing into a sentence a model acts on. */
-function explainIssue(toolName: string, schema: Schema.Top, input: unknown, path: ReadonlyArray<PropertyKey>, message: string): ArgumentIssue {
+function explainIssue(
+  toolName: string,
+  schema: Schema.Top,
+  input: unknown,
+  path: ReadonlyArray<PropertyKey>,
+  message: string,
+): ArgumentIssue {
   const where = formatPath(path)
   if (message === 'Missing key') return { path: where, message: `${where} is required` }
   if (message === 'Expected no excess property') {

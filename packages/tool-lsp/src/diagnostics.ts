@@ -1,4 +1,12 @@
-import { isLspError, LspError, toModelPosition, type LspDiagnostic, type LspDiagnosticSeverity, type LspFileDiagnostics, type LspResultFor } from '@codeseam/lsp'
+import {
+  isLspError,
+  LspError,
+  toModelPosition,
+  type LspDiagnostic,
+  type LspDiagnosticSeverity,
+  type LspFileDiagnostics,
+  type LspResultFor,
+} from '@codeseam/lsp'
 import { Schema } from 'effect'
 
 import { clampLimit, paginate, queryFingerprint } from './budget.js'
@@ -26,7 +34,9 @@ export const severities = ['error', 'warning', 'information', 'hint'] as const s
 export const diagnosticsLimits = { defaultLimit: 100, maxLimit: 500 } as const
 
 const DiagnosticsInput = Schema.Struct({
-  path: Schema.optional(Schema.String).annotate({ description: 'One file. Omit for the whole workspace (the files the servers have analysed).' }),
+  path: Schema.optional(Schema.String).annotate({
+    description: 'One file. Omit for the whole workspace (the files the servers have analysed).',
+  }),
   rootId: Schema.optional(Schema.String).annotate({ description: 'Limit to one open workspace (by id).' }),
   severity: Schema.optional(Schema.Literals(severities)).annotate({
     description: 'Lowest severity shown (default "information"). "hint" also shows unused-code and style hints, left out by default.',
@@ -123,13 +133,20 @@ export const codeDiagnostics = defineTool({
     } else {
       const roots = input.rootId === undefined ? context.roots : context.roots.filter((r) => r.id === input.rootId)
       if (roots.length === 0) {
-        throw new LspError('NOT_FOUND', `no workspace "${input.rootId}" is available (available: ${context.roots.map((r) => r.id).join(', ') || 'none'})`)
+        throw new LspError(
+          'NOT_FOUND',
+          `no workspace "${input.rootId}" is available (available: ${context.roots.map((r) => r.id).join(', ') || 'none'})`,
+        )
       }
       // A root whose query fails is a named gap; the other roots' diagnostics stay. All failing is a failure.
       let firstError: LspError | undefined
       for (const root of roots) {
         try {
-          answers.push({ root: root.root, rootId: root.id, result: await context.lsp.query({ operation: 'diagnostics', root: root.root }, context.signal) })
+          answers.push({
+            root: root.root,
+            rootId: root.id,
+            result: await context.lsp.query({ operation: 'diagnostics', root: root.root }, context.signal),
+          })
         } catch (error) {
           if (!isLspError(error) || error.code === 'CANCELLED' || error.code === 'DISPOSED' || context.signal.aborted) throw error
           firstError ??= error
@@ -182,25 +199,37 @@ export const codeDiagnostics = defineTool({
         message: entry.diagnostic.message,
         ...(entry.diagnostic.code === undefined ? {} : { code: String(entry.diagnostic.code) }),
         ...(entry.diagnostic.source === undefined ? {} : { source: entry.diagnostic.source }),
-        snippet: source === undefined ? '' : snippetLine(source.lines, entry.diagnostic.range.start.line, entry.diagnostic.range.start.character),
+        snippet:
+          source === undefined ? '' : snippetLine(source.lines, entry.diagnostic.range.start.line, entry.diagnostic.range.start.character),
       })
       groups.set(entry.file.path, group)
     }
 
     const analysed = answers.reduce((sum, a) => sum + a.result.coverage.analysed.length, 0)
     const eligibleKnown = answers.every((a) => a.result.coverage.eligible !== undefined)
-    const complete = gaps.length === 0 && answers.every(
-      (a) =>
-        a.result.coverage.complete ||
-        (completeButForMissingServers(a.result.meta) && a.result.coverage.eligible !== undefined && a.result.coverage.analysed.length >= a.result.coverage.eligible),
-    )
+    const complete =
+      gaps.length === 0 &&
+      answers.every(
+        (a) =>
+          a.result.coverage.complete ||
+          (completeButForMissingServers(a.result.meta) &&
+            a.result.coverage.eligible !== undefined &&
+            a.result.coverage.analysed.length >= a.result.coverage.eligible),
+      )
     const stale = [...groups.values()].filter((g) => g.file.freshness === 'stale').length
     const notice = joinNotices(
-      noticeForRoots(answers.map((a) => ({ meta: a.result.meta, rootId: a.rootId })), kept.length === 0, 'diagnostics', gaps),
+      noticeForRoots(
+        answers.map((a) => ({ meta: a.result.meta, rootId: a.rootId })),
+        kept.length === 0,
+        'diagnostics',
+        gaps,
+      ),
       !complete && path === undefined
         ? `only ${plural(analysed, 'file')} ${analysed === 1 ? 'was' : 'were'} analysed${eligibleKnown ? ` of ${answers.reduce((s, a) => s + (a.result.coverage.eligible ?? 0), 0)}` : ''}; ask per file (path) for files not covered`
         : undefined,
-      stale > 0 ? `${plural(stale, 'file')} ${stale === 1 ? 'has' : 'have'} diagnostics for an older version; ask again in a moment` : undefined,
+      stale > 0
+        ? `${plural(stale, 'file')} ${stale === 1 ? 'has' : 'have'} diagnostics for an older version; ask again in a moment`
+        : undefined,
       ...[...readers.values()].map((reader) => reader.unreadableNotice()),
     )
     return {
@@ -229,7 +258,9 @@ export const codeDiagnostics = defineTool({
   },
 
   summary(result) {
-    const parts = severities.filter((s) => result.counts[s] > 0).map((s) => plural(result.counts[s], s === 'information' ? 'info' : s, s === 'information' ? 'infos' : undefined))
+    const parts = severities
+      .filter((s) => result.counts[s] > 0)
+      .map((s) => plural(result.counts[s], s === 'information' ? 'info' : s, s === 'information' ? 'infos' : undefined))
     return parts.length === 0 ? 'no problems' : parts.join(', ')
   },
 

@@ -40,9 +40,7 @@ export function enclosingSymbol(symbols: ReadonlyArray<LspFlatSymbol>, position:
 
 /** The symbol whose name (selection range) starts at or covers `position`. */
 export function declaredAt(symbols: ReadonlyArray<LspFlatSymbol>, position: LspPosition): LspFlatSymbol | undefined {
-  return symbols.find(
-    (s) => comparePositions(s.selectionRange.start, position) === 0 || rangeContains(s.selectionRange, position),
-  )
+  return symbols.find((s) => comparePositions(s.selectionRange.start, position) === 0 || rangeContains(s.selectionRange, position))
 }
 
 /** Outlines of one call's files, and the files whose outline failed (named, so the notice can say so). */
@@ -59,12 +57,10 @@ export interface Outlines {
  * outlines at all (UNSUPPORTED_OPERATION) is no failure. Cancellation, timeouts, crashes and disposal end
  * the call: they say nothing about one file.
  */
-export async function outlinesFor(
-  context: ToolContext,
-  root: string,
-  files: ReadonlyArray<SourceFile | undefined>,
-): Promise<Outlines> {
-  const wanted = files.filter((f): f is SourceFile => f !== undefined && context.lsp.providerFor(f.document.path) !== undefined).slice(0, maxOutlineFiles)
+export async function outlinesFor(context: ToolContext, root: string, files: ReadonlyArray<SourceFile | undefined>): Promise<Outlines> {
+  const wanted = files
+    .filter((f): f is SourceFile => f !== undefined && context.lsp.providerFor(f.document.path) !== undefined)
+    .slice(0, maxOutlineFiles)
   const failures: string[] = []
   const outlines = await mapBounded(
     wanted,

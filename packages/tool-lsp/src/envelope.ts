@@ -101,7 +101,11 @@ function relativizeData(data: Record<string, unknown>, rewrite: TextRelativizer)
   return Object.fromEntries(
     Object.entries(data).map(([key, value]) => [
       key,
-      typeof value === 'string' ? rewrite(value) : Array.isArray(value) ? value.map((item: unknown) => (typeof item === 'string' ? rewrite(item) : item)) : value,
+      typeof value === 'string'
+        ? rewrite(value)
+        : Array.isArray(value)
+          ? value.map((item: unknown) => (typeof item === 'string' ? rewrite(item) : item))
+          : value,
     ]),
   )
 }
@@ -141,9 +145,14 @@ export async function callTool(tool: AnyTool, args: unknown, context: ToolContex
       textTruncated: budgeted.truncated,
     }
   } catch (cause) {
-    const raw = context.signal.aborted ? new LspError('CANCELLED', `${tool.name} was cancelled`, { cause }) : toLspError(cause, 'SERVER_ERROR', tool.name)
+    const raw = context.signal.aborted
+      ? new LspError('CANCELLED', `${tool.name} was cancelled`, { cause })
+      : toLspError(cause, 'SERVER_ERROR', tool.name)
     const rewrite = relativizerOf(context)
-    const error = new LspError(raw.code, rewrite(raw.message), { data: relativizeData(plainJson(raw.data), rewrite) as LspErrorData, cause: raw })
+    const error = new LspError(raw.code, rewrite(raw.message), {
+      data: relativizeData(plainJson(raw.data), rewrite) as LspErrorData,
+      cause: raw,
+    })
     const budgeted = fitToBudget(renderError(error), maxChars)
     return {
       ok: false,

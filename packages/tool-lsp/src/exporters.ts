@@ -58,7 +58,10 @@ function assertFiniteNumbers(node: unknown, path: string): void {
   const record = node as JsonSchemaObject
   const values = Array.isArray(record.enum) ? record.enum : 'const' in record ? [record.const] : []
   if (values.some((v) => v === 'NaN' || v === 'Infinity' || v === '-Infinity')) {
-    throw new LspError('INVALID_ARGUMENT', `schema at ${path || '/'} admits NaN/Infinity: use Schema.Finite or Schema.Int instead of Schema.Number`)
+    throw new LspError(
+      'INVALID_ARGUMENT',
+      `schema at ${path || '/'} admits NaN/Infinity: use Schema.Finite or Schema.Int instead of Schema.Number`,
+    )
   }
   for (const [key, value] of Object.entries(record)) assertFiniteNumbers(value, `${path}/${key}`)
 }
@@ -95,7 +98,10 @@ export function toJsonSchema(schema: Schema.Top, options: ToJsonSchemaOptions = 
 
 function assertObjectRoot(tool: AnyTool, schema: JsonSchemaObject, which: string): JsonSchemaObject {
   if (schema.type !== 'object') {
-    throw new LspError('INVALID_ARGUMENT', `tool "${tool.name}": its ${which} schema must be an object schema (got ${JSON.stringify(schema.type)})`)
+    throw new LspError(
+      'INVALID_ARGUMENT',
+      `tool "${tool.name}": its ${which} schema must be an object schema (got ${JSON.stringify(schema.type)})`,
+    )
   }
   return schema
 }
@@ -165,9 +171,26 @@ export type OpenAiTool = { readonly type: 'function'; readonly function: OpenAiF
 
 // Keywords strict mode rejects; their meaning moves into the description so the model still sees it.
 const strictUnsupported = [
-  'minLength', 'maxLength', 'minProperties', 'maxProperties', 'patternProperties', 'propertyNames',
-  'unevaluatedProperties', 'unevaluatedItems', 'uniqueItems', 'contains', 'minContains', 'maxContains', 'default',
-  'if', 'then', 'else', 'not', 'allOf', 'dependentRequired', 'dependentSchemas',
+  'minLength',
+  'maxLength',
+  'minProperties',
+  'maxProperties',
+  'patternProperties',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'uniqueItems',
+  'contains',
+  'minContains',
+  'maxContains',
+  'default',
+  'if',
+  'then',
+  'else',
+  'not',
+  'allOf',
+  'dependentRequired',
+  'dependentSchemas',
 ] as const
 
 const strictMaxDepth = 10
@@ -200,11 +223,17 @@ export function toOpenAiStrictSchema(schema: JsonSchemaObject, toolName = 'tool'
     const isObject = out.type === 'object' || (Array.isArray(out.type) && out.type.includes('object'))
     if (isObject) {
       if (depth > strictMaxDepth) {
-        throw new LspError('INVALID_ARGUMENT', `tool "${toolName}": ${path} nests objects deeper than OpenAI strict mode allows (${strictMaxDepth})`)
+        throw new LspError(
+          'INVALID_ARGUMENT',
+          `tool "${toolName}": ${path} nests objects deeper than OpenAI strict mode allows (${strictMaxDepth})`,
+        )
       }
       const properties = (out.properties ?? {}) as Record<string, JsonSchemaObject>
       if (typeof out.additionalProperties === 'object') {
-        throw new LspError('INVALID_ARGUMENT', `tool "${toolName}": ${path} is a free-form map, which OpenAI strict mode cannot express; use strict: false`)
+        throw new LspError(
+          'INVALID_ARGUMENT',
+          `tool "${toolName}": ${path} is a free-form map, which OpenAI strict mode cannot express; use strict: false`,
+        )
       }
       const required = new Set(Array.isArray(out.required) ? (out.required as string[]) : [])
       const nextProperties: Record<string, unknown> = {}

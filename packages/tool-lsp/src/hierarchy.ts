@@ -30,13 +30,16 @@ export const hierarchyTimeBudgetMs = 15_000
 const HierarchyInput = Schema.Struct({
   target: TargetInput,
   kind: Schema.Literals(hierarchyKinds).annotate({
-    description: 'callers: functions that call the target; callees: functions it calls; supertypes / subtypes: the type hierarchy of a class or interface.',
+    description:
+      'callers: functions that call the target; callees: functions it calls; supertypes / subtypes: the type hierarchy of a class or interface.',
   }),
   depth: Schema.optional(PositiveInt.check(Schema.isLessThanOrEqualTo(4))).annotate({
     description: 'Levels to walk (1–4, default 1). Deeper levels come back as a deduplicated graph.',
   }),
   limit: Schema.optional(PositiveInt).annotate({ description: 'Direct results per page and graph node budget (default 50, max 200).' }),
-  cursor: Schema.optional(Schema.String).annotate({ description: 'nextCursor from a previous result with the same arguments (pages the direct list).' }),
+  cursor: Schema.optional(Schema.String).annotate({
+    description: 'nextCursor from a previous result with the same arguments (pages the direct list).',
+  }),
   firstMatch: FirstMatchInput,
 })
 
@@ -129,9 +132,17 @@ function toNode(root: string, item: LspHierarchyItem, depth: number): Node {
 }
 
 /** One hop from `item` in direction `kind`, with the metadata of the answer. */
-async function step(context: ToolContext, root: string, kind: HierarchyKind, item: LspHierarchyItem): Promise<{ hops: Hop[]; meta: LspResultMeta }> {
+async function step(
+  context: ToolContext,
+  root: string,
+  kind: HierarchyKind,
+  item: LspHierarchyItem,
+): Promise<{ hops: Hop[]; meta: LspResultMeta }> {
   if (kind === 'callers' || kind === 'callees') {
-    const result = await context.lsp.query({ operation: kind === 'callers' ? 'incomingCalls' : 'outgoingCalls', root, item }, context.signal)
+    const result = await context.lsp.query(
+      { operation: kind === 'callers' ? 'incomingCalls' : 'outgoingCalls', root, item },
+      context.signal,
+    )
     return { hops: result.calls.map((c) => ({ item: c.item, callSites: c.fromRanges })), meta: result.meta }
   }
   const result = await context.lsp.query({ operation: kind, root, item }, context.signal)
@@ -195,7 +206,11 @@ export const codeHierarchy = defineTool({
     let frontier: Array<{ item: LspHierarchyItem; hops?: Hop[] }> = [{ item: start, hops: first.hops }]
     const failures: string[] = []
     for (let level = 1; level <= depth && frontier.length > 0; level++) {
-      context.onProgress?.({ message: `${input.kind}: level ${level} of ${depth}, ${plural(frontier.length, 'symbol')} to expand`, done: level - 1, total: depth })
+      context.onProgress?.({
+        message: `${input.kind}: level ${level} of ${depth}, ${plural(frontier.length, 'symbol')} to expand`,
+        done: level - 1,
+        total: depth,
+      })
       const next: typeof frontier = []
       for (const entry of frontier) {
         if (performance.now() > deadline) {
@@ -272,14 +287,21 @@ export const codeHierarchy = defineTool({
   render(result) {
     const body: string[] = []
     for (const d of result.direct) {
-      const sites = d.callSites === undefined || d.callSites.length === 0 ? '' : `  calls at ${d.callSites.map((s) => `${s.line}:${s.column}`).join(', ')}`
+      const sites =
+        d.callSites === undefined || d.callSites.length === 0
+          ? ''
+          : `  calls at ${d.callSites.map((s) => `${s.line}:${s.column}`).join(', ')}`
       body.push(`  ${d.kind} ${d.name}  ${at(d.path, d.line, d.column)}${sites}`)
     }
     const graph: string[] = []
     if (result.graph.depth > 1) {
-      graph.push(`graph to depth ${result.graph.depth}: ${plural(result.graph.nodes.length, 'node')}, ${plural(result.graph.edges.length, 'edge')}`)
+      graph.push(
+        `graph to depth ${result.graph.depth}: ${plural(result.graph.nodes.length, 'node')}, ${plural(result.graph.edges.length, 'edge')}`,
+      )
       for (const edge of result.graph.edges) graph.push(`  ${edge.from} -> ${edge.to}`)
-      const cut = Object.entries(result.graph.truncated).filter(([, v]) => v).map(([k]) => k)
+      const cut = Object.entries(result.graph.truncated)
+        .filter(([, v]) => v)
+        .map(([k]) => k)
       if (cut.length > 0) graph.push(`  graph truncated by the ${cut.join(' and ')} budget`)
     }
     return lines(

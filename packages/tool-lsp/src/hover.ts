@@ -80,7 +80,9 @@ function describeSignature(help: LspSignatureHelp): typeof SignatureOutput.Type 
     label,
     ...(active === undefined ? {} : { activeParameter: active.label, activeParameterIndex: activeIndex }),
     parameters: signature.parameters.map((p) => p.label),
-    ...(signature.documentation === undefined || signature.documentation === '' ? {} : { documentation: splitHover(signature.documentation, 'markdown').prose }),
+    ...(signature.documentation === undefined || signature.documentation === ''
+      ? {}
+      : { documentation: splitHover(signature.documentation, 'markdown').prose }),
     overloads: help.signatures.length - 1,
   }
 }
@@ -92,7 +94,7 @@ export const codeHover = defineTool({
   description: [
     'The type, signature and documentation of a symbol as the language server infers it (what an editor shows on hover), as plain text.',
     'Use it to learn what a variable holds, what a function takes and returns, or what a library symbol does, without opening its definition.',
-    'Aimed inside a call\'s arguments (line + matchText), it also returns the call signature with the active parameter marked.',
+    "Aimed inside a call's arguments (line + matchText), it also returns the call signature with the active parameter marked.",
   ].join(' '),
   input: HoverInput,
   output: HoverOutput,
@@ -118,7 +120,9 @@ export const codeHover = defineTool({
     const empty = signature.text === '' && documentation.text === ''
     const notice =
       noticeFor(hover.meta, empty, 'type information', resolved.rootId) ??
-      (empty ? 'the server has no hover information at this position; aim at an identifier (symbol, or line + matchText on the name)' : undefined)
+      (empty
+        ? 'the server has no hover information at this position; aim at an identifier (symbol, or line + matchText on the name)'
+        : undefined)
     return {
       target: targetOutput(resolved),
       ...(signature.text === '' ? {} : { signature: signature.text }),

@@ -82,14 +82,25 @@ export const codeInlayHints = defineTool({
         path: file.path,
         ...(range === undefined || source === undefined
           ? {}
-          : { range: { start: { line: range.startLine - 1, character: 0 }, end: { line: range.endLine - 1, character: source.lines.lineLength(range.endLine - 1) } } }),
+          : {
+              range: {
+                start: { line: range.startLine - 1, character: 0 },
+                end: { line: range.endLine - 1, character: source.lines.lineLength(range.endLine - 1) },
+              },
+            }),
       },
       context.signal,
     )
     const hints = [...result.hints]
       .filter((h) => range === undefined || (h.position.line >= range.startLine - 1 && h.position.line <= range.endLine - 1))
       .sort((a, b) => comparePositions(a.position, b.position))
-    const fingerprint = queryFingerprint(['code_inlay_hints', file.workspace.id, file.displayPath, range ?? null, source?.document.hash ?? null])
+    const fingerprint = queryFingerprint([
+      'code_inlay_hints',
+      file.workspace.id,
+      file.displayPath,
+      range ?? null,
+      source?.document.hash ?? null,
+    ])
     const { items, page } = paginate(hints, { limit: clampLimit(input.limit, inlayHintLimits), cursor: input.cursor, fingerprint })
     const notice = joinNotices(noticeFor(result.meta, hints.length === 0, 'hints', file.workspace.id), reader.unreadableNotice())
     return {

@@ -151,7 +151,14 @@ export const codeNavigate = defineTool({
       context.signal,
     )
     const all = dedupeAndSort(result.locations)
-    const fingerprint = queryFingerprint(['code_navigate', input.kind, resolved.rootId, resolved.displayPath, resolved.position, resolved.document.hash])
+    const fingerprint = queryFingerprint([
+      'code_navigate',
+      input.kind,
+      resolved.rootId,
+      resolved.displayPath,
+      resolved.position,
+      resolved.document.hash,
+    ])
     const { items, page } = paginate(all, { limit, cursor: input.cursor, fingerprint })
 
     const counts = new Map<string, number>()
@@ -229,9 +236,7 @@ export const codeNavigate = defineTool({
       }
     }
 
-    const fileCounts = [...counts.entries()]
-      .slice(0, 200)
-      .map(([path, count]) => ({ path: shown(resolved.root, path), count }))
+    const fileCounts = [...counts.entries()].slice(0, 200).map(([path, count]) => ({ path: shown(resolved.root, path), count }))
     const [, pluralNoun] = noun[input.kind]
     let notice = joinNotices(
       noticeFor(result.meta, all.length === 0, pluralNoun, resolved.rootId),
@@ -298,7 +303,12 @@ export const codeNavigate = defineTool({
       renderNotice(result.notice),
       body,
       renderPage(result.page, many),
-      others.length === 0 ? undefined : `not on this page: ${others.slice(0, 30).map((f) => `${f.path} (${f.count})`).join(', ')}${others.length > 30 ? ', …' : ''}`,
+      others.length === 0
+        ? undefined
+        : `not on this page: ${others
+            .slice(0, 30)
+            .map((f) => `${f.path} (${f.count})`)
+            .join(', ')}${others.length > 30 ? ', …' : ''}`,
     )
   },
 })

@@ -64,7 +64,9 @@ export const codeStatus = defineTool({
           ...(rootId === undefined ? {} : { rootId }),
           state: status.state,
           // A reason may quote a path under the server's root (a profile command, a config file): shown relative.
-          ...(status.reason === undefined ? {} : { reason: status.root === undefined ? status.reason : relativizeText(status.reason, status.root) }),
+          ...(status.reason === undefined
+            ? {}
+            : { reason: status.root === undefined ? status.reason : relativizeText(status.reason, status.root) }),
           languages: [...languages],
           extensions,
           // An unavailable server answers nothing, whatever its provider declares.
@@ -79,7 +81,9 @@ export const codeStatus = defineTool({
         }
       })
       .sort((a, b) => (a.provider < b.provider ? -1 : a.provider > b.provider ? 1 : (a.rootId ?? '') < (b.rootId ?? '') ? -1 : 1))
-    const problems = servers.filter((s) => s.state === 'unavailable' || s.state === 'crashed' || s.state === 'indexing' || s.state === 'starting')
+    const problems = servers.filter(
+      (s) => s.state === 'unavailable' || s.state === 'crashed' || s.state === 'indexing' || s.state === 'starting',
+    )
     const notices: string[] = []
     if (context.roots.length === 0) notices.push('no workspace is open: the harness must open a workspace root first')
     if (servers.length === 0) notices.push('no language server is registered: configure one per language')

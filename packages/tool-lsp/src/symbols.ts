@@ -1,11 +1,30 @@
-import { isLspError, LspError, toModelPosition, toModelRange, type LspDocumentSymbol, type LspResultFor, type LspWorkspaceSymbol } from '@codeseam/lsp'
+import {
+  isLspError,
+  LspError,
+  toModelPosition,
+  toModelRange,
+  type LspDocumentSymbol,
+  type LspResultFor,
+  type LspWorkspaceSymbol,
+} from '@codeseam/lsp'
 import { Schema } from 'effect'
 
 import { clampLimit, paginate, queryFingerprint } from './budget.js'
 import { defineTool, type ToolContext } from './definition.js'
 import { at, lines, plural, renderNotice, renderPage, renderReadiness } from './render.js'
 import { NonNegativeInt, PageOutput, PositiveInt, ReadinessOutput, SymbolKind } from './schemas.js'
-import { busyServersReason, joinNotices, noticeFor, noticeForRoots, readinessOf, requireProvider, resolveToolFile, rootFailureReason, shown, worstReadiness } from './targeting.js'
+import {
+  busyServersReason,
+  joinNotices,
+  noticeFor,
+  noticeForRoots,
+  readinessOf,
+  requireProvider,
+  resolveToolFile,
+  rootFailureReason,
+  shown,
+  worstReadiness,
+} from './targeting.js'
 
 /** Limits of `code_symbols`. */
 export const symbolsLimits = { defaultLimit: 200, maxLimit: 1000 } as const
@@ -15,10 +34,12 @@ export const defaultOutlineDepth = 2
 
 const SymbolsInput = Schema.Struct({
   path: Schema.optional(Schema.String).annotate({
-    description: 'A file: returns its outline (classes, functions, members, nested) with line ranges. Omit to search the workspace with query.',
+    description:
+      'A file: returns its outline (classes, functions, members, nested) with line ranges. Omit to search the workspace with query.',
   }),
   query: Schema.optional(Schema.String).annotate({
-    description: 'Workspace symbol search: part of a name ("parseConf" finds parseConfig). Required when path is omitted; must not be empty.',
+    description:
+      'Workspace symbol search: part of a name ("parseConf" finds parseConfig). Required when path is omitted; must not be empty.',
   }),
   rootId: Schema.optional(Schema.String).annotate({ description: 'Limit to one open workspace (by id).' }),
   kind: Schema.optional(SymbolKind).annotate({ description: 'Only symbols of this kind (e.g. "class", "function", "method").' }),
@@ -137,7 +158,9 @@ function nest(entries: ReadonlyArray<FlatOutlineEntry>): OutlineNode[] {
     byQualified.set(entry.qualified, { children })
   }
   const prune = (nodes: OutlineNode[]): OutlineNode[] =>
-    nodes.map(({ children, ...rest }) => (children === undefined || children.length === 0 ? rest : { ...rest, children: prune([...children]) }))
+    nodes.map(({ children, ...rest }) =>
+      children === undefined || children.length === 0 ? rest : { ...rest, children: prune([...children]) },
+    )
   return prune(roots)
 }
 
@@ -157,7 +180,15 @@ async function outlineOf(input: typeof SymbolsInput.Type, path: string, context:
   const result = await context.lsp.query({ operation: 'documentSymbols', root: file.workspace.root, path: file.path }, context.signal)
   const depth = input.depth ?? defaultOutlineDepth
   const entries = walk(result.symbols, depth, input.kind)
-  const fingerprint = queryFingerprint(['code_symbols', 'outline', file.workspace.id, file.displayPath, depth, input.kind ?? null, result.meta.contentHash ?? null])
+  const fingerprint = queryFingerprint([
+    'code_symbols',
+    'outline',
+    file.workspace.id,
+    file.displayPath,
+    depth,
+    input.kind ?? null,
+    result.meta.contentHash ?? null,
+  ])
   const { items, page } = paginate(entries, { limit: clampLimit(input.limit, symbolsLimits), cursor: input.cursor, fingerprint })
   const notice = joinNotices(
     noticeFor(result.meta, entries.length === 0, 'symbols', file.workspace.id),
@@ -183,7 +214,8 @@ async function search(input: typeof SymbolsInput.Type, query: string, context: T
   }
   // Each root is asked on its own: a root whose query fails is a named gap, never the end of the others' answers.
   type Root = (typeof roots)[number]
-  type Settled = { readonly root: Root; readonly result: LspResultFor<'workspaceSymbols'> } | { readonly root: Root; readonly error: LspError }
+  type Settled =
+    { readonly root: Root; readonly result: LspResultFor<'workspaceSymbols'> } | { readonly root: Root; readonly error: LspError }
   const settled = await Promise.all(
     roots.map(async (root): Promise<Settled> => {
       try {
@@ -201,11 +233,17 @@ async function search(input: typeof SymbolsInput.Type, query: string, context: T
   const gaps = failed.map(({ root, error }) => ({ where: root.id, why: rootFailureReason(error, root.root) }))
   const matches = answers
     .flatMap(({ root, result }) =>
-      result.symbols
-        .filter((s) => input.kind === undefined || s.kind === input.kind)
-        .map((s) => ({ symbol: s, root })),
+      result.symbols.filter((s) => input.kind === undefined || s.kind === input.kind).map((s) => ({ symbol: s, root })),
     )
-    .sort((a, b) => rank(a.symbol, query) - rank(b.symbol, query) || (a.symbol.location.path < b.symbol.location.path ? -1 : a.symbol.location.path > b.symbol.location.path ? 1 : a.symbol.location.range.start.line - b.symbol.location.range.start.line))
+    .sort(
+      (a, b) =>
+        rank(a.symbol, query) - rank(b.symbol, query) ||
+        (a.symbol.location.path < b.symbol.location.path
+          ? -1
+          : a.symbol.location.path > b.symbol.location.path
+            ? 1
+            : a.symbol.location.range.start.line - b.symbol.location.range.start.line),
+    )
   const fingerprint = queryFingerprint(['code_symbols', 'search', query, input.kind ?? null, roots.map((r) => r.id)])
   const { items, page } = paginate(matches, { limit: clampLimit(input.limit, symbolsLimits), cursor: input.cursor, fingerprint })
   const readiness = worstReadiness([
@@ -265,17 +303,25 @@ export const codeSymbols = defineTool({
   async execute(input, context) {
     if (input.path !== undefined) return outlineOf(input, input.path, context)
     if (input.query === undefined) {
-      throw new LspError('INVALID_ARGUMENT', 'code_symbols needs path (a file outline) or query (a workspace search for part of a symbol name)')
+      throw new LspError(
+        'INVALID_ARGUMENT',
+        'code_symbols needs path (a file outline) or query (a workspace search for part of a symbol name)',
+      )
     }
     const query = input.query.trim()
     if (query.length === 0) {
-      throw new LspError('INVALID_ARGUMENT', 'query is empty: give part of a symbol name (e.g. "parse"), or pass path to list one file\'s symbols')
+      throw new LspError(
+        'INVALID_ARGUMENT',
+        'query is empty: give part of a symbol name (e.g. "parse"), or pass path to list one file\'s symbols',
+      )
     }
     return search(input, query, context)
   },
 
   summary(result) {
-    return result.mode === 'outline' ? `${plural(result.totalFound, 'symbol')} in ${result.path}` : `${plural(result.totalFound, 'match', 'matches')} for "${result.query}"`
+    return result.mode === 'outline'
+      ? `${plural(result.totalFound, 'symbol')} in ${result.path}`
+      : `${plural(result.totalFound, 'match', 'matches')} for "${result.query}"`
   },
 
   render(result) {
@@ -285,10 +331,14 @@ export const codeSymbols = defineTool({
     const severalRoots = new Set((result.matches ?? []).map((m) => m.rootId)).size > 1
     for (const match of result.matches ?? []) {
       const root = severalRoots ? `  (root ${match.rootId})` : ''
-      body.push(`${match.kind} ${match.container === undefined ? '' : `${match.container}.`}${match.name}  ${at(match.path, match.line, match.column)}${root}`)
+      body.push(
+        `${match.kind} ${match.container === undefined ? '' : `${match.container}.`}${match.name}  ${at(match.path, match.line, match.column)}${root}`,
+      )
     }
     return lines(
-      result.mode === 'outline' ? `outline of ${result.path}: ${plural(result.totalFound, 'symbol')}` : `symbols matching "${result.query}": ${result.totalFound}`,
+      result.mode === 'outline'
+        ? `outline of ${result.path}: ${plural(result.totalFound, 'symbol')}`
+        : `symbols matching "${result.query}": ${result.totalFound}`,
       renderReadiness(result.readiness),
       renderNotice(result.notice),
       body,

@@ -25,7 +25,8 @@ import type { ReadinessOutput, ResolvedTargetOutput, TargetInput } from './schem
  */
 
 /** C/C++: the same advice as the host's clangd profile (clangd 14, Debian's plain package, has no type hierarchy). */
-const clangdHint = 'C/C++: install clangd (e.g. apt-get install -y clangd-19; type hierarchy needs clangd 17 or newer); the host has a built-in clangd profile'
+const clangdHint =
+  'C/C++: install clangd (e.g. apt-get install -y clangd-19; type hierarchy needs clangd 17 or newer); the host has a built-in clangd profile'
 
 /** Well-known servers by extension: what to tell a model (and its user) when none is configured. */
 const knownServers: Readonly<Record<string, string>> = {
@@ -71,7 +72,10 @@ function allowed(context: ToolContext, root: string): boolean {
 }
 
 function refuseRoot(context: ToolContext, path: string): LspError {
-  return new LspError('OUTSIDE_WORKSPACE', `"${path}" is not in a workspace this tool may use (${context.roots.map((r) => r.id).join(', ') || 'none'})`)
+  return new LspError(
+    'OUTSIDE_WORKSPACE',
+    `"${path}" is not in a workspace this tool may use (${context.roots.map((r) => r.id).join(', ') || 'none'})`,
+  )
 }
 
 /** Resolves a file inside the allowed roots. */
@@ -114,7 +118,9 @@ function isBusyFailure(failure: { readonly code: string; readonly message: strin
 
 /** Fan-out failures of providers that are not installed: a coverage gap, not trouble with this answer. */
 function onlyMissingServers(meta: LspResultMeta): boolean {
-  return meta.failures !== undefined && meta.failures.length > 0 && meta.failures.every((f) => f.code === 'UNAVAILABLE' && !isBusyFailure(f))
+  return (
+    meta.failures !== undefined && meta.failures.length > 0 && meta.failures.every((f) => f.code === 'UNAVAILABLE' && !isBusyFailure(f))
+  )
 }
 
 /**
@@ -237,7 +243,9 @@ function coverageNote(answers: ReadonlyArray<RootMeta>, extraGaps: ReadonlyArray
   const parts: string[] = []
   if (incomplete && searched < found) parts.push(`searched ${searched} of ${plural(found, 'project')}`)
   if (notOpened > 0) {
-    parts.push(`${plural(notOpened, 'file')} in no project ${notOpened === 1 ? 'was' : 'were'} not searched (over the open-document limit: raise limits.maxOpenDocuments)`)
+    parts.push(
+      `${plural(notOpened, 'file')} in no project ${notOpened === 1 ? 'was' : 'were'} not searched (over the open-document limit: raise limits.maxOpenDocuments)`,
+    )
   }
   const gapText = renderGaps(gaps)
   if (gapText !== undefined) parts.push(gapText)
@@ -258,19 +266,30 @@ export function noticeFor(meta: LspResultMeta, empty: boolean, what: string, roo
  * {@link noticeFor} over the answers of several roots (a search over every open workspace), each said once;
  * `gaps` are parts the caller could not search at all (a root whose query failed).
  */
-export function noticeForRoots(answers: ReadonlyArray<RootMeta>, empty: boolean, what: string, gaps: ReadonlyArray<SearchGap> = []): string | undefined {
+export function noticeForRoots(
+  answers: ReadonlyArray<RootMeta>,
+  empty: boolean,
+  what: string,
+  gaps: ReadonlyArray<SearchGap> = [],
+): string | undefined {
   const notes: string[] = []
   const metas = answers.map((a) => a.meta)
   if (metas.some((m) => m.status === 'indexing')) {
-    notes.push(`the language server is still indexing the workspace, so ${what} may be incomplete${empty ? ' (an empty answer does not mean there are none)' : ''}; ask again once code_status shows it ready`)
+    notes.push(
+      `the language server is still indexing the workspace, so ${what} may be incomplete${empty ? ' (an empty answer does not mean there are none)' : ''}; ask again once code_status shows it ready`,
+    )
   } else {
     const coldEmpty = answers.filter((a) => (a.empty ?? empty) && !a.meta.warm)
     const where = coldEmpty.map((a) => a.rootId).filter((id): id is string => id !== undefined)
     if (coldEmpty.length > 0 && answers.length > 1 && where.length === coldEmpty.length) {
       // Over several roots, a cold root that found nothing is named even when the others found something.
-      notes.push(`the language server had just started and found no ${what} in ${where.join(', ')}; that may mean the project was not loaded yet, so ask again before concluding there are none there`)
+      notes.push(
+        `the language server had just started and found no ${what} in ${where.join(', ')}; that may mean the project was not loaded yet, so ask again before concluding there are none there`,
+      )
     } else if (coldEmpty.length > 0) {
-      notes.push(`the language server had just started; an empty answer may mean the project was not loaded yet, so ask again before concluding there are no ${what}`)
+      notes.push(
+        `the language server had just started; an empty answer may mean the project was not loaded yet, so ask again before concluding there are no ${what}`,
+      )
     }
   }
   if (metas.some((m) => m.stale === true)) notes.push('the file changed while the server answered; positions may be off by a few lines')

@@ -79,11 +79,16 @@ describe('mapBounded', () => {
   it('stops starting work once cancelled', async () => {
     const controller = new AbortController()
     const started: number[] = []
-    const run = mapBounded(items, 1, async (item) => {
-      started.push(item)
-      if (item === 2) controller.abort()
-      return item
-    }, controller.signal)
+    const run = mapBounded(
+      items,
+      1,
+      async (item) => {
+        started.push(item)
+        if (item === 2) controller.abort()
+        return item
+      },
+      controller.signal,
+    )
     await expect(run).rejects.toMatchObject({ code: 'CANCELLED' })
     expect(started).toEqual([0, 1, 2])
   })
@@ -94,12 +99,16 @@ describe('rendering', () => {
     expect(renderPage({ returned: 10, total: 23, limit: 10, truncated: true, nextCursor: 'abc' }, 'references')).toBe(
       'showing references 1–10 of 23 (more: call again with cursor "abc")',
     )
-    expect(renderPage({ returned: 3, total: 23, limit: 10, offset: 20, truncated: false }, 'references')).toBe('showing references 21–23 of 23 (last page)')
+    expect(renderPage({ returned: 3, total: 23, limit: 10, offset: 20, truncated: false }, 'references')).toBe(
+      'showing references 21–23 of 23 (last page)',
+    )
     expect(renderPage({ returned: 3, total: 3, limit: 10, truncated: false }, 'references')).toBeUndefined()
   })
 
   it('strips code fences, separators and markdown escapes from hovers', () => {
-    expect(splitHover('```typescript\nfunction f(a: number): void\n```\n---\nDoes \\*things\\*.\n\n---\n@param a the input', 'markdown')).toEqual({
+    expect(
+      splitHover('```typescript\nfunction f(a: number): void\n```\n---\nDoes \\*things\\*.\n\n---\n@param a the input', 'markdown'),
+    ).toEqual({
       code: 'function f(a: number): void',
       prose: 'Does *things*.\n\n@param a the input',
     })

@@ -1,8 +1,29 @@
-import { createLsp, LspError, type LspProvider, type LspQueryRequest, type LspQueryResult, type LspResultMeta, type LspSearchCoverage, type LspService } from '@codeseam/lsp'
+import {
+  createLsp,
+  LspError,
+  type LspProvider,
+  type LspQueryRequest,
+  type LspQueryResult,
+  type LspResultMeta,
+  type LspSearchCoverage,
+  type LspService,
+} from '@codeseam/lsp'
 import { createMemoryWorkspace } from '@codeseam/lsp/testing'
 import { describe, expect, it } from 'vitest'
 
-import { callTool, codeDiagnostics, codeHierarchy, codeNavigate, codeStatus, codeSymbols, installHint, toMcpTool, toolContext, type AnyTool, type ToolOutcome } from '../src/index.js'
+import {
+  callTool,
+  codeDiagnostics,
+  codeHierarchy,
+  codeNavigate,
+  codeStatus,
+  codeSymbols,
+  installHint,
+  toMcpTool,
+  toolContext,
+  type AnyTool,
+  type ToolOutcome,
+} from '../src/index.js'
 import { validateDraft07 } from './support/schema-rules.js'
 import { createToyProvider, lineOf } from './support/toy-provider.js'
 
@@ -36,14 +57,25 @@ function service(roots: Record<string, RootSpec>, extra: ReadonlyArray<LspProvid
   lsp.registerProvider({
     id: 'toy',
     extensions: first.extensions,
-    operations: ['definition', 'references', 'implementation', 'documentSymbols', 'workspaceSymbols', 'prepareCallHierarchy', 'incomingCalls', 'outgoingCalls', 'diagnostics'],
+    operations: [
+      'definition',
+      'references',
+      'implementation',
+      'documentSymbols',
+      'workspaceSymbols',
+      'prepareCallHierarchy',
+      'incomingCalls',
+      'outgoingCalls',
+      'diagnostics',
+    ],
     status: () => [],
     query: (async (request: LspQueryRequest, signal: AbortSignal) => {
       const entry = byRoot.get(request.root)!
-      if (entry.spec.fail !== undefined && (request.operation === 'workspaceSymbols' || request.operation === 'diagnostics')) throw entry.spec.fail
+      if (entry.spec.fail !== undefined && (request.operation === 'workspaceSymbols' || request.operation === 'diagnostics'))
+        throw entry.spec.fail
       // The toy has no implementation: the references answer stands in for it.
       const asked = request.operation === 'implementation' ? { ...request, operation: 'references' as const } : request
-      const result = (await (entry.provider.query as (r: LspQueryRequest, s: AbortSignal) => Promise<LspQueryResult>)(asked, signal))
+      const result = await (entry.provider.query as (r: LspQueryRequest, s: AbortSignal) => Promise<LspQueryResult>)(asked, signal)
       return workspaceWide.has(request.operation) ? { ...result, meta: { ...result.meta, ...entry.spec.meta } } : result
     }) as LspProvider['query'],
   })
@@ -62,7 +94,13 @@ function ok(outcome: ToolOutcome): Record<string, any> {
   return outcome.structured
 }
 
-const partial: LspSearchCoverage = { projectsSearched: 3, projectsFound: 5, filesNotSearched: 12, rootsNotSearched: ['examples/a', '.'], complete: false }
+const partial: LspSearchCoverage = {
+  projectsSearched: 3,
+  projectsFound: 5,
+  filesNotSearched: 12,
+  rootsNotSearched: ['examples/a', '.'],
+  complete: false,
+}
 const partialText =
   'searched 3 of 5 projects; 12 files in no project were not searched (over the open-document limit: raise limits.maxOpenDocuments); ' +
   'not searched: app/examples/a, app (every language server busy under limits.maxServers)'
@@ -73,7 +111,10 @@ describe('search coverage in tool answers', () => {
 
   it('code_navigate references and implementation say what was not searched', async () => {
     for (const kind of ['references', 'implementation']) {
-      const outcome = await run(service({ app: { files: { 'src/app.toy': app }, meta: { coverage: partial } } }), codeNavigate, { target: greet, kind })
+      const outcome = await run(service({ app: { files: { 'src/app.toy': app }, meta: { coverage: partial } } }), codeNavigate, {
+        target: greet,
+        kind,
+      })
       const result = ok(outcome)
       expect(result.totalFound).toBe(2)
       expect(result.notice).toBe(`${partialText}.`)
@@ -82,29 +123,55 @@ describe('search coverage in tool answers', () => {
   })
 
   it('complete coverage adds no text', async () => {
-    const result = ok(await run(service({ app: { files: { 'src/app.toy': app }, meta: { coverage: complete } } }), codeNavigate, { target: greet, kind: 'references' }))
+    const result = ok(
+      await run(service({ app: { files: { 'src/app.toy': app }, meta: { coverage: complete } } }), codeNavigate, {
+        target: greet,
+        kind: 'references',
+      }),
+    )
     expect(result.notice).toBeUndefined()
   })
 
   it('only the parts that are short are named', async () => {
     const projectsOnly = { projectsSearched: 1, projectsFound: 2, complete: false }
-    const result = ok(await run(service({ app: { files: { 'src/app.toy': app }, meta: { coverage: projectsOnly } } }), codeNavigate, { target: greet, kind: 'references' }))
+    const result = ok(
+      await run(service({ app: { files: { 'src/app.toy': app }, meta: { coverage: projectsOnly } } }), codeNavigate, {
+        target: greet,
+        kind: 'references',
+      }),
+    )
     expect(result.notice).toBe('searched 1 of 2 projects.')
     const filesOnly = { projectsSearched: 1, projectsFound: 1, filesNotSearched: 1, complete: false }
-    const files = ok(await run(service({ app: { files: { 'src/app.toy': app }, meta: { coverage: filesOnly } } }), codeNavigate, { target: greet, kind: 'references' }))
+    const files = ok(
+      await run(service({ app: { files: { 'src/app.toy': app }, meta: { coverage: filesOnly } } }), codeNavigate, {
+        target: greet,
+        kind: 'references',
+      }),
+    )
     expect(files.notice).toBe('1 file in no project was not searched (over the open-document limit: raise limits.maxOpenDocuments).')
   })
 
   it('code_hierarchy callers (incoming calls) says so', async () => {
-    const result = ok(await run(service({ app: { files: { 'src/app.toy': app }, meta: { coverage: partial } } }), codeHierarchy, { target: { path: 'src/app.toy', symbol: 'greet' }, kind: 'callers' }))
+    const result = ok(
+      await run(service({ app: { files: { 'src/app.toy': app }, meta: { coverage: partial } } }), codeHierarchy, {
+        target: { path: 'src/app.toy', symbol: 'greet' },
+        kind: 'callers',
+      }),
+    )
     expect(result.direct.map((d: any) => d.name)).toEqual(['main'])
     expect(result.notice).toBe(`${partialText}.`)
   })
 
   it('code_symbols search says so, once per gap, over every root', async () => {
     const lsp = service({
-      app: { files: { 'src/app.toy': app }, meta: { coverage: { projectsSearched: 1, projectsFound: 2, rootsNotSearched: ['examples/a'], complete: false } } },
-      lib: { files: { 'src/lib.toy': lib }, meta: { coverage: { projectsSearched: 0, projectsFound: 1, rootsNotSearched: ['.'], complete: false } } },
+      app: {
+        files: { 'src/app.toy': app },
+        meta: { coverage: { projectsSearched: 1, projectsFound: 2, rootsNotSearched: ['examples/a'], complete: false } },
+      },
+      lib: {
+        files: { 'src/lib.toy': lib },
+        meta: { coverage: { projectsSearched: 0, projectsFound: 1, rootsNotSearched: ['.'], complete: false } },
+      },
     })
     const outcome = await run(lsp, codeSymbols, { query: 'greet' })
     const result = ok(outcome)
@@ -118,10 +185,13 @@ describe('search coverage in tool answers', () => {
 })
 
 describe('code_symbols over several roots when a root fails', () => {
-  it('keeps the other roots\' symbols and names the failed root with its code and reason', async () => {
+  it("keeps the other roots' symbols and names the failed root with its code and reason", async () => {
     const lsp = service({
       app: { files: { 'src/app.toy': app } },
-      lib: { files: { 'src/lib.toy': lib }, fail: new LspError('TIMEOUT', 'the toy server for /virtual/lib did not answer within 30 s\nstderr: nothing') },
+      lib: {
+        files: { 'src/lib.toy': lib },
+        fail: new LspError('TIMEOUT', 'the toy server for /virtual/lib did not answer within 30 s\nstderr: nothing'),
+      },
     })
     const outcome = await run(lsp, codeSymbols, { query: 'greet' })
     const result = ok(outcome)
@@ -133,13 +203,19 @@ describe('code_symbols over several roots when a root fails', () => {
   })
 
   it('a root that failed because every server was busy is named as such', async () => {
-    const busy = new LspError('UNAVAILABLE', '2 language servers are already busy (limits.maxServers): retry when one finishes, or raise maxServers', { data: { maxServers: 2 } })
+    const busy = new LspError(
+      'UNAVAILABLE',
+      '2 language servers are already busy (limits.maxServers): retry when one finishes, or raise maxServers',
+      { data: { maxServers: 2 } },
+    )
     const lsp = service({ app: { files: { 'src/app.toy': app } }, lib: { files: { 'src/lib.toy': lib }, fail: busy } })
     const result = ok(await run(lsp, codeSymbols, { query: 'greet' }))
-    expect(result.notice).toBe('not searched: lib (every language server busy under limits.maxServers). To search one root, pass its rootId.')
+    expect(result.notice).toBe(
+      'not searched: lib (every language server busy under limits.maxServers). To search one root, pass its rootId.',
+    )
   })
 
-  it('fails with the first root\'s error when every root fails (never an empty answer)', async () => {
+  it("fails with the first root's error when every root fails (never an empty answer)", async () => {
     const lsp = service({
       app: { files: { 'src/app.toy': app }, fail: new LspError('SERVER_CRASHED', 'the toy server crashed') },
       lib: { files: { 'src/lib.toy': lib }, fail: new LspError('TIMEOUT', 'too slow') },
@@ -161,7 +237,10 @@ describe('code_symbols over several roots when a root fails', () => {
   })
 
   it('a cancelled root cancels the call', async () => {
-    const lsp = service({ app: { files: { 'src/app.toy': app } }, lib: { files: { 'src/lib.toy': lib }, fail: new LspError('CANCELLED', 'cancelled') } })
+    const lsp = service({
+      app: { files: { 'src/app.toy': app } },
+      lib: { files: { 'src/lib.toy': lib }, fail: new LspError('CANCELLED', 'cancelled') },
+    })
     const outcome = await run(lsp, codeSymbols, { query: 'greet' })
     expect(outcome.ok === false && outcome.error.code).toBe('CANCELLED')
   })
@@ -197,8 +276,13 @@ describe('fan-out failures', () => {
   }
 
   it('a server that could not start because every slot was busy is a gap, not a missing install', async () => {
-    const busy = new LspError('UNAVAILABLE', '2 language servers are already busy (limits.maxServers): retry when one finishes, or raise maxServers')
-    const result = ok(await run(service({ app: { files: { 'src/app.toy': app, 'py/x.py': '' } } }, [failing(busy)]), codeSymbols, { query: 'greet' }))
+    const busy = new LspError(
+      'UNAVAILABLE',
+      '2 language servers are already busy (limits.maxServers): retry when one finishes, or raise maxServers',
+    )
+    const result = ok(
+      await run(service({ app: { files: { 'src/app.toy': app, 'py/x.py': '' } } }, [failing(busy)]), codeSymbols, { query: 'greet' }),
+    )
     expect(result.notice).toBe('not searched: pyright for app (every language server busy under limits.maxServers).')
     expect(result.notice).not.toMatch(/no server installed/)
     expect(result.readiness.status).toBe('degraded')
@@ -206,14 +290,16 @@ describe('fan-out failures', () => {
 
   it('a server that is not installed is named as such, and the answer stays ready', async () => {
     const missing = new LspError('UNAVAILABLE', 'the pyright language server is unavailable: install pyright')
-    const result = ok(await run(service({ app: { files: { 'src/app.toy': app, 'py/x.py': '' } } }, [failing(missing)]), codeSymbols, { query: 'greet' }))
+    const result = ok(
+      await run(service({ app: { files: { 'src/app.toy': app, 'py/x.py': '' } } }, [failing(missing)]), codeSymbols, { query: 'greet' }),
+    )
     expect(result.notice).toBe('not covered, no server installed: pyright (install pyright).')
     expect(result.readiness.status).toBe('ready')
   })
 })
 
 describe('code_status', () => {
-  it('shows workspaces by id only, and each server\'s projects when known', async () => {
+  it("shows workspaces by id only, and each server's projects when known", async () => {
     const lsp = createLsp()
     const workspace = createMemoryWorkspace({ id: 'demo', root: '/virtual/demo', files: { 'src/app.toy': app } })
     lsp.registerWorkspace(workspace)
@@ -221,14 +307,24 @@ describe('code_status', () => {
     lsp.registerProvider({
       ...toy,
       status: () => [
-        { providerId: 'toy', root: workspace.root, server: 'typescript', state: 'ready', languages: ['toy'], projects: { loaded: 28, found: 28 } },
+        {
+          providerId: 'toy',
+          root: workspace.root,
+          server: 'typescript',
+          state: 'ready',
+          languages: ['toy'],
+          projects: { loaded: 28, found: 28 },
+        },
         { providerId: 'toy', server: 'other', state: 'idle', languages: ['toy'] },
       ],
     })
     const outcome = await run(lsp, codeStatus, {})
     const result = ok(outcome)
     expect(result.workspaces).toEqual([{ id: 'demo' }])
-    expect(result.servers.find((s: any) => s.server === 'typescript')).toMatchObject({ rootId: 'demo', projects: { loaded: 28, found: 28 } })
+    expect(result.servers.find((s: any) => s.server === 'typescript')).toMatchObject({
+      rootId: 'demo',
+      projects: { loaded: 28, found: 28 },
+    })
     expect(result.servers.find((s: any) => s.server === 'other').projects).toBeUndefined()
     expect(outcome.text).toContain('workspaces: demo\n')
     expect(outcome.text).toContain('typescript @ demo: ready, 28/28 projects  .toy')
@@ -238,6 +334,7 @@ describe('code_status', () => {
 
 describe('install hints', () => {
   it('C and C++ files name the clangd the host looks for', () => {
-    for (const path of ['a.c', 'a.h', 'a.cc', 'a.cpp', 'a.hpp']) expect(installHint(path)).toMatch(/apt-get install -y clangd-19; type hierarchy needs clangd 17/)
+    for (const path of ['a.c', 'a.h', 'a.cc', 'a.cpp', 'a.hpp'])
+      expect(installHint(path)).toMatch(/apt-get install -y clangd-19; type hierarchy needs clangd 17/)
   })
 })

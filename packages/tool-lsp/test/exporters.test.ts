@@ -37,7 +37,13 @@ describe('toMcpTool', () => {
   it('has the fields the MCP tools/list carries', () => {
     expect(tool.name).toBe('sample_echo')
     expect(tool.title).toBe('Echo')
-    expect(tool.annotations).toEqual({ title: 'Echo', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false })
+    expect(tool.annotations).toEqual({
+      title: 'Echo',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    })
   })
 
   it('compiles under a strict draft-07 validator with no newer keywords', () => {

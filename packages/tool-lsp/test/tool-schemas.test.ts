@@ -6,7 +6,14 @@ import { draft07Problems, nonFiniteAdmissions, openAiStrictProblems } from './su
 describe('every read tool exports a valid schema for every consumer', () => {
   it('lists the eight tools of the issue, each read-only', () => {
     expect(readTools.map((t) => t.name)).toEqual([
-      'code_symbols', 'code_navigate', 'code_hierarchy', 'code_hover', 'code_diagnostics', 'code_inlay_hints', 'code_completions', 'code_status',
+      'code_symbols',
+      'code_navigate',
+      'code_hierarchy',
+      'code_hover',
+      'code_diagnostics',
+      'code_inlay_hints',
+      'code_completions',
+      'code_status',
     ])
     for (const tool of readTools) expect(tool.hints).toMatchObject({ readOnly: true, destructive: false })
   })

@@ -63,11 +63,20 @@ describe('code_navigate', () => {
     const result = ok(outcome)
     expect(result.totalFound).toBe(5)
     expect(result.fileCount).toBe(2)
-    expect(result.files.map((f: any) => [f.path, f.count])).toEqual([['src/app.toy', 3], ['src/other.toy', 2]])
+    expect(result.files.map((f: any) => [f.path, f.count])).toEqual([
+      ['src/app.toy', 3],
+      ['src/other.toy', 2],
+    ])
     const appLocations = result.files[0].locations
     expect(appLocations[0]).toMatchObject({ line: lineOf(app, 'fn greet'), isDeclaration: true, symbol: 'greet', kind: 'function' })
     expect(appLocations[1]).toMatchObject({ line: lineOf(app, 'greet(path'), snippet: 'greet(path, "!")', container: 'Router.match' })
-    expect(result.target).toMatchObject({ path: 'src/app.toy', symbol: 'greet', kind: 'function', line: lineOf(app, 'fn greet'), resolvedBy: 'symbol' })
+    expect(result.target).toMatchObject({
+      path: 'src/app.toy',
+      symbol: 'greet',
+      kind: 'function',
+      line: lineOf(app, 'fn greet'),
+      resolvedBy: 'symbol',
+    })
     expect(result.readiness).toEqual({ status: 'ready', warm: true, provider: 'toy' })
     expect(outcome.summary).toBe('5 references · 2 files')
     expect(outcome.text).toContain(`${lineOf(app, 'greet(path')}:${columnOf(app, 'greet(path')}  greet(path, "!")  [in Router.match]`)
@@ -84,21 +93,45 @@ describe('code_navigate', () => {
     const third = ok(await callTool(codeNavigate, { ...args, cursor: second.page.nextCursor }, context))
     expect(third.page).toMatchObject({ returned: 1, truncated: false })
     expect(third.page.nextCursor).toBeUndefined()
-    const seen = [first, second, third].flatMap((r) => r.files.flatMap((f: any) => f.locations.map((l: any) => `${f.path}:${l.line}:${l.column}`)))
+    const seen = [first, second, third].flatMap((r) =>
+      r.files.flatMap((f: any) => f.locations.map((l: any) => `${f.path}:${l.line}:${l.column}`)),
+    )
     expect(new Set(seen).size).toBe(5)
     expect(second.fileCounts).toEqual(first.fileCounts)
-    const wrong = await callTool(codeNavigate, { target: { path: 'src/app.toy', symbol: 'main' }, kind: 'references', cursor: first.page.nextCursor }, context)
+    const wrong = await callTool(
+      codeNavigate,
+      { target: { path: 'src/app.toy', symbol: 'main' }, kind: 'references', cursor: first.page.nextCursor },
+      context,
+    )
     expect(wrong.ok === false && wrong.error.message).toMatch(/cursor belongs to a different query/)
     const garbage = await callTool(codeNavigate, { ...args, cursor: 'nonsense' }, context)
     expect(garbage.ok === false && garbage.error.code).toBe('INVALID_ARGUMENT')
   })
 
   it('returns the definition with its body and a context window', async () => {
-    const result = ok(await run(codeNavigate, { target: { path: 'src/app.toy', line: lineOf(app, 'greet("a"'), matchText: 'greet' }, kind: 'definition', includeBody: true, context: 1 }))
+    const result = ok(
+      await run(codeNavigate, {
+        target: { path: 'src/app.toy', line: lineOf(app, 'greet("a"'), matchText: 'greet' },
+        kind: 'definition',
+        includeBody: true,
+        context: 1,
+      }),
+    )
     expect(result.totalFound).toBe(1)
     expect(result.bodies).toHaveLength(1)
-    expect(result.bodies[0]).toMatchObject({ path: 'src/app.toy', symbol: 'greet', line: lineOf(app, 'fn greet'), endLine: lineOf(app, '}'), truncated: false })
-    expect(result.bodies[0].text).toBe(app.split('\n').slice(lineOf(app, 'fn greet') - 1, lineOf(app, '}')).join('\n'))
+    expect(result.bodies[0]).toMatchObject({
+      path: 'src/app.toy',
+      symbol: 'greet',
+      line: lineOf(app, 'fn greet'),
+      endLine: lineOf(app, '}'),
+      truncated: false,
+    })
+    expect(result.bodies[0].text).toBe(
+      app
+        .split('\n')
+        .slice(lineOf(app, 'fn greet') - 1, lineOf(app, '}'))
+        .join('\n'),
+    )
     const snippet: string = result.files[0].locations[0].snippet
     expect(snippet.split('\n')).toHaveLength(3)
     expect(snippet).toContain(`${lineOf(app, 'fn greet')}> fn greet`)
@@ -107,12 +140,22 @@ describe('code_navigate', () => {
 
   it('returns candidates for an ambiguous name, and firstMatch picks the first', async () => {
     const { lsp } = toyService({ 'src/dup.toy': 'class Box {\n  fn open() {\n  }\n}\nclass Crate {\n  fn open() {\n  }\n}\n' })
-    const ambiguous = await callTool(codeNavigate, { target: { path: 'src/dup.toy', symbol: 'open' }, kind: 'references' }, toolContext(lsp))
+    const ambiguous = await callTool(
+      codeNavigate,
+      { target: { path: 'src/dup.toy', symbol: 'open' }, kind: 'references' },
+      toolContext(lsp),
+    )
     expect(ambiguous.ok).toBe(false)
     if (ambiguous.ok) return
     expect(ambiguous.error.code).toBe('AMBIGUOUS')
     expect(ambiguous.text).toMatch(/candidates[\s\S]*Box\.open \(method\)[\s\S]*Crate\.open \(method\)/)
-    const first = ok(await callTool(codeNavigate, { target: { path: 'src/dup.toy', symbol: 'open' }, kind: 'references', firstMatch: true }, toolContext(lsp)))
+    const first = ok(
+      await callTool(
+        codeNavigate,
+        { target: { path: 'src/dup.toy', symbol: 'open' }, kind: 'references', firstMatch: true },
+        toolContext(lsp),
+      ),
+    )
     expect(first.target.symbol).toBe('Box.open')
   })
 
@@ -134,7 +177,9 @@ describe('code_navigate', () => {
     expect(result.notice).toMatch(/still indexing.*an empty answer does not mean there are none/)
     const ready = ok(await run(codeNavigate, args))
     expect(ready.notice).not.toMatch(/indexing/)
-    const blank = ok(await run(codeNavigate, { target: { path: 'src/app.toy', line: lineOf(app, 'TODO'), matchText: '#' }, kind: 'references' }))
+    const blank = ok(
+      await run(codeNavigate, { target: { path: 'src/app.toy', line: lineOf(app, 'TODO'), matchText: '#' }, kind: 'references' }),
+    )
     expect(blank.totalFound).toBe(0)
     expect(blank.notice).toMatch(/not even the declaration/)
   })
@@ -144,7 +189,9 @@ describe('code_navigate when parts of the answer cannot be had', () => {
   const references = { target: { path: 'src/app.toy', line: lineOf(app, 'fn greet'), matchText: 'greet' }, kind: 'references' }
 
   it('names a file whose outline failed instead of presenting its locations as outside any symbol', async () => {
-    const result = ok(await run(codeNavigate, references, { failing: { operation: 'documentSymbols', pathEnd: 'other.toy', code: 'SERVER_ERROR' } }))
+    const result = ok(
+      await run(codeNavigate, references, { failing: { operation: 'documentSymbols', pathEnd: 'other.toy', code: 'SERVER_ERROR' } }),
+    )
     expect(result.totalFound).toBe(5)
     const otherFile = result.files.find((f: any) => f.path === 'src/other.toy')
     expect(otherFile.locations.every((l: any) => l.container === undefined)).toBe(true)
@@ -189,7 +236,9 @@ describe('code_navigate when parts of the answer cannot be had', () => {
 
 describe('provider truncation', () => {
   it('is carried in readiness and explained in the notice', async () => {
-    const result = ok(await run(codeNavigate, { target: { path: 'src/app.toy', symbol: 'greet' }, kind: 'references' }, { truncated: true }))
+    const result = ok(
+      await run(codeNavigate, { target: { path: 'src/app.toy', symbol: 'greet' }, kind: 'references' }, { truncated: true }),
+    )
     expect(result.readiness.providerTruncated).toBe(true)
     expect(result.notice).toMatch(/cut its answer short, so there may be more references than counted/)
   })
@@ -201,7 +250,13 @@ describe('code_symbols', () => {
     const result = ok(outcome)
     expect(result.outline.map((n: any) => n.name)).toEqual(['greet', 'Router', 'main'])
     const router = result.outline[1]
-    expect(router).toMatchObject({ kind: 'class', line: lineOf(app, 'class Router'), column: columnOf(app, 'Router'), startLine: lineOf(app, 'class Router'), endLine: lineOf(app, '}', 2) })
+    expect(router).toMatchObject({
+      kind: 'class',
+      line: lineOf(app, 'class Router'),
+      column: columnOf(app, 'Router'),
+      startLine: lineOf(app, 'class Router'),
+      endLine: lineOf(app, '}', 2),
+    })
     expect(router.children).toEqual([expect.objectContaining({ name: 'match', kind: 'method', line: lineOf(app, 'fn match') })])
     const shallow = ok(await run(codeSymbols, { path: 'src/app.toy', depth: 1 }))
     expect(shallow.outline[1].children).toBeUndefined()
@@ -219,7 +274,10 @@ describe('code_symbols', () => {
 
   it('searches the workspace, exact names first, and filters by kind', async () => {
     const result = ok(await run(codeSymbols, { query: 'Router', kind: 'class' }))
-    expect(result.matches.map((m: any) => `${m.path}:${m.line}`)).toEqual([`src/app.toy:${lineOf(app, 'class Router')}`, `src/other.toy:${lineOf(other, 'class Router')}`])
+    expect(result.matches.map((m: any) => `${m.path}:${m.line}`)).toEqual([
+      `src/app.toy:${lineOf(app, 'class Router')}`,
+      `src/other.toy:${lineOf(other, 'class Router')}`,
+    ])
   })
 
   it('rejects an empty query with guidance', async () => {
@@ -286,7 +344,11 @@ describe('code_diagnostics', () => {
     const result = ok(outcome)
     expect(result.counts).toEqual({ error: 0, warning: 1, information: 0, hint: 0 })
     expect(result.hidden).toBe(1)
-    expect(result.files[0].diagnostics[0]).toMatchObject({ line: lineOf(app, 'TODO'), severity: 'warning', snippet: '# TODO handle errors' })
+    expect(result.files[0].diagnostics[0]).toMatchObject({
+      line: lineOf(app, 'TODO'),
+      severity: 'warning',
+      snippet: '# TODO handle errors',
+    })
     expect(outcome.summary).toBe('1 warning')
     const all = ok(await run(codeDiagnostics, { path: 'src/app.toy', severity: 'hint' }))
     expect(all.counts.hint).toBe(1)
@@ -303,11 +365,21 @@ describe('code_diagnostics', () => {
 describe('code_inlay_hints, code_completions, code_status', () => {
   it('renders hints into their line', async () => {
     const result = ok(await run(codeInlayHints, { path: 'src/app.toy' }))
-    expect(result.hints).toEqual([{ line: lineOf(app, 'let count'), column: columnOf(app, 'let count') + 'let count'.length, kind: 'type', label: ': number', rendered: 'let count⟨: number⟩ = 3' }])
+    expect(result.hints).toEqual([
+      {
+        line: lineOf(app, 'let count'),
+        column: columnOf(app, 'let count') + 'let count'.length,
+        kind: 'type',
+        label: ': number',
+        rendered: 'let count⟨: number⟩ = 3',
+      },
+    ])
   })
 
   it('lists completions filtered by prefix', async () => {
-    const result = ok(await run(codeCompletions, { target: { path: 'src/app.toy', line: lineOf(app, 'let count'), matchText: 'let ' }, prefix: 'gr' }))
+    const result = ok(
+      await run(codeCompletions, { target: { path: 'src/app.toy', line: lineOf(app, 'let count'), matchText: 'let ' }, prefix: 'gr' }),
+    )
     expect(result.items.map((i: any) => i.label)).toEqual(['greet'])
     expect(result.target.column).toBe(columnOf(app, 'let count') + 'let '.length)
   })
@@ -315,7 +387,9 @@ describe('code_inlay_hints, code_completions, code_status', () => {
   it('reports per-server state, operations, uptime and memory', async () => {
     const outcome = await run(codeStatus, {})
     const result = ok(outcome)
-    expect(result.servers).toEqual([expect.objectContaining({ provider: 'toy', rootId: 'toy', state: 'ready', uptimeSeconds: 1, memoryMb: 1, extensions: ['.toy'] })])
+    expect(result.servers).toEqual([
+      expect.objectContaining({ provider: 'toy', rootId: 'toy', state: 'ready', uptimeSeconds: 1, memoryMb: 1, extensions: ['.toy'] }),
+    ])
     expect(outcome.summary).toBe('1/1 server ready')
   })
 })
@@ -325,21 +399,35 @@ describe('cancellation, progress and page budgets', () => {
     const { lsp } = toyService(files)
     const controller = new AbortController()
     controller.abort()
-    const outcome = await callTool(codeNavigate, { target: { path: 'src/app.toy', symbol: 'greet' }, kind: 'references' }, toolContext(lsp, { signal: controller.signal }))
+    const outcome = await callTool(
+      codeNavigate,
+      { target: { path: 'src/app.toy', symbol: 'greet' }, kind: 'references' },
+      toolContext(lsp, { signal: controller.signal }),
+    )
     expect(outcome.ok === false && outcome.error.code).toBe('CANCELLED')
   })
 
   it('reports hierarchy progress per level', async () => {
     const { lsp } = toyService(files)
     const progress: string[] = []
-    await callTool(codeHierarchy, { target: { path: 'src/app.toy', symbol: 'greet' }, kind: 'callers', depth: 2 }, toolContext(lsp, { onProgress: (p) => progress.push(p.message) }))
+    await callTool(
+      codeHierarchy,
+      { target: { path: 'src/app.toy', symbol: 'greet' }, kind: 'callers', depth: 2 },
+      toolContext(lsp, { onProgress: (p) => progress.push(p.message) }),
+    )
     expect(progress).toEqual([expect.stringMatching(/^callers: level 1 of 2/), expect.stringMatching(/^callers: level 2 of 2/)])
   })
 
   it('drops context windows on a page too large for them, and says so', async () => {
     const many = Array.from({ length: 400 }, (_, i) => `  greet("${i}", "x")`).join('\n')
     const { lsp } = toyService({ 'src/app.toy': app, 'src/many.toy': `fn caller() {\n${many}\n}\n` })
-    const result = ok(await callTool(codeNavigate, { target: { path: 'src/app.toy', symbol: 'greet' }, kind: 'references', context: 3, limit: 200 }, toolContext(lsp)))
+    const result = ok(
+      await callTool(
+        codeNavigate,
+        { target: { path: 'src/app.toy', symbol: 'greet' }, kind: 'references', context: 3, limit: 200 },
+        toolContext(lsp),
+      ),
+    )
     expect(result.page.returned).toBe(200)
     expect(result.files.flatMap((f: any) => f.locations).every((l: any) => !l.snippet.includes('\n'))).toBe(true)
     expect(result.notice).toMatch(/context windows were left out/)
@@ -348,7 +436,12 @@ describe('cancellation, progress and page budgets', () => {
   it('cuts the rendered text at the character budget with a marker', async () => {
     const many = Array.from({ length: 400 }, (_, i) => `  greet("${i}", "x")`).join('\n')
     const { lsp } = toyService({ 'src/app.toy': app, 'src/many.toy': `fn caller() {\n${many}\n}\n` })
-    const outcome = await callTool(codeNavigate, { target: { path: 'src/app.toy', symbol: 'greet' }, kind: 'references', limit: 500 }, toolContext(lsp), { maxChars: 2000 })
+    const outcome = await callTool(
+      codeNavigate,
+      { target: { path: 'src/app.toy', symbol: 'greet' }, kind: 'references', limit: 500 },
+      toolContext(lsp),
+      { maxChars: 2000 },
+    )
     expect(outcome.ok).toBe(true)
     expect(outcome.text.length).toBeLessThanOrEqual(2000)
     expect(outcome.textTruncated).toBe(true)

@@ -7,7 +7,8 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 
 const [marker, server, ...rest] = process.argv.slice(2)
-if (marker === undefined || server === undefined) throw new Error('usage: fault-once.mjs <marker> <server.mjs> [args] --faults [fault args]')
+if (marker === undefined || server === undefined)
+  throw new Error('usage: fault-once.mjs <marker> <server.mjs> [args] --faults [fault args]')
 const split = rest.indexOf('--faults')
 const common = split < 0 ? rest : rest.slice(0, split)
 const faults = split < 0 ? [] : rest.slice(split + 1)

@@ -27,7 +27,8 @@ export async function createFixture(prefix: string): Promise<Fixture> {
   const scratch = realpathSync(await mkdtemp(nodePath.join(tmpdir(), prefix)))
   const root = nodePath.join(scratch, 'workspace')
   const outside = nodePath.join(scratch, 'outside')
-  for (const dir of [nodePath.join(root, 'src'), nodePath.join(root, 'lib'), nodePath.join(root, 'links'), outside]) mkdirSync(dir, { recursive: true })
+  for (const dir of [nodePath.join(root, 'src'), nodePath.join(root, 'lib'), nodePath.join(root, 'links'), outside])
+    mkdirSync(dir, { recursive: true })
   writeFileSync(nodePath.join(root, 'package.json'), '{ "name": "reliability-fixture", "private": true, "type": "module" }\n')
   writeFileSync(
     nodePath.join(root, 'tsconfig.json'),
@@ -71,7 +72,8 @@ export function treeHashes(dir: string): Record<string, string> {
   for (const relative of listTree(dir)) {
     const path = nodePath.join(dir, relative)
     const stat = statSync(path, { throwIfNoEntry: false })
-    if (stat?.isFile() === true && !relative.startsWith('links/')) out[relative] = createHash('sha256').update(readFileSync(path)).digest('hex')
+    if (stat?.isFile() === true && !relative.startsWith('links/'))
+      out[relative] = createHash('sha256').update(readFileSync(path)).digest('hex')
   }
   return out
 }

@@ -27,7 +27,10 @@ export class ResultRecorder {
     const dir = process.env['RELIABILITY_RECORD_DIR']
     if (dir === undefined || dir === '') return
     mkdirSync(dir, { recursive: true })
-    writeFileSync(nodePath.join(dir, `${this.suite}.json`), `${JSON.stringify({ suite: this.suite, finishedAt: new Date().toISOString(), records: this.records }, null, 2)}\n`)
+    writeFileSync(
+      nodePath.join(dir, `${this.suite}.json`),
+      `${JSON.stringify({ suite: this.suite, finishedAt: new Date().toISOString(), records: this.records }, null, 2)}\n`,
+    )
   }
 }
 
@@ -45,9 +48,13 @@ export function tally(keys: ReadonlyArray<string>): Record<string, number> {
 export async function finishSuite(recorder: ResultRecorder): Promise<void> {
   const { liveDescendants } = await import('./processes.js')
   const leaked = liveDescendants()
-  recorder.record('no leaked processes', 'after the suite disposed everything it started, no process it spawned (servers, watchdogs) is still running', {
-    'processes left running': leaked.length,
-  })
+  recorder.record(
+    'no leaked processes',
+    'after the suite disposed everything it started, no process it spawned (servers, watchdogs) is still running',
+    {
+      'processes left running': leaked.length,
+    },
+  )
   recorder.flush()
   if (leaked.length > 0) throw new Error(`processes left running: ${leaked.map((p) => `${p.pid} ${p.command}`).join('; ')}`)
 }

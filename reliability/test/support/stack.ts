@@ -28,7 +28,9 @@ export async function openStack(root: string, options: StackOptions = {}): Promi
   const release = await host.attach(lsp, [{ root, trust: 'trusted' }])
   // The mutation lock lives in the OS temp folder; the suite keeps it there too but turns it off where
   // tests run in parallel on different roots anyway (each root has its own lock file).
-  const tools = new Map<string, AnyTool>([...readTools, ...mutationTools({ lock: false, diagnosticsWaitMs: 2_000, ...options.mutations })].map((t) => [t.name, t]))
+  const tools = new Map<string, AnyTool>(
+    [...readTools, ...mutationTools({ lock: false, diagnosticsWaitMs: 2_000, ...options.mutations })].map((t) => [t.name, t]),
+  )
   let disposed: Promise<void> | undefined
   return {
     lsp,

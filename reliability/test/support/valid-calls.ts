@@ -16,8 +16,17 @@ export const validCalls: Record<string, Record<string, unknown>> = {
   code_format: { path: 'src/a.ts' },
   code_insert: { target: { path: 'src/a.ts', symbol: 'greet' }, position: 'after', text: 'export const inserted = 1' },
   code_replace: { target: { path: 'src/a.ts', symbol: 'greet' }, text: "export function greet(): string {\n  return 'replaced'\n}" },
-  code_replace_batch: { edits: [{ target: { path: 'src/a.ts', symbol: 'greet' }, text: "export function greet(): string {\n  return 'replaced'\n}" }] },
+  code_replace_batch: {
+    edits: [{ target: { path: 'src/a.ts', symbol: 'greet' }, text: "export function greet(): string {\n  return 'replaced'\n}" }],
+  },
 }
 
 /** The tools that change files (run with auto-approval in the suites, so a slip would write). */
-export const mutating: ReadonlySet<string> = new Set(['code_rename', 'code_actions', 'code_format', 'code_insert', 'code_replace', 'code_replace_batch'])
+export const mutating: ReadonlySet<string> = new Set([
+  'code_rename',
+  'code_actions',
+  'code_format',
+  'code_insert',
+  'code_replace',
+  'code_replace_batch',
+])

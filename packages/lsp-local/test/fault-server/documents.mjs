@@ -252,7 +252,10 @@ export class DocumentStore {
     return all.filter(
       (l) =>
         !declared.some(
-          (d) => d.uri === l.uri && d.selectionRange.start.line === l.range.start.line && d.selectionRange.start.character === l.range.start.character,
+          (d) =>
+            d.uri === l.uri &&
+            d.selectionRange.start.line === l.range.start.line &&
+            d.selectionRange.start.character === l.range.start.character,
         ),
     )
   }

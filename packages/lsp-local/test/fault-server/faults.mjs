@@ -114,7 +114,10 @@ export function createFaultLayer({ spec, recorder, output, answer }) {
           lateAnswers.delete(id)
           void answer(method, request.params).then(
             (result) => output.message(/** @type {Message} */ ({ jsonrpc: '2.0', id, result })),
-            (error) => output.message(/** @type {Message} */ ({ jsonrpc: '2.0', id, error: { code: ErrorCodes.InternalError, message: String(error) } })),
+            (error) =>
+              output.message(
+                /** @type {Message} */ ({ jsonrpc: '2.0', id, error: { code: ErrorCodes.InternalError, message: String(error) } }),
+              ),
           )
         }, fault.delayMs ?? 60_000)
         lateAnswers.set(id, timer)
@@ -174,7 +177,13 @@ export function createFaultLayer({ spec, recorder, output, answer }) {
       clearTimeout(timer)
       lateAnswers.delete(id)
       recorder.record('fault', { action: 'slow-cancelled', id })
-      void output.message(/** @type {Message} */ ({ jsonrpc: '2.0', id, error: { code: LSPErrorCodes.RequestCancelled, message: 'cancelled by the client' } }))
+      void output.message(
+        /** @type {Message} */ ({
+          jsonrpc: '2.0',
+          id,
+          error: { code: LSPErrorCodes.RequestCancelled, message: 'cancelled by the client' },
+        }),
+      )
       return true
     }
     if (!isRequest(message)) return false

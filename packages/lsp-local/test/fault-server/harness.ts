@@ -49,14 +49,18 @@ export class FaultLog {
   }
 
   received(method?: string): ReceivedEntry[] {
-    return this.entries().filter(
-      (e): e is ReceivedEntry => e.event === 'received' && (method === undefined || e.method === method),
-    )
+    return this.entries().filter((e): e is ReceivedEntry => e.event === 'received' && (method === undefined || e.method === method))
   }
 
   /** Pids of every fault-server process that started with this log. */
   pids(): number[] {
-    return [...new Set(this.entries().filter((e) => e.event === 'start').map((e) => e.pid))]
+    return [
+      ...new Set(
+        this.entries()
+          .filter((e) => e.event === 'start')
+          .map((e) => e.pid),
+      ),
+    ]
   }
 
   /**
@@ -84,7 +88,10 @@ export class FaultLog {
         if (settled) return
         settled = true
         cleanup()
-        const tail = this.entries().slice(-12).map((e) => JSON.stringify(e)).join('\n')
+        const tail = this.entries()
+          .slice(-12)
+          .map((e) => JSON.stringify(e))
+          .join('\n')
         reject(new Error(`deadline of ${deadlineMs} ms passed waiting for ${what}; last log entries:\n${tail}`))
       }, deadlineMs)
       const cleanup = () => {

@@ -23,7 +23,15 @@ import {
 import { createLocalHost, type HostOptions, type LocalHost, type ServerProfile } from '../../src/index.js'
 import { FaultLog, faultServerPath, killLeftovers, Lifelines, positionOf, scratchDir, wordPositions } from './harness.js'
 
-export const mainText = ['import { greet } from "./lib"', '', 'function main() {', '  greet("world") // FIXME', '  return greet', '}', ''].join('\n')
+export const mainText = [
+  'import { greet } from "./lib"',
+  '',
+  'function main() {',
+  '  greet("world") // FIXME',
+  '  return greet',
+  '}',
+  '',
+].join('\n')
 export const libText = ['export function greet(name) {', '  return name   ', '}', ''].join('\n')
 
 /** The request of one operation without the root, which the run fills in. */
@@ -82,7 +90,8 @@ export class FaultSuite {
     }
     await host.openWorkspace(root, { trust: 'trusted' })
     const provider = host.providers.find((p) => p.id === 'local:fault')
-    if (provider === undefined) throw new Error(`the host has no local:fault provider (it has: ${host.providers.map((p) => p.id).join(', ')})`)
+    if (provider === undefined)
+      throw new Error(`the host has no local:fault provider (it has: ${host.providers.map((p) => p.id).join(', ')})`)
     const run = new FaultRun(root, log, host, provider, this.lifelines)
     this.runs.push(run)
     return run

@@ -34,7 +34,9 @@ export class FlightRecorder {
   /** Whether an earlier process already started with this log (this one is a restart). */
   isRestart() {
     if (this.path === undefined || !existsSync(this.path)) return false
-    return readFileSync(this.path, 'utf8').split('\n').some((line) => line.includes('"event":"start"'))
+    return readFileSync(this.path, 'utf8')
+      .split('\n')
+      .some((line) => line.includes('"event":"start"'))
   }
 
   /**
@@ -126,9 +128,7 @@ export class OutputQueue {
    * @returns {Promise<void>}
    */
   raw(bytes) {
-    this.tail = this.tail
-      .then(() => new Promise((resolve) => this.stdout.write(bytes, () => resolve(undefined))))
-      .catch(() => {})
+    this.tail = this.tail.then(() => new Promise((resolve) => this.stdout.write(bytes, () => resolve(undefined)))).catch(() => {})
     return this.tail
   }
 }

@@ -98,14 +98,19 @@ const answers = {
     if (target === undefined) return null
     const declared = documents.declarations().find((d) => d.name === target.word)
     const where = declared === undefined ? 'not declared in an open document' : `declared in ${declared.uri.split('/').at(-1)}`
-    return { contents: { kind: /** @type {const} */ ('markdown'), value: `\`\`\`fault\n${target.word}\n\`\`\`\n${where}` }, range: target.range }
+    return {
+      contents: { kind: /** @type {const} */ ('markdown'), value: `\`\`\`fault\n${target.word}\n\`\`\`\n${where}` },
+      range: target.range,
+    }
   },
   /**
    * @param {import('vscode-languageserver-protocol/node').DocumentSymbolParams} params
    * @returns {import('vscode-languageserver-protocol/node').DocumentSymbol[]}
    */
   [DocumentSymbolRequest.method]: (params) =>
-    documents.declarations(params.textDocument.uri).map((d) => ({ name: d.name, kind: d.kind, range: d.range, selectionRange: d.selectionRange, children: [] })),
+    documents
+      .declarations(params.textDocument.uri)
+      .map((d) => ({ name: d.name, kind: d.kind, range: d.range, selectionRange: d.selectionRange, children: [] })),
   /**
    * @param {import('vscode-languageserver-protocol/node').WorkspaceSymbolParams} params
    * @returns {import('vscode-languageserver-protocol/node').SymbolInformation[]}
@@ -128,7 +133,10 @@ const answers = {
    * @param {import('vscode-languageserver-protocol/node').DocumentDiagnosticParams} params
    * @returns {import('vscode-languageserver-protocol/node').DocumentDiagnosticReport}
    */
-  [DocumentDiagnosticRequest.method]: (params) => ({ kind: /** @type {const} */ ('full'), items: documents.diagnostics(params.textDocument.uri) }),
+  [DocumentDiagnosticRequest.method]: (params) => ({
+    kind: /** @type {const} */ ('full'),
+    items: documents.diagnostics(params.textDocument.uri),
+  }),
   /** @param {import('vscode-languageserver-protocol/node').DocumentFormattingParams} params */
   [DocumentFormattingRequest.method]: (params) => documents.format(params.textDocument.uri),
 }
@@ -174,7 +182,13 @@ const publishDiagnostics = (/** @type {string} */ uri) => {
       pullRegistered = true
       void askClient(RegistrationRequest.method, () =>
         connection.sendRequest(RegistrationRequest.type, {
-          registrations: [{ id: 'fault-pull-diagnostics', method: DocumentDiagnosticRequest.method, registerOptions: { documentSelector: [{ scheme: 'file' }], interFileDependencies: false, workspaceDiagnostics: false } }],
+          registrations: [
+            {
+              id: 'fault-pull-diagnostics',
+              method: DocumentDiagnosticRequest.method,
+              registerOptions: { documentSelector: [{ scheme: 'file' }], interFileDependencies: false, workspaceDiagnostics: false },
+            },
+          ],
         }),
       )
     }
@@ -182,7 +196,11 @@ const publishDiagnostics = (/** @type {string} */ uri) => {
   }
   const document = documents.documents.get(uri)
   if (document === undefined) return
-  void connection.sendNotification(PublishDiagnosticsNotification.type, { uri, version: document.version, diagnostics: documents.diagnostics(uri) })
+  void connection.sendNotification(PublishDiagnosticsNotification.type, {
+    uri,
+    version: document.version,
+    diagnostics: documents.diagnostics(uri),
+  })
 }
 
 connection.onRequest(
@@ -230,7 +248,9 @@ connection.onNotification(InitializedNotification.type, async () => {
   if (spec.registerFormatting) {
     await askClient(RegistrationRequest.method, () =>
       connection.sendRequest(RegistrationRequest.type, {
-        registrations: [{ id: 'fault-formatting', method: DocumentFormattingRequest.method, registerOptions: { documentSelector: [{ scheme: 'file' }] } }],
+        registrations: [
+          { id: 'fault-formatting', method: DocumentFormattingRequest.method, registerOptions: { documentSelector: [{ scheme: 'file' }] } },
+        ],
       }),
     )
   }
@@ -254,7 +274,9 @@ connection.onNotification(InitializedNotification.type, async () => {
     await askClient(ApplyWorkspaceEditRequest.method, () =>
       connection.sendRequest(ApplyWorkspaceEditRequest.type, {
         label: 'fault-server: unsolicited edit',
-        edit: { changes: { [victim]: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'INJECTED ' }] } },
+        edit: {
+          changes: { [victim]: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'INJECTED ' }] },
+        },
       }),
     )
     recorder.record('client-requests-done', {})

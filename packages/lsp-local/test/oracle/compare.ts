@@ -93,10 +93,29 @@ export async function compareWithSeam(run: OracleRun, options: CompareOptions = 
   const symbols = run.selection.symbols
   const out: SeamComparison[] = []
   type Answer = { keys: ReadonlyArray<string>; all: ReadonlyArray<string> }
-  const record = (symbol: SelectedSymbol, operation: OracleOperation, first: Answer, second: Answer, strictlyCold: boolean, notAsked = false) => {
+  const record = (
+    symbol: SelectedSymbol,
+    operation: OracleOperation,
+    first: Answer,
+    second: Answer,
+    strictlyCold: boolean,
+    notAsked = false,
+  ) => {
     const expected = run.answers.get(symbolId(symbol))?.[operation] ?? []
     const { missing, extra } = difference(expected, first.keys)
-    out.push({ workspace: name, symbol, operation, expected, first: first.keys, second: second.keys, missing, extra, stable: sameKeys(first.all, second.all), strictlyCold, notAsked })
+    out.push({
+      workspace: name,
+      symbol,
+      operation,
+      expected,
+      first: first.keys,
+      second: second.keys,
+      missing,
+      extra,
+      stable: sameKeys(first.all, second.all),
+      strictlyCold,
+      notAsked,
+    })
   }
   const budget = options.phaseBudgetMs
   const skipped = [`!not asked: the ${budget === undefined ? '' : `${Math.round(budget / 1000)} s `}budget of this phase ran out`]
@@ -152,7 +171,13 @@ export async function compareWithSeam(run: OracleRun, options: CompareOptions = 
       for (const { symbol, order } of plan) {
         for (const operation of order) {
           const key = `${operation} ${symbolId(symbol)}`
-          record(symbol, operation, firsts.get(key) ?? notAsked, await seamAnswer(seam.lsp, root, language, operation, symbol), key === cold)
+          record(
+            symbol,
+            operation,
+            firsts.get(key) ?? notAsked,
+            await seamAnswer(seam.lsp, root, language, operation, symbol),
+            key === cold,
+          )
         }
       }
       options.log?.(`${name}: ${batch.map((symbol) => symbol.name).join(', ')} on a cold host`)
@@ -185,7 +210,18 @@ export function tableRows(comparisons: ReadonlyArray<SeamComparison>): TableRow[
   const rows = new Map<string, TableRow>()
   for (const c of comparisons) {
     const key = `${c.workspace}\0${c.operation}`
-    const row = rows.get(key) ?? { workspace: c.workspace, operation: c.operation, checked: 0, equal: 0, missing: 0, extra: 0, unstable: 0, notAsked: 0, cold: 0, coldEqual: 0 }
+    const row = rows.get(key) ?? {
+      workspace: c.workspace,
+      operation: c.operation,
+      checked: 0,
+      equal: 0,
+      missing: 0,
+      extra: 0,
+      unstable: 0,
+      notAsked: 0,
+      cold: 0,
+      coldEqual: 0,
+    }
     const equal = !c.notAsked && c.missing.length === 0 && c.extra.length === 0
     const stable = c.stable
     rows.set(key, {
@@ -211,11 +247,23 @@ export function rowPasses(row: TableRow): boolean {
 export function formatTable(rows: ReadonlyArray<TableRow>): string {
   const header = ['workspace', 'operation', 'symbols', 'equal', 'missing', 'extra', 'unstable', 'not asked', 'cold =', 'verdict']
   const lines = rows.map((row) => [
-    row.workspace, row.operation, String(row.checked), String(row.equal), String(row.missing), String(row.extra), String(row.unstable), String(row.notAsked),
-    `${row.coldEqual}/${row.cold}`, rowPasses(row) ? 'ok' : 'FAIL',
+    row.workspace,
+    row.operation,
+    String(row.checked),
+    String(row.equal),
+    String(row.missing),
+    String(row.extra),
+    String(row.unstable),
+    String(row.notAsked),
+    `${row.coldEqual}/${row.cold}`,
+    rowPasses(row) ? 'ok' : 'FAIL',
   ])
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => (line[column] ?? '').length)))
-  const format = (cells: ReadonlyArray<string>) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()
+  const format = (cells: ReadonlyArray<string>) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd()
   return [format(header), format(widths.map((width) => '-'.repeat(width))), ...lines.map(format)].join('\n')
 }
 
@@ -238,9 +286,14 @@ export function formatDifferences(comparisons: ReadonlyArray<SeamComparison>, pe
     }
     const where = `${c.workspace} ${c.operation} ${c.symbol.name} (${c.symbol.path}:${c.symbol.line + 1}:${c.symbol.character + 1}, ${c.symbol.reason}${c.strictlyCold ? ', cold' : ''})`
     const parts = [`oracle ${c.expected.length}, codeseam ${c.first.length}`]
-    if (c.missing.length > 0) parts.push(`missing ${c.missing.length}: ${c.missing.slice(0, perSymbol).join('; ')}${c.missing.length > perSymbol ? '; …' : ''}`)
-    if (c.extra.length > 0) parts.push(`extra ${c.extra.length}: ${c.extra.slice(0, perSymbol).join('; ')}${c.extra.length > perSymbol ? '; …' : ''}`)
-    if (!stable) parts.push(`second answer differs (compared keys: ${c.first.length} → ${c.second.length}${sameKeys(c.first, c.second) ? '; the difference is in other languages\' results or the reported coverage' : ''})`)
+    if (c.missing.length > 0)
+      parts.push(`missing ${c.missing.length}: ${c.missing.slice(0, perSymbol).join('; ')}${c.missing.length > perSymbol ? '; …' : ''}`)
+    if (c.extra.length > 0)
+      parts.push(`extra ${c.extra.length}: ${c.extra.slice(0, perSymbol).join('; ')}${c.extra.length > perSymbol ? '; …' : ''}`)
+    if (!stable)
+      parts.push(
+        `second answer differs (compared keys: ${c.first.length} → ${c.second.length}${sameKeys(c.first, c.second) ? "; the difference is in other languages' results or the reported coverage" : ''})`,
+      )
     lines.push(`${where}: ${parts.join(' | ')}`)
   }
   return lines.join('\n')

@@ -56,7 +56,7 @@ async function judge(workspace: OracleWorkspace, plan: Plan): Promise<void> {
   }
 }
 
-describe('completeness oracle: codeseam\'s first answers equal the bare server\'s with every file open', () => {
+describe("completeness oracle: codeseam's first answers equal the bare server's with every file open", () => {
   let unpacked: OracleWorkspace[] | undefined
   afterAll(async () => {
     // Corpora whose test did not run (filtered, skipped) are removed here.
@@ -75,13 +75,18 @@ describe('completeness oracle: codeseam\'s first answers equal the bare server\'
   test('this repository (a snapshot of the working tree)', () => judge(repositorySnapshot(), largePlan), 240_000)
 
   const corpora = corporaFolder()
-  if (corpora === undefined) console.log('completeness oracle: ../shared/corpora is missing (or CODESEAM_CORPORA_DIR unset): the corpus workspaces are skipped')
+  if (corpora === undefined)
+    console.log('completeness oracle: ../shared/corpora is missing (or CODESEAM_CORPORA_DIR unset): the corpus workspaces are skipped')
   const corpus = (name: string): OracleWorkspace => {
     unpacked ??= unpackCorpora()
     const workspace = unpacked.find((candidate) => candidate.name === name)
     if (workspace === undefined) throw new Error(`corpus ${name} is not in ${corpora ?? '(none)'}`)
     return workspace
   }
-  test.skipIf(corpora === undefined)('corpus: vscode-languageserver-node', () => judge(corpus('vscode-languageserver-node'), largePlan), 240_000)
+  test.skipIf(corpora === undefined)(
+    'corpus: vscode-languageserver-node',
+    () => judge(corpus('vscode-languageserver-node'), largePlan),
+    240_000,
+  )
   test.skipIf(corpora === undefined)('corpus: flask', () => judge(corpus('flask'), largePlan), 300_000)
 })

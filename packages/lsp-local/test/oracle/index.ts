@@ -6,7 +6,16 @@
 //   run.answers.get(symbolId(symbol))?.references                          // normalised keys
 //   await seamAsk(lsp, root, 'typescript', 'references', symbol)           // codeseam's answer, same keys
 //   await oracleAnswers({ root, language }, symbols)                       // answers for symbols of your own
-export { compareWithSeam, formatDifferences, formatTable, rowPasses, tableRows, type CompareOptions, type SeamComparison, type TableRow } from './compare.js'
+export {
+  compareWithSeam,
+  formatDifferences,
+  formatTable,
+  rowPasses,
+  tableRows,
+  type CompareOptions,
+  type SeamComparison,
+  type TableRow,
+} from './compare.js'
 export { callKey, difference, locationKey, textEditKey, unique, workspaceSymbolKey } from './keys.js'
 export {
   OracleServer,
@@ -29,12 +38,13 @@ export { noProject, projectModel, pythonProjects, typeScriptProjects, type Proje
 export { answersFrom, oracleAnswers, runOracle, type OracleRun, type RunOptions, type WorkspaceSpec } from './run.js'
 export { seamAsk } from './seam.js'
 export { defaultSeed, exportedSymbols, seededRandom, selectSymbols, symbolId, type SelectedSymbol, type Selection } from './select.js'
+export { corporaFolder, generatedWorkspace, repositoryRoot, repositorySnapshot, unpackCorpora, type OracleWorkspace } from './workspaces.js'
 export {
-  corporaFolder,
-  generatedWorkspace,
-  repositoryRoot,
-  repositorySnapshot,
-  unpackCorpora,
-  type OracleWorkspace,
-} from './workspaces.js'
-export { shapeWriters, writeAngularApp, writeNxWorkspace, writePlainJavaScriptFolder, writeViteApp, type GeneratedWorkspace, type ShapeName } from './shapes.js'
+  shapeWriters,
+  writeAngularApp,
+  writeNxWorkspace,
+  writePlainJavaScriptFolder,
+  writeViteApp,
+  type GeneratedWorkspace,
+  type ShapeName,
+} from './shapes.js'

@@ -82,7 +82,16 @@ export const pythonProjectMarkers: ReadonlyArray<string> = ['pyproject.toml', 's
  * Kept here on purpose rather than imported from src: the oracle defines "every source file" on its own.
  */
 export const nonSourceFolders: ReadonlySet<string> = new Set([
-  'node_modules', 'dist', 'build', 'out', 'target', 'coverage', 'venv', '__pycache__', '.next', '.turbo',
+  'node_modules',
+  'dist',
+  'build',
+  'out',
+  'target',
+  'coverage',
+  'venv',
+  '__pycache__',
+  '.next',
+  '.turbo',
 ])
 
 /** Every file under `root` whose name passes `match`, skipping non-source and dot-folders; sorted, absolute. */
@@ -171,9 +180,16 @@ export async function serverCommand(language: OracleLanguage): Promise<{ command
 }
 
 const languageIds: Readonly<Record<string, string>> = {
-  '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript', '.tsx': 'typescriptreact',
-  '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascriptreact',
-  '.py': 'python', '.pyi': 'python',
+  '.ts': 'typescript',
+  '.mts': 'typescript',
+  '.cts': 'typescript',
+  '.tsx': 'typescriptreact',
+  '.js': 'javascript',
+  '.mjs': 'javascript',
+  '.cjs': 'javascript',
+  '.jsx': 'javascriptreact',
+  '.py': 'python',
+  '.pyi': 'python',
 }
 
 /** What the oracle tells the server it understands: the forms codeseam asks for (links, hierarchical symbols, prepare rename). */
@@ -194,7 +210,10 @@ const capabilities: ClientCapabilities = {
     definition: { linkSupport: true },
     rename: { prepareSupport: true },
     callHierarchy: {},
-    documentSymbol: { hierarchicalDocumentSymbolSupport: true, symbolKind: { valueSet: Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind) } },
+    documentSymbol: {
+      hierarchicalDocumentSymbolSupport: true,
+      symbolKind: { valueSet: Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind) },
+    },
     publishDiagnostics: { versionSupport: true },
   },
 }
@@ -263,7 +282,9 @@ export class OracleServer {
     this.folders = layout.folders
     this.exited = new Promise<never>((_, reject) => {
       child.once('error', reject)
-      child.once('exit', (code, signal) => reject(new Error(`the oracle's ${language} server exited (${String(code ?? signal)})\n${this.stderr.slice(-2_000)}`)))
+      child.once('exit', (code, signal) =>
+        reject(new Error(`the oracle's ${language} server exited (${String(code ?? signal)})\n${this.stderr.slice(-2_000)}`)),
+      )
     })
     this.exited.catch(() => {})
   }
@@ -274,7 +295,14 @@ export class OracleServer {
     const layout = await workspaceLayoutOf(root, language)
     const child = spawn(command, args, { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] })
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!))
-    const server = new OracleServer(root, language, child, connection, { loadTimeoutMs: options.loadTimeoutMs ?? 240_000, requestTimeoutMs: options.requestTimeoutMs ?? 120_000 }, layout)
+    const server = new OracleServer(
+      root,
+      language,
+      child,
+      connection,
+      { loadTimeoutMs: options.loadTimeoutMs ?? 240_000, requestTimeoutMs: options.requestTimeoutMs ?? 120_000 },
+      layout,
+    )
     child.stderr!.on('data', (chunk: Buffer) => {
       server.stderr = (server.stderr + chunk.toString('utf8')).slice(-20_000)
     })
@@ -293,7 +321,9 @@ export class OracleServer {
   private listen(): void {
     const { connection } = this
     const folders = () => this.folders.map((folder) => ({ uri: pathToFileURL(folder).href, name: nodePath.basename(folder) }))
-    connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => section(item.scopeUri === undefined ? this.layout.unscoped : this.layout.settings, item.section) ?? null))
+    connection.onRequest(ConfigurationRequest.type, (params) =>
+      params.items.map((item) => section(item.scopeUri === undefined ? this.layout.unscoped : this.layout.settings, item.section) ?? null),
+    )
     connection.onRequest(WorkspaceFoldersRequest.type, () => folders())
     connection.onRequest(RegistrationRequest.type, () => undefined)
     connection.onRequest(UnregistrationRequest.type, () => undefined)
@@ -324,7 +354,15 @@ export class OracleServer {
     const folders = this.folders.map((folder) => ({ uri: pathToFileURL(folder).href, name: nodePath.basename(folder) }))
     await this.request(
       'initialize',
-      (c) => c.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: pathToFileURL(this.root).href, workspaceFolders: folders, capabilities, initializationOptions: null, locale: 'en' }),
+      (c) =>
+        c.sendRequest(InitializeRequest.type, {
+          processId: process.pid,
+          rootUri: pathToFileURL(this.root).href,
+          workspaceFolders: folders,
+          capabilities,
+          initializationOptions: null,
+          locale: 'en',
+        }),
       this.options.loadTimeoutMs,
     )
     await this.connection.sendNotification(InitializedNotification.type, {})
@@ -337,20 +375,35 @@ export class OracleServer {
     for (const file of this.files) {
       const text = readFileSync(file, 'utf8')
       await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {
-        textDocument: { uri: pathToFileURL(file).href, languageId: languageIds[nodePath.extname(file).toLowerCase()] ?? 'plaintext', version: 1, text },
+        textDocument: {
+          uri: pathToFileURL(file).href,
+          languageId: languageIds[nodePath.extname(file).toLowerCase()] ?? 'plaintext',
+          version: 1,
+          text,
+        },
       })
     }
     if (this.language === 'python') {
       // pyright pushes diagnostics for an open file once it has analysed it: wait for every file's.
-      await this.until(() => this.files.every((file) => this.published.has(pathToFileURL(file).href)), this.publishWaiters, deadline, () => {
-        const missing = this.files.filter((file) => !this.published.has(pathToFileURL(file).href))
-        return `pyright published no diagnostics for ${missing.length} open files (e.g. ${missing.slice(0, 3).join(', ')})`
-      })
+      await this.until(
+        () => this.files.every((file) => this.published.has(pathToFileURL(file).href)),
+        this.publishWaiters,
+        deadline,
+        () => {
+          const missing = this.files.filter((file) => !this.published.has(pathToFileURL(file).href))
+          return `pyright published no diagnostics for ${missing.length} open files (e.g. ${missing.slice(0, 3).join(', ')})`
+        },
+      )
     }
     // An answer for every file: the server has loaded the project of each (native TS 7 serves every request
     // from a snapshot that includes every open file's project). The outlines are kept for symbol selection.
     for (const file of this.files) this.symbolsCache.set(file, await this.fetchDocumentSymbols(file))
-    await this.until(() => this.progress.size === 0, this.progressWaiters, deadline, () => `work-done progress still running: ${[...this.progress].join(', ')}`)
+    await this.until(
+      () => this.progress.size === 0,
+      this.progressWaiters,
+      deadline,
+      () => `work-done progress still running: ${[...this.progress].join(', ')}`,
+    )
   }
 
   /** Resolves once `done()` holds, re-checked whenever a waiter fires; fails at the deadline or on exit. */
@@ -362,7 +415,10 @@ export class OracleServer {
       new Promise<void>((resolve, reject) => {
         waiter = () => done() && resolve()
         waiters.add(waiter)
-        timer = setTimeout(() => reject(new Error(`the oracle's ${this.language} server did not settle in ${this.options.loadTimeoutMs} ms: ${why()}`)), Math.max(0, deadline - Date.now()))
+        timer = setTimeout(
+          () => reject(new Error(`the oracle's ${this.language} server did not settle in ${this.options.loadTimeoutMs} ms: ${why()}`)),
+          Math.max(0, deadline - Date.now()),
+        )
       }),
       this.exited,
     ]).finally(() => {
@@ -372,12 +428,19 @@ export class OracleServer {
   }
 
   /** One request (sent by `send` with a typed descriptor), bounded by a deadline and by the server's exit. */
-  private request<R>(what: string, send: (connection: ProtocolConnection) => Promise<R>, timeoutMs = this.options.requestTimeoutMs): Promise<R> {
+  private request<R>(
+    what: string,
+    send: (connection: ProtocolConnection) => Promise<R>,
+    timeoutMs = this.options.requestTimeoutMs,
+  ): Promise<R> {
     let timer: NodeJS.Timeout | undefined
     return Promise.race([
       send(this.connection),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the oracle's ${this.language} server did not answer ${what} within ${timeoutMs} ms`)), timeoutMs)
+        timer = setTimeout(
+          () => reject(new Error(`the oracle's ${this.language} server did not answer ${what} within ${timeoutMs} ms`)),
+          timeoutMs,
+        )
       }),
       this.exited,
     ]).finally(() => clearTimeout(timer))
@@ -401,9 +464,13 @@ export class OracleServer {
   }
 
   private async fetchDocumentSymbols(file: string): Promise<DocumentSymbol[]> {
-    const answer = await this.request('documentSymbol', (c) => c.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: this.uri(file) } }))
+    const answer = await this.request('documentSymbol', (c) =>
+      c.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: this.uri(file) } }),
+    )
     return (answer ?? []).map((symbol) =>
-      'location' in symbol ? { name: symbol.name, kind: symbol.kind, range: symbol.location.range, selectionRange: symbol.location.range, children: [] } : symbol,
+      'location' in symbol
+        ? { name: symbol.name, kind: symbol.kind, range: symbol.location.range, selectionRange: symbol.location.range, children: [] }
+        : symbol,
     )
   }
 
@@ -415,18 +482,24 @@ export class OracleServer {
 
   private locationKeys(answer: Location | ReadonlyArray<Location | LocationLink> | null): string[] {
     const list = answer === null ? [] : Array.isArray(answer) ? (answer as ReadonlyArray<Location | LocationLink>) : [answer as Location]
-    return unique(list.flatMap((entry) => {
-      // A link's full target range is what codeseam's translator reports as the location's range.
-      const uri = 'targetUri' in entry ? entry.targetUri : entry.uri
-      const range = 'targetUri' in entry ? entry.targetRange : entry.range
-      const path = this.relative(uri)
-      return path === undefined ? [] : [locationKey(path, range)]
-    }))
+    return unique(
+      list.flatMap((entry) => {
+        // A link's full target range is what codeseam's translator reports as the location's range.
+        const uri = 'targetUri' in entry ? entry.targetUri : entry.uri
+        const range = 'targetUri' in entry ? entry.targetRange : entry.range
+        const path = this.relative(uri)
+        return path === undefined ? [] : [locationKey(path, range)]
+      }),
+    )
   }
 
   async references(target: SymbolTarget): Promise<string[]> {
     // includeDeclaration: true, as codeseam's operations.ts asks.
-    return this.locationKeys(await this.request('references', (c) => c.sendRequest(ReferencesRequest.type, { ...this.at(target), context: { includeDeclaration: true } })))
+    return this.locationKeys(
+      await this.request('references', (c) =>
+        c.sendRequest(ReferencesRequest.type, { ...this.at(target), context: { includeDeclaration: true } }),
+      ),
+    )
   }
 
   async implementation(target: SymbolTarget): Promise<string[]> {
@@ -453,9 +526,12 @@ export class OracleServer {
     for (const change of edit.documentChanges ?? []) {
       if ('textDocument' in change) {
         const path = this.relative(change.textDocument.uri)
-        if (path !== undefined) for (const text of change.edits) keys.push(textEditKey(path, text.range, 'newText' in text ? text.newText : text.snippet.value))
+        if (path !== undefined)
+          for (const text of change.edits) keys.push(textEditKey(path, text.range, 'newText' in text ? text.newText : text.snippet.value))
       } else {
-        keys.push(`!file-operation ${change.kind} ${JSON.stringify({ ...change, ...('uri' in change ? { uri: this.relative(change.uri) } : {}), ...('oldUri' in change ? { oldUri: this.relative(change.oldUri), newUri: this.relative(change.newUri) } : {}) })}`)
+        keys.push(
+          `!file-operation ${change.kind} ${JSON.stringify({ ...change, ...('uri' in change ? { uri: this.relative(change.uri) } : {}), ...('oldUri' in change ? { oldUri: this.relative(change.oldUri), newUri: this.relative(change.newUri) } : {}) })}`,
+        )
       }
     }
     for (const [uri, edits] of Object.entries(edit.changes ?? {})) {
@@ -467,7 +543,8 @@ export class OracleServer {
 
   /** prepareCallHierarchy, then incoming calls of every item: (caller file, caller selection range, call-site ranges). */
   async incomingCalls(target: SymbolTarget): Promise<string[]> {
-    const items = (await this.request('prepareCallHierarchy', (c) => c.sendRequest(CallHierarchyPrepareRequest.type, this.at(target)))) ?? []
+    const items =
+      (await this.request('prepareCallHierarchy', (c) => c.sendRequest(CallHierarchyPrepareRequest.type, this.at(target)))) ?? []
     const keys: string[] = []
     for (const item of items) {
       const calls = (await this.request('incomingCalls', (c) => c.sendRequest(CallHierarchyIncomingCallsRequest.type, { item }))) ?? []
@@ -481,14 +558,18 @@ export class OracleServer {
 
   /** Workspace symbols for a query: (name, kind, file, range), files of this language only. */
   async workspaceSymbols(query: string): Promise<string[]> {
-    const answer: ReadonlyArray<SymbolInformation | WorkspaceSymbol> = (await this.request('workspaceSymbol', (c) => c.sendRequest(WorkspaceSymbolRequest.type, { query }))) ?? []
+    const answer: ReadonlyArray<SymbolInformation | WorkspaceSymbol> =
+      (await this.request('workspaceSymbol', (c) => c.sendRequest(WorkspaceSymbolRequest.type, { query }))) ?? []
     const extensions = sourceExtensions[this.language]
-    return unique(answer.flatMap((symbol) => {
-      const path = this.relative(symbol.location.uri)
-      if (path === undefined || !extensions.includes(nodePath.extname(path).toLowerCase())) return []
-      const range = 'range' in symbol.location ? symbol.location.range : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }
-      return [workspaceSymbolKey(symbol.name, symbol.kind, path, range)]
-    }))
+    return unique(
+      answer.flatMap((symbol) => {
+        const path = this.relative(symbol.location.uri)
+        if (path === undefined || !extensions.includes(nodePath.extname(path).toLowerCase())) return []
+        const range =
+          'range' in symbol.location ? symbol.location.range : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }
+        return [workspaceSymbolKey(symbol.name, symbol.kind, path, range)]
+      }),
+    )
   }
 
   /** Every operation of the language for one symbol; a failed request becomes an `!error` key (never an empty answer). */
@@ -538,7 +619,8 @@ export class OracleServer {
       if (this.child.exitCode !== null || this.child.signalCode !== null) resolve()
       else this.child.once('exit', () => resolve())
     })
-    const within = (ms: number) => Promise.race([gone.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())])
+    const within = (ms: number) =>
+      Promise.race([gone.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())])
     try {
       await Promise.race([this.connection.sendRequest(ShutdownRequest.type), within(3_000)])
       await this.connection.sendNotification(ExitNotification.type)

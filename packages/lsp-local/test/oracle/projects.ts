@@ -54,7 +54,8 @@ export function typeScriptProjects(root: string): ProjectModel {
 /** The Python projects under `root`: the root and every nested folder with a marker; a file belongs to the nearest. */
 export function pythonProjects(root: string): ProjectModel {
   const folders = pythonFolders(root).map((folder) => relativeTo(root, folder))
-  const nearest = (path: string) => folders.filter((folder) => folder === '.' || path.startsWith(`${folder}/`)).sort((a, b) => b.length - a.length)[0] ?? '.'
+  const nearest = (path: string) =>
+    folders.filter((folder) => folder === '.' || path.startsWith(`${folder}/`)).sort((a, b) => b.length - a.length)[0] ?? '.'
   return { projects: folders.map((id) => ({ id, files: -1 })), projectsOf: (path) => [nearest(path)] }
 }
 

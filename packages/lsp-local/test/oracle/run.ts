@@ -37,7 +37,11 @@ export async function answersFrom(oracle: OracleServer, symbols: ReadonlyArray<S
 }
 
 /** Starts an oracle on `workspace`, answers every operation for `symbols`, stops it. */
-export async function oracleAnswers(workspace: WorkspaceSpec, symbols: ReadonlyArray<SymbolTarget>, options: OracleOptions = {}): Promise<Map<string, SymbolAnswers>> {
+export async function oracleAnswers(
+  workspace: WorkspaceSpec,
+  symbols: ReadonlyArray<SymbolTarget>,
+  options: OracleOptions = {},
+): Promise<Map<string, SymbolAnswers>> {
   const oracle = await OracleServer.start(workspace.root, workspace.language, options)
   try {
     return await answersFrom(oracle, symbols)
@@ -61,7 +65,13 @@ export async function runOracle(workspace: WorkspaceSpec, options: RunOptions = 
     })
     const selected = performance.now()
     const answers = await answersFrom(oracle, selection.symbols)
-    return { workspace, model, selection, answers, timings: { startMs: loaded - started, selectMs: selected - loaded, answersMs: performance.now() - selected } }
+    return {
+      workspace,
+      model,
+      selection,
+      answers,
+      timings: { startMs: loaded - started, selectMs: selected - loaded, answersMs: performance.now() - selected },
+    }
   } finally {
     await oracle.dispose()
   }

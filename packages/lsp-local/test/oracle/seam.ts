@@ -20,7 +20,13 @@ function errorKey(error: unknown): string {
 }
 
 /** One operation for one symbol through the seam, normalised. `root` is the canonical workspace root. */
-export async function seamAsk(lsp: LspService, root: string, language: OracleLanguage, operation: OracleOperation, target: SymbolTarget): Promise<string[]> {
+export async function seamAsk(
+  lsp: LspService,
+  root: string,
+  language: OracleLanguage,
+  operation: OracleOperation,
+  target: SymbolTarget,
+): Promise<string[]> {
   return (await seamAnswer(lsp, root, language, operation, target)).keys
 }
 
@@ -30,13 +36,22 @@ export async function seamAsk(lsp: LspService, root: string, language: OracleLan
  * server); `all` holds everything the seam returned (the same as `keys` for the other operations), for the
  * determinism check.
  */
-export async function seamAnswer(lsp: LspService, root: string, language: OracleLanguage, operation: OracleOperation, target: SymbolTarget): Promise<{ keys: string[]; all: string[] }> {
+export async function seamAnswer(
+  lsp: LspService,
+  root: string,
+  language: OracleLanguage,
+  operation: OracleOperation,
+  target: SymbolTarget,
+): Promise<{ keys: string[]; all: string[] }> {
   if (operation === 'workspaceSymbols') {
     try {
       const { symbols, meta } = await lsp.query({ operation: 'workspaceSymbols', root, query: target.name })
       const extensions = sourceExtensions[language]
-      const keyOf = (symbol: (typeof symbols)[number]) => workspaceSymbolKey(symbol.name, symbol.kind, relativePath(root, symbol.location.path), symbol.location.range)
-      const keys = unique(symbols.flatMap((symbol) => (extensions.includes(nodePath.extname(symbol.location.path).toLowerCase()) ? [keyOf(symbol)] : [])))
+      const keyOf = (symbol: (typeof symbols)[number]) =>
+        workspaceSymbolKey(symbol.name, symbol.kind, relativePath(root, symbol.location.path), symbol.location.range)
+      const keys = unique(
+        symbols.flatMap((symbol) => (extensions.includes(nodePath.extname(symbol.location.path).toLowerCase()) ? [keyOf(symbol)] : [])),
+      )
       // What the fan-out says it did not search is part of the answer too.
       const coverage = (meta as { coverage?: unknown }).coverage
       return { keys, all: unique([...symbols.map(keyOf), ...(coverage === undefined ? [] : [`!coverage ${JSON.stringify(coverage)}`])]) }
@@ -48,7 +63,12 @@ export async function seamAnswer(lsp: LspService, root: string, language: Oracle
   return { keys, all: keys }
 }
 
-async function positionAnswer(lsp: LspService, root: string, operation: Exclude<OracleOperation, 'workspaceSymbols'>, target: SymbolTarget): Promise<string[]> {
+async function positionAnswer(
+  lsp: LspService,
+  root: string,
+  operation: Exclude<OracleOperation, 'workspaceSymbols'>,
+  target: SymbolTarget,
+): Promise<string[]> {
   const at = { root, path: target.path, position: { line: target.line, character: target.character } }
   const rel = (path: string) => relativePath(root, path)
   try {
@@ -65,10 +85,12 @@ async function positionAnswer(lsp: LspService, root: string, operation: Exclude<
         const { rename } = await lsp.query({ operation: 'prepareRename', ...at })
         if (!rename.canRename) return [renameRefusedKey]
         const { edit } = await lsp.query({ operation: 'rename', ...at, newName: renameTo })
-        return unique(edit.operations.flatMap((step) => {
-          if (step.type === 'edit') return step.edits.map((text) => textEditKey(rel(step.path), text.range, text.newText))
-          return [`!file-operation ${step.type} ${JSON.stringify(step)}`]
-        }))
+        return unique(
+          edit.operations.flatMap((step) => {
+            if (step.type === 'edit') return step.edits.map((text) => textEditKey(rel(step.path), text.range, text.newText))
+            return [`!file-operation ${step.type} ${JSON.stringify(step)}`]
+          }),
+        )
       }
       case 'incomingCalls': {
         const { items } = await lsp.query({ operation: 'prepareCallHierarchy', ...at })

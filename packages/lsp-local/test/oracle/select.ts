@@ -45,8 +45,14 @@ export interface Selection {
 }
 
 const scriptKinds: Readonly<Record<string, ts.ScriptKind>> = {
-  '.ts': ts.ScriptKind.TS, '.mts': ts.ScriptKind.TS, '.cts': ts.ScriptKind.TS, '.tsx': ts.ScriptKind.TSX,
-  '.js': ts.ScriptKind.JS, '.mjs': ts.ScriptKind.JS, '.cjs': ts.ScriptKind.JS, '.jsx': ts.ScriptKind.JSX,
+  '.ts': ts.ScriptKind.TS,
+  '.mts': ts.ScriptKind.TS,
+  '.cts': ts.ScriptKind.TS,
+  '.tsx': ts.ScriptKind.TSX,
+  '.js': ts.ScriptKind.JS,
+  '.mjs': ts.ScriptKind.JS,
+  '.cjs': ts.ScriptKind.JS,
+  '.jsx': ts.ScriptKind.JSX,
 }
 
 /**
@@ -54,11 +60,22 @@ const scriptKinds: Readonly<Record<string, ts.ScriptKind>> = {
  * position of a default export is marked with a trailing ` default` (its importers may call it anything).
  */
 export function exportedDeclarations(path: string, text: string): Map<string, Set<string>> {
-  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, scriptKinds[nodePath.extname(path).toLowerCase()] ?? ts.ScriptKind.TS)
+  const source = ts.createSourceFile(
+    path,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    scriptKinds[nodePath.extname(path).toLowerCase()] ?? ts.ScriptKind.TS,
+  )
   // `export { a, b as c }` (no module specifier) and `export default a` export local declarations.
   const exportedLater = new Map<string, boolean>()
   for (const statement of source.statements) {
-    if (ts.isExportDeclaration(statement) && statement.moduleSpecifier === undefined && statement.exportClause !== undefined && ts.isNamedExports(statement.exportClause)) {
+    if (
+      ts.isExportDeclaration(statement) &&
+      statement.moduleSpecifier === undefined &&
+      statement.exportClause !== undefined &&
+      ts.isNamedExports(statement.exportClause)
+    ) {
       for (const element of statement.exportClause.elements) {
         const local = (element.propertyName ?? element.name).text
         exportedLater.set(local, (exportedLater.get(local) ?? false) || element.name.text === 'default')
@@ -79,11 +96,17 @@ export function exportedDeclarations(path: string, text: string): Map<string, Se
     const exported = modifiers.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)
     const isDefault = modifiers.some((modifier) => modifier.kind === ts.SyntaxKind.DefaultKeyword)
     if (ts.isVariableStatement(statement)) {
-      for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) add(declaration.name, exported, false)
+      for (const declaration of statement.declarationList.declarations)
+        if (ts.isIdentifier(declaration.name)) add(declaration.name, exported, false)
     } else if (
-      (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isInterfaceDeclaration(statement) ||
-        ts.isTypeAliasDeclaration(statement) || ts.isEnumDeclaration(statement) || ts.isModuleDeclaration(statement)) &&
-      statement.name !== undefined && ts.isIdentifier(statement.name)
+      (ts.isFunctionDeclaration(statement) ||
+        ts.isClassDeclaration(statement) ||
+        ts.isInterfaceDeclaration(statement) ||
+        ts.isTypeAliasDeclaration(statement) ||
+        ts.isEnumDeclaration(statement) ||
+        ts.isModuleDeclaration(statement)) &&
+      statement.name !== undefined &&
+      ts.isIdentifier(statement.name)
     ) {
       add(statement.name, exported, isDefault)
     }
@@ -137,7 +160,10 @@ function kindName(kind: SymbolKind): string {
  * How often each identifier occurs in the workspace's source files, and the projects of the files it occurs
  * in: an upper bound for a symbol's reference count and for the projects its references span.
  */
-function identifierOccurrences(oracle: OracleServer, model: ProjectModel): { counts: Map<string, number>; projects: Map<string, Set<string>> } {
+function identifierOccurrences(
+  oracle: OracleServer,
+  model: ProjectModel,
+): { counts: Map<string, number>; projects: Map<string, Set<string>> } {
   const counts = new Map<string, number>()
   const projects = new Map<string, Set<string>>()
   for (const file of oracle.files) {
@@ -168,7 +194,11 @@ export function symbolId(symbol: SymbolTarget): string {
  * about every candidate would give, at a fraction of the cost. Default exports, whose importers may use any
  * name, are always asked about, first.
  */
-export async function selectSymbols(oracle: OracleServer, model: ProjectModel, options: { top?: number; seeded?: number; seed?: number } = {}): Promise<Selection> {
+export async function selectSymbols(
+  oracle: OracleServer,
+  model: ProjectModel,
+  options: { top?: number; seeded?: number; seed?: number } = {},
+): Promise<Selection> {
   const top = options.top ?? 20
   const seeded = options.seeded ?? 20
   const seed = options.seed ?? defaultSeed

@@ -61,10 +61,20 @@ const viteCompilerOptions = `
 
 export const viteFiles: Readonly<Record<string, string>> = {
   'package.json': json({
-    name: 'shop-front', private: true, version: '0.0.0', type: 'module',
+    name: 'shop-front',
+    private: true,
+    version: '0.0.0',
+    type: 'module',
     scripts: { dev: 'vite', build: 'tsc -b && vite build', lint: 'eslint .', preview: 'vite preview', test: 'vitest' },
     dependencies: { react: '^19.1.0', 'react-dom': '^19.1.0' },
-    devDependencies: { '@types/react': '^19.1.2', '@types/react-dom': '^19.1.2', '@vitejs/plugin-react': '^4.4.1', typescript: '~5.8.3', vite: '^6.3.5', vitest: '^3.1.3' },
+    devDependencies: {
+      '@types/react': '^19.1.2',
+      '@types/react-dom': '^19.1.2',
+      '@vitejs/plugin-react': '^4.4.1',
+      typescript: '~5.8.3',
+      vite: '^6.3.5',
+      vitest: '^3.1.3',
+    },
   }),
   'index.html': `
 <!doctype html>
@@ -375,17 +385,35 @@ export function writeViteApp(parent?: string): GeneratedWorkspace {
 
 export const angularFiles: Readonly<Record<string, string>> = {
   'package.json': json({
-    name: 'task-board', version: '0.0.0',
+    name: 'task-board',
+    version: '0.0.0',
     scripts: { ng: 'ng', start: 'ng serve', build: 'ng build', test: 'ng test' },
     private: true,
-    dependencies: { '@angular/common': '^20.0.0', '@angular/core': '^20.0.0', '@angular/platform-browser': '^20.0.0', rxjs: '~7.8.0', tslib: '^2.3.0' },
-    devDependencies: { '@angular/build': '^20.0.0', '@angular/cli': '^20.0.0', '@types/jasmine': '~5.1.0', jasmine: '~5.7.0', typescript: '~5.8.2' },
+    dependencies: {
+      '@angular/common': '^20.0.0',
+      '@angular/core': '^20.0.0',
+      '@angular/platform-browser': '^20.0.0',
+      rxjs: '~7.8.0',
+      tslib: '^2.3.0',
+    },
+    devDependencies: {
+      '@angular/build': '^20.0.0',
+      '@angular/cli': '^20.0.0',
+      '@types/jasmine': '~5.1.0',
+      jasmine: '~5.7.0',
+      typescript: '~5.8.2',
+    },
   }),
   'angular.json': json({
-    $schema: './node_modules/@angular/cli/lib/config/schema.json', version: 1, newProjectRoot: 'projects',
+    $schema: './node_modules/@angular/cli/lib/config/schema.json',
+    version: 1,
+    newProjectRoot: 'projects',
     projects: {
       'task-board': {
-        projectType: 'application', root: '', sourceRoot: 'src', prefix: 'app',
+        projectType: 'application',
+        root: '',
+        sourceRoot: 'src',
+        prefix: 'app',
         architect: {
           build: { builder: '@angular/build:application', options: { browser: 'src/main.ts', tsConfig: 'tsconfig.app.json' } },
           test: { builder: '@angular/build:karma', options: { tsConfig: 'tsconfig.spec.json' } },
@@ -734,13 +762,35 @@ export default {
 
 export const nxFiles: Readonly<Record<string, string>> = {
   'package.json': json({
-    name: '@acme/source', version: '0.0.0', license: 'MIT', private: true,
-    devDependencies: { '@nx/jest': '21.1.0', '@nx/js': '21.1.0', '@types/jest': '^29.5.12', '@types/node': '18.16.9', jest: '^29.7.0', nx: '21.1.0', 'ts-jest': '^29.1.0', tslib: '^2.3.0', typescript: '~5.7.2' },
+    name: '@acme/source',
+    version: '0.0.0',
+    license: 'MIT',
+    private: true,
+    devDependencies: {
+      '@nx/jest': '21.1.0',
+      '@nx/js': '21.1.0',
+      '@types/jest': '^29.5.12',
+      '@types/node': '18.16.9',
+      jest: '^29.7.0',
+      nx: '21.1.0',
+      'ts-jest': '^29.1.0',
+      tslib: '^2.3.0',
+      typescript: '~5.7.2',
+    },
   }),
   'nx.json': json({
     $schema: './node_modules/nx/schemas/nx-schema.json',
-    namedInputs: { default: ['{projectRoot}/**/*', 'sharedGlobals'], production: ['default', '!{projectRoot}/**/?(*.)+(spec|test).[jt]s?(x)?(.snap)', '!{projectRoot}/tsconfig.spec.json'], sharedGlobals: [] },
-    plugins: [{ plugin: '@nx/js/typescript', options: { typecheck: { targetName: 'typecheck' }, build: { targetName: 'build', configName: 'tsconfig.lib.json' } } }],
+    namedInputs: {
+      default: ['{projectRoot}/**/*', 'sharedGlobals'],
+      production: ['default', '!{projectRoot}/**/?(*.)+(spec|test).[jt]s?(x)?(.snap)', '!{projectRoot}/tsconfig.spec.json'],
+      sharedGlobals: [],
+    },
+    plugins: [
+      {
+        plugin: '@nx/js/typescript',
+        options: { typecheck: { targetName: 'typecheck' }, build: { targetName: 'build', configName: 'tsconfig.lib.json' } },
+      },
+    ],
   }),
   'jest.preset.js': `
 const nxPreset = require('@nx/jest/preset').default;
@@ -771,8 +821,18 @@ module.exports = { ...nxPreset };
 }
 `,
   'libs/inventory/project.json': json({
-    name: 'inventory', $schema: '../../node_modules/nx/schemas/project-schema.json', sourceRoot: 'libs/inventory/src', projectType: 'library', tags: [],
-    targets: { test: { executor: '@nx/jest:jest', outputs: ['{workspaceRoot}/coverage/{projectRoot}'], options: { jestConfig: 'libs/inventory/jest.config.ts' } } },
+    name: 'inventory',
+    $schema: '../../node_modules/nx/schemas/project-schema.json',
+    sourceRoot: 'libs/inventory/src',
+    projectType: 'library',
+    tags: [],
+    targets: {
+      test: {
+        executor: '@nx/jest:jest',
+        outputs: ['{workspaceRoot}/coverage/{projectRoot}'],
+        options: { jestConfig: 'libs/inventory/jest.config.ts' },
+      },
+    },
   }),
   'libs/inventory/tsconfig.json': nxProjectTsconfig.replace('BUILD', 'lib'),
   'libs/inventory/tsconfig.lib.json': `
@@ -930,8 +990,14 @@ test('units round-trip', () => {
 });
 `,
   'apps/restock/project.json': json({
-    name: 'restock', $schema: '../../node_modules/nx/schemas/project-schema.json', sourceRoot: 'apps/restock/src', projectType: 'application', tags: [],
-    targets: { build: { executor: '@nx/js:tsc', options: { main: 'apps/restock/src/main.ts', tsConfig: 'apps/restock/tsconfig.app.json' } } },
+    name: 'restock',
+    $schema: '../../node_modules/nx/schemas/project-schema.json',
+    sourceRoot: 'apps/restock/src',
+    projectType: 'application',
+    tags: [],
+    targets: {
+      build: { executor: '@nx/js:tsc', options: { main: 'apps/restock/src/main.ts', tsConfig: 'apps/restock/tsconfig.app.json' } },
+    },
   }),
   'apps/restock/tsconfig.json': nxProjectTsconfig.replace('BUILD', 'app'),
   'apps/restock/tsconfig.app.json': `

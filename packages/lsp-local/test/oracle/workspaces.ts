@@ -1,7 +1,18 @@
 // The workspaces the oracle judges codeseam on: the generated shapes, a snapshot of this repository, and the
 // real-repository corpora in ../shared/corpora (when present).
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSync, symlinkSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -94,7 +105,9 @@ export function unpackCorpora(repository = repositoryRoot()): OracleWorkspace[] 
   const dest = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-oracle-corpora-')))
   const result = spawnSync('bash', [nodePath.join(folder, 'unpack.sh'), dest], { encoding: 'utf8', timeout: 120_000 })
   if (result.status !== 0) throw new Error(`unpack.sh failed (${String(result.status ?? result.signal)}): ${result.stderr}`)
-  const names = readdirSync(dest).filter((name) => lstatSync(nodePath.join(dest, name)).isDirectory()).sort()
+  const names = readdirSync(dest)
+    .filter((name) => lstatSync(nodePath.join(dest, name)).isDirectory())
+    .sort()
   const left = new Set(names)
   return names.map((name) => ({
     name,

@@ -9,7 +9,15 @@ if (root === undefined || faultServer === undefined) throw new Error('usage: idl
 const host = await createLocalHost({
   builtins: false,
   idleTtlMs: 50,
-  profiles: [{ id: 'fault', command: process.execPath, args: [faultServer, '--scenario', 'normal'], extensions: { '.fault': 'fault' }, operations: ['documentSymbols'] }],
+  profiles: [
+    {
+      id: 'fault',
+      command: process.execPath,
+      args: [faultServer, '--scenario', 'normal'],
+      extensions: { '.fault': 'fault' },
+      operations: ['documentSymbols'],
+    },
+  ],
 })
 const workspace = await host.openWorkspace(root, { trust: 'trusted' })
 const provider = host.providers[0]
@@ -21,7 +29,10 @@ const reclaimed = new Promise<void>((resolve) => {
     else if (seenReady && status.state === 'idle') resolve()
   })
 })
-await provider.query({ operation: 'documentSymbols', root: workspace.root, path: `${workspace.root}/main.fault`, languageId: 'fault' }, new AbortController().signal)
+await provider.query(
+  { operation: 'documentSymbols', root: workspace.root, path: `${workspace.root}/main.fault`, languageId: 'fault' },
+  new AbortController().signal,
+)
 process.stdout.write('queried\n')
 await reclaimed
 process.stdout.write('reclaimed\n')

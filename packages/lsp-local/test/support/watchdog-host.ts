@@ -20,6 +20,9 @@ const provider = host.providers[0]
 if (provider === undefined) throw new Error('no provider')
 // The server never answers initialize: the query just starts it.
 void provider
-  .query({ operation: 'documentSymbols', root: workspace.root, path: `${workspace.root}/a.stub`, languageId: 'stub' }, new AbortController().signal)
+  .query(
+    { operation: 'documentSymbols', root: workspace.root, path: `${workspace.root}/a.stub`, languageId: 'stub' },
+    new AbortController().signal,
+  )
   .catch(() => {})
 process.stdout.write('host ready\n')

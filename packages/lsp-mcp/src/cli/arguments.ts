@@ -122,7 +122,10 @@ function convert(spec: FlagSpec, text: string, command: string): unknown {
       try {
         return JSON.parse(text) as unknown
       } catch {
-        throw new UsageError(`--${spec.flag} needs JSON (e.g. '{"start":{"line":1,"column":1},"end":{"line":2,"column":1}}'); got ${text}`, command)
+        throw new UsageError(
+          `--${spec.flag} needs JSON (e.g. '{"start":{"line":1,"column":1},"end":{"line":2,"column":1}}'); got ${text}`,
+          command,
+        )
       }
     default:
       return text

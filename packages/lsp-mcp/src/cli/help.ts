@@ -82,7 +82,7 @@ export function mainHelp(tools: ReadonlyArray<AnyTool>): string {
     '  codeseam rename src/x.ts --symbol foo --to bar --dry-run',
     '  codeseam status',
     '',
-    'Run `codeseam <command> --help` for a command\'s flags.',
+    "Run `codeseam <command> --help` for a command's flags.",
   ].join('\n')
 }
 
@@ -91,7 +91,17 @@ export function commandHelp(command: ToolCommand): string {
   const flags = command.flags.map((f) => {
     const many = f.choices !== undefined && f.choices.length > 8
     const value =
-      f.type === 'boolean' ? '' : f.choices !== undefined ? (many ? ' KIND' : ` ${f.choices.join('|')}`) : f.type === 'json' ? ' JSON' : f.type === 'integer' ? ' N' : ' VALUE'
+      f.type === 'boolean'
+        ? ''
+        : f.choices !== undefined
+          ? many
+            ? ' KIND'
+            : ` ${f.choices.join('|')}`
+          : f.type === 'json'
+            ? ' JSON'
+            : f.type === 'integer'
+              ? ' N'
+              : ' VALUE'
     const head = `  --${f.flag}${value}${f.required ? ' (required)' : ''}${f.type === 'strings' ? ' (repeatable)' : ''}`
     const text = many ? `${f.description} One of: ${f.choices?.join(', ')}.` : f.description
     return text.length === 0 ? head : `${head}\n${wrap(text, 88, '      ')}`

@@ -44,7 +44,10 @@ export function exitCodeOf(outcome: ToolOutcome): number {
 export function cliApprovalPolicy(yes: boolean): ApprovalPolicy {
   return {
     autoApprove: true,
-    approve: () => (yes ? 'approve' : { decision: 'deny', reason: 'this change needs an explicit yes: run it again with --yes (or --dry-run to preview)' }),
+    approve: () =>
+      yes
+        ? 'approve'
+        : { decision: 'deny', reason: 'this change needs an explicit yes: run it again with --yes (or --dry-run to preview)' },
   }
 }
 
@@ -65,8 +68,14 @@ async function runToolCommand(command: ToolCommand, globals: GlobalFlags, input:
   io.interrupt?.addEventListener('abort', onInterrupt, { once: true })
   try {
     // The command's tool bound to a session with the CLI's approval policy (the listed one only describes it).
-    const tool = collectTools({ mutations: new MutationSession(cliApprovalPolicy(globals.yes)) }).find((t) => t.name === command.tool.name) ?? command.tool
-    const context = toolContext(session.lsp, { signal: controller.signal, roots: session.roots.map((r) => r.root), onProgress: progress.onProgress })
+    const tool =
+      collectTools({ mutations: new MutationSession(cliApprovalPolicy(globals.yes)) }).find((t) => t.name === command.tool.name) ??
+      command.tool
+    const context = toolContext(session.lsp, {
+      signal: controller.signal,
+      roots: session.roots.map((r) => r.root),
+      onProgress: progress.onProgress,
+    })
     const outcome = await callTool(tool, input, context)
     line.done()
     if (globals.json) io.stdout.write(jsonOutcome(outcome))
@@ -76,7 +85,9 @@ async function runToolCommand(command: ToolCommand, globals: GlobalFlags, input:
       else io.stderr.write(humanOutcome(outcome, root, io.cwd, errorColor))
     }
     if (!outcome.ok && outcome.error.code === 'UNTRUSTED' && !globals.json) {
-      io.stderr.write(note('hint: the workspace is untrusted (the default); if you have vetted it, run again with --trust trusted', errorColor))
+      io.stderr.write(
+        note('hint: the workspace is untrusted (the default); if you have vetted it, run again with --trust trusted', errorColor),
+      )
     }
     const code = exitCodeOf(outcome)
     io.exitCode?.(code)

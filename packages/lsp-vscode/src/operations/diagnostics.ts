@@ -1,6 +1,14 @@
 import * as nodePath from 'node:path'
 
-import { extensionOf, isWithin, pathToUri, type LspFileDiagnostics, type LspProviderRequest, type LspRequestFor, type LspResultFor } from '@codeseam/lsp'
+import {
+  extensionOf,
+  isWithin,
+  pathToUri,
+  type LspFileDiagnostics,
+  type LspProviderRequest,
+  type LspRequestFor,
+  type LspResultFor,
+} from '@codeseam/lsp'
 import * as vscode from 'vscode'
 
 import { openDocumentOf } from '../documents.js'
@@ -40,7 +48,11 @@ async function oneFile(context: OperationContext, path: string, waitMs: number):
     kind: 'diagnostics',
     files: [file],
     coverage: { analysed: [file.path], eligible: 1, complete: true },
-    meta: metaFor(context, { warm: context.documents.hasDiagnostics(document), status: file.freshness === 'current' ? 'ready' : 'indexing' }, pinned),
+    meta: metaFor(
+      context,
+      { warm: context.documents.hasDiagnostics(document), status: file.freshness === 'current' ? 'ready' : 'indexing' },
+      pinned,
+    ),
   }
 }
 
@@ -49,7 +61,11 @@ async function oneFile(context: OperationContext, path: string, waitMs: number):
  * Code's language extensions mostly analyse open files only, so up to `maxFiles` files are opened first
  * (when asked) and the coverage says which files are actually included.
  */
-async function workspace(context: OperationContext, request: LspRequestFor<'diagnostics'>, extensions: ReadonlyArray<string>): Promise<LspResultFor<'diagnostics'>> {
+async function workspace(
+  context: OperationContext,
+  request: LspRequestFor<'diagnostics'>,
+  extensions: ReadonlyArray<string>,
+): Promise<LspResultFor<'diagnostics'>> {
   const owned = (path: string) => {
     const extension = extensionOf(path)
     return extension !== undefined && extensions.includes(extension)
@@ -62,7 +78,9 @@ async function workspace(context: OperationContext, request: LspRequestFor<'diag
       vscode.workspace.findFiles(pattern, '**/node_modules/**', request.maxFiles! + 1),
     )
     eligible = found.length > request.maxFiles ? undefined : found.length
-    opened = await Promise.all(found.slice(0, request.maxFiles).map((uri) => context.documents.open(nodePath.normalize(uri.fsPath), context.deadline)))
+    opened = await Promise.all(
+      found.slice(0, request.maxFiles).map((uri) => context.documents.open(nodePath.normalize(uri.fsPath), context.deadline)),
+    )
     const waitMs = request.waitMs ?? defaultWaitMs
     const until = Date.now() + waitMs
     await Promise.all(opened.map((d) => awaitDiagnostics(context, d, until)))
@@ -83,7 +101,11 @@ async function workspace(context: OperationContext, request: LspRequestFor<'diag
   return {
     kind: 'diagnostics',
     files,
-    coverage: { analysed, ...(eligible !== undefined ? { eligible } : {}), complete: eligible !== undefined && analysed.length >= eligible },
+    coverage: {
+      analysed,
+      ...(eligible !== undefined ? { eligible } : {}),
+      complete: eligible !== undefined && analysed.length >= eligible,
+    },
     meta: metaFor(context, { warm: true, status: 'ready' }),
   }
 }
@@ -94,5 +116,7 @@ export function diagnostics(
   request: LspProviderRequest<LspRequestFor<'diagnostics'>>,
   extensions: ReadonlyArray<string>,
 ): Promise<LspResultFor<'diagnostics'>> {
-  return request.path === undefined ? workspace(context, request, extensions) : oneFile(context, request.path, request.waitMs ?? defaultWaitMs)
+  return request.path === undefined
+    ? workspace(context, request, extensions)
+    : oneFile(context, request.path, request.waitMs ?? defaultWaitMs)
 }

@@ -25,7 +25,9 @@ export async function prepareRename(
   const pinned = await openAt(context, request)
   let answer: { range: vscode.Range; placeholder: string } | undefined
   try {
-    answer = await context.deadline.run(vsCommands.prepareRename, () => execute.prepareRename(pinned.document.uri, toVsPosition(request.position)))
+    answer = await context.deadline.run(vsCommands.prepareRename, () =>
+      execute.prepareRename(pinned.document.uri, toVsPosition(request.position)),
+    )
   } catch (error) {
     const reason = refusal(error)
     if (reason === undefined) throw error
@@ -33,22 +35,35 @@ export async function prepareRename(
     return { kind: 'prepareRename', rename: { canRename: false, reason }, meta: metaFor(context, ready, pinned) }
   }
   if (!answer) {
-    return { kind: 'prepareRename', rename: { canRename: false, reason: 'no rename provider can rename the element at this position' }, meta: metaFor(context, ready, pinned) }
+    return {
+      kind: 'prepareRename',
+      rename: { canRename: false, reason: 'no rename provider can rename the element at this position' },
+      meta: metaFor(context, ready, pinned),
+    }
   }
   const range = 'range' in answer && answer.range ? answer.range : (answer as unknown as vscode.Range)
   const placeholder = typeof answer.placeholder === 'string' ? answer.placeholder : pinned.document.getText(range)
-  return { kind: 'prepareRename', rename: { canRename: true, range: fromVsRange(range), placeholder }, meta: metaFor(context, ready, pinned) }
+  return {
+    kind: 'prepareRename',
+    rename: { canRename: true, range: fromVsRange(range), placeholder },
+    meta: metaFor(context, ready, pinned),
+  }
 }
 
 /** The edit a rename would make (nothing is applied). */
-export async function rename(context: OperationContext, request: LspProviderRequest<LspRequestFor<'rename'>>): Promise<LspResultFor<'rename'>> {
+export async function rename(
+  context: OperationContext,
+  request: LspProviderRequest<LspRequestFor<'rename'>>,
+): Promise<LspResultFor<'rename'>> {
   if (typeof request.newName !== 'string' || request.newName.trim() === '') {
     throw new LspError('INVALID_ARGUMENT', 'newName is empty: give the new name of the symbol')
   }
   const pinned = await openAt(context, request)
   let answer: vscode.WorkspaceEdit | undefined
   try {
-    answer = await context.deadline.run(vsCommands.rename, () => execute.rename(pinned.document.uri, toVsPosition(request.position), request.newName))
+    answer = await context.deadline.run(vsCommands.rename, () =>
+      execute.rename(pinned.document.uri, toVsPosition(request.position), request.newName),
+    )
   } catch (error) {
     const reason = refusal(error)
     if (reason === undefined) throw error
@@ -69,7 +84,10 @@ function formattingOptions(document: vscode.TextDocument, options: LspRequestFor
 }
 
 /** The edit formatting the document (or a range of it) would make, against the buffer's version. */
-export async function format(context: OperationContext, request: LspProviderRequest<LspRequestFor<'format'>>): Promise<LspResultFor<'format'>> {
+export async function format(
+  context: OperationContext,
+  request: LspProviderRequest<LspRequestFor<'format'>>,
+): Promise<LspResultFor<'format'>> {
   const pinned = await openAt(context, request)
   const options = formattingOptions(pinned.document, request.options)
   let edits: vscode.TextEdit[] | undefined
@@ -104,12 +122,21 @@ function decodeActionId(id: string): ActionKey {
   try {
     if (!id.startsWith(prefix)) throw new Error('foreign id')
     const key = JSON.parse(Buffer.from(id.slice(prefix.length), 'base64url').toString('utf8')) as ActionKey
-    if (typeof key.p !== 'string' || typeof key.v !== 'number' || !Array.isArray(key.r) || typeof key.i !== 'number' || typeof key.t !== 'string') {
+    if (
+      typeof key.p !== 'string' ||
+      typeof key.v !== 'number' ||
+      !Array.isArray(key.r) ||
+      typeof key.i !== 'number' ||
+      typeof key.t !== 'string'
+    ) {
       throw new Error('bad shape')
     }
     return key
   } catch {
-    throw new LspError('INVALID_ARGUMENT', `"${id}" is not a code action id from this provider; list code actions first and pass one of their ids`)
+    throw new LspError(
+      'INVALID_ARGUMENT',
+      `"${id}" is not a code action id from this provider; list code actions first and pass one of their ids`,
+    )
   }
 }
 
@@ -192,15 +219,21 @@ export async function resolveCodeAction(
   }
   const pinned = await openAt(context, { path: key.p })
   if (pinned.version !== key.v) {
-    throw new LspError('STALE_VERSION', `code action "${key.t}" was listed for version ${key.v} of ${key.p}, which is now at version ${pinned.version}; list code actions again`, {
-      data: { path: key.p, listedVersion: key.v, currentVersion: pinned.version },
-    })
+    throw new LspError(
+      'STALE_VERSION',
+      `code action "${key.t}" was listed for version ${key.v} of ${key.p}, which is now at version ${pinned.version}; list code actions again`,
+      {
+        data: { path: key.p, listedVersion: key.v, currentVersion: pinned.version },
+      },
+    )
   }
   let action = context.codeActions.get(request.actionId)?.action
   if (action === undefined || (!isCommand(action) && action.edit === undefined)) {
     // Not remembered, or listed beyond the resolve count: list again, resolving up to this action.
     const range = new vscode.Range(key.r[0], key.r[1], key.r[2], key.r[3])
-    const fresh = await callCommand(context, vsCommands.codeActions, () => execute.codeActions(pinned.document.uri, range, key.k, key.i + 1))
+    const fresh = await callCommand(context, vsCommands.codeActions, () =>
+      execute.codeActions(pinned.document.uri, range, key.k, key.i + 1),
+    )
     const candidates = fresh ?? []
     action = candidates[key.i]?.title === key.t ? candidates[key.i] : candidates.find((a) => a.title === key.t)
   }
@@ -218,5 +251,10 @@ export async function resolveCodeAction(
   if (action.disabled) {
     throw new LspError('INVALID_ARGUMENT', `code action "${key.t}" is disabled: ${action.disabled.reason}`)
   }
-  return { kind: 'codeActionResolution', title: action.title, edit: fromWorkspaceEdit(action.edit, context.root), meta: metaFor(context, ready, pinned) }
+  return {
+    kind: 'codeActionResolution',
+    title: action.title,
+    edit: fromWorkspaceEdit(action.edit, context.root),
+    meta: metaFor(context, ready, pinned),
+  }
 }

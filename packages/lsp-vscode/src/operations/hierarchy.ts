@@ -58,11 +58,15 @@ async function vsItemFor(context: OperationContext, family: HierarchyFamily, ite
   if (remembered) return remembered
   const path = nodePath.normalize(item.path)
   const pinned = await openAt(context, { path, position: item.selectionRange.start })
-  const fresh = await context.deadline.run(`re-preparing ${item.name}`, () => prepareCommand(family, pinned.document.uri, toVsPosition(item.selectionRange.start)))
+  const fresh = await context.deadline.run(`re-preparing ${item.name}`, () =>
+    prepareCommand(family, pinned.document.uri, toVsPosition(item.selectionRange.start)),
+  )
   remember(context, family, fresh ?? [])
   const found = context.hierarchyItems.get(item.id)
   if (found) return found
-  const candidate = (fresh ?? []).find((f) => f.name === item.name && JSON.stringify(fromVsRange(f.selectionRange)) === JSON.stringify(item.selectionRange))
+  const candidate = (fresh ?? []).find(
+    (f) => f.name === item.name && JSON.stringify(fromVsRange(f.selectionRange)) === JSON.stringify(item.selectionRange),
+  )
   if (candidate) return candidate
   throw new LspError('NOT_FOUND', `the ${family}-hierarchy item "${item.name}" no longer exists at ${path}; prepare the hierarchy again`, {
     data: { id: item.id, path },

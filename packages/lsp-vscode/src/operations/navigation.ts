@@ -39,7 +39,10 @@ export async function navigate(
 }
 
 /** Hover: every provider's parts merged into one markdown text. */
-export async function hover(context: OperationContext, request: LspProviderRequest<LspRequestFor<'hover'>>): Promise<LspResultFor<'hover'>> {
+export async function hover(
+  context: OperationContext,
+  request: LspProviderRequest<LspRequestFor<'hover'>>,
+): Promise<LspResultFor<'hover'>> {
   const pinned = await openAt(context, request)
   const outcome = await warmRead(
     context,
@@ -66,4 +69,3 @@ export async function signatureHelp(
   )
   return { kind: 'signatureHelp', signatureHelp: toSignatureHelp(outcome.value), meta: metaFor(context, outcome, pinned) }
 }
-

@@ -8,9 +8,33 @@ import { markdownText } from './text.js'
 
 /** VS Code's CompletionItemKind counts from 0 (Text = 0) and differs from the protocol's after Keyword. */
 const completionKinds: ReadonlyArray<string> = [
-  'text', 'method', 'function', 'constructor', 'field', 'variable', 'class', 'interface', 'module', 'property',
-  'unit', 'value', 'enum', 'keyword', 'snippet', 'color', 'file', 'reference', 'folder', 'enumMember', 'constant',
-  'struct', 'event', 'operator', 'typeParameter', 'user', 'issue',
+  'text',
+  'method',
+  'function',
+  'constructor',
+  'field',
+  'variable',
+  'class',
+  'interface',
+  'module',
+  'property',
+  'unit',
+  'value',
+  'enum',
+  'keyword',
+  'snippet',
+  'color',
+  'file',
+  'reference',
+  'folder',
+  'enumMember',
+  'constant',
+  'struct',
+  'event',
+  'operator',
+  'typeParameter',
+  'user',
+  'issue',
 ]
 
 /** A completion list or array as seam items; labels may be `CompletionItemLabel`s, insert texts `SnippetString`s. */
@@ -19,13 +43,16 @@ export function toCompletion(answer: vscode.CompletionList | ReadonlyArray<vscod
   isIncomplete: boolean
 } {
   if (!answer) return { items: [], isIncomplete: false }
-  const list = Array.isArray(answer) ? { items: answer as ReadonlyArray<vscode.CompletionItem>, isIncomplete: false } : (answer as vscode.CompletionList)
+  const list = Array.isArray(answer)
+    ? { items: answer as ReadonlyArray<vscode.CompletionItem>, isIncomplete: false }
+    : (answer as vscode.CompletionList)
   const items = (list.items ?? []).map((item): LspCompletionItem => {
     const label = typeof item.label === 'string' ? item.label : item.label.label
     const labelDetail = typeof item.label === 'string' ? undefined : [item.label.detail, item.label.description].filter(Boolean).join(' ')
     const detail = item.detail ?? (labelDetail || undefined)
     const documentation = markdownText(item.documentation)
-    const insertText = item.insertText === undefined ? undefined : typeof item.insertText === 'string' ? item.insertText : item.insertText.value
+    const insertText =
+      item.insertText === undefined ? undefined : typeof item.insertText === 'string' ? item.insertText : item.insertText.value
     const kind = item.kind === undefined ? undefined : completionKinds[item.kind]
     return {
       label,

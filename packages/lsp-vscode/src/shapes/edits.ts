@@ -31,9 +31,21 @@ const enum FileEditType {
 type Metadata = vscode.WorkspaceEditEntryMetadata | undefined
 
 type Entry =
-  | { readonly _type: FileEditType.File; readonly from?: vscode.Uri; readonly to?: vscode.Uri; readonly options?: Record<string, unknown>; readonly metadata?: Metadata }
+  | {
+      readonly _type: FileEditType.File
+      readonly from?: vscode.Uri
+      readonly to?: vscode.Uri
+      readonly options?: Record<string, unknown>
+      readonly metadata?: Metadata
+    }
   | { readonly _type: FileEditType.Text; readonly uri: vscode.Uri; readonly edit: vscode.TextEdit; readonly metadata?: Metadata }
-  | { readonly _type: FileEditType.Snippet; readonly uri: vscode.Uri; readonly range: vscode.Range; readonly edit: vscode.SnippetString; readonly metadata?: Metadata }
+  | {
+      readonly _type: FileEditType.Snippet
+      readonly uri: vscode.Uri
+      readonly range: vscode.Range
+      readonly edit: vscode.SnippetString
+      readonly metadata?: Metadata
+    }
   | { readonly _type: FileEditType.Cell | FileEditType.CellReplace; readonly uri: vscode.Uri }
 
 /** The file-system path of a file URI under `root`; anything else fails the whole edit (never half-applied). */
@@ -122,15 +134,30 @@ export function fromWorkspaceEdit(edit: vscode.WorkspaceEdit | undefined | null,
           })
         } else if (entry.to) {
           const path = containedPath(entry.to, root)
-          operations.push({ type: 'create', uri: pathToUri(path), path, ...fileOptions(options, ['overwrite', 'ignoreIfExists']), ...annotate(entry.metadata) })
+          operations.push({
+            type: 'create',
+            uri: pathToUri(path),
+            path,
+            ...fileOptions(options, ['overwrite', 'ignoreIfExists']),
+            ...annotate(entry.metadata),
+          })
         } else if (entry.from) {
           const path = containedPath(entry.from, root)
-          operations.push({ type: 'delete', uri: pathToUri(path), path, ...fileOptions(options, ['recursive', 'ignoreIfNotExists']), ...annotate(entry.metadata) })
+          operations.push({
+            type: 'delete',
+            uri: pathToUri(path),
+            path,
+            ...fileOptions(options, ['recursive', 'ignoreIfNotExists']),
+            ...annotate(entry.metadata),
+          })
         }
         break
       }
       default:
-        throw new LspError('UNSUPPORTED_OPERATION', `the edit changes notebook cells (${entry.uri.toString()}), which codeseam cannot represent`)
+        throw new LspError(
+          'UNSUPPORTED_OPERATION',
+          `the edit changes notebook cells (${entry.uri.toString()}), which codeseam cannot represent`,
+        )
     }
   }
   return annotationIds.size > 0 ? { operations, annotations } : { operations }
@@ -182,7 +209,12 @@ export function toWorkspaceEdit(edit: LspWorkspaceEdit): vscode.WorkspaceEdit {
         out.createFile(vscode.Uri.file(operation.path), operation.options ?? {}, metadataFor(operation.annotationId))
         break
       case 'rename':
-        out.renameFile(vscode.Uri.file(operation.oldPath), vscode.Uri.file(operation.newPath), operation.options ?? {}, metadataFor(operation.annotationId))
+        out.renameFile(
+          vscode.Uri.file(operation.oldPath),
+          vscode.Uri.file(operation.newPath),
+          operation.options ?? {},
+          metadataFor(operation.annotationId),
+        )
         break
       case 'delete':
         out.deleteFile(vscode.Uri.file(operation.path), operation.options ?? {}, metadataFor(operation.annotationId))

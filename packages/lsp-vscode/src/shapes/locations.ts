@@ -5,7 +5,8 @@ import type { Containment } from '../containment.js'
 import { fromVsRange, isVsRange } from './positions.js'
 
 /** What the navigation commands answer: a Location, a LocationLink, or arrays of either (or nothing). */
-export type VsNavigationAnswer = vscode.Location | vscode.LocationLink | ReadonlyArray<vscode.Location | vscode.LocationLink> | undefined | null
+export type VsNavigationAnswer =
+  vscode.Location | vscode.LocationLink | ReadonlyArray<vscode.Location | vscode.LocationLink> | undefined | null
 
 /** Whether a value is a `LocationLink` (an interface in VS Code: only its shape tells). */
 export function isLocationLink(value: unknown): value is vscode.LocationLink {

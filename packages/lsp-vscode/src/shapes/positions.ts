@@ -30,10 +30,5 @@ export function wholeDocumentRange(document: vscode.TextDocument): vscode.Range 
 /** Whether a value has the shape of a VS Code range (instances cross extension hosts as plain shapes too). */
 export function isVsRange(value: unknown): value is vscode.Range {
   const range = value as { start?: { line?: unknown }; end?: { line?: unknown } } | null
-  return (
-    range !== null &&
-    typeof range === 'object' &&
-    typeof range.start?.line === 'number' &&
-    typeof range.end?.line === 'number'
-  )
+  return range !== null && typeof range === 'object' && typeof range.start?.line === 'number' && typeof range.end?.line === 'number'
 }

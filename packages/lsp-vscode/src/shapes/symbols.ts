@@ -24,7 +24,9 @@ export function toDocumentSymbols(
 ): LspDocumentSymbol[] {
   if (!answer || answer.length === 0) return []
   if (answer.every(isDocumentSymbol)) return answer.map(fromDocumentSymbol)
-  return nestByRange(answer.map((s) => (isDocumentSymbol(s) ? fromDocumentSymbol(s) : fromSymbolInformation(s as vscode.SymbolInformation))))
+  return nestByRange(
+    answer.map((s) => (isDocumentSymbol(s) ? fromDocumentSymbol(s) : fromSymbolInformation(s as vscode.SymbolInformation))),
+  )
 }
 
 function fromDocumentSymbol(symbol: vscode.DocumentSymbol): LspDocumentSymbol {

@@ -40,7 +40,10 @@ test('the adapter passes the conformance kit, answered by the native TypeScript 
   })
   const text = formatConformanceReport(report)
   console.log(text)
-  expect(report.checks.filter((c) => c.status === 'failed'), text).toEqual([])
+  expect(
+    report.checks.filter((c) => c.status === 'failed'),
+    text,
+  ).toEqual([])
   // Only the checks for what VS Code's TypeScript support lacks may be skipped.
   for (const check of report.checks.filter((c) => c.status === 'skipped')) {
     expect(notProvidedByTypeScript as ReadonlyArray<string | undefined>, check.name).toContain(check.operation)

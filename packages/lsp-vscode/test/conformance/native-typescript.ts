@@ -61,7 +61,11 @@ export async function startNativeTypeScript(root: string): Promise<NativeTypeScr
     workspaceFolders: [{ uri: rootUri, name: nodePath.basename(root) }],
     capabilities: {
       general: { positionEncodings: ['utf-16'] },
-      workspace: { configuration: true, workspaceFolders: true, workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] } },
+      workspace: {
+        configuration: true,
+        workspaceFolders: true,
+        workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
+      },
       textDocument: {
         synchronization: { didSave: true, dynamicRegistration: false },
         definition: { linkSupport: true },
@@ -72,7 +76,9 @@ export async function startNativeTypeScript(root: string): Promise<NativeTypeScr
         documentSymbol: { hierarchicalDocumentSymbolSupport: true },
         rename: { prepareSupport: true },
         codeAction: {
-          codeActionLiteralSupport: { codeActionKind: { valueSet: ['', 'quickfix', 'refactor', 'source', 'source.organizeImports', 'source.fixAll'] } },
+          codeActionLiteralSupport: {
+            codeActionKind: { valueSet: ['', 'quickfix', 'refactor', 'source', 'source.organizeImports', 'source.fixAll'] },
+          },
           resolveSupport: { properties: ['edit'] },
           dataSupport: true,
         },
@@ -94,7 +100,10 @@ export async function startNativeTypeScript(root: string): Promise<NativeTypeScr
       stopped ??= (async () => {
         const deadline = new Promise<void>((resolve) => setTimeout(resolve, 5_000).unref())
         try {
-          await Promise.race([connection.sendRequest(ShutdownRequest.type).then(() => connection.sendNotification(ExitNotification.type)), deadline])
+          await Promise.race([
+            connection.sendRequest(ShutdownRequest.type).then(() => connection.sendNotification(ExitNotification.type)),
+            deadline,
+          ])
         } catch {
           // The server is going away either way.
         }

@@ -49,8 +49,14 @@ installFakeVscodeForRequire()
 type Converter = ReturnType<typeof import('vscode-languageclient/$test/common/protocolConverter').createConverter>
 type CodeConverter = ReturnType<typeof import('vscode-languageclient/$test/common/codeConverter').createConverter>
 
-const p2c: Converter = (requireFromTests('vscode-languageclient/$test/common/protocolConverter') as typeof import('vscode-languageclient/$test/common/protocolConverter')).createConverter(undefined, false, false, false)
-const c2p: CodeConverter = (requireFromTests('vscode-languageclient/$test/common/codeConverter') as typeof import('vscode-languageclient/$test/common/codeConverter')).createConverter(undefined)
+const p2c: Converter = (
+  requireFromTests(
+    'vscode-languageclient/$test/common/protocolConverter',
+  ) as typeof import('vscode-languageclient/$test/common/protocolConverter')
+).createConverter(undefined, false, false, false)
+const c2p: CodeConverter = (
+  requireFromTests('vscode-languageclient/$test/common/codeConverter') as typeof import('vscode-languageclient/$test/common/codeConverter')
+).createConverter(undefined)
 
 const textDocument = (uri: vscode.Uri) => ({ uri: uri.toString() })
 
@@ -58,8 +64,17 @@ const textDocument = (uri: vscode.Uri) => ({ uri: uri.toString() })
  * VS Code's `executeDocumentSymbolProvider` answers objects that are both SymbolInformation and
  * DocumentSymbol (extHostApiCommands' MergedInfo); built from the converter's DocumentSymbols.
  */
-function mergedInfo(uri: vscode.Uri, symbol: vscode.DocumentSymbol, container: string | undefined): vscode.SymbolInformation & vscode.DocumentSymbol {
-  const merged = new vscode.SymbolInformation(symbol.name, symbol.kind, container ?? '', new vscode.Location(uri, symbol.range)) as vscode.SymbolInformation & vscode.DocumentSymbol
+function mergedInfo(
+  uri: vscode.Uri,
+  symbol: vscode.DocumentSymbol,
+  container: string | undefined,
+): vscode.SymbolInformation & vscode.DocumentSymbol {
+  const merged = new vscode.SymbolInformation(
+    symbol.name,
+    symbol.kind,
+    container ?? '',
+    new vscode.Location(uri, symbol.range),
+  ) as vscode.SymbolInformation & vscode.DocumentSymbol
   Object.assign(merged, { detail: symbol.detail, range: symbol.range, selectionRange: symbol.selectionRange })
   merged.children = symbol.children.map((child) => mergedInfo(uri, child, symbol.name))
   return merged
@@ -88,7 +103,12 @@ export function activateTypeScriptExtension(server: NativeTypeScriptServer): () 
   subscriptions.push(
     host.onDidOpenTextDocument.event((document) => {
       void connection.sendNotification(DidOpenTextDocumentNotification.type, {
-        textDocument: { uri: document.uri.toString(), languageId: document.languageId, version: document.version, text: document.getText() },
+        textDocument: {
+          uri: document.uri.toString(),
+          languageId: document.languageId,
+          version: document.version,
+          text: document.getText(),
+        },
       })
     }),
     // Like VS Code's TypeScript support: only documents shown in an editor tab are validated.
@@ -109,20 +129,33 @@ export function activateTypeScriptExtension(server: NativeTypeScriptServer): () 
   )
 
   const at = (uri: vscode.Uri, position: vscode.Position) => ({ textDocument: textDocument(uri), position: c2p.asPosition(position) })
-  const asArray = <T>(value: T | readonly T[] | undefined | null): T[] => (value === undefined || value === null ? [] : Array.isArray(value) ? [...(value as T[])] : [value as T])
+  const asArray = <T>(value: T | readonly T[] | undefined | null): T[] =>
+    value === undefined || value === null ? [] : Array.isArray(value) ? [...(value as T[])] : [value as T]
 
   const handlers: Record<string, (...args: any[]) => Promise<unknown>> = {
-    'vscode.executeDefinitionProvider': async (uri, position) => asArray<unknown>(await p2c.asDefinitionResult(await connection.sendRequest(DefinitionRequest.type, at(uri, position)))),
-    'vscode.executeTypeDefinitionProvider': async (uri, position) => asArray<unknown>(await p2c.asDefinitionResult(await connection.sendRequest(TypeDefinitionRequest.type, at(uri, position)))),
-    'vscode.executeImplementationProvider': async (uri, position) => asArray<unknown>(await p2c.asDefinitionResult(await connection.sendRequest(ImplementationRequest.type, at(uri, position)))),
+    'vscode.executeDefinitionProvider': async (uri, position) =>
+      asArray<unknown>(await p2c.asDefinitionResult(await connection.sendRequest(DefinitionRequest.type, at(uri, position)))),
+    'vscode.executeTypeDefinitionProvider': async (uri, position) =>
+      asArray<unknown>(await p2c.asDefinitionResult(await connection.sendRequest(TypeDefinitionRequest.type, at(uri, position)))),
+    'vscode.executeImplementationProvider': async (uri, position) =>
+      asArray<unknown>(await p2c.asDefinitionResult(await connection.sendRequest(ImplementationRequest.type, at(uri, position)))),
     'vscode.executeReferenceProvider': async (uri, position) =>
-      asArray(await p2c.asReferences(await connection.sendRequest(ReferencesRequest.type, { ...at(uri, position), context: { includeDeclaration: true } }))),
-    'vscode.executeHoverProvider': async (uri, position) => asArray(p2c.asHover(await connection.sendRequest(HoverRequest.type, at(uri, position)))),
+      asArray(
+        await p2c.asReferences(
+          await connection.sendRequest(ReferencesRequest.type, { ...at(uri, position), context: { includeDeclaration: true } }),
+        ),
+      ),
+    'vscode.executeHoverProvider': async (uri, position) =>
+      asArray(p2c.asHover(await connection.sendRequest(HoverRequest.type, at(uri, position)))),
     'vscode.executeSignatureHelpProvider': async (uri, position, triggerCharacter?: string) =>
       p2c.asSignatureHelp(
         await connection.sendRequest(SignatureHelpRequest.type, {
           ...at(uri, position),
-          context: { triggerKind: triggerCharacter ? SignatureHelpTriggerKind.TriggerCharacter : SignatureHelpTriggerKind.Invoked, isRetrigger: false, ...(triggerCharacter ? { triggerCharacter } : {}) },
+          context: {
+            triggerKind: triggerCharacter ? SignatureHelpTriggerKind.TriggerCharacter : SignatureHelpTriggerKind.Invoked,
+            isRetrigger: false,
+            ...(triggerCharacter ? { triggerCharacter } : {}),
+          },
         }),
       ),
     'vscode.executeDocumentSymbolProvider': async (uri) => {
@@ -134,14 +167,26 @@ export function activateTypeScriptExtension(server: NativeTypeScriptServer): () 
       }
       return p2c.asSymbolInformations(answer as never)
     },
-    'vscode.executeWorkspaceSymbolProvider': async (query: string) => asArray(await p2c.asSymbolInformations(await connection.sendRequest(WorkspaceSymbolRequest.type, { query }))),
-    'vscode.prepareCallHierarchy': async (uri, position) => asArray(await p2c.asCallHierarchyItems(await connection.sendRequest(CallHierarchyPrepareRequest.type, at(uri, position)))),
+    'vscode.executeWorkspaceSymbolProvider': async (query: string) =>
+      asArray(await p2c.asSymbolInformations(await connection.sendRequest(WorkspaceSymbolRequest.type, { query }))),
+    'vscode.prepareCallHierarchy': async (uri, position) =>
+      asArray(await p2c.asCallHierarchyItems(await connection.sendRequest(CallHierarchyPrepareRequest.type, at(uri, position)))),
     'vscode.provideIncomingCalls': async (item: vscode.CallHierarchyItem) =>
-      asArray(await p2c.asCallHierarchyIncomingCalls(await connection.sendRequest(CallHierarchyIncomingCallsRequest.type, { item: c2p.asCallHierarchyItem(item) }))),
+      asArray(
+        await p2c.asCallHierarchyIncomingCalls(
+          await connection.sendRequest(CallHierarchyIncomingCallsRequest.type, { item: c2p.asCallHierarchyItem(item) }),
+        ),
+      ),
     'vscode.provideOutgoingCalls': async (item: vscode.CallHierarchyItem) =>
-      asArray(await p2c.asCallHierarchyOutgoingCalls(await connection.sendRequest(CallHierarchyOutgoingCallsRequest.type, { item: c2p.asCallHierarchyItem(item) }))),
+      asArray(
+        await p2c.asCallHierarchyOutgoingCalls(
+          await connection.sendRequest(CallHierarchyOutgoingCallsRequest.type, { item: c2p.asCallHierarchyItem(item) }),
+        ),
+      ),
     'vscode.executeCodeActionProvider': async (uri, range: vscode.Range, kind?: string, itemResolveCount = 0) => {
-      const diagnostics = (vscode.languages.getDiagnostics(uri) as vscode.Diagnostic[]).filter((d) => d.range.intersection(range) !== undefined)
+      const diagnostics = (vscode.languages.getDiagnostics(uri) as vscode.Diagnostic[]).filter(
+        (d) => d.range.intersection(range) !== undefined,
+      )
       const answer = await connection.sendRequest(CodeActionRequest.type, {
         textDocument: textDocument(uri),
         range: c2p.asRange(range),
@@ -156,7 +201,14 @@ export function activateTypeScriptExtension(server: NativeTypeScriptServer): () 
         }
         let action = item as ProtocolCodeAction
         // As VS Code does for the first `itemResolveCount` actions: resolve the lazy edit.
-        if (index < itemResolveCount && action.edit === undefined && action.data !== undefined && server.capabilities.codeActionProvider && typeof server.capabilities.codeActionProvider === 'object' && server.capabilities.codeActionProvider.resolveProvider) {
+        if (
+          index < itemResolveCount &&
+          action.edit === undefined &&
+          action.data !== undefined &&
+          server.capabilities.codeActionProvider &&
+          typeof server.capabilities.codeActionProvider === 'object' &&
+          server.capabilities.codeActionProvider.resolveProvider
+        ) {
           action = await connection.sendRequest(CodeActionResolveRequest.type, action)
         }
         const converted = (await p2c.asCodeAction(action))!
@@ -166,11 +218,22 @@ export function activateTypeScriptExtension(server: NativeTypeScriptServer): () 
       return out
     },
     'vscode.executeFormatDocumentProvider': async (uri, options: vscode.FormattingOptions) =>
-      asArray(await p2c.asTextEdits(await connection.sendRequest(DocumentFormattingRequest.type, { textDocument: textDocument(uri), options: { tabSize: options.tabSize, insertSpaces: options.insertSpaces } }))),
+      asArray(
+        await p2c.asTextEdits(
+          await connection.sendRequest(DocumentFormattingRequest.type, {
+            textDocument: textDocument(uri),
+            options: { tabSize: options.tabSize, insertSpaces: options.insertSpaces },
+          }),
+        ),
+      ),
     'vscode.executeFormatRangeProvider': async (uri, range: vscode.Range, options: vscode.FormattingOptions) =>
       asArray(
         await p2c.asTextEdits(
-          await connection.sendRequest(DocumentRangeFormattingRequest.type, { textDocument: textDocument(uri), range: c2p.asRange(range), options: { tabSize: options.tabSize, insertSpaces: options.insertSpaces } }),
+          await connection.sendRequest(DocumentRangeFormattingRequest.type, {
+            textDocument: textDocument(uri),
+            range: c2p.asRange(range),
+            options: { tabSize: options.tabSize, insertSpaces: options.insertSpaces },
+          }),
         ),
       ),
     // vscode-languageclient's prepareRename: a null answer or a server error rejects, which VS Code's
@@ -184,7 +247,8 @@ export function activateTypeScriptExtension(server: NativeTypeScriptServer): () 
         const range = p2c.asRange(answer)
         return { range, placeholder: document.getText(range as never) }
       }
-      if (answer && 'range' in answer && ProtocolRange.is(answer.range)) return { range: p2c.asRange(answer.range), placeholder: answer.placeholder }
+      if (answer && 'range' in answer && ProtocolRange.is(answer.range))
+        return { range: p2c.asRange(answer.range), placeholder: answer.placeholder }
       if (answer && 'defaultBehavior' in answer && answer.defaultBehavior) {
         const range = document.getWordRangeAtPosition(position as never)
         if (range) return { range, placeholder: document.getText(range) }
@@ -192,18 +256,26 @@ export function activateTypeScriptExtension(server: NativeTypeScriptServer): () 
       throw new Error(`The element can't be renamed.`)
     },
     'vscode.executeDocumentRenameProvider': async (uri, position, newName: string) => {
-      const answer = await connection.sendRequest(RenameRequest.type, { ...at(uri, position), newName }).catch((error: { message?: unknown }) => {
-        throw new Error(typeof error.message === 'string' ? error.message : 'rename failed')
-      })
+      const answer = await connection
+        .sendRequest(RenameRequest.type, { ...at(uri, position), newName })
+        .catch((error: { message?: unknown }) => {
+          throw new Error(typeof error.message === 'string' ? error.message : 'rename failed')
+        })
       return p2c.asWorkspaceEdit(answer)
     },
     'vscode.executeInlayHintProvider': async (uri, range: vscode.Range) =>
-      asArray(await p2c.asInlayHints(await connection.sendRequest(InlayHintRequest.type, { textDocument: textDocument(uri), range: c2p.asRange(range) }))),
+      asArray(
+        await p2c.asInlayHints(
+          await connection.sendRequest(InlayHintRequest.type, { textDocument: textDocument(uri), range: c2p.asRange(range) }),
+        ),
+      ),
     'vscode.executeCompletionItemProvider': async (uri, position, triggerCharacter?: string) => {
       const answer = await p2c.asCompletionResult(
         await connection.sendRequest(CompletionRequest.type, {
           ...at(uri, position),
-          context: triggerCharacter ? { triggerKind: CompletionTriggerKind.TriggerCharacter, triggerCharacter } : { triggerKind: CompletionTriggerKind.Invoked },
+          context: triggerCharacter
+            ? { triggerKind: CompletionTriggerKind.TriggerCharacter, triggerCharacter }
+            : { triggerKind: CompletionTriggerKind.Invoked },
         }),
       )
       return Array.isArray(answer) ? new vscode.CompletionList(answer, false) : (answer ?? new vscode.CompletionList([], false))

@@ -9,16 +9,7 @@ import * as nodePath from 'node:path'
 
 import type * as vscode from 'vscode'
 
-import {
-  EndOfLine,
-  EventEmitter,
-  Position,
-  Range,
-  Uri,
-  WorkspaceEdit,
-  type TextEdit,
-  type WorkspaceEditEntry,
-} from './types.js'
+import { EndOfLine, EventEmitter, Position, Range, Uri, WorkspaceEdit, type TextEdit, type WorkspaceEditEntry } from './types.js'
 
 // --- text documents ---------------------------------------------------------------------------------------------
 
@@ -34,10 +25,18 @@ export class FakeTextDocument implements vscode.TextDocument {
     readonly languageId: string,
     private text: string,
   ) {}
-  get fileName(): string { return this.uri.fsPath }
-  get eol(): EndOfLine { return this.text.includes('\r\n') ? EndOfLine.CRLF : EndOfLine.LF }
-  private get lines(): string[] { return this.text.split(/\r\n|\r|\n/) }
-  get lineCount(): number { return this.lines.length }
+  get fileName(): string {
+    return this.uri.fsPath
+  }
+  get eol(): EndOfLine {
+    return this.text.includes('\r\n') ? EndOfLine.CRLF : EndOfLine.LF
+  }
+  private get lines(): string[] {
+    return this.text.split(/\r\n|\r|\n/)
+  }
+  get lineCount(): number {
+    return this.lines.length
+  }
   lineAt(lineOrPosition: number | Position): vscode.TextLine {
     const line = typeof lineOrPosition === 'number' ? lineOrPosition : lineOrPosition.line
     const text = this.lines[line]
@@ -80,7 +79,9 @@ export class FakeTextDocument implements vscode.TextDocument {
     }
     return undefined
   }
-  validateRange(range: Range): Range { return new Range(this.validatePosition(range.start), this.validatePosition(range.end)) }
+  validateRange(range: Range): Range {
+    return new Range(this.validatePosition(range.start), this.validatePosition(range.end))
+  }
   validatePosition(position: Position): Position {
     const line = Math.min(position.line, this.lineCount - 1)
     return new Position(line, Math.min(position.character, this.lines[line]!.length))
@@ -97,7 +98,9 @@ export class FakeTextDocument implements vscode.TextDocument {
   }
   /** Applies edits from the end so earlier offsets stay valid. */
   applyEdits(edits: ReadonlyArray<TextEdit>): void {
-    const spans = edits.map((e) => ({ start: this.offsetAt(e.range.start), end: this.offsetAt(e.range.end), text: e.newText })).sort((a, b) => b.start - a.start)
+    const spans = edits
+      .map((e) => ({ start: this.offsetAt(e.range.start), end: this.offsetAt(e.range.end), text: e.newText }))
+      .sort((a, b) => b.start - a.start)
     let text = this.text
     for (const span of spans) text = text.slice(0, span.start) + span.text + text.slice(span.end)
     this.setText(text)
@@ -183,7 +186,10 @@ class FakeHost {
   setFolders(roots: ReadonlyArray<string>): void {
     const before = this.folders
     this.folders = roots.map((root, index) => ({ uri: Uri.file(root), name: nodePath.basename(root), index }))
-    this.onDidChangeWorkspaceFolders.fire({ added: this.folders.filter((f) => !before.some((b) => b.uri.fsPath === f.uri.fsPath)), removed: before.filter((b) => !this.folders.some((f) => f.uri.fsPath === b.uri.fsPath)) })
+    this.onDidChangeWorkspaceFolders.fire({
+      added: this.folders.filter((f) => !before.some((b) => b.uri.fsPath === f.uri.fsPath)),
+      removed: before.filter((b) => !this.folders.some((f) => f.uri.fsPath === b.uri.fsPath)),
+    })
   }
 
   languageOf(path: string): string {
@@ -201,7 +207,9 @@ class FakeHost {
     const open = this.documents.get(key)
     if (open) return open
     if (uri.scheme !== 'file' || !existsSync(uri.fsPath) || statSync(uri.fsPath).isDirectory()) {
-      throw new Error(`cannot open ${key}. Detail: Unable to read file '${uri.fsPath}' (Error: Unable to resolve nonexistent file '${uri.fsPath}')`)
+      throw new Error(
+        `cannot open ${key}. Detail: Unable to read file '${uri.fsPath}' (Error: Unable to resolve nonexistent file '${uri.fsPath}')`,
+      )
     }
     const document = new FakeTextDocument(uri, this.languageOf(uri.fsPath), readFileSync(uri.fsPath, 'utf8'))
     this.documents.set(key, document)
@@ -254,7 +262,8 @@ class FakeHost {
     for (const entry of entries) {
       if (entry._type === 1) {
         if (entry.from && !entry.to && !existsSync(entry.from.fsPath) && !entry.options?.ignoreIfNotExists) return false
-        if (entry.to && existsSync(entry.to.fsPath) && !entry.options?.overwrite && !entry.options?.ignoreIfExists && !entry.from) return false
+        if (entry.to && existsSync(entry.to.fsPath) && !entry.options?.overwrite && !entry.options?.ignoreIfExists && !entry.from)
+          return false
       }
     }
     const pendingText = new Map<string, { uri: Uri; edits: TextEdit[] }>()

@@ -89,7 +89,9 @@ export const languages = {
     return [...host.diagnostics.values()].map(({ uri, list }) => [uri, list])
   },
   onDidChangeDiagnostics: host.onDidChangeDiagnostics.event,
-  getLanguages: async (): Promise<string[]> => [...new Set(host.extensions.flatMap((e) => (e.packageJSON.contributes?.languages ?? []).map((l) => l.id)))],
+  getLanguages: async (): Promise<string[]> => [
+    ...new Set(host.extensions.flatMap((e) => (e.packageJSON.contributes?.languages ?? []).map((l) => l.id))),
+  ],
 }
 
 export const window = {

@@ -34,7 +34,11 @@ afterEach(async () => {
   await window.dispose()
 })
 
-function query<R extends LspQueryRequest>(request: R, on: VsCodeProvider = provider, signal = new AbortController().signal): Promise<LspResultFor<R['operation']>> {
+function query<R extends LspQueryRequest>(
+  request: R,
+  on: VsCodeProvider = provider,
+  signal = new AbortController().signal,
+): Promise<LspResultFor<R['operation']>> {
   return on.query({ ...request, languageId: 'typescript' } as LspProviderRequest<R>, signal)
 }
 
@@ -64,7 +68,12 @@ describe('documents', () => {
     const document = host.openDocument(vscode.Uri.file(a))
     document.setText(`${document.getText()}export const unsaved = beta\n`)
     answer('vscode.executeDefinitionProvider', (uri: vscode.Uri) => [new vscode.Location(uri, window.rangeOf(a, 'beta'))])
-    const result = await query({ operation: 'definition', root: window.root, path: a, position: window.at(a, 'unsaved = beta', 'unsaved = '.length) })
+    const result = await query({
+      operation: 'definition',
+      root: window.root,
+      path: a,
+      position: window.at(a, 'unsaved = beta', 'unsaved = '.length),
+    })
     expect(document.isDirty).toBe(true)
     expect(result.meta.documentVersion).toBe(2)
     expect(result.meta.contentHash).toBe(contentHash(document.getText()))
@@ -78,7 +87,9 @@ describe('documents', () => {
   })
 
   test('a missing file is NOT_FOUND', async () => {
-    const error = await failure(query({ operation: 'hover', root: window.root, path: window.path('src/none.ts'), position: { line: 0, character: 0 } }))
+    const error = await failure(
+      query({ operation: 'hover', root: window.root, path: window.path('src/none.ts'), position: { line: 0, character: 0 } }),
+    )
     expect(error.code).toBe('NOT_FOUND')
   })
 
@@ -117,7 +128,9 @@ describe('deadlines and warm-up', () => {
       }),
     )
     // Until then it answers from a partial server: here, nothing.
-    const calls = answer('vscode.executeDefinitionProvider', (uri: vscode.Uri) => (projectLoaded ? [new vscode.Location(uri, window.rangeOf(a, 'alpha'))] : []))
+    const calls = answer('vscode.executeDefinitionProvider', (uri: vscode.Uri) =>
+      projectLoaded ? [new vscode.Location(uri, window.rangeOf(a, 'alpha'))] : [],
+    )
     const result = await query({ operation: 'definition', root: window.root, path: a, position: window.at(a, 'beta') }, warming)
     expect(calls).toHaveLength(1)
     expect(host.tabs.map((d) => d.uri.fsPath)).toEqual([a])
@@ -133,7 +146,9 @@ describe('deadlines and warm-up', () => {
     // The language's one warm-up runs (for b) and ends without a report: cancelled once it listens.
     const cancel = new AbortController()
     void host.onDidChangeDiagnostics.subscribed().then(() => cancel.abort())
-    const cancelled = await failure(query({ operation: 'definition', root: window.root, path: b, position: window.at(b, 'alpha(2)') }, warming, cancel.signal))
+    const cancelled = await failure(
+      query({ operation: 'definition', root: window.root, path: b, position: window.at(b, 'alpha(2)') }, warming, cancel.signal),
+    )
     expect(cancelled.code).toBe('CANCELLED')
 
     let reported = false
@@ -184,7 +199,9 @@ describe('deadlines and warm-up', () => {
     const calls = answer('vscode.executeHoverProvider', () => [])
     const controller = new AbortController()
     controller.abort()
-    const error = await failure(query({ operation: 'hover', root: window.root, path: a, position: window.at(a, 'alpha') }, provider, controller.signal))
+    const error = await failure(
+      query({ operation: 'hover', root: window.root, path: a, position: window.at(a, 'alpha') }, provider, controller.signal),
+    )
     expect(error.code).toBe('CANCELLED')
     expect(calls).toHaveLength(0)
   })
@@ -196,7 +213,9 @@ describe('deadlines and warm-up', () => {
       controller.abort()
       return new Promise(() => {})
     })
-    const error = await failure(query({ operation: 'hover', root: window.root, path: a, position: window.at(a, 'alpha') }, provider, controller.signal))
+    const error = await failure(
+      query({ operation: 'hover', root: window.root, path: a, position: window.at(a, 'alpha') }, provider, controller.signal),
+    )
     expect(error.code).toBe('CANCELLED')
   })
 
@@ -244,7 +263,8 @@ describe('roots', () => {
 })
 
 describe('hierarchy', () => {
-  const item = (uri: vscode.Uri, name: string, range: vscode.Range) => new vscode.CallHierarchyItem(vscode.SymbolKind.Function, name, '', uri, range, range)
+  const item = (uri: vscode.Uri, name: string, range: vscode.Range) =>
+    new vscode.CallHierarchyItem(vscode.SymbolKind.Function, name, '', uri, range, range)
 
   test('follow-ups receive the very item VS Code prepared, and ids are stable across calls', async () => {
     const a = window.path('src/a.ts')
@@ -254,21 +274,29 @@ describe('hierarchy', () => {
     const received: unknown[] = []
     answer('vscode.provideIncomingCalls', (given: unknown) => {
       received.push(given)
-      return [new vscode.CallHierarchyIncomingCall(item(vscode.Uri.file(b), 'caller', window.rangeOf(b, 'caller')), [window.rangeOf(b, 'alpha(2)')])]
+      return [
+        new vscode.CallHierarchyIncomingCall(item(vscode.Uri.file(b), 'caller', window.rangeOf(b, 'caller')), [
+          window.rangeOf(b, 'alpha(2)'),
+        ]),
+      ]
     })
     const first = await query({ operation: 'prepareCallHierarchy', root: window.root, path: a, position: window.at(a, 'alpha') })
     const second = await query({ operation: 'prepareCallHierarchy', root: window.root, path: a, position: window.at(a, 'alpha') })
     expect(first.items[0]?.id).toBe(second.items[0]?.id)
     const incoming = await query({ operation: 'incomingCalls', root: window.root, item: first.items[0]! })
     expect(received[0]).toBe(alpha)
-    expect(incoming.calls[0]).toMatchObject({ item: { name: 'caller', kind: 'function', path: b }, fromRanges: [{ start: window.at(b, 'alpha(2)') }] })
+    expect(incoming.calls[0]).toMatchObject({
+      item: { name: 'caller', kind: 'function', path: b },
+      fromRanges: [{ start: window.at(b, 'alpha(2)') }],
+    })
   })
 
   test('an item this session never saw is prepared again at its selection and matched by id', async () => {
     const a = window.path('src/a.ts')
     const prepared = answer('vscode.prepareCallHierarchy', (uri: vscode.Uri) => [item(uri, 'alpha', window.rangeOf(a, 'alpha'))])
     answer('vscode.provideOutgoingCalls', () => [])
-    const [seamItem] = (await query({ operation: 'prepareCallHierarchy', root: window.root, path: a, position: window.at(a, 'alpha') })).items
+    const [seamItem] = (await query({ operation: 'prepareCallHierarchy', root: window.root, path: a, position: window.at(a, 'alpha') }))
+      .items
     const other = makeProvider({ warmupWaitMs: 0 })
     const outgoing = await query({ operation: 'outgoingCalls', root: window.root, item: seamItem! }, other)
     expect(prepared).toHaveLength(2)
@@ -277,8 +305,11 @@ describe('hierarchy', () => {
 
   test('type hierarchy items cannot continue a call hierarchy', async () => {
     const a = window.path('src/a.ts')
-    answer('vscode.prepareTypeHierarchy', (uri: vscode.Uri) => [new vscode.TypeHierarchyItem(vscode.SymbolKind.Class, 'T', '', uri, window.rangeOf(a, 'alpha'), window.rangeOf(a, 'alpha'))])
-    const [typeItem] = (await query({ operation: 'prepareTypeHierarchy', root: window.root, path: a, position: window.at(a, 'alpha') })).items
+    answer('vscode.prepareTypeHierarchy', (uri: vscode.Uri) => [
+      new vscode.TypeHierarchyItem(vscode.SymbolKind.Class, 'T', '', uri, window.rangeOf(a, 'alpha'), window.rangeOf(a, 'alpha')),
+    ])
+    const [typeItem] = (await query({ operation: 'prepareTypeHierarchy', root: window.root, path: a, position: window.at(a, 'alpha') }))
+      .items
     const error = await failure(query({ operation: 'incomingCalls', root: window.root, item: typeItem! }))
     expect(error.code).toBe('INVALID_ARGUMENT')
   })
@@ -296,17 +327,24 @@ describe('code actions and rename preflight', () => {
 
   test('several `only` kinds are filtered here, a bare Command is listed, and resolving returns the edit without writing', async () => {
     const b = window.path('src/b.ts')
-    const calls = answer('vscode.executeCodeActionProvider', (uri: vscode.Uri, _range: vscode.Range, _kind: unknown, resolveCount: number) => [
-      organize(uri, resolveCount > 0),
-      new vscode.CodeAction('Extract function', vscode.CodeActionKind.RefactorExtract),
-      { title: 'Run linter', command: 'eslint.run', arguments: [] },
-    ])
+    const calls = answer(
+      'vscode.executeCodeActionProvider',
+      (uri: vscode.Uri, _range: vscode.Range, _kind: unknown, resolveCount: number) => [
+        organize(uri, resolveCount > 0),
+        new vscode.CodeAction('Extract function', vscode.CodeActionKind.RefactorExtract),
+        { title: 'Run linter', command: 'eslint.run', arguments: [] },
+      ],
+    )
     const range = { start: window.at(b, 'import'), end: window.at(b, 'import') }
     const listed = await query({ operation: 'codeActions', root: window.root, path: b, range, only: ['source', 'quickfix'] })
     expect(calls[0]?.[2]).toBeUndefined()
     expect(listed.actions.map((a) => [a.title, a.kind, a.hasEdit])).toEqual([['Organize Imports', 'source.organizeImports', true]])
     const all = await query({ operation: 'codeActions', root: window.root, path: b, range })
-    expect(all.actions.map((a) => [a.title, a.hasCommand])).toEqual([['Organize Imports', false], ['Extract function', false], ['Run linter', true]])
+    expect(all.actions.map((a) => [a.title, a.hasCommand])).toEqual([
+      ['Organize Imports', false],
+      ['Extract function', false],
+      ['Run linter', true],
+    ])
     const resolved = await query({ operation: 'resolveCodeAction', root: window.root, path: b, actionId: listed.actions[0]!.id })
     expect(resolved.edit.operations[0]).toMatchObject({ type: 'edit', path: b, edits: [{ newText: '// sorted\n' }] })
     expect(host.documents.get(vscode.Uri.file(b).toString())?.isDirty).toBe(false)
@@ -327,7 +365,9 @@ describe('code actions and rename preflight', () => {
 
   test('an action VS Code did not resolve while listing is resolved on demand', async () => {
     const b = window.path('src/b.ts')
-    const calls = answer('vscode.executeCodeActionProvider', (uri: vscode.Uri, _range: unknown, _kind: unknown, resolveCount: number) => [organize(uri, resolveCount > 0)])
+    const calls = answer('vscode.executeCodeActionProvider', (uri: vscode.Uri, _range: unknown, _kind: unknown, resolveCount: number) => [
+      organize(uri, resolveCount > 0),
+    ])
     const lazy = makeProvider({ warmupWaitMs: 0, codeActionResolveCount: 0 })
     const range = { start: window.at(b, 'import'), end: window.at(b, 'import') }
     const listed = await query({ operation: 'codeActions', root: window.root, path: b, range }, lazy)
@@ -344,7 +384,11 @@ describe('code actions and rename preflight', () => {
       return { range: window.rangeOf(a, 'alpha'), placeholder: 'alpha' }
     })
     const ok = await query({ operation: 'prepareRename', root: window.root, path: a, position: window.at(a, 'alpha') })
-    expect(ok.rename).toEqual({ canRename: true, placeholder: 'alpha', range: { start: window.at(a, 'alpha'), end: window.at(a, 'alpha', 5) } })
+    expect(ok.rename).toEqual({
+      canRename: true,
+      placeholder: 'alpha',
+      range: { start: window.at(a, 'alpha'), end: window.at(a, 'alpha', 5) },
+    })
     const refused = await query({ operation: 'prepareRename', root: window.root, path: a, position: { line: 0, character: 0 } })
     expect(refused.rename).toEqual({ canRename: false, reason: 'You cannot rename this element.' })
   })

@@ -37,7 +37,12 @@ describe('locations', () => {
     const origin = window.rangeOf(b, 'alpha(2)')
     const declaration = 'export function alpha(x: number): number {\n  return x\n}'
     answer('vscode.executeDefinitionProvider', () => [
-      { targetUri: vscode.Uri.file(a), targetRange: window.rangeOf(a, declaration), targetSelectionRange: target, originSelectionRange: origin },
+      {
+        targetUri: vscode.Uri.file(a),
+        targetRange: window.rangeOf(a, declaration),
+        targetSelectionRange: target,
+        originSelectionRange: origin,
+      },
       new vscode.Location(vscode.Uri.file(b), window.rangeOf(b, 'Gamma')),
     ])
     const result = await query({ operation: 'definition', root: window.root, path: b, position: window.at(b, 'alpha(2)') })
@@ -78,7 +83,10 @@ describe('hover and signature help', () => {
   test('MarkdownString, plain MarkedString and code-block parts from several providers merge into markdown', async () => {
     const a = window.path('src/a.ts')
     answer('vscode.executeHoverProvider', () => [
-      new vscode.Hover([new vscode.MarkdownString().appendCodeblock('function alpha(x: number): number', 'typescript'), 'Returns **x**.'], window.rangeOf(a, 'alpha')),
+      new vscode.Hover(
+        [new vscode.MarkdownString().appendCodeblock('function alpha(x: number): number', 'typescript'), 'Returns **x**.'],
+        window.rangeOf(a, 'alpha'),
+      ),
       new vscode.Hover({ language: 'typescript', value: 'const legacy: true' }),
     ])
     const result = await query({ operation: 'hover', root: window.root, path: a, position: window.at(a, 'alpha') })
@@ -123,14 +131,24 @@ describe('symbols', () => {
       new vscode.SymbolInformation('Gamma', vscode.SymbolKind.Class, '', new vscode.Location(uri, new vscode.Range(1, 0, 5, 1))),
     ])
     const result = await query({ operation: 'documentSymbols', root: window.root, path: b })
-    expect(result.symbols.map((s) => [s.name, s.kind, s.children.map((c) => [c.name, c.kind])])).toEqual([['Gamma', 'class', [['delta', 'method']]]])
+    expect(result.symbols.map((s) => [s.name, s.kind, s.children.map((c) => [c.name, c.kind])])).toEqual([
+      ['Gamma', 'class', [['delta', 'method']]],
+    ])
   })
 
   test('DocumentSymbol trees keep detail and selection ranges', async () => {
     const b = window.path('src/b.ts')
     answer('vscode.executeDocumentSymbolProvider', () => {
-      const gamma = new vscode.DocumentSymbol('Gamma', 'class detail', vscode.SymbolKind.Class, new vscode.Range(1, 0, 5, 1), window.rangeOf(b, 'Gamma'))
-      gamma.children = [new vscode.DocumentSymbol('delta', '', vscode.SymbolKind.Method, new vscode.Range(2, 2, 4, 3), window.rangeOf(b, 'delta'))]
+      const gamma = new vscode.DocumentSymbol(
+        'Gamma',
+        'class detail',
+        vscode.SymbolKind.Class,
+        new vscode.Range(1, 0, 5, 1),
+        window.rangeOf(b, 'Gamma'),
+      )
+      gamma.children = [
+        new vscode.DocumentSymbol('delta', '', vscode.SymbolKind.Method, new vscode.Range(2, 2, 4, 3), window.rangeOf(b, 'delta')),
+      ]
       return [gamma]
     })
     const [gamma] = (await query({ operation: 'documentSymbols', root: window.root, path: b })).symbols
@@ -143,7 +161,12 @@ describe('symbols', () => {
     const a = window.path('src/a.ts')
     answer('vscode.executeWorkspaceSymbolProvider', (q: string) => [
       new vscode.SymbolInformation(q, vscode.SymbolKind.Function, '', new vscode.Location(vscode.Uri.file(a), window.rangeOf(a, 'alpha'))),
-      new vscode.SymbolInformation(q, vscode.SymbolKind.Function, '', new vscode.Location(vscode.Uri.file('/elsewhere/x.ts'), new vscode.Range(0, 0, 0, 1))),
+      new vscode.SymbolInformation(
+        q,
+        vscode.SymbolKind.Function,
+        '',
+        new vscode.Location(vscode.Uri.file('/elsewhere/x.ts'), new vscode.Range(0, 0, 0, 1)),
+      ),
     ])
     const result = await query({ operation: 'workspaceSymbols', root: window.root, query: 'alpha' })
     expect(result.symbols).toHaveLength(1)
@@ -174,7 +197,11 @@ describe('workspace edits', () => {
     expect(result.edit.operations[1]).toMatchObject({ type: 'edit', path: b, version: null })
     expect(result.edit.operations[2]).toMatchObject({ type: 'create', path: window.path('src/new.ts'), options: { ignoreIfExists: true } })
     expect(result.edit.operations[3]).toMatchObject({ type: 'rename', oldPath: b, newPath: window.path('src/b2.ts') })
-    expect(result.edit.operations[4]).toMatchObject({ type: 'delete', path: window.path('src/old.ts'), options: { ignoreIfNotExists: true } })
+    expect(result.edit.operations[4]).toMatchObject({
+      type: 'delete',
+      path: window.path('src/old.ts'),
+      options: { ignoreIfNotExists: true },
+    })
     expect(result.edit.annotations).toEqual({ 'vscode-0': { label: 'Rename alpha', needsConfirmation: true } })
   })
 
@@ -197,7 +224,9 @@ describe('workspace edits', () => {
       edit.replace(vscode.Uri.file('/etc/hosts'), new vscode.Range(0, 0, 0, 1), 'x')
       return edit
     })
-    const error = await query({ operation: 'rename', root: window.root, path: a, position: window.at(a, 'alpha'), newName: 'omega' }).catch((e: unknown) => e)
+    const error = await query({ operation: 'rename', root: window.root, path: a, position: window.at(a, 'alpha'), newName: 'omega' }).catch(
+      (e: unknown) => e,
+    )
     expect(error).toBeInstanceOf(LspError)
     expect((error as LspError).code).toBe('OUTSIDE_WORKSPACE')
   })
@@ -243,20 +272,40 @@ describe('completion and inlay hints', () => {
       const part = new vscode.InlayHintLabelPart('number')
       part.tooltip = new vscode.MarkdownString('the type')
       part.location = new vscode.Location(vscode.Uri.file(a), window.rangeOf(a, 'number'))
-      const hint = new vscode.InlayHint(new vscode.Position(afterBeta.line, afterBeta.character), [new vscode.InlayHintLabelPart(': '), part], vscode.InlayHintKind.Type)
+      const hint = new vscode.InlayHint(
+        new vscode.Position(afterBeta.line, afterBeta.character),
+        [new vscode.InlayHintLabelPart(': '), part],
+        vscode.InlayHintKind.Type,
+      )
       hint.paddingLeft = true
       return [hint]
     })
     const result = await query({ operation: 'inlayHints', root: window.root, path: a })
     const range = calls[0]?.[1] as vscode.Range
     const lines = files['src/a.ts'].split('\n')
-    expect([range.start.line, range.start.character, range.end.line, range.end.character]).toEqual([0, 0, lines.length - 1, lines[lines.length - 1]!.length])
+    expect([range.start.line, range.start.character, range.end.line, range.end.character]).toEqual([
+      0,
+      0,
+      lines.length - 1,
+      lines[lines.length - 1]!.length,
+    ])
     expect(result.hints).toEqual([
       {
         position: afterBeta,
         kind: 'type',
         paddingLeft: true,
-        label: [{ value: ': ' }, { value: 'number', tooltip: 'the type', location: { path: a, uri: vscode.Uri.file(a).toString(), range: { start: window.at(a, 'number'), end: window.at(a, 'number', 6) } } }],
+        label: [
+          { value: ': ' },
+          {
+            value: 'number',
+            tooltip: 'the type',
+            location: {
+              path: a,
+              uri: vscode.Uri.file(a).toString(),
+              range: { start: window.at(a, 'number'), end: window.at(a, 'number', 6) },
+            },
+          },
+        ],
       },
     ])
   })
@@ -272,7 +321,10 @@ describe('diagnostics', () => {
     error.source = 'ts'
     error.relatedInformation = [
       new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, window.rangeOf(a, 'alpha')), 'declared here'),
-      new vscode.DiagnosticRelatedInformation(new vscode.Location(vscode.Uri.file('/outside.ts'), new vscode.Range(0, 0, 0, 1)), 'elsewhere'),
+      new vscode.DiagnosticRelatedInformation(
+        new vscode.Location(vscode.Uri.file('/outside.ts'), new vscode.Range(0, 0, 0, 1)),
+        'elsewhere',
+      ),
     ]
     const hint = new vscode.Diagnostic(window.rangeOf(a, 'x'), 'unused', vscode.DiagnosticSeverity.Hint)
     hint.tags = [vscode.DiagnosticTag.Unnecessary]
@@ -289,7 +341,12 @@ describe('diagnostics', () => {
         message: 'bad beta',
         code: 2322,
         source: 'ts',
-        related: [{ location: { path: a, uri: uri.toString(), range: { start: window.at(a, 'alpha'), end: window.at(a, 'alpha', 5) } }, message: 'declared here' }],
+        related: [
+          {
+            location: { path: a, uri: uri.toString(), range: { start: window.at(a, 'alpha'), end: window.at(a, 'alpha', 5) } },
+            message: 'declared here',
+          },
+        ],
       },
       { range: { start: window.at(a, 'x'), end: window.at(a, 'x', 1) }, severity: 'hint', message: 'unused', tags: ['unnecessary'] },
     ])
@@ -311,4 +368,3 @@ describe('diagnostics', () => {
     expect(result.files[0]?.freshness).toBe('current')
   })
 })
-

@@ -14,7 +14,10 @@ const original = 'export const one = 1\nexport const two = 2\n'
 let window: TestWindow
 
 beforeEach(async () => {
-  window = await openWindow({ 'src/a.ts': original, 'src/b.ts': 'export const bee = 1\n', 'notes.md': '# notes\n' }, { 'lib/c.ts': 'export const sea = 3\n' })
+  window = await openWindow(
+    { 'src/a.ts': original, 'src/b.ts': 'export const bee = 1\n', 'notes.md': '# notes\n' },
+    { 'lib/c.ts': 'export const sea = 3\n' },
+  )
 })
 
 afterEach(async () => {
@@ -42,7 +45,12 @@ describe('reading', () => {
     const a = window.path('src/a.ts')
     const document = host.openDocument(vscode.Uri.file(a))
     document.setText('export const one = 100\n')
-    expect(await workspace.readFile('src/a.ts')).toMatchObject({ path: a, text: 'export const one = 100\n', version: 2, hash: contentHash('export const one = 100\n') })
+    expect(await workspace.readFile('src/a.ts')).toMatchObject({
+      path: a,
+      text: 'export const one = 100\n',
+      version: 2,
+      hash: contentHash('export const one = 100\n'),
+    })
     const b = await workspace.readFile(window.path('src/b.ts'))
     expect(b.text).toBe('export const bee = 1\n')
     expect(b.version).toBeUndefined()
@@ -68,7 +76,9 @@ describe('applying edits', () => {
     const expected = original.replace('one', 'uno')
     expect(await readFile(a, 'utf8')).toBe(expected)
     expect(host.documents.get(vscode.Uri.file(a).toString())?.isDirty).toBe(false)
-    expect(result.files).toEqual([{ path: a, hashBefore: contentHash(original), hashAfter: contentHash(expected), editCount: 1, saved: true }])
+    expect(result.files).toEqual([
+      { path: a, hashBefore: contentHash(original), hashAfter: contentHash(expected), editCount: 1, saved: true },
+    ])
   })
 
   test('file create, rename and delete are applied and reported', async () => {
@@ -79,7 +89,13 @@ describe('applying edits', () => {
     const result = await workspace.applyEdit({
       operations: [
         { type: 'create', path: created, uri: vscode.Uri.file(created).toString() },
-        { type: 'edit', path: created, uri: vscode.Uri.file(created).toString(), version: null, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'export {}\n' }] },
+        {
+          type: 'edit',
+          path: created,
+          uri: vscode.Uri.file(created).toString(),
+          version: null,
+          edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'export {}\n' }],
+        },
         { type: 'rename', oldPath: b, oldUri: vscode.Uri.file(b).toString(), newPath: moved, newUri: vscode.Uri.file(moved).toString() },
         { type: 'delete', path: window.path('notes.md'), uri: vscode.Uri.file(window.path('notes.md')).toString() },
       ],
@@ -100,7 +116,9 @@ describe('applying edits', () => {
     const workspace = createVsCodeWorkspace({ root: window.root })
     const a = window.path('src/a.ts')
     const edit = replaceEdit(a, null, 'one', '${1:uno}$0')
-    const snippet: LspWorkspaceEdit = { operations: edit.operations.map((op) => (op.type === 'edit' ? { ...op, edits: op.edits.map((e) => ({ ...e, snippet: true })) } : op)) }
+    const snippet: LspWorkspaceEdit = {
+      operations: edit.operations.map((op) => (op.type === 'edit' ? { ...op, edits: op.edits.map((e) => ({ ...e, snippet: true })) } : op)),
+    }
     await workspace.applyEdit(snippet)
     expect(await readFile(a, 'utf8')).toBe(original.replace('one', 'uno'))
   })
@@ -108,7 +126,10 @@ describe('applying edits', () => {
   test('a changed hash or buffer version is STALE_VERSION and nothing is written', async () => {
     const workspace = createVsCodeWorkspace({ root: window.root })
     const a = window.path('src/a.ts')
-    expect((await failure(workspace.applyEdit(replaceEdit(a, null, 'one', 'uno'), { expectedHashes: { [a]: contentHash('something else') } }))).code).toBe('STALE_VERSION')
+    expect(
+      (await failure(workspace.applyEdit(replaceEdit(a, null, 'one', 'uno'), { expectedHashes: { [a]: contentHash('something else') } })))
+        .code,
+    ).toBe('STALE_VERSION')
     host.openDocument(vscode.Uri.file(a)).setText(original)
     expect((await failure(workspace.applyEdit(replaceEdit(a, 1, 'one', 'uno')))).code).toBe('STALE_VERSION')
     expect(await readFile(a, 'utf8')).toBe(original)
@@ -118,7 +139,9 @@ describe('applying edits', () => {
     const workspace = createVsCodeWorkspace({ root: window.root })
     const a = window.path('src/a.ts')
     const c = window.path('lib/c.ts', 1)
-    const edit: LspWorkspaceEdit = { operations: [...replaceEdit(a, null, 'one', 'uno').operations, ...replaceEdit(c, null, 'sea', 'x').operations] }
+    const edit: LspWorkspaceEdit = {
+      operations: [...replaceEdit(a, null, 'one', 'uno').operations, ...replaceEdit(c, null, 'sea', 'x').operations],
+    }
     expect((await failure(workspace.applyEdit(edit))).code).toBe('OUTSIDE_WORKSPACE')
     expect(await readFile(a, 'utf8')).toBe(original)
   })
@@ -132,11 +155,21 @@ describe('applying edits', () => {
     const edits: LspWorkspaceEdit[] = [window.path('link/new.ts'), window.path('link/deeper/new.ts')].map((path) => ({
       operations: [
         { type: 'create', path, uri: vscode.Uri.file(path).toString() },
-        { type: 'edit', path, uri: vscode.Uri.file(path).toString(), version: null, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'leak\n' }] },
+        {
+          type: 'edit',
+          path,
+          uri: vscode.Uri.file(path).toString(),
+          version: null,
+          edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'leak\n' }],
+        },
       ],
     }))
     const moved = window.path('link/b.ts')
-    edits.push({ operations: [{ type: 'rename', oldPath: b, oldUri: vscode.Uri.file(b).toString(), newPath: moved, newUri: vscode.Uri.file(moved).toString() }] })
+    edits.push({
+      operations: [
+        { type: 'rename', oldPath: b, oldUri: vscode.Uri.file(b).toString(), newPath: moved, newUri: vscode.Uri.file(moved).toString() },
+      ],
+    })
     for (const edit of edits) expect((await failure(workspace.applyEdit(edit))).code).toBe('OUTSIDE_WORKSPACE')
     expect(await readdir(outside)).toEqual([])
     expect(await readFile(b, 'utf8')).toBe('export const bee = 1\n')
@@ -174,12 +207,31 @@ describe('applying edits', () => {
 describe('languages and folders', () => {
   test('the extension map comes from contributed languages, filtered and overridden by configuration', () => {
     host.extensions = [
-      { id: 'vscode.typescript', packageJSON: { contributes: { languages: [{ id: 'typescript', extensions: ['.ts', '.mts'] }, { id: 'typescriptreact', extensions: ['.tsx'] }] } } },
+      {
+        id: 'vscode.typescript',
+        packageJSON: {
+          contributes: {
+            languages: [
+              { id: 'typescript', extensions: ['.ts', '.mts'] },
+              { id: 'typescriptreact', extensions: ['.tsx'] },
+            ],
+          },
+        },
+      },
       { id: 'vscode.markdown', packageJSON: { contributes: { languages: [{ id: 'markdown', extensions: ['.md', '.markdown'] }] } } },
       { id: 'other.ts-clone', packageJSON: { contributes: { languages: [{ id: 'not-typescript', extensions: ['.ts'] }] } } },
     ]
-    expect(languageExtensions()).toEqual({ '.ts': 'typescript', '.mts': 'typescript', '.tsx': 'typescriptreact', '.md': 'markdown', '.markdown': 'markdown' })
-    expect(languageExtensions({ languages: ['typescript'], extensions: { MTS: 'special' } })).toEqual({ '.ts': 'typescript', '.mts': 'special' })
+    expect(languageExtensions()).toEqual({
+      '.ts': 'typescript',
+      '.mts': 'typescript',
+      '.tsx': 'typescriptreact',
+      '.md': 'markdown',
+      '.markdown': 'markdown',
+    })
+    expect(languageExtensions({ languages: ['typescript'], extensions: { MTS: 'special' } })).toEqual({
+      '.ts': 'typescript',
+      '.mts': 'special',
+    })
   })
 
   test('registerVsCode opens one workspace per folder, follows folder changes, and routes queries by root', async () => {
@@ -187,7 +239,15 @@ describe('languages and folders', () => {
     const registration = registerVsCode(lsp, { languages: ['typescript'], warmupWaitMs: 0 })
     expect(lsp.workspaces().map((w) => w.root)).toEqual(window.roots)
     answer('vscode.executeWorkspaceSymbolProvider', (q: string) =>
-      [window.path('src/a.ts'), window.path('lib/c.ts', 1)].map((p) => new vscode.SymbolInformation(q, vscode.SymbolKind.Constant, '', new vscode.Location(vscode.Uri.file(p), new vscode.Range(0, 0, 0, 1)))),
+      [window.path('src/a.ts'), window.path('lib/c.ts', 1)].map(
+        (p) =>
+          new vscode.SymbolInformation(
+            q,
+            vscode.SymbolKind.Constant,
+            '',
+            new vscode.Location(vscode.Uri.file(p), new vscode.Range(0, 0, 0, 1)),
+          ),
+      ),
     )
     const first = await lsp.query({ operation: 'workspaceSymbols', root: window.roots[0]!, query: 'one' })
     expect(first.symbols.map((s) => s.location.path)).toEqual([window.path('src/a.ts')])
@@ -220,12 +280,19 @@ describe('a workspace folder opened through a symbolic link', () => {
     // VS Code names files by the folder it opened: the link.
     const linked = nodePath.join(alias, 'src/a.ts')
     answer('vscode.executeWorkspaceSymbolProvider', (q: string) => [
-      new vscode.SymbolInformation(q, vscode.SymbolKind.Constant, '', new vscode.Location(vscode.Uri.file(linked), new vscode.Range(0, 0, 0, 1))),
+      new vscode.SymbolInformation(
+        q,
+        vscode.SymbolKind.Constant,
+        '',
+        new vscode.Location(vscode.Uri.file(linked), new vscode.Range(0, 0, 0, 1)),
+      ),
     ])
     const result = await lsp.query({ operation: 'workspaceSymbols', root: window.root, query: 'one' })
     expect(result.symbols.map((s) => s.location.path)).toEqual([window.path('src/a.ts')])
     expect(result.meta.droppedOutsideWorkspace).toBeUndefined()
-    answer('vscode.executeDefinitionProvider', () => [new vscode.Location(vscode.Uri.file(linked), window.rangeOf(window.path('src/a.ts'), 'one'))])
+    answer('vscode.executeDefinitionProvider', () => [
+      new vscode.Location(vscode.Uri.file(linked), window.rangeOf(window.path('src/a.ts'), 'one')),
+    ])
     const a = window.path('src/a.ts')
     const definition = await lsp.query({ operation: 'definition', root: window.root, path: 'src/a.ts', position: window.at(a, 'one') })
     expect(definition.locations.map((l) => [l.path, l.range.start])).toEqual([[a, window.at(a, 'one')]])

@@ -117,7 +117,10 @@ const positionChecks: CheckSpec[] = [
       const at = await fixture.locate(MAIN, 'totalArea(shapes)')
       const result = await query({ operation: 'declaration', root, path: fixture.path(MAIN), position: at })
       const line = await fixture.lineOf(GEOMETRY, 'export function totalArea')
-      expect(result.locations.some((l) => l.path === fixture.path(GEOMETRY) && covers(l.range, line)), `got ${describeLocations(result.locations, root)}`)
+      expect(
+        result.locations.some((l) => l.path === fixture.path(GEOMETRY) && covers(l.range, line)),
+        `got ${describeLocations(result.locations, root)}`,
+      )
       return describeLocations(result.locations, root)
     },
   },
@@ -128,7 +131,10 @@ const positionChecks: CheckSpec[] = [
       const at = await fixture.locate(MAIN, 'circle = new', { offset: 1 })
       const result = await query({ operation: 'typeDefinition', root, path: fixture.path(MAIN), position: at })
       const line = await fixture.lineOf(SHAPES, 'export class Circle')
-      expect(result.locations.some((l) => l.path === fixture.path(SHAPES) && covers(l.range, line)), `expected shapes.ts:${line + 1}, got ${describeLocations(result.locations, root)}`)
+      expect(
+        result.locations.some((l) => l.path === fixture.path(SHAPES) && covers(l.range, line)),
+        `expected shapes.ts:${line + 1}, got ${describeLocations(result.locations, root)}`,
+      )
       return describeLocations(result.locations, root)
     },
   },
@@ -140,7 +146,10 @@ const positionChecks: CheckSpec[] = [
       const result = await query({ operation: 'implementation', root, path: fixture.path(SHAPES), position: at })
       for (const name of ['Circle', 'Square']) {
         const line = await fixture.lineOf(SHAPES, `export class ${name}`)
-        expect(result.locations.some((l) => l.path === fixture.path(SHAPES) && covers(l.range, line)), `${name} missing: got ${describeLocations(result.locations, root)}`)
+        expect(
+          result.locations.some((l) => l.path === fixture.path(SHAPES) && covers(l.range, line)),
+          `${name} missing: got ${describeLocations(result.locations, root)}`,
+        )
       }
       return describeLocations(result.locations, root)
     },
@@ -155,9 +164,16 @@ const positionChecks: CheckSpec[] = [
       expect(sites.length >= 4, `fixture should have at least 4 sites of totalArea, found ${sites.length}`)
       for (const site of sites) {
         const hit = result.locations.some(
-          (l) => l.path === site.path && l.range.start.line === site.position.line && l.range.start.character <= site.position.character && site.position.character <= l.range.end.character,
+          (l) =>
+            l.path === site.path &&
+            l.range.start.line === site.position.line &&
+            l.range.start.character <= site.position.character &&
+            site.position.character <= l.range.end.character,
         )
-        expect(hit, `missing ${site.path.slice(root.length + 1)}:${site.position.line + 1}:${site.position.character + 1}; got ${describeLocations(result.locations, root)}`)
+        expect(
+          hit,
+          `missing ${site.path.slice(root.length + 1)}:${site.position.line + 1}:${site.position.character + 1}; got ${describeLocations(result.locations, root)}`,
+        )
       }
       return `${result.locations.length} references`
     },
@@ -169,7 +185,10 @@ const positionChecks: CheckSpec[] = [
       const at = await fixture.locate(MAIN, 'totalArea(shapes)')
       const result = await query({ operation: 'hover', root, path: fixture.path(MAIN), position: at })
       expect(result.hover !== null, 'hover is null')
-      expect(result.hover.contents.includes('totalArea') && result.hover.contents.includes('number'), `hover lacks the signature: ${JSON.stringify(result.hover.contents)}`)
+      expect(
+        result.hover.contents.includes('totalArea') && result.hover.contents.includes('number'),
+        `hover lacks the signature: ${JSON.stringify(result.hover.contents)}`,
+      )
       return result.hover.contents.split('\n')[0] ?? ''
     },
   },
@@ -190,7 +209,10 @@ const positionChecks: CheckSpec[] = [
       const at = await fixture.locate(MAIN, 'totalArea(shapes)', { offset: 'totalArea('.length })
       const result = await query({ operation: 'signatureHelp', root, path: fixture.path(MAIN), position: at })
       const active = result.signatureHelp?.signatures[result.signatureHelp.activeSignature]
-      expect(active !== undefined && active.label.includes('shapes'), `no signature naming "shapes": ${JSON.stringify(result.signatureHelp)}`)
+      expect(
+        active !== undefined && active.label.includes('shapes'),
+        `no signature naming "shapes": ${JSON.stringify(result.signatureHelp)}`,
+      )
       return active.label
     },
   },
@@ -211,10 +233,16 @@ const positionChecks: CheckSpec[] = [
     async run({ fixture, root, query }) {
       const at = await fixture.locate(SHAPES, 'const renameMe', { offset: 'const '.length })
       const ok = await query({ operation: 'prepareRename', root, path: fixture.path(SHAPES), position: at })
-      expect(ok.rename.canRename && ok.rename.placeholder === 'renameMe', `expected canRename with placeholder renameMe: ${JSON.stringify(ok.rename)}`)
+      expect(
+        ok.rename.canRename && ok.rename.placeholder === 'renameMe',
+        `expected canRename with placeholder renameMe: ${JSON.stringify(ok.rename)}`,
+      )
       const keyword = await fixture.locate(SHAPES, 'export const renameMe', { offset: 1 })
       const refused = await query({ operation: 'prepareRename', root, path: fixture.path(SHAPES), position: keyword })
-      expect(!refused.rename.canRename && refused.rename.reason.length > 0, `a keyword should not be renameable: ${JSON.stringify(refused.rename)}`)
+      expect(
+        !refused.rename.canRename && refused.rename.reason.length > 0,
+        `a keyword should not be renameable: ${JSON.stringify(refused.rename)}`,
+      )
       return `refused with: ${refused.rename.reason}`
     },
   },
@@ -229,7 +257,9 @@ const positionChecks: CheckSpec[] = [
       const edits = result.edit.operations.flatMap((op) => (op.type === 'edit' ? op.edits.map((e) => ({ path: op.path, edit: e })) : []))
       for (const site of sites) {
         expect(
-          edits.some((e) => e.path === site.path && e.edit.range.start.line === site.position.line && e.edit.newText.includes('renamedConstant')),
+          edits.some(
+            (e) => e.path === site.path && e.edit.range.start.line === site.position.line && e.edit.newText.includes('renamedConstant'),
+          ),
           `no edit at ${site.path.slice(root.length + 1)}:${site.position.line + 1}`,
         )
       }
@@ -244,7 +274,10 @@ const positionChecks: CheckSpec[] = [
       const result = await query({ operation: 'format', root, path: fixture.path(MAIN), options: { tabSize: 2, insertSpaces: true } })
       const line = await fixture.lineOf(MAIN, 'export   const    spacedOut')
       const edits = result.edit.operations.flatMap((op) => (op.type === 'edit' && op.path === fixture.path(MAIN) ? op.edits : []))
-      expect(edits.some((e) => covers(e.range, line)), `no format edit on main.ts:${line + 1} (${edits.length} edits)`)
+      expect(
+        edits.some((e) => covers(e.range, line)),
+        `no format edit on main.ts:${line + 1} (${edits.length} edits)`,
+      )
       return `${edits.length} edits`
     },
   },
@@ -258,7 +291,10 @@ const fileChecks: CheckSpec[] = [
       const result = await query({ operation: 'documentSymbols', root, path: fixture.path(SHAPES) })
       const circle = result.symbols.find((s) => s.name === 'Circle')
       expect(circle?.kind === 'class', `Circle should be a class: ${JSON.stringify(result.symbols.map((s) => [s.name, s.kind]))}`)
-      expect(circle.children.some((c) => c.name === 'area' && c.kind === 'method'), 'Circle should contain the method area')
+      expect(
+        circle.children.some((c) => c.name === 'area' && c.kind === 'method'),
+        'Circle should contain the method area',
+      )
       expect(result.symbols.find((s) => s.name === 'Shape')?.kind === 'interface', 'Shape should be an interface')
       for (const s of result.symbols) {
         expect(covers(s.range, s.selectionRange.start.line), `${s.name}: selectionRange outside range`)
@@ -274,7 +310,10 @@ const fileChecks: CheckSpec[] = [
       const line = await fixture.lineOf(MAIN, 'export const wrongType')
       const file = result.files.find((f) => f.path === fixture.path(MAIN))
       expect(file !== undefined, `no diagnostics entry for main.ts (files: ${result.files.map((f) => f.path).join(', ')})`)
-      expect(file.diagnostics.some((d) => d.severity === 'error' && d.range.start.line === line), `no error at main.ts:${line + 1}: ${JSON.stringify(file.diagnostics)}`)
+      expect(
+        file.diagnostics.some((d) => d.severity === 'error' && d.range.start.line === line),
+        `no error at main.ts:${line + 1}: ${JSON.stringify(file.diagnostics)}`,
+      )
       expect(result.coverage.analysed.includes(fixture.path(MAIN)), 'coverage should list main.ts as analysed')
       return `${file.diagnostics.length} diagnostics, ${file.freshness}`
     },
@@ -297,7 +336,8 @@ const fileChecks: CheckSpec[] = [
       const range = { start: { line, character: 0 }, end: { line, character: 0 } }
       const listed = await query({ operation: 'codeActions', root, path: fixture.path(MAIN), range, only: ['source.organizeImports'] })
       expect(listed.actions.length > 0, 'no organize-imports action offered for unsorted imports')
-      for (const action of listed.actions) expect(action.id.length > 0 && action.title.length > 0, `action without id or title: ${JSON.stringify(action)}`)
+      for (const action of listed.actions)
+        expect(action.id.length > 0 && action.title.length > 0, `action without id or title: ${JSON.stringify(action)}`)
       return listed.actions.map((a) => a.title).join(', ')
     },
   },
@@ -313,7 +353,10 @@ const fileChecks: CheckSpec[] = [
       const before = await fixture.text(MAIN)
       const resolved = await query({ operation: 'resolveCodeAction', root, path: fixture.path(MAIN), actionId: action.id })
       const edits = [resolved.edit, ...(resolved.command?.appliedEdits ?? [])].flatMap((e) => e.operations)
-      expect(edits.some((op) => op.type === 'edit' && op.path === fixture.path(MAIN) && op.edits.length > 0), 'the resolution has no edit for main.ts')
+      expect(
+        edits.some((op) => op.type === 'edit' && op.path === fixture.path(MAIN) && op.edits.length > 0),
+        'the resolution has no edit for main.ts',
+      )
       expect((await fixture.text(MAIN)) === before, 'resolving must not write the file')
       return resolved.title
     },
@@ -345,9 +388,15 @@ const workspaceChecks: CheckSpec[] = [
       const caller = incoming.calls.find((c) => c.item.name === 'drawAll')
       expect(caller !== undefined, `drawAll should call totalArea: ${JSON.stringify(incoming.calls.map((c) => c.item.name))}`)
       const callLine = await fixture.lineOf(GEOMETRY, '${totalArea(shapes)}')
-      expect(caller.fromRanges.some((r) => r.start.line === callLine), 'the call-site range should be on the calling line')
+      expect(
+        caller.fromRanges.some((r) => r.start.line === callLine),
+        'the call-site range should be on the calling line',
+      )
       const outgoing = await query({ operation: 'outgoingCalls', root, item: caller.item })
-      expect(outgoing.calls.some((c) => c.item.name === 'totalArea'), `drawAll's callees should include totalArea: ${JSON.stringify(outgoing.calls.map((c) => c.item.name))}`)
+      expect(
+        outgoing.calls.some((c) => c.item.name === 'totalArea'),
+        `drawAll's callees should include totalArea: ${JSON.stringify(outgoing.calls.map((c) => c.item.name))}`,
+      )
       return `${incoming.calls.length} callers`
     },
   },
@@ -363,7 +412,10 @@ const workspaceChecks: CheckSpec[] = [
       const shape = supers.items.find((i) => i.name === 'Shape')
       expect(shape !== undefined, `Circle's supertypes should include Shape: ${JSON.stringify(supers.items.map((i) => i.name))}`)
       const subs = await query({ operation: 'subtypes', root, item: shape })
-      expect(['Circle', 'Square'].every((n) => subs.items.some((i) => i.name === n)), 'Shape subtypes should include Circle and Square')
+      expect(
+        ['Circle', 'Square'].every((n) => subs.items.some((i) => i.name === n)),
+        'Shape subtypes should include Circle and Square',
+      )
       return 'ok'
     },
   },
@@ -446,15 +498,23 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const outside: string[] = []
     const languageIdFor = (path: string) => {
       const extension = extensionOf(path) ?? ''
-      const entry = Object.entries(provider.extensions).find(([key]) => key.toLowerCase() === extension || `.${key.toLowerCase()}` === extension)
+      const entry = Object.entries(provider.extensions).find(
+        ([key]) => key.toLowerCase() === extension || `.${key.toLowerCase()}` === extension,
+      )
       return entry?.[1] ?? 'typescript'
     }
     const query = async <R extends LspQueryRequest>(request: R, signal?: AbortSignal): Promise<LspResultFor<R['operation']>> => {
-      const path = 'path' in request && typeof request.path === 'string' ? request.path : 'item' in request ? request.item.path : fixture.path(MAIN)
-      const result = (await provider.query({ ...request, languageId: languageIdFor(path) }, signal ?? new AbortController().signal)) as LspQueryResult
+      const path =
+        'path' in request && typeof request.path === 'string' ? request.path : 'item' in request ? request.item.path : fixture.path(MAIN)
+      const result = (await provider.query(
+        { ...request, languageId: languageIdFor(path) },
+        signal ?? new AbortController().signal,
+      )) as LspQueryResult
       const expected = resultKindByOperation[request.operation]
       if (result === null || typeof result !== 'object' || result.kind !== expected) {
-        throw new CheckFailure(`${request.operation} answered with kind "${String((result as { kind?: unknown } | null)?.kind)}", expected "${expected}"`)
+        throw new CheckFailure(
+          `${request.operation} answered with kind "${String((result as { kind?: unknown } | null)?.kind)}", expected "${expected}"`,
+        )
       }
       for (const path of locationsOf(result)) if (!isWithin(fixture.root, path)) outside.push(`${request.operation}: ${path}`)
       return result as LspResultFor<R['operation']>
@@ -465,7 +525,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       const operation = spec.needs[0]
       const missing = spec.needs.filter((op) => !claimed.has(op))
       if (missing.length > 0) {
-        checks.push({ name: spec.name, ...(operation ? { operation } : {}), status: 'skipped', message: `provider does not claim ${missing.join(', ')}` })
+        checks.push({
+          name: spec.name,
+          ...(operation ? { operation } : {}),
+          status: 'skipped',
+          message: `provider does not claim ${missing.join(', ')}`,
+        })
         continue
       }
       try {
@@ -491,33 +556,67 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     // Typed errors: a failure must be an LspError, never an empty result or a foreign error.
     const probe = provider.operations.includes('definition') ? 'definition' : provider.operations.includes('hover') ? 'hover' : undefined
     if (probe === undefined) {
-      checks.push({ name: 'a missing file fails with a typed LspError', status: 'skipped', message: 'provider claims neither definition nor hover' })
+      checks.push({
+        name: 'a missing file fails with a typed LspError',
+        status: 'skipped',
+        message: 'provider claims neither definition nor hover',
+      })
     } else {
       const missingPath = fixture.path('src/does-not-exist.ts')
       try {
         const result = await withTimeout(checkTimeoutMs, (signal) =>
-          provider.query({ operation: probe, root: fixture.root, path: missingPath, position: { line: 0, character: 0 }, languageId: languageIdFor(missingPath) }, signal),
+          provider.query(
+            {
+              operation: probe,
+              root: fixture.root,
+              path: missingPath,
+              position: { line: 0, character: 0 },
+              languageId: languageIdFor(missingPath),
+            },
+            signal,
+          ),
         )
-        checks.push({ name: 'a missing file fails with a typed LspError', status: 'failed', message: `answered ${JSON.stringify(result).slice(0, 120)} instead of failing` })
+        checks.push({
+          name: 'a missing file fails with a typed LspError',
+          status: 'failed',
+          message: `answered ${JSON.stringify(result).slice(0, 120)} instead of failing`,
+        })
       } catch (error) {
         checks.push(
           error instanceof LspError
             ? { name: 'a missing file fails with a typed LspError', status: 'passed', message: error.code }
-            : { name: 'a missing file fails with a typed LspError', status: 'failed', message: `threw an untyped error: ${error instanceof Error ? error.message : String(error)}` },
+            : {
+                name: 'a missing file fails with a typed LspError',
+                status: 'failed',
+                message: `threw an untyped error: ${error instanceof Error ? error.message : String(error)}`,
+              },
         )
       }
       const aborted = new AbortController()
       aborted.abort()
       try {
         await withTimeout(checkTimeoutMs, () =>
-          provider.query({ operation: probe, root: fixture.root, path: fixture.path(MAIN), position: { line: 0, character: 0 }, languageId: languageIdFor(fixture.path(MAIN)) }, aborted.signal),
+          provider.query(
+            {
+              operation: probe,
+              root: fixture.root,
+              path: fixture.path(MAIN),
+              position: { line: 0, character: 0 },
+              languageId: languageIdFor(fixture.path(MAIN)),
+            },
+            aborted.signal,
+          ),
         )
         checks.push({ name: 'an aborted request fails with CANCELLED', status: 'failed', message: 'answered despite an aborted signal' })
       } catch (error) {
         checks.push(
           error instanceof LspError && error.code === 'CANCELLED'
             ? { name: 'an aborted request fails with CANCELLED', status: 'passed', message: 'CANCELLED' }
-            : { name: 'an aborted request fails with CANCELLED', status: 'failed', message: error instanceof LspError ? `got ${error.code}` : `threw an untyped error: ${String(error)}` },
+            : {
+                name: 'an aborted request fails with CANCELLED',
+                status: 'failed',
+                message: error instanceof LspError ? `got ${error.code}` : `threw an untyped error: ${String(error)}`,
+              },
         )
       }
     }
@@ -537,7 +636,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         expect(!escaped, 'the workspace read a file outside its root')
         checks.push({ name: 'workspace reads files and refuses paths outside the root', status: 'passed', message: 'ok' })
       } catch (error) {
-        checks.push({ name: 'workspace reads files and refuses paths outside the root', status: 'failed', message: error instanceof Error ? error.message : String(error) })
+        checks.push({
+          name: 'workspace reads files and refuses paths outside the root',
+          status: 'failed',
+          message: error instanceof Error ? error.message : String(error),
+        })
       }
     }
   } catch (error) {
@@ -562,7 +665,9 @@ export function formatConformanceReport(report: ConformanceReport): string {
   const order = { failed: 0, passed: 1, skipped: 2 } as const
   const lines = [...report.checks]
     .sort((a, b) => order[a.status] - order[b.status])
-    .map((c) => `${c.status === 'passed' ? 'PASS' : c.status === 'failed' ? 'FAIL' : 'SKIP'}  ${c.name}${c.message ? ` — ${c.message}` : ''}`)
+    .map(
+      (c) => `${c.status === 'passed' ? 'PASS' : c.status === 'failed' ? 'FAIL' : 'SKIP'}  ${c.name}${c.message ? ` — ${c.message}` : ''}`,
+    )
   return [
     `conformance of provider "${report.providerId}": ${report.counts.passed} passed, ${report.counts.failed} failed, ${report.counts.skipped} skipped`,
     ...lines,

@@ -36,10 +36,14 @@ export function createMemoryWorkspace(options: { id: string; root: string; files
     async applyEdit(edit, applyOptions = {}) {
       // Compute everything first; commit only when every step succeeded (atomic).
       const next = new Map(files)
-      const result: { files: LspApplyEditResult['files'][number][]; resourceOperations: LspApplyEditResult['resourceOperations'][number][] } = { files: [], resourceOperations: [] }
+      const result: {
+        files: LspApplyEditResult['files'][number][]
+        resourceOperations: LspApplyEditResult['resourceOperations'][number][]
+      } = { files: [], resourceOperations: [] }
       for (const [path, hash] of Object.entries(applyOptions.expectedHashes ?? {})) {
         const current = next.get(resolveInRoot(root, path))
-        if (current === undefined || contentHash(current) !== hash) throw new LspError('STALE_VERSION', `${path} changed since the edit was computed`)
+        if (current === undefined || contentHash(current) !== hash)
+          throw new LspError('STALE_VERSION', `${path} changed since the edit was computed`)
       }
       for (const op of edit.operations) {
         if (op.type === 'edit') {
@@ -48,7 +52,13 @@ export function createMemoryWorkspace(options: { id: string; root: string; files
           if (before === undefined) throw new LspError('NOT_FOUND', `cannot edit ${op.path}: it does not exist`)
           const after = applyTextEdits(before, op.edits)
           next.set(path, after)
-          result.files.push({ path, hashBefore: contentHash(before), hashAfter: contentHash(after), editCount: op.edits.length, saved: true })
+          result.files.push({
+            path,
+            hashBefore: contentHash(before),
+            hashAfter: contentHash(after),
+            editCount: op.edits.length,
+            saved: true,
+          })
         } else if (op.type === 'create') {
           const path = resolveInRoot(root, op.path)
           if (next.has(path) && !op.options?.overwrite) {

@@ -15,7 +15,8 @@ const ActionsInput = Schema.Struct({
     description: 'Kinds to keep, by prefix: e.g. ["quickfix"], ["source.organizeImports"], ["refactor.extract"].',
   }),
   apply: Schema.optional(Schema.String).annotate({
-    description: 'Run one action: its id from a previous listing (preferred) or its exact, unique title. Prefixes are not accepted. Omit to list.',
+    description:
+      'Run one action: its id from a previous listing (preferred) or its exact, unique title. Prefixes are not accepted. Omit to list.',
   }),
   dryRun: DryRunInput,
   expectedHashes: ExpectedHashesInput,
@@ -55,15 +56,17 @@ function describe(action: LspCodeAction): ActionsOutput['actions'] extends Reado
 /** Picks an action by id, else by exact unique title; a prefix or near miss is refused with the list. */
 export function pickAction(actions: ReadonlyArray<LspCodeAction>, wanted: string): LspCodeAction {
   const byId = actions.find((a) => a.id === wanted)
-  const chosen = byId ?? (() => {
-    const exact = actions.filter((a) => a.title === wanted)
-    if (exact.length > 1) {
-      throw new LspError('AMBIGUOUS', `${exact.length} actions are titled "${wanted}": apply one by its id`, {
-        data: { candidates: exact.map((a) => ({ label: `${a.id}: ${a.title}`, id: a.id, kind: a.kind })) },
-      })
-    }
-    return exact[0]
-  })()
+  const chosen =
+    byId ??
+    (() => {
+      const exact = actions.filter((a) => a.title === wanted)
+      if (exact.length > 1) {
+        throw new LspError('AMBIGUOUS', `${exact.length} actions are titled "${wanted}": apply one by its id`, {
+          data: { candidates: exact.map((a) => ({ label: `${a.id}: ${a.title}`, id: a.id, kind: a.kind })) },
+        })
+      }
+      return exact[0]
+    })()
   if (chosen === undefined) {
     const prefixed = actions.filter((a) => a.title.startsWith(wanted) || a.title.toLowerCase() === wanted.toLowerCase())
     throw new LspError(
@@ -73,7 +76,9 @@ export function pickAction(actions: ReadonlyArray<LspCodeAction>, wanted: string
     )
   }
   if (chosen.disabledReason !== undefined) {
-    throw new LspError('INVALID_ARGUMENT', `the action "${chosen.title}" is disabled: ${chosen.disabledReason}`, { data: { reason: chosen.disabledReason } })
+    throw new LspError('INVALID_ARGUMENT', `the action "${chosen.title}" is disabled: ${chosen.disabledReason}`, {
+      data: { reason: chosen.disabledReason },
+    })
   }
   return chosen
 }
@@ -89,7 +94,7 @@ export function codeActionsTool(session: MutationSession): ToolDefinition<typeof
     name: 'code_actions',
     title: 'Code actions',
     description: [
-      'List or apply the language server\'s own quick-fixes, refactorings and source actions (organize imports, add missing import, fix spelling, extract function) for a line or range.',
+      "List or apply the language server's own quick-fixes, refactorings and source actions (organize imports, add missing import, fix spelling, extract function) for a line or range.",
       'Call without apply to list actions (id, title, kind, preferred, disabled reason); call again with apply set to an id (or exact title) to run it.',
       'Applying returns a receipt with the diff and the diagnostics it resolved or introduced; actions that run a server command need explicit approval because their full effect cannot be previewed. dryRun previews without writing.',
     ].join(' '),
@@ -105,9 +110,18 @@ export function codeActionsTool(session: MutationSession): ToolDefinition<typeof
         if (input.line > lines.lineCount || endLine < input.line || endLine > lines.lineCount) {
           throw new LspError('INVALID_ARGUMENT', `lines ${input.line}–${endLine} are not within ${file.displayPath} (1–${lines.lineCount})`)
         }
-        const range = { start: { line: input.line - 1, character: 0 }, end: { line: endLine - 1, character: lines.lineLength(endLine - 1) } }
+        const range = {
+          start: { line: input.line - 1, character: 0 },
+          end: { line: endLine - 1, character: lines.lineLength(endLine - 1) },
+        }
         const result = await context.lsp.query(
-          { operation: 'codeActions', root: file.workspace.root, path: file.path, range, ...(input.only === undefined ? {} : { only: input.only }) },
+          {
+            operation: 'codeActions',
+            root: file.workspace.root,
+            path: file.path,
+            range,
+            ...(input.only === undefined ? {} : { only: input.only }),
+          },
           signal,
         )
         return { document, actions: result.actions }
@@ -146,7 +160,10 @@ export function codeActionsTool(session: MutationSession): ToolDefinition<typeof
               }
               const title = resolution.title
               const same = actions.find((a) => a.title === title)
-              applied = same === undefined ? { id: wanted, title, hasEdit: resolution.edit.operations.length > 0, hasCommand: resolution.command !== undefined } : { ...same, id: wanted }
+              applied =
+                same === undefined
+                  ? { id: wanted, title, hasEdit: resolution.edit.operations.length > 0, hasCommand: resolution.command !== undefined }
+                  : { ...same, id: wanted }
             }
             const command = resolution.command
             const edit = merge([resolution.edit, ...(command?.appliedEdits ?? [])])
@@ -156,7 +173,11 @@ export function codeActionsTool(session: MutationSession): ToolDefinition<typeof
               ...(command === undefined
                 ? {}
                 : {
-                    command: { title: command.title, command: command.command, ...(command.result === undefined ? {} : { result: command.result }) },
+                    command: {
+                      title: command.title,
+                      command: command.command,
+                      ...(command.result === undefined ? {} : { result: command.result }),
+                    },
                     unpreviewable: [
                       `the action ran the server command "${command.title}" (${command.command}); the edits it asked for are shown, anything else it did cannot be previewed`,
                     ],
@@ -168,10 +189,10 @@ export function codeActionsTool(session: MutationSession): ToolDefinition<typeof
       )
       return { path: file.displayPath, ...(applied === undefined ? {} : { applied: describe(applied) }), receipt: receiptOrThrow(receipt) }
     },
-    summary: (result) =>
-      result.receipt !== undefined ? receiptSummary(result.receipt) : `${result.actions?.length ?? 0} actions`,
+    summary: (result) => (result.receipt !== undefined ? receiptSummary(result.receipt) : `${result.actions?.length ?? 0} actions`),
     render: (result) => {
-      if (result.receipt !== undefined) return `${result.applied === undefined ? '' : `applied "${result.applied.title}"\n`}${receiptText(result.receipt)}`
+      if (result.receipt !== undefined)
+        return `${result.applied === undefined ? '' : `applied "${result.applied.title}"\n`}${receiptText(result.receipt)}`
       const actions = result.actions ?? []
       if (actions.length === 0) return `no code actions for ${result.path} here`
       return [

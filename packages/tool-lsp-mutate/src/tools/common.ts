@@ -1,13 +1,6 @@
 import * as nodePath from 'node:path'
 
-import {
-  LspError,
-  resolveFile,
-  resolveTarget,
-  type LspTarget,
-  type ResolvedFile,
-  type ResolvedTarget,
-} from '@codeseam/lsp'
+import { LspError, resolveFile, resolveTarget, type LspTarget, type ResolvedFile, type ResolvedTarget } from '@codeseam/lsp'
 import type { TargetInput, ToolContext } from '@codeseam/tool-lsp'
 
 import { renderReceipt, summarizeReceipt, type MutationReceipt } from '../receipt.js'
@@ -23,7 +16,10 @@ export async function resolveAllowedFile(context: ToolContext, path: string, roo
   const file = await resolveFile(context.lsp, path, rootId)
   const allowed = context.roots.some((r) => nodePath.normalize(r.root) === nodePath.normalize(file.workspace.root))
   if (!allowed) {
-    throw new LspError('OUTSIDE_WORKSPACE', `"${path}" is not in a workspace this tool may change (${context.roots.map((r) => r.id).join(', ') || 'none'})`)
+    throw new LspError(
+      'OUTSIDE_WORKSPACE',
+      `"${path}" is not in a workspace this tool may change (${context.roots.map((r) => r.id).join(', ') || 'none'})`,
+    )
   }
   return file
 }

@@ -1,12 +1,13 @@
+import { LspError, pathToUri, type LspDocumentSnapshot, type LspTextEdit, type LspWorkspaceEdit, type ResolvedTarget } from '@codeseam/lsp'
 import {
-  LspError,
-  pathToUri,
-  type LspDocumentSnapshot,
-  type LspTextEdit,
-  type LspWorkspaceEdit,
-  type ResolvedTarget,
-} from '@codeseam/lsp'
-import { defineTool, PositiveInt, ResolvedTargetOutput, TargetInput, targetOutput, type ToolContext, type ToolDefinition } from '@codeseam/tool-lsp'
+  defineTool,
+  PositiveInt,
+  ResolvedTargetOutput,
+  TargetInput,
+  targetOutput,
+  type ToolContext,
+  type ToolDefinition,
+} from '@codeseam/tool-lsp'
 import { Schema } from 'effect'
 
 import { planInsert, planReplace, type PlannedEdit } from '../symbol-edits.js'
@@ -20,7 +21,9 @@ import { DryRunInput, ExpectedHashesInput, expectedHashesOf, ReceiptOutput } fro
  * exact old text, with the declaration span rules of symbol-range.ts, through the transaction engine.
  */
 
-const TextInput = Schema.String.annotate({ description: 'The code to write, with its own line breaks. Text written flush left is indented to match the target.' })
+const TextInput = Schema.String.annotate({
+  description: 'The code to write, with its own line breaks. Text written flush left is indented to match the target.',
+})
 
 const EditOutput = Schema.Struct({
   receipt: ReceiptOutput,
@@ -42,16 +45,30 @@ function combine(plans: ReadonlyArray<{ resolved: ResolvedTarget; plan: PlannedE
       entry = { document: resolved.document, edits: [] }
       byFile.set(resolved.path, entry)
     } else if (entry.document.hash !== resolved.document.hash) {
-      throw new LspError('STALE_VERSION', `${resolved.displayPath} changed while the targets were resolved; nothing was written; run it again`)
+      throw new LspError(
+        'STALE_VERSION',
+        `${resolved.displayPath} changed while the targets were resolved; nothing was written; run it again`,
+      )
     }
     for (const other of entry.edits) {
       const a = other.edit.range
       const b = plan.edit.range
       const samePoint = a.start.line === b.start.line && a.start.character === b.start.character
-      if (rangesOverlap(a, b) || (samePoint && (a.end.line !== a.start.line || a.end.character !== a.start.character || b.end.line !== b.start.line || b.end.character !== b.start.character))) {
-        throw new LspError('INVALID_ARGUMENT', `edits ${other.index + 1} and ${index + 1} overlap in ${resolved.displayPath} (lines ${a.start.line + 1}–${a.end.line + 1} and ${b.start.line + 1}–${b.end.line + 1}); nothing was written`, {
-          data: { path: resolved.displayPath, edits: [other.index + 1, index + 1] },
-        })
+      if (
+        rangesOverlap(a, b) ||
+        (samePoint &&
+          (a.end.line !== a.start.line ||
+            a.end.character !== a.start.character ||
+            b.end.line !== b.start.line ||
+            b.end.character !== b.start.character))
+      ) {
+        throw new LspError(
+          'INVALID_ARGUMENT',
+          `edits ${other.index + 1} and ${index + 1} overlap in ${resolved.displayPath} (lines ${a.start.line + 1}–${a.end.line + 1} and ${b.start.line + 1}–${b.end.line + 1}); nothing was written`,
+          {
+            data: { path: resolved.displayPath, edits: [other.index + 1, index + 1] },
+          },
+        )
       }
     }
     entry.edits.push({ edit: plan.edit, index })
@@ -75,7 +92,11 @@ function combine(plans: ReadonlyArray<{ resolved: ResolvedTarget; plan: PlannedE
 async function rootOf(context: ToolContext, targets: ReadonlyArray<typeof TargetInput.Type>): Promise<string> {
   const roots = new Set<string>()
   for (const target of targets) roots.add((await resolveAllowedFile(context, target.path, target.rootId)).workspace.root)
-  if (roots.size > 1) throw new LspError('INVALID_ARGUMENT', `one transaction changes one workspace; these targets are in ${roots.size} (${[...roots].join(', ')})`)
+  if (roots.size > 1)
+    throw new LspError(
+      'INVALID_ARGUMENT',
+      `one transaction changes one workspace; these targets are in ${roots.size} (${[...roots].join(', ')})`,
+    )
   return [...roots][0]!
 }
 
@@ -121,7 +142,7 @@ const InsertInput = Schema.Struct({
   target: TargetInput,
   position: Schema.Literals(['before', 'after', 'start', 'end']).annotate({
     description:
-      'before/after: new lines above the declaration (above its doc comment and decorators) or below it, keeping the blank-line spacing around it. start/end: first or last lines inside a symbol\'s body (after a Python docstring).',
+      "before/after: new lines above the declaration (above its doc comment and decorators) or below it, keeping the blank-line spacing around it. start/end: first or last lines inside a symbol's body (after a Python docstring).",
   }),
   text: TextInput,
   dryRun: DryRunInput,
@@ -156,7 +177,8 @@ export function codeInsertTool(session: MutationSession): ToolDefinition<typeof 
 }
 
 const EndLineInput = Schema.optional(PositiveInt).annotate({
-  description: 'With a line target: the last line (inclusive) to replace. Not used with a symbol target, which spans its whole declaration.',
+  description:
+    'With a line target: the last line (inclusive) to replace. Not used with a symbol target, which spans its whole declaration.',
 })
 
 const ReplaceInput = Schema.Struct({
@@ -200,7 +222,9 @@ export function codeReplaceTool(session: MutationSession): ToolDefinition<typeof
 const BatchInput = Schema.Struct({
   edits: Schema.Array(Schema.Struct({ target: TargetInput, text: TextInput, endLine: EndLineInput }))
     .check(Schema.isMinLength(1))
-    .annotate({ description: 'Replacements to make together; every target is resolved first, overlaps are refused, and all are written or none.' }),
+    .annotate({
+      description: 'Replacements to make together; every target is resolved first, overlaps are refused, and all are written or none.',
+    }),
   dryRun: DryRunInput,
   expectedHashes: ExpectedHashesInput,
 })

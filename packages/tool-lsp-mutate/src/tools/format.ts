@@ -38,7 +38,7 @@ export function codeFormatTool(session: MutationSession): ToolDefinition<typeof 
     name: 'code_format',
     title: 'Format code',
     description: [
-      'Format a file (or a range of lines) with the language server\'s own formatter, keeping the file\'s indentation style, instead of fixing whitespace by hand.',
+      "Format a file (or a range of lines) with the language server's own formatter, keeping the file's indentation style, instead of fixing whitespace by hand.",
       'Returns a receipt with the diff (status "unchanged" when it was already formatted). dryRun previews without writing.',
     ].join(' '),
     input: FormatInput,
@@ -61,12 +61,21 @@ export function codeFormatTool(session: MutationSession): ToolDefinition<typeof 
             if (input.range !== undefined) {
               const { startLine, endLine } = input.range
               if (endLine < startLine || endLine > lines.lineCount) {
-                throw new LspError('INVALID_ARGUMENT', `range lines ${startLine}–${endLine} are not within ${file.displayPath} (1–${lines.lineCount})`)
+                throw new LspError(
+                  'INVALID_ARGUMENT',
+                  `range lines ${startLine}–${endLine} are not within ${file.displayPath} (1–${lines.lineCount})`,
+                )
               }
               range = { start: { line: startLine - 1, character: 0 }, end: { line: endLine - 1, character: lines.lineLength(endLine - 1) } }
             }
             const result = await lsp.query(
-              { operation: 'format', root, path: file.path, options: formattingOptionsFor(document.text), ...(range === undefined ? {} : { range }) },
+              {
+                operation: 'format',
+                root,
+                path: file.path,
+                options: formattingOptionsFor(document.text),
+                ...(range === undefined ? {} : { range }),
+              },
               signal,
             )
             if (result.meta.contentHash !== undefined && result.meta.contentHash !== document.hash) {

@@ -56,7 +56,10 @@ export function codeRenameTool(session: MutationSession): ToolDefinition<typeof 
             target = targetOutput(resolved)
             const notes: string[] = []
             try {
-              const prepared = await lsp.query({ operation: 'prepareRename', root, path: resolved.path, position: resolved.position }, signal)
+              const prepared = await lsp.query(
+                { operation: 'prepareRename', root, path: resolved.path, position: resolved.position },
+                signal,
+              )
               if (!prepared.rename.canRename) {
                 throw new LspError('INVALID_ARGUMENT', `the language server refuses to rename here: ${prepared.rename.reason}`, {
                   data: { reason: prepared.rename.reason },
@@ -68,7 +71,10 @@ export function codeRenameTool(session: MutationSession): ToolDefinition<typeof 
             }
             const result = await lsp.query({ operation: 'rename', root, path: resolved.path, position: resolved.position, newName }, signal)
             if (result.meta.contentHash !== undefined && result.meta.contentHash !== resolved.document.hash) {
-              throw new LspError('STALE_VERSION', `${resolved.displayPath} changed while the rename was computed; nothing was written; run it again`)
+              throw new LspError(
+                'STALE_VERSION',
+                `${resolved.displayPath} changed while the rename was computed; nothing was written; run it again`,
+              )
             }
             if (result.edit.operations.length === 0) notes.push('the server returned no edits for this rename')
             // A rename is only as complete as the search behind it: say what the server did not search (or

@@ -22,11 +22,13 @@ export const ExpectedHashesInput = Schema.optional(
   ),
 ).annotate({
   description:
-    'Conditional edit: the content hash each file must still have (from a receipt\'s hashAfter or a preview\'s hashBefore). If any differs, nothing is written (STALE_VERSION).',
+    "Conditional edit: the content hash each file must still have (from a receipt's hashAfter or a preview's hashBefore). If any differs, nothing is written (STALE_VERSION).",
 })
 
 /** The decoded list as the engine takes it (path → hash). */
-export function expectedHashesOf(list: ReadonlyArray<{ readonly path: string; readonly hash: string }> | undefined): Readonly<Record<string, string>> | undefined {
+export function expectedHashesOf(
+  list: ReadonlyArray<{ readonly path: string; readonly hash: string }> | undefined,
+): Readonly<Record<string, string>> | undefined {
   return list === undefined ? undefined : Object.fromEntries(list.map((e) => [e.path, e.hash]))
 }
 
@@ -116,7 +118,9 @@ export const ReceiptOutput = Schema.Struct({
       introduced: Schema.Array(DiagnosticOutput),
       resolved: Schema.Array(DiagnosticOutput),
       persisting: Schema.Array(DiagnosticOutput),
-      files: Schema.Array(Schema.Struct({ path: Schema.String, before: Freshness, after: Freshness, note: Schema.optional(Schema.String) })),
+      files: Schema.Array(
+        Schema.Struct({ path: Schema.String, before: Freshness, after: Freshness, note: Schema.optional(Schema.String) }),
+      ),
       settled: Schema.Boolean,
     }),
   ),

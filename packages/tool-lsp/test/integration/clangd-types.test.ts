@@ -67,8 +67,15 @@ describe('code_hierarchy: the type hierarchy of a C++ class, from clangd', { tim
     expect(result.root).toMatchObject(only(square))
     expect(result.direct).toEqual([expect.objectContaining(only(polygon))])
     expect(result.page.total).toBe(1)
-    expect(result.graph.nodes.map((n: any) => [n.id, n.depth])).toEqual([[square.id, 0], [polygon.id, 1], [shape.id, 2]])
-    expect(result.graph.edges).toEqual([{ from: square.id, to: polygon.id }, { from: polygon.id, to: shape.id }])
+    expect(result.graph.nodes.map((n: any) => [n.id, n.depth])).toEqual([
+      [square.id, 0],
+      [polygon.id, 1],
+      [shape.id, 2],
+    ])
+    expect(result.graph.edges).toEqual([
+      { from: square.id, to: polygon.id },
+      { from: polygon.id, to: shape.id },
+    ])
     expect(outcome.text).toContain(`class Polygon  ${header}:${polygon.line}:${polygon.column}`)
     expect(outcome.summary).toBe('1 supertype · graph 3 nodes')
   })
@@ -76,11 +83,20 @@ describe('code_hierarchy: the type hierarchy of a C++ class, from clangd', { tim
   it('subtypes: the direct derived class, and with depth 2 the class derived from it', async ({ skip }) => {
     skip(skipReason !== undefined, skipReason)
     const line = where('class Shape').line
-    const result = structured(await real.call(codeHierarchy, { target: { path: header, line, matchText: 'Shape' }, kind: 'subtypes', depth: 2 }))
+    const result = structured(
+      await real.call(codeHierarchy, { target: { path: header, line, matchText: 'Shape' }, kind: 'subtypes', depth: 2 }),
+    )
     expect(result.root).toMatchObject(only(shape))
     expect(result.direct).toEqual([expect.objectContaining(only(polygon))])
-    expect(result.graph.nodes.map((n: any) => [n.id, n.depth])).toEqual([[shape.id, 0], [polygon.id, 1], [square.id, 2]])
-    expect(result.graph.edges).toEqual([{ from: polygon.id, to: shape.id }, { from: square.id, to: polygon.id }])
+    expect(result.graph.nodes.map((n: any) => [n.id, n.depth])).toEqual([
+      [shape.id, 0],
+      [polygon.id, 1],
+      [square.id, 2],
+    ])
+    expect(result.graph.edges).toEqual([
+      { from: polygon.id, to: shape.id },
+      { from: square.id, to: polygon.id },
+    ])
   })
 
   it('the ends of the hierarchy: the most derived class has no subtypes, the base no supertypes', async ({ skip }) => {

@@ -10,7 +10,10 @@ import { startRealHost, structured, waitForStatus, type RealHost } from '../supp
 
 // The fault server ships with @codeseam/lsp-local's tests: a real stdio language server (vscode-languageserver)
 // that can be told to begin work-done progress and never end it, i.e. to stay "indexing" forever.
-const faultServer = nodePath.join(nodePath.dirname(createRequire(import.meta.url).resolve('@codeseam/lsp-local/package.json')), 'test/fault-server/server.mjs')
+const faultServer = nodePath.join(
+  nodePath.dirname(createRequire(import.meta.url).resolve('@codeseam/lsp-local/package.json')),
+  'test/fault-server/server.mjs',
+)
 
 const mainText = ['import { greet } from "./lib"', '', 'function main() {', '  greet("world")', '}', ''].join('\n')
 const libText = ['export function greet(name) {', '  return name', '}', ''].join('\n')
@@ -86,7 +89,10 @@ describe('a language without a server', { timeout: 120_000 }, () => {
   it('file tools fail with UNAVAILABLE and say what to install', async () => {
     for (const outcome of [
       await real.call(codeSymbols, { path: 'lib/tool.go' }),
-      await real.call(codeNavigate, { target: { path: 'lib/tool.go', line: goSource.split('\n').findIndex((l) => l.includes('func Tool')) + 1, matchText: 'Tool' }, kind: 'references' }),
+      await real.call(codeNavigate, {
+        target: { path: 'lib/tool.go', line: goSource.split('\n').findIndex((l) => l.includes('func Tool')) + 1, matchText: 'Tool' },
+        kind: 'references',
+      }),
       await real.call(codeDiagnostics, { path: 'lib/tool.go' }),
     ]) {
       expect(outcome.ok).toBe(false)

@@ -34,15 +34,26 @@ const projects: ReadonlyArray<{ id: string; files: Record<string, string>; file:
     files: {
       'pyproject.toml': `[project]\nname = "${id}"\nversion = "0.1.0"\n`,
       'pkg/__init__.py': '',
-      'pkg/probe.py': ['"""A probe every root declares."""', '', '', `def ${probe}(value: int) -> int:`, '    return value + 1', ''].join('\n'),
+      'pkg/probe.py': ['"""A probe every root declares."""', '', '', `def ${probe}(value: int) -> int:`, '    return value + 1', ''].join(
+        '\n',
+      ),
     },
   })),
   {
     id: 'ts-app',
     file: 'src/probe.ts',
     files: {
-      'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true }, include: ['src'] }),
-      'src/probe.ts': ['/** A probe every root declares. */', `export function ${probe}(value: number): number {`, '  return value + 1', '}', ''].join('\n'),
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true },
+        include: ['src'],
+      }),
+      'src/probe.ts': [
+        '/** A probe every root declares. */',
+        `export function ${probe}(value: number): number {`,
+        '  return value + 1',
+        '}',
+        '',
+      ].join('\n'),
     },
   },
 ]
@@ -132,7 +143,10 @@ describe(`code_symbols over four roots with limits.maxServers = ${maxServers}`, 
     }
     host = await createLocalHost({ limits: { maxServers } })
     lsp = createLsp()
-    await host.attach(lsp, roots.map((r) => ({ root: r.root, id: r.id, trust: 'trusted' as const })))
+    await host.attach(
+      lsp,
+      roots.map((r) => ({ root: r.root, id: r.id, trust: 'trusted' as const })),
+    )
   }, 120_000)
 
   afterAll(async () => {
@@ -200,7 +214,7 @@ describe(`code_symbols over four roots with limits.maxServers = ${maxServers}`, 
     expect(searched.length, 'every root was searched, so the limit was never reached').toBeLessThan(roots.length)
   })
 
-  it('asked again: the searched roots\' symbols are right and the gaps are named', async () => {
+  it("asked again: the searched roots' symbols are right and the gaps are named", async () => {
     await search()
   })
 
@@ -210,9 +224,14 @@ describe(`code_symbols over four roots with limits.maxServers = ${maxServers}`, 
       const outcome = await callTool(codeSymbols, { query: probe, rootId: root.id }, toolContext(lsp))
       watch.stop()
       if (!outcome.ok) throw new Error(`${root.id}: ${outcome.error.code}: ${outcome.error.message}`)
-      expect((outcome.structured as Record<string, any>).matches.map((m: any) => ({ rootId: m.rootId, path: m.path, line: m.line, column: m.column }))).toEqual([
-        { rootId: root.id, path: root.file, ...declared(root.text) },
-      ])
+      expect(
+        (outcome.structured as Record<string, any>).matches.map((m: any) => ({
+          rootId: m.rootId,
+          path: m.path,
+          line: m.line,
+          column: m.column,
+        })),
+      ).toEqual([{ rootId: root.id, path: root.file, ...declared(root.text) }])
       expect((outcome.structured as Record<string, any>).notice).toBeUndefined()
       expect(watch.maxByProcess).toBeLessThanOrEqual(maxServers)
       expect(watch.restarts).toEqual([])

@@ -52,12 +52,21 @@ const files: Record<string, string> = {
     "track('lazy', 1)",
     '',
   ].join('\n'),
-  'src/ns.ts': ["import * as telemetry from './telemetry'", "export * as shapes from './shapes'", '', "telemetry.track('ns', 1)", ''].join('\n'),
+  'src/ns.ts': ["import * as telemetry from './telemetry'", "export * as shapes from './shapes'", '', "telemetry.track('ns', 1)", ''].join(
+    '\n',
+  ),
   // pyright lists the files of an import cycle by absolute path.
   'pyproject.toml': '[tool.pyright]\ninclude = ["app"]\nreportImportCycles = "warning"\n',
   'app/cycle_a.py': ['from app import cycle_b', '', 'VALUE = 1', '', 'def twice() -> int:', '    return cycle_b.VALUE * 2', ''].join('\n'),
   'app/cycle_b.py': ['from app import cycle_a', '', 'VALUE = 2', '', 'def thrice() -> int:', '    return cycle_a.VALUE * 3', ''].join('\n'),
-  'app/uses.py': ['from app import animals', 'import app.missing', '', 'def call() -> str:', '    return animals.greet(animals.Dog(), 1)', ''].join('\n'),
+  'app/uses.py': [
+    'from app import animals',
+    'import app.missing',
+    '',
+    'def call() -> str:',
+    '    return animals.greet(animals.Dog(), 1)',
+    '',
+  ].join('\n'),
 }
 
 function lineOf(file: string, needle: string): number {
@@ -139,7 +148,9 @@ describe('no absolute root path in any read tool answer', { timeout: 180_000 }, 
   })
 
   it('code_hierarchy: callers with a module node, callees, in both languages', async () => {
-    const callers = structured(await call(codeHierarchy, { target: { path: 'src/telemetry.ts', symbol: 'track' }, kind: 'callers', depth: 2 }))
+    const callers = structured(
+      await call(codeHierarchy, { target: { path: 'src/telemetry.ts', symbol: 'track' }, kind: 'callers', depth: 2 }),
+    )
     // The top-level calls of the test file come from its module node, named by its workspace-relative path.
     const moduleNode = callers.direct.find((d: any) => d.path === 'src/main.test.ts')
     expect(moduleNode, JSON.stringify(callers.direct)).toBeDefined()
@@ -147,11 +158,19 @@ describe('no absolute root path in any read tool answer', { timeout: 180_000 }, 
     expect(moduleNode.name).toMatch(/^src\/main\.test(\.ts)?$/)
     structured(await call(codeHierarchy, { target: { path: 'src/main.ts', symbol: 'report' }, kind: 'callers', depth: 3 }))
     structured(await call(codeHierarchy, { target: { path: 'src/main.ts', symbol: 'run' }, kind: 'callees', depth: 3 }))
-    structured(await call(codeHierarchy, { target: { path: 'src/main.test.ts', line: lineOf('src/main.test.ts', 'report()'), matchText: 'report' }, kind: 'callees' }))
+    structured(
+      await call(codeHierarchy, {
+        target: { path: 'src/main.test.ts', line: lineOf('src/main.test.ts', 'report()'), matchText: 'report' },
+        kind: 'callees',
+      }),
+    )
     structured(await call(codeHierarchy, { target: { path: 'app/animals.py', symbol: 'greet' }, kind: 'callers', depth: 2 }))
     structured(await call(codeHierarchy, { target: { path: 'app/uses.py', symbol: 'call' }, kind: 'callees', depth: 2 }))
     for (const kind of ['supertypes', 'subtypes'] as const) {
-      for (const target of [{ path: 'src/shapes.ts', symbol: 'Circle' }, { path: 'app/animals.py', symbol: 'Dog' }]) {
+      for (const target of [
+        { path: 'src/shapes.ts', symbol: 'Circle' },
+        { path: 'app/animals.py', symbol: 'Dog' },
+      ]) {
         const outcome = await call(codeHierarchy, { target, kind })
         if (!outcome.ok) expect(outcome.error.code).toBe('UNSUPPORTED_OPERATION')
       }
@@ -160,21 +179,31 @@ describe('no absolute root path in any read tool answer', { timeout: 180_000 }, 
 
   it('code_hover: module specifiers, inferred import() types, symbols', async () => {
     const specifier = structured(
-      await call(codeHover, { target: { path: 'src/main.test.ts', line: lineOf('src/main.test.ts', "from './telemetry'"), matchText: 'telemetry' } }),
+      await call(codeHover, {
+        target: { path: 'src/main.test.ts', line: lineOf('src/main.test.ts', "from './telemetry'"), matchText: 'telemetry' },
+      }),
     )
     // The server names the module; the seam turned its absolute path into a workspace-relative one.
     expect(specifier.signature).toMatch(/module "(\.\/|src\/)telemetry"/)
     const lazy = structured(await call(codeHover, { target: { path: 'src/lazy.ts', symbol: 'lazy' } }))
     expect(lazy.signature).toMatch(/import\("(\.\/|src\/)shapes"\)/)
-    structured(await call(codeHover, { target: { path: 'src/lazy.ts', line: lineOf('src/lazy.ts', "import('./shapes')"), matchText: './shapes' } }))
+    structured(
+      await call(codeHover, { target: { path: 'src/lazy.ts', line: lineOf('src/lazy.ts', "import('./shapes')"), matchText: './shapes' } }),
+    )
     structured(await call(codeHover, { target: { path: 'src/lazy.ts', line: lineOf('src/lazy.ts', "track('lazy'"), matchText: "'lazy'" } }))
     structured(await call(codeHover, { target: { path: 'src/telemetry.ts', symbol: 'track' } }))
     structured(await call(codeHover, { target: { path: 'src/ns.ts', line: 1, matchText: 'telemetry' } }))
     structured(await call(codeHover, { target: { path: 'src/ns.ts', line: 1, matchText: './telemetry' } }))
     structured(await call(codeHover, { target: { path: 'src/ns.ts', line: 2, matchText: 'shapes' } }))
     structured(await call(codeHover, { target: { path: 'src/ns.ts', line: 4, matchText: 'telemetry' } }))
-    structured(await call(codeHover, { target: { path: 'app/uses.py', line: lineOf('app/uses.py', 'from app import animals'), matchText: 'animals' } }))
-    structured(await call(codeHover, { target: { path: 'app/uses.py', line: lineOf('app/uses.py', 'import app.missing'), matchText: 'missing' } }))
+    structured(
+      await call(codeHover, {
+        target: { path: 'app/uses.py', line: lineOf('app/uses.py', 'from app import animals'), matchText: 'animals' },
+      }),
+    )
+    structured(
+      await call(codeHover, { target: { path: 'app/uses.py', line: lineOf('app/uses.py', 'import app.missing'), matchText: 'missing' } }),
+    )
     structured(await call(codeHover, { target: { path: 'app/cycle_a.py', line: 1, matchText: 'cycle_b' } }))
     structured(await call(codeHover, { target: { path: 'app/animals.py', symbol: 'greet' } }))
   })
@@ -183,7 +212,7 @@ describe('no absolute root path in any read tool answer', { timeout: 180_000 }, 
     const lazy = structured(await call(codeDiagnostics, { path: 'src/lazy.ts' }))
     const wrong = lazy.files[0].diagnostics.find((d: any) => d.line === lineOf('src/lazy.ts', 'export const wrong'))
     // The native server prints the module type by absolute path; the answer shows it workspace-relative.
-    expect(wrong?.message).toBe('Type \'Promise<typeof import("src/shapes")>\' is not assignable to type \'number\'.')
+    expect(wrong?.message).toBe("Type 'Promise<typeof import(\"src/shapes\")>' is not assignable to type 'number'.")
     // pyright lists the files of an import cycle by absolute path (asked again while pyright is still checking).
     let cycle: any
     for (let attempt = 0; attempt < 10 && cycle === undefined; attempt++) {
@@ -205,9 +234,15 @@ describe('no absolute root path in any read tool answer', { timeout: 180_000 }, 
   })
 
   it('code_completions: members, module members, import paths', async () => {
-    structured(await call(codeCompletions, { target: { path: 'src/main.ts', line: lineOf('src/main.ts', 'circle.area()'), matchText: 'circle.' } }))
-    structured(await call(codeCompletions, { target: { path: 'src/lazy.ts', line: lineOf('src/lazy.ts', "track('lazy'"), matchText: 'track' } }))
-    structured(await call(codeCompletions, { target: { path: 'app/uses.py', line: lineOf('app/uses.py', 'animals.greet'), matchText: 'greet' } }))
+    structured(
+      await call(codeCompletions, { target: { path: 'src/main.ts', line: lineOf('src/main.ts', 'circle.area()'), matchText: 'circle.' } }),
+    )
+    structured(
+      await call(codeCompletions, { target: { path: 'src/lazy.ts', line: lineOf('src/lazy.ts', "track('lazy'"), matchText: 'track' } }),
+    )
+    structured(
+      await call(codeCompletions, { target: { path: 'app/uses.py', line: lineOf('app/uses.py', 'animals.greet'), matchText: 'greet' } }),
+    )
   })
 
   it('errors a model acts on', async () => {
@@ -248,7 +283,11 @@ describe('no absolute root path in any read tool answer', { timeout: 180_000 }, 
     expect(outgoing.calls.map((c) => c.item.name)).toContain('track')
     const diagnostics = await real.lsp.query({ operation: 'diagnostics', root, path: 'src/lazy.ts' })
     expect(diagnostics.files[0]?.path).toBe(nodePath.join(root, 'src/lazy.ts'))
-    for (const value of [prepared.items.map(({ name, detail }) => ({ name, detail })), incoming.calls.map((c) => [c.item.name, c.item.detail]), diagnostics.files.map((f) => f.diagnostics)]) {
+    for (const value of [
+      prepared.items.map(({ name, detail }) => ({ name, detail })),
+      incoming.calls.map((c) => [c.item.name, c.item.detail]),
+      diagnostics.files.map((f) => f.diagnostics),
+    ]) {
       expectNoRoot('ctx.lsp', value)
     }
   })

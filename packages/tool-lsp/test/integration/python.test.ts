@@ -30,7 +30,11 @@ describe('read tools on pyright', { timeout: 120_000 }, () => {
   it('code_symbols: outline with methods nested in classes', async () => {
     const result = structured(await real.call(codeSymbols, { path: 'app/animals.py' }))
     const dog = result.outline.find((n: any) => n.name === 'Dog')
-    expect(dog).toMatchObject({ kind: 'class', line: project.lineOf('app/animals.py', 'class Dog'), column: project.columnOf('app/animals.py', 'class Dog') + 'class '.length })
+    expect(dog).toMatchObject({
+      kind: 'class',
+      line: project.lineOf('app/animals.py', 'class Dog'),
+      column: project.columnOf('app/animals.py', 'class Dog') + 'class '.length,
+    })
     expect(dog.children.map((c: any) => c.name)).toEqual(['speak'])
     const search = structured(await real.call(codeSymbols, { query: 'greet', kind: 'function' }))
     expect(search.matches[0]).toMatchObject({ name: 'greet', path: 'app/animals.py' })
@@ -38,11 +42,16 @@ describe('read tools on pyright', { timeout: 120_000 }, () => {
 
   it('code_navigate: references across files, and the definition body', async () => {
     const refs = structured(await real.call(codeNavigate, { target: { path: 'app/animals.py', symbol: 'greet' }, kind: 'references' }))
-    expect(refs.files.map((f: any) => [f.path, f.count])).toEqual([['app/animals.py', 1], ['app/main.py', 2]])
+    expect(refs.files.map((f: any) => [f.path, f.count])).toEqual([
+      ['app/animals.py', 1],
+      ['app/main.py', 2],
+    ])
     const use = refs.files[1].locations.find((l: any) => l.line === project.lineOf('app/main.py', 'return greet'))
     expect(use).toMatchObject({ container: 'main', snippet: 'return greet(dog, 2)' })
     const line = project.lineOf('app/main.py', 'return greet')
-    const definition = structured(await real.call(codeNavigate, { target: { path: 'app/main.py', line, matchText: 'greet' }, kind: 'definition', includeBody: true }))
+    const definition = structured(
+      await real.call(codeNavigate, { target: { path: 'app/main.py', line, matchText: 'greet' }, kind: 'definition', includeBody: true }),
+    )
     expect(definition.bodies[0].text).toContain('return animal.speak() * times')
   })
 
@@ -73,7 +82,11 @@ describe('read tools on pyright', { timeout: 120_000 }, () => {
     const outcome = await real.call(codeDiagnostics, { path: 'app/broken.py' })
     const result = structured(outcome)
     expect(result.counts.error).toBe(1)
-    expect(result.files[0].diagnostics[0]).toMatchObject({ severity: 'error', line: project.lineOf('app/broken.py', 'count: int'), source: 'Pyright' })
+    expect(result.files[0].diagnostics[0]).toMatchObject({
+      severity: 'error',
+      line: project.lineOf('app/broken.py', 'count: int'),
+      source: 'Pyright',
+    })
     expect(result.files[0].diagnostics[0].message).toMatch(/"Literal\['three'\]" is not assignable to "int"|not assignable/)
   })
 
@@ -81,7 +94,9 @@ describe('read tools on pyright', { timeout: 120_000 }, () => {
     const line = project.lineOf('app/main.py', 'return greet')
     const probe = `${project.files['app/main.py']}`
     expect(probe).toContain('dog')
-    const result = structured(await real.call(codeCompletions, { target: { path: 'app/main.py', line, matchText: 'greet(' }, prefix: 'do' }))
+    const result = structured(
+      await real.call(codeCompletions, { target: { path: 'app/main.py', line, matchText: 'greet(' }, prefix: 'do' }),
+    )
     expect(result.items.map((i: any) => i.label)).toContain('dog')
   })
 

@@ -34,10 +34,18 @@ describe('read tools on the native TypeScript 7 server', { timeout: 120_000 }, (
     const names = outline.outline.map((n: any) => n.name)
     expect(names).toEqual(expect.arrayContaining(['Shape', 'Circle', 'Square', 'describe']))
     const circle = outline.outline.find((n: any) => n.name === 'Circle')
-    expect(circle).toMatchObject({ kind: 'class', line: project.lineOf('src/shapes.ts', 'class Circle'), column: project.columnOf('src/shapes.ts', 'class Circle') + 'class '.length })
+    expect(circle).toMatchObject({
+      kind: 'class',
+      line: project.lineOf('src/shapes.ts', 'class Circle'),
+      column: project.columnOf('src/shapes.ts', 'class Circle') + 'class '.length,
+    })
     expect(circle.children.map((c: any) => c.name)).toEqual(expect.arrayContaining(['area', 'name']))
     const search = structured(await real.call(codeSymbols, { query: 'describe' }))
-    expect(search.matches[0]).toMatchObject({ name: 'describe', path: 'src/shapes.ts', line: project.lineOf('src/shapes.ts', 'export function describe') })
+    expect(search.matches[0]).toMatchObject({
+      name: 'describe',
+      path: 'src/shapes.ts',
+      line: project.lineOf('src/shapes.ts', 'export function describe'),
+    })
     const empty = await real.call(codeSymbols, { query: '' })
     expect(empty.ok === false && empty.error.message).toMatch(/query is empty/)
   })
@@ -48,15 +56,24 @@ describe('read tools on the native TypeScript 7 server', { timeout: 120_000 }, (
     expect(first.totalFound).toBe(expected)
     expect(first.page).toMatchObject({ returned: 100, limit: 100, truncated: true })
     expect(first.fileCount).toBe(generated + 2)
-    expect(first.fileCounts.find((f: any) => f.path === 'src/gen/user000.ts')).toEqual({ path: 'src/gen/user000.ts', count: callsPerFile + 1 })
+    expect(first.fileCounts.find((f: any) => f.path === 'src/gen/user000.ts')).toEqual({
+      path: 'src/gen/user000.ts',
+      count: callsPerFile + 1,
+    })
     const call = first.files.find((f: any) => f.path === 'src/gen/user000.ts').locations[1]
-    expect(call).toMatchObject({ line: project.lineOf('src/gen/user000.ts', "track('user0.event0'"), column: project.columnOf('src/gen/user000.ts', "track('user0.event0'"), container: 'user0' })
+    expect(call).toMatchObject({
+      line: project.lineOf('src/gen/user000.ts', "track('user0.event0'"),
+      column: project.columnOf('src/gen/user000.ts', "track('user0.event0'"),
+      container: 'user0',
+    })
     expect(call.snippet).toBe("track('user0.event0', 1)")
     const seen = new Set<string>()
     let cursor: string | undefined = first.page.nextCursor
     for (const file of first.files) for (const l of file.locations) seen.add(`${file.path}:${l.line}:${l.column}`)
     while (cursor !== undefined) {
-      const page = structured(await real.call(codeNavigate, { target: { path: 'src/telemetry.ts', symbol: 'track' }, kind: 'references', limit: 500, cursor }))
+      const page = structured(
+        await real.call(codeNavigate, { target: { path: 'src/telemetry.ts', symbol: 'track' }, kind: 'references', limit: 500, cursor }),
+      )
       for (const file of page.files) for (const l of file.locations) seen.add(`${file.path}:${l.line}:${l.column}`)
       cursor = page.page.nextCursor
     }
@@ -65,7 +82,11 @@ describe('read tools on the native TypeScript 7 server', { timeout: 120_000 }, (
 
   it('code_navigate definition with body, from a call site aimed by line + matchText', async () => {
     const line = project.lineOf('src/main.ts', "track('report'")
-    const outcome = await real.call(codeNavigate, { target: { path: 'src/main.ts', line, matchText: 'track' }, kind: 'definition', includeBody: true })
+    const outcome = await real.call(codeNavigate, {
+      target: { path: 'src/main.ts', line, matchText: 'track' },
+      kind: 'definition',
+      includeBody: true,
+    })
     const result = structured(outcome)
     expect(result.files).toEqual([expect.objectContaining({ path: 'src/telemetry.ts' })])
     expect(result.bodies[0].text).toContain('return total')
@@ -103,9 +124,20 @@ describe('read tools on the native TypeScript 7 server', { timeout: 120_000 }, (
   })
 
   it('code_hierarchy: callers with call sites, and a deeper graph', async () => {
-    const result = structured(await real.call(codeHierarchy, { target: { path: 'src/shapes.ts', symbol: 'describe' }, kind: 'callers', depth: 3 }))
-    const call = { line: project.lineOf('src/main.ts', 'describe(new Square'), column: project.columnOf('src/main.ts', 'describe(new Square') }
-    expect(result.direct).toEqual([expect.objectContaining({ name: 'report', path: 'src/main.ts', callSites: [{ ...call, endLine: call.line, endColumn: call.column + 'describe'.length }] })])
+    const result = structured(
+      await real.call(codeHierarchy, { target: { path: 'src/shapes.ts', symbol: 'describe' }, kind: 'callers', depth: 3 }),
+    )
+    const call = {
+      line: project.lineOf('src/main.ts', 'describe(new Square'),
+      column: project.columnOf('src/main.ts', 'describe(new Square'),
+    }
+    expect(result.direct).toEqual([
+      expect.objectContaining({
+        name: 'report',
+        path: 'src/main.ts',
+        callSites: [{ ...call, endLine: call.line, endColumn: call.column + 'describe'.length }],
+      }),
+    ])
     const ids = result.graph.nodes.map((n: any) => n.name)
     expect(ids).toEqual(expect.arrayContaining(['describe', 'report', 'run']))
     expect(result.graph.edges.length).toBeGreaterThanOrEqual(2)

@@ -50,7 +50,11 @@ export const callsPerFile = 6
 /** A TypeScript project: shapes with an interface and two implementations, a widely used function, an error. */
 export function typeScriptFiles(generatedFiles: number): Record<string, string> {
   const files: Record<string, string> = {
-    'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true }, include: ['src'] }, null, 2),
+    'tsconfig.json': JSON.stringify(
+      { compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true }, include: ['src'] },
+      null,
+      2,
+    ),
     'src/telemetry.ts': [
       'let total = 0',
       '',

@@ -45,7 +45,11 @@ export function structured(outcome: ToolOutcome): Record<string, any> {
 }
 
 /** Resolves once a provider status matches, or rejects after `timeoutMs` (a bounded wait on events, not a sleep). */
-export function waitForStatus(lsp: LspService, matches: (status: LspProviderStatus) => boolean, timeoutMs = 60_000): Promise<LspProviderStatus> {
+export function waitForStatus(
+  lsp: LspService,
+  matches: (status: LspProviderStatus) => boolean,
+  timeoutMs = 60_000,
+): Promise<LspProviderStatus> {
   const now = lsp.status().find(matches)
   if (now !== undefined) return Promise.resolve(now)
   return new Promise((resolve, reject) => {

@@ -4,8 +4,19 @@ import type { JsonSchemaObject } from '../../src/index.js'
 
 /** Keywords that exist only in draft 2019-09 / 2020-12; a draft-07 validator ignores or rejects them. */
 const newerOnlyKeywords = [
-  'prefixItems', '$defs', 'dependentSchemas', 'dependentRequired', 'unevaluatedProperties', 'unevaluatedItems',
-  '$dynamicRef', '$dynamicAnchor', '$anchor', 'minContains', 'maxContains', 'contentSchema', '$recursiveRef',
+  'prefixItems',
+  '$defs',
+  'dependentSchemas',
+  'dependentRequired',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  '$anchor',
+  'minContains',
+  'maxContains',
+  'contentSchema',
+  '$recursiveRef',
 ]
 
 /** Every key used anywhere in a schema (as keyword, not as a property name). */
@@ -48,8 +59,23 @@ export function validateDraft07(schema: JsonSchemaObject, value: unknown): strin
 }
 
 const strictUnsupported = new Set([
-  'minLength', 'maxLength', 'minProperties', 'maxProperties', 'patternProperties', 'propertyNames', 'unevaluatedProperties',
-  'unevaluatedItems', 'uniqueItems', 'contains', 'oneOf', 'allOf', 'not', 'if', 'then', 'else', 'default',
+  'minLength',
+  'maxLength',
+  'minProperties',
+  'maxProperties',
+  'patternProperties',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'uniqueItems',
+  'contains',
+  'oneOf',
+  'allOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'default',
 ])
 
 /**

@@ -85,7 +85,8 @@ function flat(symbols: ReadonlyArray<LspDocumentSymbol>, container?: string): Ar
 
 /** A toy provider over a memory workspace. */
 export function createToyProvider(workspace: MemoryWorkspace, options: ToyOptions = {}): LspProvider {
-  const meta = (): LspResultMeta => resultMeta('toy', { status: options.status ?? 'ready', warm: options.warm ?? true, truncated: options.truncated ?? false })
+  const meta = (): LspResultMeta =>
+    resultMeta('toy', { status: options.status ?? 'ready', warm: options.warm ?? true, truncated: options.truncated ?? false })
   const toyFiles = () => [...workspace.files.entries()].filter(([path]) => path.endsWith('.toy'))
   const location = (path: string, range: LspRange): LspLocation => ({ uri: pathToUri(path), path, range })
   const allSymbols = () => toyFiles().flatMap(([path, text]) => flat(outline(text)).map((s) => ({ ...s, path })))
@@ -121,10 +122,31 @@ export function createToyProvider(workspace: MemoryWorkspace, options: ToyOption
     id: 'toy',
     extensions: { '.toy': 'toy' },
     operations: options.operations ?? [
-      'definition', 'references', 'hover', 'signatureHelp', 'documentSymbols', 'workspaceSymbols', 'prepareCallHierarchy',
-      'incomingCalls', 'outgoingCalls', 'diagnostics', 'inlayHints', 'completion',
+      'definition',
+      'references',
+      'hover',
+      'signatureHelp',
+      'documentSymbols',
+      'workspaceSymbols',
+      'prepareCallHierarchy',
+      'incomingCalls',
+      'outgoingCalls',
+      'diagnostics',
+      'inlayHints',
+      'completion',
     ],
-    status: () => [{ providerId: 'toy', root: workspace.root, server: 'toy', state: options.state ?? 'ready', languages: ['toy'], operations: [], uptimeMs: 1000, rssBytes: 1024 * 1024 }],
+    status: () => [
+      {
+        providerId: 'toy',
+        root: workspace.root,
+        server: 'toy',
+        state: options.state ?? 'ready',
+        languages: ['toy'],
+        operations: [],
+        uptimeMs: 1000,
+        rssBytes: 1024 * 1024,
+      },
+    ],
     query: (async (request: LspQueryRequest, signal: AbortSignal): Promise<never> => {
       if (signal.aborted) throw new LspError('CANCELLED', 'cancelled')
       const failing = options.failing
@@ -140,12 +162,20 @@ export function createToyProvider(workspace: MemoryWorkspace, options: ToyOption
             kind: 'workspaceSymbols',
             symbols: allSymbols()
               .filter((s) => s.name.toLowerCase().includes(request.query.toLowerCase()))
-              .map((s) => ({ name: s.name, kind: s.kind, ...(s.container === undefined ? {} : { containerName: s.container }), location: location(s.path, s.selectionRange) })),
+              .map((s) => ({
+                name: s.name,
+                kind: s.kind,
+                ...(s.container === undefined ? {} : { containerName: s.container }),
+                location: location(s.path, s.selectionRange),
+              })),
           })
         case 'definition': {
           const word = wordAtRequest(request)
           const found = allSymbols().filter((s) => s.name === word?.word)
-          return answer({ kind: 'locations', locations: found.map((s) => ({ ...location(s.path, s.range), targetSelectionRange: s.selectionRange })) })
+          return answer({
+            kind: 'locations',
+            locations: found.map((s) => ({ ...location(s.path, s.range), targetSelectionRange: s.selectionRange })),
+          })
         }
         case 'references': {
           const word = wordAtRequest(request)
@@ -167,8 +197,17 @@ export function createToyProvider(workspace: MemoryWorkspace, options: ToyOption
           if (symbol === undefined) return answer({ kind: 'hover', hover: null })
           const lines = textOf(symbol.path)
           const doc = symbol.selectionRange.start.line > 0 ? lines.lineText(symbol.selectionRange.start.line - 1).trim() : ''
-          const signature = lines.lineText(symbol.selectionRange.start.line).trim().replace(/\s*\{$/, '')
-          return answer({ kind: 'hover', hover: { format: 'markdown', contents: `\`\`\`toy\n${signature}\n\`\`\`${doc.startsWith('#') ? `\n---\n${doc.slice(1).trim()}` : ''}` } })
+          const signature = lines
+            .lineText(symbol.selectionRange.start.line)
+            .trim()
+            .replace(/\s*\{$/, '')
+          return answer({
+            kind: 'hover',
+            hover: {
+              format: 'markdown',
+              contents: `\`\`\`toy\n${signature}\n\`\`\`${doc.startsWith('#') ? `\n---\n${doc.slice(1).trim()}` : ''}`,
+            },
+          })
         }
         case 'signatureHelp': {
           const text = textOf(request.path).lineText(request.position.line).slice(0, request.position.character)
@@ -176,13 +215,30 @@ export function createToyProvider(workspace: MemoryWorkspace, options: ToyOption
           const callee = open < 0 ? undefined : wordAt(text, open)
           const symbol = functions().find((s) => s.name === callee?.word)
           if (symbol === undefined || symbol.detail === undefined) return answer({ kind: 'signatureHelp', signatureHelp: null })
-          const params = /\(([^)]*)\)/.exec(symbol.detail)?.[1]?.split(',').map((p) => p.trim()).filter(Boolean) ?? []
+          const params =
+            /\(([^)]*)\)/
+              .exec(symbol.detail)?.[1]
+              ?.split(',')
+              .map((p) => p.trim())
+              .filter(Boolean) ?? []
           const active = (text.slice(open).match(/,/g) ?? []).length
-          return answer({ kind: 'signatureHelp', signatureHelp: { signatures: [{ label: symbol.detail, parameters: params.map((label) => ({ label })) }], activeSignature: 0, activeParameter: active } })
+          return answer({
+            kind: 'signatureHelp',
+            signatureHelp: {
+              signatures: [{ label: symbol.detail, parameters: params.map((label) => ({ label })) }],
+              activeSignature: 0,
+              activeParameter: active,
+            },
+          })
         }
         case 'prepareCallHierarchy': {
           const word = wordAtRequest(request)
-          return answer({ kind: 'hierarchyItems', items: functions().filter((s) => s.name === word?.word).map(item) })
+          return answer({
+            kind: 'hierarchyItems',
+            items: functions()
+              .filter((s) => s.name === word?.word)
+              .map(item),
+          })
         }
         case 'outgoingCalls': {
           const from = functions().find((s) => item(s).id === request.item.id)
@@ -195,7 +251,9 @@ export function createToyProvider(workspace: MemoryWorkspace, options: ToyOption
         }
         case 'incomingCalls': {
           const out = functions().flatMap((s) => {
-            const ranges = callsIn(s).filter((c) => c.name === request.item.name).map((c) => c.range)
+            const ranges = callsIn(s)
+              .filter((c) => c.name === request.item.name)
+              .map((c) => c.range)
             return ranges.length === 0 ? [] : [{ item: item(s), fromRanges: ranges }]
           })
           return answer({ kind: 'hierarchyCalls', calls: out })
@@ -207,13 +265,19 @@ export function createToyProvider(workspace: MemoryWorkspace, options: ToyOption
             for (let line = 0; line < lines.lineCount; line++) {
               const text = lines.lineText(line)
               const range = { start: { line, character: 0 }, end: { line, character: text.length } }
-              if (text.includes('ERROR')) diagnostics.push({ range, severity: 'error', message: `error on line ${line + 1}`, source: 'toy', code: 'E1' })
+              if (text.includes('ERROR'))
+                diagnostics.push({ range, severity: 'error', message: `error on line ${line + 1}`, source: 'toy', code: 'E1' })
               if (text.includes('TODO')) diagnostics.push({ range, severity: 'warning', message: 'unfinished work', source: 'toy' })
-              if (text.includes('unused')) diagnostics.push({ range, severity: 'hint', message: 'declared but never used', tags: ['unnecessary'], source: 'toy' })
+              if (text.includes('unused'))
+                diagnostics.push({ range, severity: 'hint', message: 'declared but never used', tags: ['unnecessary'], source: 'toy' })
             }
             return { uri: pathToUri(path), path, freshness: 'current', diagnostics }
           })
-          return answer({ kind: 'diagnostics', files, coverage: { analysed: files.map((f) => f.path), eligible: toyFiles().length, complete: true } })
+          return answer({
+            kind: 'diagnostics',
+            files,
+            coverage: { analysed: files.map((f) => f.path), eligible: toyFiles().length, complete: true },
+          })
         }
         case 'inlayHints': {
           const lines = textOf(request.path)
@@ -228,7 +292,12 @@ export function createToyProvider(workspace: MemoryWorkspace, options: ToyOption
           return answer({
             kind: 'completion',
             isIncomplete: false,
-            items: allSymbols().map((s) => ({ label: s.name, kind: s.kind, ...(s.detail === undefined ? {} : { detail: s.detail }), sortText: s.name })),
+            items: allSymbols().map((s) => ({
+              label: s.name,
+              kind: s.kind,
+              ...(s.detail === undefined ? {} : { detail: s.detail }),
+              sortText: s.name,
+            })),
           })
         default:
           throw new LspError('UNSUPPORTED_OPERATION', `toy does not support ${request.operation}`)
