@@ -30,8 +30,8 @@ import {
 } from 'vscode-languageserver-protocol/node'
 
 import { builtinProfiles, createLocalHost, type LocalHost } from '../src/index.js'
-import { treeRss } from '../src/server-process.js'
-import { watchdogPid } from '../src/watchdog.js'
+import { treeRss } from '../src/server/process.js'
+import { watchdogPid } from '../src/server/watchdog.js'
 
 const FILES = 300
 const ROUNDS = Number(process.env['CODESEAM_BENCH_ROUNDS'] ?? 200)

@@ -1,4 +1,4 @@
-export type { ServerProfile, ReadinessRule, ProjectRootRule, UntrustedPolicy } from './profiles.js'
+export type { ServerProfile, ReadinessRule, ProjectRootRule, UntrustedPolicy } from './policy/profiles.js'
 export {
   builtinProfiles,
   findOnPath,
@@ -7,10 +7,10 @@ export {
   pyrightOperations,
   clangdOperations,
   clangdOperationsFor,
-} from './profiles.js'
-export type { HostConfig, HostOptions, ProfileConfig, ResolvedHostConfig, TrustLevel } from './config.js'
-export { mergeProfiles, readConfigFile, resolveHostConfig } from './config.js'
-export { minimalEnvironment } from './environment.js'
+} from './policy/profiles.js'
+export type { HostConfig, HostOptions, ProfileConfig, ResolvedHostConfig, TrustLevel } from './policy/config.js'
+export { mergeProfiles, readConfigFile, resolveHostConfig } from './policy/config.js'
+export { minimalEnvironment } from './policy/environment.js'
 export type { AttachRoot, LocalHost, OpenWorkspaceOptions } from './host.js'
-export { createLocalHost } from './local-host.js'
-export { StdoutGuard, ProtocolViolation } from './stdout-guard.js'
+export { createLocalHost } from './host.js'
+export { StdoutGuard, ProtocolViolation } from './server/stdout-guard.js'

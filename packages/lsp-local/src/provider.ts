@@ -17,16 +17,16 @@ import {
 } from '@codeseam/lsp'
 import { WorkspaceSymbolRequest } from 'vscode-languageserver-protocol/node'
 
-import { supportsOperation, supportsPullDiagnostics } from './capabilities.js'
-import { CodeActionStore } from './code-actions.js'
-import { fileDiagnostics } from './diagnostics-query.js'
-import type { HostCore } from './host-core.js'
-import type { LanguageServer } from './language-server.js'
-import { runOperation } from './operations.js'
-import type { ServerProfile } from './profiles.js'
-import type { ServerSlot } from './server-pool.js'
-import { Translator } from './translate.js'
-import type { LocalWorkspace } from './workspace.js'
+import { supportsOperation, supportsPullDiagnostics } from './features/capabilities.js'
+import { CodeActionStore } from './features/code-actions.js'
+import { fileDiagnostics } from './features/diagnostics-query.js'
+import type { HostCore } from './pool/host-core.js'
+import type { LanguageServer } from './server/language-server.js'
+import { runOperation } from './features/operations.js'
+import type { ServerProfile } from './policy/profiles.js'
+import type { ServerSlot } from './pool/slot.js'
+import { Translator } from './features/translate.js'
+import type { LocalWorkspace } from './workspace/workspace.js'
 
 /** Operations whose answer must cover every project under the root. */
 const wholeWorkspace: ReadonlySet<LspOperation> = new Set([

@@ -7,8 +7,8 @@ import * as nodePath from 'node:path'
 
 import { afterAll, describe, expect, it } from 'vitest'
 
-import { DiagnosticsStore } from '../src/diagnostics.js'
-import { LanguageServer } from '../src/language-server.js'
+import { DiagnosticsStore } from '../src/server/diagnostics.js'
+import { LanguageServer } from '../src/server/language-server.js'
 import { faultServerPath, FaultLog } from './fault-server/harness.js'
 
 const root = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'lsp-local-aborted-')))

@@ -5,9 +5,9 @@ import * as nodePath from 'node:path'
 import { LspError } from '@codeseam/lsp'
 import { afterAll, describe, expect, test } from 'vitest'
 
-import { mergeProfiles } from '../src/config.js'
-import { builtinProfiles, type ServerProfile } from '../src/profiles.js'
-import { planSpawn } from '../src/trust.js'
+import { mergeProfiles } from '../src/policy/config.js'
+import { builtinProfiles, type ServerProfile } from '../src/policy/profiles.js'
+import { planSpawn } from '../src/policy/trust.js'
 
 // codeseam run on a checkout that contains codeseam itself: the bundled servers live inside the workspace.
 const scratch = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-bundled-')))

@@ -6,7 +6,7 @@ import { createLsp } from '@codeseam/lsp'
 import { describe, expect, test } from 'vitest'
 
 import { builtinProfiles, createLocalHost } from '../src/index.js'
-import { planSpawn } from '../src/trust.js'
+import { planSpawn } from '../src/policy/trust.js'
 import { descendantPids, isAlive, positionOf } from './helpers.js'
 import { describeProfile } from './profile-suite.js'
 

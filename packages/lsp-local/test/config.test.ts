@@ -5,7 +5,7 @@ import * as nodePath from 'node:path'
 import { expect, test } from 'vitest'
 
 import { builtinProfiles, createLocalHost, mergeProfiles, resolveHostConfig, type ServerProfile } from '../src/index.js'
-import { serverEnvironment } from '../src/environment.js'
+import { serverEnvironment } from '../src/policy/environment.js'
 
 const fixture: ServerProfile = { id: 'fixture', command: '/bin/true', args: [], extensions: { '.fx': 'fx' } }
 

@@ -6,8 +6,8 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, expect, test } from 'vitest'
 import { isLspError } from '@codeseam/lsp'
 
-import { Containment } from '../src/containment.js'
-import { Translator } from '../src/translate.js'
+import { Containment } from '../src/workspace/containment.js'
+import { Translator } from '../src/features/translate.js'
 import { createLocalHost } from '../src/index.js'
 
 const base = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-contain-')))

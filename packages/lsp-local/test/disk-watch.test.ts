@@ -7,7 +7,7 @@ import { afterAll, expect, test } from 'vitest'
 import { FileChangeType } from 'vscode-languageserver-protocol/node'
 import { pathToUri } from '@codeseam/lsp'
 
-import { DiskWatch } from '../src/disk-watch.js'
+import { DiskWatch } from '../src/workspace/disk-watch.js'
 import { withDeadline } from './fault-server/harness.js'
 
 const base = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-disk-watch-')))

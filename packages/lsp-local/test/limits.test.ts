@@ -13,7 +13,7 @@ import {
   resolveResourceLimits,
   withHeapCap,
   type MemoryBreach,
-} from '../src/limits.js'
+} from '../src/policy/limits.js'
 
 const MiB = 1024 ** 2
 const GiB = 1024 ** 3

@@ -4,9 +4,9 @@ import * as nodePath from 'node:path'
 
 import { afterEach, describe, expect, test } from 'vitest'
 
-import { nestedProjects, nestedSettings } from '../src/nested-projects.js'
-import { builtinProfiles } from '../src/profiles.js'
-import { inScope, pyrightScope } from '../src/pyright-projects.js'
+import { nestedProjects, nestedSettings } from '../src/workspace/nested-projects.js'
+import { builtinProfiles } from '../src/policy/profiles.js'
+import { inScope, pyrightScope } from '../src/workspace/pyright-projects.js'
 
 const removals: Array<() => void> = []
 afterEach(() => {

@@ -38,8 +38,8 @@ import {
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest'
 
 import { createLocalHost } from '../src/index.js'
-import { forgetUserPython, userPython } from '../src/python-interpreter.js'
-import { lookUp } from '../src/trust.js'
+import { forgetUserPython, userPython } from '../src/policy/python-interpreter.js'
+import { lookUp } from '../src/policy/trust.js'
 import { LeakCheck, positionOf } from './helpers.js'
 
 const require = createRequire(import.meta.url)

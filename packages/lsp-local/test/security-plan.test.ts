@@ -5,9 +5,9 @@ import * as nodePath from 'node:path'
 import { LspError } from '@codeseam/lsp'
 import { afterAll, describe, expect, test } from 'vitest'
 
-import { builtinProfiles, type ServerProfile } from '../src/profiles.js'
-import { forgetUserPython } from '../src/python-interpreter.js'
-import { isShimDirectory, ownTsserverPath, planSpawn, sanitizePath, serverKind, type TrustContext } from '../src/trust.js'
+import { builtinProfiles, type ServerProfile } from '../src/policy/profiles.js'
+import { forgetUserPython } from '../src/policy/python-interpreter.js'
+import { isShimDirectory, ownTsserverPath, planSpawn, sanitizePath, serverKind, type TrustContext } from '../src/policy/trust.js'
 import { prepareAttack } from './fixtures/untrusted/prepare.js'
 
 const scratch = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-trust-')))

@@ -5,10 +5,10 @@ import { TextLines, pathToUri } from '@codeseam/lsp'
 import { HoverRequest, type Hover } from 'vscode-languageserver-protocol/node'
 import { afterAll, describe, expect, test } from 'vitest'
 
-import { serverEnvironment } from '../src/environment.js'
-import { LanguageServer } from '../src/language-server.js'
-import { builtinProfiles, type ServerProfile } from '../src/profiles.js'
-import { lookUp, planSpawn, type SpawnPlan } from '../src/trust.js'
+import { serverEnvironment } from '../src/policy/environment.js'
+import { LanguageServer } from '../src/server/language-server.js'
+import { builtinProfiles, type ServerProfile } from '../src/policy/profiles.js'
+import { lookUp, planSpawn, type SpawnPlan } from '../src/policy/trust.js'
 import { fakeNpmDir, prepareAttack, waitForFile } from './fixtures/untrusted/prepare.js'
 
 /**

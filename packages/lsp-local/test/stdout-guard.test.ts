@@ -5,7 +5,7 @@ import { expect, test } from 'vitest'
 import { ReadableStreamMessageReader, type Message } from 'vscode-languageserver-protocol/node'
 
 import { ProtocolViolation, StdoutGuard } from '../src/index.js'
-import { guardedStream } from '../src/stdout-guard.js'
+import { guardedStream } from '../src/server/stdout-guard.js'
 
 function frame(body: string): Buffer {
   const bytes = Buffer.from(body, 'utf8')

@@ -9,9 +9,9 @@ import { createRequire } from 'node:module'
 import * as nodePath from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
-import { section } from '../../src/language-server.js'
-import { nestedProjects, nestedSettings } from '../../src/nested-projects.js'
-import { builtinProfiles } from '../../src/profiles.js'
+import { section } from '../../src/server/language-server.js'
+import { nestedProjects, nestedSettings } from '../../src/workspace/nested-projects.js'
+import { builtinProfiles } from '../../src/policy/profiles.js'
 
 import {
   ApplyWorkspaceEditRequest,

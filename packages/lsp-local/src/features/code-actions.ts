@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { LspError, type LspCodeAction, type LspCommandOutcome, type LspWorkspaceEdit } from '@codeseam/lsp'
 import { CodeActionResolveRequest, ExecuteCommandRequest, type CodeAction, type Command } from 'vscode-languageserver-protocol/node'
 
-import type { LanguageServer } from './language-server.js'
+import type { LanguageServer } from '../server/language-server.js'
 import type { Translator } from './translate.js'
 
 interface StoredAction {

@@ -32,7 +32,7 @@ import {
   type WorkspaceFolder,
 } from 'vscode-languageserver-protocol/node'
 
-import type { ServerProcess } from './server-process.js'
+import type { ServerProcess } from './process.js'
 import { guardedStream } from './stdout-guard.js'
 
 /**

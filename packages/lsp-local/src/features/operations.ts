@@ -26,8 +26,8 @@ import {
 } from 'vscode-languageserver-protocol/node'
 
 import { resolveAction, type CodeActionStore } from './code-actions.js'
-import type { OpenDocument } from './documents.js'
-import type { LanguageServer } from './language-server.js'
+import type { OpenDocument } from '../workspace/documents.js'
+import type { LanguageServer } from '../server/language-server.js'
 import type { Translator } from './translate.js'
 
 /** What one file- or item-scoped operation runs with. */

@@ -1,13 +1,13 @@
 import { LspError, type LspProviderStatus } from '@codeseam/lsp'
 
-import type { ResolvedHostConfig, TrustLevel } from './config.js'
-import { LanguageServer, type ServerState } from './language-server.js'
-import type { ServerProfile } from './profiles.js'
-import { serverEnvironment } from './environment.js'
-import { negotiatedOperations } from './capabilities.js'
-import { withHeapCap } from './limits.js'
-import { nestedSettings, type NestedProjects } from './nested-projects.js'
-import { planSpawn } from './trust.js'
+import type { ResolvedHostConfig, TrustLevel } from '../policy/config.js'
+import { LanguageServer, type ServerState } from '../server/language-server.js'
+import type { ServerProfile } from '../policy/profiles.js'
+import { serverEnvironment } from '../policy/environment.js'
+import { negotiatedOperations } from '../features/capabilities.js'
+import { withHeapCap } from '../policy/limits.js'
+import { nestedSettings, type NestedProjects } from '../workspace/nested-projects.js'
+import { planSpawn } from '../policy/trust.js'
 
 /** What a slot asks of the host around a start. */
 export interface SlotHooks {

@@ -1,9 +1,9 @@
 import { readFileSync, statSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import type { ServerProfile } from './profiles.js'
-import { mergeSettings } from './trust.js'
-import { listFiles } from './workspace-files.js'
+import type { ServerProfile } from '../policy/profiles.js'
+import { mergeSettings } from '../policy/trust.js'
+import { listFiles } from './files.js'
 
 /**
  * Nested projects under a server's root, for a `workspaceFolders` profile (pyright). A nested folder with a

@@ -2,9 +2,9 @@ import type { LspFileDiagnostics } from '@codeseam/lsp'
 import { DocumentDiagnosticReportKind, DocumentDiagnosticRequest } from 'vscode-languageserver-protocol/node'
 
 import { supportsPullDiagnostics } from './capabilities.js'
-import type { DiagnosticsEntry } from './diagnostics.js'
-import type { OpenDocument } from './documents.js'
-import type { LanguageServer } from './language-server.js'
+import type { DiagnosticsEntry } from '../server/diagnostics.js'
+import type { OpenDocument } from '../workspace/documents.js'
+import type { LanguageServer } from '../server/language-server.js'
 import type { Translator } from './translate.js'
 
 /**

@@ -29,14 +29,14 @@ import {
   type WorkspaceFolder,
 } from 'vscode-languageserver-protocol/node'
 
-import { supportsPullDiagnostics } from './capabilities.js'
-import { clientCapabilities } from './client-capabilities.js'
+import { supportsPullDiagnostics } from '../features/capabilities.js'
+import { clientCapabilities } from '../features/client-capabilities.js'
 import { connect, type FileStatusParams } from './connection.js'
-import { assertReadable } from './containment.js'
+import { assertReadable } from '../workspace/containment.js'
 import { Deadlines } from './deadlines.js'
 import { DiagnosticsStore, type DiagnosticsEntry } from './diagnostics.js'
-import { DocumentSync } from './documents.js'
-import { ServerProcess } from './server-process.js'
+import { DocumentSync } from '../workspace/documents.js'
+import { ServerProcess } from './process.js'
 
 /** Everything needed to run one server for one project root. */
 export interface LanguageServerSpec {

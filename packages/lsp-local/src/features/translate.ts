@@ -42,7 +42,7 @@ import {
   type WorkspaceSymbol,
 } from 'vscode-languageserver-protocol/node'
 
-import type { Containment } from './containment.js'
+import type { Containment } from '../workspace/containment.js'
 
 /**
  * Every protocol → seam conversion in one place. Server output is untrusted: in read results anything that

@@ -16,9 +16,9 @@ import {
 } from '@codeseam/lsp'
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/node'
 
-import type { TrustLevel } from './config.js'
+import type { TrustLevel } from '../policy/config.js'
 import type { Containment } from './containment.js'
-import type { HostCore } from './host-core.js'
+import type { HostCore } from '../pool/host-core.js'
 
 /**
  * Replaces a file's text all at once (temp file + rename), keeping its permission bits (an executable

@@ -5,7 +5,7 @@ import * as nodePath from 'node:path'
 import { extensionOf, pathToUri } from '@codeseam/lsp'
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/node'
 
-import { skippedFolders } from './workspace-files.js'
+import { skippedFolders } from './files.js'
 
 /** Project configs to watch besides the languages' files (TypeScript's tsconfig*.json and `extends` targets). */
 export interface ConfigWatch {
