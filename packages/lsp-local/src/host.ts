@@ -13,7 +13,7 @@ import {
 import { resolveHostConfig, type HostOptions, type TrustLevel } from './policy/config.js'
 import { Containment } from './workspace/containment.js'
 import { HostCore } from './pool/host-core.js'
-import { builtinProfiles } from './policy/profiles.js'
+import { builtinProfiles } from './policy/builtin-profiles.js'
 import { ProfileProvider } from './provider.js'
 import { LocalWorkspace } from './workspace/workspace.js'
 
@@ -62,7 +62,7 @@ export async function createLocalHost(options: HostOptions = {}): Promise<LocalH
   const openWorkspace = async (root: string, open: OpenWorkspaceOptions = {}): Promise<LocalWorkspace> => {
     if (core.disposed) throw new LspError('DISPOSED', 'the lsp-local host was disposed')
     const containment = await Containment.forRoot(root)
-    const existing = core.workspaces.get(containment.root)
+    const existing = core.openAt(containment.root)
     if (existing !== undefined) {
       if (open.trust !== undefined && open.trust !== existing.trust) await setTrust(containment.root, open.trust)
       core.addWorkspace(existing, root)

@@ -1,7 +1,7 @@
 export type { ServerProfile, ReadinessRule, ProjectRootRule, UntrustedPolicy } from './policy/profiles.js'
+export { builtinProfiles } from './policy/builtin-profiles.js'
+export { findOnPath } from './policy/executables.js'
 export {
-  builtinProfiles,
-  findOnPath,
   nativeTypeScriptOperations,
   typeScriptLanguageServerOperations,
   pyrightOperations,

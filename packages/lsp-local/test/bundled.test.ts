@@ -6,7 +6,8 @@ import { LspError } from '@codeseam/lsp'
 import { afterAll, describe, expect, test } from 'vitest'
 
 import { mergeProfiles } from '../src/policy/config.js'
-import { builtinProfiles, type ServerProfile } from '../src/policy/profiles.js'
+import { builtinProfiles } from '../src/policy/builtin-profiles.js'
+import type { ServerProfile } from '../src/policy/profiles.js'
 import { planSpawn } from '../src/policy/trust.js'
 
 // codeseam run on a checkout that contains codeseam itself: the bundled servers live inside the workspace.

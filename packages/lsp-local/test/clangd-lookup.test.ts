@@ -4,7 +4,7 @@ import * as nodePath from 'node:path'
 
 import { afterEach, describe, expect, test } from 'vitest'
 
-import { builtinProfiles, clangdMajor, clangdUnavailable, findClangd, findClangdCandidates } from '../src/policy/profiles.js'
+import { builtinProfiles, clangdMajor, clangdUnavailable, findClangd, findClangdCandidates } from '../src/policy/builtin-profiles.js'
 
 /**
  * The clangd lookup on fake executables: they only record that they ran (and print a version when asked),

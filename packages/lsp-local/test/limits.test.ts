@@ -5,15 +5,9 @@ import type { Readable, Writable } from 'node:stream'
 import { LspError } from '@codeseam/lsp'
 import { afterEach, describe, expect, test } from 'vitest'
 
-import {
-  MemoryWatcher,
-  chooseReclaim,
-  defaultResourceLimits,
-  readTreeMemory,
-  resolveResourceLimits,
-  withHeapCap,
-  type MemoryBreach,
-} from '../src/policy/limits.js'
+import { defaultResourceLimits, resolveResourceLimits, withHeapCap } from '../src/policy/limits.js'
+import { MemoryWatcher, readTreeMemory, type MemoryBreach } from '../src/pool/memory.js'
+import { chooseReclaim } from '../src/pool/reclaim.js'
 
 const MiB = 1024 ** 2
 const GiB = 1024 ** 3

@@ -5,7 +5,7 @@ import * as nodePath from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 
 import { nestedProjects, nestedSettings } from '../src/workspace/nested-projects.js'
-import { builtinProfiles } from '../src/policy/profiles.js'
+import { builtinProfiles } from '../src/policy/builtin-profiles.js'
 import { inScope, pyrightScope } from '../src/workspace/pyright-projects.js'
 
 const removals: Array<() => void> = []

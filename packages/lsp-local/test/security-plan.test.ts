@@ -5,9 +5,12 @@ import * as nodePath from 'node:path'
 import { LspError } from '@codeseam/lsp'
 import { afterAll, describe, expect, test } from 'vitest'
 
-import { builtinProfiles, type ServerProfile } from '../src/policy/profiles.js'
+import { builtinProfiles } from '../src/policy/builtin-profiles.js'
+import type { ServerProfile } from '../src/policy/profiles.js'
 import { forgetUserPython } from '../src/policy/python-interpreter.js'
-import { isShimDirectory, ownTsserverPath, planSpawn, sanitizePath, serverKind, type TrustContext } from '../src/policy/trust.js'
+import { isShimDirectory, ownTsserverPath, sanitizePath } from '../src/policy/executables.js'
+import { serverKind } from '../src/policy/server-kind.js'
+import { planSpawn, type TrustContext } from '../src/policy/trust.js'
 import { prepareAttack } from './fixtures/untrusted/prepare.js'
 
 const scratch = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-trust-')))

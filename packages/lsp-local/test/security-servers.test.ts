@@ -7,8 +7,10 @@ import { afterAll, describe, expect, test } from 'vitest'
 
 import { serverEnvironment } from '../src/policy/environment.js'
 import { LanguageServer } from '../src/server/language-server.js'
-import { builtinProfiles, type ServerProfile } from '../src/policy/profiles.js'
-import { lookUp, planSpawn, type SpawnPlan } from '../src/policy/trust.js'
+import { builtinProfiles } from '../src/policy/builtin-profiles.js'
+import type { ServerProfile } from '../src/policy/profiles.js'
+import { lookUp } from '../src/policy/executables.js'
+import { planSpawn, type SpawnPlan } from '../src/policy/trust.js'
 import { fakeNpmDir, prepareAttack, waitForFile } from './fixtures/untrusted/prepare.js'
 
 /**

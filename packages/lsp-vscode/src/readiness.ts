@@ -1,6 +1,6 @@
 import * as vscode from 'vscode'
 
-import type { OperationContext } from './session.js'
+import type { OperationContext } from './operation-context.js'
 
 /**
  * How the adapter tells that a language extension has analysed a document. VS Code has no readiness API;

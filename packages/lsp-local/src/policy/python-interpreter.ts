@@ -30,7 +30,7 @@ export interface UserPython {
 export interface UserPythonOptions {
   /** Canonical workspace root: nothing inside it is run, consulted or chosen. */
   readonly workspaceRoot: string
-  /** PATH without entries that resolve inside the workspace (trust.ts `sanitizePath`). */
+  /** PATH without entries that resolve inside the workspace (executables.ts `sanitizePath`). */
   readonly path: string
   /** The environment the candidate runs with: the server's minimal environment. */
   readonly env: Readonly<Record<string, string>>

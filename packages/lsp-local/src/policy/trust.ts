@@ -1,12 +1,12 @@
-import { existsSync, realpathSync, statSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import * as nodePath from 'node:path'
 
 import { LspError, isWithin } from '@codeseam/lsp'
 
 import { pythonSelectionEnvironment } from './environment.js'
+import { canonical, isRegularFile, lookUp, ownTsserverPath, sanitizePath } from './executables.js'
 import type { ServerProfile } from './profiles.js'
 import { projectSitePackages, userPython } from './python-interpreter.js'
+import { serverKind } from './server-kind.js'
 
 /** Whether the host may let a root's own files choose code to run. Roots are untrusted by default. */
 export type TrustLevel = 'trusted' | 'untrusted'
@@ -46,67 +46,6 @@ export interface TrustContext {
   readonly pythonSelection?: Readonly<Record<string, string>>
 }
 
-/** The built-in server families whose workspace-driven behaviour is known. */
-export type ServerKind = 'native-typescript' | 'typescript-language-server' | 'pyright' | 'clangd' | 'other'
-
-const scriptRunners = /^(node|nodejs|bun|deno|python[0-9.]*|pypy[0-9.]*|ruby|perl|php|java|sh|bash|dash|zsh)(\.exe)?$/
-
-/** Which family a profile belongs to: by built-in id, else by the shape of its command line. */
-export function serverKind(profile: Pick<ServerProfile, 'id' | 'command' | 'args'>): ServerKind {
-  const base = nodePath.basename(profile.command)
-  const script = profile.args.find((a) => !a.startsWith('-')) ?? ''
-  if (profile.id === 'typescript' || ((base === 'tsc' || base === 'tsgo') && profile.args.includes('--lsp'))) return 'native-typescript'
-  if (
-    profile.id === 'typescript-language-server' ||
-    base === 'typescript-language-server' ||
-    /typescript-language-server[\\/]lib[\\/]cli\.mjs$/.test(script)
-  )
-    return 'typescript-language-server'
-  if (profile.id === 'pyright' || /^(based)?pyright-langserver$/.test(base) || /(based)?pyright[\\/]langserver\.index\.js$/.test(script))
-    return 'pyright'
-  if (profile.id === 'clangd' || /^clangd(-\d+)?$/.test(base)) return 'clangd'
-  return 'other'
-}
-
-/** PATH without entries that resolve inside the workspace: relative ones resolve against the cwd, which is the root. */
-export function sanitizePath(path: string | undefined, workspaceRoot: string): string {
-  return (path ?? '')
-    .split(nodePath.delimiter)
-    .filter((dir) => dir !== '' && nodePath.isAbsolute(dir) && !isWithin(workspaceRoot, canonical(dir)))
-    .join(nodePath.delimiter)
-}
-
-/** Version-manager shim folders: the executable they run is chosen by files in the cwd (`.python-version`, `.tool-versions`, …). */
-export function isShimDirectory(dir: string): boolean {
-  return /[\\/](shims|\.?asdf[\\/]shims|mise[\\/]shims)$/.test(dir) || /[\\/]\.pyenv[\\/]plugins[\\/][^\\/]+[\\/]shims$/.test(dir)
-}
-
-function canonical(path: string): string {
-  try {
-    return realpathSync(path)
-  } catch {
-    return nodePath.resolve(path)
-  }
-}
-
-function isExecutableFile(path: string): boolean {
-  try {
-    return statSync(path).isFile()
-  } catch {
-    return false
-  }
-}
-
-/** Finds an executable on a PATH string without a shell, optionally skipping version-manager shims. */
-export function lookUp(name: string, path: string, options: { skipShims?: boolean } = {}): string | undefined {
-  for (const dir of path.split(nodePath.delimiter)) {
-    if (dir === '' || (options.skipShims === true && isShimDirectory(dir))) continue
-    const candidate = nodePath.join(dir, name)
-    if (isExecutableFile(candidate)) return candidate
-  }
-  return undefined
-}
-
 function untrusted(profile: ServerProfile, workspaceRoot: string, why: string, fix: string): LspError {
   return new LspError('UNTRUSTED', `the ${profile.id} server ${why}, and ${workspaceRoot} is untrusted: ${fix}`, {
     data: { profile: profile.id, root: workspaceRoot },
@@ -115,6 +54,9 @@ function untrusted(profile: ServerProfile, workspaceRoot: string, why: string, f
 
 const trustFix = (root: string) =>
   `mark the root trusted (openWorkspace(root, { trust: 'trusted' }) / --trust ${root}) if you have vetted it`
+
+/** Interpreters that run their first operand: that script is what really runs. */
+const scriptRunners = /^(node|nodejs|bun|deno|python[0-9.]*|pypy[0-9.]*|ruby|perl|php|java|sh|bash|dash|zsh)(\.exe)?$/
 
 /** The absolute command to run, refusing anything the workspace supplies. */
 function resolveCommand(profile: ServerProfile, root: string, workspaceRoot: string, path: string): string {
@@ -177,18 +119,6 @@ function dropFlag(args: ReadonlyArray<string>, flag: string): string[] {
     out.push(arg)
   }
   return out
-}
-
-const require = createRequire(import.meta.url)
-
-/** Our own TypeScript's tsserver.js (never the workspace's node_modules/typescript). */
-export function ownTsserverPath(): string | undefined {
-  try {
-    const path = nodePath.join(nodePath.dirname(require.resolve('typescript/package.json')), 'lib', 'tsserver.js')
-    return existsSync(path) ? path : undefined
-  } catch {
-    return undefined
-  }
 }
 
 /**
@@ -263,7 +193,7 @@ export function planSpawn(profile: ServerProfile, context: TrustContext): SpawnP
         given !== undefined &&
         nodePath.isAbsolute(given) &&
         nodePath.basename(given) === 'tsserver.js' &&
-        isExecutableFile(given) &&
+        isRegularFile(given) &&
         !isWithin(workspaceRoot, canonical(given))
       const path = usable ? given : ownTsserverPath()
       if (path === undefined) {

@@ -8,6 +8,7 @@ import { negotiatedOperations } from '../features/capabilities.js'
 import { withHeapCap } from '../policy/limits.js'
 import { nestedSettings, type NestedProjects } from '../workspace/nested-projects.js'
 import { planSpawn } from '../policy/trust.js'
+import { SharedStart } from './shared-start.js'
 
 /** What a slot asks of the host around a start. */
 export interface SlotHooks {
@@ -24,10 +25,7 @@ export interface SlotHooks {
 /** One (canonical project root, profile) slot: at most one live server, restarted with backoff after crashes. */
 export class ServerSlot {
   private server: LanguageServer | undefined
-  private starting: Promise<LanguageServer> | undefined
-  /** Aborts the shared start: only when every caller waiting on it has gone (or the slot stops). */
-  private startController: AbortController | undefined
-  private startWaiters = 0
+  private readonly starting: SharedStart<LanguageServer>
   private readonly crashTimes: number[] = []
   private restarts = 0
   private unavailable: string | undefined
@@ -47,16 +45,18 @@ export class ServerSlot {
     private readonly onStatus: (status: LspProviderStatus) => void,
     readonly workspaceRoot: string = root,
     private readonly hooks?: SlotHooks,
-  ) {}
+  ) {
+    this.starting = new SharedStart(`the ${profile.id} server for ${root}`)
+  }
 
   /** Holds a process (running or starting). */
   get hasProcess(): boolean {
-    return this.starting !== undefined || (this.server !== undefined && this.server.state !== 'stopped' && this.server.state !== 'crashed')
+    return this.starting.inProgress || (this.server !== undefined && this.server.state !== 'stopped' && this.server.state !== 'crashed')
   }
 
   /** Queries in flight or a start in progress: never reclaimed. */
   get busy(): boolean {
-    return this.inFlight > 0 || this.starting !== undefined
+    return this.inFlight > 0 || this.starting.inProgress
   }
 
   /** The memory-restart reason, once. */
@@ -73,7 +73,7 @@ export class ServerSlot {
   /** Graceful restart after a memory breach: stop now, start again on the next query, say why. */
   async restartForMemory(reason: string): Promise<void> {
     const server = this.server
-    if (server === undefined || this.starting !== undefined) return
+    if (server === undefined || this.starting.inProgress) return
     if (this.inFlight > 0) {
       // Never cut a running query short: restart when the last one finishes.
       this.pendingRestart = reason
@@ -96,85 +96,9 @@ export class ServerSlot {
     if (this.unavailable !== undefined) throw this.unavailableError()
     const live = this.live
     if (live !== undefined) return live
-    if (this.starting === undefined || this.startController?.signal.aborted === true) {
-      // The start is shared by every caller that arrives while it runs, so it answers to none of their
-      // signals or deadlines: it has its own, and is aborted only when all of them have given up.
-      const controller = new AbortController()
-      const hostDeadline = Date.now() + this.config.requestTimeoutMs
-      // A start everyone abandoned is still winding down: use its server if it came up anyway, else start
-      // afresh once it has stopped (never two processes for one slot).
-      const abandoned = this.starting
-      this.startController = controller
-      this.startWaiters = 0
-      const starting = (
-        abandoned === undefined
-          ? this.start(hostDeadline, controller.signal)
-          : abandoned.catch(() => this.start(hostDeadline, controller.signal))
-      ).finally(() => {
-        if (this.starting === starting) {
-          this.starting = undefined
-          this.startController = undefined
-        }
-      })
-      // A start every caller left still settles; its outcome is only for those who wait.
-      starting.catch(() => undefined)
-      this.starting = starting
-    }
-    return this.awaitStart(this.starting, deadline, signal)
-  }
-
-  /** One caller's wait on the shared start, bounded by that caller's own signal and deadline. */
-  private awaitStart(starting: Promise<LanguageServer>, deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
-    const controller = this.startController
-    if (signal?.aborted)
-      return Promise.reject(
-        new LspError('CANCELLED', `the request was cancelled while the ${this.profile.id} server for ${this.root} was starting`),
-      )
-    this.startWaiters++
-    return new Promise<LanguageServer>((resolve, reject) => {
-      let left = false
-      const leave = (error: LspError) => {
-        if (left) return
-        left = true
-        cleanup()
-        this.startWaiters--
-        if (this.startWaiters === 0 && this.starting === starting) controller?.abort(error)
-        reject(error)
-      }
-      const onAbort = () =>
-        leave(new LspError('CANCELLED', `the request was cancelled while the ${this.profile.id} server for ${this.root} was starting`))
-      const timer = setTimeout(
-        () =>
-          leave(
-            new LspError(
-              'TIMEOUT',
-              `the ${this.profile.id} server for ${this.root} did not finish starting within this request's deadline`,
-            ),
-          ),
-        Math.max(1, deadline - Date.now()),
-      )
-      const cleanup = () => {
-        clearTimeout(timer)
-        signal?.removeEventListener('abort', onAbort)
-      }
-      signal?.addEventListener('abort', onAbort, { once: true })
-      starting.then(
-        (server) => {
-          if (left) return
-          left = true
-          cleanup()
-          this.startWaiters--
-          resolve(server)
-        },
-        (error: unknown) => {
-          if (left) return
-          left = true
-          cleanup()
-          this.startWaiters--
-          reject(error)
-        },
-      )
-    })
+    // The start's own deadline: the host's request timeout from now, whoever waits on it.
+    const hostDeadline = Date.now() + this.config.requestTimeoutMs
+    return this.starting.join((startSignal) => this.start(hostDeadline, startSignal), deadline, signal)
   }
 
   private unavailableError(): LspError {
@@ -302,7 +226,7 @@ export class ServerSlot {
   }
 
   private async reclaim(): Promise<void> {
-    if (this.inFlight > 0 || this.server === undefined || this.starting !== undefined) return
+    if (this.inFlight > 0 || this.server === undefined || this.starting.inProgress) return
     const server = this.server
     this.server = undefined
     await this.stopping(server.stop())
@@ -321,8 +245,8 @@ export class ServerSlot {
   /** Stops the server (it starts again on the next query). */
   async stop(): Promise<void> {
     clearTimeout(this.idleTimer)
-    this.startController?.abort(new LspError('CANCELLED', 'the server was stopped while starting'))
-    const server = this.server ?? (await this.starting?.catch(() => undefined))
+    this.starting.abort(new LspError('CANCELLED', 'the server was stopped while starting'))
+    const server = this.server ?? (await this.starting.current?.catch(() => undefined))
     this.server = undefined
     await server?.stop()
     // A process an idle reclaim or a memory restart is still stopping is gone too when this returns.

@@ -1,7 +1,9 @@
 import { readdir } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
-import { extensionOf } from '@codeseam/lsp'
+import { extensionOf, normalizeExtension } from '@codeseam/lsp'
+
+import type { ServerProfile } from '../policy/profiles.js'
 
 /** Folders never walked: dependencies, build output, VCS and caches. */
 export const skippedFolders: ReadonlySet<string> = new Set([
@@ -59,4 +61,9 @@ export async function listFiles(
     }
   }
   return { files, complete: true }
+}
+
+/** The extensions of a profile's languages, normalized as {@link listFiles} matches them. */
+export function profileExtensions(profile: ServerProfile): Set<string> {
+  return new Set(Object.keys(profile.extensions).flatMap((e) => normalizeExtension(e) ?? []))
 }

@@ -17,8 +17,13 @@ import {
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/node'
 
 import type { TrustLevel } from '../policy/config.js'
+import type { LanguageServer } from '../server/language-server.js'
 import type { Containment } from './containment.js'
-import type { HostCore } from '../pool/host-core.js'
+
+/** What a workspace needs of the host: the running servers under a root, to check and tell them about edits. */
+export interface LiveServers {
+  liveServersUnder(root: string): ReadonlyArray<LanguageServer>
+}
 
 /**
  * Replaces a file's text all at once (temp file + rename), keeping its permission bits (an executable
@@ -61,7 +66,7 @@ export class LocalWorkspace implements LspWorkspace {
     readonly id: string,
     readonly containment: Containment,
     public trust: TrustLevel,
-    private readonly host: HostCore,
+    private readonly host: LiveServers,
   ) {}
 
   get root(): string {

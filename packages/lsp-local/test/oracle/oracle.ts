@@ -9,9 +9,9 @@ import { createRequire } from 'node:module'
 import * as nodePath from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
-import { section } from '../../src/server/language-server.js'
+import { section } from '../../src/server/handshake.js'
 import { nestedProjects, nestedSettings } from '../../src/workspace/nested-projects.js'
-import { builtinProfiles } from '../../src/policy/profiles.js'
+import { builtinProfiles } from '../../src/policy/builtin-profiles.js'
 
 import {
   ApplyWorkspaceEditRequest,

@@ -1,0 +1,177 @@
+import { readFile, readdir } from 'node:fs/promises'
+
+const MiB = 1024 ** 2
+
+/** Resident memory of a process tree. */
+export interface TreeMemory {
+  readonly rssBytes: number
+  /** Every pid counted, the root first. */
+  readonly pids: ReadonlyArray<number>
+}
+
+async function rssOf(pid: number): Promise<number | undefined> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8')
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]
+    return kb === undefined ? 0 : Number(kb) * 1024 // kernel threads and zombies have no VmRSS
+  } catch {
+    return undefined
+  }
+}
+
+/** Children from /proc/<pid>/task/<tid>/children (CONFIG_PROC_CHILDREN); undefined where the kernel lacks it. */
+async function childrenFromTasks(pid: number): Promise<number[] | undefined> {
+  let tasks: string[]
+  try {
+    tasks = await readdir(`/proc/${pid}/task`)
+  } catch {
+    return []
+  }
+  const found: number[] = []
+  for (const task of tasks) {
+    try {
+      const text = await readFile(`/proc/${pid}/task/${task}/children`, 'utf8')
+      for (const child of text.split(/\s+/)) if (child !== '') found.push(Number(child))
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && task === String(pid)) return undefined
+    }
+  }
+  return found
+}
+
+/** Parent of every process, from /proc/<pid>/stat (the comm field may hold spaces and parentheses). */
+async function parentMap(): Promise<Map<number, number>> {
+  const parents = new Map<number, number>()
+  const entries = await readdir('/proc')
+  await Promise.all(
+    entries
+      .filter((e) => /^\d+$/.test(e))
+      .map(async (entry) => {
+        try {
+          const stat = await readFile(`/proc/${entry}/stat`, 'utf8')
+          const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+          if (Number.isInteger(ppid)) parents.set(Number(entry), ppid)
+        } catch {
+          // exited while we looked
+        }
+      }),
+  )
+  return parents
+}
+
+/**
+ * The resident memory of `rootPid` and all its descendants (Linux /proc): children through
+ * /proc/<pid>/task/<tid>/children where the kernel offers it, else by scanning every /proc/<pid>/stat for
+ * its parent. Undefined when the root is gone or /proc is absent.
+ */
+export async function readTreeMemory(rootPid: number): Promise<TreeMemory | undefined> {
+  if ((await rssOf(rootPid)) === undefined) return undefined
+  const pids: number[] = [rootPid]
+  const viaTasks = await childrenFromTasks(rootPid)
+  if (viaTasks !== undefined) {
+    for (let i = 0; i < pids.length; i++) {
+      const children = i === 0 ? viaTasks : ((await childrenFromTasks(pids[i] ?? 0)) ?? [])
+      for (const child of children) if (!pids.includes(child)) pids.push(child)
+    }
+  } else {
+    const parents = await parentMap()
+    for (let i = 0; i < pids.length; i++) {
+      for (const [pid, ppid] of parents) if (ppid === pids[i] && !pids.includes(pid)) pids.push(pid)
+    }
+  }
+  let rssBytes = 0
+  const alive: number[] = []
+  for (const pid of pids) {
+    const rss = await rssOf(pid)
+    if (rss === undefined) continue
+    rssBytes += rss
+    alive.push(pid)
+  }
+  return { rssBytes, pids: alive }
+}
+
+/** A breach the host acts on: restart the server gracefully, then report it in status and the next result's meta. */
+export interface MemoryBreach {
+  readonly key: string
+  readonly pid: number
+  readonly rssBytes: number
+  readonly ceilingBytes: number
+  /** Ready-made reason for status and logs. */
+  readonly reason: string
+}
+
+/**
+ * Samples the process trees it watches and reports a tree that stays over its ceiling for
+ * `breachSamples` consecutive samples. Reports once per watch (the host restarts the server and watches
+ * the new process). `check()` samples now; `start()` samples every `intervalMs` without keeping the
+ * process alive.
+ */
+export class MemoryWatcher {
+  private readonly watched = new Map<string, { pid: number; ceilingBytes: number; over: number }>()
+  private timer: NodeJS.Timeout | undefined
+  private checking: Promise<MemoryBreach[]> | undefined
+
+  constructor(
+    private readonly onBreach: (breach: MemoryBreach) => void,
+    private readonly options: { readonly intervalMs: number; readonly breachSamples: number },
+  ) {}
+
+  watch(key: string, pid: number, ceilingBytes: number): void {
+    if (ceilingBytes <= 0) return
+    this.watched.set(key, { pid, ceilingBytes, over: 0 })
+  }
+
+  unwatch(key: string): void {
+    this.watched.delete(key)
+  }
+
+  get size(): number {
+    return this.watched.size
+  }
+
+  /** Samples every watched tree once (single-flight); returns the breaches it reported. */
+  check(): Promise<MemoryBreach[]> {
+    this.checking ??= this.sample().finally(() => {
+      this.checking = undefined
+    })
+    return this.checking
+  }
+
+  private async sample(): Promise<MemoryBreach[]> {
+    const breaches: MemoryBreach[] = []
+    for (const [key, entry] of [...this.watched]) {
+      const memory = await readTreeMemory(entry.pid)
+      if (memory === undefined) {
+        this.watched.delete(key) // exited: the crash path reports it
+        continue
+      }
+      entry.over = memory.rssBytes > entry.ceilingBytes ? entry.over + 1 : 0
+      if (entry.over >= this.options.breachSamples && this.watched.get(key) === entry) {
+        this.watched.delete(key)
+        const mb = (n: number) => `${Math.round(n / MiB)} MiB`
+        const breach: MemoryBreach = {
+          key,
+          pid: entry.pid,
+          rssBytes: memory.rssBytes,
+          ceilingBytes: entry.ceilingBytes,
+          reason: `its process tree used ${mb(memory.rssBytes)}, over the ${mb(entry.ceilingBytes)} ceiling (maxServerMemoryBytes), so it was restarted`,
+        }
+        breaches.push(breach)
+        this.onBreach(breach)
+      }
+    }
+    return breaches
+  }
+
+  start(): void {
+    if (this.timer !== undefined) return
+    this.timer = setInterval(() => void this.check(), this.options.intervalMs)
+    this.timer.unref()
+  }
+
+  stop(): void {
+    clearInterval(this.timer)
+    this.timer = undefined
+    this.watched.clear()
+  }
+}

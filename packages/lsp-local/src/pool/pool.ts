@@ -1,0 +1,180 @@
+import * as nodePath from 'node:path'
+
+import { LspError, isWithin, type LspProviderStatus } from '@codeseam/lsp'
+
+import type { ResolvedHostConfig, TrustLevel } from '../policy/config.js'
+import type { ServerProfile } from '../policy/profiles.js'
+import type { LanguageServer } from '../server/language-server.js'
+import { watchdogIdle } from '../server/watchdog.js'
+import { listFiles, profileExtensions } from '../workspace/files.js'
+import { nestedProjects } from '../workspace/nested-projects.js'
+import type { LocalWorkspace } from '../workspace/workspace.js'
+import { MemoryWatcher } from './memory.js'
+import { chooseReclaim } from './reclaim.js'
+import { ServerSlot, type SlotHooks } from './slot.js'
+
+/** What the pool asks of the rest of the host. */
+export interface PoolHooks {
+  /** A file under a workspace turned out to resolve outside it when read: forget its cached resolutions. */
+  escaped(workspaceRoot: string): void
+  /** Projects a server has loaded, of those found (for status); undefined before its projects were loaded. */
+  projectsOf(server: LanguageServer): { loaded: number; found: number } | undefined
+}
+
+/**
+ * The server slots of a host, one per (project root, profile): which slot serves a file, room under
+ * maxServers (least recently used idle servers stop first), the memory ceiling, status and its listeners.
+ */
+export class ServerPool {
+  private readonly slots = new Map<string, ServerSlot>()
+  private readonly listeners = new Map<string, Set<(status: LspProviderStatus) => void>>()
+  /** Samples every running server's process tree; a breach restarts that server. */
+  private readonly memory: MemoryWatcher
+  private readonly slotHooks: SlotHooks
+
+  constructor(
+    private readonly config: ResolvedHostConfig,
+    private readonly hooks: PoolHooks,
+  ) {
+    this.memory = new MemoryWatcher((breach) => void this.slots.get(breach.key)?.restartForMemory(breach.reason), {
+      intervalMs: config.limits.memoryCheckIntervalMs,
+      breachSamples: config.limits.memoryBreachSamples,
+    })
+    if (config.limits.maxServerMemoryBytes > 0) this.memory.start()
+    this.slotHooks = {
+      beforeStart: (slot) => this.makeRoom(slot),
+      started: (slot, pid) => {
+        if (pid !== undefined) this.memory.watch(keyOf(slot.root, slot.profile), pid, config.limits.maxServerMemoryBytes)
+      },
+      escaped: (workspaceRoot) => hooks.escaped(workspaceRoot),
+      nested: (slot) => nestedProjects(slot.root, slot.profile),
+    }
+  }
+
+  /** Stops least recently used idle servers so one more fits under maxServers. */
+  private async makeRoom(starting: ServerSlot): Promise<void> {
+    const running = [...this.slots.entries()]
+      .filter(([, slot]) => slot !== starting && slot.hasProcess)
+      .map(([key, slot]) => ({ key, busy: slot.busy, lastUsed: slot.lastUsed }))
+    const { stop, short } = chooseReclaim(running, this.config.limits.maxServers)
+    await Promise.all(stop.map((key) => this.slots.get(key)?.stop()))
+    if (short > 0) {
+      throw new LspError(
+        'UNAVAILABLE',
+        `${this.config.limits.maxServers} language servers are already busy (limits.maxServers): retry when one finishes, or raise maxServers`,
+        {
+          data: { maxServers: this.config.limits.maxServers },
+        },
+      )
+    }
+  }
+
+  /** Memory-restart reasons of a profile's slots under a root, once each. */
+  takeNotices(root: string, profileId: string): string[] {
+    const notices: string[] = []
+    for (const slot of this.slots.values()) {
+      if (!slot.hasNotice || slot.profile.id !== profileId || !isWithin(root, slot.root)) continue
+      const notice = slot.takeNotice()
+      if (notice !== undefined) notices.push(notice)
+    }
+    return notices
+  }
+
+  /** The project root a file belongs to for a profile: the workspace root, or the nearest marker folder. */
+  projectRootFor(workspace: LocalWorkspace, profile: ServerProfile, path: string): string {
+    if (profile.projectRoot !== 'nearest' || (profile.rootMarkers ?? []).length === 0) return workspace.root
+    let dir = nodePath.dirname(path)
+    while (isWithin(workspace.root, dir)) {
+      for (const marker of profile.rootMarkers ?? []) {
+        if (workspace.existsSync(nodePath.join(dir, marker))) return dir
+      }
+      if (dir === workspace.root) break
+      dir = nodePath.dirname(dir)
+    }
+    return workspace.root
+  }
+
+  slotFor(workspace: LocalWorkspace, profile: ServerProfile, path: string): ServerSlot {
+    return this.slot(this.projectRootFor(workspace, profile, path), profile, workspace.trust, workspace.root)
+  }
+
+  private slot(root: string, profile: ServerProfile, trust: TrustLevel, workspaceRoot: string): ServerSlot {
+    const key = keyOf(root, profile)
+    let slot = this.slots.get(key)
+    if (slot === undefined || slot.trust !== trust) {
+      // A server started under another trust level keeps that level's settings: replace it.
+      if (slot !== undefined) void slot.dispose()
+      slot = new ServerSlot(root, profile, trust, this.config, (status) => this.emit(profile.id, status), workspaceRoot, this.slotHooks)
+      this.slots.set(key, slot)
+    }
+    return slot
+  }
+
+  /** Every project root of a profile in a workspace (workspace-scoped queries start them all). */
+  async slotsFor(workspace: LocalWorkspace, profile: ServerProfile): Promise<ServerSlot[]> {
+    if (profile.projectRoot !== 'nearest') return [this.slot(workspace.root, profile, workspace.trust, workspace.root)]
+    const markers = await listFiles(workspace.root, { names: new Set(profile.rootMarkers ?? []) }, 200)
+    const roots = new Set(markers.files.map((file) => nodePath.dirname(file)))
+    const sourceFiles = await listFiles(workspace.root, { extensions: profileExtensions(profile) }, 2_000)
+    const used = new Set(sourceFiles.files.map((file) => this.projectRootFor(workspace, profile, file)))
+    const chosen = [...roots].filter((root) => used.has(root))
+    if (used.has(workspace.root) || chosen.length === 0) chosen.unshift(workspace.root)
+    return [...new Set(chosen)].map((root) => this.slot(root, profile, workspace.trust, workspace.root))
+  }
+
+  /** Running servers under a workspace (to tell them about changed files). */
+  liveServersUnder(root: string): LanguageServer[] {
+    return [...this.slots.values()].flatMap((slot) => (isWithin(root, slot.root) && slot.live !== undefined ? [slot.live] : []))
+  }
+
+  async stopSlotsUnder(root: string): Promise<void> {
+    const matching = [...this.slots.entries()].filter(([, slot]) => isWithin(root, slot.root))
+    for (const [key] of matching) this.slots.delete(key)
+    await Promise.all(matching.map(([, slot]) => slot.dispose()))
+  }
+
+  statusOf(profile: ServerProfile): LspProviderStatus[] {
+    const statuses = [...this.slots.values()].filter((s) => s.profile.id === profile.id).map((s) => this.withProjects(s, s.statusSync()))
+    if (profile.unavailable !== undefined)
+      statuses.push({ providerId: `local:${profile.id}`, server: profile.id, state: 'unavailable', reason: profile.unavailable })
+    return statuses
+  }
+
+  async statusWithMemory(): Promise<LspProviderStatus[]> {
+    return Promise.all([...this.slots.values()].map(async (slot) => this.withProjects(slot, await slot.status())))
+  }
+
+  private withProjects(slot: ServerSlot, status: LspProviderStatus): LspProviderStatus {
+    const live = slot.live
+    if (live !== undefined && slot.profile.projectRoot === 'workspaceFolders') {
+      const folders = live.projectCount
+      return { ...status, projects: { loaded: folders, found: folders } }
+    }
+    const projects = live === undefined ? undefined : this.hooks.projectsOf(live)
+    return projects === undefined ? status : { ...status, projects }
+  }
+
+  onStatus(profileId: string, listener: (status: LspProviderStatus) => void): () => void {
+    let set = this.listeners.get(profileId)
+    if (set === undefined) this.listeners.set(profileId, (set = new Set()))
+    set.add(listener)
+    return () => set.delete(listener)
+  }
+
+  private emit(profileId: string, status: LspProviderStatus): void {
+    for (const listener of this.listeners.get(profileId) ?? []) listener(status)
+  }
+
+  /** Stops every server and the memory sampling; returns once the process watchdog has nothing left to do. */
+  async dispose(): Promise<void> {
+    this.memory.stop()
+    const slots = [...this.slots.values()]
+    this.slots.clear()
+    await Promise.all(slots.map((slot) => slot.dispose()))
+    await watchdogIdle()
+  }
+}
+
+function keyOf(root: string, profile: ServerProfile): string {
+  return `${root}\0${profile.id}`
+}

@@ -1,0 +1,100 @@
+import { LspError } from '@codeseam/lsp'
+import {
+  CancellationTokenSource,
+  LSPErrorCodes,
+  ResponseError,
+  type MessageConnection,
+  type ProtocolConnection,
+  type ProtocolRequestType,
+} from 'vscode-languageserver-protocol/node'
+
+import type { CrashSignal } from './crash.js'
+import type { Deadlines } from './deadlines.js'
+
+/** What a request needs of the server it goes to. */
+export interface RequestChannel {
+  readonly connection: MessageConnection
+  /** Every request's deadline, on one timer. */
+  readonly deadlines: Deadlines
+  readonly profileId: string
+  /** The server's crash: a pending request settles with it. */
+  readonly crash: CrashSignal
+  /** A request got no answer within its deadline (the server checks it is still alive). */
+  timedOut(): void
+}
+
+/**
+ * Sends one request with a deadline. On timeout or abort the request is cancelled ($/cancelRequest) and
+ * fails with TIMEOUT / CANCELLED (a timeout is also reported to the channel). Server errors → SERVER_ERROR.
+ */
+export function sendRequest<P, R, PR, E, RO>(
+  channel: RequestChannel,
+  type: ProtocolRequestType<P, R, PR, E, RO>,
+  params: P,
+  options: { timeoutMs: number; signal?: AbortSignal; what?: string },
+): Promise<R> {
+  const what = options.what ?? type.method
+  const { signal } = options
+  if (signal?.aborted === true) return Promise.reject(new LspError('CANCELLED', `${what} was cancelled`))
+  // One promise settled by whichever comes first: the answer, the deadline, an abort or a crash.
+  return new Promise<R>((resolve, reject) => {
+    const source = new CancellationTokenSource()
+    let settled = false
+    // `cancel`: tell the server ($/cancelRequest) after settling; the token's emitter catches a send that
+    // fails on a connection closed by now.
+    const settle = (error: unknown, value?: R, cancel = false) => {
+      if (settled) return
+      settled = true
+      deadline.cancel()
+      signal?.removeEventListener('abort', onAbort)
+      channel.crash.listeners.delete(onCrash)
+      if (error === undefined) resolve(value as R)
+      else reject(error)
+      if (cancel) source.cancel()
+      source.dispose()
+    }
+    const onCrash = (error: LspError) => settle(error)
+    const onAbort = () => settle(new LspError('CANCELLED', `${what} was cancelled`), undefined, true)
+    const deadline = channel.deadlines.add(options.timeoutMs, () => {
+      settle(
+        new LspError(
+          'TIMEOUT',
+          `the ${channel.profileId} server did not answer ${what} within ${options.timeoutMs} ms; the request was cancelled (raise requestTimeoutMs for slow projects)`,
+          { data: { profile: channel.profileId } },
+        ),
+        undefined,
+        true,
+      )
+      channel.timedOut()
+    })
+    signal?.addEventListener('abort', onAbort, { once: true })
+    channel.crash.listeners.add(onCrash)
+    // The message connection is the protocol connection at run time; the cast picks its typed overloads.
+    try {
+      ;(channel.connection as unknown as ProtocolConnection).sendRequest(type, params as never, source.token).then(
+        (value) => settle(undefined, value),
+        (error: unknown) => settle(requestError(channel, error, what)),
+      )
+    } catch (error) {
+      // A connection that closed a moment ago refuses to send at once.
+      settle(requestError(channel, error, what))
+    }
+  })
+}
+
+/** A failed request as an LspError: the crash when there was one, the server's own error otherwise. */
+function requestError(channel: RequestChannel, error: unknown, what: string): LspError {
+  if (error instanceof LspError) return error
+  const crash = channel.crash.error
+  if (crash !== undefined) return crash
+  if (error instanceof ResponseError) {
+    const code = error.code === LSPErrorCodes.ContentModified ? 'STALE_VERSION' : 'SERVER_ERROR'
+    return new LspError(code, `the ${channel.profileId} server answered ${what} with error ${error.code}: ${error.message}`, {
+      cause: error,
+      data: { profile: channel.profileId, serverCode: error.code },
+    })
+  }
+  return new LspError('SERVER_ERROR', `${what} to the ${channel.profileId} server failed: ${(error as Error).message}`, {
+    cause: error,
+  })
+}

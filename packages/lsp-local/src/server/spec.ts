@@ -1,0 +1,24 @@
+/** Everything needed to run one server for one project root. */
+export interface LanguageServerSpec {
+  readonly profileId: string
+  readonly command: string
+  readonly args: ReadonlyArray<string>
+  readonly root: string
+  /** Further workspace folders of the same server (nested project folders inside `root`). */
+  readonly folders?: ReadonlyArray<string>
+  /** Project folders the server covers (its root and every nested project, folder or not); default its workspace folders. */
+  readonly projectCount?: number
+  /** Answers to workspace/configuration requests that name no scope (a server's default workspace); default `settings`. */
+  readonly unscopedSettings?: Readonly<Record<string, unknown>>
+  readonly env: Readonly<Record<string, string>>
+  readonly initializationOptions?: unknown
+  readonly settings: Readonly<Record<string, unknown>>
+  readonly maxMessageBytes: number
+  readonly stderrLines: number
+  readonly maxOpenDocuments: number
+  readonly livenessGraceMs: number
+  /** The workspace root the server's files must stay in (its own root when not given). */
+  readonly workspaceRoot?: string
+  /** Called when a read was refused because the file now resolves outside the workspace root. */
+  readonly onEscape?: () => void
+}

@@ -1,0 +1,247 @@
+import { statSync } from 'node:fs'
+import * as nodePath from 'node:path'
+
+import { LspError, type LspSearchCoverage } from '@codeseam/lsp'
+
+import type { ServerProfile } from '../policy/profiles.js'
+import type { LanguageServer } from '../server/language-server.js'
+import type { ConfigWatch } from './disk-watch.js'
+import { listFiles, profileExtensions } from './files.js'
+import { inScope, pyrightScope } from './pyright-projects.js'
+import { discoverTsProjects, isTsConfigName, planProjectLoad, type TsProjectGraph } from './ts-projects.js'
+import type { LocalWorkspace } from './workspace.js'
+
+/**
+ * Makes servers that search only what they have loaded see a whole workspace: the TypeScript project graph
+ * of a folder (cached until one of its config files changes), and per server the files opened and pinned
+ * for it and the coverage that gave (docs/lsp-local.md, "The project model").
+ */
+export class ProjectLoader {
+  /** Per server: the project graph its pinned files were chosen from, and what opening them covered. */
+  private readonly loaded = new WeakMap<LanguageServer, ProjectLoad>()
+  /** Per pyright server: the files outside every configuration's program that were opened, and the coverage. */
+  private readonly pythonLoads = new WeakMap<LanguageServer, { opened: string[]; coverage: Promise<LspSearchCoverage> }>()
+  /** Servers that saw files created or deleted since their projects were loaded (loose files to re-plan). */
+  private readonly replan = new WeakSet<LanguageServer>()
+  /** Per (server folder, profile): the TypeScript project graph, until one of its config files changes. */
+  private readonly graphs = new Map<string, CachedGraph>()
+
+  /** @param maxOpenDocuments the per-server open-document limit the pinned files must leave room under */
+  constructor(private readonly maxOpenDocuments: number) {}
+
+  /** Files were created or deleted under a server's folder: the files of no project are planned again. */
+  filesAddedOrRemoved(server: LanguageServer): void {
+    this.replan.add(server)
+  }
+
+  /** The config files a disk watch must report for a server's folder (TypeScript profiles), so the graph is read again. */
+  configWatch(root: string, profile: ServerProfile): ConfigWatch | undefined {
+    if (profile.loadAllProjects !== 'tsconfig') return undefined
+    const key = graphKey(root, profile)
+    return {
+      // A project config (or the target of an `extends`) created, changed or deleted: read the graph again.
+      isConfig: (path: string) => isTsConfigName(nodePath.basename(path)) || this.graphs.get(key)?.configFiles.has(path) === true,
+      onConfigChange: () => this.graphs.delete(key),
+    }
+  }
+
+  /** Opens one source file so servers that answer only about open documents have a project loaded. */
+  async openAnyFile(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile): Promise<void> {
+    const { files } = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 1)
+    const first = files[0]
+    if (first !== undefined && workspace.containment.contains(first)) {
+      await server.documents.sync(first, profile.extensions[nodePath.extname(first).toLowerCase()] ?? '', { pin: true })
+    }
+  }
+
+  /**
+   * Servers that search only loaded projects (the native TypeScript 7 server) need every project loaded
+   * before a workspace-wide query: one file of each project in the graph is opened and pinned (so the LRU
+   * never closes it), and so are the source files of no project (inferred projects), within the
+   * open-document limit. Returns the coverage that gives; undefined for profiles without a project model.
+   */
+  async loadProjects(
+    server: LanguageServer,
+    workspace: LocalWorkspace,
+    profile: ServerProfile,
+    deadline: number,
+    signal?: AbortSignal,
+  ): Promise<LspSearchCoverage | undefined> {
+    if (profile.loadAllProjects === 'pyright') return this.loadPyrightFiles(server, workspace, profile)
+    if (profile.loadAllProjects !== 'tsconfig') return undefined
+    const graph = await this.projectGraph(server.spec.root, profile, deadline, signal)
+    let load = this.loaded.get(server)
+    const dirty = this.replan.has(server)
+    if (load === undefined || load.graph !== graph || dirty || !load.opened.every((file) => server.documents.get(file) !== undefined)) {
+      this.replan.delete(server)
+      const next: ProjectLoad = {
+        graph,
+        opened: [],
+        coverage: this.openProjects(server, workspace, profile, graph).then((result) => {
+          next.opened = result.opened
+          next.settled = result.coverage
+          return result.coverage
+        }),
+      }
+      load = next
+      this.loaded.set(server, next)
+      next.coverage.catch(() => this.loaded.get(server) === next && this.loaded.delete(server))
+    }
+    return load.coverage
+  }
+
+  /** Projects a server has loaded, of those found, once its projects were loaded (for status). */
+  projectsOf(server: LanguageServer): { loaded: number; found: number } | undefined {
+    const coverage = this.loaded.get(server)?.settled
+    return coverage === undefined ? undefined : { loaded: coverage.projectsSearched, found: coverage.projectsFound }
+  }
+
+  /**
+   * pyright searches only its program: the files its configuration includes, and the open ones. The files of
+   * the root (and of nested folders) that no configuration includes are opened and pinned, within the
+   * open-document limit, like TypeScript's files of no project.
+   */
+  private loadPyrightFiles(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile): Promise<LspSearchCoverage> {
+    const previous = this.pythonLoads.get(server)
+    if (previous !== undefined && !this.replan.has(server) && previous.opened.every((file) => server.documents.get(file) !== undefined))
+      return previous.coverage
+    this.replan.delete(server)
+    const load: { opened: string[]; coverage: Promise<LspSearchCoverage> } = {
+      opened: [],
+      coverage: Promise.resolve({ projectsSearched: 0, projectsFound: 0, complete: false }),
+    }
+    load.coverage = (async () => {
+      const projects = server.projectCount
+      const scopes = [server.spec.root, ...(server.spec.folders ?? [])].map((folder) => pyrightScope(folder))
+      const sources = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 20_000)
+      const loose = sources.files.filter((file) => !scopes.some((scope) => inScope(scope, file)) && workspace.containment.contains(file))
+      const budget = this.pinBudget()
+      const { opened, failed } = await openPinned(server, profile, loose.slice(0, budget))
+      load.opened = opened
+      const missed = Math.max(0, loose.length - budget) + (sources.complete ? 0 : 1) + failed
+      return {
+        projectsSearched: projects,
+        projectsFound: projects,
+        ...(missed > 0 ? { filesNotSearched: missed } : {}),
+        complete: missed === 0,
+      }
+    })()
+    this.pythonLoads.set(server, load)
+    load.coverage.catch(() => this.pythonLoads.get(server) === load && this.pythonLoads.delete(server))
+    return load.coverage
+  }
+
+  private async openProjects(
+    server: LanguageServer,
+    workspace: LocalWorkspace,
+    profile: ServerProfile,
+    graph: TsProjectGraph,
+  ): Promise<{ opened: string[]; coverage: LspSearchCoverage }> {
+    const sources = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 20_000)
+    const accept = (file: string) => workspace.containment.contains(file)
+    const projectFiles = planProjectLoad(graph, sources.files, 0, accept).projectFiles.length
+    const plan = planProjectLoad(graph, sources.files, this.pinBudget() - projectFiles, accept)
+    const projects = await openPinned(server, profile, plan.projectFiles)
+    const loose = await openPinned(server, profile, plan.looseFiles)
+    const looseMissed = plan.looseNotOpened + (sources.complete ? 0 : 1) + loose.failed
+    const projectsSearched = projects.opened.length
+    const coverage: LspSearchCoverage = {
+      projectsSearched,
+      projectsFound: plan.projectsFound,
+      ...(looseMissed > 0 ? { filesNotSearched: looseMissed } : {}),
+      complete: projectsSearched === plan.projectsFound && looseMissed === 0,
+    }
+    return { opened: [...projects.opened, ...loose.opened], coverage }
+  }
+
+  /** How many documents a server may keep pinned: the open-document limit less room for the queries' own (never pinned, closed least recently used first). */
+  private pinBudget(): number {
+    const limit = this.maxOpenDocuments
+    return Math.max(0, limit - Math.max(8, Math.floor(limit / 4)))
+  }
+
+  /** The project graph of a folder, read once and kept until a config file in it changes. */
+  private async projectGraph(root: string, profile: ServerProfile, deadline: number, signal?: AbortSignal): Promise<TsProjectGraph> {
+    const key = graphKey(root, profile)
+    let cached = this.graphs.get(key)
+    // A config edited in a tree too large to watch, or before the watcher saw it: its stat tells.
+    if (cached?.settled === true && [...cached.configFiles].some((file) => statSignature(file) !== cached?.signatures.get(file))) {
+      this.graphs.delete(key)
+      cached = undefined
+    }
+    if (cached === undefined) {
+      const configFiles = new Set<string>()
+      const signatures = new Map<string, string | undefined>()
+      const entry: CachedGraph = {
+        configFiles,
+        signatures,
+        settled: false,
+        graph: Promise.resolve({ projects: [], configFiles: [], errors: [] }),
+      }
+      entry.graph = (async () => {
+        const configs = await listFiles(root, { names: new Set(['tsconfig.json', 'jsconfig.json']) }, 2_000)
+        const graph = await discoverTsProjects(root, configs.files, {
+          timeoutMs: Math.max(1, deadline - Date.now()),
+          ...(signal === undefined ? {} : { signal }),
+        })
+        for (const file of [...configs.files, ...graph.configFiles]) {
+          configFiles.add(file)
+          signatures.set(file, statSignature(file))
+        }
+        entry.settled = true
+        return graph
+      })()
+      cached = entry
+      this.graphs.set(key, entry)
+      entry.graph.catch(() => this.graphs.get(key) === entry && this.graphs.delete(key))
+    }
+    return cached.graph
+  }
+}
+
+/** Opens and pins files; one deleted since the walk, or refused (a symlink out of the workspace), is counted as failed. */
+async function openPinned(
+  server: LanguageServer,
+  profile: ServerProfile,
+  files: ReadonlyArray<string>,
+): Promise<{ opened: string[]; failed: number }> {
+  const opened: string[] = []
+  let failed = 0
+  for (const file of files) {
+    try {
+      await server.documents.sync(file, profile.extensions[nodePath.extname(file).toLowerCase()] ?? '', { pin: true })
+      opened.push(file)
+    } catch (error) {
+      if (error instanceof LspError && (error.code === 'CANCELLED' || error.code === 'DISPOSED' || error.code === 'SERVER_CRASHED'))
+        throw error
+      failed++
+    }
+  }
+  return { opened, failed }
+}
+
+function graphKey(root: string, profile: ServerProfile): string {
+  return `${root}\0${profile.id}`
+}
+
+/** What opening a server's projects covered. */
+interface ProjectLoad {
+  readonly graph: TsProjectGraph
+  /** Files opened and pinned for it (checked before reuse: a closed one means load again). */
+  opened: string[]
+  readonly coverage: Promise<LspSearchCoverage>
+  settled?: LspSearchCoverage
+}
+
+interface CachedGraph {
+  graph: Promise<TsProjectGraph>
+  /** Config files read for it (configs, `extends` targets) and their stat signature when read. */
+  readonly configFiles: Set<string>
+  readonly signatures: Map<string, string | undefined>
+  settled: boolean
+}
+
+function statSignature(file: string): string | undefined {
+  const info = statSync(file, { throwIfNoEntry: false })
+  return info === undefined ? undefined : `${info.mtimeMs}:${info.ctimeMs}:${info.size}:${info.ino}`
+}
