@@ -95,7 +95,7 @@ try {
       const entry = /^( *(?:readonly )?)definition(: .*)$/m.exec(source.slice(from, end))
       if (end === -1 || entry === null) continue
       source = `${source.slice(0, end)}\n${entry[1]}${dummy}${entry[2]}${source.slice(end)}`
-      completed.push(start[0].trim().replace(/ [={]+$/, ''))
+      completed.push(/(?:interface|const) (\w+)/.exec(start[0])?.[1] ?? start[0].trim())
     }
   }
   fs.writeFileSync(vocabulary, source)

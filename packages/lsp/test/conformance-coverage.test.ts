@@ -7,6 +7,8 @@ import { checksByOperation } from '../src/testing/conformance.js'
 // keeps an entry from being an empty list.
 describe('conformance kit coverage', () => {
   it('has at least one check for every operation', () => {
-    for (const operation of lspOperations) expect(checksByOperation[operation].length, operation).toBeGreaterThan(0)
+    // Through Object.entries, so a new operation fails to compile in conformance.ts only, not here too.
+    expect(Object.keys(checksByOperation).sort()).toEqual([...lspOperations].sort())
+    for (const [operation, checks] of Object.entries(checksByOperation)) expect(checks.length, operation).toBeGreaterThan(0)
   })
 })

@@ -7,9 +7,10 @@ import { toolByOperation } from '../src/operation-tools.js'
 describe('toolByOperation', () => {
   it('names only tools this package defines for the read operations', () => {
     const names = new Set(readTools.map((tool) => tool.name))
-    for (const operation of lspOperations) {
-      const tool: { read?: string; edit?: string } = toolByOperation[operation]
-      if (tool.read !== undefined) expect(names, `${operation} → ${tool.read}`).toContain(tool.read)
+    // Through Object.entries, so a new operation fails to compile in operation-tools.ts only, not here too.
+    expect(Object.keys(toolByOperation).sort()).toEqual([...lspOperations].sort())
+    for (const [operation, tool] of Object.entries(toolByOperation)) {
+      if ('read' in tool) expect(names, `${operation} → ${tool.read}`).toContain(tool.read)
     }
   })
 

@@ -22,7 +22,7 @@ export function supportedOperations(table: SupportTable, major?: number): LspOpe
 const noTypeHierarchy = { no: 'the server has no type hierarchy' }
 
 /** The native TS 7 server (tsgo). */
-export const nativeTypeScriptSupport = {
+export const nativeTypeScriptSupport: SupportTable = {
   definition: true,
   typeDefinition: true,
   declaration: { no: 'tsgo does not answer textDocument/declaration' },
@@ -46,14 +46,14 @@ export const nativeTypeScriptSupport = {
   rename: true,
   format: true,
   resolveCodeAction: true,
-} as const satisfies SupportTable
+}
 
 // pyright 1.1.414 advertises code actions but only ever returns "create type stub" for an installed
 // third-party package without stubs (organize imports exists only as a command): no fixture can hold it to them.
 const pyrightCodeActions = { no: 'pyright only offers "create type stub", which no fixture can exercise' }
 
 /** pyright. */
-export const pyrightSupport = {
+export const pyrightSupport: SupportTable = {
   definition: true,
   typeDefinition: true,
   declaration: true,
@@ -77,12 +77,12 @@ export const pyrightSupport = {
   rename: true,
   format: { no: 'pyright does not format' },
   resolveCodeAction: pyrightCodeActions,
-} as const satisfies SupportTable
+}
 
 const standardTypeHierarchy = { since: 17, why: 'the standard LSP type hierarchy came in clangd 17' }
 
 /** clangd, by major version (14 is Debian 12's). */
-export const clangdSupport = {
+export const clangdSupport: SupportTable = {
   definition: true,
   typeDefinition: true,
   declaration: true,
@@ -106,4 +106,4 @@ export const clangdSupport = {
   rename: true,
   format: true,
   resolveCodeAction: true,
-} as const satisfies SupportTable
+}
