@@ -23,32 +23,11 @@ import { fileDiagnostics } from './features/diagnostics-query.js'
 import type { HostCore } from './pool/host-core.js'
 import type { LanguageServer } from './server/language-server.js'
 import { runOperation } from './features/operations.js'
+import { featureOf } from './features/table.js'
 import type { ServerProfile } from './policy/profiles.js'
 import type { ServerSlot } from './pool/slot.js'
 import { Translator } from './features/translate.js'
 import type { LocalWorkspace } from './workspace/workspace.js'
-
-/** Operations whose answer must cover every project under the root. */
-const wholeWorkspace: ReadonlySet<LspOperation> = new Set([
-  'references',
-  'rename',
-  'implementation',
-  'workspaceSymbols',
-  'incomingCalls',
-  'prepareCallHierarchy',
-])
-
-/** Operations whose empty answer while the server is indexing is retried within the deadline. */
-const retryWhenEmpty: ReadonlySet<LspOperation> = new Set([
-  'definition',
-  'typeDefinition',
-  'declaration',
-  'implementation',
-  'references',
-  'hover',
-  'documentSymbols',
-  'workspaceSymbols',
-])
 
 function isEmpty(result: LspQueryResult): boolean {
   switch (result.kind) {
@@ -200,8 +179,10 @@ export class ProfileProvider implements LspProvider {
     const { server, release, warm } = await this.acquire(slot, deadline, signal)
     try {
       this.requireOperation(server, request.operation)
+      const feature = featureOf(request.operation)
+      const everyProject = feature.scope === 'everyProject'
       let coverage: LspSearchCoverage | undefined
-      if (wholeWorkspace.has(request.operation)) {
+      if (everyProject) {
         await this.host.announceDiskChanges(server, this.profile)
         coverage = (await this.host.loadProjects(server, workspace, this.profile, deadline, signal)) ?? this.foldersCoverage(server)
       } else {
@@ -251,7 +232,7 @@ export class ProfileProvider implements LspProvider {
             }),
         })
         // An empty answer while the server is still indexing is not an answer yet: retry once it is quiet.
-        if (retryWhenEmpty.has(request.operation) && isEmpty(result) && Date.now() < deadline) {
+        if (feature.retryWhenEmpty && isEmpty(result) && Date.now() < deadline) {
           if (server.activeProgress.size > 0) {
             await server.waitForQuiet(deadline, signal)
             continue
@@ -294,7 +275,7 @@ export class ProfileProvider implements LspProvider {
         // A server's first workspace-wide answer can come while it is still taking in the workspace it was just
         // given (pyright answered references over part of its program right after start, 146 of 198 on the
         // Python corpus): it is asked again until two answers agree (at most twice more) before it is trusted.
-        if (wholeWorkspace.has(request.operation) && !confirmedServers.has(server) && confirmations < 2 && Date.now() < deadline) {
+        if (everyProject && !confirmedServers.has(server) && confirmations < 2 && Date.now() < deadline) {
           const { meta: _meta, ...answer } = result
           const fingerprint = JSON.stringify(answer)
           if (fingerprint !== previousAnswer) {
@@ -303,7 +284,7 @@ export class ProfileProvider implements LspProvider {
             continue
           }
         }
-        if (wholeWorkspace.has(request.operation)) confirmedServers.add(server)
+        if (everyProject) confirmedServers.add(server)
         server.warm = true
         const stale = !(await server.documents.unchangedOnDisk(document)) || document.hash !== hashAtStart
         return stale ? { ...result, meta: { ...result.meta, stale: true } } : result

@@ -524,29 +524,41 @@ export type LspOperationScope =
   /** By `path` when given, else fans out (diagnostics). */
   | 'fileOrWorkspace'
 
-/** Facts about each operation that the registry and tools use. */
+/**
+ * Facts about each operation that the registry, providers and tools use.
+ * - `scope`: how the registry picks the provider ({@link LspOperationScope}).
+ * - `producesEdit`: the answer is an edit a caller may apply.
+ * - `coversEveryProject`: a complete answer must search every project under the root (a reference in any
+ *   of them counts), so a provider loads them all first and reports {@link LspSearchCoverage}.
+ */
 export const operationInfo = {
-  definition: { scope: 'file', producesEdit: false },
-  typeDefinition: { scope: 'file', producesEdit: false },
-  declaration: { scope: 'file', producesEdit: false },
-  implementation: { scope: 'file', producesEdit: false },
-  references: { scope: 'file', producesEdit: false },
-  hover: { scope: 'file', producesEdit: false },
-  signatureHelp: { scope: 'file', producesEdit: false },
-  documentSymbols: { scope: 'file', producesEdit: false },
-  workspaceSymbols: { scope: 'workspace', producesEdit: false },
-  prepareCallHierarchy: { scope: 'file', producesEdit: false },
-  incomingCalls: { scope: 'item', producesEdit: false },
-  outgoingCalls: { scope: 'item', producesEdit: false },
-  prepareTypeHierarchy: { scope: 'file', producesEdit: false },
-  supertypes: { scope: 'item', producesEdit: false },
-  subtypes: { scope: 'item', producesEdit: false },
-  diagnostics: { scope: 'fileOrWorkspace', producesEdit: false },
-  inlayHints: { scope: 'file', producesEdit: false },
-  completion: { scope: 'file', producesEdit: false },
-  codeActions: { scope: 'file', producesEdit: false },
-  prepareRename: { scope: 'file', producesEdit: false },
-  rename: { scope: 'file', producesEdit: true },
-  format: { scope: 'file', producesEdit: true },
-  resolveCodeAction: { scope: 'file', producesEdit: true },
-} as const satisfies { readonly [O in LspOperation]: { readonly scope: LspOperationScope; readonly producesEdit: boolean } }
+  definition: { scope: 'file', producesEdit: false, coversEveryProject: false },
+  typeDefinition: { scope: 'file', producesEdit: false, coversEveryProject: false },
+  declaration: { scope: 'file', producesEdit: false, coversEveryProject: false },
+  implementation: { scope: 'file', producesEdit: false, coversEveryProject: true },
+  references: { scope: 'file', producesEdit: false, coversEveryProject: true },
+  hover: { scope: 'file', producesEdit: false, coversEveryProject: false },
+  signatureHelp: { scope: 'file', producesEdit: false, coversEveryProject: false },
+  documentSymbols: { scope: 'file', producesEdit: false, coversEveryProject: false },
+  workspaceSymbols: { scope: 'workspace', producesEdit: false, coversEveryProject: true },
+  prepareCallHierarchy: { scope: 'file', producesEdit: false, coversEveryProject: false },
+  incomingCalls: { scope: 'item', producesEdit: false, coversEveryProject: true },
+  outgoingCalls: { scope: 'item', producesEdit: false, coversEveryProject: false },
+  prepareTypeHierarchy: { scope: 'file', producesEdit: false, coversEveryProject: false },
+  supertypes: { scope: 'item', producesEdit: false, coversEveryProject: false },
+  subtypes: { scope: 'item', producesEdit: false, coversEveryProject: false },
+  diagnostics: { scope: 'fileOrWorkspace', producesEdit: false, coversEveryProject: false },
+  inlayHints: { scope: 'file', producesEdit: false, coversEveryProject: false },
+  completion: { scope: 'file', producesEdit: false, coversEveryProject: false },
+  codeActions: { scope: 'file', producesEdit: false, coversEveryProject: false },
+  prepareRename: { scope: 'file', producesEdit: false, coversEveryProject: false },
+  rename: { scope: 'file', producesEdit: true, coversEveryProject: true },
+  format: { scope: 'file', producesEdit: true, coversEveryProject: false },
+  resolveCodeAction: { scope: 'file', producesEdit: true, coversEveryProject: false },
+} as const satisfies {
+  readonly [O in LspOperation]: {
+    readonly scope: LspOperationScope
+    readonly producesEdit: boolean
+    readonly coversEveryProject: boolean
+  }
+}

@@ -1,59 +1,7 @@
 import { lspOperations, type LspOperation } from '@codeseam/lsp'
-import {
-  CallHierarchyPrepareRequest,
-  CodeActionRequest,
-  CompletionRequest,
-  DeclarationRequest,
-  DefinitionRequest,
-  DocumentDiagnosticRequest,
-  DocumentFormattingRequest,
-  DocumentRangeFormattingRequest,
-  DocumentSymbolRequest,
-  HoverRequest,
-  ImplementationRequest,
-  InlayHintRequest,
-  ReferencesRequest,
-  RenameRequest,
-  SignatureHelpRequest,
-  TypeDefinitionRequest,
-  TypeHierarchyPrepareRequest,
-  WorkspaceSymbolRequest,
-  type Registration,
-  type ServerCapabilities,
-} from 'vscode-languageserver-protocol/node'
+import { DocumentDiagnosticRequest, type Registration, type ServerCapabilities } from 'vscode-languageserver-protocol/node'
 
-/** The server capability and the dynamic-registration method that enable each operation. */
-const enablers: {
-  readonly [O in LspOperation]: ReadonlyArray<{ readonly capability: keyof ServerCapabilities; readonly method: string }> | 'always'
-} = {
-  definition: [{ capability: 'definitionProvider', method: DefinitionRequest.method }],
-  typeDefinition: [{ capability: 'typeDefinitionProvider', method: TypeDefinitionRequest.method }],
-  declaration: [{ capability: 'declarationProvider', method: DeclarationRequest.method }],
-  implementation: [{ capability: 'implementationProvider', method: ImplementationRequest.method }],
-  references: [{ capability: 'referencesProvider', method: ReferencesRequest.method }],
-  hover: [{ capability: 'hoverProvider', method: HoverRequest.method }],
-  signatureHelp: [{ capability: 'signatureHelpProvider', method: SignatureHelpRequest.method }],
-  documentSymbols: [{ capability: 'documentSymbolProvider', method: DocumentSymbolRequest.method }],
-  workspaceSymbols: [{ capability: 'workspaceSymbolProvider', method: WorkspaceSymbolRequest.method }],
-  prepareCallHierarchy: [{ capability: 'callHierarchyProvider', method: CallHierarchyPrepareRequest.method }],
-  incomingCalls: [{ capability: 'callHierarchyProvider', method: CallHierarchyPrepareRequest.method }],
-  outgoingCalls: [{ capability: 'callHierarchyProvider', method: CallHierarchyPrepareRequest.method }],
-  prepareTypeHierarchy: [{ capability: 'typeHierarchyProvider', method: TypeHierarchyPrepareRequest.method }],
-  supertypes: [{ capability: 'typeHierarchyProvider', method: TypeHierarchyPrepareRequest.method }],
-  subtypes: [{ capability: 'typeHierarchyProvider', method: TypeHierarchyPrepareRequest.method }],
-  // Every server can push diagnostics; pull is used when offered.
-  diagnostics: 'always',
-  inlayHints: [{ capability: 'inlayHintProvider', method: InlayHintRequest.method }],
-  completion: [{ capability: 'completionProvider', method: CompletionRequest.method }],
-  codeActions: [{ capability: 'codeActionProvider', method: CodeActionRequest.method }],
-  prepareRename: [{ capability: 'renameProvider', method: RenameRequest.method }],
-  rename: [{ capability: 'renameProvider', method: RenameRequest.method }],
-  format: [
-    { capability: 'documentFormattingProvider', method: DocumentFormattingRequest.method },
-    { capability: 'documentRangeFormattingProvider', method: DocumentRangeFormattingRequest.method },
-  ],
-  resolveCodeAction: [{ capability: 'codeActionProvider', method: CodeActionRequest.method }],
-}
+import { featureOf } from './table.js'
 
 /** Whether a capability or a dynamic registration for `method` is present. */
 export function hasCapability(
@@ -74,9 +22,11 @@ export function supportsOperation(
   capabilities: ServerCapabilities,
   registrations: ReadonlyMap<string, Registration>,
 ): boolean {
-  const enabler = enablers[operation]
-  if (enabler === 'always') return true
-  return enabler.some((e) => hasCapability(capabilities, registrations, e.capability, e.method))
+  const { source } = featureOf(operation)
+  // Only a server source is implemented: a companion or derived operation is not offered yet.
+  if (source.kind !== 'server') return false
+  if (source.enabledBy === 'always') return true
+  return source.enabledBy.some((e) => hasCapability(capabilities, registrations, e.capability, e.method))
 }
 
 /** Every operation the running server negotiated. */

@@ -1,21 +1,13 @@
-import {
-  CodeActionKind,
-  DiagnosticTag,
-  InsertTextMode,
-  MarkupKind,
-  PositionEncodingKind,
-  ResourceOperationKind,
-  SymbolKind,
-  type ClientCapabilities,
-} from 'vscode-languageserver-protocol/node'
+import { PositionEncodingKind, ResourceOperationKind, type ClientCapabilities } from 'vscode-languageserver-protocol/node'
 
-const allSymbolKinds = Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind)
+import { featureTable } from './table.js'
 
-/** What the host tells servers it understands: everything the seam uses, in UTF-16. */
-export const clientCapabilities: ClientCapabilities = {
+/** What every operation relies on: UTF-16 positions, progress, document sync, workspace edits, configuration. */
+const shared: ClientCapabilities = {
   general: { positionEncodings: [PositionEncodingKind.UTF16] },
   window: { workDoneProgress: true, showDocument: { support: false } },
   workspace: {
+    // Servers apply edits through workspace/applyEdit while a command runs: captured, never written.
     applyEdit: true,
     workspaceEdit: {
       documentChanges: true,
@@ -24,74 +16,33 @@ export const clientCapabilities: ClientCapabilities = {
     },
     didChangeConfiguration: { dynamicRegistration: true },
     didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true },
-    symbol: { dynamicRegistration: true, symbolKind: { valueSet: allSymbolKinds } },
-    executeCommand: { dynamicRegistration: true },
     workspaceFolders: true,
     configuration: true,
-    diagnostics: { refreshSupport: true },
-    inlayHint: { refreshSupport: true },
   },
-  textDocument: {
-    synchronization: { dynamicRegistration: true, didSave: false, willSave: false },
-    completion: {
-      dynamicRegistration: true,
-      completionItem: {
-        snippetSupport: false,
-        documentationFormat: [MarkupKind.Markdown, MarkupKind.PlainText],
-        insertTextModeSupport: { valueSet: [InsertTextMode.asIs] },
-      },
-      contextSupport: true,
-    },
-    hover: { dynamicRegistration: true, contentFormat: [MarkupKind.Markdown, MarkupKind.PlainText] },
-    signatureHelp: {
-      dynamicRegistration: true,
-      signatureInformation: {
-        documentationFormat: [MarkupKind.Markdown, MarkupKind.PlainText],
-        parameterInformation: { labelOffsetSupport: true },
-        activeParameterSupport: true,
-      },
-      contextSupport: true,
-    },
-    declaration: { dynamicRegistration: true, linkSupport: true },
-    definition: { dynamicRegistration: true, linkSupport: true },
-    typeDefinition: { dynamicRegistration: true, linkSupport: true },
-    implementation: { dynamicRegistration: true, linkSupport: true },
-    references: { dynamicRegistration: true },
-    documentSymbol: { dynamicRegistration: true, hierarchicalDocumentSymbolSupport: true, symbolKind: { valueSet: allSymbolKinds } },
-    codeAction: {
-      dynamicRegistration: true,
-      codeActionLiteralSupport: {
-        codeActionKind: {
-          valueSet: [
-            CodeActionKind.Empty,
-            CodeActionKind.QuickFix,
-            CodeActionKind.Refactor,
-            CodeActionKind.RefactorExtract,
-            CodeActionKind.RefactorInline,
-            CodeActionKind.RefactorRewrite,
-            CodeActionKind.Source,
-            CodeActionKind.SourceOrganizeImports,
-            CodeActionKind.SourceFixAll,
-          ],
-        },
-      },
-      isPreferredSupport: true,
-      disabledSupport: true,
-      dataSupport: true,
-      resolveSupport: { properties: ['edit', 'command'] },
-    },
-    formatting: { dynamicRegistration: true },
-    rangeFormatting: { dynamicRegistration: true },
-    rename: { dynamicRegistration: true, prepareSupport: true, honorsChangeAnnotations: true },
-    publishDiagnostics: {
-      relatedInformation: true,
-      versionSupport: true,
-      tagSupport: { valueSet: [DiagnosticTag.Unnecessary, DiagnosticTag.Deprecated] },
-      dataSupport: true,
-    },
-    diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false },
-    callHierarchy: { dynamicRegistration: true },
-    typeHierarchy: { dynamicRegistration: true },
-    inlayHint: { dynamicRegistration: true },
-  },
+  textDocument: { synchronization: { dynamicRegistration: true, didSave: false, willSave: false } },
 }
+
+type Json = { readonly [key: string]: unknown }
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * Merges capability fragments. Two records asking for the same leaf must agree (the call-hierarchy records
+ * share theirs): a conflict is a programming error, caught by the first test that builds the capabilities.
+ */
+export function mergeCapabilities(into: Json, fragment: Json, at = ''): Json {
+  const merged: Record<string, unknown> = { ...into }
+  for (const [key, value] of Object.entries(fragment)) {
+    const existing = merged[key]
+    if (existing === undefined) merged[key] = value
+    else if (isObject(existing) && isObject(value)) merged[key] = mergeCapabilities(existing, value, `${at}${key}.`)
+    else if (JSON.stringify(existing) !== JSON.stringify(value))
+      throw new Error(`client capability ${at}${key} is asked for twice, differently`)
+  }
+  return merged
+}
+
+/** What the host tells servers it understands: the shared part and every operation's fragment, in UTF-16. */
+export const clientCapabilities: ClientCapabilities = Object.values(featureTable).reduce<Json>(
+  (all, feature) => (feature.source.kind === 'server' ? mergeCapabilities(all, feature.source.client as Json) : all),
+  shared as Json,
+) as ClientCapabilities

@@ -1,5 +1,7 @@
 import type { LspOperation } from '@codeseam/lsp'
 
+import { clangdSupport, nativeTypeScriptSupport, pyrightSupport, supportedOperations } from './profile-operations.js'
+
 /**
  * When a server counts as ready to answer. `initialized`: as soon as the initialize handshake is done
  * (servers that block requests until their project is loaded). `progressQuiet`: additionally wait until
@@ -98,27 +100,7 @@ export interface ServerProfile {
 }
 
 /** The minimum set of the native TS 7 server: everything but declaration and type hierarchy. */
-export const nativeTypeScriptOperations: ReadonlyArray<LspOperation> = [
-  'definition',
-  'typeDefinition',
-  'implementation',
-  'references',
-  'hover',
-  'signatureHelp',
-  'documentSymbols',
-  'workspaceSymbols',
-  'prepareCallHierarchy',
-  'incomingCalls',
-  'outgoingCalls',
-  'diagnostics',
-  'inlayHints',
-  'completion',
-  'codeActions',
-  'prepareRename',
-  'rename',
-  'format',
-  'resolveCodeAction',
-]
+export const nativeTypeScriptOperations: ReadonlyArray<LspOperation> = supportedOperations(nativeTypeScriptSupport)
 
 /** typescript-language-server on TypeScript 6 also has no type hierarchy; it answers declaration via definition. */
 export const typeScriptLanguageServerOperations: ReadonlyArray<LspOperation> = nativeTypeScriptOperations
@@ -128,62 +110,16 @@ export const typeScriptLanguageServerOperations: ReadonlyArray<LspOperation> = n
  * pyright 1.1.414 advertises them but only ever returns "create type stub" for an installed third-party
  * package without stubs (organize imports exists only as a command), so no fixture can hold it to them.
  */
-export const pyrightOperations: ReadonlyArray<LspOperation> = [
-  'definition',
-  'typeDefinition',
-  'declaration',
-  'references',
-  'hover',
-  'signatureHelp',
-  'documentSymbols',
-  'workspaceSymbols',
-  'prepareCallHierarchy',
-  'incomingCalls',
-  'outgoingCalls',
-  'diagnostics',
-  'completion',
-  'prepareRename',
-  'rename',
-]
+export const pyrightOperations: ReadonlyArray<LspOperation> = supportedOperations(pyrightSupport)
 
 /**
  * clangd adds declaration and (from clangd 17, the standard LSP form) type hierarchy. What it offers
  * depends on its version: 14 (Debian 12) has neither standard type hierarchy nor standard inlay hints
  * (16) nor outgoing calls (20). {@link clangdOperationsFor} picks the set for the installed version.
  */
-export const clangdOperations: ReadonlyArray<LspOperation> = [
-  'definition',
-  'typeDefinition',
-  'declaration',
-  'implementation',
-  'references',
-  'hover',
-  'signatureHelp',
-  'documentSymbols',
-  'workspaceSymbols',
-  'prepareCallHierarchy',
-  'incomingCalls',
-  'outgoingCalls',
-  'prepareTypeHierarchy',
-  'supertypes',
-  'subtypes',
-  'diagnostics',
-  'inlayHints',
-  'completion',
-  'codeActions',
-  'prepareRename',
-  'rename',
-  'format',
-  'resolveCodeAction',
-]
+export const clangdOperations: ReadonlyArray<LspOperation> = supportedOperations(clangdSupport)
 
 /** The clangd minimum set for a major version (see {@link clangdOperations}). */
 export function clangdOperationsFor(major: number | undefined): ReadonlyArray<LspOperation> {
-  const version = major ?? 0
-  return clangdOperations.filter((operation) => {
-    if (operation === 'outgoingCalls') return version >= 20
-    if (operation === 'prepareTypeHierarchy' || operation === 'supertypes' || operation === 'subtypes') return version >= 17
-    if (operation === 'inlayHints') return version >= 16
-    return true
-  })
+  return supportedOperations(clangdSupport, major ?? 0)
 }

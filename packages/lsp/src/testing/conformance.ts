@@ -81,7 +81,7 @@ const SHAPES = 'src/shapes.ts'
 const GEOMETRY = 'src/geometry.ts'
 const MAIN = 'src/main.ts'
 
-const positionChecks: CheckSpec[] = [
+const positionChecks = [
   {
     name: 'definition lands on the declaration',
     needs: ['definition'],
@@ -281,9 +281,9 @@ const positionChecks: CheckSpec[] = [
       return `${edits.length} edits`
     },
   },
-]
+] as const satisfies ReadonlyArray<CheckSpec>
 
-const fileChecks: CheckSpec[] = [
+const fileChecks = [
   {
     name: 'document symbols form a tree with kinds',
     needs: ['documentSymbols'],
@@ -361,9 +361,9 @@ const fileChecks: CheckSpec[] = [
       return resolved.title
     },
   },
-]
+] as const satisfies ReadonlyArray<CheckSpec>
 
-const workspaceChecks: CheckSpec[] = [
+const workspaceChecks = [
   {
     name: 'workspace symbols find a class by name',
     needs: ['workspaceSymbols'],
@@ -419,7 +419,48 @@ const workspaceChecks: CheckSpec[] = [
       return 'ok'
     },
   },
-]
+] as const satisfies ReadonlyArray<CheckSpec>
+
+type KitCheck = (typeof positionChecks)[number] | (typeof fileChecks)[number] | (typeof workspaceChecks)[number]
+
+/** The names of the checks that need operation `O`. */
+type ChecksOf<O extends LspOperation> = KitCheck extends infer C
+  ? C extends { readonly name: infer N; readonly needs: ReadonlyArray<infer P> }
+    ? O extends P
+      ? N
+      : never
+    : never
+  : never
+
+/**
+ * The checks that hold a provider to each operation. One entry per operation, each naming checks that need
+ * it: a new seam operation is a compile error here until the kit has a check for it.
+ */
+export const checksByOperation = {
+  definition: ['definition lands on the declaration', 'definition counts UTF-16 columns on a line with non-ASCII text'],
+  typeDefinition: ['typeDefinition lands on the class of a variable'],
+  declaration: ['declaration lands on the declaration'],
+  implementation: ['implementation finds both implementations of the interface'],
+  references: ['references include the declaration and every use site'],
+  hover: ['hover shows the declared type', 'hover on a non-ASCII identifier'],
+  signatureHelp: ['signature help inside a call'],
+  documentSymbols: ['document symbols form a tree with kinds'],
+  workspaceSymbols: ['workspace symbols find a class by name'],
+  prepareCallHierarchy: ['call hierarchy walks callers and callees'],
+  incomingCalls: ['call hierarchy walks callers and callees'],
+  outgoingCalls: ['call hierarchy walks callers and callees'],
+  prepareTypeHierarchy: ['type hierarchy walks supertypes and subtypes'],
+  supertypes: ['type hierarchy walks supertypes and subtypes'],
+  subtypes: ['type hierarchy walks supertypes and subtypes'],
+  diagnostics: ['the deliberate type error is reported at its line'],
+  inlayHints: ['inlay hints are positioned inside the document'],
+  completion: ['completion lists the members'],
+  codeActions: ['code actions list organize imports, and resolving one computes its edit without writing'],
+  prepareRename: ['prepareRename accepts a symbol and refuses a keyword'],
+  rename: ['rename touches every file that uses the symbol, and writes nothing'],
+  format: ['format produces edits for a badly formatted line'],
+  resolveCodeAction: ['resolveCodeAction returns the edit of organize imports'],
+} as const satisfies { readonly [O in LspOperation]: ReadonlyArray<ChecksOf<O>> }
 
 /** Locations carried by a result, for the containment check. */
 function locationsOf(result: LspQueryResult): string[] {

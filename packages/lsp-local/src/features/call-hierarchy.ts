@@ -1,0 +1,75 @@
+import {
+  CallHierarchyIncomingCallsRequest,
+  CallHierarchyOutgoingCallsRequest,
+  CallHierarchyPrepareRequest,
+} from 'vscode-languageserver-protocol/node'
+
+import { positionParams, protocolItem, requestOptions } from './context.js'
+import type { Enabler, Feature } from './feature.js'
+
+// The follow-ups need no capability of their own: a server that prepares call hierarchy answers them.
+const enabledBy: ReadonlyArray<Enabler> = [{ capability: 'callHierarchyProvider', method: CallHierarchyPrepareRequest.method }]
+const client = { textDocument: { callHierarchy: { dynamicRegistration: true } } }
+
+export const prepareCallHierarchy = {
+  // Loaded like the incomingCalls that follows it, so the item is prepared against the program that will be
+  // searched for its callers (lsp-local's choice; the seam does not require it).
+  scope: 'everyProject',
+  retryWhenEmpty: false,
+  source: {
+    kind: 'server',
+    enabledBy,
+    client,
+    run: async (request, ctx) => ({
+      kind: 'hierarchyItems',
+      items: ctx.translator.hierarchyItems(
+        await ctx.server.request(CallHierarchyPrepareRequest.type, positionParams(request, ctx), requestOptions(ctx)),
+      ),
+      meta: ctx.meta(),
+    }),
+  },
+} satisfies Feature<'prepareCallHierarchy'>
+
+export const incomingCalls = {
+  scope: 'everyProject',
+  retryWhenEmpty: false,
+  source: {
+    kind: 'server',
+    enabledBy,
+    client,
+    run: async (request, ctx) => {
+      const calls =
+        (await ctx.server.request(CallHierarchyIncomingCallsRequest.type, { item: protocolItem(request, ctx) }, requestOptions(ctx))) ?? []
+      return {
+        kind: 'hierarchyCalls',
+        calls: calls.flatMap((call) => {
+          const item = ctx.translator.hierarchyItem(call.from)
+          return item === undefined ? [] : [{ item, fromRanges: call.fromRanges }]
+        }),
+        meta: ctx.meta(),
+      }
+    },
+  },
+} satisfies Feature<'incomingCalls'>
+
+export const outgoingCalls = {
+  scope: 'document',
+  retryWhenEmpty: false,
+  source: {
+    kind: 'server',
+    enabledBy,
+    client,
+    run: async (request, ctx) => {
+      const calls =
+        (await ctx.server.request(CallHierarchyOutgoingCallsRequest.type, { item: protocolItem(request, ctx) }, requestOptions(ctx))) ?? []
+      return {
+        kind: 'hierarchyCalls',
+        calls: calls.flatMap((call) => {
+          const item = ctx.translator.hierarchyItem(call.to)
+          return item === undefined ? [] : [{ item, fromRanges: call.fromRanges }]
+        }),
+        meta: ctx.meta(),
+      }
+    },
+  },
+} satisfies Feature<'outgoingCalls'>
