@@ -17,7 +17,8 @@ import {
 } from '@codeseam/lsp'
 import { WorkspaceSymbolRequest } from 'vscode-languageserver-protocol/node'
 
-import { supportsOperation, supportsPullDiagnostics } from './features/capabilities.js'
+import { supportsOperation } from './features/capabilities.js'
+import { supportsPullDiagnostics } from './server/capabilities.js'
 import { CodeActionStore } from './features/code-actions.js'
 import { fileDiagnostics } from './features/diagnostics-query.js'
 import type { HostCore } from './pool/host-core.js'

@@ -8,6 +8,7 @@ import * as nodePath from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 
 import { DiagnosticsStore } from '../src/server/diagnostics.js'
+import { clientCapabilities } from '../src/features/client-capabilities.js'
 import { LanguageServer } from '../src/server/language-server.js'
 import { faultServerPath, FaultLog } from './fault-server/harness.js'
 
@@ -28,6 +29,7 @@ describe('an already-aborted signal', { timeout: 60_000 }, () => {
   it('ends a wait for a server that never finishes its progress at once', async () => {
     const log = new FaultLog(nodePath.join(root, 'log.jsonl'))
     const server = new LanguageServer({
+      clientCapabilities,
       profileId: 'fault',
       command: process.execPath,
       args: [faultServerPath, '--log', log.path, '--scenario', 'endless-progress'],

@@ -1,7 +1,7 @@
 import type { LspFileDiagnostics } from '@codeseam/lsp'
 import { DocumentDiagnosticReportKind, DocumentDiagnosticRequest } from 'vscode-languageserver-protocol/node'
 
-import { supportsPullDiagnostics } from './capabilities.js'
+import { supportsPullDiagnostics } from '../server/capabilities.js'
 import type { DiagnosticsEntry } from '../server/diagnostics.js'
 import type { OpenDocument } from '../workspace/documents.js'
 import type { LanguageServer } from '../server/language-server.js'

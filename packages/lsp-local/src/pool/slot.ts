@@ -5,6 +5,7 @@ import { LanguageServer, type ServerState } from '../server/language-server.js'
 import type { ServerProfile } from '../policy/profiles.js'
 import { serverEnvironment } from '../policy/environment.js'
 import { negotiatedOperations } from '../features/capabilities.js'
+import { clientCapabilities } from '../features/client-capabilities.js'
 import { withHeapCap } from '../policy/limits.js'
 import { nestedSettings, type NestedProjects } from '../workspace/nested-projects.js'
 import { planSpawn } from '../policy/trust.js'
@@ -132,6 +133,7 @@ export class ServerSlot {
     const nested = (await this.hooks?.nested?.(this)) ?? { folders: [], plain: [], searchPaths: [] }
     const { settings, unscoped: unscopedSettings } = nestedSettings(this.root, this.profile, plan.settings, nested)
     const server = new LanguageServer({
+      clientCapabilities,
       profileId: this.profile.id,
       command: plan.command,
       args: capped.args,

@@ -7,7 +7,6 @@ import {
   type WorkspaceFolder,
 } from 'vscode-languageserver-protocol/node'
 
-import { clientCapabilities } from '../features/client-capabilities.js'
 import type { LanguageServerSpec } from './spec.js'
 
 /** What the host says about itself and the server's folders in `initialize`. */
@@ -18,7 +17,7 @@ export function initializeParams(spec: LanguageServerSpec): InitializeParams {
     rootUri: pathToUri(spec.root),
     rootPath: spec.root,
     workspaceFolders: workspaceFolders(spec),
-    capabilities: clientCapabilities,
+    capabilities: spec.clientCapabilities,
     initializationOptions: spec.initializationOptions ?? null,
     locale: 'en',
   }

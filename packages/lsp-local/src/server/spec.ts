@@ -1,5 +1,9 @@
+import type { ClientCapabilities } from 'vscode-languageserver-protocol/node'
+
 /** Everything needed to run one server for one project root. */
 export interface LanguageServerSpec {
+  /** What the host tells the server it understands (assembled from the feature records by the pool). */
+  readonly clientCapabilities: ClientCapabilities
   readonly profileId: string
   readonly command: string
   readonly args: ReadonlyArray<string>

@@ -1,6 +1,6 @@
 import type { Registration, ServerCapabilities } from 'vscode-languageserver-protocol/node'
 
-import { supportsPullDiagnostics } from '../features/capabilities.js'
+import { supportsPullDiagnostics } from './capabilities.js'
 import type { DiagnosticsEntry, DiagnosticsStore } from './diagnostics.js'
 
 /** The parts of a running server its waits watch: work-done progress, registrations, pushed diagnostics. */
