@@ -73,4 +73,11 @@ export type {
   ResolvedTarget,
   TextRelativizer,
 } from '../src/index.js'
-export type { ConformanceCheck, ConformanceOptions, ConformanceReport, ConformanceSubject, FixtureWorkspace, MemoryWorkspace } from '../src/testing/index.js'
+export type {
+  ConformanceCheck,
+  ConformanceOptions,
+  ConformanceReport,
+  ConformanceSubject,
+  FixtureWorkspace,
+  MemoryWorkspace,
+} from '../src/testing/index.js'

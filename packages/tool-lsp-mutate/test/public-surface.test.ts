@@ -6,10 +6,7 @@ import * as surface from '../src/index.js'
  * Every runtime name @codeseam/tool-lsp-mutate exports, pinned: adding or removing one is a change of the public surface, made
  * on purpose (this list, and a changeset for a removal). The type-only names are pinned by public-surface-types.ts.
  */
-const publicValues = [
-  'MutationSession',
-  'mutationTools',
-]
+const publicValues = ['MutationSession', 'mutationTools']
 
 it('exports exactly its public values', () => {
   expect(Object.keys(surface).sort()).toEqual(publicValues)
