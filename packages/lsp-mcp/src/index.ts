@@ -1,16 +1,9 @@
+// The public surface of @codeseam/lsp-mcp, name by name: the tool list, the session, the MCP server (in process
+// or over stdio) and the CLI. Approval prompts, progress and exit-code helpers are internal to the server and
+// the CLI. test/public-surface.test.ts pins the values, test/public-surface-types.ts the types.
 export { collectTools, type CollectToolsOptions } from './tool-set.js'
 export { openSession, type CodeseamSession, type SessionOptions } from './session.js'
-export { createCodeseamServer, toCallToolResult, type CodeseamServerOptions } from './server.js'
+export { createCodeseamServer, type CodeseamServerOptions } from './server.js'
 export { serverInfo } from './server-info.js'
 export { startMcpServer, type McpServerOptions, type RunningMcpServer } from './stdio-server.js'
-export {
-  mcpApprovalPolicy,
-  deferredApprovalPolicy,
-  approvalPrompt,
-  type Elicit,
-  type ElicitSchema,
-  type McpApprovalOptions,
-} from './approval.js'
-export { followCallProgress, describeStatus, type CallProgress, type ProgressReport } from './progress.js'
-export { runCli, exitCodeOf, cliApprovalPolicy, type CliIo } from './cli/main.js'
-export { exitCodes } from './cli/help.js'
+export { runCli, type CliIo } from './cli/main.js'

@@ -1,10 +1,81 @@
-export * from './errors.js'
-export * from './vocabulary.js'
-export * from './provider.js'
-export * from './paths.js'
-export * from './hash.js'
-export * from './coordinates.js'
-export * from './text-edits.js'
-export * from './service.js'
-export * from './target.js'
+// The public surface of @codeseam/lsp, name by name: test/public-surface.test.ts pins the values and
+// test/public-types.ts the types, so adding or removing a name is a deliberate change (with a changeset).
+export { LspError, isLspError, lspErrorCodes, toLspError } from './errors.js'
+export type { LspCandidate, LspErrorCode, LspErrorData, LspErrorDataByCode, LspErrorDataFor, LspErrorOptions } from './errors.js'
+export { lspOperations, lspSymbolKinds, operationInfo, symbolKindFromNumber } from './vocabulary.js'
+export type {
+  LspChangeAnnotation,
+  LspCodeAction,
+  LspCommandOutcome,
+  LspCompletionItem,
+  LspCreateFile,
+  LspDeleteFile,
+  LspDiagnostic,
+  LspDiagnosticSeverity,
+  LspDiagnosticsCoverage,
+  LspDocumentSymbol,
+  LspFileDiagnostics,
+  LspFileRequest,
+  LspFormattingOptions,
+  LspHierarchyCall,
+  LspHierarchyItem,
+  LspHierarchyRequest,
+  LspHover,
+  LspInlayHint,
+  LspInlayHintLabelPart,
+  LspLocation,
+  LspOperation,
+  LspOperationScope,
+  LspParameterInformation,
+  LspPosition,
+  LspPositionRequest,
+  LspQueryRequest,
+  LspQueryResult,
+  LspRange,
+  LspRenameFile,
+  LspRequestBase,
+  LspRequestByOperation,
+  LspRequestFor,
+  LspResultFor,
+  LspResultKind,
+  LspResultMeta,
+  LspSearchCoverage,
+  LspSignatureHelp,
+  LspSignatureInformation,
+  LspSymbolKind,
+  LspTextDocumentEdit,
+  LspTextEdit,
+  LspWorkspaceEdit,
+  LspWorkspaceEditOperation,
+  LspWorkspaceSymbol,
+} from './vocabulary.js'
+export type {
+  LspApplyEditOptions,
+  LspApplyEditResult,
+  LspDocumentSnapshot,
+  LspProvider,
+  LspProviderRequest,
+  LspProviderStatus,
+  LspWorkspace,
+  ProviderId,
+} from './provider.js'
+export {
+  canonicalPath,
+  displayPath,
+  extensionOf,
+  isWithin,
+  maxPathLength,
+  normalizeExtension,
+  pathToUri,
+  resolveInRoot,
+  uriToPath,
+} from './paths.js'
+export { contentHash } from './hash.js'
+export { TextLines, comparePositions, rangeContains, toModelPosition, toModelRange } from './coordinates.js'
+export type { ModelPosition, ModelRange } from './coordinates.js'
+export { applyTextEdits, rangesOverlap, snippetToPlainText } from './text-edits.js'
+export { createLsp, relativizeText, resultMeta, textRelativizer } from './service.js'
+export type { Disposer, LspCapability, LspProviderInfo, LspService, LspWorkspaceInfo, TextRelativizer } from './service.js'
+export { documentSymbolsFor, resolveFile, resolveTarget } from './target.js'
+export type { LspFlatSymbol, LspTarget, ResolveTargetOptions, ResolvedFile, ResolvedTarget } from './target.js'
 export { Lsp, registerProviderScoped, registerWorkspaceScoped, query as queryEffect } from './effect.js'

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
-import {
-  lspOperations,
-  operationInfo,
-  resultKindByOperation,
-  type LspOperation,
-  type LspQueryResult,
-  type LspResultFor,
-} from '../src/index.js'
+import { lspOperations, operationInfo, type LspOperation, type LspQueryResult, type LspResultFor } from '../src/index.js'
+import { resultKindByOperation } from '../src/vocabulary.js'
 
 /**
  * Type-level proof of exhaustiveness. Adding an operation to `lspOperations` without handling it here (and in

@@ -1,32 +1,22 @@
-export * from './receipt.js'
-export * from './approval.js'
-export * from './transaction.js'
-export { MutationQueue } from './queue.js'
-export {
-  acquireRootLock,
-  defaultLockDirectory,
-  isStaleHolder,
-  processStartTime,
-  readLockHolder,
-  rootLockPath,
-  type LockHolder,
-  type RootLockHandle,
-  type RootLockOptions,
-} from './lock.js'
-export { buildPreview, checkContainment, isDestructive, snippetsAsPlainText, type BuiltPreview } from './preview.js'
-export { applyUnifiedDiff, diffLines, unifiedDiff, type DiffLine, type UnifiedDiff, type UnifiedDiffOptions } from './diff.js'
-export { diagnosticDelta, snapshotDiagnostics, type FileDiagnosticsSnapshot } from './diagnostics.js'
-export * from './tools/index.js'
-export { planInsert, planReplace, type InsertPosition, type PlannedEdit } from './symbol-edits.js'
-export {
-  blankLinesAround,
-  bodySpan,
-  declarationSpan,
-  leadingKind,
-  lineEnding,
-  reindent,
-  symbolLanguage,
-  type BodySpan,
-  type DeclarationSpan,
-  type SymbolLanguage,
-} from './symbol-range.js'
+// The public surface of @codeseam/tool-lsp-mutate, name by name: the mutating tools (`mutationTools`), the session
+// they share, its approval policy, and the preview/receipt shapes approvals and results carry. The lock, queue,
+// diff, preview and symbol-range machinery is internal. test/public-surface.test.ts pins the values,
+// test/public-surface-types.ts the types.
+export { MutationSession } from './transaction.js'
+export type { ComputedChange, MutationSessionOptions, TransactionContext, TransactionRequest } from './transaction.js'
+export type { ApprovalCallback, ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approval.js'
+export type {
+  ApprovalRecord,
+  DiagnosticDelta,
+  MutationPreview,
+  MutationReceipt,
+  MutationStatus,
+  PreviewEdit,
+  PreviewFile,
+  PreviewResourceOperation,
+  ReceiptDiagnostic,
+  ReceiptDiagnosticsFile,
+  ReceiptFile,
+} from './receipt.js'
+export type { RootLockOptions } from './lock.js'
+export { mutationTools } from './tools/index.js'

@@ -3,7 +3,8 @@ import { createLsp } from '@codeseam/lsp'
 import { callTool, decodeToolInput, toAnthropicTool, toMcpTool, toOpenAiTool, toolContext } from '@codeseam/tool-lsp'
 import { Schema } from 'effect'
 
-import { MutationSession, mutationTools, ReceiptOutput } from '../src/index.js'
+import { MutationSession, mutationTools } from '../src/index.js'
+import { ReceiptOutput } from '../src/tools/schemas.js'
 import { memoryProvider, MemoryWorkspace } from './memory.js'
 
 /** The mutating tools in the neutral definition format: every exporter accepts them unchanged. */

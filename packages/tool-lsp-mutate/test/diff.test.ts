@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest'
 
 import { applyTextEdits, snippetToPlainText } from '@codeseam/lsp'
 
-import { applyUnifiedDiff, unifiedDiff } from '../src/index.js'
+import { applyUnifiedDiff, unifiedDiff } from '../src/diff.js'
 
 /** Texts made of a few short lines, with or without a final newline, so diffs have real overlap. */
 const texts = fc

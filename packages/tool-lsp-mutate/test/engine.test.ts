@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { createLsp, LspError, pathToUri, type LspService, type LspWorkspaceEdit } from '@codeseam/lsp'
 
-import { MutationSession, renderReceipt, type ApprovalRequest, type MutationSessionOptions } from '../src/index.js'
+import { MutationSession, type ApprovalRequest, type MutationSessionOptions } from '../src/index.js'
+import { renderReceipt } from '../src/receipt.js'
 import { memoryProvider, MemoryWorkspace } from './memory.js'
 
 /** The transaction engine's decisions, on an in-memory backend (real files are covered by the server suites). */

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 
 import { afterAll, beforeAll, expect, test } from 'vitest'
 
-import { acquireRootLock, readLockHolder, rootLockPath } from '../src/index.js'
+import { acquireRootLock, readLockHolder, rootLockPath } from '../src/lock.js'
 
 /**
  * Two real processes running this package's lock code: the child (src/lock.ts bundled with esbuild, the

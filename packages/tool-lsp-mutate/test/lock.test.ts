@@ -5,7 +5,7 @@ import * as nodePath from 'node:path'
 
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
 
-import { acquireRootLock, processStartTime, readLockHolder, rootLockPath } from '../src/index.js'
+import { acquireRootLock, processStartTime, readLockHolder, rootLockPath } from '../src/lock.js'
 
 /**
  * The cross-process root lock with real processes: a child process holds the lock and then dies without

@@ -3,7 +3,7 @@ import { contentHash, TextLines, type LspFlatSymbol, type LspRange, type Resolve
 
 import { applyTextEdits } from '@codeseam/lsp'
 
-import { planInsert, planReplace } from '../src/index.js'
+import { planInsert, planReplace } from '../src/symbol-edits.js'
 
 /**
  * Declaration-span rules on hand-made symbols whose ranges are found by text (the server suites cover the

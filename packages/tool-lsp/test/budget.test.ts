@@ -1,7 +1,9 @@
 import { LspError } from '@codeseam/lsp'
 import { describe, expect, it } from 'vitest'
 
-import { clampLimit, decodeCursor, encodeCursor, mapBounded, paginate, queryFingerprint, renderPage, splitHover } from '../src/index.js'
+import { clampLimit, decodeCursor, encodeCursor, mapBounded, paginate, queryFingerprint } from '../src/budget.js'
+import { splitHover } from '../src/hover.js'
+import { renderPage } from '../src/render.js'
 
 const items = Array.from({ length: 23 }, (_, i) => i)
 

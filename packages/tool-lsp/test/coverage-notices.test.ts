@@ -11,19 +11,13 @@ import {
 import { createMemoryWorkspace } from '@codeseam/lsp/testing'
 import { describe, expect, it } from 'vitest'
 
-import {
-  callTool,
-  codeDiagnostics,
-  codeHierarchy,
-  codeNavigate,
-  codeStatus,
-  codeSymbols,
-  installHint,
-  toMcpTool,
-  toolContext,
-  type AnyTool,
-  type ToolOutcome,
-} from '../src/index.js'
+import { callTool, toMcpTool, toolContext, type AnyTool, type ToolOutcome } from '../src/index.js'
+import { codeDiagnostics } from '../src/diagnostics.js'
+import { codeHierarchy } from '../src/hierarchy.js'
+import { codeNavigate } from '../src/navigation.js'
+import { codeStatus } from '../src/status.js'
+import { codeSymbols } from '../src/symbols.js'
+import { installHint } from '../src/targeting.js'
 import { validateDraft07 } from './support/schema-rules.js'
 import { createToyProvider, lineOf } from './support/toy-provider.js'
 

@@ -1,7 +1,9 @@
 import { createLsp, LspError } from '@codeseam/lsp'
 import { describe, expect, it } from 'vitest'
 
-import { callTool, codeStatus, decodeToolInput, defineTool, fitToBudget, selectTools, toolContext } from '../src/index.js'
+import { callTool, decodeToolInput, defineTool, selectTools, toolContext } from '../src/index.js'
+import { fitToBudget } from '../src/envelope.js'
+import { codeStatus } from '../src/status.js'
 import { sampleTool } from './support/sample-tool.js'
 
 function decodeError(args: unknown): LspError {
@@ -154,7 +156,7 @@ describe('toolContext roots', () => {
     expect(context.roots.map((r) => r.id)).toEqual(['a', 'b'])
     const onlyA = toolContext(lsp, { roots: ['a'] })
     expect(onlyA.roots).toEqual([{ id: 'a', root: '/virtual/a' }])
-    const { resolveToolFile } = await import('../src/index.js')
+    const { resolveToolFile } = await import('../src/targeting.js')
     await expect(resolveToolFile(onlyA, 'y.toy')).rejects.toMatchObject({ code: 'OUTSIDE_WORKSPACE' })
     await expect(resolveToolFile(onlyA, 'x.toy')).resolves.toMatchObject({ displayPath: 'x.toy' })
   })

@@ -1,7 +1,8 @@
 import { Schema } from 'effect'
 import { describe, expect, it } from 'vitest'
 
-import { toAnthropicTool, toJsonSchema, toMcpTool, toOpenAiStrictSchema, toOpenAiTool, type JsonSchemaObject } from '../src/index.js'
+import { toAnthropicTool, toJsonSchema, toMcpTool, toOpenAiTool, type JsonSchemaObject } from '../src/index.js'
+import { toOpenAiStrictSchema } from '../src/exporters.js'
 import { sampleTool } from './support/sample-tool.js'
 import { acceptsNull, draft07Problems, nonFiniteAdmissions, openAiStrictProblems, validateDraft07 } from './support/schema-rules.js'
 

@@ -1,21 +1,15 @@
 import { LspError } from '@codeseam/lsp'
 import { describe, expect, it } from 'vitest'
 
-import {
-  callTool,
-  codeCompletions,
-  codeDiagnostics,
-  codeHierarchy,
-  codeHover,
-  codeInlayHints,
-  codeNavigate,
-  codeStatus,
-  codeSymbols,
-  toMcpTool,
-  toolContext,
-  type AnyTool,
-  type ToolOutcome,
-} from '../src/index.js'
+import { callTool, toMcpTool, toolContext, type AnyTool, type ToolOutcome } from '../src/index.js'
+import { codeCompletions } from '../src/completions.js'
+import { codeDiagnostics } from '../src/diagnostics.js'
+import { codeHierarchy } from '../src/hierarchy.js'
+import { codeHover } from '../src/hover.js'
+import { codeInlayHints } from '../src/inlay-hints.js'
+import { codeNavigate } from '../src/navigation.js'
+import { codeStatus } from '../src/status.js'
+import { codeSymbols } from '../src/symbols.js'
 import { validateDraft07 } from './support/schema-rules.js'
 import { columnOf, lineOf, toyService } from './support/toy-provider.js'
 

@@ -1,4 +1,4 @@
-import { symbolKindFromNumber, type LspDocumentSymbol, type LspSymbolKind, type LspWorkspaceSymbol } from '@codeseam/lsp'
+import { comparePositions, symbolKindFromNumber, type LspDocumentSymbol, type LspSymbolKind, type LspWorkspaceSymbol } from '@codeseam/lsp'
 import type * as vscode from 'vscode'
 
 import type { Containment } from '../containment.js'
@@ -53,14 +53,12 @@ interface MutableSymbol {
 
 /** Rebuilds a tree from flat symbols: each goes under the smallest earlier symbol whose range contains it. */
 function nestByRange(flat: ReadonlyArray<LspDocumentSymbol>): LspDocumentSymbol[] {
-  const before = (a: LspDocumentSymbol['range']['start'], b: LspDocumentSymbol['range']['start']) =>
-    a.line - b.line || a.character - b.character
-  const sorted = [...flat].sort((a, b) => before(a.range.start, b.range.start) || before(b.range.end, a.range.end))
+  const sorted = [...flat].sort((a, b) => comparePositions(a.range.start, b.range.start) || comparePositions(b.range.end, a.range.end))
   const roots: MutableSymbol[] = []
   const stack: MutableSymbol[] = []
   for (const symbol of sorted) {
     const node: MutableSymbol = { symbol, children: [] }
-    while (stack.length > 0 && before(stack[stack.length - 1]!.symbol.range.end, symbol.range.end) < 0) stack.pop()
+    while (stack.length > 0 && comparePositions(stack[stack.length - 1]!.symbol.range.end, symbol.range.end) < 0) stack.pop()
     const parent = stack[stack.length - 1]
     if (parent) parent.children.push(node)
     else roots.push(node)

@@ -1,4 +1,14 @@
-import { LspError, pathToUri, type LspDocumentSnapshot, type LspTextEdit, type LspWorkspaceEdit, type ResolvedTarget } from '@codeseam/lsp'
+import {
+  comparePositions,
+  LspError,
+  pathToUri,
+  rangesOverlap,
+  type LspDocumentSnapshot,
+  type LspRange,
+  type LspTextEdit,
+  type LspWorkspaceEdit,
+  type ResolvedTarget,
+} from '@codeseam/lsp'
 import {
   defineTool,
   PositiveInt,
@@ -11,7 +21,6 @@ import {
 import { Schema } from 'effect'
 
 import { planInsert, planReplace, type PlannedEdit } from '../symbol-edits.js'
-import { rangesOverlap } from '@codeseam/lsp'
 import type { ComputedChange, MutationSession } from '../transaction.js'
 import { receiptOrThrow, receiptSummary, receiptText, resolveAllowedFile, resolveExact } from './common.js'
 import { DryRunInput, ExpectedHashesInput, expectedHashesOf, ReceiptOutput } from './schemas.js'
@@ -36,6 +45,11 @@ function hints() {
   return { readOnly: false, destructive: true, idempotent: false, openWorld: false } as const
 }
 
+/** Whether a range is an insertion point (no text replaced). */
+function isEmpty(range: LspRange): boolean {
+  return comparePositions(range.start, range.end) === 0
+}
+
 /** Groups planned edits per file into one workspace edit; overlapping edits are refused. */
 function combine(plans: ReadonlyArray<{ resolved: ResolvedTarget; plan: PlannedEdit; index: number }>): ComputedChange {
   const byFile = new Map<string, { document: LspDocumentSnapshot; edits: { edit: LspTextEdit; index: number }[] }>()
@@ -53,15 +67,10 @@ function combine(plans: ReadonlyArray<{ resolved: ResolvedTarget; plan: PlannedE
     for (const other of entry.edits) {
       const a = other.edit.range
       const b = plan.edit.range
-      const samePoint = a.start.line === b.start.line && a.start.character === b.start.character
-      if (
-        rangesOverlap(a, b) ||
-        (samePoint &&
-          (a.end.line !== a.start.line ||
-            a.end.character !== a.start.character ||
-            b.end.line !== b.start.line ||
-            b.end.character !== b.start.character))
-      ) {
+      // Stricter than the seam's overlap: an insert where another edit starts has no order a reader could
+      // predict, so two edits starting at one point are refused unless both are inserts.
+      const samePoint = comparePositions(a.start, b.start) === 0
+      if (rangesOverlap(a, b) || (samePoint && !(isEmpty(a) && isEmpty(b)))) {
         throw new LspError(
           'INVALID_ARGUMENT',
           `edits ${other.index + 1} and ${index + 1} overlap in ${resolved.displayPath} (lines ${a.start.line + 1}–${a.end.line + 1} and ${b.start.line + 1}–${b.end.line + 1}); nothing was written`,

@@ -6,12 +6,6 @@ import { codeInsertTool, codeReplaceBatchTool, codeReplaceTool } from './edit-to
 import { codeFormatTool } from './format.js'
 import { codeRenameTool } from './rename.js'
 
-export { codeActionsTool, pickAction } from './actions.js'
-export { codeInsertTool, codeReplaceBatchTool, codeReplaceTool } from './edit-tools.js'
-export { codeFormatTool, formattingOptionsFor } from './format.js'
-export { codeRenameTool } from './rename.js'
-export { DryRunInput, ExpectedHashesInput, PreviewOutput, ReceiptOutput } from './schemas.js'
-
 /**
  * Every mutating tool, sharing one session (approval state, queue, lock). Pass a session to share it with
  * other code, or options to create one.

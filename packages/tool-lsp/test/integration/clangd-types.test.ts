@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { builtinProfiles } from '@codeseam/lsp-local'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { codeHierarchy } from '../../src/index.js'
+import { codeHierarchy } from '../../src/hierarchy.js'
 import { startRealHost, structured, type RealHost } from '../support/real-host.js'
 
 // The type hierarchy of a C++ class, answered by a real clangd through code_hierarchy. clangd is optional and

@@ -5,7 +5,10 @@ import * as nodePath from 'node:path'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { codeDiagnostics, codeNavigate, codeStatus, codeSymbols } from '../../src/index.js'
+import { codeDiagnostics } from '../../src/diagnostics.js'
+import { codeNavigate } from '../../src/navigation.js'
+import { codeStatus } from '../../src/status.js'
+import { codeSymbols } from '../../src/symbols.js'
 import { startRealHost, structured, waitForStatus, type RealHost } from '../support/real-host.js'
 
 // The fault server ships with @codeseam/lsp-local's tests: a real stdio language server (vscode-languageserver)

@@ -7,7 +7,8 @@ import { createLsp, type LspProviderStatus, type LspService } from '@codeseam/ls
 import { createLocalHost, type LocalHost } from '@codeseam/lsp-local'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { callTool, codeSymbols, toMcpTool, toolContext, type ToolOutcome } from '../../src/index.js'
+import { callTool, toMcpTool, toolContext, type ToolOutcome } from '../../src/index.js'
+import { codeSymbols } from '../../src/symbols.js'
 import { validateDraft07 } from '../support/schema-rules.js'
 
 /**

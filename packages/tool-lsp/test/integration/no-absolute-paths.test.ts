@@ -5,19 +5,15 @@ import { pathToFileURL } from 'node:url'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import {
-  codeCompletions,
-  codeDiagnostics,
-  codeHierarchy,
-  codeHover,
-  codeInlayHints,
-  codeNavigate,
-  codeStatus,
-  codeSymbols,
-  navigationKinds,
-  type AnyTool,
-  type ToolOutcome,
-} from '../../src/index.js'
+import { type AnyTool, type ToolOutcome } from '../../src/index.js'
+import { codeCompletions } from '../../src/completions.js'
+import { codeDiagnostics } from '../../src/diagnostics.js'
+import { codeHierarchy } from '../../src/hierarchy.js'
+import { codeHover } from '../../src/hover.js'
+import { codeInlayHints } from '../../src/inlay-hints.js'
+import { codeNavigate, navigationKinds } from '../../src/navigation.js'
+import { codeStatus } from '../../src/status.js'
+import { codeSymbols } from '../../src/symbols.js'
 import { pythonFiles, typeScriptFiles } from '../support/projects.js'
 import { startRealHost, structured, type RealHost } from '../support/real-host.js'
 

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import {
-  codeCompletions,
-  codeDiagnostics,
-  codeHierarchy,
-  codeHover,
-  codeInlayHints,
-  codeNavigate,
-  codeStatus,
-  codeSymbols,
-} from '../../src/index.js'
+import { codeCompletions } from '../../src/completions.js'
+import { codeDiagnostics } from '../../src/diagnostics.js'
+import { codeHierarchy } from '../../src/hierarchy.js'
+import { codeHover } from '../../src/hover.js'
+import { codeInlayHints } from '../../src/inlay-hints.js'
+import { codeNavigate } from '../../src/navigation.js'
+import { codeStatus } from '../../src/status.js'
+import { codeSymbols } from '../../src/symbols.js'
 import { pythonProject, type Project } from '../support/projects.js'
 import { startRealHost, structured, type RealHost } from '../support/real-host.js'
 

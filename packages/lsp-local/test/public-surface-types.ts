@@ -1,0 +1,16 @@
+// Every type-only name @codeseam/lsp-local exports, pinned at the type level: `pnpm typecheck` (this folder is in the
+// package's tsconfig) fails when src/index.ts stops exporting one. The runtime names: public-surface.test.ts.
+export type {
+  AttachRoot,
+  HostConfig,
+  HostOptions,
+  LocalHost,
+  OpenWorkspaceOptions,
+  ProfileConfig,
+  ProjectRootRule,
+  ReadinessRule,
+  ResolvedHostConfig,
+  ServerProfile,
+  TrustLevel,
+  UntrustedPolicy,
+} from '../src/index.js'

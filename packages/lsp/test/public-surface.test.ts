@@ -1,0 +1,57 @@
+import { expect, it } from 'vitest'
+
+import * as surface from '../src/index.js'
+
+/**
+ * Every runtime name @codeseam/lsp exports, pinned: adding or removing one is a change of the public surface, made
+ * on purpose (this list, and a changeset for a removal). The type-only names are pinned by public-surface-types.ts.
+ */
+const publicValues = [
+  'Lsp',
+  'LspError',
+  'TextLines',
+  'applyTextEdits',
+  'canonicalPath',
+  'comparePositions',
+  'contentHash',
+  'createLsp',
+  'displayPath',
+  'documentSymbolsFor',
+  'extensionOf',
+  'isLspError',
+  'isWithin',
+  'lspErrorCodes',
+  'lspOperations',
+  'lspSymbolKinds',
+  'maxPathLength',
+  'normalizeExtension',
+  'operationInfo',
+  'pathToUri',
+  'queryEffect',
+  'rangeContains',
+  'rangesOverlap',
+  'registerProviderScoped',
+  'registerWorkspaceScoped',
+  'relativizeText',
+  'resolveFile',
+  'resolveInRoot',
+  'resolveTarget',
+  'resultMeta',
+  'snippetToPlainText',
+  'symbolKindFromNumber',
+  'textRelativizer',
+  'toLspError',
+  'toModelPosition',
+  'toModelRange',
+  'uriToPath',
+]
+
+it('exports exactly its public values', () => {
+  expect(Object.keys(surface).sort()).toEqual(publicValues)
+})
+
+const testingValues = ['conformanceFixtureDir', 'copyFixture', 'createMemoryWorkspace', 'formatConformanceReport', 'runConformance']
+
+it('exports exactly its public testing kit from @codeseam/lsp/testing', async () => {
+  expect(Object.keys(await import('../src/testing/index.js')).sort()).toEqual(testingValues)
+})
