@@ -1,9 +1,19 @@
 import * as nodePath from 'node:path'
 
 import { LspError, toLspError } from './errors.js'
-import { extensionOf, isWithin, normalizeExtension, resolveInRoot } from './paths.js'
+import type { WorkspacePath } from './containment.js'
+import { extensionOf, isWithin, normalizeExtension, normalizeRoot, resolveInRoot } from './paths.js'
 import { relativizeResult, textRelativizer, type TextRelativizer } from './relative-text.js'
-import type { LspApplyEditOptions, LspApplyEditResult, LspProvider, LspProviderStatus, LspWorkspace, ProviderId } from './provider.js'
+import type {
+  LspApplyEditOptions,
+  LspApplyEditResult,
+  LspDocumentSnapshot,
+  LspProvider,
+  LspProviderStatus,
+  LspWorkspace,
+  ProviderId,
+} from './provider.js'
+import { containmentOf, fileOfDocument } from './target-file.js'
 import {
   lspOperations,
   operationInfo,
@@ -47,8 +57,12 @@ export interface LspService {
   registerProvider(provider: LspProvider): Disposer
   /** Opens a workspace root with its file reader and edit applier. One workspace per root and per id. */
   registerWorkspace(workspace: LspWorkspace): Disposer
-  /** Runs one operation. Typed by operation: `references` resolves to the `locations` variant. */
-  query<R extends LspQueryRequest>(request: R, signal?: AbortSignal): Promise<LspResultFor<R['operation']>>
+  /**
+   * Runs one operation. Typed by operation: `references` resolves to the `locations` variant. The request's
+   * file is resolved and contained once, here; `document`, a snapshot `resolveTarget` read in this call, is
+   * passed to the provider so it need not read the file again.
+   */
+  query<R extends LspQueryRequest>(request: R & LspReadAlong, signal?: AbortSignal): Promise<LspResultFor<R['operation']>>
   /** Applies a whole edit through the applier of the workspace that owns `options.root`. */
   applyEdit(edit: LspWorkspaceEdit, options: LspApplyEditOptions & { readonly root: string }): Promise<LspApplyEditResult>
   /** Registered providers. */
@@ -69,6 +83,12 @@ export interface LspService {
   dispose(): Promise<void>
 }
 
+/** What a caller that already read the request's file in this call passes along with the request. */
+export interface LspReadAlong {
+  /** The snapshot `resolveTarget` returned for this file; ignored unless the seam read it for the same path. */
+  readonly document?: LspDocumentSnapshot
+}
+
 /** Harness context types include this to say they carry `ctx.lsp`. */
 export interface LspCapability {
   readonly lsp: LspService
@@ -80,12 +100,6 @@ export function providerId(id: string): ProviderId {
     throw new LspError('INVALID_PROVIDER', `provider id ${JSON.stringify(id)} must be a non-empty string without whitespace`)
   }
   return id as ProviderId
-}
-
-/** A root path in one spelling: normalized, without a trailing separator. */
-function normalizeRoot(root: string): string {
-  const normalized = nodePath.normalize(root)
-  return normalized.length > 1 && normalized.endsWith(nodePath.sep) ? normalized.slice(0, -1) : normalized
 }
 
 interface Registration {
@@ -299,6 +313,13 @@ function withCancellation<T>(signal: AbortSignal | undefined, run: (signal: Abor
   })
 }
 
+/** The request without the caller's read-along snapshot (the provider gets it as `snapshot`, when it applies). */
+function withoutDocument<R extends LspQueryRequest>(request: R & LspReadAlong): R {
+  if (!('document' in request)) return request
+  const { document: _document, ...rest } = request
+  return rest as unknown as R
+}
+
 /** Creates a fresh `ctx.lsp` service with no providers and no workspaces. */
 export function createLsp(): LspService {
   const registrations = new Map<string, Registration>()
@@ -317,6 +338,27 @@ export function createLsp(): LspService {
       relativizers.set(root, relativizer)
     }
     return relativizer
+  }
+
+  /**
+   * The request's file resolved once for the provider: the file `document` was read through in this call, or
+   * else the root's containment (cached realpath; reads re-check at the moment of reading). Undefined when no
+   * workspace is open at the root: the provider contains the path itself then.
+   */
+  const resolveRequestFile = (
+    root: string,
+    path: string,
+    document: LspDocumentSnapshot | undefined,
+  ): { file?: WorkspacePath; snapshot?: LspDocumentSnapshot } => {
+    const workspace = workspacesByRoot.get(root)
+    if (workspace === undefined) return {}
+    const containment = containmentOf(workspace)
+    const read = fileOfDocument(document)
+    if (read !== undefined && document !== undefined && read.root === containment.root) {
+      const lexical = resolveInRoot(containment.root, path)
+      if (read.lexical === lexical || read.path === lexical) return { file: read, snapshot: document }
+    }
+    return { file: containment.resolve(path) }
   }
 
   const ensureLive = () => {
@@ -480,7 +522,7 @@ export function createLsp(): LspService {
       }
     },
 
-    async query<R extends LspQueryRequest>(request: R, signal?: AbortSignal): Promise<LspResultFor<R['operation']>> {
+    async query<R extends LspQueryRequest>(request: R & LspReadAlong, signal?: AbortSignal): Promise<LspResultFor<R['operation']>> {
       ensureLive()
       if (signal?.aborted) throw new LspError('CANCELLED', 'the request was cancelled before it started')
       if (request === null || typeof request !== 'object' || !operationSet.has(request.operation)) {
@@ -509,12 +551,15 @@ export function createLsp(): LspService {
         }
         const itemPath = resolveInRoot(root, item.path)
         const { registration, languageId } = selectForFile(itemPath)
-        result = await runOne(registration, { ...request, root }, languageId, signal)
+        const { file } = resolveRequestFile(root, item.path, undefined)
+        result = await runOne(registration, { ...withoutDocument(request), root, ...(file === undefined ? {} : { file }) }, languageId, signal)
       } else {
         if (filePath === undefined) throw new LspError('INVALID_ARGUMENT', `${request.operation} needs a file path`)
         const path = resolveInRoot(root, filePath)
         const { registration, languageId } = selectForFile(path)
-        result = await runOne(registration, { ...request, root, path } as LspQueryRequest, languageId, signal)
+        const { file, snapshot } = resolveRequestFile(root, filePath, request.document)
+        const forwarded = { ...withoutDocument(request), root, path, ...(file === undefined ? {} : { file }), ...(snapshot === undefined ? {} : { snapshot }) }
+        result = await runOne(registration, forwarded as LspQueryRequest, languageId, signal)
       }
       return result as LspResultFor<R['operation']>
     },

@@ -1,10 +1,12 @@
 import * as nodePath from 'node:path'
 
-import { TextLines } from './coordinates.js'
-import { LspError } from './errors.js'
+import type { WorkspacePath } from './containment.js'
+import { linesFor, type TextLines } from './coordinates.js'
+import { LspError, isLspError } from './errors.js'
 import { displayPath, resolveInRoot } from './paths.js'
 import type { LspDocumentSnapshot, LspWorkspace } from './provider.js'
 import type { LspService } from './service.js'
+import { bindDocument, containmentOf } from './target-file.js'
 import type { LspDocumentSymbol, LspPosition, LspRange, LspSymbolKind } from './vocabulary.js'
 
 /**
@@ -45,6 +47,8 @@ export interface ResolvedTarget {
   readonly path: string
   /** Workspace-relative path with forward slashes. */
   readonly displayPath: string
+  /** The file as the seam resolved it, once for the whole call (pass `document` along to queries). */
+  readonly file: WorkspacePath
   readonly position: LspPosition
   readonly document: LspDocumentSnapshot
   readonly lines: TextLines
@@ -57,6 +61,8 @@ export interface ResolveTargetOptions {
   /** Take the first of several matches instead of failing with AMBIGUOUS. Reads only; mutations never. */
   readonly firstMatch?: boolean
   readonly signal?: AbortSignal
+  /** Called once the file is located (contained, not read yet): throw to refuse it (a root a tool may not use). */
+  readonly accept?: (file: ResolvedFile) => void
 }
 
 /** A resolved file: which workspace it is in and its absolute path. */
@@ -66,11 +72,8 @@ export interface ResolvedFile {
   readonly displayPath: string
 }
 
-/**
- * Finds the workspace a caller path belongs to. A relative path that exists in several open roots is
- * AMBIGUOUS until `rootId` picks one.
- */
-export async function resolveFile(lsp: LspService, path: string, rootId?: string): Promise<ResolvedFile> {
+/** The workspaces a caller path may be in, each with the path resolved lexically under its root (no file-system work). */
+function candidatesFor(lsp: LspService, path: string, rootId: string | undefined): Array<{ workspace: LspWorkspace; path: string }> {
   const open = lsp.workspaces()
   if (open.length === 0) throw new LspError('UNAVAILABLE', 'no workspace is open: open a workspace root first')
   if (typeof path !== 'string' || path.length === 0) {
@@ -103,17 +106,23 @@ export async function resolveFile(lsp: LspService, path: string, rootId?: string
     if (owner === undefined) {
       throw new LspError('OUTSIDE_WORKSPACE', `"${path}" is outside every open workspace (${workspaces.map((w) => w.root).join(', ')})`)
     }
-    const absolute = resolveInRoot(owner.root, path)
-    if (!(await owner.exists(absolute))) throw notFoundFile(path, [owner])
-    return { workspace: owner, path: absolute, displayPath: displayPath(owner.root, absolute) }
+    return [{ workspace: owner, path: resolveInRoot(owner.root, path) }]
   }
   // Relative: lexical containment is checked for every root before anything is touched.
-  const candidates = workspaces.map((w) => ({ workspace: w, path: resolveInRoot(w.root, path) }))
+  return workspaces.map((w) => ({ workspace: w, path: resolveInRoot(w.root, path) }))
+}
+
+/**
+ * Finds the workspace a caller path belongs to. A relative path that exists in several open roots is
+ * AMBIGUOUS until `rootId` picks one.
+ */
+export async function resolveFile(lsp: LspService, path: string, rootId?: string): Promise<ResolvedFile> {
+  const candidates = candidatesFor(lsp, path, rootId)
   const existing: typeof candidates = []
   for (const candidate of candidates) {
     if (await candidate.workspace.exists(candidate.path)) existing.push(candidate)
   }
-  if (existing.length === 0) throw notFoundFile(path, workspaces)
+  if (existing.length === 0) throw notFoundFile(path, candidates.map((c) => c.workspace))
   if (existing.length > 1) {
     throw new LspError('AMBIGUOUS', `"${path}" exists in ${existing.length} open workspaces: pass rootId to pick one`, {
       data: {
@@ -123,6 +132,52 @@ export async function resolveFile(lsp: LspService, path: string, rootId?: string
   }
   const only = existing[0]!
   return { workspace: only.workspace, path: only.path, displayPath: displayPath(only.workspace.root, only.path) }
+}
+
+/**
+ * The target's file contained once (one realpath, symlinks included) and read once. With one candidate root
+ * no separate existence check is made: the containment says whether the path exists and the read says the
+ * rest. The snapshot is bound to the resolved file so later queries of the call can pass it along.
+ */
+async function locateAndRead(
+  lsp: LspService,
+  target: LspTarget,
+  options: ResolveTargetOptions,
+): Promise<{ file: ResolvedFile; resolved: WorkspacePath; document: LspDocumentSnapshot }> {
+  const candidates = candidatesFor(lsp, target.path, target.rootId)
+  let file: ResolvedFile
+  let resolved: WorkspacePath
+  const only = candidates.length === 1 ? candidates[0] : undefined
+  if (only !== undefined) {
+    try {
+      resolved = containmentOf(only.workspace).fresh(target.path)
+    } catch (error) {
+      // A symbolic link out of the root: as before reads were folded in, the file "does not exist" there.
+      if (isLspError(error, 'OUTSIDE_WORKSPACE')) throw notFoundFile(target.path, [only.workspace])
+      throw error
+    }
+    // A disk-backed workspace (one that keeps the seam's containment) exists where the realpath found a
+    // file; any other (in memory, editor buffers) says so itself.
+    const exists = only.workspace.containment === undefined ? await only.workspace.exists(only.path) : resolved.exists
+    if (!exists) throw notFoundFile(target.path, [only.workspace])
+    file = { workspace: only.workspace, path: only.path, displayPath: displayPath(only.workspace.root, only.path) }
+  } else {
+    file = await resolveFile(lsp, target.path, target.rootId)
+    resolved = containmentOf(file.workspace).fresh(target.path)
+  }
+  options.accept?.(file)
+  // A workspace that keeps the seam's containment takes the resolved path as is; any other gets a string.
+  const given = file.workspace.containment === undefined ? file.path : resolved
+  let document: LspDocumentSnapshot
+  try {
+    document = await file.workspace.readFile(given, options.signal)
+  } catch (error) {
+    // A directory, or a file deleted since: what the existence check said before reads were folded in.
+    if (only !== undefined && isLspError(error, 'NOT_FOUND')) throw notFoundFile(target.path, [only.workspace])
+    throw error
+  }
+  bindDocument(document, resolved)
+  return { file, resolved, document }
 }
 
 function notFoundFile(path: string, workspaces: ReadonlyArray<LspWorkspace>): LspError {
@@ -216,11 +271,10 @@ function editDistance(a: string, b: string): number {
  */
 export async function resolveTarget(lsp: LspService, target: LspTarget, options: ResolveTargetOptions = {}): Promise<ResolvedTarget> {
   if (target === null || typeof target !== 'object') throw new LspError('INVALID_ARGUMENT', 'target must be an object with a path')
-  const file = await resolveFile(lsp, target.path, target.rootId)
+  const { file, resolved, document } = await locateAndRead(lsp, target, options)
   const { workspace } = file
-  const document = await workspace.readFile(file.path, options.signal)
-  const lines = new TextLines(document.text)
-  const base = { root: workspace.root, rootId: workspace.id, path: file.path, displayPath: file.displayPath, document, lines }
+  const lines = linesFor(document)
+  const base = { root: workspace.root, rootId: workspace.id, path: file.path, displayPath: file.displayPath, file: resolved, document, lines }
 
   if (target.line !== undefined && (!Number.isInteger(target.line) || target.line < 1 || target.line > lines.lineCount)) {
     throw new LspError('INVALID_ARGUMENT', `line ${target.line} does not exist: ${file.displayPath} has ${lines.lineCount} lines`)

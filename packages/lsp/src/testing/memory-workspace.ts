@@ -20,7 +20,9 @@ export function createMemoryWorkspace(options: { id: string; root: string; files
     id: options.id,
     root,
     files,
-    async readFile(path) {
+    async readFile(given) {
+      // In memory, a resolved path's lexical spelling is the file's name (no links to follow).
+      const path = typeof given === 'string' ? given : given.lexical
       const absolute = resolveInRoot(root, path)
       const text = files.get(absolute)
       if (text === undefined) throw new LspError('NOT_FOUND', `file ${path} does not exist`)
