@@ -119,11 +119,13 @@ export interface LspWorkspace {
    * it (sharing its caches and their invalidation). Without it the seam makes its own for `root`.
    */
   readonly containment?: Containment
+  /** Reads a file under the root. NOT_FOUND if missing, OUTSIDE_WORKSPACE if it escapes. */
+  readFile(path: string, signal?: AbortSignal): Promise<LspDocumentSnapshot>
   /**
-   * Reads a file under the root. NOT_FOUND if missing, OUTSIDE_WORKSPACE if it escapes. A {@link WorkspacePath}
-   * the seam resolved for this root is read as is (it was checked, symlinks included, at resolution).
+   * Reads a file the seam resolved for this root with {@link containment}, as is: it was contained, symlinks
+   * included, a moment ago in the same call. Optional; the seam falls back to {@link readFile}.
    */
-  readFile(path: string | WorkspacePath, signal?: AbortSignal): Promise<LspDocumentSnapshot>
+  readResolved?(file: WorkspacePath, signal?: AbortSignal): Promise<LspDocumentSnapshot>
   /** Whether a file exists under the root (false for anything outside it). */
   exists(path: string): Promise<boolean>
   /** Applies a whole edit atomically: every file or none. */

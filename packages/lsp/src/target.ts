@@ -166,11 +166,14 @@ async function locateAndRead(
     resolved = containmentOf(file.workspace).fresh(target.path)
   }
   options.accept?.(file)
-  // A workspace that keeps the seam's containment takes the resolved path as is; any other gets a string.
-  const given = file.workspace.containment === undefined ? file.path : resolved
+  // A workspace that keeps the seam's containment reads the resolved path as is; any other gets a string.
+  const { workspace } = file
   let document: LspDocumentSnapshot
   try {
-    document = await file.workspace.readFile(given, options.signal)
+    document =
+      workspace.readResolved !== undefined && workspace.containment !== undefined
+        ? await workspace.readResolved(resolved, options.signal)
+        : await workspace.readFile(file.path, options.signal)
   } catch (error) {
     // A directory, or a file deleted since: what the existence check said before reads were folded in.
     if (only !== undefined && isLspError(error, 'NOT_FOUND')) throw notFoundFile(target.path, [only.workspace])
@@ -227,7 +230,8 @@ export async function documentSymbolsFor(
     cache.set(key, hit)
     return hit
   }
-  const result = await lsp.query({ operation: 'documentSymbols', root, path: document.path }, signal)
+  // The snapshot goes along: when the seam read it in this call, the provider need not read the file again.
+  const result = await lsp.query({ operation: 'documentSymbols', root, path: document.path, document }, signal)
   const flat = flattenSymbols(result.symbols)
   // An outline from a server still indexing may be incomplete: use it, but ask again next time.
   if (result.meta.status === 'indexing') return flat

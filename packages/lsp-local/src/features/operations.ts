@@ -1,4 +1,4 @@
-import { LspError, TextLines, type LspProviderRequest, type LspQueryRequest, type LspQueryResult, type LspResultMeta } from '@codeseam/lsp'
+import { LspError, linesFor, type TextLines, type LspProviderRequest, type LspQueryRequest, type LspQueryResult, type LspResultMeta } from '@codeseam/lsp'
 import {
   CallHierarchyIncomingCallsRequest,
   CallHierarchyOutgoingCallsRequest,
@@ -41,15 +41,9 @@ export interface OperationContext {
   readonly meta: (extra?: Partial<LspResultMeta>) => LspResultMeta
 }
 
-const linesCache = new WeakMap<OpenDocument, { hash: string; lines: TextLines }>()
-
-/** Line structure of a synced document, cached per content hash. */
+/** Line structure of a synced document: the seam's one table per content hash. */
 export function linesOf(document: OpenDocument): TextLines {
-  const cached = linesCache.get(document)
-  if (cached !== undefined && cached.hash === document.hash) return cached.lines
-  const lines = new TextLines(document.text)
-  linesCache.set(document, { hash: document.hash, lines })
-  return lines
+  return linesFor(document)
 }
 
 /** The protocol item carried in a seam hierarchy item's `data`, checked. */

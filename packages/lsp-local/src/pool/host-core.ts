@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import { LspError, isWithin, normalizeExtension, pathToUri, type LspProviderStatus, type LspSearchCoverage } from '@codeseam/lsp'
+import { LspError, extensionOf, isWithin, normalizeExtension, pathToUri, type LspProviderStatus, type LspSearchCoverage } from '@codeseam/lsp'
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/node'
 
 import type { ResolvedHostConfig, TrustLevel } from '../policy/config.js'
@@ -229,7 +229,7 @@ export class HostCore {
     const { files } = await listFiles(server.spec.root, { extensions: extensionSet(profile) }, 1)
     const first = files[0]
     if (first !== undefined && workspace.containment.contains(first)) {
-      await server.documents.sync(first, profile.extensions[nodePath.extname(first).toLowerCase()] ?? '', { pin: true })
+      await server.documents.sync(first, profile.extensions[extensionOf(first) ?? ''] ?? '', { pin: true })
     }
   }
 
@@ -343,7 +343,7 @@ export class HostCore {
     let failed = 0
     for (const file of files) {
       try {
-        await server.documents.sync(file, profile.extensions[nodePath.extname(file).toLowerCase()] ?? '', { pin: true })
+        await server.documents.sync(file, profile.extensions[extensionOf(file) ?? ''] ?? '', { pin: true })
         opened.push(file)
       } catch (error) {
         if (error instanceof LspError && (error.code === 'CANCELLED' || error.code === 'DISPOSED' || error.code === 'SERVER_CRASHED'))

@@ -20,9 +20,7 @@ export function createMemoryWorkspace(options: { id: string; root: string; files
     id: options.id,
     root,
     files,
-    async readFile(given) {
-      // In memory, a resolved path's lexical spelling is the file's name (no links to follow).
-      const path = typeof given === 'string' ? given : given.lexical
+    async readFile(path) {
       const absolute = resolveInRoot(root, path)
       const text = files.get(absolute)
       if (text === undefined) throw new LspError('NOT_FOUND', `file ${path} does not exist`)

@@ -89,8 +89,16 @@ describe('code_navigate resolves and reads its target once', { timeout: 120_000 
     await project?.remove()
   })
 
-  const measure = async (): Promise<FsSpy> => {
-    const spy = new FsSpy(nodePath.join(project.root, 'src/shapes.ts'))
+  /** One references call on src/shapes.ts: the file-system calls on it, and how many queries asked a server about it. */
+  const measure = async (): Promise<{ spy: FsSpy; queries: number }> => {
+    const target = nodePath.join(project.root, 'src/shapes.ts')
+    const spy = new FsSpy(target)
+    const query = real.lsp.query
+    let queries = 0
+    real.lsp.query = ((request: { path?: string }, signal?: AbortSignal) => {
+      if (request.path !== undefined && nodePath.resolve(project.root, request.path) === target) queries++
+      return query.call(real.lsp, request as never, signal)
+    }) as typeof query
     spy.install()
     try {
       const result = structured(await real.call(codeNavigate, { target: { path: 'src/shapes.ts', symbol: 'describe' }, kind: 'references' }))
@@ -98,24 +106,28 @@ describe('code_navigate resolves and reads its target once', { timeout: 120_000 
       expect(result.totalFound).toBe(3)
     } finally {
       spy.uninstall()
+      real.lsp.query = query
     }
-    return spy
+    return { spy, queries }
   }
 
   it('the first call on the file (document not yet open in the server), and a second one (already open)', async () => {
-    for (const [which, spy] of [
+    for (const [which, { spy, queries }] of [
       ['first', await measure()],
       ['second', await measure()],
     ] as const) {
-      const seen = `${which} call: ${spy.calls.join(', ')}`
+      const seen = `${which} call (${queries} queries on the file): ${spy.calls.join(', ')}`
       // Contained once: one realpath (the seam's containment, symlinks included) for the whole call.
       expect(spy.count(...resolutions), seen).toBe(1)
       // Read once: the seam's read serves target resolution, the server's document sync and the snippets.
       expect(spy.count(...reads), seen).toBe(1)
-      // One stat: after the server answered, whether the file changed meanwhile (the answer's `stale` flag).
-      // It cannot be folded into the read: it must come after the answer to say anything about it.
-      expect(spy.count(...stats), seen).toBe(1)
-      expect(spy.calls.length, seen).toBe(3)
+      // The honest minimum of stats: one per answer a server gave about the file, taken after the answer to
+      // say whether the file changed while the server worked (the answer's `stale` flag); it cannot be folded
+      // into the read, which came before. The first call asks for the outline (to find the symbol) and the
+      // references; the second finds the outline cached for the file's content hash and asks only once.
+      expect(spy.count(...stats), seen).toBe(queries)
+      expect(queries, seen).toBe(which === 'first' ? 2 : 1)
+      expect(spy.calls.length, seen).toBe(2 + queries)
     }
   })
 })
