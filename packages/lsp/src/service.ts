@@ -552,13 +552,24 @@ export function createLsp(): LspService {
         const itemPath = resolveInRoot(root, item.path)
         const { registration, languageId } = selectForFile(itemPath)
         const { file } = resolveRequestFile(root, item.path, undefined)
-        result = await runOne(registration, { ...withoutDocument(request), root, ...(file === undefined ? {} : { file }) }, languageId, signal)
+        result = await runOne(
+          registration,
+          { ...withoutDocument(request), root, ...(file === undefined ? {} : { file }) },
+          languageId,
+          signal,
+        )
       } else {
         if (filePath === undefined) throw new LspError('INVALID_ARGUMENT', `${request.operation} needs a file path`)
         const path = resolveInRoot(root, filePath)
         const { registration, languageId } = selectForFile(path)
         const { file, snapshot } = resolveRequestFile(root, filePath, request.document)
-        const forwarded = { ...withoutDocument(request), root, path, ...(file === undefined ? {} : { file }), ...(snapshot === undefined ? {} : { snapshot }) }
+        const forwarded = {
+          ...withoutDocument(request),
+          root,
+          path,
+          ...(file === undefined ? {} : { file }),
+          ...(snapshot === undefined ? {} : { snapshot }),
+        }
         result = await runOne(registration, forwarded as LspQueryRequest, languageId, signal)
       }
       return result as LspResultFor<R['operation']>

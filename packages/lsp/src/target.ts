@@ -47,8 +47,11 @@ export interface ResolvedTarget {
   readonly path: string
   /** Workspace-relative path with forward slashes. */
   readonly displayPath: string
-  /** The file as the seam resolved it, once for the whole call (pass `document` along to queries). */
-  readonly file: WorkspacePath
+  /**
+   * The file as the seam resolved it, once for the whole call (pass `document` along to queries so they do
+   * not resolve or read it again). Always set by {@link resolveTarget}; optional for hand-made targets.
+   */
+  readonly file?: WorkspacePath
   readonly position: LspPosition
   readonly document: LspDocumentSnapshot
   readonly lines: TextLines
@@ -122,7 +125,11 @@ export async function resolveFile(lsp: LspService, path: string, rootId?: string
   for (const candidate of candidates) {
     if (await candidate.workspace.exists(candidate.path)) existing.push(candidate)
   }
-  if (existing.length === 0) throw notFoundFile(path, candidates.map((c) => c.workspace))
+  if (existing.length === 0)
+    throw notFoundFile(
+      path,
+      candidates.map((c) => c.workspace),
+    )
   if (existing.length > 1) {
     throw new LspError('AMBIGUOUS', `"${path}" exists in ${existing.length} open workspaces: pass rootId to pick one`, {
       data: {
@@ -278,7 +285,15 @@ export async function resolveTarget(lsp: LspService, target: LspTarget, options:
   const { file, resolved, document } = await locateAndRead(lsp, target, options)
   const { workspace } = file
   const lines = linesFor(document)
-  const base = { root: workspace.root, rootId: workspace.id, path: file.path, displayPath: file.displayPath, file: resolved, document, lines }
+  const base = {
+    root: workspace.root,
+    rootId: workspace.id,
+    path: file.path,
+    displayPath: file.displayPath,
+    file: resolved,
+    document,
+    lines,
+  }
 
   if (target.line !== undefined && (!Number.isInteger(target.line) || target.line < 1 || target.line > lines.lineCount)) {
     throw new LspError('INVALID_ARGUMENT', `line ${target.line} does not exist: ${file.displayPath} has ${lines.lineCount} lines`)

@@ -1,4 +1,12 @@
-import { LspError, linesFor, type TextLines, type LspProviderRequest, type LspQueryRequest, type LspQueryResult, type LspResultMeta } from '@codeseam/lsp'
+import {
+  LspError,
+  linesFor,
+  type TextLines,
+  type LspProviderRequest,
+  type LspQueryRequest,
+  type LspQueryResult,
+  type LspResultMeta,
+} from '@codeseam/lsp'
 import {
   CallHierarchyIncomingCallsRequest,
   CallHierarchyOutgoingCallsRequest,

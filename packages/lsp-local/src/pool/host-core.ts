@@ -1,7 +1,15 @@
 import { statSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import { LspError, extensionOf, isWithin, normalizeExtension, pathToUri, type LspProviderStatus, type LspSearchCoverage } from '@codeseam/lsp'
+import {
+  LspError,
+  extensionOf,
+  isWithin,
+  normalizeExtension,
+  pathToUri,
+  type LspProviderStatus,
+  type LspSearchCoverage,
+} from '@codeseam/lsp'
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/node'
 
 import type { ResolvedHostConfig, TrustLevel } from '../policy/config.js'

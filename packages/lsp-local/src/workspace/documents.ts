@@ -172,7 +172,8 @@ export class DocumentSync {
     if (existing !== undefined) {
       existing.statKey = key
       if (existing.hash === hash) return existing
-      const change = this.channel.syncKind() === TextDocumentSyncKind.Incremental ? minimalChange(existing.text, existing.hash, text) : { text }
+      const change =
+        this.channel.syncKind() === TextDocumentSyncKind.Incremental ? minimalChange(existing.text, existing.hash, text) : { text }
       existing.version++
       existing.text = text
       existing.hash = hash

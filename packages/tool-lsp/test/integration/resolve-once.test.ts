@@ -45,9 +45,11 @@ class FsSpy {
       const descriptor = Object.getOwnPropertyDescriptor(target, name)
       const original = descriptor?.value
       if (typeof original !== 'function' || descriptor?.writable !== true || /^[A-Z]/.test(name)) continue
-      const spy = this
+      const note = (argument: unknown) => {
+        if (this.isWatched(argument)) this.calls.push(`${prefix}${name}`)
+      }
       const wrapped = function (this: unknown, ...args: unknown[]) {
-        if (spy.isWatched(args[0])) spy.calls.push(`${prefix}${name}`)
+        note(args[0])
         return (original as (...a: unknown[]) => unknown).apply(this, args)
       }
       // realpathSync.native and friends stay reachable through the wrapper.
@@ -101,7 +103,9 @@ describe('code_navigate resolves and reads its target once', { timeout: 120_000 
     }) as typeof query
     spy.install()
     try {
-      const result = structured(await real.call(codeNavigate, { target: { path: 'src/shapes.ts', symbol: 'describe' }, kind: 'references' }))
+      const result = structured(
+        await real.call(codeNavigate, { target: { path: 'src/shapes.ts', symbol: 'describe' }, kind: 'references' }),
+      )
       // main.ts imports and calls it; with the declaration, three references.
       expect(result.totalFound).toBe(3)
     } finally {
