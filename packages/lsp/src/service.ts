@@ -1,7 +1,7 @@
+// Over 300 lines: the service is one closure over its registries, which registration and queries share.
 import * as nodePath from 'node:path'
 
 import { LspError, toLspError } from './errors.js'
-import type { WorkspacePath } from './containment.js'
 import { extensionOf, isWithin, normalizeExtension, normalizeRoot, resolveInRoot } from './paths.js'
 import { relativizeResult, textRelativizer, type TextRelativizer } from './relative-text.js'
 import type {
@@ -13,7 +13,7 @@ import type {
   LspWorkspace,
   ProviderId,
 } from './provider.js'
-import { containmentOf, fileOfDocument } from './target-file.js'
+import { requestFile, withoutDocument } from './target-file.js'
 import {
   lspOperations,
   operationInfo,
@@ -313,13 +313,6 @@ function withCancellation<T>(signal: AbortSignal | undefined, run: (signal: Abor
   })
 }
 
-/** The request without the caller's read-along snapshot (the provider gets it as `snapshot`, when it applies). */
-function withoutDocument<R extends LspQueryRequest>(request: R & LspReadAlong): R {
-  if (!('document' in request)) return request
-  const { document: _document, ...rest } = request
-  return rest as unknown as R
-}
-
 /** Creates a fresh `ctx.lsp` service with no providers and no workspaces. */
 export function createLsp(): LspService {
   const registrations = new Map<string, Registration>()
@@ -340,26 +333,8 @@ export function createLsp(): LspService {
     return relativizer
   }
 
-  /**
-   * The request's file resolved once for the provider: the file `document` was read through in this call, or
-   * else the root's containment (cached realpath; reads re-check at the moment of reading). Undefined when no
-   * workspace is open at the root: the provider contains the path itself then.
-   */
-  const resolveRequestFile = (
-    root: string,
-    path: string,
-    document: LspDocumentSnapshot | undefined,
-  ): { file?: WorkspacePath; snapshot?: LspDocumentSnapshot } => {
-    const workspace = workspacesByRoot.get(root)
-    if (workspace === undefined) return {}
-    const containment = containmentOf(workspace)
-    const read = fileOfDocument(document)
-    if (read !== undefined && document !== undefined && read.root === containment.root) {
-      const lexical = resolveInRoot(containment.root, path)
-      if (read.lexical === lexical || read.path === lexical) return { file: read, snapshot: document }
-    }
-    return { file: containment.resolve(path) }
-  }
+  const resolveRequestFile = (root: string, path: string, document: LspDocumentSnapshot | undefined) =>
+    requestFile(workspacesByRoot.get(root), path, document)
 
   const ensureLive = () => {
     if (disposed) throw new LspError('DISPOSED', 'this ctx.lsp service was disposed; create a new one with createLsp()')
