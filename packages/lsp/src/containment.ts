@@ -119,7 +119,8 @@ export class Containment {
       extension: extensionOf(real),
       exists,
     } as WorkspacePath
-    issued.add(resolved)
+    // Frozen: a provider trusts what it says, so nobody may point it elsewhere afterwards.
+    issued.add(Object.freeze(resolved))
     if (exists) remember(this.inputCache, path, resolved)
     return resolved
   }

@@ -24,7 +24,8 @@ const readThrough = new WeakMap<LspDocumentSnapshot, WorkspacePath>()
 
 /** Records that the seam read `document` through `file`. */
 export function bindDocument(document: LspDocumentSnapshot, file: WorkspacePath): void {
-  readThrough.set(document, file)
+  // Frozen: a backend may hand it to its server in place of the file, so it must stay what was read.
+  readThrough.set(Object.freeze(document), file)
 }
 
 /** The file the seam read `document` through, if it did. */
