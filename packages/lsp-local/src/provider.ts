@@ -2,6 +2,7 @@ import * as nodePath from 'node:path'
 
 import {
   LspError,
+  extensionOf,
   operationInfo,
   type LspDiagnosticsCoverage,
   type LspFileDiagnostics,
@@ -111,8 +112,11 @@ export class ProfileProvider implements LspProvider {
               signal,
             )
     } else {
+      // The seam resolved and contained the file for this root already (request.file); only a request made
+      // without an open workspace at its root is contained here.
       const target = scope === 'item' ? (request as { item: { path: string } }).item.path : (request as { path: string }).path
-      result = await this.fileQuery(workspace, request, workspace.containment.input(target), deadline, signal)
+      const path = request.file?.root === workspace.root ? request.file.path : workspace.containment.input(target)
+      result = await this.fileQuery(workspace, request, path, deadline, signal)
     }
     // A memory restart since the last result: say so once, in this result's meta.
     const degraded = this.host.takeNotices(workspace.root, this.profile.id).length > 0
@@ -189,8 +193,8 @@ export class ProfileProvider implements LspProvider {
       } else {
         await this.host.baseline(server, this.profile)
       }
-      const languageId = this.profile.extensions[extensionOfPath(path)] ?? request.languageId
-      const document = await server.documents.sync(path, languageId)
+      const languageId = this.profile.extensions[extensionOf(path) ?? ''] ?? request.languageId
+      const document = await server.documents.sync(path, languageId, { snapshot: request.snapshot })
       const versionAtStart = document.version
       const hashAtStart = document.hash
       if (request.operation === 'diagnostics') {
@@ -428,7 +432,7 @@ export class ProfileProvider implements LspProvider {
   ): Promise<LspQueryResult> {
     const maxFiles = request.maxFiles ?? this.host.config.workspaceDiagnosticsMaxFiles
     const eligible = await this.host.eligibleFiles(workspace, this.profile)
-    const chosen = fairSelection(eligible.files, (path) => this.profile.extensions[extensionOfPath(path)] ?? '', maxFiles)
+    const chosen = fairSelection(eligible.files, (path) => this.profile.extensions[extensionOf(path) ?? ''] ?? '', maxFiles)
     const waitDeadline = Math.min(deadline, Date.now() + (request.waitMs ?? this.host.config.diagnosticsWaitMs))
     const translator = new Translator(workspace.containment)
     const files: LspFileDiagnostics[] = []
@@ -444,7 +448,7 @@ export class ProfileProvider implements LspProvider {
       try {
         warmAll &&= warm
         const documents = []
-        for (const path of paths) documents.push(await server.documents.sync(path, this.profile.extensions[extensionOfPath(path)] ?? ''))
+        for (const path of paths) documents.push(await server.documents.sync(path, this.profile.extensions[extensionOf(path) ?? ''] ?? ''))
         const results = await Promise.all(
           documents.map((document) =>
             fileDiagnostics(server, document, translator, {
@@ -482,11 +486,6 @@ export class ProfileProvider implements LspProvider {
       },
     }
   }
-}
-
-function extensionOfPath(path: string): string {
-  const dot = path.lastIndexOf('.')
-  return dot === -1 ? '' : path.slice(dot).toLowerCase()
 }
 
 /** Round-robin across language ids so one language cannot use up the whole budget. */

@@ -137,7 +137,13 @@ export function createVsCodeProvider(options: VsCodeProviderOptions = {}): VsCod
       const root = canonicalPath(nodePath.normalize(request.root))
       if (options.requireOpenFolder !== false) checkRootIsOpen(root)
       // A request path that is a link out of the root is refused before VS Code opens (and reads) it.
-      const path = 'path' in request && typeof request.path === 'string' ? containedPath(root, request.path) : undefined
+      // The seam resolved it for this root already (request.file); it is contained here only without that.
+      const path =
+        'path' in request && typeof request.path === 'string'
+          ? request.file?.root === root
+            ? request.file.lexical
+            : containedPath(root, request.path)
+          : undefined
       const context: OperationContext = {
         providerId: id,
         root,

@@ -169,3 +169,25 @@ export function comparePositions(a: LspPosition, b: LspPosition): number {
 export function rangeContains(range: LspRange, position: LspPosition): boolean {
   return comparePositions(range.start, position) <= 0 && comparePositions(position, range.end) <= 0
 }
+
+/** Line tables shared across layers (target resolution, document sync, tool rendering), per content hash. */
+const linesByHash = new Map<string, TextLines>()
+const linesCacheSize = 512
+
+/**
+ * The {@link TextLines} of a text whose content hash is known (a document snapshot, a synced document): one
+ * per hash, so the layers a call passes through split a file into lines once. Bounded, least recently used
+ * dropped first.
+ */
+export function linesFor(document: { readonly text: string; readonly hash: string }): TextLines {
+  const hit = linesByHash.get(document.hash)
+  if (hit !== undefined) {
+    linesByHash.delete(document.hash)
+    linesByHash.set(document.hash, hit)
+    return hit
+  }
+  const lines = new TextLines(document.text)
+  linesByHash.set(document.hash, lines)
+  if (linesByHash.size > linesCacheSize) linesByHash.delete(linesByHash.keys().next().value as string)
+  return lines
+}

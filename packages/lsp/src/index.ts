@@ -56,6 +56,7 @@ export type {
   LspProvider,
   LspProviderRequest,
   LspProviderStatus,
+  LspReadAlong,
   LspWorkspace,
   ProviderId,
 } from './provider.js'
@@ -66,12 +67,15 @@ export {
   isWithin,
   maxPathLength,
   normalizeExtension,
+  normalizeRoot,
   pathToUri,
   resolveInRoot,
   uriToPath,
 } from './paths.js'
+export { Containment, assertReadable, containPath, isWorkspacePath } from './containment.js'
+export type { WorkspacePath } from './containment.js'
 export { contentHash } from './hash.js'
-export { TextLines, comparePositions, rangeContains, toModelPosition, toModelRange } from './coordinates.js'
+export { TextLines, comparePositions, linesFor, rangeContains, toModelPosition, toModelRange } from './coordinates.js'
 export type { ModelPosition, ModelRange } from './coordinates.js'
 export { applyTextEdits, rangesOverlap, snippetToPlainText } from './text-edits.js'
 export { createLsp, relativizeText, resultMeta, textRelativizer } from './service.js'

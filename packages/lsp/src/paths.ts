@@ -84,6 +84,12 @@ export function resolveInRoot(root: string, path: string): string {
   return absolute
 }
 
+/** A root path in one spelling: normalized, without a trailing separator. Every layer compares roots in it. */
+export function normalizeRoot(root: string): string {
+  const normalized = nodePath.normalize(root)
+  return normalized.length > 1 && normalized.endsWith(nodePath.sep) ? normalized.slice(0, -1) : normalized
+}
+
 /** The `file:` URI of an absolute path. */
 export function pathToUri(path: string): string {
   return pathToFileURL(path).href

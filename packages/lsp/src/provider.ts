@@ -1,3 +1,4 @@
+import type { Containment, WorkspacePath } from './containment.js'
 import type { LspOperation, LspQueryRequest, LspResultFor, LspWorkspaceEdit } from './vocabulary.js'
 
 /** A provider id: non-empty, trimmed, validated by {@link providerId}. */
@@ -7,6 +8,17 @@ export type ProviderId = string & { readonly __brand: 'ProviderId' }
 export type LspProviderRequest<R extends LspQueryRequest = LspQueryRequest> = R & {
   /** The language id from this provider's extension map for the file the request is about. */
   readonly languageId: string
+  /**
+   * The file the request is about (`path`, or a hierarchy item's path), resolved and contained by the seam
+   * for this request's root: use it as is, never resolve `path` again. Absent for workspace-wide requests
+   * and when no workspace is open at the root (then the provider contains the path itself).
+   */
+  readonly file?: WorkspacePath
+  /**
+   * The file's text as the seam read it for this same call (target resolution), through `file`: a provider
+   * may give it to its server instead of reading the file again. Absent when nothing was read.
+   */
+  readonly snapshot?: LspDocumentSnapshot
 }
 
 /** Live state of one provider for one workspace root (or its backend as a whole when `root` is absent). */
@@ -60,6 +72,11 @@ export interface LspDocumentSnapshot {
   readonly hash: string
   /** The backend's document version, when it has one (VS Code buffers, synced server documents). */
   readonly version?: number
+  /**
+   * The backend's opaque identity of what was read (a local host: modification time, size and inode, taken
+   * from the open file), so it can tell later whether the file changed since without reading it again.
+   */
+  readonly revision?: string
 }
 
 /** Options for {@link LspWorkspace.applyEdit}. */
@@ -97,10 +114,26 @@ export interface LspWorkspace {
   readonly id: string
   /** Absolute, canonical root path. */
   readonly root: string
+  /**
+   * The seam's containment for this root, when the backend keeps one: the seam resolves request paths with
+   * it (sharing its caches and their invalidation). Without it the seam makes its own for `root`.
+   */
+  readonly containment?: Containment
   /** Reads a file under the root. NOT_FOUND if missing, OUTSIDE_WORKSPACE if it escapes. */
   readFile(path: string, signal?: AbortSignal): Promise<LspDocumentSnapshot>
+  /**
+   * Reads a file the seam resolved for this root with {@link containment}, as is: it was contained, symlinks
+   * included, a moment ago in the same call. Optional; the seam falls back to {@link readFile}.
+   */
+  readResolved?(file: WorkspacePath, signal?: AbortSignal): Promise<LspDocumentSnapshot>
   /** Whether a file exists under the root (false for anything outside it). */
   exists(path: string): Promise<boolean>
   /** Applies a whole edit atomically: every file or none. */
   applyEdit(edit: LspWorkspaceEdit, options?: LspApplyEditOptions): Promise<LspApplyEditResult>
+}
+
+/** What a caller that already read the request's file in this call passes along with the request. */
+export interface LspReadAlong {
+  /** The snapshot `resolveTarget` returned for this file; ignored unless the seam read it for the same path. */
+  readonly document?: LspDocumentSnapshot
 }

@@ -1,9 +1,20 @@
+// Over 300 lines: the service is one closure over its registries, which registration and queries share.
 import * as nodePath from 'node:path'
 
 import { LspError, toLspError } from './errors.js'
-import { extensionOf, isWithin, normalizeExtension, resolveInRoot } from './paths.js'
+import { extensionOf, isWithin, normalizeExtension, normalizeRoot, resolveInRoot } from './paths.js'
 import { relativizeResult, textRelativizer, type TextRelativizer } from './relative-text.js'
-import type { LspApplyEditOptions, LspApplyEditResult, LspProvider, LspProviderStatus, LspWorkspace, ProviderId } from './provider.js'
+import type {
+  LspApplyEditOptions,
+  LspApplyEditResult,
+  LspDocumentSnapshot,
+  LspProvider,
+  LspProviderStatus,
+  LspReadAlong,
+  LspWorkspace,
+  ProviderId,
+} from './provider.js'
+import { requestFile, withoutDocument } from './target-file.js'
 import {
   lspOperations,
   operationInfo,
@@ -47,8 +58,12 @@ export interface LspService {
   registerProvider(provider: LspProvider): Disposer
   /** Opens a workspace root with its file reader and edit applier. One workspace per root and per id. */
   registerWorkspace(workspace: LspWorkspace): Disposer
-  /** Runs one operation. Typed by operation: `references` resolves to the `locations` variant. */
-  query<R extends LspQueryRequest>(request: R, signal?: AbortSignal): Promise<LspResultFor<R['operation']>>
+  /**
+   * Runs one operation. Typed by operation: `references` resolves to the `locations` variant. The request's
+   * file is resolved and contained once, here; `document`, a snapshot `resolveTarget` read in this call, is
+   * passed to the provider so it need not read the file again.
+   */
+  query<R extends LspQueryRequest>(request: R & LspReadAlong, signal?: AbortSignal): Promise<LspResultFor<R['operation']>>
   /** Applies a whole edit through the applier of the workspace that owns `options.root`. */
   applyEdit(edit: LspWorkspaceEdit, options: LspApplyEditOptions & { readonly root: string }): Promise<LspApplyEditResult>
   /** Registered providers. */
@@ -80,12 +95,6 @@ export function providerId(id: string): ProviderId {
     throw new LspError('INVALID_PROVIDER', `provider id ${JSON.stringify(id)} must be a non-empty string without whitespace`)
   }
   return id as ProviderId
-}
-
-/** A root path in one spelling: normalized, without a trailing separator. */
-function normalizeRoot(root: string): string {
-  const normalized = nodePath.normalize(root)
-  return normalized.length > 1 && normalized.endsWith(nodePath.sep) ? normalized.slice(0, -1) : normalized
 }
 
 interface Registration {
@@ -319,6 +328,9 @@ export function createLsp(): LspService {
     return relativizer
   }
 
+  const resolveRequestFile = (root: string, path: string, document: LspDocumentSnapshot | undefined) =>
+    requestFile(workspacesByRoot.get(root), path, document)
+
   const ensureLive = () => {
     if (disposed) throw new LspError('DISPOSED', 'this ctx.lsp service was disposed; create a new one with createLsp()')
   }
@@ -480,7 +492,7 @@ export function createLsp(): LspService {
       }
     },
 
-    async query<R extends LspQueryRequest>(request: R, signal?: AbortSignal): Promise<LspResultFor<R['operation']>> {
+    async query<R extends LspQueryRequest>(request: R & LspReadAlong, signal?: AbortSignal): Promise<LspResultFor<R['operation']>> {
       ensureLive()
       if (signal?.aborted) throw new LspError('CANCELLED', 'the request was cancelled before it started')
       if (request === null || typeof request !== 'object' || !operationSet.has(request.operation)) {
@@ -509,12 +521,26 @@ export function createLsp(): LspService {
         }
         const itemPath = resolveInRoot(root, item.path)
         const { registration, languageId } = selectForFile(itemPath)
-        result = await runOne(registration, { ...request, root }, languageId, signal)
+        const { file } = resolveRequestFile(root, item.path, undefined)
+        result = await runOne(
+          registration,
+          { ...withoutDocument(request), root, ...(file === undefined ? {} : { file }) },
+          languageId,
+          signal,
+        )
       } else {
         if (filePath === undefined) throw new LspError('INVALID_ARGUMENT', `${request.operation} needs a file path`)
         const path = resolveInRoot(root, filePath)
         const { registration, languageId } = selectForFile(path)
-        result = await runOne(registration, { ...request, root, path } as LspQueryRequest, languageId, signal)
+        const { file, snapshot } = resolveRequestFile(root, filePath, request.document)
+        const forwarded = {
+          ...withoutDocument(request),
+          root,
+          path,
+          ...(file === undefined ? {} : { file }),
+          ...(snapshot === undefined ? {} : { snapshot }),
+        }
+        result = await runOne(registration, forwarded as LspQueryRequest, languageId, signal)
       }
       return result as LspResultFor<R['operation']>
     },

@@ -1,10 +1,11 @@
-import * as nodePath from 'node:path'
-
-import { TextLines } from './coordinates.js'
+import type { WorkspacePath } from './containment.js'
+import { linesFor, type TextLines } from './coordinates.js'
 import { LspError } from './errors.js'
-import { displayPath, resolveInRoot } from './paths.js'
-import type { LspDocumentSnapshot, LspWorkspace } from './provider.js'
+import { locateAndRead, type ResolvedFile } from './locate.js'
+import type { LspDocumentSnapshot } from './provider.js'
 import type { LspService } from './service.js'
+
+export { resolveFile, type ResolvedFile } from './locate.js'
 import type { LspDocumentSymbol, LspPosition, LspRange, LspSymbolKind } from './vocabulary.js'
 
 /**
@@ -45,6 +46,11 @@ export interface ResolvedTarget {
   readonly path: string
   /** Workspace-relative path with forward slashes. */
   readonly displayPath: string
+  /**
+   * The file as the seam resolved it, once for the whole call (pass `document` along to queries so they do
+   * not resolve or read it again). Always set by {@link resolveTarget}; optional for hand-made targets.
+   */
+  readonly file?: WorkspacePath
   readonly position: LspPosition
   readonly document: LspDocumentSnapshot
   readonly lines: TextLines
@@ -57,78 +63,8 @@ export interface ResolveTargetOptions {
   /** Take the first of several matches instead of failing with AMBIGUOUS. Reads only; mutations never. */
   readonly firstMatch?: boolean
   readonly signal?: AbortSignal
-}
-
-/** A resolved file: which workspace it is in and its absolute path. */
-export interface ResolvedFile {
-  readonly workspace: LspWorkspace
-  readonly path: string
-  readonly displayPath: string
-}
-
-/**
- * Finds the workspace a caller path belongs to. A relative path that exists in several open roots is
- * AMBIGUOUS until `rootId` picks one.
- */
-export async function resolveFile(lsp: LspService, path: string, rootId?: string): Promise<ResolvedFile> {
-  const open = lsp.workspaces()
-  if (open.length === 0) throw new LspError('UNAVAILABLE', 'no workspace is open: open a workspace root first')
-  if (typeof path !== 'string' || path.length === 0) {
-    throw new LspError('INVALID_ARGUMENT', 'path is empty: give a file path relative to the workspace root')
-  }
-  let workspaces: LspWorkspace[]
-  if (rootId !== undefined) {
-    const chosen = lsp.workspace(rootId)
-    if (chosen === undefined || chosen.id !== rootId) {
-      throw new LspError('NOT_FOUND', `no open workspace has the id "${rootId}" (open: ${open.map((w) => w.id).join(', ')})`, {
-        data: { nearest: open.map((w) => w.id) },
-      })
-    }
-    workspaces = [chosen]
-  } else {
-    workspaces = open.map((w) => lsp.workspace(w.root)).filter((w): w is LspWorkspace => w !== undefined)
-  }
-  if (nodePath.isAbsolute(path) || path.startsWith('file://')) {
-    const owners = workspaces
-      .filter((w) => {
-        try {
-          resolveInRoot(w.root, path)
-          return true
-        } catch {
-          return false
-        }
-      })
-      .sort((a, b) => b.root.length - a.root.length)
-    const owner = owners[0]
-    if (owner === undefined) {
-      throw new LspError('OUTSIDE_WORKSPACE', `"${path}" is outside every open workspace (${workspaces.map((w) => w.root).join(', ')})`)
-    }
-    const absolute = resolveInRoot(owner.root, path)
-    if (!(await owner.exists(absolute))) throw notFoundFile(path, [owner])
-    return { workspace: owner, path: absolute, displayPath: displayPath(owner.root, absolute) }
-  }
-  // Relative: lexical containment is checked for every root before anything is touched.
-  const candidates = workspaces.map((w) => ({ workspace: w, path: resolveInRoot(w.root, path) }))
-  const existing: typeof candidates = []
-  for (const candidate of candidates) {
-    if (await candidate.workspace.exists(candidate.path)) existing.push(candidate)
-  }
-  if (existing.length === 0) throw notFoundFile(path, workspaces)
-  if (existing.length > 1) {
-    throw new LspError('AMBIGUOUS', `"${path}" exists in ${existing.length} open workspaces: pass rootId to pick one`, {
-      data: {
-        candidates: existing.map((c) => ({ label: `${c.workspace.id}: ${path}`, rootId: c.workspace.id, root: c.workspace.root, path })),
-      },
-    })
-  }
-  const only = existing[0]!
-  return { workspace: only.workspace, path: only.path, displayPath: displayPath(only.workspace.root, only.path) }
-}
-
-function notFoundFile(path: string, workspaces: ReadonlyArray<LspWorkspace>): LspError {
-  return new LspError('NOT_FOUND', `file "${path}" does not exist in ${workspaces.map((w) => w.root).join(' or ')}`, {
-    data: { path },
-  })
+  /** Called once the file is located (contained, not read yet): throw to refuse it (a root a tool may not use). */
+  readonly accept?: (file: ResolvedFile) => void
 }
 
 /** Flattens a document outline into symbols with qualified names, in document order. */
@@ -172,7 +108,8 @@ export async function documentSymbolsFor(
     cache.set(key, hit)
     return hit
   }
-  const result = await lsp.query({ operation: 'documentSymbols', root, path: document.path }, signal)
+  // The snapshot goes along: when the seam read it in this call, the provider need not read the file again.
+  const result = await lsp.query({ operation: 'documentSymbols', root, path: document.path, document }, signal)
   const flat = flattenSymbols(result.symbols)
   // An outline from a server still indexing may be incomplete: use it, but ask again next time.
   if (result.meta.status === 'indexing') return flat
@@ -216,11 +153,18 @@ function editDistance(a: string, b: string): number {
  */
 export async function resolveTarget(lsp: LspService, target: LspTarget, options: ResolveTargetOptions = {}): Promise<ResolvedTarget> {
   if (target === null || typeof target !== 'object') throw new LspError('INVALID_ARGUMENT', 'target must be an object with a path')
-  const file = await resolveFile(lsp, target.path, target.rootId)
+  const { file, resolved, document } = await locateAndRead(lsp, target, options)
   const { workspace } = file
-  const document = await workspace.readFile(file.path, options.signal)
-  const lines = new TextLines(document.text)
-  const base = { root: workspace.root, rootId: workspace.id, path: file.path, displayPath: file.displayPath, document, lines }
+  const lines = linesFor(document)
+  const base = {
+    root: workspace.root,
+    rootId: workspace.id,
+    path: file.path,
+    displayPath: file.displayPath,
+    file: resolved,
+    document,
+    lines,
+  }
 
   if (target.line !== undefined && (!Number.isInteger(target.line) || target.line < 1 || target.line > lines.lineCount)) {
     throw new LspError('INVALID_ARGUMENT', `line ${target.line} does not exist: ${file.displayPath} has ${lines.lineCount} lines`)

@@ -42,6 +42,7 @@ export type {
   LspProviderInfo,
   LspProviderRequest,
   LspProviderStatus,
+  LspReadAlong,
   LspQueryRequest,
   LspQueryResult,
   LspRange,
@@ -72,6 +73,7 @@ export type {
   ResolvedFile,
   ResolvedTarget,
   TextRelativizer,
+  WorkspacePath,
 } from '../src/index.js'
 export type {
   ConformanceCheck,

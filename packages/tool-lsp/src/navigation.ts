@@ -147,7 +147,8 @@ export const codeNavigate = defineTool({
     const resolved = await resolveToolTarget(context, input.target, { firstMatch: input.firstMatch })
     const limit = clampLimit(input.limit, navigateLimits)
     const result = await context.lsp.query(
-      { operation: input.kind, root: resolved.root, path: resolved.path, position: resolved.position },
+      // The snapshot read while resolving the target goes along: the provider neither resolves nor reads it again.
+      { operation: input.kind, root: resolved.root, path: resolved.path, position: resolved.position, document: resolved.document },
       context.signal,
     )
     const all = dedupeAndSort(result.locations)

@@ -1,4 +1,4 @@
-import { displayPath, isLspError, TextLines, type LspDocumentSnapshot, type LspService } from '@codeseam/lsp'
+import { displayPath, isLspError, linesFor, type LspDocumentSnapshot, type LspService, type TextLines } from '@codeseam/lsp'
 
 import { mapBounded } from './budget.js'
 import type { ToolContext } from './definition.js'
@@ -6,27 +6,11 @@ import type { ToolContext } from './definition.js'
 /**
  * Reads source text for snippets, bodies and enclosing symbols: through the workspace's own reader (so a
  * VS Code backend shows unsaved buffers and nothing outside the root is ever read), with bounded
- * concurrency, each file once per call, and line tables cached per content hash across calls.
+ * concurrency, each file once per call, and line tables shared per content hash (the seam's `linesFor`).
  */
 
 /** Files read at once when a result spans many files. */
 export const snippetReadConcurrency = 8
-
-const linesByHash = new Map<string, TextLines>()
-const linesCacheSize = 512
-
-function linesFor(document: LspDocumentSnapshot): TextLines {
-  const hit = linesByHash.get(document.hash)
-  if (hit !== undefined) {
-    linesByHash.delete(document.hash)
-    linesByHash.set(document.hash, hit)
-    return hit
-  }
-  const lines = new TextLines(document.text)
-  linesByHash.set(document.hash, lines)
-  if (linesByHash.size > linesCacheSize) linesByHash.delete(linesByHash.keys().next().value as string)
-  return lines
-}
 
 /** A read file: its snapshot and line table. */
 export interface SourceFile {

@@ -1,10 +1,9 @@
-import * as nodePath from 'node:path'
-
 import {
   displayPath,
   extensionOf,
   isLspError,
   LspError,
+  normalizeRoot,
   relativizeText,
   resolveFile,
   resolveTarget,
@@ -68,7 +67,7 @@ export function requireProvider(context: ToolContext, absolutePath: string, show
 }
 
 function allowed(context: ToolContext, root: string): boolean {
-  return context.roots.some((r) => nodePath.normalize(r.root) === nodePath.normalize(root))
+  return context.roots.some((r) => normalizeRoot(r.root) === normalizeRoot(root))
 }
 
 function refuseRoot(context: ToolContext, path: string): LspError {
@@ -85,17 +84,25 @@ export async function resolveToolFile(context: ToolContext, path: string, rootId
   return file
 }
 
-/** Resolves a target inside the allowed roots; checks a provider serves it before asking for symbols. */
+/**
+ * Resolves a target inside the allowed roots; checks a provider serves it before asking for symbols. The
+ * file is located once, by the seam: the root and provider checks run on what it located, before it is read.
+ */
 export async function resolveToolTarget(
   context: ToolContext,
   target: TargetInput,
   options: { readonly firstMatch?: boolean | undefined } = {},
 ): Promise<ResolvedTarget> {
-  const file = await resolveToolFile(context, target.path, target.rootId)
-  requireProvider(context, file.path, file.displayPath)
   // Decoded optional fields may be present as undefined; the seam's target type wants them absent.
   const clean = Object.fromEntries(Object.entries(target).filter(([, value]) => value !== undefined)) as unknown as LspTarget
-  return resolveTarget(context.lsp, clean, { firstMatch: options.firstMatch === true, signal: context.signal })
+  return resolveTarget(context.lsp, clean, {
+    firstMatch: options.firstMatch === true,
+    signal: context.signal,
+    accept: (file) => {
+      if (!allowed(context, file.workspace.root)) throw refuseRoot(context, target.path)
+      requireProvider(context, file.path, file.displayPath)
+    },
+  })
 }
 
 /** The resolved target as results show it (1-based, workspace-relative). */

@@ -1,4 +1,4 @@
-import { LspError, TextLines, type LspResultMeta } from '@codeseam/lsp'
+import { LspError, linesFor, type LspResultMeta, type TextLines } from '@codeseam/lsp'
 import type { CallHierarchyItem, TypeHierarchyItem } from 'vscode-languageserver-protocol/node'
 
 import type { CodeActionStore } from './code-actions.js'
@@ -17,15 +17,9 @@ export interface OperationContext {
   readonly meta: (extra?: Partial<LspResultMeta>) => LspResultMeta
 }
 
-const linesCache = new WeakMap<OpenDocument, { hash: string; lines: TextLines }>()
-
-/** Line structure of a synced document, cached per content hash. */
+/** Line structure of a synced document: the seam's one table per content hash. */
 export function linesOf(document: OpenDocument): TextLines {
-  const cached = linesCache.get(document)
-  if (cached !== undefined && cached.hash === document.hash) return cached.lines
-  const lines = new TextLines(document.text)
-  linesCache.set(document, { hash: document.hash, lines })
-  return lines
+  return linesFor(document)
 }
 
 /** Request options every server request of an operation carries. */

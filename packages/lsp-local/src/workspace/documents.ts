@@ -1,7 +1,7 @@
-import { statSync } from 'node:fs'
+import { statSync, type Stats } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 
-import { LspError, TextLines, contentHash, pathToUri } from '@codeseam/lsp'
+import { LspError, contentHash, linesFor, pathToUri, type LspDocumentSnapshot } from '@codeseam/lsp'
 import { TextDocumentSyncKind, type TextDocumentContentChangeEvent, type TextDocumentItem } from 'vscode-languageserver-protocol/node'
 
 /** A document the server has open, as last synced from disk. */
@@ -19,6 +19,20 @@ export interface OpenDocument {
   lastUsed: number
   /** Pinned documents keep a project loaded and are never evicted. */
   pinned: boolean
+}
+
+/** Options of {@link DocumentSync.sync}. */
+export interface SyncOptions {
+  readonly pin?: boolean
+  /** The file as read in this call, standing for the disk (used only when it is of `path` and has a revision). */
+  readonly snapshot?: LspDocumentSnapshot | undefined
+}
+
+/** A snapshot that can stand for the disk at `path`: of that path, with the stat key of its read. */
+function usable(path: string, snapshot: LspDocumentSnapshot | undefined): (LspDocumentSnapshot & { revision: string }) | undefined {
+  return snapshot !== undefined && snapshot.path === path && snapshot.revision !== undefined
+    ? (snapshot as LspDocumentSnapshot & { revision: string })
+    : undefined
 }
 
 /** How documents reach the server. */
@@ -40,11 +54,16 @@ export interface DocumentChannel {
  */
 function statKey(path: string): string | undefined {
   const s = statSync(path, { throwIfNoEntry: false })
-  return s !== undefined && s.isFile() ? `${s.mtimeMs}:${s.ctimeMs}:${s.size}:${s.ino}` : undefined
+  return s !== undefined && s.isFile() ? statKeyOf(s) : undefined
 }
 
-/** The smallest single replacement turning `before` into `after`, for incremental sync. */
-function minimalChange(before: string, after: string): TextDocumentContentChangeEvent {
+/** The key of {@link statKey} from stats already taken (an open file's): a snapshot's `revision`. */
+export function statKeyOf(s: Stats): string {
+  return `${s.mtimeMs}:${s.ctimeMs}:${s.size}:${s.ino}`
+}
+
+/** The smallest single replacement turning `before` (with its content hash) into `after`, for incremental sync. */
+function minimalChange(before: string, beforeHash: string, after: string): TextDocumentContentChangeEvent {
   let start = 0
   const max = Math.min(before.length, after.length)
   while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++
@@ -60,7 +79,7 @@ function minimalChange(before: string, after: string): TextDocumentContentChange
     endBefore++
     endAfter++
   }
-  const lines = new TextLines(before)
+  const lines = linesFor({ text: before, hash: beforeHash })
   return { range: { start: lines.positionAt(start), end: lines.positionAt(endBefore) }, text: after.slice(start, endAfter) }
 }
 
@@ -92,13 +111,17 @@ export class DocumentSync {
     return this.open.get(path)
   }
 
-  /** Makes the server's copy of `path` match the disk. NOT_FOUND when the file does not exist. */
-  sync(path: string, languageId: string, options: { pin?: boolean } = {}): Promise<OpenDocument> {
+  /**
+   * Makes the server's copy of `path` match the disk. NOT_FOUND when the file does not exist. `snapshot`, the
+   * file as the seam read it in this same call (with its `revision`, the stat key of the read), stands for
+   * the disk: it is neither stat'ed nor read again (and its positions are the ones the caller computed).
+   */
+  sync(path: string, languageId: string, options: SyncOptions = {}): Promise<OpenDocument> {
     const previous = this.syncing.get(path)
     if (previous === undefined) {
       // The common case, kept cheap: open, nobody syncing it, unchanged on disk since the last sync.
       const existing = this.open.get(path)
-      if (existing !== undefined && statKey(path) === existing.statKey) {
+      if (existing !== undefined && (usable(path, options.snapshot)?.revision ?? statKey(path)) === existing.statKey) {
         existing.lastUsed = performance.now()
         if (options.pin === true) existing.pinned = true
         return Promise.resolve(existing)
@@ -115,8 +138,9 @@ export class DocumentSync {
     return tracked
   }
 
-  private async syncOnce(path: string, languageId: string, options: { pin?: boolean }): Promise<OpenDocument> {
-    const key = statKey(path)
+  private async syncOnce(path: string, languageId: string, options: SyncOptions): Promise<OpenDocument> {
+    const snapshot = usable(path, options.snapshot)
+    const key = snapshot === undefined ? statKey(path) : snapshot.revision
     const existing = this.open.get(path)
     if (key === undefined) {
       if (existing !== undefined) this.close(path)
@@ -127,20 +151,29 @@ export class DocumentSync {
       if (options.pin === true) existing.pinned = true
       if (existing.statKey === key) return existing
     }
-    try {
-      this.checkRead(path)
-    } catch (error) {
-      if (existing !== undefined) this.close(path)
-      throw error
+    let text: string
+    let hash: string
+    if (snapshot !== undefined) {
+      // Read (and contained, symlinks included) by the seam moments ago, in this call.
+      text = snapshot.text
+      hash = snapshot.hash
+    } else {
+      try {
+        this.checkRead(path)
+      } catch (error) {
+        if (existing !== undefined) this.close(path)
+        throw error
+      }
+      text = await readFile(path, 'utf8').catch((error: unknown) => {
+        throw new LspError('NOT_FOUND', `cannot read ${path}: ${(error as Error).message}`, { cause: error })
+      })
+      hash = contentHash(text)
     }
-    const text = await readFile(path, 'utf8').catch((error: unknown) => {
-      throw new LspError('NOT_FOUND', `cannot read ${path}: ${(error as Error).message}`, { cause: error })
-    })
-    const hash = contentHash(text)
     if (existing !== undefined) {
       existing.statKey = key
       if (existing.hash === hash) return existing
-      const change = this.channel.syncKind() === TextDocumentSyncKind.Incremental ? minimalChange(existing.text, text) : { text }
+      const change =
+        this.channel.syncKind() === TextDocumentSyncKind.Incremental ? minimalChange(existing.text, existing.hash, text) : { text }
       existing.version++
       existing.text = text
       existing.hash = hash

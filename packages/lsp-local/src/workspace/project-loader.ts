@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import { LspError, type LspSearchCoverage } from '@codeseam/lsp'
+import { LspError, extensionOf, type LspSearchCoverage } from '@codeseam/lsp'
 
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
@@ -50,7 +50,7 @@ export class ProjectLoader {
     const { files } = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 1)
     const first = files[0]
     if (first !== undefined && workspace.containment.contains(first)) {
-      await server.documents.sync(first, profile.extensions[nodePath.extname(first).toLowerCase()] ?? '', { pin: true })
+      await server.documents.sync(first, profile.extensions[extensionOf(first) ?? ''] ?? '', { pin: true })
     }
   }
 
@@ -209,7 +209,7 @@ async function openPinned(
   let failed = 0
   for (const file of files) {
     try {
-      await server.documents.sync(file, profile.extensions[nodePath.extname(file).toLowerCase()] ?? '', { pin: true })
+      await server.documents.sync(file, profile.extensions[extensionOf(file) ?? ''] ?? '', { pin: true })
       opened.push(file)
     } catch (error) {
       if (error instanceof LspError && (error.code === 'CANCELLED' || error.code === 'DISPOSED' || error.code === 'SERVER_CRASHED'))

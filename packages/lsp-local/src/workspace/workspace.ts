@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { chmod, lstat, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { chmod, lstat, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 import { randomUUID } from 'node:crypto'
 
@@ -7,18 +7,21 @@ import {
   LspError,
   applyTextEdits,
   contentHash,
+  isWorkspacePath,
   pathToUri,
   type LspApplyEditOptions,
   type LspApplyEditResult,
   type LspDocumentSnapshot,
   type LspWorkspace,
   type LspWorkspaceEdit,
+  type WorkspacePath,
 } from '@codeseam/lsp'
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/node'
 
 import type { TrustLevel } from '../policy/config.js'
 import type { LanguageServer } from '../server/language-server.js'
 import type { Containment } from './containment.js'
+import { statKeyOf } from './documents.js'
 
 /** What a workspace needs of the host: the running servers under a root, to check and tell them about edits. */
 export interface LiveServers {
@@ -78,18 +81,41 @@ export class LocalWorkspace implements LspWorkspace {
   }
 
   async readFile(path: string, signal?: AbortSignal): Promise<LspDocumentSnapshot> {
-    const absolute = this.containment.fresh(path)
+    // Contained uncached: a file may have become a symbolic link pointing out since it was checked.
+    return this.read(this.containment.fresh(path).path, path, signal)
+  }
+
+  /** A path the seam resolved (and contained, symlinks included) for this root in this call: read as is. */
+  async readResolved(file: WorkspacePath, signal?: AbortSignal): Promise<LspDocumentSnapshot> {
+    if (!isWorkspacePath(file, this.root)) return this.readFile((file as WorkspacePath).lexical, signal)
+    return this.read(file.path, file.relative, signal)
+  }
+
+  /**
+   * One open; the stat is taken from the open file (the snapshot's `revision`), so document sync need not
+   * stat or read the file again.
+   */
+  private async read(absolute: string, shown: string, signal: AbortSignal | undefined): Promise<LspDocumentSnapshot> {
     let text: string
+    let revision: string
     try {
-      text = await readFile(absolute, { encoding: 'utf8', ...(signal === undefined ? {} : { signal }) })
+      const handle = await open(absolute, 'r')
+      try {
+        const stats = await handle.stat()
+        if (!stats.isFile()) throw new Error(`${absolute} is not a file`)
+        revision = statKeyOf(stats)
+        text = await handle.readFile({ encoding: 'utf8', ...(signal === undefined ? {} : { signal }) })
+      } finally {
+        await handle.close()
+      }
     } catch (error) {
-      if (signal?.aborted) throw new LspError('CANCELLED', `reading ${path} was cancelled`)
-      throw new LspError('NOT_FOUND', `${path} does not exist in ${this.root} (or cannot be read): ${(error as Error).message}`, {
+      if (signal?.aborted) throw new LspError('CANCELLED', `reading ${shown} was cancelled`)
+      throw new LspError('NOT_FOUND', `${shown} does not exist in ${this.root} (or cannot be read): ${(error as Error).message}`, {
         cause: error,
-        data: { path },
+        data: { path: shown },
       })
     }
-    return { path: absolute, uri: pathToUri(absolute), text, hash: contentHash(text) }
+    return { path: absolute, uri: pathToUri(absolute), text, hash: contentHash(text), revision }
   }
 
   async exists(path: string): Promise<boolean> {
@@ -108,11 +134,11 @@ export class LocalWorkspace implements LspWorkspace {
     // 1. Containment of every path, before anything is touched.
     const resolved = edit.operations.map((op) =>
       op.type === 'rename'
-        ? { op, path: this.containment.fresh(op.oldPath), newPath: this.containment.fresh(op.newPath) }
-        : { op, path: this.containment.fresh(op.path), newPath: undefined },
+        ? { op, path: this.containment.fresh(op.oldPath).path, newPath: this.containment.fresh(op.newPath).path }
+        : { op, path: this.containment.fresh(op.path).path, newPath: undefined },
     )
     // 2. Hashes and versions re-checked: nothing is written when one is stale.
-    const expected = new Map(Object.entries(options.expectedHashes ?? {}).map(([path, hash]) => [this.containment.fresh(path), hash]))
+    const expected = new Map(Object.entries(options.expectedHashes ?? {}).map(([path, hash]) => [this.containment.fresh(path).path, hash]))
     for (const [path, hash] of expected) {
       const current = await readFile(path, 'utf8').then(contentHash, () => undefined)
       if (current !== hash)
