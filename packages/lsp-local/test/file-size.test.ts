@@ -12,13 +12,6 @@ import { describe, expect, test } from 'vitest'
 const maxLines = 300
 const src = nodePath.join(nodePath.dirname(fileURLToPath(import.meta.url)), '..', 'src')
 
-/**
- * Files over the limit that another change is rewriting right now (provider.ts and features/, issue 14):
- * they are split or get a `// Size:` reason there. The test fails once an entry is no longer needed, so
- * the list only shrinks.
- */
-const beingRewritten = new Set(['provider.ts', 'features/operations.ts', 'features/translate.ts'])
-
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = nodePath.join(dir, entry.name)
@@ -48,15 +41,7 @@ describe('source file size', () => {
   })
 
   test(`every file in src is at most ${maxLines} lines, or says why on its first line (// Size: …)`, () => {
-    const unexplained = files
-      .filter((f) => f.lines > maxLines && f.reason === undefined && !beingRewritten.has(f.name))
-      .map((f) => `${f.name}: ${f.lines} lines`)
+    const unexplained = files.filter((f) => f.lines > maxLines && f.reason === undefined).map((f) => `${f.name}: ${f.lines} lines`)
     expect(unexplained).toEqual([])
-  })
-
-  test('the files being rewritten elsewhere are still over the limit without a reason (else drop them from the list)', () => {
-    const settled = files.filter((f) => beingRewritten.has(f.name) && (f.lines <= maxLines || f.reason !== undefined)).map((f) => f.name)
-    const missing = [...beingRewritten].filter((name) => !files.some((f) => f.name === name))
-    expect([...settled, ...missing]).toEqual([])
   })
 })

@@ -1,3 +1,4 @@
+// Size: the one module where protocol shapes become seam shapes (every operation's translation side by side, like typescript-language-server's typeConverters.ts); splitting it would scatter that single conversion point.
 import { createHash } from 'node:crypto'
 
 import {

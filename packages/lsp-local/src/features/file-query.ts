@@ -1,0 +1,166 @@
+import { extensionOf, type LspProviderRequest, type LspQueryRequest, type LspQueryResult, type LspSearchCoverage } from '@codeseam/lsp'
+
+import type { LanguageServer } from '../server/language-server.js'
+import { supportsPullDiagnostics } from '../server/capabilities.js'
+import type { LocalWorkspace } from '../workspace/workspace.js'
+import { CodeActionStore } from './code-actions.js'
+import { fileDiagnostics } from './diagnostics-query.js'
+import { runOperation } from './operations.js'
+import { acquire, foldersCoverage, requireOperation, resultMeta, type Serving } from './serving.js'
+import { featureOf } from './table.js'
+import { Translator } from './translate.js'
+
+function isEmpty(result: LspQueryResult): boolean {
+  switch (result.kind) {
+    case 'locations':
+      return result.locations.length === 0
+    case 'hover':
+      return result.hover === null
+    case 'documentSymbols':
+    case 'workspaceSymbols':
+      return result.symbols.length === 0
+    default:
+      return false
+  }
+}
+
+/** Servers whose workspace-wide answers were confirmed stable once (see fileQuery). */
+const confirmedServers = new WeakSet<LanguageServer>()
+
+const stores = new WeakMap<LanguageServer, CodeActionStore>()
+function actionsOf(server: LanguageServer): CodeActionStore {
+  let store = stores.get(server)
+  if (store === undefined) stores.set(server, (store = new CodeActionStore()))
+  return store
+}
+
+/**
+ * One file- or item-scoped query against the server for `path`: loads what the operation's record asks for,
+ * syncs the document, runs the record, and asks again while an empty answer may only mean "not analysed yet".
+ */
+export async function fileQuery(
+  serving: Serving,
+  workspace: LocalWorkspace,
+  request: LspProviderRequest<LspQueryRequest>,
+  path: string,
+  deadline: number,
+  signal: AbortSignal,
+): Promise<LspQueryResult> {
+  const slot = serving.host.slotFor(workspace, serving.profile, path)
+  const { server, release, warm } = await acquire(slot, deadline, signal)
+  try {
+    requireOperation(serving, server, request.operation)
+    const feature = featureOf(request.operation)
+    const everyProject = feature.scope === 'everyProject'
+    let coverage: LspSearchCoverage | undefined
+    if (everyProject) {
+      await serving.host.announceDiskChanges(server, serving.profile)
+      coverage = (await serving.host.loadProjects(server, workspace, serving.profile, deadline, signal)) ?? foldersCoverage(serving, server)
+    } else {
+      await serving.host.baseline(server, serving.profile)
+    }
+    const languageId = serving.profile.extensions[extensionOf(path) ?? ''] ?? request.languageId
+    const document = await server.documents.sync(path, languageId, { snapshot: request.snapshot })
+    const versionAtStart = document.version
+    const hashAtStart = document.hash
+    if (request.operation === 'diagnostics') {
+      const waitMs = request.waitMs ?? serving.host.config.diagnosticsWaitMs
+      // One translator for the diagnostics and the meta, so related locations it dropped are counted.
+      const translator = new Translator(workspace.containment)
+      const file = await fileDiagnostics(server, document, translator, {
+        deadline: Math.min(deadline, Date.now() + waitMs),
+        quietMs: serving.host.config.diagnosticsQuietMs,
+        timeoutMs: deadline - Date.now(),
+        signal,
+      })
+      return {
+        kind: 'diagnostics',
+        files: [file],
+        coverage: { analysed: [path], eligible: 1, complete: file.freshness === 'current' },
+        meta: resultMeta(serving, server, warm, translator, { documentVersion: versionAtStart, contentHash: hashAtStart }),
+      }
+    }
+    let waitedForAnalysis = false
+    let previousAnswer: string | undefined
+    let confirmations = 0
+    // One bound for every wait on the server's file status, however often the document turns busy again.
+    let fileStatusWaitUntil: number | undefined
+    for (;;) {
+      const translator = new Translator(workspace.containment)
+      const result = await runOperation(request, {
+        server,
+        translator,
+        document,
+        actions: actionsOf(server),
+        timeoutMs: Math.max(1, deadline - Date.now()),
+        signal,
+        meta: (extra) =>
+          resultMeta(serving, server, warm, translator, {
+            documentVersion: versionAtStart,
+            contentHash: hashAtStart,
+            ...(coverage === undefined ? {} : { coverage }),
+            ...extra,
+          }),
+      })
+      // An empty answer while the server is still indexing is not an answer yet: retry once it is quiet.
+      if (feature.retryWhenEmpty && isEmpty(result) && Date.now() < deadline) {
+        if (server.activeProgress.size > 0) {
+          await server.waitForQuiet(deadline, signal)
+          continue
+        }
+        if (server.reportsFileStatus) {
+          // A server that reports file status (clangd) has caught up with the document only once it reports
+          // it idle after the last sync: diagnostics for the current version prove nothing, since clangd 19
+          // publishes them first from the stale preamble of a changed header, answers from that AST, and
+          // publishes again after rebuilding the preamble. An empty answer while the document is busy (or
+          // not reported since the sync) is asked again once it is idle. An empty answer while it has been
+          // idle only for a moment is asked again once it has stayed idle for the quiet window: clangd also
+          // reports idle when the change's preamble rebuild is queued but its worker has not started yet.
+          fileStatusWaitUntil ??= Math.min(deadline, Date.now() + 10_000)
+          const settleMs = server.fileIdle(document.uri) ? serving.host.config.diagnosticsQuietMs : 0
+          if (!server.fileIdle(document.uri, settleMs) && Date.now() < fileStatusWaitUntil) {
+            await server.waitForFileIdle(document.uri, fileStatusWaitUntil, signal, settleMs)
+            continue
+          }
+        } else {
+          // A push server that has not yet published diagnostics for this version has not analysed it
+          // (clangd without file status answers from the previous AST right after a change): wait for that,
+          // then ask once more.
+          const entry = server.diagnostics.get(document.uri)
+          const analysed =
+            entry !== undefined && entry.seq > document.syncSeq && (entry.version === undefined || entry.version === document.version)
+          if (!waitedForAnalysis && !analysed && !supportsPullDiagnostics(server.capabilities, server.registrations)) {
+            waitedForAnalysis = true
+            await server.waitForPushOrPull(
+              document.uri,
+              document.syncSeq,
+              document.version,
+              0,
+              Math.min(deadline, Date.now() + 10_000),
+              signal,
+            )
+            continue
+          }
+        }
+      }
+      // A server's first workspace-wide answer can come while it is still taking in the workspace it was just
+      // given (pyright answered references over part of its program right after start, 146 of 198 on the
+      // Python corpus): it is asked again until two answers agree (at most twice more) before it is trusted.
+      if (everyProject && !confirmedServers.has(server) && confirmations < 2 && Date.now() < deadline) {
+        const { meta: _meta, ...answer } = result
+        const fingerprint = JSON.stringify(answer)
+        if (fingerprint !== previousAnswer) {
+          previousAnswer = fingerprint
+          confirmations++
+          continue
+        }
+      }
+      if (everyProject) confirmedServers.add(server)
+      server.warm = true
+      const stale = !(await server.documents.unchangedOnDisk(document)) || document.hash !== hashAtStart
+      return stale ? { ...result, meta: { ...result.meta, stale: true } } : result
+    }
+  } finally {
+    release()
+  }
+}

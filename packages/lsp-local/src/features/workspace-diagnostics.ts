@@ -1,0 +1,97 @@
+import {
+  extensionOf,
+  type LspDiagnosticsCoverage,
+  type LspFileDiagnostics,
+  type LspProviderRequest,
+  type LspQueryRequest,
+  type LspQueryResult,
+} from '@codeseam/lsp'
+
+import type { ServerSlot } from '../pool/slot.js'
+import { fileDiagnostics } from './diagnostics-query.js'
+import { acquire, type Serving } from './serving.js'
+import { Translator } from './translate.js'
+import type { LocalWorkspace } from '../workspace/workspace.js'
+
+/** Bounded activation: opens up to `maxFiles` eligible files, fairly across languages, and reports coverage. */
+export async function workspaceDiagnostics(
+  serving: Serving,
+  workspace: LocalWorkspace,
+  request: LspProviderRequest<Extract<LspQueryRequest, { operation: 'diagnostics' }>>,
+  deadline: number,
+  signal: AbortSignal,
+): Promise<LspQueryResult> {
+  const maxFiles = request.maxFiles ?? serving.host.config.workspaceDiagnosticsMaxFiles
+  const eligible = await serving.host.eligibleFiles(workspace, serving.profile)
+  const chosen = fairSelection(eligible.files, (path) => serving.profile.extensions[extensionOf(path) ?? ''] ?? '', maxFiles)
+  const waitDeadline = Math.min(deadline, Date.now() + (request.waitMs ?? serving.host.config.diagnosticsWaitMs))
+  const translator = new Translator(workspace.containment)
+  const files: LspFileDiagnostics[] = []
+  const analysed: string[] = []
+  let warmAll = true
+  const bySlot = new Map<ServerSlot, string[]>()
+  for (const path of chosen) {
+    const slot = serving.host.slotFor(workspace, serving.profile, path)
+    bySlot.set(slot, [...(bySlot.get(slot) ?? []), path])
+  }
+  for (const [slot, paths] of bySlot) {
+    const { server, release, warm } = await acquire(slot, deadline, signal)
+    try {
+      warmAll &&= warm
+      const documents = []
+      for (const path of paths) documents.push(await server.documents.sync(path, serving.profile.extensions[extensionOf(path) ?? ''] ?? ''))
+      const results = await Promise.all(
+        documents.map((document) =>
+          fileDiagnostics(server, document, translator, {
+            deadline: waitDeadline,
+            quietMs: serving.host.config.diagnosticsQuietMs,
+            timeoutMs: Math.max(1, deadline - Date.now()),
+            signal,
+          }),
+        ),
+      )
+      for (const result of results) {
+        files.push(result)
+        if (result.freshness === 'current') analysed.push(result.path)
+      }
+    } finally {
+      release()
+    }
+  }
+  const coverage: LspDiagnosticsCoverage = {
+    analysed,
+    eligible: eligible.files.length,
+    complete: eligible.complete && analysed.length === eligible.files.length,
+  }
+  return {
+    kind: 'diagnostics',
+    files: files.filter((f) => f.diagnostics.length > 0 || f.freshness !== 'current'),
+    coverage,
+    meta: {
+      providerId: serving.id,
+      status: 'ready',
+      warm: warmAll,
+      truncated: !coverage.complete,
+      elapsedMs: 0,
+      ...(translator.dropped > 0 ? { droppedOutsideWorkspace: translator.dropped } : {}),
+    },
+  }
+}
+
+/** Round-robin across language ids so one language cannot use up the whole budget. */
+export function fairSelection(files: ReadonlyArray<string>, languageOf: (path: string) => string, max: number): string[] {
+  const groups = new Map<string, string[]>()
+  for (const file of files) {
+    const language = languageOf(file)
+    groups.set(language, [...(groups.get(language) ?? []), file])
+  }
+  const queues = [...groups.values()]
+  const chosen: string[] = []
+  while (chosen.length < max && queues.some((q) => q.length > 0)) {
+    for (const queue of queues) {
+      const next = queue.shift()
+      if (next !== undefined && chosen.length < max) chosen.push(next)
+    }
+  }
+  return chosen
+}
