@@ -26,7 +26,7 @@ import { codeActions, format, prepareRename, rename, resolveCodeAction } from '.
 import { calls, prepareHierarchy, relatedTypes } from './operations/hierarchy.js'
 import { hover, navigate, signatureHelp } from './operations/navigation.js'
 import { documentSymbols, workspaceSymbols } from './operations/symbols.js'
-import { RecentMap, type ListedCodeAction, type OperationContext } from './session.js'
+import { RecentMap, type ListedCodeAction, type OperationContext } from './operation-context.js'
 
 /** Options for {@link createVsCodeProvider}. */
 export interface VsCodeProviderOptions extends LanguageExtensionOptions {

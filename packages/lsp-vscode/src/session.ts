@@ -5,7 +5,6 @@ import type { OperationContext } from './operation-context.js'
 import { warmUp } from './readiness.js'
 
 // Re-exported so the operation modules' and the provider's imports keep working.
-export { RecentMap, type ListedCodeAction, type OperationContext } from './operation-context.js'
 
 /** A read's answer and how much to trust it. */
 export interface ReadOutcome<T> {

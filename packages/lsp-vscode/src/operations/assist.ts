@@ -3,7 +3,8 @@ import type { LspProviderRequest, LspRequestFor, LspResultFor } from '@codeseam/
 import { execute, vsCommands } from '../commands.js'
 import { toCompletion, toInlayHints } from '../shapes/completion.js'
 import { toVsPosition, toVsRange, wholeDocumentRange } from '../shapes/positions.js'
-import { checkPosition, metaFor, warmRead, type OperationContext } from '../session.js'
+import { checkPosition, metaFor, warmRead } from '../session.js'
+import type { OperationContext } from '../operation-context.js'
 import { openAt } from './navigation.js'
 
 /** Inlay hints in the given range, or in the whole document (VS Code's command requires a range). */

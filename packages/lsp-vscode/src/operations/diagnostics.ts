@@ -14,7 +14,8 @@ import * as vscode from 'vscode'
 import { openDocumentOf } from '../documents.js'
 import { awaitDiagnostics, reveal } from '../readiness.js'
 import { toDiagnostic } from '../shapes/diagnostics.js'
-import { metaFor, pin, type OperationContext } from '../session.js'
+import { metaFor, pin } from '../session.js'
+import type { OperationContext } from '../operation-context.js'
 
 /** The default wait for diagnostics of a document VS Code has not reported on yet. */
 const defaultWaitMs = 3_000

@@ -6,7 +6,8 @@ import * as vscode from 'vscode'
 import { execute, vsCommands } from '../commands.js'
 import { fromTextEdits, fromWorkspaceEdit } from '../shapes/edits.js'
 import { fromVsRange, toVsPosition, toVsRange } from '../shapes/positions.js'
-import { callCommand, checkPosition, metaFor, warmRead, type ListedCodeAction, type OperationContext } from '../session.js'
+import { callCommand, checkPosition, metaFor, warmRead } from '../session.js'
+import type { ListedCodeAction, OperationContext } from '../operation-context.js'
 import { openAt } from './navigation.js'
 
 const ready = { warm: true, status: 'ready' } as const

@@ -6,7 +6,8 @@ import type * as vscode from 'vscode'
 import { execute, vsCommands } from '../commands.js'
 import { toHierarchyItem, type HierarchyFamily, type HierarchyItemData } from '../shapes/hierarchy.js'
 import { fromVsRange, toVsPosition } from '../shapes/positions.js'
-import { metaFor, warmRead, type OperationContext } from '../session.js'
+import { metaFor, warmRead } from '../session.js'
+import type { OperationContext } from '../operation-context.js'
 import { openAt } from './navigation.js'
 
 type VsItem = vscode.CallHierarchyItem | vscode.TypeHierarchyItem

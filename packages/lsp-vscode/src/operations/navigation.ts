@@ -4,7 +4,8 @@ import { execute, vsCommands } from '../commands.js'
 import { toHover, toSignatureHelp } from '../shapes/hover.js'
 import { toLocations } from '../shapes/locations.js'
 import { toVsPosition } from '../shapes/positions.js'
-import { checkPosition, metaFor, pin, warmRead, type OperationContext, type PinnedDocument } from '../session.js'
+import { checkPosition, metaFor, pin, warmRead, type PinnedDocument } from '../session.js'
+import type { OperationContext } from '../operation-context.js'
 
 type NavigationOperation = 'definition' | 'typeDefinition' | 'declaration' | 'implementation' | 'references'
 

@@ -2,7 +2,8 @@ import type { LspProviderRequest, LspRequestFor, LspResultFor } from '@codeseam/
 
 import { execute, vsCommands } from '../commands.js'
 import { toDocumentSymbols, toWorkspaceSymbols } from '../shapes/symbols.js'
-import { metaFor, warmRead, type OperationContext } from '../session.js'
+import { metaFor, warmRead } from '../session.js'
+import type { OperationContext } from '../operation-context.js'
 import { openAt } from './navigation.js'
 
 /** The outline of a document (DocumentSymbol trees, or flat SymbolInformation nested by range). */
