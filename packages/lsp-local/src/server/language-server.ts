@@ -29,7 +29,7 @@ import { EditCapture } from './edit-capture.js'
 import { FileStatus } from './file-status.js'
 import { configurationAnswers, initializeParams, syncKindOf, workspaceFolders } from './handshake.js'
 import { Liveness } from './liveness.js'
-import { sendRequest, type RequestChannel } from './requests.js'
+import { notify, sendRequest, type RequestChannel } from './requests.js'
 import { ServerProcess } from './process.js'
 import { shutdown } from './shutdown.js'
 import { waitForNoProgress, waitForPushOrPull } from './waits.js'
@@ -98,12 +98,12 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
         fileStatus: (params) => this.fileStatus.report(params),
         broken: (error) => this.crash(`its output broke the protocol: ${error.message}`),
         closed: () => {
-          if (this.stopping !== undefined || this.crashed.error !== undefined || this.process.hasExited) return
+          if (this.stopping !== undefined || this.crashed.error !== undefined || this.process.hasDied) return
           // Usually the process is on its way out and its exit says why. One that lives on without an
           // output can never answer again: a crash, reported now rather than at every request's deadline.
           const grace = setTimeout(() => this.crash('it closed its output (stdout) but kept running'), outputCloseGraceMs)
           grace.unref()
-          void this.process.exited.then(() => clearTimeout(grace))
+          void this.process.died.then(() => clearTimeout(grace))
         },
       },
       spec.maxMessageBytes,
@@ -113,18 +113,16 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
         syncKind: () => this.syncKind,
         open: (textDocument) => {
           this.fileStatus.synced(textDocument.uri)
-          void this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument }).catch(() => {})
+          notify(this.connection, DidOpenTextDocumentNotification.type, { textDocument })
         },
         change: (uri, version, contentChanges) => {
           this.fileStatus.synced(uri)
-          void this.connection
-            .sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges })
-            .catch(() => {})
+          notify(this.connection, DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges })
         },
         close: (uri) => {
           this.diagnostics.forget(uri)
           this.fileStatus.closed(uri)
-          void this.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } }).catch(() => {})
+          notify(this.connection, DidCloseTextDocumentNotification.type, { textDocument: { uri } })
         },
         diagnosticsSeq: () => this.diagnostics.currentSeq,
       },
@@ -146,9 +144,13 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
       timedOut: () => this.probeLiveness(),
     }
     this.liveness = new Liveness(this.connection, spec.livenessGraceMs, (reason) => this.crash(reason))
-    void this.process.exited.then(({ code, signal }) => {
+    // The crash is reported when the server process dies, not once its process group is gone (that can take a
+    // moment): queries in between must not find a closed connection on a server still marked ready.
+    void this.process.died.then(({ code, signal }) => {
       if (this.stopping === undefined) this.crash(`it exited unexpectedly (${signal ?? `code ${String(code)}`})`)
-      else this.setState('stopped')
+    })
+    void this.process.exited.then(() => {
+      if (this.stopping !== undefined) this.setState('stopped')
     })
   }
 
@@ -281,7 +283,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
 
   notifyFiles(changes: FileEvent[]): void {
     if (changes.length === 0 || this.crashed.error !== undefined || this.stopping !== undefined) return
-    void this.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes }).catch(() => {})
+    notify(this.connection, DidChangeWatchedFilesNotification.type, { changes })
   }
 
   /** shutdown → exit → SIGTERM → SIGKILL, each step bounded. Idempotent. */

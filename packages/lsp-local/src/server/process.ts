@@ -49,6 +49,9 @@ export class ServerProcess {
   readonly stderr: StderrRing
   /** Resolves when the server has exited (its whole process group is then killed). */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  /** Resolves as soon as the server process itself has exited, before what it started is gone ({@link exited}). */
+  readonly died: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  private diedInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined
   private readonly child: ChildProcess
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined
 
@@ -81,6 +84,12 @@ export class ServerProcess {
     stdin.on('error', () => {}) // a dead server's stdin errors with EPIPE; the exit handler reports the crash
     stderr.setEncoding('utf8')
     stderr.on('data', (chunk: string) => this.stderr.push(chunk))
+    this.died = new Promise((resolve) => {
+      this.child.once('exit', (code, signal) => resolve((this.diedInfo = { code, signal })))
+      this.child.once('error', () => {
+        if (this.child.pid === undefined) resolve((this.diedInfo ??= { code: 127, signal: null }))
+      })
+    })
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
         const info = { code, signal }
@@ -115,6 +124,11 @@ export class ServerProcess {
 
   get hasExited(): boolean {
     return this.exitInfo !== undefined
+  }
+
+  /** The server process itself has exited (see {@link died}). */
+  get hasDied(): boolean {
+    return this.diedInfo !== undefined
   }
 
   /** Signals the server's whole process group. */

@@ -1,10 +1,12 @@
 import { LspError } from '@codeseam/lsp'
 import {
   CancellationTokenSource,
+  ConnectionError,
   LSPErrorCodes,
   ResponseError,
   type MessageConnection,
   type ProtocolConnection,
+  type ProtocolNotificationType,
   type ProtocolRequestType,
 } from 'vscode-languageserver-protocol/node'
 
@@ -87,6 +89,13 @@ function requestError(channel: RequestChannel, error: unknown, what: string): Ls
   if (error instanceof LspError) return error
   const crash = channel.crash.error
   if (crash !== undefined) return crash
+  if (error instanceof ConnectionError) {
+    // Closed under us before the close event marked the crash: it is one (the crash error follows).
+    return new LspError('SERVER_CRASHED', `the ${channel.profileId} server's connection closed before ${what} was answered`, {
+      cause: error,
+      data: { profile: channel.profileId },
+    })
+  }
   if (error instanceof ResponseError) {
     const code = error.code === LSPErrorCodes.ContentModified ? 'STALE_VERSION' : 'SERVER_ERROR'
     return new LspError(code, `the ${channel.profileId} server answered ${what} with error ${error.code}: ${error.message}`, {
@@ -97,4 +106,16 @@ function requestError(channel: RequestChannel, error: unknown, what: string): Ls
   return new LspError('SERVER_ERROR', `${what} to the ${channel.profileId} server failed: ${(error as Error).message}`, {
     cause: error,
   })
+}
+
+/**
+ * Sends a notification, fire and forget. A connection closed by a crash refuses it, at once (a synchronous
+ * throw) or later (a rejection); either way the crash is what the caller's next request reports.
+ */
+export function notify<P, RO>(connection: MessageConnection, type: ProtocolNotificationType<P, RO>, params: P): void {
+  try {
+    connection.sendNotification(type, params as never).catch(() => {})
+  } catch {
+    // Closed or disposed: see above.
+  }
 }
