@@ -62,6 +62,11 @@ export function statKeyOf(s: Stats): string {
   return `${s.mtimeMs}:${s.ctimeMs}:${s.size}:${s.ino}`
 }
 
+/** When the file last changed (its ctime), from a {@link statKeyOf} key. */
+function changedAt(key: string): number {
+  return Number(key.split(':')[1])
+}
+
 /** The smallest single replacement turning `before` (with its content hash) into `after`, for incremental sync. */
 function minimalChange(before: string, beforeHash: string, after: string): TextDocumentContentChangeEvent {
   let start = 0
@@ -139,9 +144,12 @@ export class DocumentSync {
   }
 
   private async syncOnce(path: string, languageId: string, options: SyncOptions): Promise<OpenDocument> {
-    const snapshot = usable(path, options.snapshot)
-    const key = snapshot === undefined ? statKey(path) : snapshot.revision
     const existing = this.open.get(path)
+    // A snapshot read before another query synced a newer version is not the disk any more: never go back.
+    const given = usable(path, options.snapshot)
+    const snapshot =
+      given !== undefined && existing !== undefined && changedAt(given.revision) < changedAt(existing.statKey) ? undefined : given
+    const key = snapshot === undefined ? statKey(path) : snapshot.revision
     if (key === undefined) {
       if (existing !== undefined) this.close(path)
       throw new LspError('NOT_FOUND', `${path} does not exist (or is not a file)`, { data: { path } })
