@@ -125,9 +125,8 @@ export function hotReferencesQuery(workspace: GeneratedWorkspace): ReadQuery {
 /** The read mix on this repository (files read from disk by the caller). */
 export function repositoryReadMix(files: ReadonlyMap<string, string>): ReadQuery[] {
   const service = 'packages/lsp/src/service.ts'
-  const target = 'packages/lsp/src/target.ts'
   return [
-    queryAt(files, 'definition: resolveInRoot', 'definition', target, 'resolveInRoot(w.root, path)', 0, {
+    queryAt(files, 'definition: resolveInRoot', 'definition', service, 'resolveInRoot(root, item.path)', 0, {
       file: 'packages/lsp/src/paths.ts',
     }),
     queryAt(files, 'references: createLsp', 'references', service, 'function createLsp', 0, { minLocations: 2 }, 'function '.length),
@@ -146,4 +145,4 @@ export function repositoryReadMix(files: ReadonlyMap<string, string>): ReadQuery
 }
 
 /** Files of this repository the repository mix reads. */
-export const repositoryMixFiles = ['packages/lsp/src/service.ts', 'packages/lsp/src/target.ts'] as const
+export const repositoryMixFiles = ['packages/lsp/src/service.ts'] as const
