@@ -2,9 +2,13 @@ import {
   CallHierarchyIncomingCallsRequest,
   CallHierarchyOutgoingCallsRequest,
   CallHierarchyPrepareRequest,
+  type CallHierarchyItem,
+  type Range,
 } from 'vscode-languageserver-protocol/node'
 
-import { positionParams, protocolItem, requestOptions } from './context.js'
+import type { LspHierarchyCall } from '@codeseam/lsp'
+
+import { positionParams, protocolItem, requestOptions, type OperationContext } from './context.js'
 import type { Enabler, Feature } from './feature.js'
 
 // The follow-ups need no capability of their own: a server that prepares call hierarchy answers them.
@@ -40,14 +44,7 @@ export const incomingCalls = {
     run: async (request, ctx) => {
       const calls =
         (await ctx.server.request(CallHierarchyIncomingCallsRequest.type, { item: protocolItem(request, ctx) }, requestOptions(ctx))) ?? []
-      return {
-        kind: 'hierarchyCalls',
-        calls: calls.flatMap((call) => {
-          const item = ctx.translator.hierarchyItem(call.from)
-          return item === undefined ? [] : [{ item, fromRanges: call.fromRanges }]
-        }),
-        meta: ctx.meta(),
-      }
+      return { kind: 'hierarchyCalls', calls: seamCalls(ctx, calls, (call) => call.from), meta: ctx.meta() }
     },
   },
 } satisfies Feature<'incomingCalls'>
@@ -62,14 +59,19 @@ export const outgoingCalls = {
     run: async (request, ctx) => {
       const calls =
         (await ctx.server.request(CallHierarchyOutgoingCallsRequest.type, { item: protocolItem(request, ctx) }, requestOptions(ctx))) ?? []
-      return {
-        kind: 'hierarchyCalls',
-        calls: calls.flatMap((call) => {
-          const item = ctx.translator.hierarchyItem(call.to)
-          return item === undefined ? [] : [{ item, fromRanges: call.fromRanges }]
-        }),
-        meta: ctx.meta(),
-      }
+      return { kind: 'hierarchyCalls', calls: seamCalls(ctx, calls, (call) => call.to), meta: ctx.meta() }
     },
   },
 } satisfies Feature<'outgoingCalls'>
+
+/** Incoming or outgoing calls as the seam's: the item at the other end (`end`), dropped when outside the root. */
+function seamCalls<C extends { readonly fromRanges: Range[] }>(
+  ctx: OperationContext,
+  calls: ReadonlyArray<C>,
+  end: (call: C) => CallHierarchyItem,
+): LspHierarchyCall[] {
+  return calls.flatMap((call) => {
+    const item = ctx.translator.hierarchyItem(end(call))
+    return item === undefined ? [] : [{ item, fromRanges: call.fromRanges }]
+  })
+}
