@@ -67,6 +67,7 @@ export const codeCompletions = defineTool({
         root: resolved.root,
         path: resolved.path,
         position,
+        document: resolved.document,
         ...(lastChar === '.' ? { triggerCharacter: '.' } : {}),
       },
       context.signal,

@@ -167,7 +167,13 @@ export const codeHierarchy = defineTool({
     const root = resolved.root
     const typeWalk = input.kind === 'supertypes' || input.kind === 'subtypes'
     const prepared = await context.lsp.query(
-      { operation: typeWalk ? 'prepareTypeHierarchy' : 'prepareCallHierarchy', root, path: resolved.path, position: resolved.position },
+      {
+        operation: typeWalk ? 'prepareTypeHierarchy' : 'prepareCallHierarchy',
+        root,
+        path: resolved.path,
+        position: resolved.position,
+        document: resolved.document,
+      },
       context.signal,
     )
     const limit = clampLimit(input.limit, hierarchyLimits)

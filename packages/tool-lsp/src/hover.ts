@@ -102,7 +102,7 @@ export const codeHover = defineTool({
 
   async execute(input, context) {
     const resolved = await resolveToolTarget(context, input.target, { firstMatch: input.firstMatch })
-    const request = { root: resolved.root, path: resolved.path, position: resolved.position }
+    const request = { root: resolved.root, path: resolved.path, position: resolved.position, document: resolved.document }
     const hover = await context.lsp.query({ operation: 'hover', ...request }, context.signal)
     let call: typeof SignatureOutput.Type | undefined
     if (context.lsp.operationsFor(resolved.path).includes('signatureHelp')) {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { codeHover } from '../../src/hover.js'
 import { codeNavigate } from '../../src/navigation.js'
 import { typeScriptProject, type Project } from '../support/projects.js'
 import { startRealHost, structured, type RealHost } from '../support/real-host.js'
@@ -91,9 +92,9 @@ describe('code_navigate resolves and reads its target once', { timeout: 120_000 
     await project?.remove()
   })
 
-  /** One references call on src/shapes.ts: the file-system calls on it, and how many queries asked a server about it. */
-  const measure = async (): Promise<{ spy: FsSpy; queries: number }> => {
-    const target = nodePath.join(project.root, 'src/shapes.ts')
+  /** The file-system calls on `path` during `call`, and how many queries asked a server about it. */
+  const measure = async (path: string, call: () => Promise<void>): Promise<{ spy: FsSpy; queries: number }> => {
+    const target = nodePath.join(project.root, path)
     const spy = new FsSpy(target)
     const query = real.lsp.query
     let queries = 0
@@ -103,11 +104,7 @@ describe('code_navigate resolves and reads its target once', { timeout: 120_000 
     }) as typeof query
     spy.install()
     try {
-      const result = structured(
-        await real.call(codeNavigate, { target: { path: 'src/shapes.ts', symbol: 'describe' }, kind: 'references' }),
-      )
-      // main.ts imports and calls it; with the declaration, three references.
-      expect(result.totalFound).toBe(3)
+      await call()
     } finally {
       spy.uninstall()
       real.lsp.query = query
@@ -115,10 +112,20 @@ describe('code_navigate resolves and reads its target once', { timeout: 120_000 
     return { spy, queries }
   }
 
+  /** One references call on src/shapes.ts. */
+  const references = () =>
+    measure('src/shapes.ts', async () => {
+      const result = structured(
+        await real.call(codeNavigate, { target: { path: 'src/shapes.ts', symbol: 'describe' }, kind: 'references' }),
+      )
+      // main.ts imports and calls it; with the declaration, three references.
+      expect(result.totalFound).toBe(3)
+    })
+
   it('the first call on the file (document not yet open in the server), and a second one (already open)', async () => {
     for (const [which, { spy, queries }] of [
-      ['first', await measure()],
-      ['second', await measure()],
+      ['first', await references()],
+      ['second', await references()],
     ] as const) {
       const seen = `${which} call (${queries} queries on the file): ${spy.calls.join(', ')}`
       // Contained once: one realpath (the seam's containment, symlinks included) for the whole call.
@@ -133,5 +140,16 @@ describe('code_navigate resolves and reads its target once', { timeout: 120_000 
       expect(queries, seen).toBe(which === 'first' ? 2 : 1)
       expect(spy.calls.length, seen).toBe(2 + queries)
     }
+  })
+
+  it('code_hover passes its read along too: one realpath and one read of a file not yet open in the server', async () => {
+    const { spy, queries } = await measure('src/main.ts', async () => {
+      const result = structured(await real.call(codeHover, { target: { path: 'src/main.ts', symbol: 'report' } }))
+      expect(JSON.stringify(result)).toContain('report')
+    })
+    const seen = `${queries} queries on the file: ${spy.calls.join(', ')}`
+    expect(spy.count(...resolutions), seen).toBe(1)
+    expect(spy.count(...reads), seen).toBe(1)
+    expect(spy.count(...stats), seen).toBe(queries)
   })
 })
