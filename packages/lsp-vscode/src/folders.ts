@@ -1,6 +1,4 @@
-import * as nodePath from 'node:path'
-
-import { LspError, canonicalPath, isWithin } from '@codeseam/lsp'
+import { LspError, canonicalPath, isWithin, normalizeRoot } from '@codeseam/lsp'
 import * as vscode from 'vscode'
 
 /** The file-system workspace folders VS Code has open (virtual folders such as `vscode-vfs:` are skipped). */
@@ -11,7 +9,7 @@ export function fileWorkspaceFolders(): ReadonlyArray<{
 }> {
   return (vscode.workspace.workspaceFolders ?? [])
     .filter((folder) => folder.uri.scheme === 'file')
-    .map((folder) => ({ name: folder.name, root: nodePath.normalize(folder.uri.fsPath), folder }))
+    .map((folder) => ({ name: folder.name, root: normalizeRoot(folder.uri.fsPath), folder }))
 }
 
 /**

@@ -1,8 +1,7 @@
-import * as nodePath from 'node:path'
-
 import {
   LspError,
   canonicalPath,
+  normalizeRoot,
   lspOperations,
   toLspError,
   type LspOperation,
@@ -134,7 +133,7 @@ export function createVsCodeProvider(options: VsCodeProviderOptions = {}): VsCod
       if (disposed) throw new LspError('DISPOSED', `provider "${id}" was disposed`)
       if (signal.aborted) throw new LspError('CANCELLED', `${request.operation} was cancelled before it started`)
       // Canonical, like the workspaces' roots, so symbolic links are judged by where they really lead.
-      const root = canonicalPath(nodePath.normalize(request.root))
+      const root = canonicalPath(normalizeRoot(request.root))
       if (options.requireOpenFolder !== false) checkRootIsOpen(root)
       // A request path that is a link out of the root is refused before VS Code opens (and reads) it.
       // The seam resolved it for this root already (request.file); it is contained here only without that.

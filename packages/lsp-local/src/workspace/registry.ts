@@ -1,6 +1,4 @@
-import * as nodePath from 'node:path'
-
-import { LspError } from '@codeseam/lsp'
+import { LspError, normalizeRoot } from '@codeseam/lsp'
 
 import type { LocalWorkspace } from './workspace.js'
 
@@ -16,12 +14,12 @@ export class WorkspaceRegistry {
 
   add(workspace: LocalWorkspace, givenRoot: string): void {
     this.byRoot.set(workspace.root, workspace)
-    this.aliases.set(nodePath.normalize(givenRoot), workspace)
+    this.aliases.set(normalizeRoot(givenRoot), workspace)
   }
 
   /** The open workspace a request's root names (as given, or canonical); UNAVAILABLE when none is open there. */
   resolve(root: string): LocalWorkspace {
-    const normalized = nodePath.normalize(root)
+    const normalized = normalizeRoot(root)
     const workspace = this.byRoot.get(normalized) ?? this.aliases.get(normalized)
     if (workspace === undefined) {
       throw new LspError(
