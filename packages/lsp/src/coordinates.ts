@@ -171,23 +171,33 @@ export function rangeContains(range: LspRange, position: LspPosition): boolean {
 }
 
 /** Line tables shared across layers (target resolution, document sync, tool rendering), per content hash. */
-const linesByHash = new Map<string, TextLines>()
-const linesCacheSize = 512
+const linesByHash = new Map<string, { readonly lines: TextLines; readonly size: number }>()
+/** At most this many tables, holding at most this much text in all: a few large files must not pin memory. */
+export const linesCacheLimits = { entries: 512, characters: 32 * 1024 * 1024 } as const
+let cachedCharacters = 0
 
 /**
  * The {@link TextLines} of a text whose content hash is known (a document snapshot, a synced document): one
- * per hash, so the layers a call passes through split a file into lines once. Bounded, least recently used
- * dropped first.
+ * per hash, so the layers a call passes through split a file into lines once. Bounded by count and by total
+ * text ({@link linesCacheLimits}), least recently used dropped first; a text larger than the whole budget is
+ * not kept.
  */
 export function linesFor(document: { readonly text: string; readonly hash: string }): TextLines {
   const hit = linesByHash.get(document.hash)
   if (hit !== undefined) {
     linesByHash.delete(document.hash)
     linesByHash.set(document.hash, hit)
-    return hit
+    return hit.lines
   }
   const lines = new TextLines(document.text)
-  linesByHash.set(document.hash, lines)
-  if (linesByHash.size > linesCacheSize) linesByHash.delete(linesByHash.keys().next().value as string)
+  const size = document.text.length
+  if (size > linesCacheLimits.characters) return lines
+  linesByHash.set(document.hash, { lines, size })
+  cachedCharacters += size
+  while (linesByHash.size > linesCacheLimits.entries || cachedCharacters > linesCacheLimits.characters) {
+    const [oldest, entry] = linesByHash.entries().next().value as [string, { size: number }]
+    linesByHash.delete(oldest)
+    cachedCharacters -= entry.size
+  }
   return lines
 }

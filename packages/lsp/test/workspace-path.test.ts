@@ -15,6 +15,7 @@ import {
   type LspQueryRequest,
 } from '../src/index.js'
 import { createMemoryWorkspace } from '../src/testing/index.js'
+import { linesCacheLimits } from '../src/coordinates.js'
 
 const base = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-workspace-path-')))
 const root = nodePath.join(base, 'root')
@@ -107,5 +108,16 @@ describe('one resolution per request', () => {
     const target = await resolveTarget(lsp, { path: 'src/a.ts', line: 1 })
     expect(linesFor(target.document)).toBe(target.lines)
     expect(linesFor({ text, hash: target.document.hash })).toBe(target.lines)
+  })
+
+  it('the shared line tables are bounded by count and by total text', () => {
+    const huge = 'x'.repeat(linesCacheLimits.characters + 1)
+    // A text larger than the whole budget is split but not kept.
+    expect(linesFor({ text: huge, hash: 'huge' })).not.toBe(linesFor({ text: huge, hash: 'huge' }))
+    const first = linesFor({ text: 'first\n', hash: 'bounded-first' })
+    expect(linesFor({ text: 'first\n', hash: 'bounded-first' })).toBe(first)
+    for (let i = 0; i < linesCacheLimits.entries; i++) linesFor({ text: `t${i}\n`, hash: `bounded-${i}` })
+    // The least recently used table went when the count was exceeded.
+    expect(linesFor({ text: 'first\n', hash: 'bounded-first' })).not.toBe(first)
   })
 })
