@@ -39,24 +39,52 @@ async function childrenFromTasks(pid: number): Promise<number[] | undefined> {
   return found
 }
 
-/** Parent of every process, from /proc/<pid>/stat (the comm field may hold spaces and parentheses). */
-async function parentMap(): Promise<Map<number, number>> {
-  const parents = new Map<number, number>()
-  const entries = await readdir('/proc')
-  await Promise.all(
+/** One process as /proc/<pid>/stat shows it. */
+export interface ProcessStat {
+  readonly pid: number
+  /** R, S, D, Z (zombie), X (dead), … */
+  readonly state: string
+  readonly ppid: number
+  /** Process group id. */
+  readonly pgrp: number
+}
+
+/**
+ * Every process from /proc/<pid>/stat (the comm field may hold spaces and parentheses, so it is read after
+ * the last ')'); undefined where /proc is absent.
+ */
+export async function readProcessStats(): Promise<ProcessStat[] | undefined> {
+  let entries: string[]
+  try {
+    entries = await readdir('/proc')
+  } catch {
+    return undefined
+  }
+  const stats = await Promise.all(
     entries
       .filter((e) => /^\d+$/.test(e))
-      .map(async (entry) => {
+      .map(async (entry): Promise<ProcessStat | undefined> => {
         try {
           const stat = await readFile(`/proc/${entry}/stat`, 'utf8')
-          const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-          if (Number.isInteger(ppid)) parents.set(Number(entry), ppid)
+          const [state = '', ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+          return { pid: Number(entry), state, ppid: Number(ppid), pgrp: Number(pgrp) }
         } catch {
-          // exited while we looked
+          return undefined // exited while we looked
         }
       }),
   )
-  return parents
+  return stats.filter((s): s is ProcessStat => s !== undefined)
+}
+
+/** Whether a live process (zombies aside) is left in a process group; false where /proc is absent. */
+export async function groupAlive(pgid: number): Promise<boolean> {
+  try {
+    process.kill(-pgid, 0) // no such group: nothing to scan /proc for
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false
+  }
+  const stats = await readProcessStats()
+  return stats?.some((s) => s.pgrp === pgid && s.state !== 'Z' && s.state !== 'X') ?? false
 }
 
 /**
@@ -74,9 +102,9 @@ export async function readTreeMemory(rootPid: number): Promise<TreeMemory | unde
       for (const child of children) if (!pids.includes(child)) pids.push(child)
     }
   } else {
-    const parents = await parentMap()
+    const stats = (await readProcessStats()) ?? []
     for (let i = 0; i < pids.length; i++) {
-      for (const [pid, ppid] of parents) if (ppid === pids[i] && !pids.includes(pid)) pids.push(pid)
+      for (const { pid, ppid } of stats) if (ppid === pids[i] && !pids.includes(pid)) pids.push(pid)
     }
   }
   let rssBytes = 0

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFile, readdir } from 'node:fs/promises'
 import type { Readable, Writable } from 'node:stream'
 
 import { LspError } from '@codeseam/lsp'
 
+import { groupAlive, readTreeMemory } from '../pool/memory.js'
 import { guardProcessGroup, releaseProcessGroup } from './watchdog.js'
 
 /** A bounded buffer of the last lines a server wrote to stderr, quoted in errors. */
@@ -145,37 +145,10 @@ export class ServerProcess {
   }
 }
 
-/**
- * Resolves once no live process (zombies aside) is left in a process group, checking /proc every 10 ms for at
- * most `timeoutMs`; at once where /proc is absent.
- */
+/** Resolves once no live process (zombies aside) is left in a process group, checking every 10 ms for at most `timeoutMs`. */
 async function groupGone(pgid: number, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs
   while (Date.now() < until && (await groupAlive(pgid))) await new Promise((resolve) => setTimeout(resolve, 10))
-}
-
-async function groupAlive(pgid: number): Promise<boolean> {
-  let entries: string[]
-  try {
-    entries = await readdir('/proc')
-  } catch {
-    return false
-  }
-  const states = await Promise.all(
-    entries
-      .filter((e) => /^\d+$/.test(e))
-      .map(async (entry) => {
-        try {
-          const stat = await readFile(`/proc/${entry}/stat`, 'utf8')
-          // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ')'.
-          const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-          return Number(pgrp) === pgid && state !== 'Z' && state !== 'X'
-        } catch {
-          return false
-        }
-      }),
-  )
-  return states.some(Boolean)
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
@@ -186,43 +159,7 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** Sum of VmRSS of a process and its descendants, from /proc; undefined where /proc is absent. */
+/** Resident memory of a process and its descendants, in bytes; undefined when it is gone or /proc is absent. */
 export async function treeRss(rootPid: number): Promise<number | undefined> {
-  let entries: string[]
-  try {
-    entries = await readdir('/proc')
-  } catch {
-    return undefined
-  }
-  const parents = new Map<number, number>()
-  const rss = new Map<number, number>()
-  await Promise.all(
-    entries
-      .filter((e) => /^\d+$/.test(e))
-      .map(async (entry) => {
-        try {
-          const status = await readFile(`/proc/${entry}/status`, 'utf8')
-          const ppid = /^PPid:\s+(\d+)/m.exec(status)?.[1]
-          const vm = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]
-          if (ppid !== undefined) parents.set(Number(entry), Number(ppid))
-          if (vm !== undefined) rss.set(Number(entry), Number(vm) * 1024)
-        } catch {
-          // the process exited while we looked
-        }
-      }),
-  )
-  const inTree = new Set([rootPid])
-  let grew = true
-  while (grew) {
-    grew = false
-    for (const [pid, ppid] of parents) {
-      if (!inTree.has(pid) && inTree.has(ppid)) {
-        inTree.add(pid)
-        grew = true
-      }
-    }
-  }
-  let total = 0
-  for (const pid of inTree) total += rss.get(pid) ?? 0
-  return total
+  return (await readTreeMemory(rootPid))?.rssBytes
 }

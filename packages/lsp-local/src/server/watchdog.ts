@@ -1,15 +1,39 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import type { Socket } from 'node:net'
 
 /**
  * Node has no parent-death signal, so a SIGKILLed host would orphan its servers. One small watchdog
- * process per host process holds a socket to it (fd 3) and the list of server process groups; when the
- * socket closes — the host exited, even by SIGKILL — it kills every group still listed. It runs in its own
- * process group (a signal to the host's group does not reach it) and ignores SIGINT/SIGTERM/SIGHUP: only
- * the host's death or the host closing the socket ends it. Servers talk to the host directly; no protocol
- * byte passes through the watchdog.
+ * process per host process holds a socket to it (fd 3) and the list of server process groups (`+PID` /
+ * `-PID` lines); when the socket closes — the host exited, even by SIGKILL — it kills every group still
+ * listed and exits. It runs in its own process group (a signal to the host's group does not reach it) and
+ * ignores SIGINT/SIGTERM/SIGHUP: only the host's death or the host closing the socket ends it. Servers talk
+ * to the host directly; no protocol byte passes through the watchdog.
+ *
+ * The watchdog is a POSIX shell (`/bin/sh`, about 1 MB resident) running {@link shellWatchdog}; only where
+ * there is no `/bin/sh` (Windows) or it cannot be started does a second Node process (about 40 MB) run
+ * {@link nodeWatchdog} instead.
  */
-const watchdogSource = `
+
+// Builtins only (read, case, kill): it never forks. The list is " 12 34 " (each pid between spaces), so
+// removing one is two parameter expansions. `read` takes a pipe or socket byte by byte, so lines arriving
+// together in one chunk are read one by one. A group already gone makes `kill` fail quietly and the loop
+// goes on to the next.
+const shellWatchdog = `trap '' INT TERM HUP
+g=' '
+while IFS= read -r l; do
+  p=\${l#?}
+  case $p in ''|*[!0-9]*) continue ;; esac
+  case $l in
+    +*) case $g in *" $p "*) ;; *) g="$g$p " ;; esac ;;
+    -*) case $g in *" $p "*) g="\${g%% $p *} \${g#* $p }" ;; esac ;;
+  esac
+done <&3
+for p in $g; do kill -s KILL -- "-$p" 2>/dev/null || :; done
+exit 0
+`
+
+const nodeWatchdog = `
 const net = require('node:net');
 const control = new net.Socket({ fd: 3, readable: true, writable: false });
 const groups = new Set();
@@ -37,18 +61,38 @@ control.on('error', hostGone);
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => {});
 `
 
-let current: { child: ChildProcess; socket: Socket; exited: Promise<void> } | undefined
+/** Which program a watchdog runs: the shell script, or the Node fallback. */
+export type WatchdogProgram = 'sh' | 'node'
+
+const shellPath = '/bin/sh'
+let nodeOnly = process.platform === 'win32' || !existsSync(shellPath)
+
+let current: { child: ChildProcess; socket: Socket; exited: Promise<void>; program: WatchdogProgram } | undefined
 /** A watchdog that was let go and may still be exiting. */
 let leaving: { child: ChildProcess; exited: Promise<void> } | undefined
 const guarded = new Set<number>()
 
-function ensureWatchdog(): Socket {
-  if (current !== undefined) return current.socket
-  const child = spawn(process.execPath, ['-e', watchdogSource], {
+function spawnWatchdog(program: WatchdogProgram): ChildProcess {
+  const [command, args] =
+    program === 'sh' ? [shellPath, ['-c', shellWatchdog, 'codeseam-watchdog']] : [process.execPath, ['-e', nodeWatchdog]]
+  return spawn(command, args, {
     stdio: ['ignore', 'ignore', 'inherit', 'pipe'],
     detached: true,
     windowsHide: true,
   })
+}
+
+function ensureWatchdog(): Socket {
+  if (current !== undefined) return current.socket
+  let program: WatchdogProgram = nodeOnly ? 'node' : 'sh'
+  let child = spawnWatchdog(program)
+  if (child.pid === undefined && program === 'sh') {
+    // /bin/sh could not be started (its 'error' event follows): the Node watchdog from now on.
+    child.on('error', () => {})
+    nodeOnly = true
+    program = 'node'
+    child = spawnWatchdog(program)
+  }
   const socket = child.stdio[3] as Socket
   socket.on('error', () => {})
   // The watchdog must never keep the host alive.
@@ -58,7 +102,7 @@ function ensureWatchdog(): Socket {
     child.once('exit', () => resolve())
     child.once('error', () => resolve())
   })
-  const entry = { child, socket, exited }
+  const entry = { child, socket, exited, program }
   current = entry
   void exited.then(() => {
     if (current !== entry) return
@@ -94,6 +138,19 @@ export function releaseProcessGroup(pid: number): void {
 /** The watchdog's pid, if one is running (for status and tests). */
 export function watchdogPid(): number | undefined {
   return current?.child.pid
+}
+
+/** The program the running watchdog runs, if one is running (for status and tests). */
+export function watchdogProgram(): WatchdogProgram | undefined {
+  return current?.program
+}
+
+/**
+ * Makes the next watchdog started the Node one even where `/bin/sh` exists, so tests cover the fallback.
+ * A running watchdog is not replaced.
+ */
+export function useNodeWatchdog(): void {
+  nodeOnly = true
 }
 
 /** Resolves once no watchdog of this process is running. */

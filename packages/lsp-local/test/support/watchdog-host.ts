@@ -1,12 +1,18 @@
 // A host process for the watchdog test: starts one server through the real host, reports, then waits to
-// be SIGKILLed. argv: <root> <fifo>. The profile's server writes to the FIFO and never exits on its own.
+// be SIGKILLed. argv: <root> <fifo>. The profile's server starts a grandchild in its process group; both
+// hold the FIFO open for writing and neither exits on its own (they ignore stdin EOF and SIGTERM).
 import { createLocalHost } from '../../src/index.js'
 
 const [root, fifo] = process.argv.slice(2)
 if (root === undefined || fifo === undefined) throw new Error('usage: watchdog-host <root> <fifo>')
 const stubborn = `
 const fs = require('node:fs');
-fs.writeSync(fs.openSync(${JSON.stringify(fifo)}, 'w'), 'started ' + process.pid + '\\n');
+const { spawn } = require('node:child_process');
+const fifo = fs.openSync(${JSON.stringify(fifo)}, 'w');
+const grandchild = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1 << 30)"], {
+  stdio: ['ignore', fifo, 'ignore'],
+});
+fs.writeSync(fifo, 'started ' + process.pid + ' ' + grandchild.pid + '\\n');
 process.stdin.on('end', () => {});
 process.on('SIGTERM', () => {});
 setInterval(() => {}, 1 << 30);
