@@ -103,17 +103,24 @@ export const codeHover = defineTool({
   async execute(input, context) {
     const resolved = await resolveToolTarget(context, input.target, { firstMatch: input.firstMatch })
     const request = { root: resolved.root, path: resolved.path, position: resolved.position, document: resolved.document }
-    const hover = await context.lsp.query({ operation: 'hover', ...request }, context.signal)
-    let call: typeof SignatureOutput.Type | undefined
-    if (context.lsp.operationsFor(resolved.path).includes('signatureHelp')) {
-      try {
-        const help = await context.lsp.query({ operation: 'signatureHelp', ...request }, context.signal)
-        call = help.signatureHelp === null ? undefined : describeSignature(help.signatureHelp)
-      } catch (error) {
-        // Signature help is an enrichment: only a missing capability is tolerated, never a failure.
-        if (!isLspError(error, 'UNSUPPORTED_OPERATION')) throw error
-      }
-    }
+    // Both asked at once: the server answers the second while the first travels back.
+    const help = context.lsp.operationsFor(resolved.path).includes('signatureHelp')
+      ? context.lsp.query({ operation: 'signatureHelp', ...request }, context.signal).then(
+          (answer) => (answer.signatureHelp === null ? undefined : describeSignature(answer.signatureHelp)),
+          (error: unknown) => {
+            // Signature help is an enrichment: only a missing capability is tolerated, never a failure.
+            if (isLspError(error, 'UNSUPPORTED_OPERATION')) return undefined
+            return { failed: error }
+          },
+        )
+      : undefined
+    const hover = await context.lsp.query({ operation: 'hover', ...request }, context.signal).catch(async (error: unknown) => {
+      await help // settled before the call ends, so its work is not left running behind the failure
+      throw error
+    })
+    const helped = await help
+    if (helped !== undefined && 'failed' in helped) throw helped.failed
+    const call: typeof SignatureOutput.Type | undefined = helped
     const parts = hover.hover === null ? { code: '', prose: '' } : splitHover(hover.hover.contents, hover.hover.format)
     const signature = cap(parts.code, maxHoverChars)
     const documentation = cap(parts.prose, Math.max(0, maxHoverChars - signature.text.length))

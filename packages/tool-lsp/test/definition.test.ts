@@ -2,7 +2,7 @@ import { createLsp, LspError } from '@codeseam/lsp'
 import { describe, expect, it } from 'vitest'
 
 import { callTool, decodeToolInput, defineTool, selectTools, toolContext } from '../src/index.js'
-import { fitToBudget } from '../src/envelope.js'
+import { fitToBudget, plainJson } from '../src/envelope.js'
 import { codeStatus } from '../src/status.js'
 import { sampleTool } from './support/sample-tool.js'
 
@@ -103,6 +103,21 @@ describe('fitToBudget', () => {
     const { text: out } = fitToBudget(text, 301)
     const body = out.slice(0, out.indexOf('\n[output truncated'))
     expect(body.length % 2).toBe(0)
+  })
+})
+
+describe('plainJson', () => {
+  it('gives what a JSON round trip gives: undefined fields dropped, non-finite numbers and holes null, toJSON used', () => {
+    const values: unknown[] = [
+      { a: 1, b: undefined, c: 'x', d: [1, undefined, null, Number.NaN, () => 1], e: { f: Infinity, g: { h: true } } },
+      { when: new Date(0), nested: [{ deep: [[], {}] }], sparse: [1, , 3], fn: () => 1, symbol: Symbol('s') }, // eslint-disable-line no-sparse-arrays
+      { outline: [{ name: 'A', kind: 'class', line: 1, children: [{ name: 'b', detail: undefined, column: 3 }] }] },
+    ]
+    for (const value of values) expect(plainJson(value)).toEqual(JSON.parse(JSON.stringify(value)))
+    // toEqual treats undefined fields as absent: the keys themselves must be gone.
+    expect(Object.keys(plainJson({ a: 1, b: undefined }))).toEqual(['a'])
+    const outline = plainJson({ outline: [{ detail: undefined }] }).outline as Array<Record<string, unknown>>
+    expect(Object.keys(outline[0]!)).toEqual([])
   })
 })
 

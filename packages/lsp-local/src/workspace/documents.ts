@@ -52,7 +52,7 @@ export interface DocumentChannel {
  * fractional milliseconds (sub-microsecond resolution at today's dates), finer than most file systems
  * keep; ctime also moves when a write restores an older mtime.
  */
-function statKey(path: string): string | undefined {
+export function statKey(path: string): string | undefined {
   const s = statSync(path, { throwIfNoEntry: false })
   return s !== undefined && s.isFile() ? statKeyOf(s) : undefined
 }
@@ -63,7 +63,7 @@ export function statKeyOf(s: Stats): string {
 }
 
 /** When the file last changed (its ctime), from a {@link statKeyOf} key. */
-function changedAt(key: string): number {
+export function changedAt(key: string): number {
   return Number(key.split(':')[1])
 }
 

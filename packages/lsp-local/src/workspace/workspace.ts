@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { chmod, lstat, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 import { randomUUID } from 'node:crypto'
@@ -22,6 +22,7 @@ import type { TrustLevel } from '../policy/config.js'
 import type { LanguageServer } from '../server/language-server.js'
 import type { Containment } from './containment.js'
 import { statKeyOf } from './documents.js'
+import { ReadCache } from './read-cache.js'
 
 /** What a workspace needs of the host: the running servers under a root, to check and tell them about edits. */
 export interface LiveServers {
@@ -52,12 +53,10 @@ async function writeAtomically(path: string, text: string): Promise<void> {
 }
 
 async function pathExists(path: string): Promise<boolean> {
-  try {
-    await lstat(path)
-    return true
-  } catch {
-    return false
-  }
+  return lstat(path).then(
+    () => true,
+    () => false,
+  )
 }
 
 /**
@@ -65,6 +64,9 @@ async function pathExists(path: string): Promise<boolean> {
  * none (temp file + rename, rollback), re-checks hashes and versions first, and tells the servers after.
  */
 export class LocalWorkspace implements LspWorkspace {
+  /** Files read, served again while their stat key holds; one synchronous stat per check (see {@link ReadCache}). */
+  private readonly reads = new ReadCache()
+
   constructor(
     readonly id: string,
     readonly containment: Containment,
@@ -92,10 +94,17 @@ export class LocalWorkspace implements LspWorkspace {
   }
 
   /**
-   * One open; the stat is taken from the open file (the snapshot's `revision`), so document sync need not
-   * stat or read the file again.
+   * One synchronous stat when the file is unchanged since it was last read (its snapshot is served again);
+   * else one open, the stat taken from the open file (the snapshot's `revision`), so document sync need not
+   * stat or read the file again. Containment was checked by the caller, at this moment.
    */
   private async read(absolute: string, shown: string, signal: AbortSignal | undefined): Promise<LspDocumentSnapshot> {
+    const known = this.reads.get(absolute)
+    if (known !== undefined) {
+      if (signal?.aborted) throw new LspError('CANCELLED', `reading ${shown} was cancelled`)
+      return known
+    }
+    const startedAt = Date.now()
     let text: string
     let revision: string
     try {
@@ -115,13 +124,15 @@ export class LocalWorkspace implements LspWorkspace {
         data: { path: shown },
       })
     }
-    return { path: absolute, uri: pathToUri(absolute), text, hash: contentHash(text), revision }
+    const snapshot = { path: absolute, uri: pathToUri(absolute), text, hash: contentHash(text), revision }
+    this.reads.remember(snapshot, startedAt)
+    return snapshot
   }
 
   async exists(path: string): Promise<boolean> {
     try {
       const absolute = this.containment.input(path)
-      return (await stat(absolute)).isFile()
+      return statSync(absolute, { throwIfNoEntry: false })?.isFile() === true
     } catch {
       return false
     }
@@ -255,6 +266,7 @@ export class LocalWorkspace implements LspWorkspace {
         await step().catch((e: unknown) => rollbackFailures.push((e as Error).message))
       }
       this.containment.invalidate()
+      this.reads.clear()
       if (error instanceof LspError && undo.length === 0) throw error
       const detail = error instanceof Error ? error.message : String(error)
       throw new LspError(
@@ -265,6 +277,7 @@ export class LocalWorkspace implements LspWorkspace {
     }
     await Promise.all(trash.map((path) => rm(path, { recursive: true, force: true }).catch(() => {})))
     this.containment.invalidate()
+    this.reads.clear()
     await this.notifyServers(events)
     return { files: [...files.values()], resourceOperations }
   }
