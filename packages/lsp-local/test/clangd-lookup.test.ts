@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
@@ -88,6 +88,24 @@ describe('clangd lookup on PATH', () => {
     const plain = fakeClangd(dir, 'clangd', dir, '16.0.6')
     expect(await clangdMajor(plain)).toBe(16)
     expect(ran(dir)).toBe(true)
+  })
+
+  test('a plain clangd is asked once per process while the file is unchanged, again once it changes', async () => {
+    const dir = tempFolder()
+    const plain = fakeClangd(dir, 'clangd', dir, '15.0.1')
+    const log = nodePath.join(dir, 'ran.log')
+    const runs = () =>
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l.length > 0).length
+    expect(await Promise.all([clangdMajor(plain), clangdMajor(plain)])).toEqual([15, 15])
+    expect(await clangdMajor(plain)).toBe(15)
+    expect(runs()).toBe(1)
+    // A new clangd at the same path (an upgrade): a different modification time, so it is asked again.
+    fakeClangd(dir, 'clangd', dir, '18.1.3')
+    utimesSync(plain, new Date(), new Date(Date.now() + 5_000))
+    expect(await clangdMajor(plain)).toBe(18)
+    expect(runs()).toBe(2)
   })
 })
 

@@ -1,7 +1,38 @@
 #!/usr/bin/env node
-import { runCli } from './cli/main.js'
+import type { CliIo } from './cli/io.js'
+import { reportCliError } from './cli/io.js'
+import { exitCodes, mainHelp } from './cli/help.js'
+import { runMcp } from './cli/mcp-command.js'
+import { serverInfo } from './server-info.js'
+import { loadToolManifest } from './tool-manifest.js'
 
-/** The `codeseam` executable: runs one command line and exits with its code. */
+/**
+ * The `codeseam` executable: runs one command line and exits with its code. Its start path is short on
+ * purpose: the main help and --version come from the build's tool manifest and package.json, `codeseam mcp`
+ * answers `initialize` before the tools load, and only a one-shot command imports the command machinery
+ * (the tools, effect, the language-server host).
+ */
+
+async function run(argv: ReadonlyArray<string>, io: CliIo): Promise<number> {
+  const [name, ...rest] = argv
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(`${mainHelp(await loadToolManifest())}\n`)
+    return name === undefined ? exitCodes.usage : exitCodes.ok
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${serverInfo.version}\n`)
+    return exitCodes.ok
+  }
+  if (name === 'mcp') {
+    try {
+      return await runMcp(rest, io)
+    } catch (error) {
+      return reportCliError(error, io)
+    }
+  }
+  const { runCli } = await import('./cli/main.js')
+  return runCli(argv, io)
+}
 
 const interrupt = new AbortController()
 let interrupted = false
@@ -18,7 +49,7 @@ if (!isMcp) {
   process.on('SIGTERM', onSignal)
 }
 
-runCli(process.argv.slice(2), {
+run(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   cwd: process.cwd(),

@@ -1,8 +1,9 @@
-import { realpath, stat } from 'node:fs/promises'
-import * as nodePath from 'node:path'
+import { realpath } from 'node:fs/promises'
 
 import { createLsp, LspError, type LspService, type LspWorkspaceInfo } from '@codeseam/lsp'
 import { createLocalHost, readConfigFile, type HostConfig, type LocalHost, type TrustLevel } from '@codeseam/lsp-local'
+
+import { checkRootFolder, givenRoots } from './roots.js'
 
 /**
  * A codeseam session: one `ctx.lsp` with the local language-server host attached to the given roots. The
@@ -43,21 +44,13 @@ export interface CodeseamSession {
 }
 
 async function checkedRoot(root: string): Promise<string> {
-  const absolute = nodePath.resolve(root)
-  let info
-  try {
-    info = await stat(absolute)
-  } catch {
-    throw new LspError('NOT_FOUND', `workspace root ${absolute} does not exist: pass an existing folder with --root`)
-  }
-  if (!info.isDirectory()) throw new LspError('INVALID_ARGUMENT', `workspace root ${absolute} is not a folder`)
-  return realpath(absolute)
+  return realpath(checkRootFolder(root))
 }
 
 /** Opens a session: creates `ctx.lsp`, starts the local host (servers start lazily, on the first query) and attaches the roots. */
 export async function openSession(options: SessionOptions = {}): Promise<CodeseamSession> {
   const trust = options.trust ?? 'untrusted'
-  const given = options.roots === undefined || options.roots.length === 0 ? [process.cwd()] : options.roots
+  const given = givenRoots(options.roots)
   const roots = [...new Set(await Promise.all(given.map(checkedRoot)))]
   const lsp = createLsp()
   const host = await createLocalHost(await hostConfig(options))

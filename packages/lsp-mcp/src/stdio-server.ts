@@ -1,13 +1,26 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation'
+import { isLspError } from '@codeseam/lsp'
 
-import { createCodeseamServer } from './server.js'
-import { openSession, type SessionOptions } from './session.js'
+import { createMcpShell, type ToolCall } from './mcp-shell.js'
+import { checkRootFolder, givenRoots } from './roots.js'
+import type { CodeseamSession, SessionOptions } from './session.js'
+import { loadToolManifest, selectFromManifest } from './tool-manifest.js'
 import type { CollectToolsOptions } from './tool-set.js'
 
 /**
  * `codeseam mcp`: the MCP server over stdio, with its lifecycle. It ends when the client closes stdin, the
  * transport closes, or the process gets SIGINT/SIGTERM/SIGHUP; every language server is stopped before the
  * process exits.
+ *
+ * Start order: the cheap checks that can refuse to start (each --root is an existing folder, every
+ * --disable-tool / enable name exists) run first; then the transport connects and `initialize` and
+ * `tools/list` are answered from the build's tool manifest. The session (root realpaths, the local host and
+ * its built-in profiles, attaching the roots) and the tools (effect and the tool packages) load in the
+ * background once the client has initialized, or at the first `tools/call`, which waits for them. If the
+ * session cannot open, every call answers that error (and stderr says it once); nothing hangs.
  */
 
 /** Options for {@link startMcpServer}. */
@@ -33,20 +46,62 @@ const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
 /** Starts the MCP server and serves until the client goes away or the process is told to stop. */
 export async function startMcpServer(options: McpServerOptions = {}): Promise<RunningMcpServer> {
-  const session = await openSession(options)
-  let server
-  try {
-    server = createCodeseamServer({
-      session,
-      allowEdits: options.allowEdits === true,
-      ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly }),
-      ...(options.disable === undefined ? {} : { disable: options.disable }),
-      ...(options.enable === undefined ? {} : { enable: options.enable }),
+  for (const root of givenRoots(options.roots)) checkRootFolder(root)
+  const listed = selectFromManifest(await loadToolManifest(), options).map((entry) => entry.mcp)
+
+  // Elicitation answers are validated with Ajv, loaded with the tools: only a tool call elicits.
+  let validator: jsonSchemaValidator | undefined
+  let opening: Promise<{ readonly session: CodeseamSession; readonly call: ToolCall }> | undefined
+  const open = () => {
+    if (opening !== undefined) return opening
+    opening = (async () => {
+      const [{ openSession }, { bindToolCalls }, { AjvJsonSchemaValidator }] = await Promise.all([
+        import('./session.js'),
+        import('./tool-calls.js'),
+        import('@modelcontextprotocol/sdk/validation/ajv'),
+      ])
+      validator = new AjvJsonSchemaValidator()
+      const session = await openSession(options)
+      try {
+        const { call } = bindToolCalls(() => server, session, {
+          allowEdits: options.allowEdits === true,
+          ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly }),
+          ...(options.disable === undefined ? {} : { disable: options.disable }),
+          ...(options.enable === undefined ? {} : { enable: options.enable }),
+        })
+        return { session, call }
+      } catch (error) {
+        await session.dispose()
+        throw error
+      }
+    })()
+    // Said once on stderr (the client's log); each call answers the error itself.
+    opening.catch((error: unknown) => {
+      process.stderr.write(`codeseam mcp: the workspace session could not be opened: ${describe(error)}\n`)
     })
-  } catch (error) {
-    await session.dispose()
-    throw error
+    return opening
   }
+  const deferredValidator: jsonSchemaValidator = {
+    getValidator(schema) {
+      if (validator === undefined) throw new Error('the JSON Schema validator is loaded with the tools, before any tool call')
+      return validator.getValidator(schema)
+    },
+  }
+  const server: Server = createMcpShell(
+    listed,
+    async (request, extra) => {
+      let ready
+      try {
+        ready = await open()
+      } catch (error) {
+        return sessionFailure(error)
+      }
+      return ready.call(request, extra)
+    },
+    deferredValidator,
+  )
+  // The client has its answer to `initialize`: now load the tools and open the session, before the first call.
+  server.oninitialized = () => void open().catch(() => {})
   const stdin = options.stdin ?? process.stdin
   const transport = new StdioServerTransport(stdin as typeof process.stdin, (options.stdout ?? process.stdout) as typeof process.stdout)
 
@@ -68,7 +123,9 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Ru
       failure = error
     } finally {
       try {
-        await session.dispose()
+        // A session still opening is waited for, then stopped; one that failed to open has nothing to stop.
+        const ready = await opening?.catch(() => undefined)
+        await ready?.session.dispose()
       } catch (error) {
         failure ??= error
       }
@@ -103,4 +160,19 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Ru
     throw error
   }
   return { closed, close }
+}
+
+function describe(error: unknown): string {
+  return isLspError(error) ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error)
+}
+
+/** What each call answers when the session could not be opened: the error, with its code when it has one. */
+function sessionFailure(error: unknown): CallToolResult {
+  const code = isLspError(error) ? error.code : 'UNAVAILABLE'
+  const message = `the workspace session could not be opened: ${error instanceof Error ? error.message : String(error)}`
+  return {
+    content: [{ type: 'text', text: `error ${code}: ${message}` }],
+    isError: true,
+    _meta: { 'codeseam/error': { code, message, data: {} } },
+  }
 }

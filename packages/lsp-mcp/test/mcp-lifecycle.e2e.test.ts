@@ -1,12 +1,15 @@
-import { readFile } from 'node:fs/promises'
+import { execFile } from 'node:child_process'
+import { readFile, writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 
+import { readConfigFile } from '@codeseam/lsp-local'
+
 import { collectTools } from '../src/tool-set.js'
 import { slowHoverSetup, waitForLog } from './support/fault-server.js'
-import { startMcp, withDeadline, type McpProcess } from './support/mcp-process.js'
+import { requireBuiltCli, startMcp, withDeadline, type McpProcess } from './support/mcp-process.js'
 import { commandLineOf, descendantsOf, isRunning } from './support/processes.js'
 import { copyFixture, removeWorkspace } from './support/workspace.js'
 
@@ -65,6 +68,58 @@ describe('tool list', () => {
 
   it('refuses to start with an unknown --disable-tool name, saying which tools exist', async () => {
     await expect(start(['--disable-tool', 'code_teleport'])).rejects.toThrow()
+  })
+})
+
+/** Runs `codeseam mcp ARGS` with stdin closed; resolves with its exit code and output. */
+function runMcpOnce(args: ReadonlyArray<string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [requireBuiltCli(), 'mcp', ...args], { encoding: 'utf8' }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
+    )
+    child.stdin?.end()
+  })
+}
+
+describe('start', () => {
+  it('a --root that is missing or not a folder refuses to start before serving, with exit code 1 and why', async () => {
+    const missing = nodePath.join(root, 'no-such-folder')
+    const gone = await runMcpOnce(['--root', missing])
+    expect(gone.code).toBe(1)
+    expect(gone.stderr).toContain(`error NOT_FOUND: workspace root ${missing} does not exist`)
+    expect(gone.stdout).toBe('')
+    const file = nodePath.join(root, 'src', 'shapes.ts')
+    const notFolder = await runMcpOnce(['--root', file])
+    expect(notFolder.code).toBe(1)
+    expect(notFolder.stderr).toContain(`error INVALID_ARGUMENT: workspace root ${file} is not a folder`)
+  })
+
+  it('an unknown --disable-tool name refuses to start with exit code 1, naming the tools', async () => {
+    const run = await runMcpOnce(['--root', root, '--disable-tool', 'code_teleport'])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('error NOT_FOUND: no tool is named "code_teleport" (tools: ')
+    for (const tool of collectTools()) expect(run.stderr).toContain(tool.name)
+  })
+
+  it('a session that cannot open (a --config that does not parse): the list is served, every call answers the error', async () => {
+    const config = nodePath.join(root, 'broken-codeseam.json')
+    await writeFile(config, '{ "servers": [ not json')
+    const expected = await readConfigFile(config).then(
+      () => undefined,
+      (error: unknown) => error as { code: string; message: string },
+    )
+    expect(expected?.code).toBeDefined()
+    const mcp = await start(['--config', config])
+    expect((await mcp.client.listTools()).tools.map((t) => t.name)).toEqual(collectTools().map((t) => t.name))
+    for (const name of ['code_status', 'code_hover']) {
+      const result = await callRaw(mcp, name, { target: { path: 'src/shapes.ts', symbol: 'Square' } })
+      expect(result.isError).toBe(true)
+      const error = (result._meta as Json)['codeseam/error']
+      expect(error.code).toBe(expected?.code)
+      expect(error.message).toContain(expected?.message)
+      expect((result.content[0] as Json).text).toContain(`error ${expected?.code}: the workspace session could not be opened`)
+    }
+    expect(mcp.stderr()).toContain('codeseam mcp: the workspace session could not be opened')
   })
 })
 

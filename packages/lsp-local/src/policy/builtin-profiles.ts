@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process'
 import { readdirSync, realpathSync, statSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import * as nodePath from 'node:path'
 import { pathToFileURL } from 'node:url'
 
@@ -12,32 +11,36 @@ import {
   typeScriptLanguageServerOperations,
   type ServerProfile,
 } from './profiles.js'
+import { ownPackageRequire } from './own-packages.js'
 
 /*
  * The built-in profiles, resolved from this package's own dependencies (and clangd from PATH). What each
  * must answer (its operation list) is in profiles.ts.
  */
 
-const require = createRequire(import.meta.url)
-
 function packageDir(name: string): string | undefined {
   try {
-    return nodePath.dirname(require.resolve(`${name}/package.json`))
+    return nodePath.dirname(ownPackageRequire().resolve(`${name}/package.json`))
   } catch {
     return undefined
   }
 }
 
-/** The native TypeScript 7 executable from the `typescript-native` alias, via its own lookup. */
-async function nativeTypeScriptExe(): Promise<string | undefined> {
-  const dir = packageDir('typescript-native')
-  if (dir === undefined) return undefined
-  try {
-    const module = (await import(pathToFileURL(nodePath.join(dir, 'lib', 'getExePath.js')).href)) as { default: () => string }
-    return module.default()
-  } catch {
-    return undefined
-  }
+let nativeExe: Promise<string | undefined> | undefined
+
+/** The native TypeScript 7 executable from the `typescript-native` alias, via its own lookup (looked up once per process). */
+function nativeTypeScriptExe(): Promise<string | undefined> {
+  nativeExe ??= (async () => {
+    const dir = packageDir('typescript-native')
+    if (dir === undefined) return undefined
+    try {
+      const module = (await import(pathToFileURL(nodePath.join(dir, 'lib', 'getExePath.js')).href)) as { default: () => string }
+      return module.default()
+    } catch {
+      return undefined
+    }
+  })()
+  return nativeExe
 }
 
 const typeScriptExtensions = {
@@ -100,27 +103,41 @@ export function findClangd(path = process.env['PATH'] ?? ''): string | undefined
   return findClangdCandidates(path)[0]
 }
 
+/** `clangd --version` answers, by real path and modification time. */
+const probedVersions = new Map<string, Promise<number | undefined>>()
+
 /**
  * The major version of a clangd executable, without running it when its name (`clangd-19`) or its real path
  * (Debian's `/usr/bin/clangd` → `/usr/lib/llvm-14/bin/clangd`) tells; otherwise `clangd --version`, run
- * asynchronously without a shell and bounded, so the host's start never blocks the event loop on it.
+ * asynchronously without a shell and bounded, so the host's start never blocks the event loop on it, and
+ * once per process for each real path and modification time.
  */
 export async function clangdMajor(executable: string): Promise<number | undefined> {
   const fromName = versionedClangd.exec(nodePath.basename(executable))
   if (fromName !== null) return Number(fromName[1])
+  let real: string
+  let mtime: number
   try {
-    const fromPath = /[/\\]llvm-(\d+)[/\\]/.exec(realpathSync(executable))
-    if (fromPath !== null) return Number(fromPath[1])
+    real = realpathSync(executable)
+    mtime = statSync(real).mtimeMs
   } catch {
     return undefined
   }
-  const stdout = await new Promise<string>((resolve) => {
-    execFile(executable, ['--version'], { encoding: 'utf8', timeout: 10_000, windowsHide: true }, (_error, out) =>
-      resolve(typeof out === 'string' ? out : ''),
-    )
-  })
-  const match = /clangd version (\d+)/.exec(stdout)
-  return match?.[1] === undefined ? undefined : Number(match[1])
+  const fromPath = /[/\\]llvm-(\d+)[/\\]/.exec(real)
+  if (fromPath !== null) return Number(fromPath[1])
+  // Asked once per executable and modification time: every host a process creates reuses the answer.
+  const key = `${real}\0${mtime}`
+  let probe = probedVersions.get(key)
+  if (probe === undefined) {
+    probe = new Promise<number | undefined>((resolve) => {
+      execFile(executable, ['--version'], { encoding: 'utf8', timeout: 10_000, windowsHide: true }, (_error, out) => {
+        const match = /clangd version (\d+)/.exec(typeof out === 'string' ? out : '')
+        resolve(match?.[1] === undefined ? undefined : Number(match[1]))
+      })
+    })
+    probedVersions.set(key, probe)
+  }
+  return probe
 }
 
 /** Editor preferences both TypeScript servers read through workspace/configuration (inlay hints on, so the seam can ask for them). */
@@ -142,12 +159,12 @@ export const clangdUnavailable =
 
 /** The built-in profiles, resolved from this package's own dependencies (nothing global). */
 export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
-  const nativeExe = await nativeTypeScriptExe()
+  const clangd = findClangd()
+  // Concurrent: the native executable's lookup (a module import) and clangd's version (at worst a process).
+  const [nativeExe, clangdVersion] = await Promise.all([nativeTypeScriptExe(), clangd === undefined ? undefined : clangdMajor(clangd)])
   const tlsDir = packageDir('typescript-language-server')
   const typescriptDir = packageDir('typescript')
   const pyrightDir = packageDir('pyright')
-  const clangd = findClangd()
-  const clangdVersion = clangd === undefined ? undefined : await clangdMajor(clangd)
   const node = process.execPath
   const missing = (what: string) => `${what} is not installed in @codeseam/lsp-local's dependencies; run pnpm install`
   return [

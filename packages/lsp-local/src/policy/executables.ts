@@ -1,8 +1,9 @@
 import { existsSync, realpathSync, statSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import * as nodePath from 'node:path'
 
 import { isWithin } from '@codeseam/lsp'
+
+import { ownPackageRequire } from './own-packages.js'
 
 /*
  * Finding executables without a shell, and telling whether a path is the workspace's: PATH lookups, PATH
@@ -50,12 +51,10 @@ export function lookUp(name: string, path: string, options: { skipShims?: boolea
   return undefined
 }
 
-const require = createRequire(import.meta.url)
-
 /** Our own TypeScript's tsserver.js (never the workspace's node_modules/typescript). */
 export function ownTsserverPath(): string | undefined {
   try {
-    const path = nodePath.join(nodePath.dirname(require.resolve('typescript/package.json')), 'lib', 'tsserver.js')
+    const path = nodePath.join(nodePath.dirname(ownPackageRequire().resolve('typescript/package.json')), 'lib', 'tsserver.js')
     return existsSync(path) ? path : undefined
   } catch {
     return undefined

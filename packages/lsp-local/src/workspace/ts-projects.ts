@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
-import { createRequire } from 'node:module'
 import { LspError } from '@codeseam/lsp'
+
+import { ownPackageRequire } from '../policy/own-packages.js'
 
 /**
  * The TypeScript project model: what the server loads. A project is every `tsconfig.json` / `jsconfig.json`
@@ -92,12 +93,10 @@ process.stdin.on('end', () => {
 });
 `
 
-const require = createRequire(import.meta.url)
-
 /** Our own TypeScript compiler API (never the workspace's node_modules/typescript). */
 function typeScriptModule(): string {
   try {
-    return require.resolve('typescript')
+    return ownPackageRequire().resolve('typescript')
   } catch (error) {
     throw new LspError(
       'UNAVAILABLE',

@@ -1,8 +1,9 @@
-import type { AnyTool } from '@codeseam/tool-lsp'
+import type { ToolCommand } from './flags.js'
 
-import { commandName, type ToolCommand } from './flags.js'
-
-/** Help texts, generated from the tools' own schemas and descriptions so they cannot drift from behaviour. */
+/**
+ * Help texts, generated from the tools' own schemas and descriptions so they cannot drift from behaviour (the
+ * main help from the tool manifest, so `codeseam --help` loads no tool).
+ */
 
 /** Exit codes of every command. */
 export const exitCodes = {
@@ -54,9 +55,16 @@ function wrap(text: string, width: number, indent: string): string {
   return lines.map((l) => `${indent}${l}`).join('\n')
 }
 
+/** What the main help shows of one tool (a tool manifest entry has these). */
+export interface HelpTool {
+  readonly command: string
+  readonly title: string
+  readonly readOnly: boolean
+}
+
 /** `codeseam --help`. */
-export function mainHelp(tools: ReadonlyArray<AnyTool>): string {
-  const width = Math.max(...tools.map((t) => commandName(t).length), 'mcp'.length) + 2
+export function mainHelp(tools: ReadonlyArray<HelpTool>): string {
+  const width = Math.max(...tools.map((t) => t.command.length), 'mcp'.length) + 2
   const row = (name: string, text: string) => `  ${name.padEnd(width)}${text}`
   return [
     'codeseam: IDE-grade code intelligence from real language servers, for agents and people.',
@@ -67,7 +75,7 @@ export function mainHelp(tools: ReadonlyArray<AnyTool>): string {
     '',
     'Commands:',
     row('mcp', 'serve every tool over MCP (stdio)'),
-    ...tools.map((t) => row(commandName(t), `${t.title}${t.hints.readOnly ? '' : ' (changes files; --dry-run previews)'}`)),
+    ...tools.map((t) => row(t.command, `${t.title}${t.readOnly ? '' : ' (changes files; --dry-run previews)'}`)),
     '',
     'Global flags:',
     ...globalHelp,

@@ -1,6 +1,3 @@
-import { parseArgs } from 'node:util'
-
-import { isLspError } from '@codeseam/lsp'
 import { callTool, toolContext, type ToolOutcome } from '@codeseam/tool-lsp'
 import { MutationSession, type ApprovalPolicy } from '@codeseam/tool-lsp-mutate'
 
@@ -8,10 +5,12 @@ import { followCallProgress } from '../progress.js'
 import { serverInfo } from '../server-info.js'
 import { openSession } from '../session.js'
 import { collectTools } from '../tool-set.js'
-import { globalOptions, globalFlags, parseCommand, UsageError, type GlobalFlags } from './arguments.js'
+import { parseCommand, UsageError, type GlobalFlags } from './arguments.js'
+import { reportCliError, type CliIo } from './io.js'
 import { commandName, toolCommand, type ToolCommand } from './flags.js'
-import { commandHelp, exitCodes, mainHelp, mcpHelp } from './help.js'
-import { humanOutcome, jsonOutcome, note, useColor, type OutputStream } from './output.js'
+import { commandHelp, exitCodes, mainHelp } from './help.js'
+import { runMcp } from './mcp-command.js'
+import { humanOutcome, jsonOutcome, note, useColor } from './output.js'
 import { progressLine } from './progress-line.js'
 
 /**
@@ -19,17 +18,7 @@ import { progressLine } from './progress-line.js'
  * same `callTool` the MCP server uses, and renders the outcome. It has no code intelligence of its own.
  */
 
-/** The process pieces the CLI touches, so tests and embedders can supply their own. */
-export interface CliIo {
-  readonly stdout: OutputStream
-  readonly stderr: OutputStream
-  readonly cwd: string
-  readonly env: NodeJS.ProcessEnv
-  /** Aborts the running command (Ctrl-C). */
-  readonly interrupt?: AbortSignal
-  /** Told the exit code as soon as the answer is printed, before the language servers are stopped. */
-  readonly exitCode?: (code: number) => void
-}
+export type { CliIo } from './io.js'
 
 /**
  * The exit code of an outcome. Mutating tools report a change that was not written (denied, refused,
@@ -100,68 +89,25 @@ async function runToolCommand(command: ToolCommand, globals: GlobalFlags, input:
   }
 }
 
-async function runMcp(args: ReadonlyArray<string>, io: CliIo, toolNames: () => string[]): Promise<number> {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      options: {
-        root: globalOptions.root,
-        config: globalOptions.config,
-        trust: globalOptions.trust,
-        'max-servers': globalOptions['max-servers'],
-        'server-memory-mb': globalOptions['server-memory-mb'],
-        'node-heap-mb': globalOptions['node-heap-mb'],
-        'max-open-documents': globalOptions['max-open-documents'],
-        'env-allow': globalOptions['env-allow'],
-        help: globalOptions.help,
-        'read-only': { type: 'boolean' },
-        'allow-edits': { type: 'boolean' },
-        'disable-tool': { type: 'string', multiple: true },
-      },
-      strict: true,
-      allowPositionals: false,
-    })
-  } catch (error) {
-    throw new UsageError((error as Error).message, 'mcp')
-  }
-  const values = parsed.values
-  if (values.help === true) {
-    io.stdout.write(`${mcpHelp(toolNames())}\n`)
-    return exitCodes.ok
-  }
-  const globals = globalFlags(values, 'mcp')
-  // Loaded on demand: one-shot commands never pay for the MCP SDK.
-  const { startMcpServer } = await import('../stdio-server.js')
-  const server = await startMcpServer({
-    roots: globals.roots.length > 0 ? globals.roots : [io.cwd],
-    ...(globals.config === undefined ? {} : { configFile: globals.config }),
-    ...(globals.trust === undefined ? {} : { trust: globals.trust }),
-    limits: globals.limits,
-    envAllow: globals.envAllow,
-    readOnly: values['read-only'] === true,
-    allowEdits: values['allow-edits'] === true,
-    ...(values['disable-tool'] === undefined ? {} : { disable: values['disable-tool'] }),
-  })
-  const reason = await server.closed
-  io.stderr.write(`codeseam mcp: stopped (${reason})\n`)
-  return exitCodes.ok
-}
-
 /** Runs one command line (without the `node` and script arguments); resolves to the exit code. */
 export async function runCli(argv: ReadonlyArray<string>, io: CliIo): Promise<number> {
   const tools = collectTools()
   const [name, ...rest] = argv
   try {
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-      io.stdout.write(`${mainHelp(tools)}\n`)
+      io.stdout.write(`${mainHelp(tools.map((t) => ({ command: commandName(t), title: t.title, readOnly: t.hints.readOnly })))}\n`)
       return name === undefined ? exitCodes.usage : exitCodes.ok
     }
     if (name === '--version' || name === '-v') {
       io.stdout.write(`${serverInfo.version}\n`)
       return exitCodes.ok
     }
-    if (name === 'mcp') return await runMcp(rest, io, () => tools.map((t) => t.name))
+    if (name === 'mcp')
+      return await runMcp(
+        rest,
+        io,
+        tools.map((t) => t.name),
+      )
     const tool = tools.find((t) => commandName(t) === name || t.name === name)
     if (tool === undefined) throw new UsageError(`unknown command "${name}" (commands: mcp, ${tools.map(commandName).join(', ')})`)
     // Flags come from the tool's input schema, derived only for the command that runs.
@@ -173,16 +119,6 @@ export async function runCli(argv: ReadonlyArray<string>, io: CliIo): Promise<nu
     }
     return await runToolCommand(command, globals, input, io)
   } catch (error) {
-    const color = useColor(io.stderr, undefined, io.env)
-    if (error instanceof UsageError) {
-      io.stderr.write(`codeseam: ${error.message}\n`)
-      io.stderr.write(note(`Run \`codeseam ${error.command === undefined ? '' : `${error.command} `}--help\` for usage.`, color))
-      return exitCodes.usage
-    }
-    if (isLspError(error)) {
-      io.stderr.write(`codeseam: error ${error.code}: ${error.message}\n`)
-      return exitCodes.failed
-    }
-    throw error
+    return reportCliError(error, io)
   }
 }

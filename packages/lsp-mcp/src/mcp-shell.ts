@@ -1,0 +1,63 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation'
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolRequest,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js'
+import type { ToolOutcome } from '@codeseam/tool-lsp'
+
+import { serverInfo } from './server-info.js'
+
+/**
+ * The MCP server without the tools: the low-level SDK `Server`, its instructions, a fixed `tools/list` and
+ * a `tools/call` that checks the name and hands the call on. It loads no tool, so `codeseam mcp` can answer
+ * `initialize` and `tools/list` (from the build's tool manifest) while the tools and the session load.
+ */
+
+/** Runs one named, listed tool call. */
+export type ToolCall = (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => Promise<CallToolResult>
+
+const instructions = [
+  'codeseam answers code questions with real language servers: definitions, references, types, symbols, call hierarchies, diagnostics; its mutating tools (when listed) rename and edit with a preview and a receipt.',
+  'Aim with a file path plus a symbol name rather than line/column. Paths are relative to the workspace root.',
+  'A result says how far to trust it (readiness: ready / indexing); a failure names a stable code and what to do next.',
+].join(' ')
+
+/** The result MCP returns for one outcome: text for the model, structured JSON on success, the error code on failure. */
+export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
+  if (outcome.ok) {
+    return { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured, isError: false }
+  }
+  // No structuredContent on failure: it would not match the tool's output schema, and clients validate it.
+  return { content: [{ type: 'text', text: outcome.text }], isError: true, _meta: { 'codeseam/error': outcome.error } }
+}
+
+/**
+ * The SDK server listing `listed` and passing each call of a listed tool to `call`. `validator` checks what a
+ * client answers to an elicitation (only tool calls elicit, so the CLI passes one that is loaded with the tools).
+ */
+export function createMcpShell(listed: ReadonlyArray<Tool>, call: ToolCall, validator: jsonSchemaValidator): Server {
+  const server = new Server(serverInfo, {
+    capabilities: { tools: { listChanged: false } },
+    instructions,
+    jsonSchemaValidator: validator,
+  })
+  const names = listed.map((tool) => tool.name)
+  const known = new Set(names)
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listed] }))
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    if (!known.has(request.params.name)) {
+      throw new McpError(ErrorCode.InvalidParams, `unknown tool "${request.params.name}" (tools: ${names.join(', ')})`)
+    }
+    return call(request, extra)
+  })
+  return server
+}
