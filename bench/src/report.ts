@@ -306,7 +306,8 @@ export interface RunsSummary {
   readonly runs: ReadonlyArray<{ readonly generatedAt: string; readonly durationMs: number }>
   readonly rows: ReadonlyArray<{
     readonly target: string
-    readonly values: ReadonlyArray<number | undefined>
+    /** null: that run did not measure it (JSON keeps null in arrays, not undefined). */
+    readonly values: ReadonlyArray<number | null>
     readonly median?: number
     readonly unit: string
     readonly goal: string

@@ -21,8 +21,8 @@ export function summarizeRuns(reports: ReadonlyArray<BenchReport>): RunsSummary 
   return {
     runs: reports.map((report) => ({ generatedAt: report.generatedAt, durationMs: report.durationMs })),
     rows: first.map((figure, index) => {
-      const values = figures.map((run) => run[index]?.value)
-      const median = medianOfRuns(values)
+      const values = figures.map((run) => run[index]?.value ?? null)
+      const median = medianOfRuns(values.map((value) => value ?? undefined))
       return {
         target: figure.target,
         values,

@@ -140,8 +140,8 @@ export function targetsTable(report: BenchReport): ReportTable {
 export function runsSummaryTable(report: BenchReport): ReportTable | undefined {
   const summary = report.runsSummary
   if (summary === undefined) return undefined
-  const figure = (value: number | undefined, unit: string) =>
-    value === undefined
+  const figure = (value: number | null | undefined, unit: string) =>
+    value === undefined || value === null
       ? '—'
       : unit === '×'
         ? ratio(value)
