@@ -36,6 +36,8 @@ export function incrementsOf(
   mix: IncrementResult['mix'],
   turns: ReadonlyArray<Turn>,
   wrong: Readonly<Record<string, number>>,
+  /** Wrong answers per operation and layer, for the per-operation rows (left empty when not given). */
+  wrongByOperation: Readonly<Record<string, Readonly<Record<string, number>>>> = {},
 ): IncrementResult[] {
   const operations = [...new Set(turns.map((turn) => turn.operation))]
   const top = (['mcp', 'tools', 'ctx.lsp'] as const).find((layer) => turns.some((turn) => turn.ms[layer] !== undefined))
@@ -47,7 +49,7 @@ export function incrementsOf(
     }
     const total = top === undefined ? undefined : paired(selected, top, 'floor')
     if (total !== undefined) result['total'] = total
-    return { ...(result as Omit<IncrementResult, 'wrong'>), wrong: operation === 'all' ? wrong : {} }
+    return { ...(result as Omit<IncrementResult, 'wrong'>), wrong: operation === 'all' ? wrong : (wrongByOperation[operation] ?? {}) }
   }
   return [
     one('all', turns),

@@ -136,13 +136,15 @@ async function main(): Promise<void> {
 
     let realRepositories: BenchReport['realRepositories']
     let firstAnswer: BenchReport['firstAnswer']
+    let wideIncrements: NonNullable<BenchReport['increments']> = []
     if (!options['skip-real'] && selected('real')) {
       log('real repositories')
-      const real = await runRealRepositories({ rounds, missing, log, mcpFirstAnswer: true })
+      const real = await runRealRepositories({ rounds, missing, log, mcpFirstAnswer: true, wideMix: true, notes })
       if (real !== undefined) {
-        const { firstAnswer: first, ...rest } = real
+        const { firstAnswer: first, increments, ...rest } = real
         realRepositories = rest
         firstAnswer = first
+        wideIncrements = [...increments]
       }
     }
 
@@ -160,7 +162,7 @@ async function main(): Promise<void> {
       concurrency: runs.flatMap((run) => run.concurrency),
       memory: runs.flatMap((run) => run.memory),
       ...(realRepositories === undefined ? {} : { realRepositories }),
-      increments: runs.flatMap((run) => run.increments),
+      increments: [...runs.flatMap((run) => run.increments), ...wideIncrements],
       ...(sdkNoop === undefined ? {} : { sdkNoop }),
       ...(startup === undefined ? {} : { startup }),
       ...(firstAnswer === undefined ? {} : { firstAnswer }),

@@ -228,6 +228,8 @@ export interface IncrementResult {
   readonly total?: TimingSummary
   /** Timed answers that were not correct, per layer. */
   readonly wrong: Readonly<Record<string, number>>
+  /** Why an operation of the mix was not asked (then turns is 0 and there are no figures). */
+  readonly note?: string
 }
 
 /** The official MCP SDK's own round trip: a no-op low-level `Server` over stdio, one constant tool. */

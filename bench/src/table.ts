@@ -181,7 +181,7 @@ export function ownCostTables(report: BenchReport): ReportTable[] {
         'mcp − tools',
         'all − floor',
         'turns',
-        'wrong (floor, ctx.lsp, tools, mcp)',
+        'wrong (floor, ctx.lsp, tools, mcp) / note',
       ],
       rows: (report.increments ?? []).map((i) => [
         `${i.workspace} (${i.mix}) / ${i.operation}`,
@@ -190,7 +190,7 @@ export function ownCostTables(report: BenchReport): ReportTable[] {
         delta(i.mcp),
         delta(i.total),
         String(i.turns),
-        i.operation === 'all' ? ['floor', 'ctx.lsp', 'tools', 'mcp'].map((layer) => String(i.wrong[layer] ?? '—')).join(', ') : '',
+        i.note ?? ['floor', 'ctx.lsp', 'tools', 'mcp'].map((layer) => String(i.wrong[layer] ?? '—')).join(', '),
       ]),
     },
   ]

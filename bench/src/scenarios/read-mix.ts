@@ -24,6 +24,9 @@ export async function runReadMix(
   for (const layer of layers) for (const query of queries) await untilCorrect(layer, query)
   const times = new Map<ReadLayer, Map<string, number[]>>(layers.map((layer) => [layer, new Map(queries.map((q) => [q.operation, []]))]))
   const incorrect = new Map<ReadLayer, number>(layers.map((layer) => [layer, 0]))
+  const wrongByOperation: Record<string, Record<string, number>> = Object.fromEntries(
+    queries.map((query) => [query.operation, Object.fromEntries(layers.map((layer) => [layer.layer, 0]))]),
+  )
   // How much each layer found for references: the host may search more projects than the floor loaded.
   const found = new Map<ReadLayer, number>()
   // Per turn (one query, every layer once): each layer's time, for the paired increments.
@@ -37,7 +40,10 @@ export async function runReadMix(
         const sample = await timeQuery(layer, query)
         times.get(layer)!.get(query.operation)!.push(sample.ms)
         turn[layer.layer] = sample.ms
-        if (!sample.correct) incorrect.set(layer, incorrect.get(layer)! + 1)
+        if (!sample.correct) {
+          incorrect.set(layer, incorrect.get(layer)! + 1)
+          wrongByOperation[query.operation]![layer.layer]!++
+        }
         if (query.operation === 'references') found.set(layer, layer.locationCount(sample.answer))
       }
       turns.push({ operation: query.operation, ms: turn })
@@ -49,7 +55,7 @@ export async function runReadMix(
     return summarize(operation === undefined ? [...byOperation.values()].flat() : byOperation.get(operation)!)
   }
   const wrong = Object.fromEntries(layers.map((layer) => [layer.layer, incorrect.get(layer)!]))
-  const increments = incrementsOf(workspace, options.mix ?? 'read mix', turns, wrong)
+  const increments = incrementsOf(workspace, options.mix ?? 'read mix', turns, wrong, wrongByOperation)
   const results = layers.map((layer) => {
     const all = summaryOf(layer)
     const byOperation: Record<string, { summary: TimingSummary; ratio?: FloorRatio; locations?: number }> = {}

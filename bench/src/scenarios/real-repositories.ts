@@ -15,6 +15,9 @@
 // 2. Python corpus: a workspace-symbol search, warm, through ctx.lsp vs the bare pyright with the same
 //    workspace folders (the oracle's server), in alternating rounds; medians, paired differences, the ratio
 //    (target: codeseam ≤ 1.5× bare), and how many pyright processes codeseam ran.
+// 3. The wider mix (issue 15, scenarios/wide-mix.ts): each layer's own increment per warm query over
+//    definition, references, implementation, hover, symbols, call hierarchy and diagnostics, every answer
+//    compared with the floor's.
 import { readFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -48,6 +51,7 @@ import { withDeadline } from '../measure.js'
 import { childProcesses } from '../process-memory.js'
 import type {
   FirstAnswerResult,
+  IncrementResult,
   MissingMeasurement,
   RealColdStartResult,
   RealColdStartSide,
@@ -58,6 +62,7 @@ import type {
 import { round, roundSummary, summarize } from '../statistics.js'
 import { builtinProfile, serverCommandOf } from '../server-commands.js'
 import { mcpFirstAnswer } from './mcp-first-answer.js'
+import { runWideMix } from './wide-mix.js'
 
 /** A symbol asked about in every corpus run: where it is declared, found by the text that declares it. */
 interface FixedSymbol {
@@ -101,6 +106,10 @@ export interface RealRepositoriesOptions {
   readonly log: (message: string) => void
   /** Also time process start → the first complete references answer through `codeseam mcp` (issue 15). */
   readonly mcpFirstAnswer?: boolean
+  /** Also run the wider mix through every layer (issue 15's per-layer increments). */
+  readonly wideMix?: boolean
+  /** Lines for the report's notes. */
+  readonly notes?: string[]
 }
 
 /** Start → first complete answer through `codeseam mcp`: at most this multiple of the bare server primed. */
@@ -433,6 +442,7 @@ interface Collected {
   readonly coldStart: RealColdStartResult[]
   readonly warmWorkspaceSymbols: RealWarmWorkspaceSymbolsResult[]
   readonly firstAnswer: FirstAnswerResult[]
+  readonly increments: IncrementResult[]
 }
 
 /** One corpus: the oracle's answers (and, for Python, the warm series while it runs), then the cold starts. */
@@ -524,12 +534,36 @@ async function runCorpus(workspace: OracleWorkspace, folder: string, options: Re
       }
     }
   }
+
+  if (options.wideMix === true) {
+    try {
+      const wide = await runWideMix(
+        name,
+        root,
+        { command: bare.command, folders: bare.layout.folders, unscoped: bare.layout.unscoped },
+        options.rounds,
+        log,
+      )
+      out.increments.push(...wide.increments)
+      options.notes?.push(...wide.notes)
+    } catch (error) {
+      const why = (error as Error).message.split('\n')[0]!.slice(0, 300)
+      options.missing.push({ what: `real repositories: ${name}: wide mix`, why })
+      log(`not measured: real repositories: ${name}: wide mix: ${why}`)
+    }
+  }
 }
 
 /** Every corpus in ../shared/corpora (or CODESEAM_CORPORA_DIR); a missing folder is a note and a `missing` entry. */
 export async function runRealRepositories(
   options: RealRepositoriesOptions,
-): Promise<(RealRepositoriesReport & { readonly firstAnswer: ReadonlyArray<FirstAnswerResult> }) | undefined> {
+): Promise<
+  | (RealRepositoriesReport & {
+      readonly firstAnswer: ReadonlyArray<FirstAnswerResult>
+      readonly increments: ReadonlyArray<IncrementResult>
+    })
+  | undefined
+> {
   const folder = corporaFolder()
   if (folder === undefined) {
     const why = '../shared/corpora (or CODESEAM_CORPORA_DIR) is missing: the corpora were not unpacked'
@@ -538,7 +572,7 @@ export async function runRealRepositories(
     return undefined
   }
   const workspaces = unpackCorpora()
-  const out: Collected = { corpora: [], coldStart: [], warmWorkspaceSymbols: [], firstAnswer: [] }
+  const out: Collected = { corpora: [], coldStart: [], warmWorkspaceSymbols: [], firstAnswer: [], increments: [] }
   try {
     for (const workspace of workspaces) {
       if (fixedSymbols[workspace.name] === undefined) {
