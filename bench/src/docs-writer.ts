@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
 import { layerDescriptions, layers, type BenchReport } from './report.js'
-import { realRepositoriesSection, reportTables } from './table.js'
+import { ownCostSection, realRepositoriesSection, reportTables, runsSummaryTable, targetsTable } from './table.js'
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|')
@@ -73,6 +73,10 @@ export function performanceSvg(report: BenchReport): string {
 
 /** Text under a section's heading, before its tables. */
 const sectionIntroductions: Readonly<Record<string, ReadonlyArray<string>>> = {
+  [ownCostSection]: [
+    'The figures behind the targets table at the top. Increments are paired: within one turn every layer answers',
+    'the same query, and each difference is taken inside that turn (see "How each figure is taken").',
+  ],
   [realRepositoriesSection]: [
     'Two public repositories nobody on this project wrote, unpacked from `../shared/corpora` (see its README;',
     'without that folder the set is skipped and listed under "Not measured"). Every answer is judged by the',
@@ -113,8 +117,23 @@ export function performanceMarkdown(report: BenchReport, jsonName: string, svgNa
     '',
     'Every layer of codeseam answers the same read queries as the bare language server, in the same run, on the',
     'same machine; the figures below are ratios to that floor, which no layer on top of the server can beat.',
-    'Reproduce them with one command: `pnpm bench` (add `--large` for the 2000-file workspace).',
+    'Reproduce them with one command: `pnpm bench` (add `--large` for the 2000-file workspace; `--runs 3` for',
+    "three runs and the median of each target's figures).",
     '',
+    ...(() => {
+      const summary = runsSummaryTable(report)
+      const targets = targetsTable(report)
+      return [
+        ...(summary === undefined ? [] : [`## ${summary.title}`, '', markdownTable(summary.header, summary.rows), '']),
+        `## ${summary === undefined ? targets.title : `${targets.title} (the last run)`}`,
+        '',
+        markdownTable(targets.header, targets.rows),
+        '',
+        '"must hold" is the floor the issue sets in any case; "not met" is over the target value, "over the must"',
+        "over that floor too. Per-call figures are the worst mix's median paired increment (every mix must meet it).",
+        '',
+      ]
+    })(),
     `![Read-query latency per layer relative to the floor](${svgName})`,
     '',
     '## Machine',
@@ -187,6 +206,28 @@ export function performanceMarkdown(report: BenchReport, jsonName: string, svgNa
     "  only searches loaded projects), so its references answers can hold more locations than the floor's, which",
     '  opened one file: compare the counts before reading that ratio as overhead.',
     '- **Concurrency**: 100 queries of the mix sent at once through one layer.',
+    "- **Each layer's own increment** (issue 15): in each turn of the read mix every layer answers the same",
+    '  query once (the order rotating); per turn the bench takes ctx.lsp − floor, tools − ctx.lsp, mcp − tools and',
+    '  mcp − floor, and reports the median and p95 of these paired differences, over the whole mix and per',
+    '  operation. Every timed answer is checked as the read mix checks it; "wrong" counts each layer\'s failures.',
+    "- **The MCP SDK's own share**: `bench/noop-mcp-server.mjs`, the official SDK's low-level `Server` over stdio",
+    '  with one tool returning a constant, run as a child process and called from the same SDK client the MCP',
+    "  layer uses (after 50 untimed calls): the MCP increment less this is codeseam's own MCP work.",
+    '- **Start-up**: rounds alternate (the order rotating) between `node -e 0` (spawn → exit), `node <cli> --help`',
+    "  (spawn → exit), `codeseam mcp --root <ws>` and the no-op SDK server (spawn → the SDK client's `initialize`",
+    '  answered; the server is then closed and waited for). "added" is the median of each side − node within its',
+    '  round. The CLI is `packages/lsp-mcp/dist/cli.js` when built and newer than its sources, whatever it is.',
+    '- **Start → first complete answer through `codeseam mcp`**: on the real repositories, for each fixed symbol,',
+    "  right after the cold-start table's bare primed references side: spawn `codeseam mcp --root <corpus>` (default",
+    '  settings), `initialize`, one `tools/call code_navigate` references (limit 500, one page); its locations are',
+    "  turned into the oracle's keys and judged by the oracle (one attempt). Target: ≤ 1.3× bare primed.",
+    '- **Own RSS**: every 250 ms while `codeseam mcp` serves the read mix and the 100 concurrent reads, the bench',
+    '  reads the RSS of the MCP host process, of its watchdog (a direct child of the host whose command line is',
+    "  `node -e …kill…` or a shell, e.g. `/bin/sh`) and of every other descendant (the language servers' trees).",
+    '  own = host + watchdog; the target compares the median of the samples (worst workspace) with 80 MB.',
+    '- **Three runs**: `pnpm bench --runs 3` runs the bench three times (each to its own JSON) and summarises them',
+    "  (`bench/src/summarize.ts`): every target's figure per run, the median of the three and its verdict, as",
+    '  docs/lsp-local.md reports three consecutive runs.',
     '- **Memory**: RSS of the benchmark process (which hosts the in-process layers) and of the language-server',
     '  process trees, while busy and after the host reclaimed its idle servers (idle TTL shortened for the run).',
     "  The host's processes include any helper it keeps for its lifetime (lsp-local's one shared watchdog), which",

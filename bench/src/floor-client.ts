@@ -4,15 +4,21 @@ import * as nodePath from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 import {
+  CallHierarchyIncomingCallsRequest,
+  CallHierarchyPrepareRequest,
   ConfigurationRequest,
   createProtocolConnection,
   DefinitionRequest,
   DidOpenTextDocumentNotification,
+  DocumentDiagnosticReportKind,
+  DocumentDiagnosticRequest,
   DocumentSymbolRequest,
   ExitNotification,
   HoverRequest,
+  ImplementationRequest,
   InitializedNotification,
   InitializeRequest,
+  PublishDiagnosticsNotification,
   ReferencesRequest,
   RegistrationRequest,
   ShutdownRequest,
@@ -21,8 +27,10 @@ import {
   WorkDoneProgressCreateRequest,
   WorkspaceFoldersRequest,
   WorkspaceSymbolRequest,
+  type Diagnostic,
   type Location,
   type ProtocolConnection,
+  type ServerCapabilities,
   type SymbolInformation,
   type SymbolKind,
   type WorkspaceSymbol,
@@ -48,6 +56,12 @@ export interface ServerCommand {
  */
 export class FloorClient {
   private readonly opened = new Set<string>()
+  /** The server's capabilities from initialize, and the methods it registered later. */
+  private capabilities: ServerCapabilities = {}
+  private readonly registered = new Set<string>()
+  /** The last diagnostics the server published per URI, and who waits for the first. */
+  private readonly published = new Map<string, Diagnostic[]>()
+  private readonly publishWaiters = new Map<string, Array<() => void>>()
 
   private constructor(
     readonly root: string,
@@ -67,6 +81,11 @@ export class FloorClient {
       readonly folders?: ReadonlyArray<string>
       /** Answers to configuration requests that name no scope (pyright's default workspace); default: `server.settings`. */
       readonly unscopedSettings?: Readonly<Record<string, unknown>>
+      /**
+       * Advertise diagnostics (published, and pulled with textDocument/diagnostic) and call hierarchy, as the
+       * wider mix asks for them; off elsewhere, so the read mix's floor stays as it was.
+       */
+      readonly wide?: boolean
     } = {},
   ): Promise<FloorClient> {
     const child = spawn(server.command, [...server.args], { cwd: root, stdio: ['pipe', 'pipe', 'ignore'] })
@@ -83,12 +102,31 @@ export class FloorClient {
     )
     const folders = (options.folders ?? [root]).map((folder) => ({ uri: pathToFileURL(folder).href, name: nodePath.basename(folder) }))
     connection.onRequest(WorkspaceFoldersRequest.type, () => folders)
-    connection.onRequest(RegistrationRequest.type, () => undefined)
     connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined)
-    connection.listen()
+    // The refresh requests get an empty answer, not "method not found": with the wider mix's capabilities
+    // pyright exited (code 1) shortly after start until its requests were answered.
+    for (const method of [
+      'workspace/diagnostic/refresh',
+      'workspace/semanticTokens/refresh',
+      'workspace/inlayHint/refresh',
+      'workspace/inlineValue/refresh',
+      'workspace/codeLens/refresh',
+      'workspace/foldingRange/refresh',
+    ])
+      connection.onRequest(method, () => null)
     const client = new FloorClient(root, child, connection, server)
+    connection.onRequest(RegistrationRequest.type, (params) => {
+      for (const registration of params.registrations) client.registered.add(registration.method)
+    })
+    connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+      client.published.set(params.uri, params.diagnostics)
+      for (const wake of client.publishWaiters.get(params.uri) ?? []) wake()
+      client.publishWaiters.delete(params.uri)
+    })
+    connection.listen()
     const rootUri = pathToFileURL(root).href
-    await Promise.race([
+    const wide = options.wide === true
+    const initialized = await Promise.race([
       connection.sendRequest(InitializeRequest.type, {
         processId: process.pid,
         rootUri,
@@ -106,12 +144,21 @@ export class FloorClient {
             hover: { contentFormat: ['markdown', 'plaintext'] },
             documentSymbol: { hierarchicalDocumentSymbolSupport: true },
             synchronization: { didSave: false },
+            ...(wide
+              ? {
+                  implementation: { linkSupport: true },
+                  callHierarchy: {},
+                  publishDiagnostics: { versionSupport: true, tagSupport: { valueSet: [1, 2] } },
+                  diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false },
+                }
+              : {}),
           },
           window: { workDoneProgress: true },
         },
       }),
       exited,
     ])
+    client.capabilities = initialized.capabilities
     await connection.sendNotification(InitializedNotification.type, {})
     exited.catch(() => undefined)
     return client
@@ -148,7 +195,44 @@ export class FloorClient {
         return this.connection.sendRequest(HoverRequest.type, { textDocument, position: query.position })
       case 'documentSymbols':
         return this.connection.sendRequest(DocumentSymbolRequest.type, { textDocument })
+      case 'implementation':
+        return this.connection.sendRequest(ImplementationRequest.type, { textDocument, position: query.position })
+      case 'callHierarchy': {
+        // Prepare, then the first item's incoming calls: two round trips, as every layer makes them.
+        const items = await this.connection.sendRequest(CallHierarchyPrepareRequest.type, { textDocument, position: query.position })
+        const first = items?.[0]
+        const calls =
+          first === undefined ? null : await this.connection.sendRequest(CallHierarchyIncomingCallsRequest.type, { item: first })
+        return { items, calls }
+      }
+      case 'diagnostics':
+        return this.diagnostics(uri)
     }
+  }
+
+  /** Whether the server answers textDocument/diagnostic (in its capabilities or registered later). */
+  get pullsDiagnostics(): boolean {
+    return this.capabilities.diagnosticProvider !== undefined || this.registered.has(DocumentDiagnosticRequest.method)
+  }
+
+  /**
+   * Diagnostics of an open document, the bare way: pulled with textDocument/diagnostic when the server
+   * offers it, else the last ones it published (waiting for the first publication, bounded).
+   */
+  private async diagnostics(uri: string, waitMs = 60_000): Promise<Diagnostic[]> {
+    if (this.pullsDiagnostics) {
+      const report = await this.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })
+      return report.kind === DocumentDiagnosticReportKind.Full ? report.items : (this.published.get(uri) ?? [])
+    }
+    if (!this.published.has(uri)) {
+      let timer: NodeJS.Timeout | undefined
+      await new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, waitMs)
+        this.publishWaiters.set(uri, [...(this.publishWaiters.get(uri) ?? []), resolve])
+      })
+      clearTimeout(timer)
+    }
+    return this.published.get(uri) ?? []
   }
 
   /** References (with the declaration) at a position, the raw answer. */

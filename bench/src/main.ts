@@ -13,6 +13,7 @@ import { pythonDefinitionQuery, runColdStarts, type ColdStartCase } from './scen
 import { childProcesses } from './process-memory.js'
 import { generatedReadMix, repositoryMixFiles, repositoryReadMix } from './read-mix.js'
 import { runRealRepositories } from './scenarios/real-repositories.js'
+import { runSdkNoop, runStartup } from './scenarios/startup.js'
 import { machineInfo, type BenchReport, type MissingMeasurement } from './report.js'
 import { printReport } from './table.js'
 import { writePythonWorkspace, writeWorkspace, type GeneratedWorkspace } from './workspace-generator.js'
@@ -28,8 +29,22 @@ const { values: options } = parseArgs({
     'skip-real': { type: 'boolean', default: false },
     /** Run only the "Real repositories" set; the report goes to --out (default: a temp file), never to docs/. */
     'real-only': { type: 'boolean', default: false },
+    /**
+     * Run only these sections (comma-separated): generated (the generated workspaces), repository (this
+     * repository), cold, real (the real repositories, with start → first answer through codeseam mcp),
+     * startup (start-up and the MCP SDK's no-op round trip). Default: all of them. The docs are written only
+     * when every section ran.
+     */
+    only: { type: 'string' },
+    /** Rounds of the start-up series (each round runs every side once; the issue asks for at least 15). */
+    'startup-rounds': { type: 'string', default: '15' },
+    /** Timed tools/call round trips of the no-op MCP SDK server. */
+    'sdk-calls': { type: 'string', default: '300' },
   },
 })
+
+const allSections = ['generated', 'repository', 'cold', 'real', 'startup'] as const
+type Section = (typeof allSections)[number]
 
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '')
 const rounds = Number(options.rounds)
@@ -44,14 +59,20 @@ async function main(): Promise<void> {
   const runs: WorkspaceRun[] = []
   try {
     const realOnly = options['real-only']
-    const sizes = realOnly ? [] : options.large ? [50, 500, 2000] : [50, 500]
+    const only = options.only?.split(',').map((name) => name.trim())
+    const unknown = only?.filter((name) => !(allSections as ReadonlyArray<string>).includes(name)) ?? []
+    if (unknown.length > 0) throw new Error(`--only: unknown section ${unknown.join(', ')} (sections: ${allSections.join(', ')})`)
+    const selected = (section: Section) =>
+      realOnly ? section === 'real' : (only === undefined || only.includes(section)) && !(section === 'cold' && options['skip-cold'])
+    const partial = realOnly || only !== undefined
+    const sizes = !selected('generated') ? [] : options.large ? [50, 500, 2000] : [50, 500]
     const generated: GeneratedWorkspace[] = []
     for (const size of sizes) generated.push(await writeWorkspace(scratch, `ts-${size}`, size))
     for (const workspace of generated) {
       log(`${workspace.name}: ${workspace.fileCount} modules, hot symbol referenced ${workspace.hotReferenceCount} times`)
       runs.push(await runWorkspace({ workspace, queries: generatedReadMix(workspace), rounds, missing, notes, log }))
     }
-    if (!realOnly) {
+    if (selected('repository')) {
       const repositoryFiles = new Map<string, string>()
       for (const file of repositoryMixFiles) repositoryFiles.set(file, await readFile(nodePath.join(repositoryRoot, file), 'utf8'))
       log('this repository')
@@ -77,10 +98,10 @@ async function main(): Promise<void> {
     }
 
     let coldStart: BenchReport['coldStart'] = []
-    if (!options['skip-cold'] && !realOnly) {
+    if (selected('cold')) {
       log('cold starts')
       const python = await writePythonWorkspace(scratch, 'py-20', 20)
-      const typescript = generated[0]!
+      const typescript = generated[0] ?? (await writeWorkspace(scratch, 'ts-50', 50))
       const tsQuery = generatedReadMix(typescript)[0]!
       const cases: ColdStartCase[] = [
         { profile: 'typescript', workspace: typescript, query: tsQuery, hostProfiles: [] },
@@ -98,16 +119,39 @@ async function main(): Promise<void> {
       coldStart = await runColdStarts(cases, childProcesses, true)
     }
 
+    let startup: BenchReport['startup']
+    let sdkNoop: BenchReport['sdkNoop']
+    if (selected('startup')) {
+      const workspace = generated[0] ?? (await writeWorkspace(scratch, 'ts-50', 50))
+      const startupRounds = Math.max(1, Number(options['startup-rounds']))
+      log(`start-up × ${startupRounds} rounds (node -e 0, codeseam --help, codeseam mcp and the no-op SDK server to initialize)`)
+      const measured = await runStartup(workspace.root, workspace.name, startupRounds)
+      if ('missing' in measured) {
+        missing.push({ what: 'start-up', why: measured.missing })
+        log(`not measured: start-up: ${measured.missing}`)
+      } else startup = measured
+      log('the MCP SDK no-op round trip')
+      sdkNoop = await runSdkNoop(workspace.root, Math.max(1, Number(options['sdk-calls'])))
+    }
+
     let realRepositories: BenchReport['realRepositories']
-    if (!options['skip-real']) {
+    let firstAnswer: BenchReport['firstAnswer']
+    let wideIncrements: NonNullable<BenchReport['increments']> = []
+    if (!options['skip-real'] && selected('real')) {
       log('real repositories')
-      realRepositories = await runRealRepositories({ rounds, missing, log })
+      const real = await runRealRepositories({ rounds, missing, log, mcpFirstAnswer: true, wideMix: true, notes })
+      if (real !== undefined) {
+        const { firstAnswer: first, increments, ...rest } = real
+        realRepositories = rest
+        firstAnswer = first
+        wideIncrements = [...increments]
+      }
     }
 
     const report: BenchReport = {
       schema: 1,
       generatedAt: new Date().toISOString(),
-      command: `pnpm bench${options.large ? ' --large' : ''}`,
+      command: `pnpm bench${process.argv.slice(2).length > 0 ? ` ${process.argv.slice(2).join(' ')}` : ''}`,
       durationMs: Math.round(performance.now() - started),
       machine,
       workspaces: runs.map((run) => run.info),
@@ -118,19 +162,24 @@ async function main(): Promise<void> {
       concurrency: runs.flatMap((run) => run.concurrency),
       memory: runs.flatMap((run) => run.memory),
       ...(realRepositories === undefined ? {} : { realRepositories }),
+      increments: [...runs.flatMap((run) => run.increments), ...wideIncrements],
+      ...(sdkNoop === undefined ? {} : { sdkNoop }),
+      ...(startup === undefined ? {} : { startup }),
+      ...(firstAnswer === undefined ? {} : { firstAnswer }),
+      ownMemory: runs.flatMap((run) => run.ownMemory),
       missing,
       notes,
     }
     process.stdout.write(`${printReport(report)}\n`)
     const out =
       options.out ??
-      (realOnly
-        ? nodePath.join(tmpdir(), 'codeseam-bench-real-repositories.json')
+      (partial
+        ? nodePath.join(tmpdir(), realOnly ? 'codeseam-bench-real-repositories.json' : 'codeseam-bench-partial.json')
         : nodePath.join(repositoryRoot, 'docs', 'performance.json'))
     await mkdir(nodePath.dirname(out), { recursive: true })
     await writeFile(out, `${JSON.stringify(report, null, 2)}\n`)
     log(`wrote ${out}`)
-    if (!options['no-docs'] && !realOnly) {
+    if (!options['no-docs'] && !partial) {
       const written = await writeDocs(report, nodePath.join(repositoryRoot, 'docs'))
       log(`wrote ${written.join(', ')}`)
     }

@@ -2,7 +2,21 @@ import { modulePath, type GeneratedWorkspace } from './workspace-generator.js'
 
 /** The four read operations every layer is measured on. */
 export const readOperations = ['definition', 'references', 'hover', 'documentSymbols'] as const
-export type ReadOperation = (typeof readOperations)[number]
+/**
+ * An operation a layer answers: the read mix's four, and the wider mix's (implementation, call hierarchy =
+ * prepare + incoming calls, diagnostics of one file) on the real repositories.
+ */
+export type ReadOperation = (typeof readOperations)[number] | 'implementation' | 'callHierarchy' | 'diagnostics'
+
+/** An answer in the normal form every layer's answer is brought to. */
+export interface NormalAnswer {
+  /** Items in the whole answer, before any page cut. */
+  readonly count: number
+  /** The items' keys, sorted (duplicates kept); only one page of them when `partial`. */
+  readonly keys: ReadonlyArray<string>
+  /** `keys` holds only a page of the answer (the tool's budget cut it). */
+  readonly partial: boolean
+}
 
 /** What a correct answer contains; every layer checks its own output shape against this. */
 export interface ReadExpectation {
@@ -14,6 +28,8 @@ export interface ReadExpectation {
   readonly hoverIncludes?: string
   /** documentSymbols: a symbol with this name exists. */
   readonly symbolName?: string
+  /** The wider mix: the floor's answer in the normal form; every layer's must agree with it (wide-mix.ts). */
+  readonly floor?: NormalAnswer
 }
 
 /** One read query of the mix, addressed both by position (floor, ctx.lsp) and by symbol/text (tools). */

@@ -209,6 +209,115 @@ export interface RealRepositoriesReport {
   readonly warmWorkspaceSymbols: ReadonlyArray<RealWarmWorkspaceSymbolsResult>
 }
 
+/**
+ * Each layer's own increment per warm query: within one turn every layer answers the same query, and the
+ * differences ctx.lsp − floor, tools − ctx.lsp, mcp − tools (and mcp − floor, all together) are taken per
+ * turn, so load on the machine falls on both sides of each difference alike.
+ */
+export interface IncrementResult {
+  readonly workspace: string
+  /** "read mix": the bench's read mix; "wide mix": every operation the server supports, on a real repository. */
+  readonly mix: 'read mix' | 'wide mix'
+  /** "all" for the whole mix, else one operation. */
+  readonly operation: string
+  readonly turns: number
+  readonly ctxLsp?: TimingSummary
+  readonly tools?: TimingSummary
+  readonly mcp?: TimingSummary
+  /** The top layer measured − floor (mcp − floor when the MCP layer ran). */
+  readonly total?: TimingSummary
+  /** Timed answers that were not correct, per layer. */
+  readonly wrong: Readonly<Record<string, number>>
+  /** Why an operation of the mix was not asked (then turns is 0 and there are no figures). */
+  readonly note?: string
+}
+
+/** The official MCP SDK's own round trip: a no-op low-level `Server` over stdio, one constant tool. */
+export interface SdkNoopResult {
+  readonly calls: number
+  readonly roundTrip: TimingSummary
+}
+
+/** Start-up, paired in the same run: rounds alternate between the sides. */
+export interface StartupResult {
+  readonly rounds: number
+  /** Where `codeseam mcp --root` pointed. */
+  readonly workspace: string
+  /** The CLI measured: the built dist/cli.js, or its sources when no fresh build was found. */
+  readonly entry: 'dist' | 'source'
+  /** `node -e 0`, spawn → exit. */
+  readonly nodeExit: TimingSummary
+  /** `node dist/cli.js --help`, spawn → exit. */
+  readonly helpExit: TimingSummary
+  /** help − node, per round. */
+  readonly helpAdded: TimingSummary
+  /** `codeseam mcp --root <ws>`: spawn → initialize answered (SDK client connect). */
+  readonly mcpInitialize: TimingSummary
+  /** The no-op SDK server: spawn → initialize answered. */
+  readonly noopInitialize: TimingSummary
+  /** codeseam mcp − node -e 0, per round. */
+  readonly mcpInitializeAdded: TimingSummary
+  /** no-op SDK server − node -e 0, per round. */
+  readonly noopInitializeAdded: TimingSummary
+}
+
+/** Process start → the first complete answer through `codeseam mcp`, against the bare server primed. */
+export interface FirstAnswerResult {
+  readonly corpus: string
+  readonly symbol: string
+  readonly operation: 'references'
+  readonly expected: number
+  /** The bare server with every source file open (the cold-start table's "bare primed"), same run, next to it. */
+  readonly barePrimed: RealColdStartSide
+  /** spawn `codeseam mcp` → initialize → tools/call code_navigate references, judged by the oracle. */
+  readonly mcp: RealColdStartSide
+  /** mcp ms ÷ bare primed ms (both complete). */
+  readonly ratio?: number
+}
+
+/** RSS of codeseam's own processes (MCP host + watchdog) and of the servers' trees, sampled while serving. */
+export interface OwnMemoryResult {
+  readonly workspace: string
+  readonly samples: number
+  /** The `codeseam mcp` process. */
+  readonly host: { readonly median: number; readonly max: number }
+  /** The host's watchdog (a child that is not a language server); 0 when none was found. */
+  readonly watchdog: { readonly median: number; readonly max: number }
+  readonly watchdogs: number
+  /** How the watchdog was recognised (its command), for the reader to check. */
+  readonly watchdogCommand?: string
+  /** host + watchdog. */
+  readonly own: { readonly median: number; readonly max: number }
+  /** Every other descendant of the host: the language servers and their children. */
+  readonly servers: { readonly median: number; readonly max: number }
+  readonly serverProcesses: number
+}
+
+/** One of issue 15's targets, judged. */
+export interface TargetVerdictRow {
+  readonly target: string
+  readonly measured: string
+  readonly goal: string
+  /** The floor it must hold in any case ("—" when the issue sets none). */
+  readonly must: string
+  readonly verdict: 'met' | 'not met' | 'not met, over the must' | 'not measured'
+}
+
+/** Several runs summarised: each target's figure per run and the median (docs/lsp-local.md's three runs). */
+export interface RunsSummary {
+  readonly runs: ReadonlyArray<{ readonly generatedAt: string; readonly durationMs: number }>
+  readonly rows: ReadonlyArray<{
+    readonly target: string
+    /** null: that run did not measure it (JSON keeps null in arrays, not undefined). */
+    readonly values: ReadonlyArray<number | null>
+    readonly median?: number
+    readonly unit: string
+    readonly goal: string
+    readonly must: string
+    readonly verdict: TargetVerdictRow['verdict']
+  }>
+}
+
 /** A layer that could not be measured, and why. */
 export interface MissingMeasurement {
   readonly what: string
@@ -231,6 +340,14 @@ export interface BenchReport {
   readonly memory: ReadonlyArray<MemoryResult>
   /** Absent in reports from before the set existed, and when the corpora are missing (see `missing`). */
   readonly realRepositories?: RealRepositoriesReport
+  /** Issue 15's figures (absent in reports from before they were measured). */
+  readonly increments?: ReadonlyArray<IncrementResult>
+  readonly sdkNoop?: SdkNoopResult
+  readonly startup?: StartupResult
+  readonly firstAnswer?: ReadonlyArray<FirstAnswerResult>
+  readonly ownMemory?: ReadonlyArray<OwnMemoryResult>
+  /** Present when the report summarises several runs (`--runs N`): its other figures are the last run's. */
+  readonly runsSummary?: RunsSummary
   readonly missing: ReadonlyArray<MissingMeasurement>
   readonly notes: ReadonlyArray<string>
 }

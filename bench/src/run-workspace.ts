@@ -3,12 +3,15 @@ import { startFloorLayer } from './layers/floor-layer.js'
 import { startMcpLayer } from './layers/mcp-layer.js'
 import type { ReadLayer } from './layers/read-layer.js'
 import { toolsLayer } from './layers/tools-layer.js'
+import { sampleOwnMemory } from './own-memory.js'
 import { rssOf, treeRss } from './process-memory.js'
 import { hotReferencesQuery, type ReadQuery } from './read-mix.js'
 import type {
   ConcurrencyResult,
   HotReferencesResult,
+  IncrementResult,
   MemoryResult,
+  OwnMemoryResult,
   MissingMeasurement,
   ReadMixResult,
   TargetResolutionResult,
@@ -30,6 +33,9 @@ export interface WorkspaceRun {
   readonly targetResolution?: TargetResolutionResult
   readonly concurrency: ConcurrencyResult[]
   readonly memory: MemoryResult[]
+  readonly increments: IncrementResult[]
+  /** The MCP host's own RSS and its servers', sampled while it served the read mix and the concurrent burst. */
+  readonly ownMemory: OwnMemoryResult[]
 }
 
 export interface WorkspaceRunOptions {
@@ -67,6 +73,8 @@ export async function runWorkspace(options: WorkspaceRunOptions): Promise<Worksp
     hotReferences: [],
     concurrency: [],
     memory: [],
+    increments: [],
+    ownMemory: [],
   }
   const note = (what: string, why: string) => {
     if (!missing.some((m) => m.what === what)) missing.push({ what, why })
@@ -89,8 +97,11 @@ export async function runWorkspace(options: WorkspaceRunOptions): Promise<Worksp
     }
 
     log(`${workspace.name}: read mix × ${rounds} rounds through ${layers.map((l) => l.layer).join(', ')}`)
+    const mcpHost = mcp?.pids()[0]
+    const sampler = mcpHost === undefined ? undefined : sampleOwnMemory(workspace.name, mcpHost)
     const mix = await runReadMix(workspace.name, layers, queries, rounds)
-    result.readMix.push(...mix)
+    result.readMix.push(...mix.results)
+    result.increments.push(...mix.increments)
 
     if (!options.repository) {
       log(`${workspace.name}: hot references`)
@@ -126,6 +137,7 @@ export async function runWorkspace(options: WorkspaceRunOptions): Promise<Worksp
       }
     }
     if (!result.memory.some((m) => m.phase === 'busy')) result.memory.push(hostMemory(workspace.name, hosted, 'busy'))
+    if (sampler !== undefined) result.ownMemory.push(sampler.stop())
     await mcp?.stop()
     mcp = undefined
     await floor.stop()

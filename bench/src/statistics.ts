@@ -61,3 +61,22 @@ export function roundSummary(summary: TimingSummary): TimingSummary {
     mean: round(summary.mean),
   }
 }
+
+/**
+ * Paired differences `a[i] − b[i]`, one per turn in which both sides ran the same query (the turns' load
+ * falls on both alike). The lists must be the same length: a missing turn would pair unrelated samples.
+ */
+export function pairedDifferences(a: ReadonlyArray<number>, b: ReadonlyArray<number>): number[] {
+  if (a.length !== b.length) throw new Error(`paired series differ in length (${a.length} vs ${b.length})`)
+  return a.map((value, index) => value - b[index]!)
+}
+
+/** The median of several runs' figures (undefined figures, from runs that did not measure it, left out). */
+export function medianOfRuns(values: ReadonlyArray<number | undefined>): number | undefined {
+  const present = values.filter((value): value is number => value !== undefined && Number.isFinite(value))
+  if (present.length === 0) return undefined
+  return quantile(
+    [...present].sort((x, y) => x - y),
+    0.5,
+  )
+}

@@ -1,4 +1,6 @@
 import type { BenchReport, RealColdStartSide } from './report.js'
+import type { TimingSummary } from './statistics.js'
+import { targetRows } from './targets.js'
 
 const mb = (bytes: number | undefined) => (bytes === undefined ? '—' : `${Math.round(bytes / 1024 / 1024)} MB`)
 const ms = (value: number | undefined) =>
@@ -122,7 +124,144 @@ export function realRepositoryTables(report: BenchReport): ReportTable[] {
   ]
 }
 
-/** The tables of a report, as printed on stdout and embedded in docs/performance.md. */
+/** The section holding issue 15's figures (the targets table itself comes first, before every section). */
+export const ownCostSection = "codeseam's own cost (issue 15)"
+
+/** Issue 15's targets, judged: shown first on stdout and at the top of docs/performance.md. */
+export function targetsTable(report: BenchReport): ReportTable {
+  return {
+    title: "Targets (issue 15): codeseam's own cost",
+    header: ['target', 'measured', 'target value', 'must hold', 'verdict'],
+    rows: targetRows(report).map((row) => [row.target, row.measured, row.goal, row.must, row.verdict]),
+  }
+}
+
+/** Several runs' target figures side by side, with their median and its verdict. */
+export function runsSummaryTable(report: BenchReport): ReportTable | undefined {
+  const summary = report.runsSummary
+  if (summary === undefined) return undefined
+  const figure = (value: number | null | undefined, unit: string) =>
+    value === undefined || value === null
+      ? '—'
+      : unit === '×'
+        ? ratio(value)
+        : unit === 'MB'
+          ? `${value.toFixed(0)} MB`
+          : unit === 'ms'
+            ? `${ms(value)} ms`
+            : String(value)
+  return {
+    title: `Targets over ${summary.runs.length} runs (median of the runs' figures)`,
+    header: ['target', ...summary.runs.map((_, i) => `run ${i + 1}`), 'median', 'target value', 'must hold', 'verdict'],
+    rows: summary.rows.map((row) => [
+      row.target,
+      ...row.values.map((v) => figure(v, row.unit)),
+      figure(row.median, row.unit),
+      row.goal,
+      row.must,
+      row.verdict,
+    ]),
+  }
+}
+
+const delta = (summary: TimingSummary | undefined) =>
+  summary === undefined ? '—' : `${summary.median.toFixed(3)} / ${summary.p95.toFixed(3)}`
+
+/** The figures behind the targets: increments, the SDK's share, start-up, first answer through MCP, own RSS. */
+export function ownCostTables(report: BenchReport): ReportTable[] {
+  const section = ownCostSection
+  const tables: ReportTable[] = [
+    {
+      section,
+      title: "Each layer's own increment per warm query, paired within each turn, ms (median / p95)",
+      header: [
+        'workspace (mix) / operation',
+        'ctx.lsp − floor',
+        'tools − ctx.lsp',
+        'mcp − tools',
+        'all − floor',
+        'turns',
+        'wrong (floor, ctx.lsp, tools, mcp) / note',
+      ],
+      rows: (report.increments ?? []).map((i) => [
+        `${i.workspace} (${i.mix}) / ${i.operation}`,
+        delta(i.ctxLsp),
+        delta(i.tools),
+        delta(i.mcp),
+        delta(i.total),
+        String(i.turns),
+        i.note ?? ['floor', 'ctx.lsp', 'tools', 'mcp'].map((layer) => String(i.wrong[layer] ?? '—')).join(', '),
+      ]),
+    },
+  ]
+  const { sdkNoop, startup } = report
+  if (sdkNoop !== undefined)
+    tables.push({
+      section,
+      title: "The MCP SDK's own round trip: a no-op server (low-level Server, one constant tool), ms",
+      header: ['series', 'median', 'p95', 'min', 'calls'],
+      rows: [
+        [
+          'tools/call, no-op SDK server over stdio',
+          ms(sdkNoop.roundTrip.median),
+          ms(sdkNoop.roundTrip.p95),
+          ms(sdkNoop.roundTrip.min),
+          String(sdkNoop.calls),
+        ],
+      ],
+    })
+  if (startup !== undefined) {
+    const row = (name: string, s: TimingSummary) => [name, ms(s.median), ms(s.p95), ms(s.min), String(s.count)]
+    tables.push({
+      section,
+      title: `Start-up, ${startup.rounds} rounds alternating (the CLI from ${startup.entry === 'dist' ? 'dist/cli.js' : 'its sources'}; mcp --root ${startup.workspace}), ms`,
+      header: ['series', 'median', 'p95', 'min', 'n'],
+      rows: [
+        row('node -e 0: spawn → exit', startup.nodeExit),
+        row('codeseam --help: spawn → exit', startup.helpExit),
+        row('  added over node (paired)', startup.helpAdded),
+        row('codeseam mcp: spawn → initialize answered', startup.mcpInitialize),
+        row('  added over node (paired)', startup.mcpInitializeAdded),
+        row('no-op SDK server: spawn → initialize answered', startup.noopInitialize),
+        row('  added over node (paired)', startup.noopInitializeAdded),
+      ],
+    })
+  }
+  if ((report.firstAnswer ?? []).length > 0)
+    tables.push({
+      section,
+      title: 'Process start → first complete references answer through `codeseam mcp`, ms',
+      header: ['corpus / symbol', 'oracle', 'bare primed', 'codeseam mcp', '× bare primed', 'mcp complete', 'bare complete'],
+      rows: report.firstAnswer!.map((f) => [
+        `${f.corpus} / ${f.symbol}`,
+        String(f.expected),
+        ms(f.barePrimed.ms),
+        ms(f.mcp.ms),
+        !f.mcp.complete ? 'failed' : !f.barePrimed.complete ? 'bare failed' : ratio(f.ratio),
+        completeness(f.mcp),
+        completeness(f.barePrimed),
+      ]),
+    })
+  if ((report.ownMemory ?? []).length > 0)
+    tables.push({
+      section,
+      title: "RSS of codeseam's own processes and of the servers while `codeseam mcp` serves (median / max of the samples)",
+      header: ['workspace', 'own (host + watchdog)', 'host', 'watchdog', 'watchdog command', 'servers tree', 'server processes', 'samples'],
+      rows: report.ownMemory!.map((m) => [
+        m.workspace,
+        `${mb(m.own.median)} / ${mb(m.own.max)}`,
+        `${mb(m.host.median)} / ${mb(m.host.max)}`,
+        m.watchdogs === 0 ? 'none found' : `${mb(m.watchdog.median)} / ${mb(m.watchdog.max)}`,
+        (m.watchdogCommand ?? '—').replace(/\s+/g, ' ').slice(0, 24),
+        `${mb(m.servers.median)} / ${mb(m.servers.max)}`,
+        String(m.serverProcesses),
+        String(m.samples),
+      ]),
+    })
+  return tables
+}
+
+/** The tables of a report, as printed on stdout and embedded in docs/performance.md (the targets table apart). */
 export function reportTables(report: BenchReport): ReportTable[] {
   return [
     {
@@ -208,12 +347,14 @@ export function reportTables(report: BenchReport): ReportTable[] {
       ]),
     },
     ...realRepositoryTables(report),
+    ...ownCostTables(report),
   ]
 }
 
 /** The whole report as text for stdout. */
 export function printReport(report: BenchReport): string {
-  const parts = reportTables(report)
+  const summary = runsSummaryTable(report)
+  const parts = [...(summary === undefined ? [] : [summary]), targetsTable(report), ...reportTables(report)]
     .filter((table) => table.rows.length > 0)
     .map((table) => `${table.section === undefined ? '' : `${table.section}: `}${table.title}\n${formatTable(table.header, table.rows)}`)
   if (report.missing.length > 0) parts.push(`Not measured\n${report.missing.map((m) => `- ${m.what}: ${m.why}`).join('\n')}`)

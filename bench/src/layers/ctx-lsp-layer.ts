@@ -3,6 +3,7 @@ import { createLocalHost, type LocalHost } from '@codeseam/lsp-local'
 
 import { withDeadline } from '../measure.js'
 import type { ReadQuery } from '../read-mix.js'
+import { agreesWithFloor, seamNormal } from '../wide-mix.js'
 import { jsonBytes, relativeTo, type ReadLayer } from './read-layer.js'
 
 /** A host and the `ctx.lsp` service it is attached to, shared by the ctx.lsp and tools layers. */
@@ -54,6 +55,8 @@ function names(symbols: ReadonlyArray<{ name: string; children: ReadonlyArray<un
 
 /** Checks a seam result against a query's expectation. */
 export function verifySeamResult(root: string, query: ReadQuery, result: LspQueryResult): boolean {
+  if (query.expect.floor !== undefined)
+    return agreesWithFloor(query.operation, query.expect.floor, seamNormal(root, query.operation, result))
   switch (query.operation) {
     case 'definition':
       return result.kind === 'locations' && result.locations.some((l) => relativeTo(root, l.path) === query.expect.file)
@@ -63,6 +66,8 @@ export function verifySeamResult(root: string, query: ReadQuery, result: LspQuer
       return result.kind === 'hover' && (result.hover?.contents ?? '').includes(query.expect.hoverIncludes ?? '')
     case 'documentSymbols':
       return result.kind === 'documentSymbols' && names(result.symbols).includes(query.expect.symbolName ?? '')
+    default:
+      return false
   }
 }
 
@@ -72,9 +77,23 @@ export function ctxLspLayer(hosted: HostedLsp): ReadLayer {
   return {
     layer: 'ctx.lsp',
     inProcess: true,
-    run(query: ReadQuery) {
-      if (query.operation === 'documentSymbols') return lsp.query({ operation: 'documentSymbols', root, path: query.path })
-      return lsp.query({ operation: query.operation, root, path: query.path, position: query.position })
+    async run(query: ReadQuery) {
+      const { path, position } = query
+      switch (query.operation) {
+        case 'documentSymbols':
+          return lsp.query({ operation: 'documentSymbols', root, path })
+        case 'diagnostics':
+          return lsp.query({ operation: 'diagnostics', root, path })
+        case 'callHierarchy': {
+          // Prepare, then the first item's incoming calls (the answer is the calls, with their meta).
+          const prepared = await lsp.query({ operation: 'prepareCallHierarchy', root, path, position })
+          const first = prepared.items[0]
+          if (first === undefined) return { kind: 'hierarchyCalls', calls: [], meta: prepared.meta }
+          return lsp.query({ operation: 'incomingCalls', root, item: first })
+        }
+        default:
+          return lsp.query({ operation: query.operation, root, path, position })
+      }
     },
     verify: (query, answer) => verifySeamResult(root, query, answer as LspQueryResult),
     locationCount: (answer) =>

@@ -2,6 +2,7 @@ import type { DocumentSymbol, Hover, Location, LocationLink, SymbolInformation }
 
 import { FloorClient, type ServerCommand } from '../floor-client.js'
 import type { ReadQuery } from '../read-mix.js'
+import { agreesWithFloor, floorNormal } from '../wide-mix.js'
 import { jsonBytes, relativeTo, type ReadLayer } from './read-layer.js'
 
 function hoverText(hover: Hover | null): string {
@@ -22,14 +23,21 @@ function locations(answer: unknown): Array<Location | LocationLink> {
 }
 
 /** The floor as a layer: raw protocol answers, checked in their raw shape. */
-export async function startFloorLayer(server: ServerCommand, root: string): Promise<ReadLayer & { client: FloorClient }> {
-  const client = await FloorClient.start(server, root)
+export async function startFloorLayer(
+  server: ServerCommand,
+  root: string,
+  options: Parameters<typeof FloorClient.start>[2] = {},
+): Promise<ReadLayer & { client: FloorClient }> {
+  const client = await FloorClient.start(server, root, options)
   return {
     layer: 'floor',
     inProcess: false,
     client,
     run: (query: ReadQuery) => client.run(query),
     verify(query, answer) {
+      // The wider mix: the floor must keep giving the answer it settled on.
+      if (query.expect.floor !== undefined)
+        return agreesWithFloor(query.operation, query.expect.floor, floorNormal(root, query.operation, answer))
       switch (query.operation) {
         case 'definition':
           return locations(answer).some((l) => relativeTo(root, 'targetUri' in l ? l.targetUri : l.uri) === query.expect.file)
@@ -39,6 +47,8 @@ export async function startFloorLayer(server: ServerCommand, root: string): Prom
           return hoverText(answer as Hover | null).includes(query.expect.hoverIncludes ?? '')
         case 'documentSymbols':
           return symbolNames((answer ?? []) as DocumentSymbol[]).includes(query.expect.symbolName ?? '')
+        default:
+          return false
       }
     },
     locationCount: (answer) => locations(answer).length,

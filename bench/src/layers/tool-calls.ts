@@ -1,4 +1,5 @@
 import type { ReadQuery } from '../read-mix.js'
+import { agreesWithFloor, toolNormal } from '../wide-mix.js'
 
 /** A read query as a model would call a tool: name and JSON arguments. */
 export interface ToolCall {
@@ -21,12 +22,19 @@ export function toolCallFor(query: ReadQuery): ToolCall {
       return { name: 'code_hover', arguments: { target } }
     case 'documentSymbols':
       return { name: 'code_symbols', arguments: { path: query.path } }
+    case 'implementation':
+      return { name: 'code_navigate', arguments: { target, kind: 'implementation' } }
+    case 'callHierarchy':
+      return { name: 'code_hierarchy', arguments: { target, kind: 'callers' } }
+    case 'diagnostics':
+      return { name: 'code_diagnostics', arguments: { path: query.path } }
   }
 }
 
 /** Checks a tool's structured output against a query's expectation. */
 export function verifyToolOutput(query: ReadQuery, structured: Record<string, unknown> | undefined): boolean {
   if (structured === undefined) return false
+  if (query.expect.floor !== undefined) return agreesWithFloor(query.operation, query.expect.floor, toolNormal(query.operation, structured))
   switch (query.operation) {
     case 'definition':
       return (
@@ -40,6 +48,8 @@ export function verifyToolOutput(query: ReadQuery, structured: Record<string, un
       )
     case 'documentSymbols':
       return JSON.stringify(structured['outline'] ?? []).includes(`"name":${JSON.stringify(query.expect.symbolName ?? '')}`)
+    default:
+      return false
   }
 }
 

@@ -1,3 +1,4 @@
+// Size: one scenario over the corpora — the oracle's answers, the warm series and the cold starts share its setup.
 // Real repositories (issue 13): the public corpora in ../shared/corpora — flask (Python, nested example
 // projects) and vscode-languageserver-node (TypeScript, a deep graph of composite projects) — judged by the
 // completeness oracle of packages/lsp-local/test/oracle.
@@ -14,6 +15,9 @@
 // 2. Python corpus: a workspace-symbol search, warm, through ctx.lsp vs the bare pyright with the same
 //    workspace folders (the oracle's server), in alternating rounds; medians, paired differences, the ratio
 //    (target: codeseam ≤ 1.5× bare), and how many pyright processes codeseam ran.
+// 3. The wider mix (issue 15, scenarios/wide-mix.ts): each layer's own increment per warm query over
+//    definition, references, implementation, hover, symbols, call hierarchy and diagnostics, every answer
+//    compared with the floor's.
 import { readFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -46,6 +50,8 @@ import { FloorClient, type ServerCommand } from '../floor-client.js'
 import { withDeadline } from '../measure.js'
 import { childProcesses } from '../process-memory.js'
 import type {
+  FirstAnswerResult,
+  IncrementResult,
   MissingMeasurement,
   RealColdStartResult,
   RealColdStartSide,
@@ -55,6 +61,8 @@ import type {
 } from '../report.js'
 import { round, roundSummary, summarize } from '../statistics.js'
 import { builtinProfile, serverCommandOf } from '../server-commands.js'
+import { mcpFirstAnswer } from './mcp-first-answer.js'
+import { runWideMix } from './wide-mix.js'
 
 /** A symbol asked about in every corpus run: where it is declared, found by the text that declares it. */
 interface FixedSymbol {
@@ -96,7 +104,16 @@ export interface RealRepositoriesOptions {
   readonly rounds: number
   readonly missing: MissingMeasurement[]
   readonly log: (message: string) => void
+  /** Also time process start → the first complete references answer through `codeseam mcp` (issue 15). */
+  readonly mcpFirstAnswer?: boolean
+  /** Also run the wider mix through every layer (issue 15's per-layer increments). */
+  readonly wideMix?: boolean
+  /** Lines for the report's notes. */
+  readonly notes?: string[]
 }
+
+/** Start → first complete answer through `codeseam mcp`: at most this multiple of the bare server primed. */
+export const firstAnswerTarget = 1.3
 
 /** The symbol's position, from its declaring line. */
 function locate(root: string, symbol: FixedSymbol): SymbolTarget {
@@ -424,6 +441,8 @@ interface Collected {
   readonly corpora: RealRepositoryCorpus[]
   readonly coldStart: RealColdStartResult[]
   readonly warmWorkspaceSymbols: RealWarmWorkspaceSymbolsResult[]
+  readonly firstAnswer: FirstAnswerResult[]
+  readonly increments: IncrementResult[]
 }
 
 /** One corpus: the oracle's answers (and, for Python, the warm series while it runs), then the cold starts. */
@@ -499,12 +518,52 @@ async function runCorpus(workspace: OracleWorkspace, folder: string, options: Re
       })
       if (!seamSide.complete)
         log(`${name}: codeseam's first ${operation} answer for ${symbol.name} was not complete: ${JSON.stringify(seamSide)}`)
+      if (operation === 'references' && options.mcpFirstAnswer === true) {
+        // Right after the bare primed side of the same symbol: the pair shares the machine's load.
+        log(`${name}: codeseam mcp, start → first references answer for ${symbol.name}`)
+        const mcpSide = judged(want, await attempt(() => mcpFirstAnswer(root, symbol)))
+        out.firstAnswer.push({
+          corpus: name,
+          symbol: symbol.name,
+          operation,
+          expected: want.length,
+          barePrimed: bareSide,
+          mcp: mcpSide,
+          ...(bareSide.ms !== undefined && mcpSide.ms !== undefined ? { ratio: round(mcpSide.ms / bareSide.ms, 2) } : {}),
+        })
+      }
+    }
+  }
+
+  if (options.wideMix === true) {
+    try {
+      const wide = await runWideMix(
+        name,
+        root,
+        { command: bare.command, folders: bare.layout.folders, unscoped: bare.layout.unscoped },
+        options.rounds,
+        log,
+      )
+      out.increments.push(...wide.increments)
+      options.notes?.push(...wide.notes)
+    } catch (error) {
+      const why = (error as Error).message.split('\n')[0]!.slice(0, 300)
+      options.missing.push({ what: `real repositories: ${name}: wide mix`, why })
+      log(`not measured: real repositories: ${name}: wide mix: ${why}`)
     }
   }
 }
 
 /** Every corpus in ../shared/corpora (or CODESEAM_CORPORA_DIR); a missing folder is a note and a `missing` entry. */
-export async function runRealRepositories(options: RealRepositoriesOptions): Promise<RealRepositoriesReport | undefined> {
+export async function runRealRepositories(
+  options: RealRepositoriesOptions,
+): Promise<
+  | (RealRepositoriesReport & {
+      readonly firstAnswer: ReadonlyArray<FirstAnswerResult>
+      readonly increments: ReadonlyArray<IncrementResult>
+    })
+  | undefined
+> {
   const folder = corporaFolder()
   if (folder === undefined) {
     const why = '../shared/corpora (or CODESEAM_CORPORA_DIR) is missing: the corpora were not unpacked'
@@ -513,7 +572,7 @@ export async function runRealRepositories(options: RealRepositoriesOptions): Pro
     return undefined
   }
   const workspaces = unpackCorpora()
-  const out: Collected = { corpora: [], coldStart: [], warmWorkspaceSymbols: [] }
+  const out: Collected = { corpora: [], coldStart: [], warmWorkspaceSymbols: [], firstAnswer: [], increments: [] }
   try {
     for (const workspace of workspaces) {
       if (fixedSymbols[workspace.name] === undefined) {

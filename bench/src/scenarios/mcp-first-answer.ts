@@ -1,0 +1,72 @@
+// Process start → the first complete answer through `codeseam mcp` (issue 15): spawn the CLI on a real
+// repository, initialize, and call `code_navigate` references on a fixed symbol once; the answer is turned
+// into the oracle's keys and judged by the real-repositories scenario (one attempt, as for its other sides).
+import { performance } from 'node:perf_hooks'
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+
+import { locationKey, unique, type SymbolTarget } from '../../../packages/lsp-local/test/oracle/index.js'
+import { mcpCommand } from '../layers/mcp-layer.js'
+import { withDeadline } from '../measure.js'
+
+interface NavigateLocation {
+  readonly line: number
+  readonly column: number
+  readonly endLine: number
+  readonly endColumn: number
+}
+
+/** code_navigate's structured locations (1-based, end exclusive) → the oracle's location keys (0-based). */
+export function navigateKeys(structured: Record<string, unknown> | undefined): string[] {
+  const files = (structured?.['files'] ?? []) as ReadonlyArray<{ path: string; locations: ReadonlyArray<NavigateLocation> }>
+  return unique(
+    files.flatMap((file) =>
+      file.locations.map((l) =>
+        locationKey(file.path, {
+          start: { line: l.line - 1, character: l.column - 1 },
+          end: { line: l.endLine - 1, character: l.endColumn - 1 },
+        }),
+      ),
+    ),
+  )
+}
+
+/** Most references one page may hold (the tool's maximum): every fixed symbol's answer fits in one. */
+const pageLimit = 500
+
+/** Spawn `codeseam mcp --root <root>` (default settings) → initialize → references once; ms and the keys. */
+export async function mcpFirstAnswer(root: string, target: SymbolTarget): Promise<{ ms: number; keys: string[] }> {
+  const cli = mcpCommand()
+  if ('missing' in cli) throw new Error(cli.missing)
+  const started = performance.now()
+  const transport = new StdioClientTransport({
+    command: cli.command,
+    args: [...cli.args, 'mcp', '--root', root],
+    cwd: root,
+    stderr: 'ignore',
+  })
+  const client = new Client({ name: 'codeseam-bench', version: '0.0.0' })
+  try {
+    await client.connect(transport)
+    const result = (await client.callTool(
+      {
+        name: 'code_navigate',
+        arguments: {
+          target: { path: target.path, line: target.line + 1, column: target.character + 1, matchText: target.name },
+          kind: 'references',
+          limit: pageLimit,
+        },
+      },
+      undefined,
+      { timeout: 300_000 },
+    )) as { isError?: boolean; structuredContent?: Record<string, unknown>; content?: ReadonlyArray<{ text?: string }> }
+    const ms = performance.now() - started
+    if (result.isError === true) return { ms, keys: [`!error ${result.content?.[0]?.text?.split('\n')[0] ?? 'tool error'}`] }
+    const page = result.structuredContent?.['page'] as { truncated?: boolean } | undefined
+    const keys = navigateKeys(result.structuredContent)
+    return { ms, keys: page?.truncated === true ? [...keys, '!error more than one page'] : keys }
+  } finally {
+    await withDeadline(client.close(), 30_000, 'codeseam mcp to close')
+  }
+}

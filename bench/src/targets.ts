@@ -1,0 +1,170 @@
+// Issue 15's targets for codeseam's own cost, each with the figure this run measured and a verdict.
+import type { BenchReport, TargetVerdictRow } from './report.js'
+
+/** One target: its figure from the report (undefined when not measured), the goal and the floor it must hold. */
+export interface TargetFigure {
+  readonly target: string
+  readonly unit: 'ms' | '×' | 'MB' | ''
+  readonly value?: number
+  /** What the figure is, in words (which workspace was worst, the figures beside it). */
+  readonly detail: string
+  readonly goal: number
+  readonly must?: number
+}
+
+/** met: within the goal; not met: over the goal but within the must; over the must: the floor is broken too. */
+export function verdictOf(value: number | undefined, goal: number, must?: number): TargetVerdictRow['verdict'] {
+  if (value === undefined || Number.isNaN(value)) return 'not measured'
+  if (value <= goal) return 'met'
+  return must !== undefined && value > must ? 'not met, over the must' : 'not met'
+}
+
+const mb = (bytes: number) => bytes / 1024 / 1024
+const fixed = (value: number, unit: TargetFigure['unit']) =>
+  !Number.isFinite(value)
+    ? 'no complete answer'
+    : unit === '×'
+      ? `${value.toFixed(2)}×`
+      : unit === 'MB'
+        ? `${value.toFixed(0)} MB`
+        : unit === 'ms'
+          ? `${value < 10 ? value.toFixed(2) : value.toFixed(0)} ms`
+          : String(value)
+
+/** The largest of named figures, and which it was. */
+function worst(entries: ReadonlyArray<readonly [string, number]>): { value?: number; where: string } {
+  if (entries.length === 0) return { where: '' }
+  const [where, value] = entries.reduce((a, b) => (b[1] > a[1] ? b : a))
+  return { value, where }
+}
+
+/** Every target of issue 15 with this report's figure. */
+export function targetFigures(report: BenchReport): TargetFigure[] {
+  const { startup, sdkNoop } = report
+  const increments = (report.increments ?? []).filter((i) => i.operation === 'all')
+  const incrementFigure = (
+    key: 'ctxLsp' | 'tools' | 'mcp' | 'total',
+    target: string,
+    goal: number,
+    must?: number,
+    extra = '',
+  ): TargetFigure => {
+    const found = worst(increments.flatMap((i) => (i[key] === undefined ? [] : [[`${i.workspace} (${i.mix})`, i[key]!.median] as const])))
+    const all = increments.flatMap((i) => (i[key] === undefined ? [] : [i[key]!.median]))
+    return {
+      target,
+      unit: 'ms',
+      ...(found.value === undefined ? {} : { value: found.value }),
+      detail:
+        found.value === undefined
+          ? ''
+          : `worst mix: ${found.where}; medians ${Math.min(...all).toFixed(3)}–${Math.max(...all).toFixed(3)} ms over ${all.length} mixes${extra}`,
+      goal,
+      ...(must === undefined ? {} : { must }),
+    }
+  }
+  const firstAnswer = report.firstAnswer ?? []
+  const firstWorst = worst(
+    firstAnswer.map(
+      (f) =>
+        [
+          `${f.corpus} / ${f.symbol}`,
+          f.mcp.complete && f.barePrimed.complete && f.ratio !== undefined ? f.ratio : Number.POSITIVE_INFINITY,
+        ] as const,
+    ),
+  )
+  const own = worst((report.ownMemory ?? []).map((m) => [m.workspace, mb(m.own.median)] as const))
+  const watchdogRows = (report.ownMemory ?? []).filter((m) => m.watchdogs > 0)
+  const watchdog = worst(watchdogRows.map((m) => [m.workspace, mb(m.watchdog.median)] as const))
+  const concurrency = report.concurrency
+  const failures = concurrency.reduce((total, c) => total + c.errors + c.incorrect, 0)
+  return [
+    {
+      target: '`codeseam --help`, added over bare `node -e 0` (median of paired rounds)',
+      unit: 'ms',
+      ...(startup === undefined ? {} : { value: startup.helpAdded.median }),
+      detail:
+        startup === undefined
+          ? ''
+          : `${startup.rounds} rounds; --help ${startup.helpExit.median.toFixed(0)} ms, node ${startup.nodeExit.median.toFixed(0)} ms (${startup.entry})`,
+      goal: 150,
+      must: 300,
+    },
+    {
+      target: 'process start → MCP `initialize` answered, added over bare node',
+      unit: 'ms',
+      ...(startup === undefined ? {} : { value: startup.mcpInitializeAdded.median }),
+      detail:
+        startup === undefined
+          ? ''
+          : `codeseam mcp ${startup.mcpInitialize.median.toFixed(0)} ms; no-op SDK server ${startup.noopInitialize.median.toFixed(0)} ms (added ${startup.noopInitializeAdded.median.toFixed(0)} ms)`,
+      goal: 250,
+      must: 400,
+    },
+    {
+      target: 'start → first complete answer through `codeseam mcp`, × bare primed, on every workspace (worst)',
+      unit: '×',
+      ...(firstWorst.value === undefined ? {} : { value: firstWorst.value }),
+      detail:
+        firstAnswer.length === 0
+          ? ''
+          : `worst: ${firstWorst.where}; ${firstAnswer.length} symbols, ${firstAnswer.filter((f) => !f.mcp.complete).length} incomplete`,
+      goal: 1.3,
+    },
+    incrementFigure('ctxLsp', 'per warm call: ctx.lsp − bare server (median, worst mix)', 0.3),
+    incrementFigure('tools', 'per warm call: tools − ctx.lsp (median, worst mix)', 0.7, 1.5),
+    incrementFigure(
+      'mcp',
+      'per warm call: MCP − tools (median, worst mix)',
+      1.0,
+      2.5,
+      sdkNoop === undefined
+        ? ''
+        : `; the SDK's own no-op round trip: ${sdkNoop.roundTrip.median.toFixed(3)} ms median, ${sdkNoop.roundTrip.p95.toFixed(3)} ms p95`,
+    ),
+    incrementFigure('total', 'per warm call: all layers together − bare server (median, worst mix)', 2),
+    {
+      target: "RSS of codeseam's own processes (MCP host + watchdog) while serving, above the servers' tree",
+      unit: 'MB',
+      ...(own.value === undefined ? {} : { value: own.value }),
+      detail: own.value === undefined ? '' : `median of the samples, worst workspace: ${own.where}`,
+      goal: 80,
+    },
+    {
+      target: 'RSS of the watchdog',
+      unit: 'MB',
+      ...(watchdog.value === undefined ? {} : { value: watchdog.value }),
+      detail:
+        watchdog.value === undefined
+          ? (report.ownMemory ?? []).length > 0
+            ? 'no watchdog process was found'
+            : ''
+          : `worst workspace: ${watchdog.where}`,
+      goal: 5,
+    },
+    {
+      target: '100 concurrent reads: errors + wrong answers, every layer and workspace',
+      unit: '',
+      ...(concurrency.length === 0 ? {} : { value: failures }),
+      detail:
+        concurrency.length === 0
+          ? ''
+          : `${concurrency.reduce((t, c) => t + c.errors, 0)} errors, ${concurrency.reduce((t, c) => t + c.incorrect, 0)} wrong over ${concurrency.length} bursts`,
+      goal: 0,
+    },
+  ]
+}
+
+/** The targets table's rows: measured value, the target, the must, met / not met. */
+export function targetRows(report: BenchReport): TargetVerdictRow[] {
+  return targetFigures(report).map((figure) => ({
+    target: figure.target,
+    measured:
+      figure.value === undefined
+        ? 'not measured'
+        : `${fixed(figure.value, figure.unit)}${figure.detail === '' ? '' : ` (${figure.detail})`}`,
+    goal: `≤ ${fixed(figure.goal, figure.unit)}`,
+    must: figure.must === undefined ? '—' : `≤ ${fixed(figure.must, figure.unit)}`,
+    verdict: verdictOf(figure.value, figure.goal, figure.must),
+  }))
+}
