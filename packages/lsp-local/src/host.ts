@@ -75,6 +75,7 @@ export async function createLocalHost(options: HostOptions = {}): Promise<LocalH
       core,
     )
     core.addWorkspace(workspace, root)
+    core.prefetchProjects(workspace)
     return workspace
   }
 

@@ -24,6 +24,8 @@ export class HostCore implements LiveServers {
   private readonly projects: ProjectLoader
   private readonly disk: DiskSync
   disposed = false
+  /** Aborted on dispose: work started ahead of queries (project prefetch) stops with the host. */
+  private readonly lifetime = new AbortController()
 
   constructor(readonly config: ResolvedHostConfig) {
     this.projects = new ProjectLoader(config.limits.maxOpenDocuments)
@@ -47,6 +49,24 @@ export class HostCore implements LiveServers {
 
   addWorkspace(workspace: LocalWorkspace, givenRoot: string): void {
     this.registry.add(workspace, givenRoot)
+  }
+
+  /**
+   * A workspace was just opened: for each profile that loads every TypeScript project before a
+   * workspace-wide query, and whose languages the root holds, start reading its project graph now. The
+   * first query then finds it read, or in flight beside its server's start, instead of waiting for both in turn.
+   */
+  prefetchProjects(workspace: LocalWorkspace): void {
+    for (const profile of this.config.profiles) {
+      if (profile.loadAllProjects !== 'tsconfig' || profile.projectRoot !== 'workspace') continue
+      void this.hasEligibleFiles(workspace, profile).then(
+        (eligible) => {
+          if (eligible && !this.disposed)
+            this.projects.prefetch(workspace.root, profile, this.config.requestTimeoutMs, this.lifetime.signal)
+        },
+        () => {},
+      )
+    }
   }
 
   takeNotices(root: string, profileId: string): string[] {
@@ -114,6 +134,7 @@ export class HostCore implements LiveServers {
 
   async dispose(): Promise<void> {
     this.disposed = true
+    this.lifetime.abort()
     await this.pool.dispose()
   }
 }

@@ -90,6 +90,17 @@ export class ProjectLoader {
     return load.coverage
   }
 
+  /**
+   * Starts reading a folder's TypeScript project graph ahead of the first query (a workspace just opened),
+   * so the compiler-API child runs while the server starts instead of after it. The graph is cached as the
+   * first query would cache it; a failure is dropped here and that query reads it again. Servers that do not
+   * load every project are left alone.
+   */
+  prefetch(root: string, profile: ServerProfile, timeoutMs: number, signal: AbortSignal): void {
+    if (profile.loadAllProjects !== 'tsconfig') return
+    this.projectGraph(root, profile, Date.now() + timeoutMs, signal).catch(() => {})
+  }
+
   /** Projects a server has loaded, of those found, once its projects were loaded (for status). */
   projectsOf(server: LanguageServer): { loaded: number; found: number } | undefined {
     const coverage = this.loaded.get(server)?.settled
