@@ -19,7 +19,6 @@ import {
   WorkspaceFoldersRequest,
   createMessageConnection,
   ReadableStreamMessageReader,
-  StreamMessageWriter,
   type ApplyWorkspaceEditParams,
   type ApplyWorkspaceEditResult,
   type ConfigurationItem,
@@ -32,6 +31,7 @@ import {
   type WorkspaceFolder,
 } from 'vscode-languageserver-protocol/node'
 
+import { messageWriter } from './message-writer.js'
 import type { ServerProcess } from './process.js'
 import { guardedStream } from './stdout-guard.js'
 
@@ -77,7 +77,7 @@ export interface ClientHandlers {
  */
 export function connect(process: ServerProcess, handlers: ClientHandlers, maxMessageBytes: number): MessageConnection {
   const stdout = guardedStream(process.stdout, maxMessageBytes, (violation) => handlers.broken(violation))
-  const connection = createMessageConnection(new ReadableStreamMessageReader(stdout), new StreamMessageWriter(process.stdin))
+  const connection = createMessageConnection(new ReadableStreamMessageReader(stdout), messageWriter(process.stdin))
 
   connection.onRequest(ConfigurationRequest.type, (params) => handlers.configuration(params.items))
   connection.onRequest(WorkspaceFoldersRequest.type, () => handlers.workspaceFolders())
