@@ -555,9 +555,7 @@ async function runCorpus(workspace: OracleWorkspace, folder: string, options: Re
 }
 
 /** Every corpus in ../shared/corpora (or CODESEAM_CORPORA_DIR); a missing folder is a note and a `missing` entry. */
-export async function runRealRepositories(
-  options: RealRepositoriesOptions,
-): Promise<
+export async function runRealRepositories(options: RealRepositoriesOptions): Promise<
   | (RealRepositoriesReport & {
       readonly firstAnswer: ReadonlyArray<FirstAnswerResult>
       readonly increments: ReadonlyArray<IncrementResult>
