@@ -62,6 +62,9 @@ export async function runWorkspace(options: WorkspaceRunOptions): Promise<Worksp
   const layers: ReadLayer[] = [floor]
   let mcp: ReadLayer | undefined
   let hosted: HostedLsp | undefined
+  // The tools layer runs on a host of its own, as the MCP layer does: a layer sharing the server the layer
+  // before it has just woken would be measured against a warm server while the others wake theirs.
+  let toolsHosted: HostedLsp | undefined
   const result: WorkspaceRun = {
     info: {
       name: workspace.name,
@@ -81,9 +84,22 @@ export async function runWorkspace(options: WorkspaceRunOptions): Promise<Worksp
     log(`not measured: ${what}: ${why}`)
   }
   try {
-    hosted = await startHostedLsp(workspace.root, { idleTtlMs, otherPids: () => [...floor.pids(), ...(mcp?.pids() ?? [])] })
-    layers.push(ctxLspLayer(hosted))
-    const tools = await toolsLayer(hosted)
+    hosted = await startHostedLsp(workspace.root, {
+      idleTtlMs,
+      otherPids: () => [...floor.pids(), ...(mcp?.pids() ?? []), ...(toolsHosted?.serverPids() ?? [])],
+    })
+    const ctxLayer = ctxLspLayer(hosted)
+    layers.push(ctxLayer)
+    // Both hosts' servers are this process's children: the ctx.lsp host's are known once its server runs, and
+    // the tools host's are the children that are nobody else's.
+    const first = queries[0]
+    if (first !== undefined) await ctxLayer.run(first).catch(() => undefined)
+    const ctxServers = hosted.serverPids()
+    toolsHosted = await startHostedLsp(workspace.root, {
+      idleTtlMs,
+      otherPids: () => [...floor.pids(), ...(mcp?.pids() ?? []), ...ctxServers],
+    })
+    const tools = await toolsLayer(toolsHosted)
     if ('missing' in tools) note('tools layer', tools.missing)
     else layers.push(tools.layer)
     const started = await startMcpLayer(workspace.root)
@@ -123,7 +139,7 @@ export async function runWorkspace(options: WorkspaceRunOptions): Promise<Worksp
           serverRssBytes: treeRss(floor.pids()),
           servers: floor.pids().length,
         })
-      } else if (layer.layer === 'tools') {
+      } else if (layer.layer === 'ctx.lsp') {
         result.memory.push(hostMemory(workspace.name, hosted, 'busy'))
       } else if (layer.layer === 'mcp') {
         const [mcpPid, ...mcpServers] = layer.pids()
@@ -141,12 +157,15 @@ export async function runWorkspace(options: WorkspaceRunOptions): Promise<Worksp
     await mcp?.stop()
     mcp = undefined
     await floor.stop()
+    await toolsHosted.dispose()
+    toolsHosted = undefined
     log(`${workspace.name}: waiting for idle reclamation (TTL ${idleTtlMs / 1000} s)`)
     result.memory.push(await afterIdleReclamation(workspace.name, hosted, idleTtlMs + 60_000))
     return result
   } finally {
     await mcp?.stop()
     await floor.stop()
+    await toolsHosted?.dispose()
     await hosted?.dispose()
   }
 }

@@ -76,6 +76,7 @@ export async function runWideMix(
     wide: true,
   })
   let hosted: HostedLsp | undefined
+  let toolsHosted: HostedLsp | undefined
   let mcp: ReadLayer | undefined
   try {
     const asked = wideMixQueries(corpus, read)
@@ -90,7 +91,9 @@ export async function runWideMix(
     )
     hosted = await startHostedLsp(root, { otherPids: () => [...floor.pids(), ...(mcp?.pids() ?? [])] })
     const layers: ReadLayer[] = [floor, ctxLspLayer(hosted)]
-    const tools = await toolsLayer(hosted)
+    // The tools on a host of their own, as in the read mix (run-workspace.ts): no layer shares a server.
+    toolsHosted = await startHostedLsp(root, { otherPids: () => [...floor.pids(), ...(mcp?.pids() ?? [])] })
+    const tools = await toolsLayer(toolsHosted)
     if ('missing' in tools) notes.push(`${corpus}: no tools layer in the wide mix: ${tools.missing}`)
     else layers.push(tools.layer)
     const started = await startMcpLayer(root)
@@ -113,6 +116,7 @@ export async function runWideMix(
     await withDeadline(
       (async () => {
         await mcp?.stop()
+        await toolsHosted?.dispose()
         await hosted?.dispose()
         await floor.stop()
       })(),
