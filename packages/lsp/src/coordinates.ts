@@ -1,3 +1,4 @@
+import { BoundedCache } from './bounded-cache.js'
 import { LspError } from './errors.js'
 import type { LspPosition, LspRange } from './vocabulary.js'
 
@@ -170,11 +171,10 @@ export function rangeContains(range: LspRange, position: LspPosition): boolean {
   return comparePositions(range.start, position) <= 0 && comparePositions(position, range.end) <= 0
 }
 
-/** Line tables shared across layers (target resolution, document sync, tool rendering), per content hash. */
-const linesByHash = new Map<string, { readonly lines: TextLines; readonly size: number }>()
 /** At most this many tables, holding at most this much text in all: a few large files must not pin memory. */
 export const linesCacheLimits = { entries: 512, characters: 32 * 1024 * 1024 } as const
-let cachedCharacters = 0
+/** Line tables shared across layers (target resolution, document sync, tool rendering), per content hash. */
+const linesByHash = new BoundedCache<string, TextLines>({ entries: linesCacheLimits.entries, size: linesCacheLimits.characters })
 
 /**
  * The {@link TextLines} of a text whose content hash is known (a document snapshot, a synced document): one
@@ -184,20 +184,8 @@ let cachedCharacters = 0
  */
 export function linesFor(document: { readonly text: string; readonly hash: string }): TextLines {
   const hit = linesByHash.get(document.hash)
-  if (hit !== undefined) {
-    linesByHash.delete(document.hash)
-    linesByHash.set(document.hash, hit)
-    return hit.lines
-  }
+  if (hit !== undefined) return hit
   const lines = new TextLines(document.text)
-  const size = document.text.length
-  if (size > linesCacheLimits.characters) return lines
-  linesByHash.set(document.hash, { lines, size })
-  cachedCharacters += size
-  while (linesByHash.size > linesCacheLimits.entries || cachedCharacters > linesCacheLimits.characters) {
-    const [oldest, entry] = linesByHash.entries().next().value as [string, { size: number }]
-    linesByHash.delete(oldest)
-    cachedCharacters -= entry.size
-  }
+  linesByHash.set(document.hash, lines, document.text.length)
   return lines
 }

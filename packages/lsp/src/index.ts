@@ -75,6 +75,7 @@ export {
 export { Containment, assertReadable, containPath, isWorkspacePath } from './containment.js'
 export type { WorkspacePath } from './containment.js'
 export { contentHash } from './hash.js'
+export { BoundedCache } from './bounded-cache.js'
 export { TextLines, comparePositions, linesFor, rangeContains, toModelPosition, toModelRange } from './coordinates.js'
 export type { ModelPosition, ModelRange } from './coordinates.js'
 export { applyTextEdits, rangesOverlap, snippetToPlainText } from './text-edits.js'

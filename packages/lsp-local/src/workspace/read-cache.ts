@@ -1,4 +1,4 @@
-import type { LspDocumentSnapshot } from '@codeseam/lsp'
+import { BoundedCache, type LspDocumentSnapshot } from '@codeseam/lsp'
 
 import { changedAt, statKey } from './documents.js'
 
@@ -25,19 +25,23 @@ export const readCacheLimits = {
 type Revised = LspDocumentSnapshot & { readonly revision: string }
 
 export class ReadCache {
-  private readonly entries = new Map<string, Revised>()
-  private characters = 0
+  private readonly entries = new BoundedCache<string, Revised>({
+    get entries() {
+      return readCacheLimits.entries
+    },
+    get size() {
+      return readCacheLimits.characters
+    },
+  })
 
   /** The snapshot of `path` when the file has not changed since it was read; a fresh object each time. */
   get(path: string): LspDocumentSnapshot | undefined {
     const entry = this.entries.get(path)
     if (entry === undefined) return undefined
-    this.entries.delete(path)
     if (statKey(path) !== entry.revision) {
-      this.characters -= entry.text.length
+      this.entries.delete(path)
       return undefined
     }
-    this.entries.set(path, entry)
     // A copy: the seam freezes and binds each call's snapshot to the path it resolved in that call.
     return { ...entry }
   }
@@ -46,30 +50,10 @@ export class ReadCache {
   remember(snapshot: LspDocumentSnapshot, readStartedAt: number): void {
     const { revision } = snapshot
     if (revision === undefined || changedAt(revision) > readStartedAt - readCacheLimits.racyChangeMs) return
-    if (snapshot.text.length > readCacheLimits.characters) return
-    this.forget(snapshot.path)
-    this.entries.set(snapshot.path, { ...snapshot, revision })
-    this.characters += snapshot.text.length
-    while (this.entries.size > readCacheLimits.entries || this.characters > readCacheLimits.characters) {
-      const [oldest, entry] = this.entries.entries().next().value as [string, Revised]
-      this.entries.delete(oldest)
-      this.characters -= entry.text.length
-    }
-  }
-
-  forget(path: string): void {
-    const entry = this.entries.get(path)
-    if (entry === undefined) return
-    this.entries.delete(path)
-    this.characters -= entry.text.length
+    this.entries.set(snapshot.path, { ...snapshot, revision }, snapshot.text.length)
   }
 
   clear(): void {
     this.entries.clear()
-    this.characters = 0
-  }
-
-  get size(): number {
-    return this.entries.size
   }
 }

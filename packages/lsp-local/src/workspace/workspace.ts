@@ -53,10 +53,12 @@ async function writeAtomically(path: string, text: string): Promise<void> {
 }
 
 async function pathExists(path: string): Promise<boolean> {
-  return lstat(path).then(
-    () => true,
-    () => false,
-  )
+  try {
+    await lstat(path)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /**
