@@ -53,12 +53,10 @@ async function writeAtomically(path: string, text: string): Promise<void> {
 }
 
 async function pathExists(path: string): Promise<boolean> {
-  try {
-    await lstat(path)
-    return true
-  } catch {
-    return false
-  }
+  return lstat(path).then(
+    () => true,
+    () => false,
+  )
 }
 
 /**
