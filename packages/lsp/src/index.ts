@@ -10,6 +10,7 @@ export type {
   LspCompletionItem,
   LspCreateFile,
   LspDeleteFile,
+  LspDerivation,
   LspDiagnostic,
   LspDiagnosticSeverity,
   LspDiagnosticsCoverage,

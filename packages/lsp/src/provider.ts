@@ -30,8 +30,12 @@ export interface LspProviderStatus {
   readonly state: 'starting' | 'indexing' | 'ready' | 'idle' | 'crashed' | 'unavailable'
   /** Why it is unavailable or crashed, and what to do. */
   readonly reason?: string
-  /** Operations the running server negotiated. */
+  /** Operations the running server negotiated (native). */
   readonly operations?: ReadonlyArray<LspOperation>
+  /** Operations the provider answers without the server offering them, built from native ones (RFC 0010). */
+  readonly derivedOperations?: ReadonlyArray<LspOperation>
+  /** In-process providers or other servers answering some operations beside the server (e.g. ruff beside pyright). */
+  readonly companions?: ReadonlyArray<{ readonly id: string; readonly operations: ReadonlyArray<LspOperation> }>
   readonly uptimeMs?: number
   readonly restarts?: number
   /** Resident memory of the server's process tree, in bytes. */

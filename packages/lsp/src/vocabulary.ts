@@ -237,7 +237,23 @@ export interface LspResultMeta {
   readonly coverage?: LspSearchCoverage
   /** Providers that failed during a fan-out, with their error. */
   readonly failures?: ReadonlyArray<{ readonly providerId: string; readonly code: string; readonly message: string }>
+  /** Present when no server offered the operation and the provider built the answer from others (RFC 0010). */
+  readonly derived?: LspDerivation
   readonly elapsedMs: number
+}
+
+/**
+ * How a derived answer was built: the operations it was computed from (e.g. a type hierarchy from document
+ * symbols, the class header's text and definitions), so a reader can weigh it against a native answer.
+ */
+export interface LspDerivation {
+  /** The native operations the answer was built from, in the order they were asked. */
+  readonly from: ReadonlyArray<LspOperation>
+  /**
+   * Declared bases that resolved to no declaration (an uninstalled package, `Generic[T]`, a call
+   * expression), by the name written in the source: returned as name-only entries, counted, never guessed.
+   */
+  readonly unresolved?: ReadonlyArray<string>
 }
 
 /** Hover content, markdown or plain text. */

@@ -12,6 +12,7 @@ export type {
   LspCompletionItem,
   LspCreateFile,
   LspDeleteFile,
+  LspDerivation,
   LspDiagnostic,
   LspDiagnosticSeverity,
   LspDiagnosticsCoverage,
