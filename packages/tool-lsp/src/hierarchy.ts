@@ -99,6 +99,11 @@ const HierarchyOutput = Schema.Struct({
     truncated: Schema.Struct({ nodes: Schema.Boolean, edges: Schema.Boolean, time: Schema.Boolean }),
   }),
   readiness: ReadinessOutput,
+  /**
+   * Supertypes derived from the declarations (RFC 0010): declared bases that resolve to no declaration in the
+   * workspace (a library, `Generic[T]`, a call), by the name written in the source.
+   */
+  unresolved: Schema.optional(Schema.Array(Schema.String)),
   notice: Schema.optional(Schema.String),
 })
 
@@ -263,6 +268,7 @@ export const codeHierarchy = defineTool({
       frontier = next
     }
 
+    const unresolved = [...(first.meta.derived?.unresolved ?? [])]
     const combined = worstReadiness(readiness)
     const notice = joinNotices(
       noticeFor(first.meta, first.hops.length === 0, input.kind, resolved.rootId),
@@ -281,13 +287,15 @@ export const codeHierarchy = defineTool({
       page: direct.page,
       graph: { depth, nodes: [...nodes.values()], edges, truncated },
       readiness: combined,
+      ...(unresolved.length === 0 ? {} : { unresolved }),
       ...(notice === undefined ? {} : { notice }),
     }
   },
 
   summary(result) {
     const more = result.graph.depth > 1 ? ` · graph ${plural(result.graph.nodes.length, 'node')}` : ''
-    return `${plural(result.page.total, result.kind === 'callers' ? 'caller' : result.kind === 'callees' ? 'callee' : result.kind === 'supertypes' ? 'supertype' : 'subtype')}${more}`
+    const named = result.unresolved === undefined ? '' : ` · ${result.unresolved.length} unresolved by name`
+    return `${plural(result.page.total, result.kind === 'callers' ? 'caller' : result.kind === 'callees' ? 'callee' : result.kind === 'supertypes' ? 'supertype' : 'subtype')}${named}${more}`
   },
 
   render(result) {
@@ -316,6 +324,7 @@ export const codeHierarchy = defineTool({
       renderReadiness(result.readiness),
       renderNotice(result.notice),
       body,
+      (result.unresolved ?? []).map((name) => `  ${name}  (declared base with no declaration in the workspace)`),
       renderPage(result.page, result.kind),
       graph,
     )

@@ -16,8 +16,12 @@ const ServerOutput = Schema.Struct({
   reason: Schema.optional(Schema.String),
   languages: Schema.Array(Schema.String),
   extensions: Schema.Array(Schema.String),
-  /** Operations the server answers. */
+  /** Operations the server answers natively. */
   operations: Schema.Array(Schema.String),
+  /** Operations codeseam derives for this server from its native ones (RFC 0010): answers say so. */
+  derivedOperations: Schema.optional(Schema.Array(Schema.String)),
+  /** Companions answering some operations beside the server (e.g. ruff beside pyright). */
+  companions: Schema.optional(Schema.Array(Schema.Struct({ id: Schema.String, operations: Schema.Array(Schema.String) }))),
   uptimeSeconds: Schema.optional(NonNegativeInt),
   memoryMb: Schema.optional(NonNegativeInt),
   restarts: Schema.optional(NonNegativeInt),
@@ -74,6 +78,12 @@ export const codeStatus = defineTool({
             status.state === 'unavailable'
               ? []
               : [...(status.operations !== undefined && status.operations.length > 0 ? status.operations : (provider?.operations ?? []))],
+          ...(status.state === 'unavailable' || status.derivedOperations === undefined || status.derivedOperations.length === 0
+            ? {}
+            : { derivedOperations: [...status.derivedOperations] }),
+          ...(status.state === 'unavailable' || status.companions === undefined || status.companions.length === 0
+            ? {}
+            : { companions: status.companions.map((c) => ({ id: c.id, operations: [...c.operations] })) }),
           ...(status.uptimeMs === undefined ? {} : { uptimeSeconds: Math.floor(status.uptimeMs / 1000) }),
           ...(status.rssBytes === undefined ? {} : { memoryMb: Math.round(status.rssBytes / (1024 * 1024)) }),
           ...(status.restarts === undefined ? {} : { restarts: status.restarts }),
@@ -116,6 +126,8 @@ export const codeStatus = defineTool({
           `${s.server ?? s.provider}${s.rootId === undefined ? '' : ` @ ${s.rootId}`}: ${s.state}${s.projects === undefined ? '' : `, ${s.projects.loaded}/${plural(s.projects.found, 'project')}`}${extra.length === 0 ? '' : ` (${extra.join(', ')})`}  ${s.extensions.join(' ')}`,
           ...(s.reason === undefined ? [] : [`    why: ${s.reason}`]),
           `    can: ${s.operations.join(', ') || 'nothing yet'}`,
+          ...(s.derivedOperations === undefined ? [] : [`    derived by codeseam: ${s.derivedOperations.join(', ')}`]),
+          ...(s.companions ?? []).map((c) => `    with ${c.id}: ${c.operations.join(', ')}`),
         ].join('\n')
       }),
     )

@@ -318,6 +318,8 @@ export function noticeForRoots(
   if (missing.size > 0) notes.push(`not covered, no server installed: ${[...missing].join('; ')}`)
   const dropped = metas.reduce((sum, m) => sum + (m.droppedOutsideWorkspace ?? 0), 0)
   if (dropped > 0) notes.push(`${dropped} result(s) outside the workspace (libraries, generated files) were left out`)
+  const derived = derivedNote(metas)
+  if (derived !== undefined) notes.push(derived)
   return notes.length === 0 ? undefined : `${notes.join('. ')}.`
 }
 
@@ -335,4 +337,17 @@ export function shown(root: string, path: string): string {
 /** True when the error means the provider lacks the operation (used only for optional enrichments). */
 export function isUnsupported(error: unknown): boolean {
   return isLspError(error, 'UNSUPPORTED_OPERATION')
+}
+
+const ingredientWords: Readonly<Record<string, string>> = {
+  documentSymbols: 'document symbols',
+  definition: 'definitions',
+  references: 'references',
+}
+
+/** The line that says an answer was derived (RFC 0010): from what, and that it reads declarations. */
+function derivedNote(metas: ReadonlyArray<LspResultMeta>): string | undefined {
+  const from = [...new Set(metas.flatMap((m) => m.derived?.from ?? []))]
+  if (from.length === 0) return undefined
+  return `derived by codeseam from the server's ${from.map((o) => ingredientWords[o] ?? o).join(', ')} (the server has no such operation): a reading of the declared bases and overrides, not the type checker's answer`
 }

@@ -69,11 +69,35 @@ describe('read tools on pyright', { timeout: 120_000 }, () => {
     expect(inCall.call.label).toContain('«times: int»')
   })
 
-  it('code_hierarchy: callers of greet; type hierarchy is refused, not empty', async () => {
+  it('code_hierarchy: callers of greet; the type hierarchy derived (pyright has none), and saying so', async () => {
     const callers = structured(await real.call(codeHierarchy, { target: { path: 'app/animals.py', symbol: 'greet' }, kind: 'callers' }))
     expect(callers.direct).toEqual([expect.objectContaining({ name: 'main', path: 'app/main.py' })])
-    const types = await real.call(codeHierarchy, { target: { path: 'app/animals.py', symbol: 'Dog' }, kind: 'supertypes' })
-    expect(types.ok === false && types.error.code).toBe('UNSUPPORTED_OPERATION')
+    const up = await real.call(codeHierarchy, { target: { path: 'app/animals.py', symbol: 'Dog' }, kind: 'supertypes' })
+    expect(structured(up).direct).toEqual([
+      expect.objectContaining({ name: 'Animal', path: 'app/animals.py', line: project.lineOf('app/animals.py', 'class Animal') }),
+    ])
+    expect(up.ok && up.text).toContain('derived by codeseam')
+    const down = structured(await real.call(codeHierarchy, { target: { path: 'app/animals.py', symbol: 'Animal' }, kind: 'subtypes' }))
+    expect(down.direct).toEqual([expect.objectContaining({ name: 'Dog', line: project.lineOf('app/animals.py', 'class Dog') })])
+  })
+
+  it('code_hierarchy supertypes: a base with no declaration in the workspace is listed by name and counted', async () => {
+    const outcome = await real.call(codeHierarchy, { target: { path: 'app/boxes.py', symbol: 'Crate' }, kind: 'supertypes' })
+    const result = structured(outcome)
+    expect(result.direct).toEqual([])
+    expect(result.unresolved).toEqual(['Generic'])
+    expect(outcome.summary).toBe('0 supertypes · 1 unresolved by name')
+    expect(outcome.text).toContain('Generic  (declared base with no declaration in the workspace)')
+  })
+
+  it('code_navigate implementation: derived for pyright — the overriding method in the subclass', async () => {
+    const line = project.lineOf('app/animals.py', 'def speak')
+    const result = structured(
+      await real.call(codeNavigate, { target: { path: 'app/animals.py', line, matchText: 'speak' }, kind: 'implementation' }),
+    )
+    const found = result.files.flatMap((f: any) => f.locations.map((l: any) => `${f.path}:${l.line}`))
+    expect(found).toEqual([`app/animals.py:${project.lineOf('app/animals.py', 'def speak', 1)}`])
+    expect(result.notice).toMatch(/derived by codeseam/)
   })
 
   it('code_diagnostics: the type error pyright pushes', async () => {
@@ -108,5 +132,10 @@ describe('read tools on pyright', { timeout: 120_000 }, () => {
     const pyright = result.servers.find((s: any) => s.provider === 'local:pyright' && s.rootId !== undefined)
     expect(pyright).toMatchObject({ languages: expect.arrayContaining(['python']) })
     expect(pyright.operations).toContain('references')
+    // Derived operations are listed apart from the native ones (RFC 0010).
+    expect(pyright.operations).not.toContain('implementation')
+    expect(pyright.derivedOperations).toEqual(['implementation', 'prepareTypeHierarchy', 'supertypes', 'subtypes'])
+    const text = await real.call(codeStatus, {})
+    expect(text.ok && text.text).toContain('derived by codeseam: implementation, prepareTypeHierarchy, supertypes, subtypes')
   })
 })

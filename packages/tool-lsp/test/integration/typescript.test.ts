@@ -141,8 +141,19 @@ describe('read tools on the native TypeScript 7 server', { timeout: 120_000 }, (
     expect(result.graph.edges.length).toBeGreaterThanOrEqual(2)
     const callees = structured(await real.call(codeHierarchy, { target: { path: 'src/main.ts', symbol: 'report' }, kind: 'callees' }))
     expect(callees.direct.map((d: any) => d.name)).toEqual(expect.arrayContaining(['track', 'describe']))
-    const types = await real.call(codeHierarchy, { target: { path: 'src/shapes.ts', symbol: 'Circle' }, kind: 'supertypes' })
-    expect(types.ok === false && types.error.code).toBe('UNSUPPORTED_OPERATION')
+  })
+
+  it('code_hierarchy supertypes / subtypes: derived (the server has no type hierarchy), and the text says so', async () => {
+    const up = await real.call(codeHierarchy, { target: { path: 'src/shapes.ts', symbol: 'Circle' }, kind: 'supertypes' })
+    const supertypes = structured(up)
+    expect(supertypes.direct).toEqual([
+      expect.objectContaining({ name: 'Shape', path: 'src/shapes.ts', line: project.lineOf('src/shapes.ts', 'export interface Shape') }),
+    ])
+    expect(supertypes.notice).toMatch(/derived by codeseam from the server's document symbols, definitions/)
+    expect(up.ok && up.text).toContain('derived by codeseam')
+    const down = structured(await real.call(codeHierarchy, { target: { path: 'src/shapes.ts', symbol: 'Shape' }, kind: 'subtypes' }))
+    expect(down.direct.map((d: any) => d.name).sort()).toEqual(['Circle', 'Square'])
+    expect(down.unresolved).toBeUndefined()
   })
 
   it('code_diagnostics: the type error, unused noise hidden by default', async () => {

@@ -150,6 +150,16 @@ export function pythonFiles(): Record<string, string> {
       '    return animal.speak() * times',
       '',
     ].join('\n'),
+    'app/boxes.py': [
+      'from typing import Generic, TypeVar',
+      '',
+      'T = TypeVar("T")',
+      '',
+      '',
+      'class Crate(Generic[T]):',
+      '    pass',
+      '',
+    ].join('\n'),
     'app/main.py': [
       'from app.animals import Dog, greet',
       '',
