@@ -68,6 +68,24 @@ function examples(files: Record<string, string>): Example[] {
       args: { target: { path: 'src/shapes.ts', symbol: 'describe' }, kind: 'callers', depth: 2 },
     },
     {
+      title: 'Subtypes, derived where the server has no type hierarchy (native TypeScript 7)',
+      tool: tool('code_hierarchy'),
+      args: { target: { path: 'src/shapes.ts', symbol: 'Shape' }, kind: 'subtypes' },
+    },
+    {
+      title: 'Supertypes in Python: a base with no declaration in the workspace is listed by name',
+      tool: tool('code_hierarchy'),
+      args: { target: { path: 'app/boxes.py', symbol: 'Crate' }, kind: 'supertypes' },
+    },
+    {
+      title: 'Overriding methods in Python (pyright has no implementation: derived)',
+      tool: tool('code_navigate'),
+      args: {
+        target: { path: 'app/animals.py', line: lineOf(files, 'app/animals.py', 'def speak'), matchText: 'speak' },
+        kind: 'implementation',
+      },
+    },
+    {
       title: 'Type, docs and the active parameter inside a call',
       tool: tool('code_hover'),
       args: { target: { path: 'src/main.ts', line: reportLine, matchText: 'circle.area' } },
