@@ -104,6 +104,33 @@ describe('the conformance kit fails broken providers with a clear report', () =>
     })
   })
 
+  it('a derived answer that does not say what it was built from, or names what the provider lacks', async () => {
+    const report = await runConformance({
+      setup: () => ({
+        provider: brokenProvider('derives', (operation) => {
+          const answer = empty(operation)
+          if (operation === 'references') return { ...answer, meta: { ...answer.meta, derived: { from: [] } } }
+          if (operation === 'definition')
+            return { ...answer, meta: { ...answer.meta, derived: { from: ['typeDefinition', 'definition'] } } }
+          return answer
+        }),
+      }),
+    })
+    const derived = check(report, 'derived answers say which native operations they were built from')
+    expect(derived.status).toBe('failed')
+    expect(derived.message).toContain('references: meta.derived.from is empty')
+    expect(derived.message).toContain('definition: built from typeDefinition, which the provider does not claim')
+    expect(derived.message).toContain('definition: derived from itself')
+  })
+
+  it('a provider that derives nothing passes the derived check, saying so', async () => {
+    const report = await runConformance({ setup: () => ({ provider: brokenProvider('plain', empty) }) })
+    expect(check(report, 'derived answers say which native operations they were built from')).toMatchObject({
+      status: 'passed',
+      message: 'no answer was derived (every operation native)',
+    })
+  })
+
   it('a provider the registry refuses', async () => {
     const report = await runConformance({
       setup: () => ({ provider: { ...brokenProvider('bad', empty), extensions: { 'not an ext': 'x' } } }),

@@ -3,7 +3,9 @@ import { extensionOf, isWithin } from '../paths.js'
 import type { LspProvider, LspWorkspace } from '../provider.js'
 import { createLsp } from '../service.js'
 import {
+  lspOperations,
   resultKindByOperation,
+  type LspDerivation,
   type LspLocation,
   type LspOperation,
   type LspQueryRequest,
@@ -462,6 +464,44 @@ export const checksByOperation = {
   resolveCodeAction: ['resolveCodeAction returns the edit of organize imports'],
 } as const satisfies { readonly [O in LspOperation]: ReadonlyArray<ChecksOf<O>> }
 
+/** An answer a provider derived (meta.derived), recorded for {@link derivedCheck}. */
+interface DerivedAnswer {
+  readonly operation: LspOperation
+  readonly derivation: LspDerivation
+}
+
+/**
+ * A derived answer (RFC 0010) must say what it was built from: native operations of the vocabulary that
+ * the provider claims, never the derived operation itself; unresolved bases are names, never empty.
+ */
+function derivedCheck(answers: ReadonlyArray<DerivedAnswer>, claimed: ReadonlySet<LspOperation>): ConformanceCheck {
+  const name = 'derived answers say which native operations they were built from'
+  const problems = answers.flatMap(({ operation, derivation }) => {
+    const from = Array.isArray(derivation.from) ? derivation.from : []
+    return [
+      ...(from.length === 0 ? [`${operation}: meta.derived.from is empty`] : []),
+      ...from.filter((o) => !lspOperations.includes(o)).map((o) => `${operation}: "${String(o)}" is not an operation`),
+      ...from.filter((o) => o === operation).map(() => `${operation}: derived from itself`),
+      ...from
+        .filter((o) => lspOperations.includes(o) && !claimed.has(o))
+        .map((o) => `${operation}: built from ${o}, which the provider does not claim`),
+      ...(derivation.unresolved ?? [])
+        .filter((u) => typeof u !== 'string' || u.length === 0)
+        .map(() => `${operation}: an unresolved base without a name`),
+    ]
+  })
+  if (problems.length > 0) return { name, status: 'failed', message: problems.slice(0, 5).join('; ') }
+  const operations = [...new Set(answers.map((a) => a.operation))]
+  return {
+    name,
+    status: 'passed',
+    message:
+      answers.length === 0
+        ? 'no answer was derived (every operation native)'
+        : `${answers.length} derived answers: ${operations.join(', ')}`,
+  }
+}
+
 /** Locations carried by a result, for the containment check. */
 function locationsOf(result: LspQueryResult): string[] {
   switch (result.kind) {
@@ -544,6 +584,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       )
       return entry?.[1] ?? 'typescript'
     }
+    const derived: DerivedAnswer[] = []
     const query = async <R extends LspQueryRequest>(request: R, signal?: AbortSignal): Promise<LspResultFor<R['operation']>> => {
       const path =
         'path' in request && typeof request.path === 'string' ? request.path : 'item' in request ? request.item.path : fixture.path(MAIN)
@@ -558,6 +599,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         )
       }
       for (const path of locationsOf(result)) if (!isWithin(fixture.root, path)) outside.push(`${request.operation}: ${path}`)
+      if (result.meta.derived !== undefined) derived.push({ operation: request.operation, derivation: result.meta.derived })
       return result as LspResultFor<R['operation']>
     }
     const context: CheckContext = { fixture, root: fixture.root, query, outside }
@@ -588,6 +630,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       }
     }
 
+    checks.push(derivedCheck(derived, claimed))
     checks.push(
       outside.length === 0
         ? { name: 'no result points outside the workspace root', status: 'passed', message: 'all paths contained' }
