@@ -1,4 +1,5 @@
 import {
+  LspError,
   canDerive,
   deriveOperation,
   extensionOf,
@@ -44,8 +45,33 @@ export async function answeredByDerivation(
   }
 }
 
-/** Derives the operation from the provider's native answers and the workspace's files. */
-export function derive(
+/**
+ * Derives the operation from the provider's native answers and the workspace's files, within the host's
+ * request deadline as a whole (a derivation asks many questions; together they get one query's time).
+ */
+export async function derive(
+  serving: Serving,
+  workspace: LocalWorkspace,
+  request: LspProviderRequest<LspQueryRequest>,
+  native: NativeQuery,
+  callerSignal: AbortSignal,
+): Promise<LspQueryResult> {
+  const timeoutMs = serving.host.config.requestTimeoutMs
+  const deadline = AbortSignal.timeout(timeoutMs)
+  const signal = AbortSignal.any([callerSignal, deadline])
+  try {
+    return await deriveWithin(serving, workspace, request, native, signal)
+  } catch (error) {
+    if (deadline.aborted && !callerSignal.aborted) {
+      throw new LspError('TIMEOUT', `deriving ${request.operation} took longer than ${timeoutMs} ms (requestTimeoutMs); ask about a narrower type or raise the limit`, {
+        data: { profile: serving.profile.id },
+      })
+    }
+    throw error
+  }
+}
+
+function deriveWithin(
   serving: Serving,
   workspace: LocalWorkspace,
   request: LspProviderRequest<LspQueryRequest>,
