@@ -1,0 +1,145 @@
+// The TypeScript type-hierarchy oracle (issue 16): every named class and interface declaration in the files the
+// server's projects cover, its heritage clauses resolved with the compiler API's type checker — never with the
+// language server, never with the derivation's way (definitions on the header's text).
+//
+// Decisions (the reference the derivation is judged by):
+// - Projects: test/oracle/projects.ts's (every tsconfig.json / jsconfig.json and what they reference); one
+//   program per project; a file's declarations are the union over the projects holding it.
+// - Declarations: ClassDeclaration and InterfaceDeclaration with a name, at any depth (namespaces, functions);
+//   class expressions are not. Each is keyed by workspace-relative file and the 0-based line of its name.
+// - Merged declarations (an interface declared twice) are entries of their own, each with its own heritage
+//   clauses; a base naming a merged symbol has every class / interface declaration of it as supertypes.
+// - A heritage type (`extends`, `implements`) whose expression is an identifier or a property access is
+//   resolved with getSymbolAtLocation, following import aliases (getAliasedSymbol), type aliases whose type is
+//   a plain reference (`type A = lib.Plain`), and `const A = Base` (an identifier / property access initializer).
+// - Unresolved, by its expression text as written minus type arguments: a symbol declared only outside the
+//   root or under node_modules (lib.d.ts's `Error`), a call (`Mixin(Base)`), or a symbol that is neither a
+//   class nor an interface once followed (a variable holding a call's result, a type alias to an object type).
+// - Subtypes: the inverse relation over all declarations found.
+import * as nodePath from 'node:path'
+
+import ts from 'typescript'
+
+import { typeScriptConfigs } from '../oracle/projects.js'
+import type { HeritageDeclaration, HeritageOracle } from './heritage.js'
+
+function relativeTo(root: string, path: string): string {
+  return nodePath.relative(root, path).split(nodePath.sep).join('/')
+}
+
+/** A compiler host whose parsed files are shared by every program (a corpus's projects share most files and lib). */
+function sharedHost(cache: Map<string, ts.SourceFile>, options: ts.CompilerOptions): ts.CompilerHost {
+  const host = ts.createCompilerHost(options, true)
+  const parse = host.getSourceFile.bind(host)
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+    const version = typeof languageVersion === 'object' ? JSON.stringify(languageVersion) : String(languageVersion)
+    const key = `${fileName}\u0000${version}`
+    let file = cache.get(key)
+    if (file === undefined) {
+      file = parse(fileName, languageVersion, onError, shouldCreate)
+      if (file !== undefined) cache.set(key, file)
+    }
+    return file
+  }
+  return host
+}
+
+type Declaration = ts.ClassDeclaration | ts.InterfaceDeclaration
+
+const isHeritageDeclaration = (node: ts.Node): node is Declaration & { name: ts.Identifier } =>
+  (ts.isClassDeclaration(node) || ts.isInterfaceDeclaration(node)) && node.name !== undefined
+
+export function typeScriptHeritage(root: string): HeritageOracle {
+  const inWorkspace = (file: string) => {
+    const relative = nodePath.relative(root, file)
+    return !relative.startsWith('..') && !nodePath.isAbsolute(relative) && !relative.split(/[\\/]/).includes('node_modules')
+  }
+  const keyOf = (declaration: Declaration) => {
+    const file = declaration.getSourceFile()
+    const name = declaration.name ?? declaration
+    return `${relativeTo(root, file.fileName)}:${file.getLineAndCharacterOfPosition(name.getStart(file)).line}`
+  }
+  const found = new Map<
+    string,
+    { name: string; kind: 'class' | 'interface'; file: string; line: number; bases: Map<number, { written: string; keys: Set<string> }> }
+  >()
+  const cache = new Map<string, ts.SourceFile>()
+
+  for (const { parsed } of typeScriptConfigs(root)) {
+    if (parsed.fileNames.length === 0) continue
+    const program = ts.createProgram({
+      rootNames: parsed.fileNames,
+      options: { ...parsed.options, noEmit: true },
+      ...(parsed.projectReferences === undefined ? {} : { projectReferences: parsed.projectReferences }),
+      host: sharedHost(cache, parsed.options),
+    })
+    const checker = program.getTypeChecker()
+
+    /** Class / interface declarations inside the workspace that a symbol stands for, following aliases. */
+    const targets = (symbol: ts.Symbol | undefined, depth = 0): Declaration[] => {
+      if (symbol === undefined || depth > 20) return []
+      if (symbol.flags & ts.SymbolFlags.Alias) return targets(checker.getAliasedSymbol(symbol), depth + 1)
+      const declarations = symbol.declarations ?? []
+      const direct = declarations.filter((d): d is Declaration => ts.isClassDeclaration(d) || ts.isInterfaceDeclaration(d))
+      if (direct.length > 0) return direct.filter((d) => inWorkspace(d.getSourceFile().fileName))
+      return declarations.flatMap((d) => {
+        if (ts.isTypeAliasDeclaration(d) && ts.isTypeReferenceNode(d.type)) {
+          const name = ts.isQualifiedName(d.type.typeName) ? d.type.typeName.right : d.type.typeName
+          return targets(checker.getSymbolAtLocation(name), depth + 1)
+        }
+        if (ts.isVariableDeclaration(d) && d.initializer !== undefined) {
+          const init = d.initializer
+          if (ts.isIdentifier(init)) return targets(checker.getSymbolAtLocation(init), depth + 1)
+          if (ts.isPropertyAccessExpression(init)) return targets(checker.getSymbolAtLocation(init.name), depth + 1)
+        }
+        return []
+      })
+    }
+
+    const visit = (node: ts.Node): void => {
+      if (isHeritageDeclaration(node)) {
+        const key = keyOf(node)
+        const file = node.getSourceFile()
+        const entry = found.get(key) ?? {
+          name: node.name.text,
+          kind: ts.isClassDeclaration(node) ? ('class' as const) : ('interface' as const),
+          file: relativeTo(root, file.fileName),
+          line: file.getLineAndCharacterOfPosition(node.name.getStart(file)).line,
+          bases: new Map<number, { written: string; keys: Set<string> }>(),
+        }
+        found.set(key, entry)
+        // A base resolved in one project and not in another (a missing dependency) counts as resolved.
+        const types = (node.heritageClauses ?? []).flatMap((clause) => clause.types)
+        types.forEach((type, index) => {
+          const expression = type.expression
+          const at = ts.isIdentifier(expression) ? expression : ts.isPropertyAccessExpression(expression) ? expression.name : undefined
+          const base = entry.bases.get(index) ?? { written: expression.getText(file), keys: new Set<string>() }
+          entry.bases.set(index, base)
+          for (const declaration of at === undefined ? [] : targets(checker.getSymbolAtLocation(at))) base.keys.add(keyOf(declaration))
+        })
+      }
+      ts.forEachChild(node, visit)
+    }
+    for (const file of program.getSourceFiles()) if (inWorkspace(file.fileName)) visit(file)
+  }
+
+  const supertypes = new Map<string, string[]>()
+  const subtypes = new Map<string, Set<string>>()
+  for (const [key, entry] of found) {
+    const bases = [...entry.bases.values()].flatMap((base) => (base.keys.size === 0 ? [`?${base.written}`] : [...base.keys]))
+    supertypes.set(key, bases)
+    for (const base of bases) if (!base.startsWith('?')) subtypes.set(base, (subtypes.get(base) ?? new Set()).add(key))
+  }
+  const declarations: HeritageDeclaration[] = [...found]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, entry]) => ({
+      key,
+      file: entry.file,
+      line: entry.line,
+      name: entry.name,
+      kind: entry.kind,
+      supertypes: [...new Set(supertypes.get(key))].sort(),
+      subtypes: [...(subtypes.get(key) ?? [])].sort(),
+    }))
+  return { declarations, overrides: [] }
+}
