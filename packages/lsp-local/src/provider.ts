@@ -1,5 +1,7 @@
 import {
   LspError,
+  canDerive,
+  lspOperations,
   operationInfo,
   type LspOperation,
   type LspProvider,
@@ -11,6 +13,7 @@ import {
   type LspResultMeta,
 } from '@codeseam/lsp'
 
+import { answeredByDerivation, derive, withDerived } from './features/derived.js'
 import { fileQuery } from './features/file-query.js'
 import type { Serving } from './features/serving.js'
 import { workspaceDiagnostics } from './features/workspace-diagnostics.js'
@@ -31,11 +34,12 @@ export class ProfileProvider implements LspProvider, Serving {
   ) {
     this.id = `local:${profile.id}`
     this.extensions = profile.extensions
-    this.operations = operations
+    // What the server lacks but can be built from what it has is declared too, and derived (RFC 0010).
+    this.operations = [...operations, ...lspOperations.filter((operation) => canDerive(operation, operations))]
   }
 
   status(): ReadonlyArray<LspProviderStatus> {
-    return this.host.statusOf(this.profile)
+    return this.host.statusOf(this.profile).map((status) => withDerived(status, this.operations))
   }
 
   onStatusChange(listener: (status: LspProviderStatus) => void): () => void {
@@ -80,7 +84,10 @@ export class ProfileProvider implements LspProvider, Serving {
       // without an open workspace at its root is contained here.
       const target = scope === 'item' ? (request as { item: { path: string } }).item.path : (request as { path: string }).path
       const path = request.file?.root === workspace.root ? request.file.path : workspace.containment.input(target)
-      result = await fileQuery(this, workspace, request, path, deadline, signal)
+      // An operation the server lacks is derived from the ones it has (type hierarchy, implementation).
+      result = (await answeredByDerivation(this, workspace, request, path, deadline, signal))
+        ? await derive(this, workspace, request, (asked, askedSignal) => this.query(asked, askedSignal), signal)
+        : await fileQuery(this, workspace, request, path, deadline, signal)
     }
     // A memory restart since the last result: say so once, in this result's meta.
     const degraded = this.host.takeNotices(workspace.root, this.profile.id).length > 0

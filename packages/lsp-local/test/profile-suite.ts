@@ -2,7 +2,7 @@ import * as nodePath from 'node:path'
 import { readFileSync } from 'node:fs'
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createLsp, type LspDocumentSymbol, type LspOperation, type LspService } from '@codeseam/lsp'
+import { canDerive, createLsp, lspOperations, type LspDocumentSymbol, type LspOperation, type LspService } from '@codeseam/lsp'
 
 import { createLocalHost, type HostOptions, type LocalHost } from '../src/index.js'
 import { LeakCheck, copyFixture, positionOf, textAt } from './helpers.js'
@@ -258,17 +258,19 @@ export function describeProfile(
       },
     }
 
+    // Operations the server lacks but the provider derives from the minimum set (RFC 0010) are declared and checked too.
+    const declared = [...operations, ...lspOperations.filter((o) => canDerive(o, operations))]
     test('every operation of the minimum set has a check', () => {
-      expect(operations.filter((o) => checks[o] === undefined)).toEqual([])
+      expect(declared.filter((o) => checks[o] === undefined)).toEqual([])
     })
-    test('the provider declares exactly the minimum set', () => {
+    test('the provider declares exactly the minimum set and what it derives from it', () => {
       const provider = host.providers.find((p) => p.id === `local:${name}`)
-      expect([...(provider?.operations ?? [])].sort()).toEqual([...operations].sort())
+      expect([...(provider?.operations ?? [])].sort()).toEqual([...declared].sort())
     })
 
     // Read-only operations first, then the ones that change files.
     const mutating: ReadonlyArray<LspOperation> = ['resolveCodeAction', 'rename', 'format']
-    for (const operation of [...operations.filter((o) => !mutating.includes(o)), ...mutating.filter((o) => operations.includes(o))]) {
+    for (const operation of [...declared.filter((o) => !mutating.includes(o)), ...mutating.filter((o) => declared.includes(o))]) {
       const check = checks[operation]
       if (check !== undefined) test(operation, check)
     }
