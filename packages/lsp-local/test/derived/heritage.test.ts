@@ -73,9 +73,9 @@ describe('TypeScript heritage oracle (compiler API) on ts-hierarchy', () => {
     )
   })
 
-  test('lib bases and calls are names as written, without type arguments', () => {
+  test('lib bases and calls are names as written, without type or call arguments', () => {
     expect(supertypesOf(oracle, errors('class Failure'))).toEqual(['?Error'])
-    expect(supertypesOf(oracle, derived('class Mixed'))).toEqual(['?Mixin(lib.Plain)'])
+    expect(supertypesOf(oracle, derived('class Mixed'))).toEqual(['?Mixin'])
     expect(supertypesOf(oracle, derived('class Implementer'))).toEqual(sorted(['?Iterable', derived('interface Both')]))
   })
 
@@ -115,7 +115,7 @@ describe('Python heritage oracle (ast) on py-hierarchy', () => {
     expect(supertypesOf(oracle, core('class Box'))).toEqual(['?Generic'])
     expect(supertypesOf(oracle, core('class Registry'))).toEqual([])
     expect(supertypesOf(oracle, levels('class Counter'))).toEqual(['?collections.OrderedDict'])
-    expect(supertypesOf(oracle, levels('class Dynamic'))).toEqual(['?type("Made", (), {})'])
+    expect(supertypesOf(oracle, levels('class Dynamic'))).toEqual(['?type'])
   })
 
   test('subtypes are the inverse relation', () => {

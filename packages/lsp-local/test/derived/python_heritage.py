@@ -12,8 +12,8 @@ Decisions (the reference the derivation is judged by):
   one, enclosing functions, the module), following imports (absolute, relative with levels, `import a.b as
   m`), package `__init__` re-exports, `from x import *`, and module-level aliases (`Alias = Base`,
   `Alias = Base[int]`); the last binding of a name in source order wins. It resolves to a class defined in a
-  workspace file, or else is unresolved and reported by its text as written (a call, `abc.ABC`, `object`,
-  a name bound to anything but a class).
+  workspace file, or else is unresolved and reported by its name as written (`abc.ABC`, `object`, a name
+  bound to anything but a class; a call by its callee, call arguments left out: `type(...)` is `type`).
 - Subtypes: the inverse relation over the analysed classes.
 - Overrides: for a method (a `def` in a class body; the last one of its name, so an overload's
   implementation or a property's last accessor) the methods of the same name defined in EVERY transitive
@@ -304,7 +304,8 @@ def main():
                 bases.append(key(found[1]))
                 subtypes.setdefault(key(found[1]), []).append(key(info))
             else:
-                written = expr.value if isinstance(expr, ast.Subscript) else expr
+                written = expr.func if isinstance(expr, ast.Call) else expr
+                written = written.value if isinstance(written, ast.Subscript) else written
                 bases.append("?" + ast.get_source_segment(info["module"].source, written))
         supertypes[key(info)] = bases
     by_key = {key(info): info for info in classes}

@@ -12,9 +12,10 @@
 // - A heritage type (`extends`, `implements`) whose expression is an identifier or a property access is
 //   resolved with getSymbolAtLocation, following import aliases (getAliasedSymbol), type aliases whose type is
 //   a plain reference (`type A = lib.Plain`), and `const A = Base` (an identifier / property access initializer).
-// - Unresolved, by its expression text as written minus type arguments: a symbol declared only outside the
-//   root or under node_modules (lib.d.ts's `Error`), a call (`Mixin(Base)`), or a symbol that is neither a
-//   class nor an interface once followed (a variable holding a call's result, a type alias to an object type).
+// - Unresolved, by its expression text as written minus type arguments (a call by its callee, arguments left
+//   out: `Mixin(Base)` is `Mixin`): a symbol declared only outside the root or under node_modules (lib.d.ts's
+//   `Error`), a call, or a symbol that is neither a class nor an interface once followed (a variable holding
+//   a call's result, a type alias to an object type).
 // - Subtypes: the inverse relation over all declarations found.
 import * as nodePath from 'node:path'
 
@@ -113,7 +114,8 @@ export function typeScriptHeritage(root: string): HeritageOracle {
         types.forEach((type, index) => {
           const expression = type.expression
           const at = ts.isIdentifier(expression) ? expression : ts.isPropertyAccessExpression(expression) ? expression.name : undefined
-          const base = entry.bases.get(index) ?? { written: expression.getText(file), keys: new Set<string>() }
+          const written = (ts.isCallExpression(expression) ? expression.expression : expression).getText(file)
+          const base = entry.bases.get(index) ?? { written, keys: new Set<string>() }
           entry.bases.set(index, base)
           for (const declaration of at === undefined ? [] : targets(checker.getSymbolAtLocation(at))) base.keys.add(keyOf(declaration))
         })
