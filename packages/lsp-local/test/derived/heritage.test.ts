@@ -66,8 +66,10 @@ describe('TypeScript heritage oracle (compiler API) on ts-hierarchy', () => {
     expect(supertypesOf(oracle, derived('class FromNamespace'))).toEqual(sorted([derived('class Nested'), derived('interface Inner')]))
   })
 
-  test('follows a type alias; a merged interface base is every declaration', () => {
+  test('follows a type alias naming a class; a merged interface base is every declaration', () => {
     expect(supertypesOf(oracle, derived('class ViaAlias'))).toEqual([shapes('class Plain')])
+    // A type alias of an object type is a declaration in the workspace, so it is the supertype itself.
+    expect(supertypesOf(oracle, derived('class Literal'))).toEqual([derived('type NamedLike')])
     expect(supertypesOf(oracle, derived('interface Both'))).toEqual(
       sorted([shapes('interface Named'), shapes('interface Sized'), shapes('interface Merged'), shapes('interface Merged', 2)]),
     )

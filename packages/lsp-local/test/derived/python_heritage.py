@@ -4,8 +4,10 @@ Input (stdin, JSON): {"root": ..., "folders": [workspace folders], "searchPaths"
 Output (stdout, JSON): {"declarations": [...], "overrides": [...]}, paths workspace-relative, lines 0-based.
 
 Decisions (the reference the derivation is judged by):
-- Files: what pyright analyses in each workspace folder: its `[tool.pyright]` (or pyrightconfig.json)
-  `include` / `exclude`, else the whole folder; dot-folders, __pycache__, node_modules and venvs never.
+- Files: every .py / .pyi under the root (dot-folders, __pycache__, node_modules and venvs never). Not only
+  what a `[tool.pyright] include` names: codeseam opens the workspace's other Python files in the server
+  (lsp-local's project loader, issue 13), so its references, hence its subtypes, cover them too. Imports
+  resolve from the nearest workspace folder (and its `src`), the extra search paths, then the file's folder.
 - Classes: every `class` statement, also nested in classes and functions. Its line is the `class` line.
 - A base: Name, Attribute chain, Subscript (its value: `Generic[T]` is `Generic`); keywords (`metaclass=`)
   are not bases. It resolves through the scopes that see it (the enclosing class body for a class nested in
@@ -21,11 +23,9 @@ Decisions (the reference the derivation is judged by):
   count: an attribute assigned in a subclass is not a method.
 """
 import ast
-import fnmatch
 import json
 import os
 import sys
-import tomllib
 
 SKIP = {"node_modules", "__pycache__", "venv", ".venv"}
 MAX_DEPTH = 40
@@ -35,37 +35,13 @@ def rel(root, path):
     return os.path.relpath(path, root).replace(os.sep, "/")
 
 
-def pyright_config(folder):
-    """The folder's include / exclude lists (None when it has no pyright configuration)."""
-    try:
-        with open(os.path.join(folder, "pyrightconfig.json"), encoding="utf8") as f:
-            config = json.load(f)
-            return config.get("include"), config.get("exclude")
-    except (OSError, ValueError):
-        pass
-    try:
-        with open(os.path.join(folder, "pyproject.toml"), "rb") as f:
-            config = tomllib.load(f).get("tool", {}).get("pyright")
-            if config is not None:
-                return config.get("include"), config.get("exclude")
-    except (OSError, ValueError):
-        pass
-    return None, None
-
-
-def analysed_files(folder):
-    include, exclude = pyright_config(folder)
-    tops = [os.path.join(folder, entry) for entry in (include or ["."])]
+def analysed_files(root):
+    """Every Python file under the root: pyright's own scope and, beyond it, the loose files codeseam opens."""
     found = []
-    for top in tops:
-        if os.path.isfile(top):
-            found.append(os.path.normpath(top))
-            continue
-        for dirpath, dirnames, filenames in os.walk(top):
-            dirnames[:] = sorted(d for d in dirnames if d not in SKIP and not d.startswith("."))
-            found += [os.path.normpath(os.path.join(dirpath, n)) for n in filenames if n.endswith((".py", ".pyi"))]
-    excluded = lambda path: any(fnmatch.fnmatch(rel(folder, path), pattern.strip("./")) for pattern in (exclude or []))
-    return [path for path in found if not excluded(path)]
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP and not d.startswith("."))
+        found += [os.path.join(dirpath, n) for n in filenames if n.endswith((".py", ".pyi"))]
+    return found
 
 
 class Scope:
@@ -289,7 +265,7 @@ def main():
     root = os.path.realpath(config["root"])
     folders = [os.path.realpath(f) for f in config["folders"]]
     oracle = Oracle(root, folders, [os.path.realpath(p) for p in config.get("searchPaths", [])])
-    files = sorted({path for folder in folders for path in analysed_files(folder)})
+    files = sorted(analysed_files(root))
     classes = []
     for path in files:
         module = oracle.module(path)

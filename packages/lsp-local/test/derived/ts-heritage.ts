@@ -4,7 +4,8 @@
 //
 // Decisions (the reference the derivation is judged by):
 // - Projects: test/oracle/projects.ts's (every tsconfig.json / jsconfig.json and what they reference); one
-//   program per project; a file's declarations are the union over the projects holding it.
+//   program per project, importing a referenced project's sources (as the language service does, not its
+//   output .d.ts); a file's declarations are the union over the projects holding it.
 // - Declarations: ClassDeclaration and InterfaceDeclaration with a name, at any depth (namespaces, functions);
 //   class expressions are not. Each is keyed by workspace-relative file and the 0-based line of its name.
 // - Merged declarations (an interface declared twice) are entries of their own, each with its own heritage
@@ -12,10 +13,10 @@
 // - A heritage type (`extends`, `implements`) whose expression is an identifier or a property access is
 //   resolved with getSymbolAtLocation, following import aliases (getAliasedSymbol), type aliases whose type is
 //   a plain reference (`type A = lib.Plain`), and `const A = Base` (an identifier / property access initializer).
+//   A type alias of anything else (`type Shape = { … }`) is a declaration in the workspace: it is the supertype.
 // - Unresolved, by its expression text as written minus type arguments (a call by its callee, arguments left
 //   out: `Mixin(Base)` is `Mixin`): a symbol declared only outside the root or under node_modules (lib.d.ts's
-//   `Error`), a call, or a symbol that is neither a class nor an interface once followed (a variable holding
-//   a call's result, a type alias to an object type).
+//   `Error`), a call, or a value that is no class once followed (a variable holding a call's result).
 // - Subtypes: the inverse relation over all declarations found.
 import * as nodePath from 'node:path'
 
@@ -31,6 +32,9 @@ function relativeTo(root: string, path: string): string {
 /** A compiler host whose parsed files are shared by every program (a corpus's projects share most files and lib). */
 function sharedHost(cache: Map<string, ts.SourceFile>, options: ts.CompilerOptions): ts.CompilerHost {
   const host = ts.createCompilerHost(options, true)
+  // As the language service does: an import of a referenced project's file is that file's source, never its
+  // (unbuilt) output .d.ts.
+  ;(host as ts.CompilerHost & { useSourceOfProjectReferenceRedirect?: () => boolean }).useSourceOfProjectReferenceRedirect = () => true
   const parse = host.getSourceFile.bind(host)
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
     const version = typeof languageVersion === 'object' ? JSON.stringify(languageVersion) : String(languageVersion)
@@ -55,7 +59,7 @@ export function typeScriptHeritage(root: string): HeritageOracle {
     const relative = nodePath.relative(root, file)
     return !relative.startsWith('..') && !nodePath.isAbsolute(relative) && !relative.split(/[\\/]/).includes('node_modules')
   }
-  const keyOf = (declaration: Declaration) => {
+  const keyOf = (declaration: Declaration | ts.TypeAliasDeclaration) => {
     const file = declaration.getSourceFile()
     const name = declaration.name ?? declaration
     return `${relativeTo(root, file.fileName)}:${file.getLineAndCharacterOfPosition(name.getStart(file)).line}`
@@ -77,14 +81,15 @@ export function typeScriptHeritage(root: string): HeritageOracle {
     const checker = program.getTypeChecker()
 
     /** Class / interface declarations inside the workspace that a symbol stands for, following aliases. */
-    const targets = (symbol: ts.Symbol | undefined, depth = 0): Declaration[] => {
+    const targets = (symbol: ts.Symbol | undefined, depth = 0): Array<Declaration | ts.TypeAliasDeclaration> => {
       if (symbol === undefined || depth > 20) return []
       if (symbol.flags & ts.SymbolFlags.Alias) return targets(checker.getAliasedSymbol(symbol), depth + 1)
       const declarations = symbol.declarations ?? []
       const direct = declarations.filter((d): d is Declaration => ts.isClassDeclaration(d) || ts.isInterfaceDeclaration(d))
       if (direct.length > 0) return direct.filter((d) => inWorkspace(d.getSourceFile().fileName))
       return declarations.flatMap((d) => {
-        if (ts.isTypeAliasDeclaration(d) && ts.isTypeReferenceNode(d.type)) {
+        if (ts.isTypeAliasDeclaration(d)) {
+          if (!ts.isTypeReferenceNode(d.type)) return inWorkspace(d.getSourceFile().fileName) ? [d] : []
           const name = ts.isQualifiedName(d.type.typeName) ? d.type.typeName.right : d.type.typeName
           return targets(checker.getSymbolAtLocation(name), depth + 1)
         }
