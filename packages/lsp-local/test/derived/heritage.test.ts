@@ -86,6 +86,10 @@ describe('TypeScript heritage oracle (compiler API) on ts-hierarchy', () => {
     expect(subtypesOf(oracle, shapes('class Plain'))).toEqual(sorted([derived('class Square'), derived('class ViaAlias')]))
     expect(subtypesOf(oracle, shapes('interface Merged', 2))).toEqual([derived('interface Both')])
     expect(subtypesOf(oracle, derived('class Mixed'))).toEqual([])
+    // A class expression is a subtype too (but no declaration asked about).
+    expect(subtypesOf(oracle, shapes('interface Sized'))).toEqual(
+      sorted([derived('class Square'), derived('interface Both'), derived('class implements lib.Sized'), shapes('interface Shape')]),
+    )
   })
 })
 

@@ -6,8 +6,10 @@
 // - Projects: test/oracle/projects.ts's (every tsconfig.json / jsconfig.json and what they reference); one
 //   program per project, importing a referenced project's sources (as the language service does, not its
 //   output .d.ts); a file's declarations are the union over the projects holding it.
-// - Declarations: ClassDeclaration and InterfaceDeclaration with a name, at any depth (namespaces, functions);
-//   class expressions are not. Each is keyed by workspace-relative file and the 0-based line of its name.
+// - Declarations: ClassDeclaration and InterfaceDeclaration with a name, at any depth (namespaces, functions).
+//   Each is keyed by workspace-relative file and the 0-based line of its name. A class expression (`return
+//   class extends Base implements Shape {}`) is no declaration asked about (it has no name to ask at) but is a
+//   subtype of its bases, keyed by its name's line, else its `class` keyword's.
 // - Merged declarations (an interface declared twice) are entries of their own, each with its own heritage
 //   clauses; a base naming a merged symbol has every class / interface declaration of it as supertypes.
 // - A heritage type (`extends`, `implements`) whose expression is an identifier or a property access is
@@ -17,7 +19,7 @@
 // - Unresolved, by its expression text as written minus type arguments (a call by its callee, arguments left
 //   out: `Mixin(Base)` is `Mixin`): a symbol declared only outside the root or under node_modules (lib.d.ts's
 //   `Error`), a call, or a value that is no class once followed (a variable holding a call's result).
-// - Subtypes: the inverse relation over all declarations found.
+// - Subtypes: the inverse relation over all declarations and class expressions found.
 import * as nodePath from 'node:path'
 
 import ts from 'typescript'
@@ -51,22 +53,30 @@ function sharedHost(cache: Map<string, ts.SourceFile>, options: ts.CompilerOptio
 
 type Declaration = ts.ClassDeclaration | ts.InterfaceDeclaration
 
-const isHeritageDeclaration = (node: ts.Node): node is Declaration & { name: ts.Identifier } =>
-  (ts.isClassDeclaration(node) || ts.isInterfaceDeclaration(node)) && node.name !== undefined
+/** A declaration asked about (named), or a class expression (only a subtype of its bases: no name to ask at). */
+const isHeritageNode = (node: ts.Node): node is Declaration | ts.ClassExpression =>
+  ((ts.isClassDeclaration(node) || ts.isInterfaceDeclaration(node)) && node.name !== undefined) || ts.isClassExpression(node)
 
 export function typeScriptHeritage(root: string): HeritageOracle {
   const inWorkspace = (file: string) => {
     const relative = nodePath.relative(root, file)
     return !relative.startsWith('..') && !nodePath.isAbsolute(relative) && !relative.split(/[\\/]/).includes('node_modules')
   }
-  const keyOf = (declaration: Declaration | ts.TypeAliasDeclaration) => {
+  const keyOf = (declaration: Declaration | ts.TypeAliasDeclaration | ts.ClassExpression) => {
     const file = declaration.getSourceFile()
     const name = declaration.name ?? declaration
     return `${relativeTo(root, file.fileName)}:${file.getLineAndCharacterOfPosition(name.getStart(file)).line}`
   }
   const found = new Map<
     string,
-    { name: string; kind: 'class' | 'interface'; file: string; line: number; bases: Map<number, { written: string; keys: Set<string> }> }
+    {
+      name: string
+      kind: 'class' | 'interface'
+      asked: boolean
+      file: string
+      line: number
+      bases: Map<number, { written: string; keys: Set<string> }>
+    }
   >()
   const cache = new Map<string, ts.SourceFile>()
 
@@ -103,14 +113,15 @@ export function typeScriptHeritage(root: string): HeritageOracle {
     }
 
     const visit = (node: ts.Node): void => {
-      if (isHeritageDeclaration(node)) {
+      if (isHeritageNode(node)) {
         const key = keyOf(node)
         const file = node.getSourceFile()
         const entry = found.get(key) ?? {
-          name: node.name.text,
-          kind: ts.isClassDeclaration(node) ? ('class' as const) : ('interface' as const),
+          name: node.name?.text ?? '(class expression)',
+          kind: ts.isInterfaceDeclaration(node) ? ('interface' as const) : ('class' as const),
+          asked: !ts.isClassExpression(node),
           file: relativeTo(root, file.fileName),
-          line: file.getLineAndCharacterOfPosition(node.name.getStart(file)).line,
+          line: file.getLineAndCharacterOfPosition((node.name ?? node).getStart(file)).line,
           bases: new Map<number, { written: string; keys: Set<string> }>(),
         }
         found.set(key, entry)
@@ -138,6 +149,7 @@ export function typeScriptHeritage(root: string): HeritageOracle {
     for (const base of bases) if (!base.startsWith('?')) subtypes.set(base, (subtypes.get(base) ?? new Set()).add(key))
   }
   const declarations: HeritageDeclaration[] = [...found]
+    .filter(([, entry]) => entry.asked)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([key, entry]) => ({
       key,
