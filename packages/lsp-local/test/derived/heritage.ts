@@ -42,9 +42,10 @@ export interface HeritageOracle {
 const script = nodePath.join(nodePath.dirname(fileURLToPath(import.meta.url)), 'python_heritage.py')
 
 /**
- * The Python oracle for a workspace: python_heritage.py given codeseam's pyright workspace folders (the root
- * and nested folders with a configuration of their own) and, as extra import roots, the other nested project
- * folders with their `src` (as lsp-local's nested-projects rule lists them for pyright).
+ * The Python oracle for a workspace: python_heritage.py over every Python file under the root, given codeseam's
+ * pyright workspace folders (the root and nested folders with a configuration of their own) and, as extra
+ * import roots, the other nested project folders with their `src` (as lsp-local's nested-projects rule lists
+ * them for pyright).
  */
 export function pythonHeritage(root: string): HeritageOracle {
   const folders = workspaceFoldersOf(root, 'python')

@@ -17,10 +17,8 @@ Decisions (the reference the derivation is judged by):
   workspace file, or else is unresolved and reported by its name as written (`abc.ABC`, `object`, a name
   bound to anything but a class; a call by its callee, call arguments left out: `type(...)` is `type`).
 - Subtypes: the inverse relation over the analysed classes.
-- Overrides: for a method (a `def` in a class body; the last one of its name, so an overload's
-  implementation or a property's last accessor) the methods of the same name defined in EVERY transitive
-  subclass among the analysed classes, whether or not an intermediate class overrides it too. Only `def`s
-  count: an attribute assigned in a subclass is not a method.
+- Overrides: for a method (the last `def` of its name in a class body) the last `def`s of that name in EVERY
+  transitive subclass, whether or not an intermediate class overrides it too; an assigned attribute is none.
 """
 import ast
 import json
@@ -31,8 +29,7 @@ SKIP = {"node_modules", "__pycache__", "venv", ".venv"}
 MAX_DEPTH = 40
 
 
-def rel(root, path):
-    return os.path.relpath(path, root).replace(os.sep, "/")
+def rel(root, path): return os.path.relpath(path, root).replace(os.sep, "/")
 
 
 def analysed_files(root):
@@ -42,6 +39,13 @@ def analysed_files(root):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP and not d.startswith("."))
         found += [os.path.join(dirpath, n) for n in filenames if n.endswith((".py", ".pyi"))]
     return found
+
+
+def inner_blocks(stmt):
+    """The statement lists inside a compound statement that binds in the enclosing scope (if, try, with, match...)."""
+    blocks = [getattr(stmt, field, None) or [] for field in ("body", "orelse", "finalbody")]
+    blocks += [handler.body for handler in getattr(stmt, "handlers", None) or []]
+    return blocks + [case.body for case in getattr(stmt, "cases", None) or []]
 
 
 class Scope:
@@ -63,12 +67,9 @@ class Scope:
             elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.bind(stmt.name, ("other", stmt))
             elif isinstance(stmt, ast.Import):
-                for alias in stmt.names:
-                    if alias.asname:
-                        self.bind(alias.asname, ("module", alias.name))
-                    else:
-                        top = alias.name.split(".")[0]
-                        self.bind(top, ("module", top))
+                for alias in stmt.names:  # `import a.b` binds `a`; `import a.b as m` binds `m` to a.b
+                    name = alias.asname or alias.name.split(".")[0]
+                    self.bind(name, ("module", alias.name if alias.asname else name))
             elif isinstance(stmt, ast.ImportFrom):
                 for alias in stmt.names:
                     if alias.name == "*":
@@ -83,21 +84,17 @@ class Scope:
                             simple = isinstance(target, ast.Name) and stmt.value is not None
                             self.bind(name.id, ("assign", stmt.value) if simple else ("other", stmt))
             else:
-                for field in ("body", "orelse", "finalbody", "handlers"):
-                    self.collect(getattr(stmt, field, []) or [])
-                for case in getattr(stmt, "cases", []) or []:
-                    self.collect(case.body)
+                for block in inner_blocks(stmt):
+                    self.collect(block)
 
 
 class Module:
-    def __init__(self, oracle, path):
+    def __init__(self, path):
         self.path = path
         with open(path, "rb") as f:
             self.source = f.read().decode("utf8")
         self.tree = ast.parse(self.source, filename=path)
         self.scope = Scope(self, self.tree, None)
-        self.is_package = os.path.basename(path).startswith("__init__.")
-        self.oracle = oracle
 
 
 class Oracle:
@@ -111,7 +108,7 @@ class Oracle:
     def module(self, path):
         if path not in self.modules:
             try:
-                self.modules[path] = Module(self, path)
+                self.modules[path] = Module(path)
             except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
                 self.modules[path] = None
         return self.modules[path]
@@ -150,8 +147,7 @@ class Oracle:
 
     def module_attribute(self, target, name, depth):
         """`name` looked up in a module file or namespace-package folder."""
-        if depth > MAX_DEPTH:
-            return None
+        if depth > MAX_DEPTH: return None  # noqa: E701 (a cycle of aliases)
         module = self.module(target) if os.path.isfile(target) else None
         if module is not None and name in module.scope.bindings:
             return self.binding(module.scope, name, module.scope.bindings[name], depth + 1)
@@ -176,8 +172,7 @@ class Oracle:
         return None
 
     def binding(self, scope, name, binding, depth):
-        if depth > MAX_DEPTH:
-            return None
+        if depth > MAX_DEPTH: return None  # noqa: E701 (a cycle of aliases)
         kind = binding[0]
         importer = scope.module.path
         if kind == "class":
@@ -194,8 +189,7 @@ class Oracle:
         return None
 
     def resolve(self, scope, expr, depth=0):
-        if depth > MAX_DEPTH:
-            return None
+        if depth > MAX_DEPTH: return None  # noqa: E701 (a cycle of aliases)
         if isinstance(expr, ast.Subscript):
             return self.resolve(scope, expr.value, depth + 1)
         if isinstance(expr, ast.Name):
@@ -232,16 +226,13 @@ def walk_classes(oracle, scope, found):
             elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 visit(stmt.body, Scope(parent.module, stmt, parent))
             else:
-                for field in ("body", "orelse", "finalbody", "handlers"):
-                    visit(getattr(stmt, field, []) or [], parent)
-                for case in getattr(stmt, "cases", []) or []:
-                    visit(case.body, parent)
+                for block in inner_blocks(stmt):
+                    visit(block, parent)
 
     visit(scope.node.body, scope)
 
 
-def key(info):
-    return f"{info['file']}:{info['line']}"
+def key(info): return f"{info['file']}:{info['line']}"
 
 
 def methods(info):
@@ -253,8 +244,8 @@ def methods(info):
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 found[stmt.name] = stmt.lineno - 1
             elif not isinstance(stmt, ast.ClassDef):
-                for field in ("body", "orelse", "finalbody", "handlers"):
-                    visit(getattr(stmt, field, []) or [])
+                for block in inner_blocks(stmt):
+                    visit(block)
 
     visit(info["node"].body)
     return found
@@ -265,13 +256,12 @@ def main():
     root = os.path.realpath(config["root"])
     folders = [os.path.realpath(f) for f in config["folders"]]
     oracle = Oracle(root, folders, [os.path.realpath(p) for p in config.get("searchPaths", [])])
-    files = sorted(analysed_files(root))
     classes = []
-    for path in files:
+    for path in sorted(analysed_files(root)):
         module = oracle.module(path)
         if module is not None:
             walk_classes(oracle, module.scope, classes)
-    supertypes, subtypes = {}, {key(info): [] for info in classes}
+    supertypes, subtypes = {}, {key(info): [] for info in classes}  # subtypes: the inverse relation
     for info in classes:
         bases = []
         for expr in info["node"].bases:
@@ -285,7 +275,7 @@ def main():
                 bases.append("?" + ast.get_source_segment(info["module"].source, written))
         supertypes[key(info)] = bases
     by_key = {key(info): info for info in classes}
-    declarations = [
+    declarations = [  # every class
         {"key": key(info), "file": info["file"], "line": info["line"], "name": info["node"].name, "kind": "class",
          "supertypes": sorted(set(supertypes[key(info)])), "subtypes": sorted(set(subtypes[key(info)]))}
         for info in classes
@@ -298,8 +288,7 @@ def main():
             if sub not in below:
                 below.append(sub)
                 queue += subtypes.get(sub, [])
-        own = methods(info)
-        for name, line in sorted(own.items(), key=lambda item: item[1]):
+        for name, line in sorted(methods(info).items(), key=lambda item: item[1]):
             overriders = [f"{by_key[sub]['file']}:{methods(by_key[sub])[name]}" for sub in below if sub in by_key and name in methods(by_key[sub])]
             if overriders:
                 overrides.append({"key": f"{info['file']}:{line}", "file": info["file"], "line": line,
