@@ -22,32 +22,47 @@ function relativeTo(root: string, path: string): string {
   return nodePath.relative(root, path).split(nodePath.sep).join('/') || '.'
 }
 
-/** The TypeScript project graph under `root` (canonical path), as the server would load it. */
-export function typeScriptProjects(root: string): ProjectModel {
+/** One TypeScript project the server would load: its id (the workspace-relative config path) and parsed config. */
+export interface TypeScriptConfig {
+  readonly id: string
+  readonly parsed: ts.ParsedCommandLine
+}
+
+/**
+ * Every TypeScript project under `root` (canonical path), as the server would load them: each tsconfig.json /
+ * jsconfig.json and every config they reference, transitively; sorted by id.
+ */
+export function typeScriptConfigs(root: string): TypeScriptConfig[] {
   const host: ts.ParseConfigFileHost = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} }
   const queue = walkFiles(root, (name) => name === 'tsconfig.json' || name === 'jsconfig.json')
   const seen = new Set<string>()
-  const owners = new Map<string, string[]>()
-  const projects: Array<{ id: string; files: number }> = []
+  const configs: TypeScriptConfig[] = []
   while (queue.length > 0) {
     const config = nodePath.resolve(queue.shift() as string)
     if (seen.has(config)) continue
     seen.add(config)
     const parsed = ts.getParsedCommandLineOfConfigFile(config, undefined, host)
     if (parsed === undefined) continue
-    const id = relativeTo(root, config)
-    projects.push({ id, files: parsed.fileNames.length })
-    for (const file of parsed.fileNames) {
-      const key = relativeTo(root, nodePath.resolve(file))
-      owners.set(key, [...(owners.get(key) ?? []), id])
-    }
+    configs.push({ id: relativeTo(root, config), parsed })
     for (const reference of parsed.projectReferences ?? []) {
       const target = nodePath.resolve(ts.resolveProjectReferencePath(reference))
       const inside = !nodePath.relative(root, target).startsWith('..')
       if (inside && ts.sys.fileExists(target) && !seen.has(target)) queue.push(target)
     }
   }
-  projects.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  return configs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+}
+
+/** The TypeScript project graph under `root` (canonical path), as the server would load it. */
+export function typeScriptProjects(root: string): ProjectModel {
+  const owners = new Map<string, string[]>()
+  const projects = typeScriptConfigs(root).map(({ id, parsed }) => {
+    for (const file of parsed.fileNames) {
+      const key = relativeTo(root, nodePath.resolve(file))
+      owners.set(key, [...(owners.get(key) ?? []), id])
+    }
+    return { id, files: parsed.fileNames.length }
+  })
   return { projects, projectsOf: (path) => owners.get(path) ?? [noProject] }
 }
 
