@@ -3,9 +3,10 @@
 // language; the server's own answer is always preferred where it has one (the provider decides).
 import { comparePositions, rangeContains } from '../coordinates.js'
 import { LspError } from '../errors.js'
-import type { LspHierarchyItem, LspLocation, LspPosition, LspRequestFor, LspResultFor, LspResultMeta } from '../vocabulary.js'
+import type { LspHierarchyItem, LspLocation, LspPosition, LspRange, LspRequestFor, LspResultFor } from '../vocabulary.js'
 import { aliasedName, baseEntries, type BaseEntry } from './header.js'
 import type { LspDerivableOperation, LspDerivationHost } from './host.js'
+import { derivedMeta, locationOf, unique } from './result.js'
 import { DerivationFiles, itemOf, memberKinds, typeKinds, type FlatSymbol } from './symbols.js'
 
 /** How far aliases and import hops are followed, and how many subtypes a transitive walk visits. */
@@ -62,12 +63,48 @@ class Derivation {
   async typeAt(path: string, position: LspPosition): Promise<FlatSymbol | undefined> {
     const node = await this.files.symbolNamedAt(path, position)
     if (node !== undefined && typeKinds.has(node.symbol.kind) && (await this.alias(node)) === undefined) return node
-    return this.resolve(path, position, 0)
+    if (node === undefined) {
+      const redeclared = await this.redeclaredAt(path, position)
+      if (redeclared !== undefined) return redeclared
+    }
+    return (await this.resolve(path, position, 0))[0]
   }
 
-  /** A hierarchy item's declaration in the file's current outline. */
+  /**
+   * A type declared at the position that the outline lost: a name bound again later in the same scope
+   * (pyright keeps only the last `class Module` of a function that declares it eleven times). Built from the
+   * header's text, so the answer is about the declaration asked about, not another one of the same name.
+   */
+  private async redeclaredAt(path: string, position: LspPosition): Promise<FlatSymbol | undefined> {
+    const lines = await this.files.lines(path)
+    const line = lines.lineText(position.line)
+    const word = /[A-Za-z_$][\w$]*/y
+    let start = position.character
+    while (start > 0 && /[\w$]/.test(line[start - 1]!)) start--
+    word.lastIndex = start
+    const name = word.exec(line)?.[0]
+    if (name === undefined || !/\b(class|struct|interface)\s+$/.test(line.slice(0, start))) return undefined
+    const namesake = (await this.files.outline(path)).find((n) => n.symbol.name === name && typeKinds.has(n.symbol.kind))
+    if (namesake === undefined) return undefined
+    const selectionRange = {
+      start: { line: position.line, character: start },
+      end: { line: position.line, character: start + name.length },
+    }
+    const symbol = {
+      name,
+      kind: namesake.symbol.kind,
+      range: { start: { line: position.line, character: 0 }, end: selectionRange.end },
+      selectionRange,
+      children: [],
+    }
+    return { symbol, path, uri: namesake.uri, ...(namesake.parent === undefined ? {} : { parent: namesake.parent }) }
+  }
+
+  /** A hierarchy item's declaration in the file's current outline (or its header, for one the outline lost). */
   async nodeOf(item: LspHierarchyItem): Promise<FlatSymbol> {
-    const node = await this.files.symbolNamedAt(item.path, item.selectionRange.start)
+    const node =
+      (await this.files.symbolNamedAt(item.path, item.selectionRange.start)) ??
+      (await this.redeclaredAt(item.path, item.selectionRange.start))
     if (node === undefined || node.symbol.name !== item.name) {
       throw new LspError(
         'NOT_FOUND',
@@ -77,28 +114,30 @@ class Derivation {
     return node
   }
 
-  /** Where the name at a position leads, followed through imports and aliases to a type declaration. */
-  async resolve(path: string, position: LspPosition, hops: number): Promise<FlatSymbol | undefined> {
-    if (hops > maxHops) return undefined
+  /**
+   * Where the name at a position leads, followed through imports and aliases to type declarations — every
+   * one the server names (a TypeScript interface merged from several declarations is each of them).
+   */
+  async resolve(path: string, position: LspPosition, hops: number): Promise<FlatSymbol[]> {
+    if (hops > maxHops) return []
     const { locations } = await this.files.ask({ operation: 'definition', root: this.files.root, path, position })
+    const found: FlatSymbol[] = []
     for (const location of locations) {
       const at = location.targetSelectionRange?.start ?? location.range.start
       const node = (await this.files.symbolNamedAt(location.path, at)) ?? (await this.declarationStartingAt(location.path, at))
       if (node !== undefined) {
         const alias = await this.alias(node)
         if (alias !== undefined) {
-          const target = await this.resolve(node.path, (await this.files.lines(node.path)).positionAt(alias.lastStart), hops + 1)
-          if (target !== undefined) return target
+          found.push(...(await this.resolve(node.path, (await this.files.lines(node.path)).positionAt(alias.lastStart), hops + 1)))
         } else if (typeKinds.has(node.symbol.kind)) {
-          return node
+          found.push(node)
         }
       } else if (location.path !== path || comparePositions(at, position) !== 0) {
         // Not a declaration of the outline (an import statement): ask where that name leads.
-        const target = await this.resolve(location.path, at, hops + 1)
-        if (target !== undefined) return target
+        found.push(...(await this.resolve(location.path, at, hops + 1)))
       }
     }
-    return undefined
+    return [...new Map(found.map((node) => [keyOf(node), node])).values()]
   }
 
   private async declarationStartingAt(path: string, at: LspPosition): Promise<FlatSymbol | undefined> {
@@ -136,40 +175,51 @@ class Derivation {
       entries.map((entry) => (entry.call ? undefined : this.resolve(node.path, lines.positionAt(entry.lastStart), 0))),
     )
     const found: FlatSymbol[] = []
-    targets.forEach((target, i) => (target === undefined ? unresolved.push(entries[i]!.name) : found.push(target)))
+    targets.forEach((target, i) =>
+      target === undefined || target.length === 0 ? unresolved.push(entries[i]!.name) : found.push(...target),
+    )
     return found
   }
 
   /** Types naming this one as a base, found through its references (and through aliases of it). */
-  async subtypes(node: FlatSymbol, aliases: Set<FlatSymbol>, hops: number): Promise<FlatSymbol[]> {
-    const { selectionRange } = node.symbol
-    const { locations } = await this.files.ask({
-      operation: 'references',
-      root: this.files.root,
-      path: node.path,
-      position: selectionRange.start,
-    })
+  subtypes(node: FlatSymbol, seen: Set<string>, hops: number): Promise<FlatSymbol[]> {
+    return this.subtypesOfName(node.path, node.symbol.selectionRange, seen, hops)
+  }
+
+  /** Types whose base list holds a reference to the name at `name` (a type's, an alias's, an import's). */
+  private async subtypesOfName(path: string, name: LspRange, seen: Set<string>, hops: number): Promise<FlatSymbol[]> {
+    seen.add(siteKey(path, name.start))
+    const { locations } = await this.files.ask({ operation: 'references', root: this.files.root, path, position: name.start })
     const perLocation = await Promise.all(
       locations.map(async (location) => {
         const at = location.range.start
-        if (location.path === node.path && rangeContains(selectionRange, at)) return []
+        if (location.path === path && rangeContains(name, at)) return []
         const lines = await this.files.lines(location.path)
         const offset = lines.offsetAt(at)
         const within = (entry: BaseEntry) => offset >= entry.start && offset <= entry.end
         const found: FlatSymbol[] = []
         for (const candidate of await this.files.outline(location.path)) {
-          const { range, selectionRange: name } = candidate.symbol
+          const { range, selectionRange } = candidate.symbol
           if (rangeContains(range, at) && typeKinds.has(candidate.symbol.kind) && (await this.basesOf(candidate)).some(within)) {
             found.push(candidate)
           }
           // An alias of this type declared here (its outline range may cover the name only): follow it.
-          const onItsLine = name.start.line === at.line && comparePositions(name.end, at) <= 0
-          if ((rangeContains(range, at) || onItsLine) && hops < maxHops && !aliases.has(candidate)) {
+          const onItsLine = selectionRange.start.line === at.line && comparePositions(selectionRange.end, at) <= 0
+          if ((rangeContains(range, at) || onItsLine) && hops < maxHops && !seen.has(siteKey(candidate.path, selectionRange.start))) {
             const alias = await this.alias(candidate)
-            if (alias !== undefined && within(alias)) {
-              aliases.add(candidate)
-              found.push(...(await this.subtypes(candidate, aliases, hops + 1)))
-            }
+            if (alias !== undefined && within(alias))
+              found.push(...(await this.subtypesOfName(candidate.path, selectionRange, seen, hops + 1)))
+          }
+        }
+        // An import that renames it (`from .core import Base as Root`): the server's references to the type
+        // stop at the import (pyright), so the new name's references are asked too.
+        const end = lines.offsetAt(location.range.end)
+        const rename = /^\s+as\s+([A-Za-z_$][\w$]*)/.exec(lines.text.slice(end, end + 200))
+        if (rename !== null && hops < maxHops) {
+          const aliasStart = end + rename[0].length - rename[1]!.length
+          const aliasRange = { start: lines.positionAt(aliasStart), end: lines.positionAt(aliasStart + rename[1]!.length) }
+          if (!seen.has(siteKey(location.path, aliasRange.start))) {
+            found.push(...(await this.subtypesOfName(location.path, aliasRange, seen, hops + 1)))
           }
         }
         return found
@@ -220,33 +270,11 @@ class Derivation {
   }
 }
 
+function siteKey(path: string, position: LspPosition): string {
+  return `${path}:${position.line}:${position.character}`
+}
+
 function keyOf(node: FlatSymbol): string {
   const { start } = node.symbol.selectionRange
   return `${node.path}:${start.line}:${start.character}`
-}
-
-function unique(items: LspHierarchyItem[]): LspHierarchyItem[] {
-  return [...new Map(items.map((item) => [item.id, item])).values()]
-}
-
-function locationOf(node: FlatSymbol): LspLocation {
-  return { uri: node.uri, path: node.path, range: node.symbol.selectionRange }
-}
-
-/** The derived answer's metadata: the native answers' state, and how it was derived. */
-function derivedMeta(files: DerivationFiles, unresolved: ReadonlyArray<string>, truncated: boolean): LspResultMeta {
-  const metas = files.metas
-  const rank = { ready: 0, indexing: 1, degraded: 2 } as const
-  const coverage = metas.flatMap((meta) => (meta.coverage === undefined ? [] : [meta.coverage]))
-  const incomplete = coverage.find((c) => !c.complete)
-  return {
-    providerId: metas[0]?.providerId ?? 'derived',
-    status: metas.reduce<LspResultMeta['status']>((worst, meta) => (rank[meta.status] > rank[worst] ? meta.status : worst), 'ready'),
-    warm: metas.every((meta) => meta.warm),
-    truncated: truncated || metas.some((meta) => meta.truncated),
-    ...(metas.some((meta) => meta.stale === true) ? { stale: true } : {}),
-    ...(coverage.length > 0 ? { coverage: incomplete ?? coverage[coverage.length - 1]! } : {}),
-    derived: { from: [...files.asked], ...(unresolved.length > 0 ? { unresolved: [...unresolved] } : {}) },
-    elapsedMs: 0,
-  }
 }
