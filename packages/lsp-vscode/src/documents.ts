@@ -14,6 +14,35 @@ export function openDocumentOf(path: string): vscode.TextDocument | undefined {
   )
 }
 
+/** Whether a file-system error says the file is missing (VS Code's FileSystemError or Node's). */
+export function isMissing(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return (
+    code === 'FileNotFound' ||
+    code === 'ENOENT' ||
+    code === 'ENOTDIR' ||
+    (error instanceof Error && /FileNotFound|ENOENT/.test(error.message))
+  )
+}
+
+/**
+ * The text of a file as VS Code holds it: the open buffer (unsaved edits included), else the file on disk
+ * through VS Code's file system, within the operation's deadline. NOT_FOUND when it does not exist.
+ */
+export async function readDocumentText(path: string, deadline: Deadline): Promise<string> {
+  const open = openDocumentOf(path)
+  if (open) return open.getText()
+  try {
+    const bytes = await deadline.run(`reading ${path}`, () => vscode.workspace.fs.readFile(vscode.Uri.file(path)))
+    return new TextDecoder('utf-8').decode(bytes)
+  } catch (error) {
+    if (error instanceof LspError) throw error
+    if (isMissing(error)) throw new LspError('NOT_FOUND', `${path} does not exist`, { data: { path } })
+    const detail = error instanceof Error ? error.message : String(error)
+    throw new LspError('SERVER_ERROR', `VS Code could not read ${path}: ${detail}`, { cause: error, data: { path } })
+  }
+}
+
 /** A snapshot of a document as VS Code holds it in memory, with its version. */
 export function snapshotOf(document: vscode.TextDocument): LspDocumentSnapshot {
   const path = nodePath.normalize(document.uri.fsPath)

@@ -16,6 +16,7 @@ import type * as vscode from 'vscode'
 
 import { Containment, containedPath } from './containment.js'
 import { Deadline } from './deadline.js'
+import { derivationHost, derivationPlan, derive, type DerivationOptions } from './derivation.js'
 import { DocumentTracker } from './documents.js'
 import { checkRootIsOpen, fileWorkspaceFolders } from './folders.js'
 import { languageExtensions, type LanguageExtensionOptions } from './languages.js'
@@ -28,10 +29,13 @@ import { documentSymbols, workspaceSymbols } from './operations/symbols.js'
 import { RecentMap, type ListedCodeAction, type OperationContext } from './operation-context.js'
 
 /** Options for {@link createVsCodeProvider}. */
-export interface VsCodeProviderOptions extends LanguageExtensionOptions {
+export interface VsCodeProviderOptions extends LanguageExtensionOptions, DerivationOptions {
   /** Provider id in the registry. Default `vscode`. */
   readonly id?: string
-  /** Operations to offer. Default: every seam operation (VS Code answers empty where no extension helps). */
+  /**
+   * Operations VS Code's providers answer. Default: every seam operation (VS Code answers empty where no
+   * extension helps). Derivable operations left out are still offered, derived from these (`derive`).
+   */
   readonly operations?: ReadonlyArray<LspOperation>
   /** Total budget of one operation, retries included. Default 30 000 ms. */
   readonly timeoutMs?: number
@@ -102,6 +106,21 @@ function handlers(extensions: ReadonlyArray<string>): { readonly [O in LspOperat
 }
 
 /**
+ * The request with its path contained in the root: a path that is a link out of the root is refused before
+ * VS Code opens (and reads) it. The seam resolved it for this root already (request.file); it is contained
+ * here only without that.
+ */
+function withContainedPath(request: LspProviderRequest, root: string): LspProviderRequest {
+  if (!('path' in request) || typeof request.path !== 'string') return request
+  const path = request.file?.root === root ? request.file.lexical : containedPath(root, request.path)
+  return { ...request, path } as LspProviderRequest
+}
+
+function hasItems(result: LspQueryResult): boolean {
+  return result.kind === 'hierarchyItems' && result.items.length > 0
+}
+
+/**
  * Creates a provider that answers seam queries through VS Code's language features: whatever language
  * extensions the user has installed, over VS Code's buffers (unsaved edits included). Must run inside a
  * VS Code extension host.
@@ -115,7 +134,8 @@ export function createVsCodeProvider(options: VsCodeProviderOptions = {}): VsCod
       `VS Code knows no file extension for the languages ${JSON.stringify(options.languages ?? [])}; pass \`extensions\` explicitly`,
     )
   }
-  const operations = [...(options.operations ?? lspOperations)]
+  const native = [...(options.operations ?? lspOperations)]
+  const plan = derivationPlan(native, options)
   const timeoutMs = options.timeoutMs ?? 30_000
   const documents = new DocumentTracker()
   const warmLanguages = new Set<string>()
@@ -125,44 +145,51 @@ export function createVsCodeProvider(options: VsCodeProviderOptions = {}): VsCod
   const table = handlers(Object.keys(extensions))
   let disposed = false
 
+  /** The adapter's native path: one VS Code handler, within the operation's deadline. Never derives. */
+  const run = async (request: LspProviderRequest, root: string, deadline: Deadline): Promise<LspQueryResult> => {
+    const context: OperationContext = {
+      providerId: id,
+      root,
+      languageId: request.languageId,
+      deadline,
+      containment: new Containment(root),
+      documents,
+      warmLanguages,
+      warmUpTried,
+      warmupWaitMs: options.warmupWaitMs ?? 10_000,
+      hierarchyItems,
+      codeActions: listedActions,
+      codeActionResolveCount: options.codeActionResolveCount ?? 20,
+      diagnosticsSettleMs: options.diagnosticsSettleMs ?? 750,
+      revealForDiagnostics: options.revealForDiagnostics ?? true,
+    }
+    return table[request.operation](context, withContainedPath(request, root))
+  }
+
   return {
     id,
     extensions,
-    operations,
+    operations: plan.operations,
     async query<R extends LspQueryRequest>(request: LspProviderRequest<R>, signal: AbortSignal): Promise<LspResultFor<R['operation']>> {
       if (disposed) throw new LspError('DISPOSED', `provider "${id}" was disposed`)
       if (signal.aborted) throw new LspError('CANCELLED', `${request.operation} was cancelled before it started`)
       // Canonical, like the workspaces' roots, so symbolic links are judged by where they really lead.
       const root = canonicalPath(normalizeRoot(request.root))
       if (options.requireOpenFolder !== false) checkRootIsOpen(root)
-      // A request path that is a link out of the root is refused before VS Code opens (and reads) it.
-      // The seam resolved it for this root already (request.file); it is contained here only without that.
-      const path =
-        'path' in request && typeof request.path === 'string'
-          ? request.file?.root === root
-            ? request.file.lexical
-            : containedPath(root, request.path)
-          : undefined
-      const context: OperationContext = {
-        providerId: id,
-        root,
-        languageId: request.languageId,
-        deadline: new Deadline(request.operation, timeoutMs, signal),
-        containment: new Containment(root),
-        documents,
-        warmLanguages,
-        warmUpTried,
-        warmupWaitMs: options.warmupWaitMs ?? 10_000,
-        hierarchyItems,
-        codeActions: listedActions,
-        codeActionResolveCount: options.codeActionResolveCount ?? 20,
-        diagnosticsSettleMs: options.diagnosticsSettleMs ?? 750,
-        revealForDiagnostics: options.revealForDiagnostics ?? true,
-      }
-      const handler = table[request.operation]
+      // One budget for the whole operation, every native query of a derivation included.
+      const deadline = new Deadline(request.operation, timeoutMs, signal)
+      const native = (asked: LspProviderRequest) => run(asked, root, deadline)
       try {
-        const result = await handler(context, (path === undefined ? request : { ...request, path }) as LspProviderRequest)
-        return result as LspResultFor<R['operation']>
+        const route = plan.route(request)
+        if (route === 'native') return (await native(request)) as LspResultFor<R['operation']>
+        const contained = withContainedPath(request, root)
+        const derived = () => derive(contained, derivationHost(id, extensions, contained, root, deadline, native))
+        if (route === 'derive') return (await derived()) as LspResultFor<R['operation']>
+        // VS Code first; no item where a derivation finds a type means no provider answered for it.
+        const answer = await native(request)
+        if (hasItems(answer)) return answer as LspResultFor<R['operation']>
+        const fallback = await derived()
+        return (hasItems(fallback) ? fallback : answer) as LspResultFor<R['operation']>
       } catch (error) {
         throw toLspError(error, 'SERVER_ERROR', `VS Code failed on ${request.operation}`)
       }
@@ -173,7 +200,8 @@ export function createVsCodeProvider(options: VsCodeProviderOptions = {}): VsCod
         root: folder.root,
         server: 'vscode',
         state: disposed ? 'unavailable' : warmLanguages.size > 0 ? 'ready' : 'starting',
-        operations,
+        operations: native,
+        ...(plan.derivedOperations.length > 0 ? { derivedOperations: plan.derivedOperations } : {}),
         languages: [...new Set(Object.values(extensions))],
       }))
     },

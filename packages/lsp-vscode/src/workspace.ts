@@ -15,7 +15,7 @@ import * as vscode from 'vscode'
 
 import { containedPath } from './containment.js'
 import { Deadline } from './deadline.js'
-import { openDocumentOf, snapshotOf } from './documents.js'
+import { isMissing, openDocumentOf, snapshotOf } from './documents.js'
 import { toWorkspaceEdit } from './shapes/edits.js'
 
 /** Options for {@link createVsCodeWorkspace}. */
@@ -29,16 +29,6 @@ export interface VsCodeWorkspaceOptions {
 }
 
 type AppliedFile = LspApplyEditResult['files'][number]
-
-function isMissing(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code
-  return (
-    code === 'FileNotFound' ||
-    code === 'ENOENT' ||
-    code === 'ENOTDIR' ||
-    (error instanceof Error && /FileNotFound|ENOENT/.test(error.message))
-  )
-}
 
 /**
  * A workspace root over VS Code: files read from VS Code's buffers when open (unsaved edits and versions

@@ -1,6 +1,13 @@
 import * as nodePath from 'node:path'
 
-import { LspError, type LspHierarchyItem, type LspProviderRequest, type LspRequestFor, type LspResultFor } from '@codeseam/lsp'
+import {
+  LspError,
+  isDerivedItem,
+  type LspHierarchyItem,
+  type LspProviderRequest,
+  type LspRequestFor,
+  type LspResultFor,
+} from '@codeseam/lsp'
 import type * as vscode from 'vscode'
 
 import { execute, vsCommands } from '../commands.js'
@@ -51,6 +58,17 @@ export async function prepareHierarchy(
  * prepared again at its selection start and matched by id.
  */
 async function vsItemFor(context: OperationContext, family: HierarchyFamily, item: LspHierarchyItem): Promise<VsItem> {
+  // A derived item has no VS Code item behind it, and preparing it through VS Code would find none (or a
+  // different provider's): its type-hierarchy follow-ups are derived (the provider routes them), never here.
+  if (isDerivedItem(item)) {
+    throw new LspError(
+      'INVALID_ARGUMENT',
+      family === 'call'
+        ? `"${item.name}" is a derived type-hierarchy item; it cannot continue a call hierarchy`
+        : `"${item.name}" is a derived type-hierarchy item; its supertypes and subtypes are derived, and derivation is off`,
+      { data: { id: item.id } },
+    )
+  }
   const data = item.data as Partial<HierarchyItemData> | undefined
   if (data?.family !== undefined && data.family !== family) {
     throw new LspError('INVALID_ARGUMENT', `"${item.name}" is a ${data.family}-hierarchy item; it cannot continue a ${family} hierarchy`)

@@ -15,6 +15,7 @@ export const typescriptBasics: FakeExtension = {
 
 /**
  * What VS Code's TypeScript support does not provide (no declaration or type-hierarchy provider), so an
- * adapter configured for it does not claim them.
+ * adapter configured for it does not ask VS Code for them: declaration is not claimed, and the type
+ * hierarchy is derived (rfc/0005, addendum "derived operations").
  */
 export const notProvidedByTypeScript = ['declaration', 'prepareTypeHierarchy', 'supertypes', 'subtypes'] as const

@@ -9,6 +9,7 @@ import * as nodePath from 'node:path'
 
 import type * as vscode from 'vscode'
 
+import { builtinEmptyAnswers, providerCommands, relatedTypes, resetProviders } from './providers.js'
 import { EndOfLine, EventEmitter, Position, Range, Uri, WorkspaceEdit, type TextEdit, type WorkspaceEditEntry } from './types.js'
 
 // --- text documents ---------------------------------------------------------------------------------------------
@@ -114,32 +115,6 @@ export class FakeTextDocument implements vscode.TextDocument {
 
 type CommandHandler = (...args: any[]) => unknown
 
-/** Built-in commands that exist in every VS Code window; with no language extension they answer empty. */
-const builtinEmptyAnswers: Readonly<Record<string, unknown>> = {
-  'vscode.executeDefinitionProvider': [],
-  'vscode.executeTypeDefinitionProvider': [],
-  'vscode.executeDeclarationProvider': [],
-  'vscode.executeImplementationProvider': [],
-  'vscode.executeReferenceProvider': [],
-  'vscode.executeHoverProvider': [],
-  'vscode.executeSignatureHelpProvider': undefined,
-  'vscode.executeDocumentSymbolProvider': [],
-  'vscode.executeWorkspaceSymbolProvider': [],
-  'vscode.prepareCallHierarchy': [],
-  'vscode.provideIncomingCalls': [],
-  'vscode.provideOutgoingCalls': [],
-  'vscode.prepareTypeHierarchy': [],
-  'vscode.provideSupertypes': [],
-  'vscode.provideSubtypes': [],
-  'vscode.executeCodeActionProvider': [],
-  'vscode.executeFormatDocumentProvider': [],
-  'vscode.executeFormatRangeProvider': [],
-  'vscode.prepareRename': undefined,
-  'vscode.executeDocumentRenameProvider': undefined,
-  'vscode.executeInlayHintProvider': [],
-  'vscode.executeCompletionItemProvider': { items: [], isIncomplete: false },
-}
-
 export interface FakeExtension {
   readonly id: string
   readonly packageJSON: { contributes?: { languages?: Array<{ id: string; extensions?: string[] }> } }
@@ -181,6 +156,7 @@ class FakeHost {
     this.failingSaves.clear()
     this.applyEditGate = undefined
     this.saveGate = undefined
+    resetProviders()
   }
 
   setFolders(roots: ReadonlyArray<string>): void {
@@ -247,6 +223,12 @@ class FakeHost {
   async executeCommand(command: string, ...args: unknown[]): Promise<unknown> {
     const handler = this.commands.get(command)
     if (handler) return handler(...args)
+    // Commands that run the registered language feature providers (providers.ts).
+    const provided = providerCommands[command]
+    if (provided) return provided.run(this.openDocument(args[0] as Uri), args)
+    if (command === 'vscode.provideSupertypes' || command === 'vscode.provideSubtypes') {
+      return relatedTypes(command === 'vscode.provideSupertypes' ? 'supertypes' : 'subtypes', args[0] as vscode.TypeHierarchyItem)
+    }
     if (command in builtinEmptyAnswers) return builtinEmptyAnswers[command]
     throw new Error(`command '${command}' not found`)
   }

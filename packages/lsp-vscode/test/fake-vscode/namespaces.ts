@@ -5,6 +5,7 @@ import * as nodePath from 'node:path'
 import type * as vscode from 'vscode'
 
 import { host } from './host.js'
+import { register } from './providers.js'
 import { FileType, RelativePattern, Uri, type WorkspaceEdit } from './types.js'
 
 function fileSystemError(uri: Uri, cause: unknown): Error {
@@ -89,6 +90,13 @@ export const languages = {
     return [...host.diagnostics.values()].map(({ uri, list }) => [uri, list])
   },
   onDidChangeDiagnostics: host.onDidChangeDiagnostics.event,
+  registerDocumentSymbolProvider: (selector: any, provider: vscode.DocumentSymbolProvider, _metadata?: unknown) =>
+    register('documentSymbols', selector, provider),
+  registerDefinitionProvider: (selector: any, provider: vscode.DefinitionProvider) => register('definition', selector, provider),
+  registerReferenceProvider: (selector: any, provider: vscode.ReferenceProvider) => register('references', selector, provider),
+  registerImplementationProvider: (selector: any, provider: vscode.ImplementationProvider) =>
+    register('implementation', selector, provider),
+  registerTypeHierarchyProvider: (selector: any, provider: vscode.TypeHierarchyProvider) => register('typeHierarchy', selector, provider),
   getLanguages: async (): Promise<string[]> => [
     ...new Set(host.extensions.flatMap((e) => (e.packageJSON.contributes?.languages ?? []).map((l) => l.id))),
   ],
