@@ -28,6 +28,7 @@ import {
   WorkspaceFoldersRequest,
   WorkspaceSymbolRequest,
   type Diagnostic,
+  type DocumentSymbol,
   type Location,
   type ProtocolConnection,
   type ServerCapabilities,
@@ -37,6 +38,7 @@ import {
 } from 'vscode-languageserver-protocol/node'
 
 import type { ReadQuery } from './read-mix.js'
+import { floorTypeHierarchy } from './type-hierarchy.js'
 
 /** How to start a language server: the command line and what to answer to its configuration requests. */
 export interface ServerCommand {
@@ -195,6 +197,9 @@ export class FloorClient {
         return this.connection.sendRequest(HoverRequest.type, { textDocument, position: query.position })
       case 'documentSymbols':
         return this.connection.sendRequest(DocumentSymbolRequest.type, { textDocument })
+      case 'typeHierarchy':
+        // No type hierarchy natively: the requests codeseam derives it from (type-hierarchy.ts).
+        return floorTypeHierarchy(this, query)
       case 'implementation':
         return this.connection.sendRequest(ImplementationRequest.type, { textDocument, position: query.position })
       case 'callHierarchy': {
@@ -239,6 +244,11 @@ export class FloorClient {
   async references(path: string, position: { readonly line: number; readonly character: number }): Promise<Location[] | null> {
     const uri = await this.ensureOpen(path)
     return this.connection.sendRequest(ReferencesRequest.type, { textDocument: { uri }, position, context: { includeDeclaration: true } })
+  }
+
+  /** The document outline, the raw answer; `path` is workspace-relative or absolute. */
+  async documentSymbols(path: string): Promise<DocumentSymbol[] | SymbolInformation[] | null> {
+    return this.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: await this.ensureOpen(path) } })
   }
 
   /** workspace/symbol, the raw answer. */

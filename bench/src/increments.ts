@@ -1,3 +1,4 @@
+import { isDerivedOperation } from './read-mix.js'
 import type { IncrementResult, Layer } from './report.js'
 import { pairedDifferences, roundSummary, summarize, type TimingSummary } from './statistics.js'
 
@@ -29,7 +30,8 @@ function paired(turns: ReadonlyArray<Turn>, upper: Layer, lower: Layer): TimingS
 
 /**
  * Each layer's own increment per turn (ctx.lsp − floor, tools − ctx.lsp, mcp − tools) and all together (the
- * top layer − floor), over the whole mix and per operation.
+ * top layer − floor), over the whole mix and per operation. The whole mix ("all") holds the native operations
+ * only: a derived operation's floor is its ingredients, so it has a row of its own.
  */
 export function incrementsOf(
   workspace: string,
@@ -52,7 +54,10 @@ export function incrementsOf(
     return { ...(result as Omit<IncrementResult, 'wrong'>), wrong: operation === 'all' ? wrong : (wrongByOperation[operation] ?? {}) }
   }
   return [
-    one('all', turns),
+    one(
+      'all',
+      turns.filter((turn) => !isDerivedOperation(turn.operation)),
+    ),
     ...operations.map((operation) =>
       one(
         operation,

@@ -16,6 +16,7 @@ import { runRealRepositories } from './scenarios/real-repositories.js'
 import { runSdkNoop, runStartup } from './scenarios/startup.js'
 import { machineInfo, type BenchReport, type MissingMeasurement } from './report.js'
 import { printReport } from './table.js'
+import { derivedOperationInfos } from './type-hierarchy.js'
 import { writePythonWorkspace, writeWorkspace, type GeneratedWorkspace } from './workspace-generator.js'
 
 const { values: options } = parseArgs({
@@ -156,6 +157,9 @@ async function main(): Promise<void> {
       machine,
       workspaces: runs.map((run) => run.info),
       readMix: runs.flatMap((run) => run.readMix),
+      derivedOperations: derivedOperationInfos.filter((info) =>
+        runs.some((run) => run.readMix.some((r) => r.byOperation[info.operation] !== undefined)),
+      ),
       coldStart,
       hotReferences: runs.flatMap((run) => run.hotReferences),
       targetResolution: runs.flatMap((run) => (run.targetResolution === undefined ? [] : [run.targetResolution])),

@@ -1,12 +1,25 @@
-import { modulePath, type GeneratedWorkspace } from './workspace-generator.js'
+import { hierarchyBaseIndex, modulePath, type GeneratedWorkspace } from './workspace-generator.js'
 
-/** The four read operations every layer is measured on. */
+/** The four native read operations every layer is measured on. */
 export const readOperations = ['definition', 'references', 'hover', 'documentSymbols'] as const
 /**
- * An operation a layer answers: the read mix's four, and the wider mix's (implementation, call hierarchy =
- * prepare + incoming calls, diagnostics of one file) on the real repositories.
+ * An operation a layer answers: the read mix's four, the derived type hierarchy (prepare + subtypes, see
+ * type-hierarchy.ts), and the wider mix's (implementation, call hierarchy = prepare + incoming calls,
+ * diagnostics of one file) on the real repositories.
  */
-export type ReadOperation = (typeof readOperations)[number] | 'implementation' | 'callHierarchy' | 'diagnostics'
+export type ReadOperation = (typeof readOperations)[number] | 'typeHierarchy' | 'implementation' | 'callHierarchy' | 'diagnostics'
+
+/**
+ * Operations of the read mix that codeseam derives (the native TS 7 server has no type hierarchy). They are
+ * reported beside the native ones, against the bare server answering their ingredients, and kept out of the
+ * mix's "all" figures (the whole-mix ratio, the increments the targets judge, the concurrent burst).
+ */
+export const derivedReadOperations: ReadonlySet<string> = new Set<ReadOperation>(['typeHierarchy'])
+
+/** Whether an operation of the mix is a derived one. */
+export function isDerivedOperation(operation: string): boolean {
+  return derivedReadOperations.has(operation)
+}
 
 /** An answer in the normal form every layer's answer is brought to. */
 export interface NormalAnswer {
@@ -28,6 +41,8 @@ export interface ReadExpectation {
   readonly hoverIncludes?: string
   /** documentSymbols: a symbol with this name exists. */
   readonly symbolName?: string
+  /** typeHierarchy: exactly these direct subtypes, as `name@path:line` (1-based line of the name). */
+  readonly subtypes?: ReadonlyArray<string>
   /** The wider mix: the floor's answer in the normal form; every layer's must agree with it (wide-mix.ts). */
   readonly floor?: NormalAnswer
 }
@@ -83,9 +98,19 @@ function queryAt(
   }
 }
 
-/** The named read mix on a generated workspace: the same four queries every layer answers. */
+/** `name@path:line` of a generated class: where `class <name>` declares it (the key every layer is judged by). */
+export function typeKey(files: ReadonlyMap<string, string>, type: { readonly name: string; readonly path: string }): string {
+  const at = positionOf(files.get(type.path) ?? '', `class ${type.name} `)
+  return `${type.name}@${type.path}:${at.line + 1}`
+}
+
+/**
+ * The named read mix on a generated workspace: the same four native queries every layer answers, and the
+ * derived one (the type hierarchy of the module's class: prepare + subtypes) when the workspace holds the
+ * known hierarchy.
+ */
 export function generatedReadMix(workspace: GeneratedWorkspace): ReadQuery[] {
-  const middle = Math.floor(workspace.fileCount / 2)
+  const middle = hierarchyBaseIndex(workspace.fileCount)
   const path = modulePath(middle)
   const previous = `module${String(middle - 1).padStart(4, '0')}Compute`
   const own = `module${String(middle).padStart(4, '0')}Compute`
@@ -119,6 +144,20 @@ export function generatedReadMix(workspace: GeneratedWorkspace): ReadQuery[] {
       { symbolName: service },
       'class '.length,
     ),
+    ...(workspace.typeHierarchy === undefined
+      ? []
+      : [
+          queryAt(
+            workspace.files,
+            'typeHierarchy: subtypes of a class (derived)',
+            'typeHierarchy',
+            workspace.typeHierarchy.base.path,
+            `class ${workspace.typeHierarchy.base.name} `,
+            0,
+            { subtypes: workspace.typeHierarchy.direct.map((type) => typeKey(workspace.files, type)).sort() },
+            'class '.length,
+          ),
+        ]),
   ]
 }
 

@@ -46,7 +46,24 @@ export interface WorkspaceInfo {
   readonly generated: boolean
 }
 
-/** Timings of one layer on one workspace: the whole mix and each operation. */
+/** A derived operation of the read mix, as the report describes it beside the native ones. */
+export interface DerivedOperationInfo {
+  /** The operation's name in the read mix (a column of the by-operation table). */
+  readonly operation: string
+  /** What every layer above the floor is asked. */
+  readonly asked: string
+  /** The native operations codeseam builds it from (plus the files' text). */
+  readonly derivedFrom: ReadonlyArray<string>
+  /** What the floor's figure is: the bare server answering the ingredients. */
+  readonly floor: string
+  /** What a correct answer is. */
+  readonly verified: string
+}
+
+/**
+ * Timings of one layer on one workspace: the whole mix (native operations only) and each operation, derived
+ * ones included (marked `derived`; their ratio is to the floor answering their ingredients).
+ */
 export interface ReadMixResult {
   readonly workspace: string
   readonly layer: Layer
@@ -55,7 +72,14 @@ export interface ReadMixResult {
   readonly byOperation: Readonly<
     Record<
       string,
-      { readonly summary: TimingSummary; readonly ratio?: FloorRatio; /** references: locations found. */ readonly locations?: number }
+      {
+        readonly summary: TimingSummary
+        readonly ratio?: FloorRatio
+        /** references: locations found. */
+        readonly locations?: number
+        /** Derived by codeseam (see BenchReport.derivedOperations for what the floor answered instead). */
+        readonly derived?: true
+      }
     >
   >
   /** Every answer was checked against the expectation of its query; failures are listed. */
@@ -333,6 +357,8 @@ export interface BenchReport {
   readonly machine: MachineInfo
   readonly workspaces: ReadonlyArray<WorkspaceInfo>
   readonly readMix: ReadonlyArray<ReadMixResult>
+  /** The read mix's derived operations: what was asked, what they are built from, what the floor answered. */
+  readonly derivedOperations?: ReadonlyArray<DerivedOperationInfo>
   readonly coldStart: ReadonlyArray<ColdStartResult>
   readonly hotReferences: ReadonlyArray<HotReferencesResult>
   readonly targetResolution: ReadonlyArray<TargetResolutionResult>

@@ -1,11 +1,10 @@
+import { derivedTables, operationColumn } from './derived-table.js'
+import { ms, ratio } from './format.js'
 import type { BenchReport, RealColdStartSide } from './report.js'
 import type { TimingSummary } from './statistics.js'
 import { targetRows } from './targets.js'
 
 const mb = (bytes: number | undefined) => (bytes === undefined ? '—' : `${Math.round(bytes / 1024 / 1024)} MB`)
-const ms = (value: number | undefined) =>
-  value === undefined || !Number.isFinite(value) ? '—' : value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0)
-const ratio = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '—' : `${value.toFixed(2)}×`)
 const kb = (bytes: number) => (bytes < 10_240 ? `${(bytes / 1024).toFixed(1)} KB` : `${Math.round(bytes / 1024)} KB`)
 
 /** Rows of cells → aligned text (first column left, the rest right). */
@@ -34,6 +33,8 @@ const operationNames: Readonly<Record<string, string>> = { references: 'referenc
 export interface ReportTable {
   readonly title: string
   readonly section?: string
+  /** Lines shown between the title and the table (what a figure is compared with). */
+  readonly note?: ReadonlyArray<string>
   readonly header: string[]
   readonly rows: string[][]
 }
@@ -184,7 +185,7 @@ export function ownCostTables(report: BenchReport): ReportTable[] {
         'wrong (floor, ctx.lsp, tools, mcp) / note',
       ],
       rows: (report.increments ?? []).map((i) => [
-        `${i.workspace} (${i.mix}) / ${i.operation}`,
+        `${i.workspace} (${i.mix}) / ${i.mix === 'read mix' ? operationColumn(report, i.operation) : i.operation}`,
         delta(i.ctxLsp),
         delta(i.tools),
         delta(i.mcp),
@@ -261,11 +262,16 @@ export function ownCostTables(report: BenchReport): ReportTable[] {
   return tables
 }
 
+/** Every operation of the read mix over all workspaces, in the order first met (a workspace may lack one). */
+function operationsOf(report: BenchReport): string[] {
+  return [...new Set(report.readMix.flatMap((r) => Object.keys(r.byOperation)))]
+}
+
 /** The tables of a report, as printed on stdout and embedded in docs/performance.md (the targets table apart). */
 export function reportTables(report: BenchReport): ReportTable[] {
   return [
     {
-      title: 'Read mix (definition, references, hover, documentSymbols), ms per query',
+      title: 'Read mix (definition, references, hover, documentSymbols; any derived operation apart), ms per query',
       header: ['workspace / layer', 'median', 'p95', '× floor (median)', '× floor (p95)', 'n', 'wrong'],
       rows: report.readMix.map((r) => [
         `${r.workspace} / ${r.layer}`,
@@ -278,14 +284,18 @@ export function reportTables(report: BenchReport): ReportTable[] {
       ]),
     },
     {
-      title: 'Read mix by operation, median ms (× floor)',
-      header: ['workspace / layer', ...Object.keys(report.readMix[0]?.byOperation ?? {}), 'references found'],
+      title: 'Read mix by operation, median ms (× floor; a derived operation × the floor answering its ingredients)',
+      header: ['workspace / layer', ...operationsOf(report).map((operation) => operationColumn(report, operation)), 'references found'],
       rows: report.readMix.map((r) => [
         `${r.workspace} / ${r.layer}`,
-        ...Object.values(r.byOperation).map((o) => `${ms(o.summary.median)} (${ratio(o.ratio?.median)})`),
+        ...operationsOf(report).map((operation) => {
+          const o = r.byOperation[operation]
+          return o === undefined ? '—' : `${ms(o.summary.median)} (${ratio(o.ratio?.median)})`
+        }),
         String(r.byOperation['references']?.locations ?? '—'),
       ]),
     },
+    ...derivedTables(report),
     {
       title: 'Cold start to the first correct answer',
       header: ['profile / via', 'initialized ms', 'first correct ms', 'attempts', 'server RSS', 'note'],
@@ -356,7 +366,10 @@ export function printReport(report: BenchReport): string {
   const summary = runsSummaryTable(report)
   const parts = [...(summary === undefined ? [] : [summary]), targetsTable(report), ...reportTables(report)]
     .filter((table) => table.rows.length > 0)
-    .map((table) => `${table.section === undefined ? '' : `${table.section}: `}${table.title}\n${formatTable(table.header, table.rows)}`)
+    .map(
+      (table) =>
+        `${table.section === undefined ? '' : `${table.section}: `}${table.title}\n${(table.note ?? []).map((line) => `  ${line}\n`).join('')}${formatTable(table.header, table.rows)}`,
+    )
   if (report.missing.length > 0) parts.push(`Not measured\n${report.missing.map((m) => `- ${m.what}: ${m.why}`).join('\n')}`)
   return parts.join('\n\n')
 }

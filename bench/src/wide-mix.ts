@@ -200,6 +200,8 @@ export function floorNormal(root: string, operation: ReadOperation, answer: unkn
           return [diagnosticKey(diagnostic.range.start.line + 1, diagnostic.range.start.character + 1, severity, diagnostic.code)]
         }),
       )
+    case 'typeHierarchy': // the read mix's derived operation is judged in type-hierarchy.ts
+      throw new Error('the wider mix has no type hierarchy')
   }
 }
 
@@ -262,6 +264,8 @@ export function seamNormal(root: string, operation: ReadOperation, result: unkno
         ),
       )
     }
+    case 'typeHierarchy':
+      throw new Error('the wider mix has no type hierarchy')
   }
 }
 
@@ -319,6 +323,8 @@ export function toolNormal(operation: ReadOperation, structured: Record<string, 
         files.flatMap((file) => file.diagnostics.map((d) => diagnosticKey(d.line, d.column, d.severity, d.code))),
       )
     }
+    case 'typeHierarchy':
+      throw new Error('the wider mix has no type hierarchy')
   }
 }
 

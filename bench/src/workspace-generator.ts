@@ -16,6 +16,24 @@ export interface GeneratedWorkspace {
   readonly hotSymbol: string
   /** References (declaration included) the hot symbol has, counted while generating. */
   readonly hotReferenceCount: number
+  /** The small known type hierarchy (absent when the workspace is too small to hold it). */
+  readonly typeHierarchy?: TypeHierarchyFacts
+}
+
+/** A class of the known hierarchy: its name and the module declaring it. */
+export interface GeneratedType {
+  readonly name: string
+  readonly path: string
+}
+
+/**
+ * The known type hierarchy: the base class (the read mix's module's own), its direct subclasses in the next
+ * two modules, and one subclass of a subclass (a subtype of the base, but not a direct one).
+ */
+export interface TypeHierarchyFacts {
+  readonly base: GeneratedType
+  readonly direct: ReadonlyArray<GeneratedType>
+  readonly indirect: ReadonlyArray<GeneratedType>
 }
 
 /** The name of the symbol every module calls many times. */
@@ -24,6 +42,30 @@ export const hotSymbolName = 'hotMeasure'
 /** How many calls to the hot symbol each module makes: enough for thousands of references at every size. */
 function hotCallsPerModule(fileCount: number): number {
   return Math.max(3, Math.ceil(2_400 / fileCount))
+}
+
+/** The module whose class is the base of the known hierarchy: the read mix's module (the middle one). */
+export function hierarchyBaseIndex(fileCount: number): number {
+  return Math.floor(fileCount / 2)
+}
+
+/** The hierarchy of a workspace with `fileCount` modules: the base and the two modules after it. */
+export function typeHierarchyOf(fileCount: number): TypeHierarchyFacts | undefined {
+  const base = hierarchyBaseIndex(fileCount)
+  if (base + 2 >= fileCount) return undefined
+  const name = serviceName(base)
+  return {
+    base: { name, path: modulePath(base) },
+    direct: [
+      { name: `${name}Audited`, path: modulePath(base + 1) },
+      { name: `${name}Batched`, path: modulePath(base + 2) },
+    ],
+    indirect: [{ name: `${name}BatchedTwice`, path: modulePath(base + 2) }],
+  }
+}
+
+function serviceName(index: number): string {
+  return `Service${String(index).padStart(4, '0')}`
 }
 
 function moduleName(index: number): string {
@@ -61,15 +103,55 @@ function hotModule(): string {
   ].join('\n')
 }
 
-/** Module `index`: a class, an interface use, a function calling the previous module and the hot symbol. */
-function moduleText(index: number, hotCalls: number): string {
+/**
+ * The known hierarchy's classes in the module after the base (`role` 1: one subclass and a plain use of the
+ * base that is no subtype) and the one after that (`role` 2: a subclass and a subclass of it). Appended at
+ * the end of the module, so nothing above them moves.
+ */
+function hierarchyText(base: string, role: 1 | 2): string[] {
+  if (role === 1) {
+    return [
+      `/** A subclass of ${base}: part of the bench's known type hierarchy. */`,
+      `export class ${base}Audited extends ${base} {`,
+      '  readonly audited = true',
+      '',
+      `  static unwrap(inner: ${base}): string {`,
+      '    return inner.describe()',
+      '  }',
+      '}',
+      '',
+    ]
+  }
+  return [
+    `/** A subclass of ${base}: part of the bench's known type hierarchy. */`,
+    `export class ${base}Batched extends ${base} {`,
+    '  override describe(): string {',
+    '    return `batched ${super.describe()}`',
+    '  }',
+    '}',
+    '',
+    `/** A subclass of ${base}Batched: a subtype of ${base}, but not a direct one. */`,
+    `export class ${base}BatchedTwice extends ${base}Batched {}`,
+    '',
+  ]
+}
+
+/**
+ * Module `index`: a class, an interface use, a function calling the previous module and the hot symbol.
+ * `hierarchyBase`: the base module of the known hierarchy, when this module holds some of its subclasses.
+ */
+function moduleText(index: number, hotCalls: number, hierarchyBase?: number): string {
   const name = moduleName(index)
-  const className = `Service${String(index).padStart(4, '0')}`
+  const className = serviceName(index)
+  const role = hierarchyBase === undefined ? undefined : index - hierarchyBase === 1 ? 1 : index - hierarchyBase === 2 ? 2 : undefined
+  const base = hierarchyBase === undefined ? '' : serviceName(hierarchyBase)
   const lines = [`import { ${hotSymbolName}, type Sample } from '${relativeImport(index, 'src/core/hot.ts')}'`]
   const previous = index > 0 ? index - 1 : undefined
   if (previous !== undefined) {
-    lines.push(`import { ${moduleName(previous)}Compute } from '${relativeImport(index, modulePath(previous))}'`)
+    const alsoBase = role === 1 ? `, ${base}` : ''
+    lines.push(`import { ${moduleName(previous)}Compute${alsoBase} } from '${relativeImport(index, modulePath(previous))}'`)
   }
+  if (role === 2) lines.push(`import { ${base} } from '${relativeImport(index, modulePath(hierarchyBase!))}'`)
   lines.push(
     '',
     `/** Settings of ${className}. */`,
@@ -109,6 +191,7 @@ function moduleText(index: number, hotCalls: number): string {
   }
   const steps = Array.from({ length: hotCalls }, (_, call) => `step${call}`).join(' + ')
   lines.push(previous === undefined ? `  return ${steps}` : `  return ${steps} + ${moduleName(previous)}Compute(input - 1)`, '}', '')
+  if (role !== undefined) lines.push(...hierarchyText(base, role))
   return lines.join('\n')
 }
 
@@ -129,7 +212,8 @@ export function generateFiles(fileCount: number): { files: Map<string, string>; 
     )}\n`,
   )
   files.set('src/core/hot.ts', hotModule())
-  for (let index = 0; index < fileCount; index++) files.set(modulePath(index), moduleText(index, hotCalls))
+  const hierarchyBase = typeHierarchyOf(fileCount) === undefined ? undefined : hierarchyBaseIndex(fileCount)
+  for (let index = 0; index < fileCount; index++) files.set(modulePath(index), moduleText(index, hotCalls, hierarchyBase))
   // Declaration + in each module: the import, the call in add(), and the step calls.
   const hotReferenceCount = 1 + fileCount * (2 + hotCalls)
   return { files, hotReferenceCount }
@@ -143,7 +227,17 @@ export async function writeWorkspace(parent: string, name: string, fileCount: nu
   const dirs = new Set([...files.keys()].map((file) => nodePath.dirname(nodePath.join(root, file))))
   for (const dir of dirs) await mkdir(dir, { recursive: true })
   await Promise.all([...files].map(([file, text]) => writeFile(nodePath.join(root, file), text)))
-  return { name, root, fileCount, files, hotFile: 'src/core/hot.ts', hotSymbol: hotSymbolName, hotReferenceCount }
+  const typeHierarchy = typeHierarchyOf(fileCount)
+  return {
+    name,
+    root,
+    fileCount,
+    files,
+    hotFile: 'src/core/hot.ts',
+    hotSymbol: hotSymbolName,
+    hotReferenceCount,
+    ...(typeHierarchy === undefined ? {} : { typeHierarchy }),
+  }
 }
 
 /** A small deterministic Python package for pyright's cold start: `count` modules calling a shared helper. */

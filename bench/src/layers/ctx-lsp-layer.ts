@@ -3,6 +3,7 @@ import { createLocalHost, type LocalHost } from '@codeseam/lsp-local'
 
 import { withDeadline } from '../measure.js'
 import type { ReadQuery } from '../read-mix.js'
+import { seamHasSubtypes } from '../type-hierarchy.js'
 import { agreesWithFloor, seamNormal } from '../wide-mix.js'
 import { jsonBytes, relativeTo, type ReadLayer } from './read-layer.js'
 
@@ -66,6 +67,8 @@ export function verifySeamResult(root: string, query: ReadQuery, result: LspQuer
       return result.kind === 'hover' && (result.hover?.contents ?? '').includes(query.expect.hoverIncludes ?? '')
     case 'documentSymbols':
       return result.kind === 'documentSymbols' && names(result.symbols).includes(query.expect.symbolName ?? '')
+    case 'typeHierarchy':
+      return seamHasSubtypes(root, query, result)
     default:
       return false
   }
@@ -90,6 +93,13 @@ export function ctxLspLayer(hosted: HostedLsp): ReadLayer {
           const first = prepared.items[0]
           if (first === undefined) return { kind: 'hierarchyCalls', calls: [], meta: prepared.meta }
           return lsp.query({ operation: 'incomingCalls', root, item: first })
+        }
+        case 'typeHierarchy': {
+          // Prepare, then the first item's direct subtypes (derived: the answer carries meta.derived).
+          const prepared = await lsp.query({ operation: 'prepareTypeHierarchy', root, path, position })
+          const first = prepared.items[0]
+          if (first === undefined) return prepared
+          return lsp.query({ operation: 'subtypes', root, item: first })
         }
         default:
           return lsp.query({ operation: query.operation, root, path, position })

@@ -2,6 +2,7 @@ import type { DocumentSymbol, Hover, Location, LocationLink, SymbolInformation }
 
 import { FloorClient, type ServerCommand } from '../floor-client.js'
 import type { ReadQuery } from '../read-mix.js'
+import { floorHoldsSubtypes } from '../type-hierarchy.js'
 import { agreesWithFloor, floorNormal } from '../wide-mix.js'
 import { jsonBytes, relativeTo, type ReadLayer } from './read-layer.js'
 
@@ -47,6 +48,8 @@ export async function startFloorLayer(
           return hoverText(answer as Hover | null).includes(query.expect.hoverIncludes ?? '')
         case 'documentSymbols':
           return symbolNames((answer ?? []) as DocumentSymbol[]).includes(query.expect.symbolName ?? '')
+        case 'typeHierarchy':
+          return floorHoldsSubtypes(root, query, answer)
         default:
           return false
       }

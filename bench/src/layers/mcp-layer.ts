@@ -77,7 +77,7 @@ export async function startMcpLayer(root: string): Promise<{ layer: ReadLayer; e
   try {
     await client.connect(transport)
     const { tools } = await client.listTools()
-    for (const name of ['code_navigate', 'code_hover', 'code_symbols']) {
+    for (const name of ['code_navigate', 'code_hover', 'code_symbols', 'code_hierarchy']) {
       if (!tools.some((tool) => tool.name === name)) {
         await client.close()
         return { missing: `codeseam mcp does not list ${name}` }

@@ -1,4 +1,5 @@
 import type { ReadQuery } from '../read-mix.js'
+import { toolHasSubtypes } from '../type-hierarchy.js'
 import { agreesWithFloor, toolNormal } from '../wide-mix.js'
 
 /** A read query as a model would call a tool: name and JSON arguments. */
@@ -26,6 +27,8 @@ export function toolCallFor(query: ReadQuery): ToolCall {
       return { name: 'code_navigate', arguments: { target, kind: 'implementation' } }
     case 'callHierarchy':
       return { name: 'code_hierarchy', arguments: { target, kind: 'callers' } }
+    case 'typeHierarchy':
+      return { name: 'code_hierarchy', arguments: { target, kind: 'subtypes' } }
     case 'diagnostics':
       return { name: 'code_diagnostics', arguments: { path: query.path } }
   }
@@ -48,6 +51,8 @@ export function verifyToolOutput(query: ReadQuery, structured: Record<string, un
       )
     case 'documentSymbols':
       return JSON.stringify(structured['outline'] ?? []).includes(`"name":${JSON.stringify(query.expect.symbolName ?? '')}`)
+    case 'typeHierarchy':
+      return toolHasSubtypes(query, structured)
     default:
       return false
   }

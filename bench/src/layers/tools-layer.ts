@@ -25,7 +25,7 @@ export async function toolsLayer(hosted: HostedLsp): Promise<{ layer: ReadLayer 
   if (typeof tools.callTool !== 'function' || !Array.isArray(tools.readTools))
     return { missing: '@codeseam/tool-lsp exports no callTool/readTools' }
   const byName = new Map(tools.readTools.map((tool) => [tool.name, tool]))
-  for (const name of ['code_navigate', 'code_hover', 'code_symbols']) {
+  for (const name of ['code_navigate', 'code_hover', 'code_symbols', 'code_hierarchy']) {
     if (!byName.has(name)) return { missing: `@codeseam/tool-lsp has no ${name} tool` }
   }
   return {

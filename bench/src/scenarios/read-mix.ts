@@ -1,6 +1,6 @@
 import type { ReadLayer } from '../layers/read-layer.js'
 import { timeQuery, untilCorrect } from '../measure.js'
-import type { ReadQuery } from '../read-mix.js'
+import { isDerivedOperation, type ReadQuery } from '../read-mix.js'
 import { incrementsOf, type Turn } from '../increments.js'
 import type { IncrementResult, Layer, ReadMixResult } from '../report.js'
 import { ratioToFloor, roundSummary, summarize, type FloorRatio, type TimingSummary } from '../statistics.js'
@@ -12,7 +12,8 @@ function roundRatio(ratio: FloorRatio): FloorRatio {
 
 /**
  * The read mix: every layer warms up (each query until it answers correctly), then the layers take turns
- * query by query, so load from other processes on the machine falls on all of them alike.
+ * query by query, so load from other processes on the machine falls on all of them alike. A derived
+ * operation (read-mix.ts) gets its own figures beside the native ones, but stays out of the whole mix's.
  */
 export async function runReadMix(
   workspace: string,
@@ -52,19 +53,21 @@ export async function runReadMix(
   const floor = layers.find((layer) => layer.layer === 'floor')
   const summaryOf = (layer: ReadLayer, operation?: string): TimingSummary => {
     const byOperation = times.get(layer)!
-    return summarize(operation === undefined ? [...byOperation.values()].flat() : byOperation.get(operation)!)
+    if (operation !== undefined) return summarize(byOperation.get(operation)!)
+    return summarize([...byOperation].flatMap(([name, ms]) => (isDerivedOperation(name) ? [] : ms)))
   }
   const wrong = Object.fromEntries(layers.map((layer) => [layer.layer, incorrect.get(layer)!]))
   const increments = incrementsOf(workspace, options.mix ?? 'read mix', turns, wrong, wrongByOperation)
   const results = layers.map((layer) => {
     const all = summaryOf(layer)
-    const byOperation: Record<string, { summary: TimingSummary; ratio?: FloorRatio; locations?: number }> = {}
+    const byOperation: Record<string, { summary: TimingSummary; ratio?: FloorRatio; locations?: number; derived?: true }> = {}
     for (const query of queries) {
       const summary = summaryOf(layer, query.operation)
       byOperation[query.operation] = {
         summary: roundSummary(summary),
         ...(floor === undefined ? {} : { ratio: roundRatio(ratioToFloor(summary, summaryOf(floor, query.operation))) }),
         ...(query.operation === 'references' && found.has(layer) ? { locations: found.get(layer)! } : {}),
+        ...(isDerivedOperation(query.operation) ? { derived: true as const } : {}),
       }
     }
     return {
