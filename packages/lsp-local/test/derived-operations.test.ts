@@ -149,6 +149,19 @@ suite('derive-py', ({ lsp, host, root }) => {
     expect(methods.meta.derived?.from).toEqual(expect.arrayContaining(['documentSymbols', 'references']))
   })
 
+  test('a qualified base is a subtype of its last part only, not of the class qualifying it', async () => {
+    const deep = await prepare('pkg/nested.py', 'Deep(')
+    const up = await lsp().query({ operation: 'supertypes', root, item: deep })
+    expect(where(root, up.items)).toEqual([declared(root, 'pkg/nested.py', 'Inner:')])
+    const inner = await prepare('pkg/nested.py', 'Inner:')
+    expect(where(root, (await lsp().query({ operation: 'subtypes', root, item: inner })).items)).toEqual([
+      declared(root, 'pkg/nested.py', 'Deep('),
+    ])
+    // `Outer` in `Outer.Inner` is a reference to Outer, but names no base of Deep.
+    const outer = await prepare('pkg/nested.py', 'Outer:')
+    expect((await lsp().query({ operation: 'subtypes', root, item: outer })).items).toEqual([])
+  })
+
   test('status lists implementation and type hierarchy as derived', async () => {
     const status = host()
       .status()

@@ -4,7 +4,7 @@
 import { comparePositions, rangeContains } from '../coordinates.js'
 import { LspError } from '../errors.js'
 import type { LspHierarchyItem, LspLocation, LspPosition, LspRange, LspRequestFor, LspResultFor } from '../vocabulary.js'
-import { aliasedName, baseEntries, type BaseEntry } from './header.js'
+import { aliasedName, baseEntries, declarationOnly, type BaseEntry } from './header.js'
 import type { LspDerivableOperation, LspDerivationHost } from './host.js'
 import { derivedMeta, locationOf, unique } from './result.js'
 import { DerivationFiles, itemOf, memberKinds, typeKinds, type FlatSymbol } from './symbols.js'
@@ -167,8 +167,21 @@ class Derivation {
     return bases
   }
 
-  /** The declared bases resolved to their declarations; the others' names go to `unresolved`. */
-  async supertypes(node: FlatSymbol, unresolved: string[]): Promise<FlatSymbol[]> {
+  /** Whether a type's declaration has no header past its name (`class Circle;`). */
+  private async isDeclarationOnly(node: FlatSymbol): Promise<boolean> {
+    const lines = await this.files.lines(node.path)
+    return declarationOnly(lines.text, lines.offsetAt(node.symbol.selectionRange.end))
+  }
+
+  /**
+   * The declared bases resolved to their declarations; the others' names go to `unresolved`. A forward
+   * declaration (`class Circle;`) declares none: the bases are read from the definition its name leads to
+   * (the same type; clangd answers this way too).
+   */
+  async supertypes(declared: FlatSymbol, unresolved: string[]): Promise<FlatSymbol[]> {
+    const node = (await this.isDeclarationOnly(declared))
+      ? ((await this.resolve(declared.path, declared.symbol.selectionRange.start, 0)).find((n) => keyOf(n) !== keyOf(declared)) ?? declared)
+      : declared
     const lines = await this.files.lines(node.path)
     const entries = await this.basesOf(node)
     const targets = await Promise.all(
@@ -196,7 +209,8 @@ class Derivation {
         if (location.path === path && rangeContains(name, at)) return []
         const lines = await this.files.lines(location.path)
         const offset = lines.offsetAt(at)
-        const within = (entry: BaseEntry) => offset >= entry.start && offset <= entry.end
+        // The reference names the base itself (its last part), not a qualifier (`Outer` in `Outer::Inner`).
+        const within = (entry: BaseEntry) => offset >= entry.lastStart && offset <= entry.end
         const found: FlatSymbol[] = []
         for (const candidate of await this.files.outline(location.path)) {
           const { range, selectionRange } = candidate.symbol

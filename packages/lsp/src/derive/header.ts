@@ -174,6 +174,17 @@ export function baseEntries(text: string, nameEnd: number): BaseEntry[] {
 }
 
 /**
+ * Whether the header after a type's name ends the statement at once: a declaration without a body, bases
+ * or anything else (`class Circle;`, `template <> struct Box<bool>;`, C and C++ forward declarations). The
+ * type's bases are in its definition, elsewhere.
+ */
+export function declarationOnly(text: string, nameEnd: number): boolean {
+  let i = skipTrivia(text, nameEnd)
+  if (text[i] === '<') i = skipTrivia(text, skipBalanced(text, i, Math.min(text.length, nameEnd + maxHeader)))
+  return text[i] === ';'
+}
+
+/**
  * For a declaration that aliases a type (`type X = Base`, `using X = Base<int>`, `X = Base`, `X: TypeAlias =
  * Base`), the aliased name; `typedef Base X;` too, given the text before the name. Undefined for anything else.
  */
