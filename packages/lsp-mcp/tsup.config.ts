@@ -8,8 +8,11 @@ type Plugin = NonNullable<Options['esbuildPlugins']>[number]
 // Two builds share dist/ and run in parallel, so neither cleans it: it is emptied once, here.
 rmSync('dist', { recursive: true, force: true })
 
-/** Packages the bundled CLI leaves to run-time resolution: lsp-local finds them on disk in its own folder. */
-const resolvedAtRunTime = ['typescript', 'typescript-native', 'pyright', 'typescript-language-server']
+/**
+ * Packages the bundled CLI leaves to run-time resolution: lsp-local finds them on disk in its own folder. ruff's
+ * WebAssembly build reads its `.wasm` file beside its own JS, so it must never be inlined.
+ */
+const resolvedAtRunTime = ['typescript', 'typescript-native', 'pyright', 'typescript-language-server', '@astral-sh/ruff-wasm-nodejs']
 
 /**
  * The MCP SDK server imports its Ajv provider only to build a default validator; codeseam passes its own, loaded

@@ -318,6 +318,14 @@ describe.skipIf(unreachable !== undefined && !ci)('packed tarballs installed tog
           expect(answering, JSON.stringify(servers)).toBeDefined()
           expect(answering?.rootId).toBe(workspace.fixture)
           expect(answering?.state).toBe('ready')
+          if (workspace.fixture === 'python') {
+            // ruff's WebAssembly build, resolved from the installed lsp-local (never bundled): its lint beside pyright's.
+            const lint = await client.callTool({ name: 'code_diagnostics', arguments: { path: 'lint.py' } }, undefined, {
+              timeout: 120_000,
+            })
+            expect(lint.isError, JSON.stringify(lint.content)).toBeFalsy()
+            expect(JSON.stringify(lint.structuredContent)).toContain('"source":"Ruff"')
+          }
         } catch (error) {
           console.error(`codeseam mcp --root ${root} (${installer} install) failed; its stderr:\n${stderr}`)
           throw error

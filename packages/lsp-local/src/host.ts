@@ -1,20 +1,12 @@
 import * as nodePath from 'node:path'
 
-import {
-  LspError,
-  lspOperations,
-  type Disposer,
-  type LspProvider,
-  type LspProviderStatus,
-  type LspService,
-  type LspWorkspace,
-} from '@codeseam/lsp'
+import { LspError, type Disposer, type LspProvider, type LspProviderStatus, type LspService, type LspWorkspace } from '@codeseam/lsp'
 
 import { resolveHostConfig, type HostOptions, type TrustLevel } from './policy/config.js'
 import { Containment } from './workspace/containment.js'
 import { HostCore } from './pool/host-core.js'
 import { builtinProfiles } from './policy/builtin-profiles.js'
-import { ProfileProvider } from './provider.js'
+import { providersFor } from './companions/registry.js'
 import { LocalWorkspace } from './workspace/workspace.js'
 
 /** How to open one workspace root. */
@@ -56,7 +48,7 @@ export interface LocalHost {
 export async function createLocalHost(options: HostOptions = {}): Promise<LocalHost> {
   const config = await resolveHostConfig(options, options.builtins === false ? [] : await builtinProfiles())
   const core = new HostCore(config)
-  const providers = config.profiles.map((profile) => new ProfileProvider(profile, core, profile.operations ?? lspOperations))
+  const providers = providersFor(config, core)
   let disposing: Promise<void> | undefined
 
   const openWorkspace = async (root: string, open: OpenWorkspaceOptions = {}): Promise<LocalWorkspace> => {

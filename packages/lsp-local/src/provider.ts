@@ -13,6 +13,7 @@ import {
   type LspResultMeta,
 } from '@codeseam/lsp'
 
+import { Composition } from './companions/compose.js'
 import { answeredByDerivation, derive, withDerived } from './features/derived.js'
 import { fileQuery } from './features/file-query.js'
 import type { Serving } from './features/serving.js'
@@ -31,6 +32,8 @@ export class ProfileProvider implements LspProvider, Serving {
     readonly profile: ServerProfile,
     readonly host: HostCore,
     operations: ReadonlyArray<LspOperation>,
+    /** The companions answering some operations beside the server (see companions/compose.ts). */
+    readonly composition: Composition = new Composition(`local:${profile.id}`, []),
   ) {
     this.id = `local:${profile.id}`
     this.extensions = profile.extensions
@@ -39,7 +42,9 @@ export class ProfileProvider implements LspProvider, Serving {
   }
 
   status(): ReadonlyArray<LspProviderStatus> {
-    return this.host.statusOf(this.profile).map((status) => withDerived(status, this.operations))
+    const companions = this.composition.summary
+    const statuses = this.host.statusOf(this.profile).map((status) => withDerived(status, this.operations))
+    return companions.length === 0 ? statuses : statuses.map((status) => ({ ...status, companions }))
   }
 
   onStatusChange(listener: (status: LspProviderStatus) => void): () => void {
@@ -47,6 +52,13 @@ export class ProfileProvider implements LspProvider, Serving {
   }
 
   async query<R extends LspQueryRequest>(request: LspProviderRequest<R>, signal: AbortSignal): Promise<LspResultFor<R['operation']>> {
+    // Operations a companion takes part in are composed there; the server answers its share through queryNative.
+    const composed = this.composition.query(request, signal, (native) => this.queryNative(native, signal))
+    return (await (composed ?? this.queryNative(request, signal))) as LspResultFor<R['operation']>
+  }
+
+  /** The profile's own server alone. */
+  async queryNative<R extends LspQueryRequest>(request: LspProviderRequest<R>, signal: AbortSignal): Promise<LspResultFor<R['operation']>> {
     if (this.profile.unavailable !== undefined) {
       // A whole-workspace question to a server that is not installed: only a root holding files of its
       // languages is missing something; elsewhere the empty answer is the whole truth.
@@ -86,7 +98,7 @@ export class ProfileProvider implements LspProvider, Serving {
       const path = request.file?.root === workspace.root ? request.file.path : workspace.containment.input(target)
       // An operation the server lacks is derived from the ones it has (type hierarchy, implementation).
       result = (await answeredByDerivation(this, workspace, request, path, deadline, signal))
-        ? await derive(this, workspace, request, (asked, askedSignal) => this.query(asked, askedSignal), signal)
+        ? await derive(this, workspace, request, (asked, askedSignal) => this.queryNative(asked, askedSignal), signal)
         : await fileQuery(this, workspace, request, path, deadline, signal)
     }
     // A memory restart since the last result: say so once, in this result's meta.

@@ -1,7 +1,10 @@
 import { pyrightOperations } from '../src/index.js'
 import { describeProfile } from './profile-suite.js'
 
-describeProfile('pyright', {}, pyrightOperations, {
+// pyright's own operations, and what its ruff companion adds (format, code actions).
+const withRuff = [...pyrightOperations, 'format', 'codeActions', 'resolveCodeAction'] as const
+
+describeProfile('pyright', {}, withRuff, {
   fixture: 'py-basic',
   defs: 'pkg/shapes.py',
   main: 'pkg/main.py',
@@ -22,6 +25,6 @@ describeProfile('pyright', {}, pyrightOperations, {
   actionAt: 'import sys',
   actionTitle: /organize imports/i,
   actionOnly: ['source.organizeImports'],
-  formatFile: 'pkg/main.py',
-  unformatted: '',
+  formatFile: 'pkg/unformatted.py',
+  unformatted: 'value:int',
 })

@@ -29,21 +29,18 @@ export interface ServerSource<O extends LspOperation> {
   readonly run: Run<O> | { readonly byProvider: string }
 }
 
-/** Planned, not implemented: answered by a companion server running beside the primary one (e.g. ruff beside pyright). */
-export interface CompanionSource {
-  readonly kind: 'companion'
-  /** The companion's profile id. */
-  readonly companion: string
-}
-
 /** Planned, not implemented: derived from other operations (e.g. a type hierarchy from definitions and references). */
 export interface DerivedSource {
   readonly kind: 'derived'
   readonly from: ReadonlyArray<LspOperation>
 }
 
-/** Who answers an operation. Only `server` is implemented; the others are typed so records can name them. */
-export type FeatureSource<O extends LspOperation> = ServerSource<O> | CompanionSource | DerivedSource
+/**
+ * Who answers an operation. Only `server` is implemented; the others are typed so records can name them. A
+ * companion answering beside the server (ruff beside pyright) is the profile's choice, not the operation's:
+ * `ServerProfile.companions`, composed in companions/compose.ts.
+ */
+export type FeatureSource<O extends LspOperation> = ServerSource<O> | DerivedSource
 
 /**
  * What the server needs loaded before it answers. `document`: the document synced (its own project loads

@@ -221,6 +221,8 @@ export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
       ownConfig: [{ file: 'pyrightconfig.json' }, { file: 'pyproject.toml', contains: '[tool.pyright' }],
       loadAllProjects: 'pyright',
       operations: pyrightOperations,
+      // ruff in process: formatting, organize imports, fix-all, quick fixes and lint diagnostics beside pyright's.
+      companions: [{ id: 'ruff', operations: ['format', 'codeActions', 'resolveCodeAction', 'diagnostics'] }],
       settings: { python: { analysis: { diagnosticMode: 'openFilesOnly', autoSearchPaths: true } } },
       readiness: 'initialized',
       ...(pyrightDir === undefined ? { unavailable: missing('pyright') } : { bundled: true }),

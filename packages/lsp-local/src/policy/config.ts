@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 
 import { LspError, normalizeExtension } from '@codeseam/lsp'
 
+import { checkCompanionFields, checkCompanionIds } from './companions.js'
 import { resolveResourceLimits, type ResourceLimits, type ResourceLimitsConfig } from './limits.js'
 import type { ServerProfile } from './profiles.js'
 import type { TrustLevel } from './trust.js'
@@ -105,6 +106,7 @@ function validateProfile(profile: ServerProfile): ServerProfile {
     extensions[extension] = languageId
   }
   if (Object.keys(extensions).length === 0) throw fail('claims no extensions')
+  checkCompanionFields(profile)
   return { ...profile, extensions }
 }
 
@@ -133,8 +135,10 @@ export function mergeProfiles(
     }
   }
   const enabled = [...byId.values()].filter((p) => p.enabled !== false)
+  checkCompanionIds(enabled)
   const owners = new Map<string, string>()
-  for (const profile of enabled) {
+  // A companion-only profile is no provider of its own: its extensions only give its server language ids.
+  for (const profile of enabled.filter((p) => p.companionOnly !== true)) {
     for (const extension of Object.keys(profile.extensions)) {
       const owner = owners.get(extension)
       if (owner !== undefined) {

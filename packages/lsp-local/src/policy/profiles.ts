@@ -1,5 +1,7 @@
 import type { LspOperation } from '@codeseam/lsp'
 
+import type { CompanionOperation } from '../companions/companion.js'
+
 import { clangdSupport, nativeTypeScriptSupport, pyrightSupport, supportedOperations } from './profile-operations.js'
 
 /**
@@ -85,6 +87,15 @@ export interface ServerProfile {
    * the files no pyright configuration includes (docs/lsp-local.md, "The project model").
    */
   readonly loadAllProjects?: 'tsconfig' | 'pyright' | false
+  /**
+   * Others answering some operations beside this profile's server, per operation: an in-process companion
+   * by id (`ruff`), or a profile marked {@link companionOnly}. `format` goes to the companion alone,
+   * `codeActions` and `diagnostics` are merged, `resolveCodeAction` goes to whoever listed the action; the
+   * server answers everything else. `[]` turns them off.
+   */
+  readonly companions?: ReadonlyArray<CompanionRef>
+  /** A profile that serves only as another profile's companion: not a provider of its own, its extensions claim nothing. */
+  readonly companionOnly?: boolean
   /** Behaviour for untrusted roots. Default: run with the trusted settings (the profile runs no workspace code). */
   readonly untrusted?: UntrustedPolicy
   /** Set when the profile cannot run here (e.g. its executable is missing): why, and what to install. */
@@ -97,6 +108,12 @@ export interface ServerProfile {
    * serves. User profiles never carry it; overriding `command` or `args` clears it.
    */
   readonly bundled?: boolean
+}
+
+/** A companion a profile names, and the operations it answers (format, codeActions, resolveCodeAction, diagnostics). */
+export interface CompanionRef {
+  readonly id: string
+  readonly operations: ReadonlyArray<CompanionOperation>
 }
 
 /** The minimum set of the native TS 7 server: everything but declaration and type hierarchy. */
