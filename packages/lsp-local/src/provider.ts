@@ -1,7 +1,5 @@
 import {
   LspError,
-  canDerive,
-  lspOperations,
   operationInfo,
   type LspOperation,
   type LspProvider,
@@ -14,7 +12,7 @@ import {
 } from '@codeseam/lsp'
 
 import { Composition } from './companions/compose.js'
-import { answeredByDerivation, derive, withDerived } from './features/derived.js'
+import { answeredByDerivation, derive, derivedFrom, withDerived } from './features/derived.js'
 import { fileQuery } from './features/file-query.js'
 import type { Serving } from './features/serving.js'
 import { workspaceDiagnostics } from './features/workspace-diagnostics.js'
@@ -38,7 +36,7 @@ export class ProfileProvider implements LspProvider, Serving {
     this.id = `local:${profile.id}`
     this.extensions = profile.extensions
     // What the server lacks but can be built from what it has is declared too, and derived (RFC 0010).
-    this.operations = [...operations, ...lspOperations.filter((operation) => canDerive(operation, operations))]
+    this.operations = [...operations, ...derivedFrom(operations)]
   }
 
   status(): ReadonlyArray<LspProviderStatus> {

@@ -11,8 +11,6 @@ export function supportsOperation(
   registrations: ReadonlyMap<string, Registration>,
 ): boolean {
   const { source } = featureOf(operation)
-  // Only a server source is implemented: a companion or derived operation is not offered yet.
-  if (source.kind !== 'server') return false
   if (source.enabledBy === 'always') return true
   return source.enabledBy.some((e) => hasCapability(capabilities, registrations, e.capability, e.method))
 }

@@ -43,6 +43,6 @@ export function mergeCapabilities(into: Json, fragment: Json, at = ''): Json {
 
 /** What the host tells servers it understands: the shared part and every operation's fragment, in UTF-16. */
 export const clientCapabilities: ClientCapabilities = Object.values(featureTable).reduce<Json>(
-  (all, feature) => (feature.source.kind === 'server' ? mergeCapabilities(all, feature.source.client as Json) : all),
+  (all, feature) => mergeCapabilities(all, feature.source.client as Json),
   shared as Json,
 ) as ClientCapabilities

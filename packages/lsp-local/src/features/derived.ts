@@ -5,6 +5,7 @@ import {
   extensionOf,
   isDerivable,
   isDerivedItem,
+  lspOperations,
   type LspDerivableOperation,
   type LspDerivationHost,
   type LspOperation,
@@ -18,6 +19,7 @@ import {
 import type { LocalWorkspace } from '../workspace/workspace.js'
 import { negotiatedOperations } from './capabilities.js'
 import { acquire, type Serving } from './serving.js'
+import { featureOf } from './table.js'
 
 /** The provider's own native query (never derived again), for a derivation to ask. */
 export type NativeQuery = (request: LspProviderRequest<LspQueryRequest>, signal: AbortSignal) => Promise<LspQueryResult>
@@ -35,11 +37,11 @@ export async function answeredByDerivation(
   deadline: number,
   signal: AbortSignal,
 ): Promise<boolean> {
-  if (!isDerivable(request.operation)) return false
+  if (!derivesWhenMissing(request.operation)) return false
   if ('item' in request && isDerivedItem(request.item)) return true
   const { server, release } = await acquire(serving.host.slotFor(workspace, serving.profile, path), deadline, signal)
   try {
-    return canDerive(request.operation, negotiatedOperations(server.capabilities, server.registrations))
+    return derivedFrom(negotiatedOperations(server.capabilities, server.registrations)).includes(request.operation)
   } finally {
     release()
   }
@@ -63,9 +65,13 @@ export async function derive(
     return await deriveWithin(serving, workspace, request, native, signal)
   } catch (error) {
     if (deadline.aborted && !callerSignal.aborted) {
-      throw new LspError('TIMEOUT', `deriving ${request.operation} took longer than ${timeoutMs} ms (requestTimeoutMs); ask about a narrower type or raise the limit`, {
-        data: { profile: serving.profile.id },
-      })
+      throw new LspError(
+        'TIMEOUT',
+        `deriving ${request.operation} took longer than ${timeoutMs} ms (requestTimeoutMs); ask about a narrower type or raise the limit`,
+        {
+          data: { profile: serving.profile.id },
+        },
+      )
     }
     throw error
   }
@@ -98,10 +104,20 @@ function deriveWithin(
   return deriveOperation(operation, request as unknown as LspRequestFor<typeof operation>, host)
 }
 
+/** Whether the operation's feature record says it is derived when the server lacks it (and the seam can). */
+export function derivesWhenMissing(operation: LspOperation): operation is LspDerivableOperation {
+  return isDerivable(operation) && featureOf(operation).whenMissing === 'derived'
+}
+
+/** What a provider whose server offers `native` answers by derivation. */
+export function derivedFrom(native: ReadonlyArray<LspOperation>): LspOperation[] {
+  return lspOperations.filter((operation) => derivesWhenMissing(operation) && canDerive(operation, native))
+}
+
 /** A status with the operations the provider derives for it listed apart from the native ones. */
 export function withDerived(status: LspProviderStatus, allowed: ReadonlyArray<LspOperation>): LspProviderStatus {
   const native = status.operations
   if (native === undefined || native.length === 0) return status
-  const derived = allowed.filter((operation) => canDerive(operation, native))
+  const derived = derivedFrom(native).filter((operation) => allowed.includes(operation))
   return derived.length === 0 ? status : { ...status, derivedOperations: derived }
 }

@@ -29,18 +29,12 @@ export interface ServerSource<O extends LspOperation> {
   readonly run: Run<O> | { readonly byProvider: string }
 }
 
-/** Planned, not implemented: derived from other operations (e.g. a type hierarchy from definitions and references). */
-export interface DerivedSource {
-  readonly kind: 'derived'
-  readonly from: ReadonlyArray<LspOperation>
-}
-
 /**
- * Who answers an operation. Only `server` is implemented; the others are typed so records can name them. A
- * companion answering beside the server (ruff beside pyright) is the profile's choice, not the operation's:
- * `ServerProfile.companions`, composed in companions/compose.ts.
+ * Who answers an operation: the profile's own server. A companion answering beside it (ruff beside pyright)
+ * is the profile's choice, not the operation's: `ServerProfile.companions`, composed in companions/compose.ts.
+ * An operation the server lacks may be derived from others ({@link Feature.whenMissing}).
  */
-export type FeatureSource<O extends LspOperation> = ServerSource<O> | DerivedSource
+export type FeatureSource<O extends LspOperation> = ServerSource<O>
 
 /**
  * What the server needs loaded before it answers. `document`: the document synced (its own project loads
@@ -58,6 +52,11 @@ export interface Feature<O extends LspOperation> {
   /** An empty answer while the server is still indexing is asked again (within the deadline) once it is quiet. */
   readonly retryWhenEmpty: boolean
   readonly source: FeatureSource<O>
+  /**
+   * When the running server does not offer the operation: `derived` — built from the operations the seam's
+   * `derivedOperations` table names, if the server offers those (RFC 0010, features/derived.ts).
+   */
+  readonly whenMissing?: 'derived'
 }
 
 /** The table type: one record per operation, so a new operation is a compile error until it has one. */

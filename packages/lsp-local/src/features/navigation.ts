@@ -63,6 +63,7 @@ export const declaration = {
 } satisfies Feature<'declaration'>
 
 export const implementation = {
+  whenMissing: 'derived',
   scope: 'everyProject',
   retryWhenEmpty: true,
   source: {

@@ -21,9 +21,6 @@ async function run<O extends LspOperation>(
   ctx: OperationContext,
 ): Promise<LspQueryResult> {
   const { source } = featureOf(operation)
-  if (source.kind !== 'server') {
-    throw new LspError('UNSUPPORTED_OPERATION', `${operation} is answered by a ${source.kind} source, which lsp-local does not run yet`)
-  }
   // Workspace symbols and diagnostics are the provider's own code (they span servers or wait on pushes).
   if (typeof source.run !== 'function') throw new LspError('INVALID_ARGUMENT', `${operation} is not a file operation`)
   return source.run(request, ctx)

@@ -12,6 +12,7 @@ const enabledBy: ReadonlyArray<Enabler> = [{ capability: 'typeHierarchyProvider'
 const client = { textDocument: { typeHierarchy: { dynamicRegistration: true } } }
 
 export const prepareTypeHierarchy = {
+  whenMissing: 'derived',
   scope: 'document',
   retryWhenEmpty: false,
   source: {
@@ -29,6 +30,7 @@ export const prepareTypeHierarchy = {
 } satisfies Feature<'prepareTypeHierarchy'>
 
 export const supertypes = {
+  whenMissing: 'derived',
   scope: 'document',
   retryWhenEmpty: false,
   source: {
@@ -46,6 +48,7 @@ export const supertypes = {
 } satisfies Feature<'supertypes'>
 
 export const subtypes = {
+  whenMissing: 'derived',
   scope: 'document',
   retryWhenEmpty: false,
   source: {
