@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import { LspError, isWithin, type LspDocumentSnapshot } from '@codeseam/lsp'
+import { BoundedCache, LspError, isWithin, type LspDocumentSnapshot } from '@codeseam/lsp'
 import { parse } from 'smol-toml'
 
 /** ruff's settings for one file, and the config file they came from (absent: ruff's defaults). */
@@ -21,8 +21,7 @@ export interface ConfigReader {
 const configNames = ['.ruff.toml', 'ruff.toml', 'pyproject.toml'] as const
 
 /** Parsed config files by content hash: a file is parsed again only when its text changed. */
-const parsed = new Map<string, Record<string, unknown> | undefined>()
-const maxParsed = 256
+const parsed = new BoundedCache<string, { readonly table: Record<string, unknown> | undefined }>({ entries: 256, size: 4 * 1024 * 1024 })
 
 /**
  * ruff's configuration discovery, which its WebAssembly build does not do: the closest folder from the file up
@@ -49,10 +48,8 @@ export async function ruffSettingsFor(path: string, reader: ConfigReader): Promi
 /** A config file's ruff table: the whole file, or `[tool.ruff]` of a pyproject.toml (undefined when it has none). */
 async function readConfig(file: string, reader: ConfigReader): Promise<Record<string, unknown> | undefined> {
   const snapshot = await reader.readFile(file)
-  let table: Record<string, unknown> | undefined
-  if (parsed.has(snapshot.hash)) {
-    table = parsed.get(snapshot.hash)
-  } else {
+  let table = parsed.get(snapshot.hash)?.table
+  if (parsed.get(snapshot.hash) === undefined) {
     let document: Record<string, unknown>
     try {
       document = parse(snapshot.text) as Record<string, unknown>
@@ -63,8 +60,7 @@ async function readConfig(file: string, reader: ConfigReader): Promise<Record<st
       })
     }
     table = nodePath.basename(file) === 'pyproject.toml' ? tableAt(document, ['tool', 'ruff']) : document
-    parsed.set(snapshot.hash, table)
-    if (parsed.size > maxParsed) parsed.delete(parsed.keys().next().value as string)
+    parsed.set(snapshot.hash, { table }, snapshot.text.length)
   }
   return table
 }
