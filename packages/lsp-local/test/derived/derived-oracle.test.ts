@@ -15,7 +15,8 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { LeakCheck, copyFixture } from '../helpers.js'
 import type { OracleLanguage } from '../oracle/oracle.js'
 import { corporaFolder, unpackCorpora, type OracleWorkspace } from '../oracle/workspaces.js'
-import { heritageOf } from './heritage.js'
+import { pythonHeritage, type HeritageOracle } from './heritage.js'
+import { typeScriptHeritage } from './ts-heritage.js'
 import { compareHierarchy, isEqual, type HierarchyComparison } from './seam-hierarchy.js'
 import { formatHierarchyDifferences, formatHierarchyTable, hierarchyRows } from './table.js'
 
@@ -86,3 +87,8 @@ describe("derived type hierarchy and implementation equal the source's independe
   test.skipIf(corpora === undefined)('corpus: flask', () => judge(corpus('flask'), 10), 300_000)
   test.skipIf(corpora === undefined)('corpus: vscode-languageserver-node', () => judge(corpus('vscode-languageserver-node')), 600_000)
 })
+
+/** The oracle for a workspace's language. */
+function heritageOf(root: string, language: OracleLanguage): HeritageOracle {
+  return language === 'python' ? pythonHeritage(root) : typeScriptHeritage(root)
+}

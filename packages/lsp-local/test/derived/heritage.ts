@@ -6,8 +6,6 @@ import * as nodePath from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import { pythonFolders, workspaceFoldersOf } from '../oracle/oracle.js'
-import type { OracleLanguage } from '../oracle/oracle.js'
-import { typeScriptHeritage } from './ts-heritage.js'
 
 export interface HeritageDeclaration {
   readonly key: string
@@ -59,8 +57,4 @@ export function pythonHeritage(root: string): HeritageOracle {
   })
   if (result.status !== 0) throw new Error(`python_heritage.py failed (${String(result.status ?? result.signal)}): ${result.stderr}`)
   return JSON.parse(result.stdout) as HeritageOracle
-}
-
-export function heritageOf(root: string, language: OracleLanguage): HeritageOracle {
-  return language === 'python' ? pythonHeritage(root) : typeScriptHeritage(root)
 }

@@ -5,10 +5,11 @@
 import { readFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import { LspError, createLsp, type LspHierarchyItem, type LspPosition, type LspService } from '@codeseam/lsp'
+import { createLsp, type LspHierarchyItem, type LspPosition, type LspService } from '@codeseam/lsp'
 
 import { createLocalHost } from '../../src/index.js'
 import type { OracleLanguage } from '../oracle/oracle.js'
+import { errorKey, relativePath } from '../oracle/seam.js'
 import type { HeritageOracle } from './heritage.js'
 
 export const hierarchyOperations = ['prepareTypeHierarchy', 'supertypes', 'subtypes', 'implementation'] as const
@@ -27,16 +28,6 @@ export interface HierarchyComparison {
 export const isEqual = (c: HierarchyComparison) => c.expected.length === c.got.length && c.expected.every((key, i) => key === c.got[i])
 
 const sortedUnique = (keys: Iterable<string>) => [...new Set(keys)].sort()
-
-function relativePath(root: string, path: string): string {
-  const relative = nodePath.relative(root, path)
-  return relative.startsWith('..') || nodePath.isAbsolute(relative) ? path : relative.split(nodePath.sep).join('/')
-}
-
-function errorKey(error: unknown): string {
-  if (error instanceof LspError) return `!error ${error.code}: ${error.message.split('\n')[0] ?? ''}`
-  return `!error ${(error as Error).message.split('\n')[0] ?? String(error)}`
-}
 
 /** The position of `name` on a 0-based line, found by text: after `keyword` when it is there, else its first whole-word match. */
 export function namePosition(root: string, file: string, line: number, keyword: RegExp, name: string): LspPosition {

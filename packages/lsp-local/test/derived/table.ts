@@ -1,5 +1,6 @@
 // The type-hierarchy oracle's report: a table (workspace × operation: checked, equal, wrong) and, for every wrong
 // answer, the declaration asked about with what the oracle expected and what codeseam gave.
+import { formatColumns } from '../oracle/compare.js'
 import { hierarchyOperations, isEqual, type HierarchyComparison } from './seam-hierarchy.js'
 
 export interface HierarchyRow {
@@ -25,13 +26,7 @@ export function hierarchyRows(comparisons: ReadonlyArray<HierarchyComparison>): 
 export function formatHierarchyTable(rows: ReadonlyArray<HierarchyRow>): string {
   const header = ['workspace', 'operation', 'checked', 'equal', 'wrong']
   const lines = rows.map((row) => [row.workspace, row.operation, String(row.checked), String(row.equal), String(row.wrong)])
-  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => (line[column] ?? '').length)))
-  const format = (cells: ReadonlyArray<string>) =>
-    cells
-      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-      .join('  ')
-      .trimEnd()
-  return [format(header), format(widths.map((width) => '-'.repeat(width))), ...lines.map(format)].join('\n')
+  return formatColumns(header, lines)
 }
 
 /** Every wrong answer: target, then the keys only the oracle has (missing) and only codeseam has (extra). */

@@ -258,6 +258,11 @@ export function formatTable(rows: ReadonlyArray<TableRow>): string {
     `${row.coldEqual}/${row.cold}`,
     rowPasses(row) ? 'ok' : 'FAIL',
   ])
+  return formatColumns(header, lines)
+}
+
+/** A plain-text table: the header, a rule, and the lines, each column padded to its widest cell. */
+export function formatColumns(header: ReadonlyArray<string>, lines: ReadonlyArray<ReadonlyArray<string>>): string {
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => (line[column] ?? '').length)))
   const format = (cells: ReadonlyArray<string>) =>
     cells

@@ -9,12 +9,12 @@ import { callKey, locationKey, renameRefusedKey, textEditKey, unique, workspaceS
 import { renameTo, sourceExtensions, type OracleLanguage, type OracleOperation, type SymbolTarget } from './oracle.js'
 
 /** Workspace-relative, '/'-separated; a path outside the root stays absolute (and so never matches). */
-function relativePath(root: string, path: string): string {
+export function relativePath(root: string, path: string): string {
   const relative = nodePath.relative(root, path)
   return relative.startsWith('..') || nodePath.isAbsolute(relative) ? path : relative.split(nodePath.sep).join('/')
 }
 
-function errorKey(error: unknown): string {
+export function errorKey(error: unknown): string {
   if (error instanceof LspError) return `!error ${error.code}: ${error.message.split('\n')[0] ?? ''}`
   return `!error ${(error as Error).message.split('\n')[0] ?? String(error)}`
 }
