@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events'
+
 import {
   LspError,
   canDerive,
@@ -61,6 +63,8 @@ export async function derive(
   const timeoutMs = serving.host.config.requestTimeoutMs
   const deadline = AbortSignal.timeout(timeoutMs)
   const signal = AbortSignal.any([callerSignal, deadline])
+  // Its native questions run concurrently (an outline per referencing file), each listening for the abort.
+  setMaxListeners(0, signal)
   try {
     return await deriveWithin(serving, workspace, request, native, signal)
   } catch (error) {
