@@ -1,10 +1,11 @@
 // Derived operations (RFC 0010) with real servers: the native TypeScript 7 server and pyright offer no type
 // hierarchy, pyright no implementation; the provider builds them from outlines, headers, definitions and
 // references, and says so in meta.derived. Expectations are found in the fixtures by text.
+import { readFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createLsp, type LspHierarchyItem, type LspService } from '@codeseam/lsp'
+import { contentHash, createLsp, type LspHierarchyItem, type LspService } from '@codeseam/lsp'
 
 import { createLocalHost, type LocalHost } from '../src/index.js'
 import { LeakCheck, copyFixture, positionOf } from './helpers.js'
@@ -82,6 +83,14 @@ suite('derive-ts', ({ lsp, host, root }) => {
   test('prepare on a use of the type leads to its declaration', async () => {
     const item = await prepare('src/circle.ts', 'Circle {')
     expect(where(root, [item])).toEqual([declared(root, 'src/circle.ts', 'Circle<T')])
+  })
+
+  test("a derived answer carries the asked file's content hash, as the native answers about it saw it", async () => {
+    const path = 'src/circle.ts'
+    const r = await lsp().query({ operation: 'prepareTypeHierarchy', root, path, position: positionOf(root, path, 'Circle<T') })
+    expect(r.meta.contentHash).toBe(contentHash(readFileSync(nodePath.join(root, path), 'utf8')))
+    const up = await lsp().query({ operation: 'supertypes', root, item: r.items[0]! })
+    expect(up.meta.contentHash).toBe(r.meta.contentHash)
   })
 
   test('implementation stays native where the server has it', async () => {

@@ -51,7 +51,8 @@ export async function deriveOperation<O extends LspDerivableOperation>(
       result = { kind: 'locations', locations: found.nodes.map(locationOf) }
     }
   }
-  return { ...result, meta: derivedMeta(files, unresolved, truncated) } as LspResultFor<O>
+  const path = 'item' in request ? request.item.path : (request as { path: string }).path
+  return { ...result, meta: derivedMeta(files, unresolved, truncated, path) } as LspResultFor<O>
 }
 
 class Derivation {

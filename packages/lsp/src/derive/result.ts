@@ -11,8 +11,10 @@ export function locationOf(node: FlatSymbol): LspLocation {
 }
 
 /** The derived answer's metadata: the native answers' state, and how it was derived. */
-export function derivedMeta(files: DerivationFiles, unresolved: ReadonlyArray<string>, truncated: boolean): LspResultMeta {
+export function derivedMeta(files: DerivationFiles, unresolved: ReadonlyArray<string>, truncated: boolean, path: string): LspResultMeta {
   const metas = files.metas
+  // The asked file's version and hash, as the native answer about it saw them.
+  const own = files.fileMetas.get(path)
   const rank = { ready: 0, indexing: 1, degraded: 2 } as const
   const coverage = metas.flatMap((meta) => (meta.coverage === undefined ? [] : [meta.coverage]))
   const incomplete = coverage.find((c) => !c.complete)
@@ -21,6 +23,8 @@ export function derivedMeta(files: DerivationFiles, unresolved: ReadonlyArray<st
     status: metas.reduce<LspResultMeta['status']>((worst, meta) => (rank[meta.status] > rank[worst] ? meta.status : worst), 'ready'),
     warm: metas.every((meta) => meta.warm),
     truncated: truncated || metas.some((meta) => meta.truncated),
+    ...(own?.documentVersion === undefined ? {} : { documentVersion: own.documentVersion }),
+    ...(own?.contentHash === undefined ? {} : { contentHash: own.contentHash }),
     ...(metas.some((meta) => meta.stale === true) ? { stale: true } : {}),
     ...(coverage.length > 0 ? { coverage: incomplete ?? coverage[coverage.length - 1]! } : {}),
     derived: { from: [...files.asked], ...(unresolved.length > 0 ? { unresolved: [...unresolved] } : {}) },
