@@ -1,4 +1,5 @@
 // Over 300 lines: the service is one closure over its registries, which registration and queries share.
+import { setMaxListeners } from 'node:events'
 import * as nodePath from 'node:path'
 
 import { LspError, toLspError } from './errors.js'
@@ -277,6 +278,21 @@ function containLocations<T extends LspQueryResult>(result: T, root: string): T 
 const maxRelativizers = 64
 
 /**
+ * A signal for a fan-out that follows the caller's: every provider (and each of its roots and servers) listens
+ * for the abort at once, which is no leak, so the many listeners sit on a signal of the seam's own (no
+ * MaxListenersExceededWarning in the caller's process), with one listener on the caller's, removed after.
+ */
+function fanOutSignal(signal: AbortSignal | undefined): { readonly signal: AbortSignal | undefined; readonly release: () => void } {
+  if (signal === undefined) return { signal, release: () => {} }
+  const controller = new AbortController()
+  setMaxListeners(0, controller.signal)
+  const forward = () => controller.abort(signal.reason)
+  if (signal.aborted) forward()
+  else signal.addEventListener('abort', forward, { once: true })
+  return { signal: controller.signal, release: () => signal.removeEventListener('abort', forward) }
+}
+
+/**
  * Runs `run` with the caller's signal (a fresh one when there is none) and rejects with CANCELLED as soon as
  * that signal aborts, whether or not the provider notices.
  */
@@ -403,7 +419,13 @@ export function createLsp(): LspService {
       )
     }
     const started = performance.now()
-    const settled = await Promise.allSettled(targets.map((r) => runOne(r, request, Object.values(r.info.extensions)[0] ?? '', signal)))
+    const scoped = fanOutSignal(signal)
+    let settled: PromiseSettledResult<LspQueryResult>[]
+    try {
+      settled = await Promise.allSettled(targets.map((r) => runOne(r, request, Object.values(r.info.extensions)[0] ?? '', scoped.signal)))
+    } finally {
+      scoped.release()
+    }
     if (signal?.aborted) throw new LspError('CANCELLED', 'the request was cancelled')
     const results: LspQueryResult[] = []
     const failures: { providerId: string; code: string; message: string }[] = []

@@ -231,6 +231,46 @@ describe('query', () => {
     )
   })
 
+  it('cancels a fan-out: every provider sees the abort, the caller gets CANCELLED, and no listener stays on its signal', async () => {
+    const lsp = createLsp()
+    const seen: AbortSignal[] = []
+    let started!: () => void
+    const allStarted = new Promise<void>((resolve) => (started = resolve))
+    const count = 12 // more than Node's default listener warning threshold on one signal
+    for (let i = 0; i < count; i++) {
+      lsp.registerProvider({
+        id: `slow-${i}`,
+        extensions: { [`.x${i}`]: 'x' },
+        operations: ['workspaceSymbols'],
+        query: (_request, signal) => {
+          seen.push(signal)
+          if (seen.length === count) started()
+          return new Promise(() => {}) as never
+        },
+      })
+    }
+    const controller = new AbortController()
+    const added: string[] = []
+    const removed: string[] = []
+    const original = {
+      add: controller.signal.addEventListener.bind(controller.signal),
+      remove: controller.signal.removeEventListener.bind(controller.signal),
+    }
+    controller.signal.addEventListener = ((type: string, ...rest: never[]) => (added.push(type), original.add(type, ...rest))) as never
+    controller.signal.removeEventListener = ((type: string, ...rest: never[]) => (
+      removed.push(type),
+      original.remove(type, ...rest)
+    )) as never
+    const pending = lsp.query({ operation: 'workspaceSymbols', root, query: 'a' }, controller.signal)
+    await allStarted
+    controller.abort()
+    await expectRejects(pending, 'CANCELLED')
+    expect(seen.every((signal) => signal.aborted)).toBe(true)
+    // One listener on the caller's signal for the whole fan-out, removed when it ends.
+    expect(added).toEqual(['abort'])
+    expect(removed).toEqual(['abort'])
+  })
+
   it('fans workspace symbols and workspace diagnostics out to every supporting provider and reports failures', async () => {
     const lsp = createLsp()
     lsp.registerProvider(staticProvider('ts', { '.ts': 'typescript' }))
