@@ -252,15 +252,21 @@ describe('query', () => {
     const controller = new AbortController()
     const added: string[] = []
     const removed: string[] = []
-    const original = {
-      add: controller.signal.addEventListener.bind(controller.signal),
-      remove: controller.signal.removeEventListener.bind(controller.signal),
+    const signal = controller.signal
+    const add = signal.addEventListener.bind(signal)
+    const remove = signal.removeEventListener.bind(signal)
+    signal.addEventListener = (
+      type: string,
+      listener: Parameters<AbortSignal['addEventListener']>[1],
+      options?: Parameters<AbortSignal['addEventListener']>[2],
+    ) => {
+      added.push(type)
+      add(type, listener, options)
     }
-    controller.signal.addEventListener = ((type: string, ...rest: never[]) => (added.push(type), original.add(type, ...rest))) as never
-    controller.signal.removeEventListener = ((type: string, ...rest: never[]) => (
-      removed.push(type),
-      original.remove(type, ...rest)
-    )) as never
+    signal.removeEventListener = (type: string, listener: Parameters<AbortSignal['removeEventListener']>[1]) => {
+      removed.push(type)
+      remove(type, listener)
+    }
     const pending = lsp.query({ operation: 'workspaceSymbols', root, query: 'a' }, controller.signal)
     await allStarted
     controller.abort()
