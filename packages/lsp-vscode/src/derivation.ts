@@ -6,11 +6,10 @@ import {
   canDerive,
   deriveOperation,
   derivedOperations,
-  extensionOf,
   isDerivable,
   isDerivedItem,
   lspOperations,
-  resultMeta,
+  providerDerivationHost,
   type LspDerivableOperation,
   type LspDerivationHost,
   type LspOperation,
@@ -109,18 +108,9 @@ export function derivationHost(
   deadline: Deadline,
   native: (asked: LspProviderRequest) => Promise<LspQueryResult>,
 ): LspDerivationHost {
-  return {
-    async ask(asked) {
-      const path = (asked as { path?: string }).path
-      const languageId = path === undefined ? undefined : extensions[extensionOf(path) ?? '']
-      // A declaration in a file of a language this provider does not serve outlines nothing here.
-      if (languageId === undefined && asked.operation === 'documentSymbols') {
-        return { kind: 'documentSymbols', symbols: [], meta: resultMeta(providerId) } as never
-      }
-      return (await native({ ...asked, languageId: languageId ?? request.languageId } as LspProviderRequest)) as never
-    },
-    read: (path) => readDocumentText(containedPath(root, path), deadline),
-  }
+  return providerDerivationHost({ id: providerId, extensions }, request, native, (path) =>
+    readDocumentText(containedPath(root, path), deadline),
+  )
 }
 
 /** Derives the request's operation (which must be derivable) through `host`. */

@@ -77,7 +77,7 @@ export { Containment, assertReadable, containPath, isWorkspacePath } from './con
 export type { WorkspacePath } from './containment.js'
 export { contentHash } from './hash.js'
 export { BoundedCache } from './bounded-cache.js'
-export { canDerive, deriveOperation, derivedOperations, isDerivable, isDerivedItem } from './derive/index.js'
+export { canDerive, deriveOperation, derivedOperations, isDerivable, isDerivedItem, providerDerivationHost } from './derive/index.js'
 export type { LspDerivableOperation, LspDerivationHost } from './derive/index.js'
 export { TextLines, comparePositions, linesFor, rangeContains, toModelPosition, toModelRange } from './coordinates.js'
 export type { ModelPosition, ModelRange } from './coordinates.js'

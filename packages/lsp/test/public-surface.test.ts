@@ -39,6 +39,7 @@ const publicValues = [
   'normalizeRoot',
   'operationInfo',
   'pathToUri',
+  'providerDerivationHost',
   'queryEffect',
   'rangeContains',
   'rangesOverlap',

@@ -4,12 +4,11 @@ import {
   LspError,
   canDerive,
   deriveOperation,
-  extensionOf,
   isDerivable,
   isDerivedItem,
   lspOperations,
+  providerDerivationHost,
   type LspDerivableOperation,
-  type LspDerivationHost,
   type LspOperation,
   type LspProviderRequest,
   type LspProviderStatus,
@@ -88,22 +87,12 @@ function deriveWithin(
   native: NativeQuery,
   signal: AbortSignal,
 ): Promise<LspQueryResult> {
-  const host: LspDerivationHost = {
-    ask: async (asked) => {
-      const languageId = serving.profile.extensions[extensionOf((asked as { path?: string }).path ?? '') ?? '']
-      // A declaration in a file this profile does not serve (JSON, another language) outlines nothing here.
-      if (languageId === undefined && asked.operation === 'documentSymbols') {
-        const empty: LspQueryResult = {
-          kind: 'documentSymbols',
-          symbols: [],
-          meta: { providerId: serving.id, status: 'ready', warm: true, truncated: false, elapsedMs: 0 },
-        }
-        return empty as never
-      }
-      return native({ ...asked, languageId: languageId ?? request.languageId }, signal) as never
-    },
-    read: async (path) => (await workspace.readFile(path, signal)).text,
-  }
+  const host = providerDerivationHost(
+    { id: serving.id, extensions: serving.profile.extensions },
+    request,
+    (asked) => native(asked, signal),
+    async (path) => (await workspace.readFile(path, signal)).text,
+  )
   const operation = request.operation as LspDerivableOperation
   return deriveOperation(operation, request as unknown as LspRequestFor<typeof operation>, host)
 }

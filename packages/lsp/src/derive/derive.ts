@@ -290,6 +290,5 @@ function siteKey(path: string, position: LspPosition): string {
 }
 
 function keyOf(node: FlatSymbol): string {
-  const { start } = node.symbol.selectionRange
-  return `${node.path}:${start.line}:${start.character}`
+  return siteKey(node.path, node.symbol.selectionRange.start)
 }

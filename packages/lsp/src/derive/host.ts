@@ -1,4 +1,7 @@
-import type { LspOperation, LspQueryRequest, LspResultFor } from '../vocabulary.js'
+import { extensionOf } from '../paths.js'
+import type { LspProviderRequest } from '../provider.js'
+import { resultMeta } from '../service.js'
+import type { LspOperation, LspQueryRequest, LspQueryResult, LspResultFor } from '../vocabulary.js'
 
 /**
  * What a provider lends a derivation: its own native answers and the text of files under the root. Any
@@ -35,4 +38,28 @@ export function isDerivable(operation: LspOperation): operation is LspDerivableO
  */
 export function canDerive(operation: LspOperation, native: ReadonlyArray<LspOperation>): boolean {
   return isDerivable(operation) && !native.includes(operation) && derivedOperations[operation].every((from) => native.includes(from))
+}
+
+/**
+ * The host a provider lends, from its own native query and file reader: each native question carries the
+ * language id of the file it is about (by the provider's extensions; the request's own otherwise), and a file
+ * the provider does not serve (a definition landing in JSON or another language) outlines nothing.
+ */
+export function providerDerivationHost(
+  provider: { readonly id: string; readonly extensions: Readonly<Record<string, string>> },
+  request: { readonly languageId: string },
+  native: (asked: LspProviderRequest<LspQueryRequest>) => Promise<LspQueryResult>,
+  read: (path: string) => Promise<string>,
+): LspDerivationHost {
+  return {
+    async ask(asked) {
+      const path = (asked as { path?: unknown }).path
+      const languageId = typeof path === 'string' ? provider.extensions[extensionOf(path) ?? ''] : undefined
+      if (languageId === undefined && asked.operation === 'documentSymbols') {
+        return { kind: 'documentSymbols', symbols: [], meta: resultMeta(provider.id) } as never
+      }
+      return (await native({ ...asked, languageId: languageId ?? request.languageId })) as never
+    },
+    read,
+  }
 }

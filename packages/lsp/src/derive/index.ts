@@ -1,6 +1,6 @@
 export { deriveOperation } from './derive.js'
 export { aliasedName, baseEntries } from './header.js'
 export type { BaseEntry } from './header.js'
-export { canDerive, derivedOperations, isDerivable } from './host.js'
+export { canDerive, derivedOperations, isDerivable, providerDerivationHost } from './host.js'
 export type { LspDerivableOperation, LspDerivationHost } from './host.js'
 export { isDerivedItem } from './symbols.js'

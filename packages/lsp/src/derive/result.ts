@@ -12,9 +12,9 @@ export function locationOf(node: FlatSymbol): LspLocation {
 
 /** The derived answer's metadata: the native answers' state, and how it was derived. */
 export function derivedMeta(files: DerivationFiles, unresolved: ReadonlyArray<string>, truncated: boolean, path: string): LspResultMeta {
-  const metas = files.metas
-  // The asked file's version and hash, as the native answer about it saw them.
-  const own = files.fileMetas.get(path)
+  const metas = files.answers.map((answer) => answer.meta)
+  // The asked file's version and hash, as the first native answer about it saw them.
+  const own = files.answers.find((answer) => answer.path === path)?.meta
   const rank = { ready: 0, indexing: 1, degraded: 2 } as const
   const coverage = metas.flatMap((meta) => (meta.coverage === undefined ? [] : [meta.coverage]))
   const incomplete = coverage.find((c) => !c.complete)

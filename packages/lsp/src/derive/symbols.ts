@@ -50,18 +50,15 @@ export class DerivationFiles {
     readonly root: string,
   ) {}
 
-  /** The metadata of every native answer, for the derived answer's own. */
-  readonly metas: LspResultMeta[] = []
-  /** The metadata of the first native answer about each file (its document version and content hash). */
-  readonly fileMetas = new Map<string, LspResultMeta>()
+  /** The metadata of every native answer, with the file it was about, for the derived answer's own. */
+  readonly answers: Array<{ readonly path?: string; readonly meta: LspResultMeta }> = []
 
   /** Asks the provider natively, noting the operation and keeping the answer's metadata. */
   async ask<R extends LspQueryRequest>(request: R): Promise<LspResultFor<R['operation']>> {
     if (!this.asked.includes(request.operation)) this.asked.push(request.operation)
     const result = await this.host.ask(request)
-    this.metas.push(result.meta)
     const path = (request as { path?: unknown }).path
-    if (typeof path === 'string' && !this.fileMetas.has(path)) this.fileMetas.set(path, result.meta)
+    this.answers.push({ ...(typeof path === 'string' ? { path } : {}), meta: result.meta })
     return result
   }
 
