@@ -1,18 +1,21 @@
 import { realpath } from 'node:fs/promises'
+import * as nodePath from 'node:path'
 
-import { createLsp, LspError, type LspService, type LspWorkspaceInfo } from '@codeseam/lsp'
+import { createLsp, LspError, type Disposer, type LspService, type LspWorkspaceInfo } from '@codeseam/lsp'
 import { createLocalHost, readConfigFile, type HostConfig, type LocalHost, type TrustLevel } from '@codeseam/lsp-local'
 
 import { checkRootFolder, givenRoots } from './roots.js'
 
 /**
- * A codeseam session: one `ctx.lsp` with the local language-server host attached to the given roots. The
- * MCP server and the CLI both run on one; disposing it stops every language server it started.
+ * A codeseam session: one `ctx.lsp` with the local language-server host attached to the session's roots. The
+ * MCP server and the CLI both run on one; disposing it stops every language server it started. A session of
+ * the shared daemon (`codeseam serve`) runs on the daemon's host instead: it sees only its own roots, and
+ * its servers are shared with every other session of the same trust on the same root.
  */
 
 /** Options for {@link openSession}. */
 export interface SessionOptions {
-  /** Workspace roots (absolute or relative to the current directory); default: the current directory. */
+  /** Workspace roots (absolute or relative to the current directory); default: the current directory. An empty list opens none (roots come later, see {@link CodeseamSession.setRoots}). */
   readonly roots?: ReadonlyArray<string>
   /** A JSON file with an lsp-local host config (extra or overriding server profiles, limits). */
   readonly configFile?: string
@@ -22,24 +25,42 @@ export interface SessionOptions {
   readonly limits?: HostConfig['limits']
   /** Host environment variables servers may see, on top of the config file's. */
   readonly envAllow?: ReadonlyArray<string>
+  /**
+   * A host shared with other sessions (the daemon's host of this session's trust level). The session uses
+   * its servers and never disposes it; `configFile`, `limits` and `envAllow` are then the host's business.
+   */
+  readonly host?: LocalHost
+  /** When given, every root must be one of these folders or inside one (a daemon's `--root` ceiling). */
+  readonly within?: ReadonlyArray<string>
 }
 
 /** The host config: the file's, with the command line's limits and environment allow-list laid over it field by field. */
-async function hostConfig(options: SessionOptions): Promise<HostConfig> {
+export async function hostConfig(options: Pick<SessionOptions, 'configFile' | 'limits' | 'envAllow'>): Promise<HostConfig> {
   const file: HostConfig = options.configFile === undefined ? {} : await readConfigFile(options.configFile)
   const limits = { ...file.limits, ...options.limits }
   const envAllow = [...(file.envAllow ?? []), ...(options.envAllow ?? [])]
   return { ...file, ...(Object.keys(limits).length > 0 ? { limits } : {}), ...(envAllow.length > 0 ? { envAllow } : {}) }
 }
 
+/** What {@link CodeseamSession.setRoots} changed: canonical root paths. */
+export interface RootsChange {
+  readonly opened: ReadonlyArray<string>
+  readonly closed: ReadonlyArray<string>
+}
+
 /** An open session. */
 export interface CodeseamSession {
   readonly lsp: LspService
   readonly host: LocalHost
-  /** The open workspaces, in the order the roots were given. */
+  /** The open workspaces now, in the order the roots were given. */
   readonly roots: ReadonlyArray<LspWorkspaceInfo>
   readonly trust: TrustLevel
-  /** Releases every registration and stops every language server (bounded, idempotent). */
+  /**
+   * Makes the open roots exactly these (client roots that changed): opens the new ones, closes the others.
+   * Every root is checked first (an existing folder, inside the session's ceiling); on a bad one nothing changes.
+   */
+  setRoots(roots: ReadonlyArray<string>): Promise<RootsChange>
+  /** Releases every registration and stops every language server the session started (bounded, idempotent). */
   dispose(): Promise<void>
 }
 
@@ -47,43 +68,92 @@ async function checkedRoot(root: string): Promise<string> {
   return realpath(checkRootFolder(root))
 }
 
+function isWithin(root: string, folder: string): boolean {
+  const relative = nodePath.relative(folder, root)
+  return relative === '' || (!relative.startsWith('..') && !nodePath.isAbsolute(relative))
+}
+
 /** Opens a session: creates `ctx.lsp`, starts the local host (servers start lazily, on the first query) and attaches the roots. */
 export async function openSession(options: SessionOptions = {}): Promise<CodeseamSession> {
   const trust = options.trust ?? 'untrusted'
-  const given = givenRoots(options.roots)
-  const roots = [...new Set(await Promise.all(given.map(checkedRoot)))]
+  const within = options.within === undefined ? undefined : await Promise.all(options.within.map(checkedRoot))
+  const canonical = async (roots: ReadonlyArray<string>): Promise<string[]> => {
+    const checked = [...new Set(await Promise.all(roots.map(checkedRoot)))]
+    for (const root of checked) {
+      if (within !== undefined && !within.some((folder) => isWithin(root, folder))) {
+        throw new LspError('OUTSIDE_WORKSPACE', `${root} is outside the roots this codeseam daemon serves (${within.join(', ')})`, {
+          data: { served: within },
+        })
+      }
+    }
+    return checked
+  }
+  const initial = await canonical(options.roots !== undefined && options.roots.length === 0 ? [] : givenRoots(options.roots))
   const lsp = createLsp()
-  const host = await createLocalHost(await hostConfig(options))
-  let detach: (() => Promise<void>) | undefined
+  const shared = options.host !== undefined
+  const host = options.host ?? (await createLocalHost(await hostConfig(options)))
+  const open = new Map<string, { readonly info: LspWorkspaceInfo; readonly release: Disposer }>()
+  let detachProviders: Disposer | undefined
+  const openRoot = async (root: string) => {
+    const workspace = await host.openWorkspace(root, { trust })
+    const release = lsp.registerWorkspace(workspace)
+    open.set(root, { info: { id: workspace.id, root: workspace.root }, release })
+  }
   try {
-    detach = await host.attach(
-      lsp,
-      roots.map((root) => ({ root, trust })),
-    )
+    detachProviders = await host.attach(lsp, [])
+    for (const root of initial) await openRoot(root)
   } catch (error) {
-    await host.dispose()
+    await Promise.all([...open.values()].map((entry) => entry.release()))
+    await detachProviders?.()
+    if (!shared) await host.dispose()
     await lsp.dispose()
     throw error
   }
-  const open = roots.map((root) => {
-    const workspace = lsp.workspace(root)
-    if (workspace === undefined) throw new LspError('UNAVAILABLE', `the host did not open the workspace ${root}`)
-    return { id: workspace.id, root: workspace.root }
-  })
+  let order = initial
+  // One change at a time: a `list_changed` arriving while the previous one is applied waits its turn.
+  let changing: Promise<unknown> = Promise.resolve()
+  const setRoots = (roots: ReadonlyArray<string>): Promise<RootsChange> => {
+    const run = async (): Promise<RootsChange> => {
+      if (disposed !== undefined) throw new LspError('DISPOSED', 'the codeseam session was closed')
+      const next = await canonical(roots)
+      const opened = next.filter((root) => !open.has(root))
+      const closed = [...open.keys()].filter((root) => !next.includes(root))
+      for (const root of closed) {
+        const entry = open.get(root)
+        open.delete(root)
+        await entry?.release()
+      }
+      for (const root of opened) await openRoot(root)
+      order = next
+      return { opened, closed }
+    }
+    const result = changing.then(run, run)
+    changing = result.catch(() => {})
+    return result
+  }
   let disposed: Promise<void> | undefined
   return {
     lsp,
     host,
-    roots: open,
+    get roots() {
+      return order.flatMap((root) => {
+        const entry = open.get(root)
+        return entry === undefined ? [] : [entry.info]
+      })
+    },
     trust,
+    setRoots,
     dispose() {
       disposed ??= (async () => {
         // Hold the process open until every server is stopped: the host waits on handles it unrefs (its
         // watchdog's exit), and a process with nothing else to do would exit before the stop completes.
         const hold = setInterval(() => {}, 60_000)
         try {
-          await detach?.()
-          await host.dispose()
+          await changing
+          await Promise.all([...open.values()].map((entry) => entry.release()))
+          open.clear()
+          await detachProviders?.()
+          if (!shared) await host.dispose()
           await lsp.dispose()
         } finally {
           clearInterval(hold)

@@ -40,14 +40,15 @@ export function bindToolCalls(
   }
   const tools: ReadonlyArray<AnyTool> = collectTools({ ...options, mutations: new MutationSession(deferredApprovalPolicy(currentPolicy)) })
   const byName = new Map(tools.map((tool) => [tool.name, tool]))
-  const roots = session.roots.map((r) => r.root)
-
   const call: ToolCall = async (request, extra) => {
     const tool = byName.get(request.params.name)
     // The server lists the same tools, so it never hands on a name that is not here.
     if (tool === undefined) throw new Error(`tool "${request.params.name}" is listed but not bound`)
     const progressToken = request.params._meta?.progressToken
-    const progress = followCallProgress(session.lsp, session.roots, (report) => {
+    // Read per call: a session's roots change when its client's roots do.
+    const open = session.roots
+    const roots = open.map((r) => r.root)
+    const progress = followCallProgress(session.lsp, open, (report) => {
       if (progressToken === undefined) return
       void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...report } }).catch(() => {
         // The client went away mid-call; the call itself ends through its signal.
