@@ -262,7 +262,7 @@ describe.skipIf(unreachable !== undefined && !ci)('packed tarballs installed tog
       const section = /\nCommands:\n([\s\S]*?)\n\n/.exec(stdout)?.[1]
       expect(section, stdout).toBeDefined()
       const commands = (section ?? '').split('\n').map((line) => line.trim().split(/\s+/)[0])
-      expect(commands.sort()).toEqual(['mcp', ...[...readTools, ...mutatingTools].map(commandOf)].sort())
+      expect(commands.sort()).toEqual(['mcp', 'serve', ...[...readTools, ...mutatingTools].map(commandOf)].sort())
     }, 600_000)
 
     test.each(workspaces)(
@@ -273,7 +273,7 @@ describe.skipIf(unreachable !== undefined && !ci)('packed tarballs installed tog
         cpSync(join(fixtures, workspace.fixture), root, { recursive: true })
         const transport = new StdioClientTransport({
           command: binOf(dir),
-          args: ['mcp', '--root', root, '--read-only'],
+          args: ['mcp', '--daemon', 'never', '--root', root, '--read-only'],
           cwd: root,
           stderr: 'pipe',
           env: Object.fromEntries(Object.entries(cleanEnvironment()).filter((entry): entry is [string, string] => entry[1] !== undefined)),

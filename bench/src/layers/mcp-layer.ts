@@ -69,7 +69,7 @@ export async function startMcpLayer(root: string): Promise<{ layer: ReadLayer; e
   if ('missing' in command) return command
   const transport = new StdioClientTransport({
     command: command.command,
-    args: [...command.args, 'mcp', '--root', root, '--trust', 'trusted', '--read-only'],
+    args: [...command.args, 'mcp', '--daemon', 'never', '--root', root, '--trust', 'trusted', '--read-only'],
     cwd: root,
     stderr: 'ignore',
   })

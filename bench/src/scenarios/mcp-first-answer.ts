@@ -42,7 +42,7 @@ export async function mcpFirstAnswer(root: string, target: SymbolTarget): Promis
   const started = performance.now()
   const transport = new StdioClientTransport({
     command: cli.command,
-    args: [...cli.args, 'mcp', '--root', root],
+    args: [...cli.args, 'mcp', '--daemon', 'never', '--root', root],
     cwd: root,
     stderr: 'ignore',
   })

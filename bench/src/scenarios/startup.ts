@@ -64,7 +64,7 @@ export async function runStartup(root: string, workspace: string, rounds: number
   if ('missing' in cli) return cli
   const node = () => timeExit(process.execPath, ['-e', '0'], root)
   const help = () => timeExit(cli.command, [...cli.args, '--help'], root)
-  const mcp = () => timeInitialize(cli.command, [...cli.args, 'mcp', '--root', root], root)
+  const mcp = () => timeInitialize(cli.command, [...cli.args, 'mcp', '--daemon', 'never', '--root', root], root)
   const noop = () => timeInitialize(noopServer.command, noopServer.args, root)
   // One of each first, untimed: the file cache is warm for every side alike.
   await node()

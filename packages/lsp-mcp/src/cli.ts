@@ -30,6 +30,14 @@ async function run(argv: ReadonlyArray<string>, io: CliIo): Promise<number> {
       return reportCliError(error, io)
     }
   }
+  if (name === 'serve') {
+    try {
+      const { runServe } = await import('./cli/serve-command.js')
+      return await runServe(rest, io)
+    } catch (error) {
+      return reportCliError(error, io)
+    }
+  }
   const { runCli } = await import('./cli/main.js')
   return runCli(argv, io)
 }
@@ -42,8 +50,8 @@ const onSignal = () => {
   interrupted = true
   interrupt.abort()
 }
-const isMcp = process.argv[2] === 'mcp'
-// `codeseam mcp` handles its own signals (it shuts the server down); one-shot commands cancel their request.
+const isMcp = process.argv[2] === 'mcp' || process.argv[2] === 'serve'
+// `codeseam mcp` and `serve` handle their own signals (it shuts the server down); one-shot commands cancel their request.
 if (!isMcp) {
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)

@@ -74,8 +74,11 @@ describe('tool list', () => {
 /** Runs `codeseam mcp ARGS` with stdin closed; resolves with its exit code and output. */
 function runMcpOnce(args: ReadonlyArray<string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [requireBuiltCli(), 'mcp', ...args], { encoding: 'utf8' }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
+    const child = execFile(
+      process.execPath,
+      [requireBuiltCli(), 'mcp', '--daemon', 'never', ...args],
+      { encoding: 'utf8' },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
     )
     child.stdin?.end()
   })

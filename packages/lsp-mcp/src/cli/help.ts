@@ -72,9 +72,11 @@ export function mainHelp(tools: ReadonlyArray<HelpTool>): string {
     'Usage:',
     '  codeseam <command> [PATH] [flags]      one query, human output (or --json)',
     '  codeseam mcp [flags]                   the MCP server on stdio',
+    '  codeseam serve [flags]                 the shared daemon (MCP over HTTP) many agents join',
     '',
     'Commands:',
     row('mcp', 'serve every tool over MCP (stdio)'),
+    row('serve', 'the shared daemon: MCP over HTTP for many agents'),
     ...tools.map((t) => row(t.command, `${t.title}${t.readOnly ? '' : ' (changes files; --dry-run previews)'}`)),
     '',
     'Global flags:',
@@ -134,13 +136,15 @@ export function commandHelp(command: ToolCommand): string {
 /** `codeseam mcp --help`. */
 export function mcpHelp(toolNames: ReadonlyArray<string>): string {
   return [
-    'Usage: codeseam mcp [--root DIR ...] [--config FILE] [--trust trusted|untrusted] [--read-only] [--allow-edits] [--disable-tool NAME ...] [limits]',
+    'Usage: codeseam mcp [--root DIR ...] [--config FILE] [--trust trusted|untrusted] [--read-only] [--allow-edits] [--disable-tool NAME ...] [--daemon auto|never] [limits]',
     '',
-    'Serves every codeseam tool to an MCP client over stdio. Language servers start on the first query for',
-    'their language and stop when the client disconnects.',
+    'Serves every codeseam tool to an MCP client over stdio. With --daemon auto (the default) it joins the',
+    "user's shared codeseam daemon (starting it when none runs with the same configuration), so several",
+    'agents on one repository share one language server per language; with --daemon never the language',
+    'servers run in this process and stop when the client disconnects.',
     '',
     'Flags:',
-    '  --root DIR           workspace root (repeatable; default: the current directory)',
+    "  --root DIR           workspace root (repeatable; default: the client's roots (roots/list), else the current directory)",
     '  --config FILE        lsp-local config (extra or overriding language-server profiles)',
     '  --trust LEVEL        trusted | untrusted (default untrusted)',
     '  --max-servers N      at most N language-server processes at once (least recently used idle ones stop first)',
@@ -152,8 +156,38 @@ export function mcpHelp(toolNames: ReadonlyArray<string>): string {
     '  --allow-edits        apply previewable changes without asking when the client cannot ask its user',
     '                       (without elicitation and without this flag, mutating tools only preview)',
     '  --disable-tool NAME  leave a tool out (repeatable)',
+    '  --daemon MODE        auto: join (or start) the shared daemon (default); never: run the servers in this process',
+    '  --idle-timeout SECONDS  a daemon this command starts exits after this long without sessions (default 600)',
     '  -h, --help           this help',
     '',
     `Tools: ${toolNames.join(', ')}`,
+  ].join('\n')
+}
+
+/** `codeseam serve --help`. */
+export function serveHelp(): string {
+  return [
+    'Usage: codeseam serve [--root DIR ...] [--trust LEVEL] [--read-only | --allow-edits] [--socket PATH | --no-socket] [--http HOST:PORT [--token-file FILE]] [--idle-timeout SECONDS] [--config FILE] [limits]',
+    '',
+    'The shared codeseam daemon: owns the language servers and serves MCP (Streamable HTTP) to many sessions',
+    'at once. Sessions on one root with the same trust share one server per language; each session sees only',
+    'its own roots. Its flags are a ceiling: a session asking for more trust, edits or other roots is refused.',
+    'Connect with `codeseam mcp` (stdio proxy) or an MCP client speaking Streamable HTTP (endpoint /mcp).',
+    '',
+    'Flags:',
+    '  --root DIR           the roots sessions may open (repeatable; default: any); sessions without roots get these',
+    '  --trust LEVEL        the most trust a session may ask for: trusted | untrusted (default untrusted)',
+    '  --read-only          sessions get the read tools only',
+    '  --allow-edits        sessions may apply changes without asking (default: only after asking their user)',
+    "  --socket PATH        the Unix socket (default: the user's runtime folder, named by the configuration)",
+    '  --no-socket          no Unix socket (with --http)',
+    '  --http HOST:PORT     also serve on TCP (default host 127.0.0.1), always with a bearer token',
+    '  --token-file FILE    the bearer token (default: generated, written 0600 beside the socket)',
+    '  --allowed-origin ORIGIN  accept browser requests from this Origin (repeatable; default none)',
+    '  --allowed-host HOST:PORT accept this Host header on TCP (repeatable; default the bound address and localhost)',
+    '  --idle-timeout SECONDS exit after this long without sessions (default 0: never)',
+    '  --config FILE, --env-allow NAME, --max-servers N, --server-memory-mb N, --node-heap-mb N, --max-open-documents N',
+    '                       as for every command (they decide which servers run)',
+    '  -h, --help           this help',
   ].join('\n')
 }

@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util'
 
 import { loadToolManifest } from '../tool-manifest.js'
-import { globalFlags, globalOptions, UsageError } from './arguments.js'
+import { globalFlags, globalOptions, UsageError, type GlobalFlags } from './arguments.js'
 import { exitCodes, mcpHelp } from './help.js'
 import type { CliIo } from './io.js'
+import { idleTimeoutFlag } from './serve-command.js'
 
 /**
  * `codeseam mcp`: its flags, then the server. Light on purpose: the tools, effect and the language-server
@@ -29,6 +30,8 @@ export async function runMcp(args: ReadonlyArray<string>, io: CliIo, toolNames?:
         'read-only': { type: 'boolean' },
         'allow-edits': { type: 'boolean' },
         'disable-tool': { type: 'string', multiple: true },
+        daemon: { type: 'string' },
+        'idle-timeout': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -42,6 +45,19 @@ export async function runMcp(args: ReadonlyArray<string>, io: CliIo, toolNames?:
     return exitCodes.ok
   }
   const globals = globalFlags(values, 'mcp')
+  const daemon = values.daemon ?? 'auto'
+  if (daemon !== 'auto' && daemon !== 'never') throw new UsageError(`--daemon must be "auto" or "never", got "${daemon}"`, 'mcp')
+  if (values['read-only'] === true && values['allow-edits'] === true)
+    throw new UsageError('--read-only and --allow-edits exclude each other', 'mcp')
+  const idleTimeoutMs = idleTimeoutFlag(values['idle-timeout'], 600_000, 'mcp')
+  if (daemon === 'auto') {
+    const server = await startProxyOrNull(args, values, globals, io, idleTimeoutMs)
+    if (server !== undefined) {
+      const reason = await server.closed
+      io.stderr.write(`codeseam mcp: stopped (${reason})\n`)
+      return exitCodes.ok
+    }
+  }
   // Loaded on demand: one-shot commands never pay for the MCP SDK.
   const { startMcpServer } = await import('../stdio-server.js')
   const server = await startMcpServer({
@@ -57,4 +73,61 @@ export async function runMcp(args: ReadonlyArray<string>, io: CliIo, toolNames?:
   const reason = await server.closed
   io.stderr.write(`codeseam mcp: stopped (${reason})\n`)
   return exitCodes.ok
+}
+
+/** The flags that set limits, as given (passed on to a daemon this command starts). */
+function limitFlags(args: ReadonlyArray<string>): string[] {
+  const names = ['--max-servers', '--server-memory-mb', '--node-heap-mb', '--max-open-documents']
+  const out: string[] = []
+  args.forEach((arg, index) => {
+    const name = names.find((n) => arg === n || arg.startsWith(`${n}=`))
+    if (name === undefined) return
+    if (arg === name) out.push(name, args[index + 1] ?? '')
+    else out.push(arg)
+  })
+  return out
+}
+
+/**
+ * `--daemon auto`: the stdio proxy to the user's daemon. When the daemon cannot be reached or started (a
+ * refused runtime folder, a failed start), says why on stderr and returns undefined: the caller serves in
+ * this process instead, so a client is never left without a server.
+ */
+async function startProxyOrNull(
+  args: ReadonlyArray<string>,
+  values: { readonly 'read-only'?: boolean; readonly 'allow-edits'?: boolean; readonly 'disable-tool'?: string[] },
+  globals: GlobalFlags,
+  io: CliIo,
+  idleTimeoutMs: number,
+) {
+  const [{ startMcpProxy }, { checkRootFolder }, { loadToolManifest: manifest, selectFromManifest }] = await Promise.all([
+    import('../daemon/proxy.js'),
+    import('../roots.js'),
+    import('../tool-manifest.js'),
+  ])
+  // The checks that refuse to start come first, as in-process: bad roots, unknown tool names.
+  const roots = globals.roots.map((root) => checkRootFolder(root))
+  selectFromManifest(await manifest(), { ...(values['disable-tool'] === undefined ? {} : { disable: values['disable-tool'] }) })
+  try {
+    return await startMcpProxy({
+      session: {
+        ...(roots.length === 0 ? { cwd: io.cwd } : { roots }),
+        trust: globals.trust ?? 'untrusted',
+        edits: values['read-only'] === true ? 'read-only' : values['allow-edits'] === true ? 'allow' : 'ask',
+        disable: values['disable-tool'] ?? [],
+      },
+      daemon: {
+        ...(globals.config === undefined ? {} : { configFile: globals.config }),
+        envAllow: globals.envAllow,
+        limits: globals.limits,
+        limitFlags: limitFlags(args),
+      },
+      idleTimeoutMs,
+    })
+  } catch (error) {
+    io.stderr.write(
+      `codeseam mcp: the shared daemon is not available (${error instanceof Error ? error.message : String(error)}); serving in this process\n`,
+    )
+    return undefined
+  }
 }

@@ -45,7 +45,7 @@ export interface McpProcess {
 export async function startMcp(args: ReadonlyArray<string>, options: StartMcpOptions = {}): Promise<McpProcess> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [requireBuiltCli(), 'mcp', ...args],
+    args: [requireBuiltCli(), 'mcp', ...(args.includes('--daemon') ? [] : ['--daemon', 'never']), ...args],
     stderr: 'pipe',
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   })

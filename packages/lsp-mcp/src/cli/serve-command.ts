@@ -1,0 +1,111 @@
+import { parseArgs } from 'node:util'
+
+import { globalFlags, globalOptions, UsageError } from './arguments.js'
+import { exitCodes, serveHelp } from './help.js'
+import type { CliIo } from './io.js'
+
+/**
+ * `codeseam serve`: the shared daemon (src/daemon/serve.ts) with its flags. Started by hand, its flags are a
+ * ceiling for every session (trust, edits, roots); started by `codeseam mcp --daemon auto` (the internal
+ * `--auto` flag) it sets none, says `ready` on stdout once it listens, and exits after its idle period.
+ */
+
+/** `--idle-timeout SECONDS` → ms (0: never). */
+export function idleTimeoutFlag(text: string | undefined, fallbackMs: number, command: string): number {
+  if (text === undefined) return fallbackMs
+  const value = Number(text)
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0) {
+    throw new UsageError(`--idle-timeout must be a number of seconds (0: never), got "${text}"`, command)
+  }
+  return Math.round(value * 1000)
+}
+
+function hostPort(text: string): { host: string; port: number } {
+  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(text) ?? /^()()(\d+)$/.exec(text)
+  const port = Number(match?.[3])
+  if (match === null || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`--http must be HOST:PORT or PORT (e.g. 127.0.0.1:7777), got "${text}"`, 'serve')
+  }
+  const host = match[1] ?? match[2] ?? ''
+  return { host: host === '' ? '127.0.0.1' : host, port }
+}
+
+/** Runs `codeseam serve ARGS` until the daemon stops; resolves to the exit code. */
+export async function runServe(args: ReadonlyArray<string>, io: CliIo): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      options: {
+        root: globalOptions.root,
+        config: globalOptions.config,
+        trust: globalOptions.trust,
+        'max-servers': globalOptions['max-servers'],
+        'server-memory-mb': globalOptions['server-memory-mb'],
+        'node-heap-mb': globalOptions['node-heap-mb'],
+        'max-open-documents': globalOptions['max-open-documents'],
+        'env-allow': globalOptions['env-allow'],
+        help: globalOptions.help,
+        'read-only': { type: 'boolean' },
+        'allow-edits': { type: 'boolean' },
+        socket: { type: 'string' },
+        'no-socket': { type: 'boolean' },
+        http: { type: 'string' },
+        'token-file': { type: 'string' },
+        'allowed-origin': { type: 'string', multiple: true },
+        'allowed-host': { type: 'string', multiple: true },
+        'idle-timeout': { type: 'string' },
+        auto: { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    })
+  } catch (error) {
+    throw new UsageError((error as Error).message, 'serve')
+  }
+  const values = parsed.values
+  if (values.help === true) {
+    io.stdout.write(`${serveHelp()}\n`)
+    return exitCodes.ok
+  }
+  const globals = globalFlags(values, 'serve')
+  const auto = values.auto === true
+  if (values['read-only'] === true && values['allow-edits'] === true)
+    throw new UsageError('--read-only and --allow-edits exclude each other', 'serve')
+  if (values['no-socket'] === true && values.http === undefined)
+    throw new UsageError('--no-socket needs --http: the daemon must listen somewhere', 'serve')
+  if (values['token-file'] !== undefined && values.http === undefined) throw new UsageError('--token-file is for --http', 'serve')
+  const { checkRootFolder } = await import('../roots.js')
+  const roots = globals.roots.map((root) => checkRootFolder(root))
+  const { startDaemon } = await import('../daemon/serve.js')
+  const daemon = await startDaemon({
+    ...(values['no-socket'] === true ? { socket: false as const } : values.socket === undefined ? {} : { socket: values.socket }),
+    ...(values.http === undefined ? {} : { http: hostPort(values.http) }),
+    ...(values['token-file'] === undefined ? {} : { tokenFile: values['token-file'] }),
+    ...(values['allowed-origin'] === undefined ? {} : { allowedOrigins: values['allowed-origin'] }),
+    ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
+    idleTimeoutMs: idleTimeoutFlag(values['idle-timeout'], 0, 'serve'),
+    ...(globals.config === undefined ? {} : { configFile: globals.config }),
+    limits: globals.limits,
+    envAllow: globals.envAllow,
+    // By hand, the flags are the most any session gets; auto-started, the sessions' own flags decide.
+    ...(auto
+      ? {}
+      : {
+          ceiling: {
+            trust: globals.trust ?? 'untrusted',
+            edits: values['read-only'] === true ? 'read-only' : values['allow-edits'] === true ? 'allow' : 'ask',
+            ...(roots.length === 0 ? {} : { roots }),
+          },
+        }),
+    ...(roots.length === 0 ? {} : { defaultRoots: roots }),
+  })
+  if (auto) io.stdout.write(`ready ${daemon.socketPath ?? daemon.url ?? ''}\n`)
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+  const onSignal = (signal: NodeJS.Signals) => void daemon.close(`received ${signal}`)
+  for (const signal of signals) process.on(signal, onSignal)
+  const reason = await daemon.closed
+  for (const signal of signals) process.off(signal, onSignal)
+  io.stderr.write(`codeseam serve: stopped (${reason})\n`)
+  return exitCodes.ok
+}

@@ -1,0 +1,340 @@
+import { spawn } from 'node:child_process'
+import { closeSync, openSync } from 'node:fs'
+import { get, type ClientRequest } from 'node:http'
+import * as nodePath from 'node:path'
+
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import {
+  isInitializeRequest,
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js'
+import { LspError, type LspErrorCode } from '@codeseam/lsp'
+
+import { serverInfo } from '../server-info.js'
+import type { RunningMcpServer } from '../stdio-server.js'
+import { daemonKey, ensurePrivateDir, runtimeDir, socketPathFor, type DaemonKeyInputs } from './runtime-dir.js'
+import { daemonFailure, healthPath, lifelinePath, mcpPath } from './serve.js'
+import { sessionQuery, type SessionParams } from './session-params.js'
+import { unixSocketFetch } from './unix-fetch.js'
+
+/**
+ * `codeseam mcp --daemon auto`: a stdio MCP server that relays every message, both ways and unchanged, to a
+ * session of the user's shared daemon (starting the daemon when none with this configuration runs). Requests,
+ * responses and notifications pass as they are — tool calls, cancellation, progress, `_meta`, and what the
+ * daemon asks the client (elicitation for approvals, `roots/list`) — so the client cannot tell a proxied
+ * session from an in-process one.
+ *
+ * The proxy holds a lifeline to the daemon (a request the daemon never answers): when it ends, the daemon
+ * died; every request still waiting is answered with a typed error at once (never a hang), and the next
+ * request starts a daemon again and replays the client's `initialize` to open a new session there.
+ */
+
+/** How to start the daemon: `node <cli> serve …`. */
+export interface DaemonCommand {
+  readonly execPath: string
+  readonly args: ReadonlyArray<string>
+}
+
+/** Options for {@link startMcpProxy}. */
+export interface McpProxyOptions {
+  /** What this session asks the daemon for. */
+  readonly session: SessionParams
+  /** What decides which daemon: the config file, limits and `--env-allow` (passed to a daemon this proxy starts). */
+  readonly daemon: DaemonKeyInputs & { readonly limitFlags?: ReadonlyArray<string> }
+  /** Idle period after which a daemon this proxy starts exits (ms). */
+  readonly idleTimeoutMs: number
+  /** The CLI that runs `serve` (default: this process's own script). */
+  readonly command?: DaemonCommand
+  readonly stdin?: NodeJS.ReadableStream & { on(event: 'end' | 'close', listener: () => void): unknown }
+  readonly stdout?: NodeJS.WritableStream
+  readonly handleSignals?: boolean
+  readonly log?: (line: string) => void
+}
+
+const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+
+/** The daemon's identity as its health endpoint reports it. */
+interface Health {
+  readonly version: string
+  readonly key: string
+  readonly pid: number
+}
+
+function health(socket: string, timeoutMs = 2_000): Promise<Health | undefined> {
+  return new Promise((resolve) => {
+    const req = get({ socketPath: socket, path: healthPath, timeout: timeoutMs }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (text += chunk))
+      res.on('end', () => {
+        try {
+          resolve(res.statusCode === 200 ? (JSON.parse(text) as Health) : undefined)
+        } catch {
+          resolve(undefined)
+        }
+      })
+      res.on('error', () => resolve(undefined))
+    })
+    req.on('timeout', () => req.destroy())
+    req.on('error', () => resolve(undefined))
+  })
+}
+
+/** The daemon's socket, starting the daemon when none answers there. */
+async function ensureDaemon(options: McpProxyOptions, key: string, log: (line: string) => void): Promise<string> {
+  const dir = ensurePrivateDir(runtimeDir())
+  const socket = socketPathFor(dir, key)
+  const joined = (found: Health | undefined): boolean => {
+    if (found === undefined) return false
+    if (found.version !== serverInfo.version || found.key !== key) {
+      throw new LspError(
+        'CONFLICT',
+        `the daemon on ${socket} is codeseam ${found.version} with key ${found.key}, not ${serverInfo.version} / ${key}`,
+      )
+    }
+    return true
+  }
+  if (joined(await health(socket))) return socket
+  const command = options.command ?? { execPath: process.execPath, args: [process.argv[1] ?? ''] }
+  const args = [
+    ...command.args,
+    'serve',
+    '--auto',
+    '--socket',
+    socket,
+    '--idle-timeout',
+    String(Math.round(options.idleTimeoutMs / 1000)),
+    ...(options.daemon.configFile === undefined ? [] : ['--config', nodePath.resolve(options.daemon.configFile)]),
+    ...(options.daemon.envAllow ?? []).flatMap((name) => ['--env-allow', name]),
+    ...(options.daemon.limitFlags ?? []),
+  ]
+  const logFile = nodePath.join(dir, `daemon-${key}.log`)
+  const logFd = openSync(logFile, 'a', 0o600)
+  let child
+  try {
+    // Detached, in its own process group: the daemon outlives this proxy and its client.
+    child = spawn(command.execPath, args, { detached: true, stdio: ['ignore', 'pipe', logFd], env: process.env, cwd: dir })
+  } finally {
+    closeSync(logFd)
+  }
+  const outcome = await new Promise<'ready' | number>((resolve, reject) => {
+    let text = ''
+    child.stdout!.setEncoding('utf8')
+    child.stdout!.on('data', (chunk: string) => {
+      text += chunk
+      if (text.includes('\n')) resolve('ready')
+    })
+    child.once('error', reject)
+    child.once('exit', (code) => resolve(code ?? 1))
+  })
+  child.stdout!.destroy()
+  child.unref()
+  if (outcome === 'ready' || joined(await health(socket))) {
+    log(outcome === 'ready' ? `started the codeseam daemon (pid ${child.pid}, log ${logFile})` : 'joined a daemon another client started')
+    return socket
+  }
+  throw new LspError('UNAVAILABLE', `the codeseam daemon did not start (exit code ${outcome}); see ${logFile}`, { data: { log: logFile } })
+}
+
+interface Link {
+  readonly transport: StreamableHTTPClientTransport
+  lifeline?: ClientRequest
+  dead: boolean
+}
+
+/** The typed error a failed request gets: a tool call an `isError` result, any other request a JSON-RPC error. */
+function failure(request: { id: RequestId; method: string }, code: LspErrorCode, message: string): JSONRPCMessage {
+  if (request.method === 'tools/call')
+    return { jsonrpc: '2.0', id: request.id, result: daemonFailure(code === 'SERVER_CRASHED' ? code : 'UNAVAILABLE', message) }
+  return { jsonrpc: '2.0', id: request.id, error: { code: -32603, message: `${code}: ${message}`, data: { code } } }
+}
+
+/** The codeseam error code in a daemon's HTTP refusal (its JSON-RPC error's `data.code`), if the text holds one. */
+function refusalCode(error: unknown): LspErrorCode | undefined {
+  const text = error instanceof Error ? error.message : String(error)
+  const match = /"data":\{"code":"([A-Z_]+)"\}/.exec(text)
+  return match?.[1] as LspErrorCode | undefined
+}
+
+/** Starts the proxy: checks (or starts) the daemon first, then relays stdio to it until the client goes away. */
+export async function startMcpProxy(options: McpProxyOptions): Promise<RunningMcpServer> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`codeseam mcp: ${line}\n`))
+  const key = daemonKey(options.daemon)
+  let socket = await ensureDaemon(options, key, log)
+  const stdin = options.stdin ?? process.stdin
+  const stdio = new StdioServerTransport(stdin as typeof process.stdin, (options.stdout ?? process.stdout) as typeof process.stdout)
+  const pending = new Map<RequestId, string>()
+  let initialize: JSONRPCRequest | undefined
+  let initialized = false
+  let link: Link | undefined
+  let replays = 0
+  const internal = new Map<RequestId, (message: JSONRPCMessage) => void>()
+  let closing: Promise<string> | undefined
+
+  const toClient = (message: JSONRPCMessage) => {
+    void stdio.send(message).catch(() => {})
+  }
+
+  const lose = (lost: Link, why: string) => {
+    if (lost.dead) return
+    lost.dead = true
+    if (link === lost) link = undefined
+    lost.lifeline?.destroy()
+    void lost.transport.close().catch(() => {})
+    if (closing !== undefined) return
+    log(`lost the daemon: ${why}`)
+    for (const [id, method] of pending) {
+      toClient(
+        failure({ id, method }, 'UNAVAILABLE', `the codeseam daemon stopped before answering (${why}); call again: a new daemon starts`),
+      )
+    }
+    pending.clear()
+    for (const [id, settle] of internal) settle({ jsonrpc: '2.0', id, error: { code: -32603, message: why } })
+    internal.clear()
+  }
+
+  const holdLifeline = (current: Link) => {
+    const sessionId = current.transport.sessionId
+    if (sessionId === undefined) return
+    const req = get({ socketPath: socket, path: lifelinePath, headers: { 'mcp-session-id': sessionId } }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume()
+        lose(current, `the daemon refused the lifeline (HTTP ${res.statusCode})`)
+        return
+      }
+      res.resume()
+      res.once('close', () => lose(current, 'its connection closed'))
+    })
+    req.once('error', (error) => lose(current, error.message))
+    current.lifeline = req
+  }
+
+  const fromDaemon = (current: Link, message: JSONRPCMessage) => {
+    if (current.dead) return
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      const id = message.id
+      if (id !== undefined) {
+        const settle = internal.get(id)
+        if (settle !== undefined) {
+          internal.delete(id)
+          settle(message)
+          return
+        }
+        if (pending.get(id) === 'initialize' && isJSONRPCResultResponse(message)) {
+          const version = (message.result as { protocolVersion?: string }).protocolVersion
+          if (version !== undefined) current.transport.setProtocolVersion(version)
+          holdLifeline(current)
+        }
+        pending.delete(id)
+      }
+    }
+    toClient(message)
+  }
+
+  const connect = async (): Promise<Link> => {
+    const url = new URL(`http://codeseam${mcpPath}?${sessionQuery(options.session).toString()}`)
+    const transport = new StreamableHTTPClientTransport(url, { fetch: unixSocketFetch(socket) })
+    const current: Link = { transport, dead: false }
+    transport.onmessage = (message) => fromDaemon(current, message)
+    transport.onerror = () => {
+      // A broken stream; the lifeline tells whether the daemon is gone.
+    }
+    transport.onclose = () => lose(current, 'the connection to the daemon closed')
+    await transport.start()
+    return current
+  }
+
+  /** A new session on a (new) daemon for a client that had initialized the lost one: replay its initialize. */
+  const reopen = async (): Promise<Link> => {
+    socket = await ensureDaemon(options, key, log)
+    const current = await connect()
+    if (initialize === undefined) return current
+    replays += 1
+    const id = `codeseam-proxy-initialize-${replays}`
+    const answer = new Promise<JSONRPCMessage>((resolve) => internal.set(id, resolve))
+    await current.transport.send({ ...initialize, id })
+    const result = await answer
+    if (!isJSONRPCResultResponse(result)) throw new LspError('UNAVAILABLE', 'the new codeseam daemon refused the session')
+    const version = (result.result as { protocolVersion?: string }).protocolVersion
+    if (version !== undefined) current.transport.setProtocolVersion(version)
+    if (initialized) await current.transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' })
+    holdLifeline(current)
+    log('opened a new session on the daemon')
+    return current
+  }
+
+  const forward = async (message: JSONRPCMessage) => {
+    const request = isJSONRPCRequest(message) ? message : undefined
+    if (request !== undefined) pending.set(request.id, request.method)
+    if (isJSONRPCNotification(message)) {
+      if (message.method === 'notifications/initialized') initialized = true
+      if (message.method === 'notifications/cancelled') pending.delete((message.params as { requestId: RequestId }).requestId)
+    }
+    let current = link
+    try {
+      if (current === undefined || current.dead) {
+        if (request !== undefined && isInitializeRequest(request)) {
+          initialize = request
+          current = await connect()
+        } else if (request === undefined) {
+          // A notification or an answer for a session that is gone: nobody waits for it.
+          return
+        } else {
+          current = await reopen()
+        }
+        link = current
+      }
+      await current.transport.send(message)
+    } catch (error) {
+      if (request === undefined || !pending.has(request.id)) return
+      pending.delete(request.id)
+      const code = refusalCode(error) ?? 'UNAVAILABLE'
+      const text = error instanceof Error ? error.message : String(error)
+      toClient(failure(request, code, `the codeseam daemon could not take this request: ${text}`))
+      if (current !== undefined && refusalCode(error) === undefined) lose(current, text)
+    }
+  }
+
+  let chain: Promise<void> = Promise.resolve()
+  stdio.onmessage = (message) => {
+    // In order, one at a time: a reconnect finishes before the next message goes out.
+    chain = chain.then(() => forward(message))
+  }
+
+  let resolveClosed: (reason: string) => void = () => {}
+  const closed = new Promise<string>((resolve) => (resolveClosed = resolve))
+  const onSignal = (signal: NodeJS.Signals) => void close(`received ${signal}`)
+  const onEnd = () => void close('the client closed stdin')
+  const close = (reason = 'closed'): Promise<string> => {
+    closing ??= (async () => {
+      stdin.removeListener('end', onEnd)
+      stdin.removeListener('close', onEnd)
+      const current = link
+      if (current !== undefined && !current.dead) {
+        current.dead = true
+        // Ends the daemon's session (its in-flight calls are cancelled there); the daemon and its servers stay.
+        await current.transport.terminateSession().catch(() => {})
+        current.lifeline?.destroy()
+        await current.transport.close().catch(() => {})
+      }
+      await stdio.close().catch(() => {})
+      for (const signal of signals) process.off(signal, onSignal)
+      resolveClosed(`${reason}; the daemon keeps its language servers for other sessions`)
+      return closed
+    })()
+    return closing
+  }
+  stdio.onclose = () => void close('the transport closed')
+  if (options.handleSignals !== false) for (const signal of signals) process.on(signal, onSignal)
+  stdin.on('end', onEnd)
+  stdin.on('close', onEnd)
+  await stdio.start()
+  return { closed, close }
+}

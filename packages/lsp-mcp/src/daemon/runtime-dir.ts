@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto'
+import { lstatSync, mkdirSync, readFileSync } from 'node:fs'
+import * as os from 'node:os'
+import * as nodePath from 'node:path'
+
+import { LspError } from '@codeseam/lsp'
+
+import { serverInfo } from '../server-info.js'
+
+/**
+ * Where the user's codeseam daemons listen, and which daemon a session may join.
+ *
+ * The folder is per user: `$CODESEAM_RUNTIME_DIR`, else `$XDG_RUNTIME_DIR/codeseam`, else
+ * `<tmpdir>/codeseam-<uid>`. It is created 0700; one that exists must be a real folder owned by this user and
+ * closed to group and others — in a shared temp folder another user could have created it first, and would
+ * then see (or replace) every socket in it. Each daemon's socket is named by its key: a hash of what decides
+ * which servers and interpreters it runs (user, codeseam version, the resolved configuration and the
+ * environment). A session joins only the daemon with its own key; any difference means a separate daemon.
+ */
+
+/** The user's runtime folder for daemon sockets (not created). */
+export function runtimeDir(env: NodeJS.ProcessEnv = process.env): string {
+  const explicit = env['CODESEAM_RUNTIME_DIR']
+  if (explicit !== undefined && explicit !== '') return nodePath.resolve(explicit)
+  const xdg = env['XDG_RUNTIME_DIR']
+  if (xdg !== undefined && xdg !== '' && nodePath.isAbsolute(xdg)) return nodePath.join(xdg, 'codeseam')
+  return nodePath.join(os.tmpdir(), `codeseam-${os.userInfo().uid}`)
+}
+
+/**
+ * Creates the folder 0700 if missing; refuses one that is a symbolic link, not a folder, owned by another
+ * user, or open to group or others (UNTRUSTED, saying which and what to do).
+ */
+export function ensurePrivateDir(dir: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  const info = lstatSync(dir)
+  const uid = os.userInfo().uid
+  const refuse = (why: string) =>
+    new LspError('UNTRUSTED', `refusing the daemon folder ${dir}: ${why}; remove it, or set CODESEAM_RUNTIME_DIR to a private folder`, {
+      data: { dir },
+    })
+  if (info.isSymbolicLink()) throw refuse('it is a symbolic link')
+  if (!info.isDirectory()) throw refuse('it is not a folder')
+  if (info.uid !== uid) throw refuse(`it is owned by uid ${info.uid}, not by this user (uid ${uid})`)
+  if ((info.mode & 0o077) !== 0) throw refuse(`its mode is ${(info.mode & 0o777).toString(8)}: group or others can use it (it must be 700)`)
+  return dir
+}
+
+/** Host environment variables that decide which servers and interpreters run (on top of `--env-allow`). */
+export const keyEnvironment = [
+  'PATH',
+  'HOME',
+  'VIRTUAL_ENV',
+  'CONDA_PREFIX',
+  'PYENV_ROOT',
+  'PYENV_VERSION',
+  'PYENV_DIR',
+  'PYTHONPATH',
+  'PYTHONHOME',
+  'NODE_OPTIONS',
+] as const
+
+/** What a daemon's identity is computed from. */
+export interface DaemonKeyInputs {
+  readonly configFile?: string
+  readonly envAllow?: ReadonlyArray<string>
+  readonly limits?: object
+  readonly env?: NodeJS.ProcessEnv
+}
+
+/**
+ * The daemon key: user, codeseam version, the config file (path and content), limits, `--env-allow` and the
+ * values of every environment variable that decides what runs. Throws NOT_FOUND for a missing config file.
+ */
+export function daemonKey(inputs: DaemonKeyInputs): string {
+  const env = inputs.env ?? process.env
+  let config: string | undefined
+  if (inputs.configFile !== undefined) {
+    const path = nodePath.resolve(inputs.configFile)
+    try {
+      config = `${path}\n${createHash('sha256').update(readFileSync(path)).digest('hex')}`
+    } catch {
+      throw new LspError('NOT_FOUND', `config file ${path} cannot be read`)
+    }
+  }
+  const allow = [...new Set(inputs.envAllow ?? [])].sort()
+  const names = [...new Set([...keyEnvironment, ...allow])].sort()
+  const identity = {
+    uid: os.userInfo().uid,
+    version: serverInfo.version,
+    node: process.version,
+    config,
+    limits: inputs.limits ?? {},
+    envAllow: allow,
+    env: Object.fromEntries(names.map((name) => [name, env[name] ?? null])),
+  }
+  return createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 20)
+}
+
+/** The socket of the daemon with this key in `dir`. */
+export function socketPathFor(dir: string, key: string): string {
+  return nodePath.join(dir, `daemon-${key}.sock`)
+}
