@@ -4,6 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation'
 import { isLspError } from '@codeseam/lsp'
 
+import type { ClientRoots } from './client-roots.js'
 import { createMcpShell, type ToolCall } from './mcp-shell.js'
 import { checkRootFolder, givenRoots } from './roots.js'
 import type { CodeseamSession, SessionOptions } from './session.js'
@@ -21,10 +22,21 @@ import type { CollectToolsOptions } from './tool-set.js'
  * its built-in profiles, attaching the roots) and the tools (effect and the tool packages) load in the
  * background once the client has initialized, or at the first `tools/call`, which waits for them. If the
  * session cannot open, every call answers that error (and stderr says it once); nothing hangs.
+ *
+ * Roots: the given `roots` (`--root`), exactly. Without any, the session opens with none and, once the client
+ * has initialized, follows the client's roots (`roots/list`, then each `roots/list_changed`; see
+ * client-roots.ts), or serves `cwd` when the client has none. Tool calls wait until the first roots are open.
  */
 
 /** Options for {@link startMcpServer}. */
 export interface McpServerOptions extends SessionOptions, Omit<CollectToolsOptions, 'mutations'> {
+  /**
+   * Workspace roots (`--root`). None given (or an empty list): the client's roots (MCP `roots/list`, followed
+   * as they change), or `cwd` when the client announces none.
+   */
+  readonly roots?: ReadonlyArray<string>
+  /** The folder served when no roots are given and the client has none (default: `process.cwd()`). */
+  readonly cwd?: string
   /** `--allow-edits`. */
   readonly allowEdits?: boolean
   /** Streams to serve on (default: the process's stdin and stdout). */
@@ -46,22 +58,27 @@ const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
 /** Starts the MCP server and serves until the client goes away or the process is told to stop. */
 export async function startMcpServer(options: McpServerOptions = {}): Promise<RunningMcpServer> {
-  for (const root of givenRoots(options.roots)) checkRootFolder(root)
+  // Without --root the client's roots are served: nothing to check before starting.
+  const followClient = options.roots === undefined || options.roots.length === 0
+  if (!followClient) for (const root of givenRoots(options.roots)) checkRootFolder(root)
   const listed = selectFromManifest(await loadToolManifest(), options).map((entry) => entry.mcp)
 
   // Elicitation answers are validated with Ajv, loaded with the tools: only a tool call elicits.
   let validator: jsonSchemaValidator | undefined
-  let opening: Promise<{ readonly session: CodeseamSession; readonly call: ToolCall }> | undefined
+  let opening:
+    Promise<{ readonly session: CodeseamSession; readonly call: ToolCall; readonly clientRoots: ClientRoots | undefined }> | undefined
   const open = () => {
     if (opening !== undefined) return opening
     opening = (async () => {
-      const [{ openSession }, { bindToolCalls }, { AjvJsonSchemaValidator }] = await Promise.all([
+      const [{ openSession }, { bindToolCalls }, { AjvJsonSchemaValidator }, { followClientRoots }] = await Promise.all([
         import('./session.js'),
         import('./tool-calls.js'),
         import('@modelcontextprotocol/sdk/validation/ajv'),
+        import('./client-roots.js'),
       ])
       validator = new AjvJsonSchemaValidator()
-      const session = await openSession(options)
+      const session = await openSession(followClient ? { ...options, roots: [] } : options)
+      let clientRoots: ClientRoots | undefined
       try {
         const { call } = bindToolCalls(() => server, session, {
           allowEdits: options.allowEdits === true,
@@ -69,8 +86,17 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Ru
           ...(options.disable === undefined ? {} : { disable: options.disable }),
           ...(options.enable === undefined ? {} : { enable: options.enable }),
         })
-        return { session, call }
+        if (followClient) {
+          clientRoots = followClientRoots({
+            server,
+            session,
+            fallback: [options.cwd ?? process.cwd()],
+            log: (line) => process.stderr.write(`codeseam mcp: ${line}\n`),
+          })
+        }
+        return { session, call, clientRoots }
       } catch (error) {
+        clientRoots?.dispose()
         await session.dispose()
         throw error
       }
@@ -96,6 +122,8 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Ru
       } catch (error) {
         return sessionFailure(error)
       }
+      // The client's first roots are open (or the fallback): `ready` never rejects.
+      await ready.clientRoots?.ready
       return ready.call(request, extra)
     },
     deferredValidator,
@@ -125,6 +153,7 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Ru
       try {
         // A session still opening is waited for, then stopped; one that failed to open has nothing to stop.
         const ready = await opening?.catch(() => undefined)
+        ready?.clientRoots?.dispose()
         await ready?.session.dispose()
       } catch (error) {
         failure ??= error

@@ -61,7 +61,9 @@ export async function runMcp(args: ReadonlyArray<string>, io: CliIo, toolNames?:
   // Loaded on demand: one-shot commands never pay for the MCP SDK.
   const { startMcpServer } = await import('../stdio-server.js')
   const server = await startMcpServer({
-    roots: globals.roots.length > 0 ? globals.roots : [io.cwd],
+    // Without --root: the client's roots (MCP roots/list), or the working folder when it has none.
+    ...(globals.roots.length > 0 ? { roots: globals.roots } : {}),
+    cwd: io.cwd,
     ...(globals.config === undefined ? {} : { configFile: globals.config }),
     ...(globals.trust === undefined ? {} : { trust: globals.trust }),
     limits: globals.limits,
