@@ -2,7 +2,12 @@ import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { ListRootsRequestSchema, ResultSchema, RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import {
+  ListRootsRequestSchema,
+  ResultSchema,
+  RootsListChangedNotificationSchema,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js'
 import { isLspError, LspError } from '@codeseam/lsp'
 
 import { checkRootFolder } from './roots.js'
@@ -25,12 +30,20 @@ export interface FollowClientRootsOptions {
   readonly fallback: ReadonlyArray<string>
   /** One line per decision worth telling (a root skipped, the fallback used, a change that failed). */
   readonly log?: (line: string) => void
+  /**
+   * Ask only when a tool call needs the roots, on that call's own stream (`relatedRequestId`), and after
+   * `list_changed` only at the next call. For Streamable HTTP: a request outside any call travels on the
+   * client's optional standalone stream, which may not be open yet (right after `initialized`) or at all.
+   */
+  readonly lazy?: boolean
 }
 
 /** The roots being followed. */
 export interface ClientRoots {
   /** Resolves once the first roots (or the fallback) are open, or could not be; never rejects. */
   readonly ready: Promise<void>
+  /** Before a tool call: the roots as they are now (in lazy mode, listed first when unknown or changed, on that call's stream). */
+  beforeCall(requestId?: RequestId): Promise<void>
   /** Stops following: later `list_changed` notifications are ignored. */
   dispose(): void
 }
@@ -69,12 +82,16 @@ export function followClientRoots(options: FollowClientRootsOptions): ClientRoot
   let disposed = false
 
   /** The client's roots as local folders, each bad one skipped and logged; undefined when it could not be listed. */
-  const listFolders = async (): Promise<string[] | undefined> => {
+  const listFolders = async (relatedRequestId?: RequestId): Promise<string[] | undefined> => {
     let listed: ReadonlyArray<ListedRoot>
     try {
       // Not `server.listRoots()`: its result schema refuses the whole list for one non-file URI, and a root
       // the client should not have sent must not cost the others.
-      const result = await server.request({ method: listRootsMethod }, ResultSchema)
+      const result = await server.request(
+        { method: listRootsMethod },
+        ResultSchema,
+        relatedRequestId === undefined ? undefined : { relatedRequestId },
+      )
       if (!Array.isArray(result['roots'])) throw new Error('the answer to roots/list has no roots array')
       listed = result['roots'] as ReadonlyArray<ListedRoot>
     } catch (error) {
@@ -131,9 +148,9 @@ export function followClientRoots(options: FollowClientRootsOptions): ClientRoot
   }
 
   /** Lists the client's roots and opens them; a failure is logged and changes nothing. */
-  const refresh = async (first: boolean): Promise<void> => {
+  const refresh = async (first: boolean, relatedRequestId?: RequestId): Promise<void> => {
     try {
-      const folders = await listFolders()
+      const folders = await listFolders(relatedRequestId)
       if (disposed) return
       if (folders === undefined) {
         // A first listing that fails leaves the session without roots: serve the fallback. A later one keeps the roots open now.
@@ -148,9 +165,14 @@ export function followClientRoots(options: FollowClientRootsOptions): ClientRoot
     }
   }
 
+  const lazy = options.lazy === true
   let queued = false
+  // Lazy mode: whether the next call must list first (nothing listed yet, or the client said they changed).
+  let stale = true
+  let first = true
   let chain: Promise<void>
   if (capability === undefined) {
+    stale = false
     chain = serveFallback('the client does not announce roots').catch((error: unknown) => {
       log(`the fallback roots could not be opened (${describe(error)})`)
     })
@@ -159,6 +181,10 @@ export function followClientRoots(options: FollowClientRootsOptions): ClientRoot
       server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
         // One listing waits its turn behind the running one; notifications meanwhile are served by it.
         if (disposed || queued) return
+        if (lazy) {
+          stale = true
+          return
+        }
         queued = true
         chain = chain.then(() => {
           queued = false
@@ -166,11 +192,25 @@ export function followClientRoots(options: FollowClientRootsOptions): ClientRoot
         })
       })
     }
-    chain = refresh(true)
+    if (lazy) chain = Promise.resolve()
+    else {
+      stale = false
+      first = false
+      chain = refresh(true)
+    }
   }
   const ready = chain
   return {
     ready,
+    beforeCall(requestId) {
+      if (lazy && stale && !disposed) {
+        stale = false
+        const isFirst = first
+        first = false
+        chain = chain.then(() => refresh(isFirst, requestId))
+      }
+      return chain
+    },
     dispose() {
       if (disposed) return
       disposed = true

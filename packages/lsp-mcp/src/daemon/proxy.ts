@@ -20,7 +20,7 @@ import { LspError, type LspErrorCode } from '@codeseam/lsp'
 import { serverInfo } from '../server-info.js'
 import type { RunningMcpServer } from '../stdio-server.js'
 import { daemonKey, ensurePrivateDir, runtimeDir, socketPathFor, type DaemonKeyInputs } from './runtime-dir.js'
-import { daemonFailure, healthPath, lifelinePath, mcpPath } from './serve.js'
+import { daemonFailure, healthPath, lifelinePath, mcpPath } from './endpoints.js'
 import { sessionQuery, type SessionParams } from './session-params.js'
 import { unixSocketFetch } from './unix-fetch.js'
 
@@ -102,6 +102,14 @@ async function ensureDaemon(options: McpProxyOptions, key: string, log: (line: s
     return true
   }
   if (joined(await health(socket))) return socket
+  const joinedWithin = async (ms: number): Promise<boolean> => {
+    const deadline = Date.now() + ms
+    for (;;) {
+      if (joined(await health(socket))) return true
+      if (Date.now() > deadline) return false
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
   const command = options.command ?? { execPath: process.execPath, args: [process.argv[1] ?? ''] }
   const args = [
     ...command.args,
@@ -136,7 +144,8 @@ async function ensureDaemon(options: McpProxyOptions, key: string, log: (line: s
   })
   child.stdout!.destroy()
   child.unref()
-  if (outcome === 'ready' || joined(await health(socket))) {
+  // Not ready: another daemon won the race to this socket (it may still be binding), or the start failed.
+  if (outcome === 'ready' || (await joinedWithin(5_000))) {
     log(outcome === 'ready' ? `started the codeseam daemon (pid ${child.pid}, log ${logFile})` : 'joined a daemon another client started')
     return socket
   }
@@ -210,6 +219,7 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<RunningMc
         return
       }
       res.resume()
+      if (process.env['CODESEAM_DEBUG'] !== undefined) log(`lifeline held for session ${sessionId}`)
       res.once('close', () => lose(current, 'its connection closed'))
     })
     req.once('error', (error) => lose(current, error.message))
@@ -282,6 +292,8 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<RunningMc
       if (current === undefined || current.dead) {
         if (request !== undefined && isInitializeRequest(request)) {
           initialize = request
+          // The daemon checked at start may have idled out or died since.
+          socket = await ensureDaemon(options, key, log)
           current = await connect()
         } else if (request === undefined) {
           // A notification or an answer for a session that is gone: nobody waits for it.
@@ -313,7 +325,8 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<RunningMc
   const onSignal = (signal: NodeJS.Signals) => void close(`received ${signal}`)
   const onEnd = () => void close('the client closed stdin')
   const close = (reason = 'closed'): Promise<string> => {
-    closing ??= (async () => {
+    // Started on the next tick: `stdio.close()` reports back through `onclose` synchronously, before `closing` would be set.
+    closing ??= Promise.resolve().then(async () => {
       stdin.removeListener('end', onEnd)
       stdin.removeListener('close', onEnd)
       const current = link
@@ -328,7 +341,7 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<RunningMc
       for (const signal of signals) process.off(signal, onSignal)
       resolveClosed(`${reason}; the daemon keeps its language servers for other sessions`)
       return closed
-    })()
+    })
     return closing
   }
   stdio.onclose = () => void close('the transport closed')

@@ -1,22 +1,23 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
-import { chmodSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, closeSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http'
 import { connect } from 'node:net'
 import * as nodePath from 'node:path'
 
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import { isInitializeRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { isLspError, LspError } from '@codeseam/lsp'
 import { createLocalHost, type LocalHost, type TrustLevel } from '@codeseam/lsp-local'
 
-import { followClientRoots } from '../client-roots.js'
+import { followClientRoots, type ClientRoots } from '../client-roots.js'
 import { createMcpShell, type ToolCall } from '../mcp-shell.js'
 import { serverInfo } from '../server-info.js'
 import { hostConfig, openSession, type CodeseamSession, type SessionOptions } from '../session.js'
 import { bindToolCalls } from '../tool-calls.js'
 import { loadToolManifest, selectFromManifest } from '../tool-manifest.js'
+import { healthPath, lifelinePath, mcpPath } from './endpoints.js'
 import { daemonKey, ensurePrivateDir, runtimeDir, socketPathFor } from './runtime-dir.js'
 import { checkCeiling, sessionParamsFrom, type SessionCeiling, type SessionParams } from './session-params.js'
 
@@ -46,7 +47,7 @@ export interface DaemonOptions extends Pick<SessionOptions, 'configFile' | 'limi
   readonly sessionIdleMs?: number
   /** What sessions may ask for at most; undefined: no ceiling (an auto-started daemon). */
   readonly ceiling?: SessionCeiling
-  /** Where a session without roots of its own (no `root`, no client roots, no `cwd`) works: default the ceiling's roots, else the daemon's working folder. */
+  /** Where a session without roots of its own (no `root`, no client roots, no `cwd`) works: default the ceiling's roots, else nowhere (its tools say no workspace is open). */
   readonly defaultRoots?: ReadonlyArray<string>
   /** One line per event worth a log (stderr by default). */
   readonly log?: (line: string) => void
@@ -66,13 +67,6 @@ export interface RunningDaemon {
   /** Closes every session, stops every language server, removes the socket. Idempotent. */
   close(reason?: string): Promise<string>
 }
-
-/** The MCP endpoint's path. */
-export const mcpPath = '/mcp'
-/** `GET`: the daemon's identity, for a proxy to check it joined the right one. */
-export const healthPath = '/codeseam/health'
-/** `GET` with `mcp-session-id`: held open by a proxy for its session's life; its end closes the session, and the daemon's death ends it. */
-export const lifelinePath = '/codeseam/lifeline'
 
 const maxBodyBytes = 16 * 1024 * 1024
 
@@ -158,6 +152,34 @@ function listen(server: HttpServer, target: string | { host: string; port: numbe
   })
 }
 
+/**
+ * A dead daemon's socket: replaced by exactly one new daemon. Two daemons started together (two proxies
+ * reconnecting after a crash) would otherwise both unlink and bind, the second cutting the first off its
+ * path; the lock file (created exclusively) makes the loser stop with CONFLICT, and its proxy joins the winner.
+ */
+async function replaceStaleSocket(server: HttpServer, socketPath: string): Promise<void> {
+  const lock = `${socketPath}.lock`
+  let fd: number
+  try {
+    fd = openSync(lock, 'wx', 0o600)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    // A lock left by a daemon that died while replacing: older than ten seconds, it is broken.
+    const age = Date.now() - statSync(lock).mtimeMs
+    if (age < 10_000) throw new LspError('CONFLICT', `another codeseam daemon is replacing the stale socket ${socketPath}`)
+    unlinkSync(lock)
+    fd = openSync(lock, 'wx', 0o600)
+  }
+  try {
+    if (await socketAnswers(socketPath)) throw new LspError('CONFLICT', `a codeseam daemon already listens on ${socketPath}`)
+    unlinkSync(socketPath)
+    await listen(server, socketPath)
+  } finally {
+    closeSync(fd)
+    unlinkSync(lock)
+  }
+}
+
 function readToken(file: string): string {
   let text: string
   try {
@@ -215,7 +237,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
   }
 
   const fallbackRoots = (params: SessionParams): ReadonlyArray<string> =>
-    params.cwd !== undefined ? [params.cwd] : (options.defaultRoots ?? ceiling.roots ?? [process.cwd()])
+    params.cwd !== undefined ? [params.cwd] : (options.defaultRoots ?? ceiling.roots ?? [])
 
   /** A new session: checked against the ceiling and opened before `initialize` is answered, so a refusal is the answer. */
   const createSession = async (params: SessionParams): Promise<DaemonSession> => {
@@ -229,10 +251,21 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       ...(ceiling.roots === undefined ? {} : { within: ceiling.roots }),
     })
     let bound: { readonly call: ToolCall } | undefined
-    let rootsReady: Promise<void> = Promise.resolve()
-    let stopRoots: () => void = () => {}
+    let roots: ClientRoots | undefined
+    // No --root: the client's roots (roots/list, asked on the first call's own stream), else the fallback.
+    const follow = (): ClientRoots | undefined => {
+      if (params.roots !== undefined) return undefined
+      roots ??= followClientRoots({
+        server,
+        session,
+        fallback: fallbackRoots(params),
+        lazy: true,
+        log: (line) => log(`session ${entry.id}: ${line}`),
+      })
+      return roots
+    }
     const call: ToolCall = async (request, extra) => {
-      await rootsReady
+      await follow()?.beforeCall(extra.requestId)
       if (bound === undefined) throw new Error('tool calls are bound when the session initializes')
       return bound.call(request, extra)
     }
@@ -243,21 +276,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       await session.dispose()
       throw error
     }
-    if (params.roots === undefined) {
-      // No --root: the client's roots once it has initialized (roots/list), else the fallback.
-      let markReady: () => void = () => {}
-      rootsReady = new Promise((resolve) => (markReady = resolve))
-      server.oninitialized = () => {
-        const follow = followClientRoots({
-          server,
-          session,
-          fallback: fallbackRoots(params),
-          log: (line) => log(`session ${entry.id}: ${line}`),
-        })
-        stopRoots = follow.dispose
-        void follow.ready.then(markReady)
-      }
-    }
+    // Once the client has initialized its capabilities are known: follow its list_changed from then on.
+    server.oninitialized = () => void follow()
     let closed: Promise<void> | undefined
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -275,15 +295,16 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       lastSeen: Date.now(),
       lifelines: 0,
       close(reason) {
-        closed ??= (async () => {
+        // Started on the next tick, so `closed` is set before `server.close()` reports back through `transport.onclose`.
+        closed ??= Promise.resolve().then(async () => {
           if (entry.id !== undefined) sessions.delete(entry.id)
-          stopRoots()
+          roots?.dispose()
           // Aborts the session's in-flight calls (their handlers' signals), then stops listening.
           await server.close().catch(() => {})
           await session.dispose().catch(() => {})
           if (entry.id !== undefined) log(`session ${entry.id} closed: ${reason}`)
           armIdle()
-        })()
+        })
         return closed
       },
     }
@@ -308,6 +329,16 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     }
   }
   const allowedOrigins = new Set(options.allowedOrigins ?? [])
+  /** `Host` values accepted on TCP: the bound address and the loopback names, with the port, and --allowed-host. */
+  const allowedHostHeaders = (): Set<string> => {
+    const port = (tcpServer?.address() as { port: number } | null)?.port
+    const bound = tcp?.host.includes(':') === true ? `[${tcp.host}]` : tcp?.host
+    return new Set(
+      [`${bound}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, ...(options.allowedHosts ?? [])].map((h) =>
+        h.toLowerCase(),
+      ),
+    )
+  }
   const anyHost = tcp !== undefined && (tcp.host === '0.0.0.0' || tcp.host === '::') && (options.allowedHosts ?? []).length === 0
 
   const handle = async (req: IncomingMessage, res: ServerResponse, overTcp: boolean): Promise<void> => {
@@ -317,15 +348,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       return
     }
     if (overTcp) {
-      const port = (tcpServer?.address() as { port: number } | null)?.port
-      const hosts = new Set([
-        `${tcp?.host}:${port}`,
-        `localhost:${port}`,
-        `127.0.0.1:${port}`,
-        `[::1]:${port}`,
-        ...(options.allowedHosts ?? []),
-      ])
-      if (!anyHost && !hosts.has(req.headers.host ?? '')) {
+      if (!anyHost && !allowedHostHeaders().has((req.headers.host ?? '').toLowerCase())) {
         sendJson(
           res,
           403,
@@ -397,7 +420,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     }
     let entry: DaemonSession
     try {
-      entry = await createSession(sessionParamsFrom(url.searchParams))
+      entry = await createSession(sessionParamsFrom(url.searchParams, ceiling))
     } catch (error) {
       log(`a session was refused: ${error instanceof Error ? error.message : String(error)}`)
       sendJson(res, statusFor(error), rpcError(error, (body as { id?: unknown }).id ?? null))
@@ -426,9 +449,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       if (await socketAnswers(socketPath)) {
         throw new LspError('CONFLICT', `a codeseam daemon already listens on ${socketPath}`, { data: { socket: socketPath } })
       }
-      // A dead daemon's socket: replace it.
-      unlinkSync(socketPath)
-      await listen(unixServer, socketPath)
+      await replaceStaleSocket(unixServer, socketPath)
     }
     chmodSync(socketPath, 0o600)
     socketInode = statSync(socketPath).ino
@@ -507,14 +528,5 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     sessionCount: () => sessions.size,
     closed,
     close,
-  }
-}
-
-/** What a tool call answers when the daemon could not serve it (the proxy's answer when the daemon died mid-call). */
-export function daemonFailure(code: 'UNAVAILABLE' | 'SERVER_CRASHED', message: string): CallToolResult {
-  return {
-    content: [{ type: 'text', text: `error ${code}: ${message}` }],
-    isError: true,
-    _meta: { 'codeseam/error': { code, message, data: {} } },
   }
 }

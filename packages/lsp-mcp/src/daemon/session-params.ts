@@ -46,15 +46,18 @@ export function sessionQuery(params: SessionParams): URLSearchParams {
 
 const known = new Set(['root', 'cwd', 'trust', 'edits', 'disable-tool'])
 
-/** Reads a session's request from its URL query; INVALID_ARGUMENT names what is wrong. */
-export function sessionParamsFrom(query: URLSearchParams): SessionParams {
+/**
+ * Reads a session's request from its URL query; INVALID_ARGUMENT names what is wrong. Trust and edits not
+ * given are the ceiling's (what the daemon's operator chose), else untrusted and ask.
+ */
+export function sessionParamsFrom(query: URLSearchParams, ceiling: SessionCeiling = {}): SessionParams {
   for (const name of query.keys()) {
     if (!known.has(name)) throw new LspError('INVALID_ARGUMENT', `unknown session parameter "${name}" (known: ${[...known].join(', ')})`)
   }
-  const trust = query.get('trust') ?? 'untrusted'
+  const trust = query.get('trust') ?? ceiling.trust ?? 'untrusted'
   if (trust !== 'trusted' && trust !== 'untrusted')
     throw new LspError('INVALID_ARGUMENT', `trust must be "trusted" or "untrusted", got "${trust}"`)
-  const edits = query.get('edits') ?? 'ask'
+  const edits = query.get('edits') ?? ceiling.edits ?? 'ask'
   if (edits !== 'read-only' && edits !== 'ask' && edits !== 'allow') {
     throw new LspError('INVALID_ARGUMENT', `edits must be "read-only", "ask" or "allow", got "${edits}"`)
   }

@@ -1,0 +1,315 @@
+import { execFileSync, spawnSync } from 'node:child_process'
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import * as nodePath from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js'
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
+
+import {
+  callTool,
+  daemonPidIn,
+  errorCodeOf,
+  languageServersUnder,
+  privateRuntimeDir,
+  removeDir,
+  startProxy,
+  startServe,
+  textOf,
+  waitUntilGone,
+  type ProxyProcess,
+} from './support/daemon.js'
+import { withDeadline } from './support/mcp-process.js'
+import { commandLineOf, isRunning } from './support/processes.js'
+import { copyFixture, removeWorkspace } from './support/workspace.js'
+
+// `codeseam mcp --daemon auto` (the stdio proxy) as MCP clients run it: each test has its own runtime folder,
+// so its proxies start and share their own daemon; real language servers (native TypeScript 7).
+
+type Json = any
+
+let root: string
+let runtime: string
+const proxies: ProxyProcess[] = []
+
+async function proxy(args: ReadonlyArray<string>, options: Parameters<typeof startProxy>[2] = {}): Promise<ProxyProcess> {
+  const started = await startProxy(args, runtime, options)
+  proxies.push(started)
+  onTestFailed(() => console.error(`codeseam mcp ${args.join(' ')} stderr:\n${started.stderr()}\ndaemon log:\n${daemonLog()}`))
+  return started
+}
+
+function daemonLog(): string {
+  if (!existsSync(runtime)) return ''
+  return readdirSync(runtime)
+    .filter((name) => name.endsWith('.log'))
+    .map((name) => readFileSync(nodePath.join(runtime, name), 'utf8'))
+    .join('\n')
+}
+
+/** A promise and its resolver. */
+function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve: (value: T) => void = () => {}
+  const promise = new Promise<T>((r) => (resolve = r))
+  return { promise, resolve }
+}
+
+const typescriptServers = (pid: number) => languageServersUnder(pid).filter((p) => /tsc|typescript/.test(commandLineOf(p)))
+const references = (symbol: string) => ({ target: { path: 'src/shapes.ts', symbol }, kind: 'references' })
+const accept: ElicitResult = { action: 'accept', content: { approveAll: false } }
+
+beforeAll(async () => {
+  root = await copyFixture()
+})
+
+let daemonPid: number | undefined
+afterEach(async () => {
+  await Promise.all(proxies.splice(0).map((p) => p.close().catch(() => {})))
+  // Each test's daemon stops with its runtime folder: SIGTERM it (it stops its servers) and wait.
+  if (existsSync(runtime) && readdirSync(runtime).some((name) => name.endsWith('.sock'))) {
+    const pid = await daemonPidIn(runtime).catch(() => undefined)
+    if (pid !== undefined && isRunning(pid)) {
+      process.kill(pid, 'SIGTERM')
+      await waitUntilGone([pid])
+    }
+  }
+  if (daemonPid !== undefined && isRunning(daemonPid)) process.kill(daemonPid, 'SIGKILL')
+  daemonPid = undefined
+  removeDir(runtime)
+})
+
+afterAll(async () => {
+  await removeWorkspace(root)
+})
+
+describe('codeseam mcp --daemon auto', () => {
+  it('two stdio clients share one daemon and one TypeScript server; an edit approved through elicitation is seen by the other', async () => {
+    runtime = privateRuntimeDir()
+    const asked: ElicitRequest[] = []
+    const a = await proxy(['--root', root], {
+      elicit: (request) => {
+        asked.push(request)
+        return accept
+      },
+    })
+    const b = await proxy(['--root', root])
+    for (const client of [a.client, b.client]) expect((await callTool(client, 'code_navigate', references('Square'))).isError).toBe(false)
+    daemonPid = await daemonPidIn(runtime)
+    expect(typescriptServers(daemonPid)).toHaveLength(1)
+    expect(a.stderr()).toContain('started the codeseam daemon')
+    expect(b.stderr()).not.toContain('started the codeseam daemon')
+
+    const renamed = await callTool(a.client, 'code_rename', { target: { path: 'src/shapes.ts', symbol: 'Square' }, newName: 'Quad' })
+    expect(renamed.isError, textOf(renamed)).toBe(false)
+    expect((renamed.structuredContent as Json).receipt.status).toBe('applied')
+    expect(asked).toHaveLength(1)
+    expect(asked[0]?.params.message).toContain('Quad')
+    expect(await readFile(nodePath.join(root, 'src/shapes.ts'), 'utf8')).toContain('export class Quad')
+    // B never saw the edit happen; its next question sees it.
+    const seen = await callTool(b.client, 'code_navigate', references('Quad'))
+    expect(seen.isError, textOf(seen)).toBe(false)
+    expect((seen.structuredContent as Json).totalFound).toBeGreaterThan(1)
+    expect(typescriptServers(daemonPid)).toHaveLength(1)
+  })
+
+  it('a client killed mid-call leaves the other sessions answering, and its change is not applied', async () => {
+    runtime = privateRuntimeDir()
+    const killed = deferred()
+    let victim: ProxyProcess | undefined
+    victim = await proxy(['--root', root], {
+      elicit: () => {
+        // Mid-call: the daemon waits on this client's approval. The client dies instead of answering.
+        if (victim !== undefined) process.kill(victim.pid, 'SIGKILL')
+        killed.resolve()
+        return new Promise<ElicitResult>(() => {})
+      },
+    })
+    const survivor = await proxy(['--root', root])
+    daemonPid = await daemonPidIn(runtime)
+    const before = await readFile(nodePath.join(root, 'src/shapes.ts'), 'utf8')
+    const call = callTool(victim.client, 'code_rename', {
+      target: { path: 'src/shapes.ts', symbol: 'totalArea' },
+      newName: 'sumAll',
+    }).catch((error: unknown) => error)
+    await withDeadline(killed.promise, 120_000, 'the approval request to reach the client')
+    await call
+    const answer = await callTool(survivor.client, 'code_navigate', references('totalArea'))
+    expect(answer.isError, textOf(answer)).toBe(false)
+    expect(await readFile(nodePath.join(root, 'src/shapes.ts'), 'utf8')).toBe(before)
+    expect(isRunning(daemonPid)).toBe(true)
+  })
+
+  it('kill -9 of the daemon: its servers die, every waiting client gets a typed error, and the next call starts a new daemon', async () => {
+    runtime = privateRuntimeDir()
+    // B works on another root: mutations of one root take turns (its lock), and both must be mid-call at once.
+    const second = await copyFixture()
+    try {
+      const bWaiting = deferred()
+      const aAsked = deferred()
+      const a = await proxy(['--root', root], {
+        elicit: () => {
+          aAsked.resolve()
+          return new Promise<ElicitResult>(() => {})
+        },
+      })
+      const b = await proxy(['--root', second], {
+        elicit: () => {
+          bWaiting.resolve()
+          return new Promise<ElicitResult>(() => {})
+        },
+      })
+      for (const client of [a.client, b.client]) expect((await callTool(client, 'code_navigate', references('Circle'))).isError).toBe(false)
+      const firstDaemon = await daemonPidIn(runtime)
+      const servers = typescriptServers(firstDaemon)
+      expect(servers).toHaveLength(2)
+
+      // Both sessions mid-call (each waiting on its user's approval) when the daemon is killed.
+      const rename = { target: { path: 'src/shapes.ts', symbol: 'Circle' }, newName: 'Ring' }
+      const bCall = callTool(b.client, 'code_rename', rename)
+      const aCall = callTool(a.client, 'code_rename', rename)
+      await withDeadline(Promise.all([aAsked.promise, bWaiting.promise]), 120_000, 'both approval requests')
+      process.kill(firstDaemon, 'SIGKILL')
+      for (const answer of await withDeadline(Promise.all([aCall, bCall]), 60_000, 'both calls to answer after the daemon died')) {
+        expect(answer.isError).toBe(true)
+        expect(errorCodeOf(answer)).toBe('UNAVAILABLE')
+        expect(textOf(answer)).toContain('the codeseam daemon stopped')
+      }
+      await waitUntilGone(servers)
+
+      for (const client of [a.client, b.client]) {
+        const again = await callTool(client, 'code_navigate', references('Circle'))
+        expect(again.isError, textOf(again)).toBe(false)
+      }
+      daemonPid = await daemonPidIn(runtime)
+      expect(daemonPid).not.toBe(firstDaemon)
+      expect(typescriptServers(daemonPid)).toHaveLength(2)
+      for (const folder of [root, second])
+        expect(await readFile(nodePath.join(folder, 'src/shapes.ts'), 'utf8')).toContain('export class Circle')
+    } finally {
+      await removeWorkspace(second)
+    }
+  })
+
+  it("without --root, the daemon's session takes the client's roots through the proxy and follows list_changed", async () => {
+    runtime = privateRuntimeDir()
+    const second = await copyFixture()
+    try {
+      let roots = [root]
+      const listed: number[] = []
+      const started = await startProxyWithRoots(
+        () => roots,
+        () => listed.push(1),
+      )
+      const ids = async () =>
+        ((await callTool(started.client, 'code_status', {})).structuredContent as Json).workspaces.map((w: Json) => w.id)
+      expect(await ids()).toEqual([nodePath.basename(root)])
+      roots = [second]
+      const before = listed.length
+      await started.client.sendRootsListChanged()
+      // The daemon asks again (through the proxy); then the new root is served.
+      let current: string[] = []
+      for (let attempt = 0; attempt < 200; attempt++) {
+        current = await ids()
+        if (listed.length > before && current[0] === nodePath.basename(second)) break
+      }
+      expect(current).toEqual([nodePath.basename(second)])
+    } finally {
+      await removeWorkspace(second)
+    }
+  })
+
+  it('an auto-started daemon exits after its idle period without sessions, and its servers with it', async () => {
+    runtime = privateRuntimeDir()
+    const only = await proxy(['--root', root, '--idle-timeout', '1'])
+    expect((await callTool(only.client, 'code_navigate', references('Circle'))).isError).toBe(false)
+    const pid = await daemonPidIn(runtime)
+    const servers = typescriptServers(pid)
+    expect(servers).toHaveLength(1)
+    await only.close()
+    proxies.splice(0)
+    await waitUntilGone([pid, ...servers], 60_000)
+    expect(daemonLog()).toContain('no session for 1 s')
+    expect(readdirSync(runtime).filter((name) => name.endsWith('.sock'))).toEqual([])
+  })
+})
+
+async function startProxyWithRoots(roots: () => string[], onList: () => void): Promise<ProxyProcess> {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js')
+  const { requireBuiltCli } = await import('./support/mcp-process.js')
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [requireBuiltCli(), 'mcp', '--daemon', 'auto'],
+    stderr: 'pipe',
+    env: { ...(process.env as Record<string, string>), CODESEAM_RUNTIME_DIR: runtime },
+  })
+  let stderr = ''
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+  const client = new Client({ name: 'roots-proxy-e2e', version: '1' }, { capabilities: { roots: { listChanged: true } } })
+  client.setRequestHandler(ListRootsRequestSchema, () => {
+    onList()
+    return { roots: roots().map((path) => ({ uri: pathToFileURL(path).href, name: nodePath.basename(path) })) }
+  })
+  await client.connect(transport)
+  const started: ProxyProcess = { client, pid: transport.pid ?? 0, stderr: () => stderr, close: () => client.close() }
+  proxies.push(started)
+  onTestFailed(() => console.error(`codeseam mcp stderr:\n${stderr}\ndaemon log:\n${daemonLog()}`))
+  return started
+}
+
+describe('who may connect', () => {
+  const isRoot = process.getuid?.() === 0
+  const tools = ['useradd', 'setpriv'].every((tool) => spawnSync('which', [tool]).status === 0)
+
+  it.skipIf(!isRoot || !tools)(
+    'another local user is refused on the socket (skipped unless run as root with useradd and setpriv)',
+    async () => {
+      runtime = privateRuntimeDir()
+      const daemon = await startServe(['--socket', nodePath.join(runtime, 'd.sock'), '--root', root], runtime)
+      try {
+        const user = 'codeseam-e2e-other'
+        if (spawnSync('id', [user]).status !== 0)
+          execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', user])
+        const uid = execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim()
+        const gid = execFileSync('id', ['-g', user], { encoding: 'utf8' }).trim()
+        const probe = `require('node:net').connect(${JSON.stringify(daemon.socket)}).on('connect',()=>{console.log('CONNECTED');process.exit(0)}).on('error',(e)=>{console.log(e.code);process.exit(0)})`
+        const asOther = spawnSync('setpriv', [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', process.execPath, '-e', probe], {
+          encoding: 'utf8',
+        })
+        expect(asOther.stdout.trim(), asOther.stderr).toBe('EACCES')
+        // The same probe as this user connects: the refusal is the folder's and socket's permissions, not a broken socket.
+        expect(spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' }).stdout.trim()).toBe('CONNECTED')
+
+        // A runtime folder another user created first is refused, as is one open to others.
+        const foreign = nodePath.join(runtime, 'foreign')
+        mkdirSync(foreign, { mode: 0o700 })
+        chownSync(foreign, Number(uid), Number(gid))
+        const refusedForeign = spawnSync(process.execPath, [await cli(), 'serve', '--socket', nodePath.join(foreign, 'd.sock')], {
+          encoding: 'utf8',
+        })
+        expect(refusedForeign.status).not.toBe(0)
+        expect(refusedForeign.stderr).toMatch(/UNTRUSTED[\s\S]*owned by uid/)
+      } finally {
+        await daemon.stop()
+      }
+    },
+  )
+
+  it('a runtime folder open to group or others is refused', async () => {
+    runtime = privateRuntimeDir()
+    const open = nodePath.join(runtime, 'open')
+    mkdirSync(open)
+    chmodSync(open, 0o777)
+    const refused = spawnSync(process.execPath, [await cli(), 'serve', '--socket', nodePath.join(open, 'd.sock')], { encoding: 'utf8' })
+    expect(refused.status).not.toBe(0)
+    expect(refused.stderr).toMatch(/UNTRUSTED[\s\S]*mode is 777/)
+    expect(readdirSync(open)).toEqual([])
+  })
+})
+
+async function cli(): Promise<string> {
+  const { requireBuiltCli } = await import('./support/mcp-process.js')
+  return requireBuiltCli()
+}
