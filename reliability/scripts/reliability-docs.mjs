@@ -1,6 +1,7 @@
 // `pnpm --filter @codeseam/reliability run docs`: runs the reliability suite with recording on and writes
 // docs/reliability.md from what the suites recorded (scenarios, guarantees, counts) and vitest's own result
-// per test. Nothing in the doc is typed by hand.
+// per test. Nothing in the doc is typed by hand, except the "Shared daemon faults" section, copied from
+// reliability/shared-daemon-faults.md.
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
@@ -62,6 +63,8 @@ for (const suite of suites) {
     out.push('')
   }
 }
+// Hand-written: what the shared daemon does in each fault (not a scenario of this suite), copied as it is.
+out.push(readFileSync(nodePath.join(packageDir, 'shared-daemon-faults.md'), 'utf8').trimEnd(), '')
 out.push('## Every test of the last run', '', '| file | test | result |', '| --- | --- | --- |')
 for (const test of tests)
   out.push(
