@@ -139,6 +139,11 @@ describe('codeseam mcp --daemon auto', () => {
     expect(answer.isError, textOf(answer)).toBe(false)
     expect(await readFile(nodePath.join(root, 'src/shapes.ts'), 'utf8')).toBe(before)
     expect(isRunning(daemonPid)).toBe(true)
+    // The daemon closed the dead client's session when its lifeline broke (polling its log: no event reaches the test).
+    const deadline = Date.now() + 30_000
+    while (!daemonLog().includes('closed: its client went away') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(daemonLog()).toContain('closed: its client went away')
   })
 
   it('kill -9 of the daemon: its servers die, every waiting client gets a typed error, and the next call starts a new daemon', async () => {
@@ -178,10 +183,9 @@ describe('codeseam mcp --daemon auto', () => {
       }
       await waitUntilGone(servers)
 
-      for (const client of [a.client, b.client]) {
-        const again = await callTool(client, 'code_navigate', references('Circle'))
-        expect(again.isError, textOf(again)).toBe(false)
-      }
+      // Both relays reconnect at once: two new daemons race for the dead one's socket, one wins, both join it.
+      const again = await Promise.all([a.client, b.client].map((client) => callTool(client, 'code_navigate', references('Circle'))))
+      for (const answer of again) expect(answer.isError, textOf(answer)).toBe(false)
       daemonPid = await daemonPidIn(runtime)
       expect(daemonPid).not.toBe(firstDaemon)
       expect(typescriptServers(daemonPid)).toHaveLength(2)
@@ -190,6 +194,20 @@ describe('codeseam mcp --daemon auto', () => {
     } finally {
       await removeWorkspace(second)
     }
+  })
+
+  it('two relays started at once in a fresh runtime folder start one daemon between them', async () => {
+    runtime = privateRuntimeDir()
+    const [a, b] = await Promise.all([proxy(['--root', root]), proxy(['--root', root])])
+    for (const client of [a.client, b.client]) expect((await callTool(client, 'code_navigate', references('Circle'))).isError).toBe(false)
+    daemonPid = await daemonPidIn(runtime)
+    expect(typescriptServers(daemonPid)).toHaveLength(1)
+    expect(readdirSync(runtime).filter((name) => name.endsWith('.sock'))).toHaveLength(1)
+    const { descendantsOf } = await import('./support/processes.js')
+    const daemons = descendantsOf(1)
+      .filter(isRunning)
+      .filter((pid) => commandLineOf(pid).includes(`serve --auto --socket ${runtime}`))
+    expect(daemons).toEqual([daemonPid])
   })
 
   it("without --root, the daemon's session takes the client's roots through the proxy and follows list_changed", async () => {
