@@ -77,6 +77,38 @@ export function targetFigures(report: BenchReport): TargetFigure[] {
   const watchdogRows = (report.ownMemory ?? []).filter((m) => m.watchdogs > 0)
   const watchdog = worst(watchdogRows.map((m) => [m.workspace, mb(m.watchdog.median)] as const))
   const concurrency = report.concurrency
+  const agents = report.manyAgents ?? []
+  const daemonModes = agents.filter((a) => a.mode !== 'no daemon')
+  const at = (mode: string, sessions: number) => daemonModes.find((a) => a.mode === mode && a.sessions === sessions)
+  const modes = [...new Set(daemonModes.map((a) => a.mode))]
+  const most = Math.max(0, ...agents.map((a) => a.sessions))
+  const serverGrowth = worst(
+    modes.flatMap((mode) => {
+      const one = at(mode, 1)
+      const many = at(mode, most)
+      return one === undefined || many === undefined || most === 1
+        ? []
+        : [[mode, many.memory.servers.median / one.memory.servers.median] as const]
+    }),
+  )
+  const serverCount = worst(
+    modes.flatMap((mode) => (at(mode, most) === undefined ? [] : [[mode, at(mode, most)!.memory.serverProcesses] as const])),
+  )
+  const proxy = worst(
+    daemonModes.flatMap((a) =>
+      a.memory.largestProxy === undefined ? [] : [[`${a.sessions} sessions`, mb(a.memory.largestProxy.median)] as const],
+    ),
+  )
+  const latencyGrowth = worst(
+    modes.flatMap((mode) => {
+      const one = at(mode, 1)
+      const many = at(mode, most)
+      if (one === undefined || many === undefined || most === 1) return []
+      // Added latency at N=1 at or below zero gives no ratio: N sessions must then add at most that little.
+      return [[mode, one.addedP50 > 0 ? many.addedP50 / one.addedP50 : many.addedP50 <= 0 ? 0 : Number.POSITIVE_INFINITY] as const]
+    }),
+  )
+  const addedText = (mode: string) => `${mode}: ${at(mode, 1)?.addedP50.toFixed(2)} → ${at(mode, most)?.addedP50.toFixed(2)} ms`
   const failures = concurrency.reduce((total, c) => total + c.errors + c.incorrect, 0)
   return [
     {
@@ -151,6 +183,37 @@ export function targetFigures(report: BenchReport): TargetFigure[] {
           ? ''
           : `${concurrency.reduce((t, c) => t + c.errors, 0)} errors, ${concurrency.reduce((t, c) => t + c.incorrect, 0)} wrong over ${concurrency.length} bursts`,
       goal: 0,
+    },
+    {
+      target: `many agents: language-server processes with the daemon, ${most} sessions on one root (most in a sample)`,
+      unit: '',
+      ...(serverCount.value === undefined ? {} : { value: serverCount.value }),
+      detail: serverCount.value === undefined ? '' : `worst mode: ${serverCount.where}`,
+      goal: 1,
+    },
+    {
+      target: `many agents: language servers' RSS with the daemon, ${most} sessions ÷ 1 session (median of the samples)`,
+      unit: '×',
+      ...(serverGrowth.value === undefined ? {} : { value: serverGrowth.value }),
+      detail:
+        serverGrowth.value === undefined
+          ? ''
+          : `worst mode: ${serverGrowth.where}; ${modes.map((mode) => `${mode}: ${mb(at(mode, 1)?.memory.servers.median ?? 0).toFixed(0)} → ${mb(at(mode, most)?.memory.servers.median ?? 0).toFixed(0)} MB`).join('; ')}`,
+      goal: 1.25,
+    },
+    {
+      target: 'many agents: RSS of each `codeseam mcp` stdio proxy (the largest, median of the samples)',
+      unit: 'MB',
+      ...(proxy.value === undefined ? {} : { value: proxy.value }),
+      detail: proxy.value === undefined ? '' : `worst: ${proxy.where}`,
+      goal: 50,
+    },
+    {
+      target: `many agents: p50 added over the bare server with the daemon, ${most} sessions ÷ 1 session`,
+      unit: '×',
+      ...(latencyGrowth.value === undefined ? {} : { value: latencyGrowth.value }),
+      detail: latencyGrowth.value === undefined ? '' : `worst mode: ${latencyGrowth.where}; ${modes.map(addedText).join('; ')}`,
+      goal: 2,
     },
   ]
 }
