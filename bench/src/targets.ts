@@ -198,7 +198,12 @@ export function targetFigures(report: BenchReport): TargetFigure[] {
       detail:
         serverGrowth.value === undefined
           ? ''
-          : `worst mode: ${serverGrowth.where}; ${modes.map((mode) => `${mode}: ${mb(at(mode, 1)?.memory.servers.median ?? 0).toFixed(0)} → ${mb(at(mode, most)?.memory.servers.median ?? 0).toFixed(0)} MB`).join('; ')}`,
+          : `worst mode: ${serverGrowth.where}; ${modes
+              .map(
+                (mode) =>
+                  `${mode}: ${mb(at(mode, 1)?.memory.servers.median ?? 0).toFixed(0)} → ${mb(at(mode, most)?.memory.servers.median ?? 0).toFixed(0)} MB (the bare server after the same load: ${mb(at(mode, 1)?.bareServerRssBytes ?? 0).toFixed(0)} → ${mb(at(mode, most)?.bareServerRssBytes ?? 0).toFixed(0)} MB)`,
+              )
+              .join('; ')}`,
       goal: 1.25,
     },
     {

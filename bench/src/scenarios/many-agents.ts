@@ -253,11 +253,13 @@ export async function runManyAgents(options: ManyAgentsOptions): Promise<ManyAge
   const env = { ...getDefaultEnvironment(), CODESEAM_RUNTIME_DIR: runtimeDir }
   const sessionQuery = new URLSearchParams({ trust: 'trusted', edits: 'read-only', root })
   const results: ManyAgentsResult[] = []
-  const floor = await startFloorLayer(serverCommandOf(native), root)
   // What the current (mode, N) runs, for the cleanup in any case.
+  let floor: Awaited<ReturnType<typeof startFloorLayer>> | undefined
   let clients: Client[] = []
   let daemons: number[] = []
   const cleanUp = async () => {
+    await floor?.stop()
+    floor = undefined
     await Promise.all(clients.map((client) => withDeadline(client.close(), 15_000, 'an MCP client to close').catch(() => undefined)))
     clients = []
     const found = await daemonsIn(runtimeDir)
@@ -265,7 +267,6 @@ export async function runManyAgents(options: ManyAgentsOptions): Promise<ManyAge
     daemons = []
   }
   try {
-    for (const query of queries) await untilCorrect(floor, query)
     for (const sessions of options.sessions ?? manyAgentsSessions) {
       for (const mode of manyAgentsModes) {
         log(`many agents: ${mode}, ${sessions} session${sessions === 1 ? '' : 's'}`)
@@ -278,11 +279,10 @@ export async function runManyAgents(options: ManyAgentsOptions): Promise<ManyAge
     }
   } finally {
     await cleanUp()
-    await floor.stop()
     await rm(runtimeDir, { recursive: true, force: true })
   }
   const line =
-    'Many agents: every series ran the built CLI with its own private runtime folder (CODESEAM_RUNTIME_DIR), fresh processes and a fresh daemon.'
+    'Many agents: every series ran the built CLI with its own private runtime folder (CODESEAM_RUNTIME_DIR), fresh processes, a fresh daemon and a fresh bare server.'
   if (!options.notes.includes(line)) options.notes.push(line)
   return results
 
@@ -306,6 +306,10 @@ export async function runManyAgents(options: ManyAgentsOptions): Promise<ManyAge
   }
 
   async function runOne(mode: ManyAgentsMode, sessions: number): Promise<ManyAgentsResult> {
+    // A fresh bare server per series too: its RSS after the rounds is one server's after the same load.
+    const bareServer = await startFloorLayer(serverCommandOf(native), root)
+    floor = bareServer
+    for (const query of queries) await untilCorrect(bareServer, query)
     const mcpArgs = ['mcp', '--root', root, '--trust', 'trusted', '--read-only']
     let callers: Caller[]
     let processes: Processes
@@ -344,7 +348,7 @@ export async function runManyAgents(options: ManyAgentsOptions): Promise<ManyAge
           await untilCorrect({ layer: 'mcp', run: (q) => caller.run(q), verify: (q, a) => caller.verify(q, a) }, query)
       }),
     )
-    const floorCallers: Caller[] = Array.from({ length: sessions }, () => floor)
+    const floorCallers: Caller[] = Array.from({ length: sessions }, () => bareServer)
     const scratch = { ms: [] as number[], errors: 0, wrong: 0 }
     await runRound(floorCallers, queries, scratch)
     await runRound(callers, queries, scratch)
@@ -378,7 +382,7 @@ export async function runManyAgents(options: ManyAgentsOptions): Promise<ManyAge
       wrong: codeseam.wrong,
       bareWrong: bare.wrong + bare.errors,
       memory,
-      bareServerRssBytes: treeRss(floor.pids()),
+      bareServerRssBytes: treeRss(bareServer.pids()),
     }
   }
 }
