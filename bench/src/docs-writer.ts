@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
 import { layerDescriptions, layers, type BenchReport } from './report.js'
-import { ownCostSection, realRepositoriesSection, reportTables, runsSummaryTable, targetsTable } from './table.js'
+import { manyAgentsSection, ownCostSection, realRepositoriesSection, reportTables, runsSummaryTable, targetsTable } from './table.js'
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|')
@@ -71,8 +71,34 @@ export function performanceSvg(report: BenchReport): string {
   ].join('\n')
 }
 
+/** The "many agents" section's introduction. */
+const manyAgentsIntroduction: ReadonlyArray<string> = [
+  'Several agents on the same workspace at once (bench/src/scenarios/many-agents.ts), 1, 4 and 8 sessions, three ways:',
+  '',
+  '- **no daemon**: N × `codeseam mcp --daemon never --root <ws>` over stdio, each with its own host and servers;',
+  '- **daemon, stdio proxies**: N × `codeseam mcp --daemon auto --root <ws>` over stdio; the first starts the daemon',
+  '  (`codeseam serve --auto`), the others join it, and every proxy relays its session to it;',
+  '- **daemon, direct HTTP**: one `codeseam serve --http 127.0.0.1:0 --no-socket`, N MCP SDK clients over',
+  '  Streamable HTTP with its bearer token, the session in the URL (`?root=<ws>&trust=trusted&edits=read-only`).',
+  '',
+  'Every session is trusted and read-only. The workspace is the generated ts-500 (one tsconfig project), so the',
+  "bare server and codeseam find the same answers and the added latency is codeseam's own. Each series gets",
+  'fresh processes and a fresh daemon, in a private runtime folder (`CODESEAM_RUNTIME_DIR`, 0700), so the bench',
+  "never joins a user's daemon; the daemons are stopped by their pid at the end of each series, even on failure.",
+  'After every session answered each query of the mix correctly once and one untimed round, the timed rounds',
+  'begin: in each, every session runs the native read mix (definition, references, hover, document symbols) one',
+  'call after another, starting at its own place in the mix, all sessions at once. *bare*: one bare server (the',
+  "floor's client, the same positions) answering N such streams at once, in the same rounds (the order",
+  'alternating each round). "added" is codeseam − bare, p50 − p50 and p95 − p95. Without the daemon the N',
+  "sessions run N servers, which compete for the machine's cores; the bare figure is still one server's.",
+  'RSS is sampled every 250 ms during the timed rounds: the stdio proxies (daemon mode), the hosts (the daemon, or',
+  "the N in-process `codeseam mcp`) with their watchdogs, and the language servers' trees (the hosts'",
+  'children that are not watchdogs); "server processes" counts those children.',
+]
+
 /** Text under a section's heading, before its tables. */
 const sectionIntroductions: Readonly<Record<string, ReadonlyArray<string>>> = {
+  [manyAgentsSection]: manyAgentsIntroduction,
   [ownCostSection]: [
     'The figures behind the targets table at the top. Increments are paired: within one turn every layer answers',
     'the same query, and each difference is taken inside that turn (see "How each figure is taken").',
@@ -240,6 +266,12 @@ export function performanceMarkdown(report: BenchReport, jsonName: string, svgNa
     '- **Three runs**: `pnpm bench --runs 3` runs the bench three times (each to its own JSON) and summarises them',
     "  (`bench/src/summarize.ts`): every target's figure per run, the median of the three and its verdict, as",
     '  docs/lsp-local.md reports three consecutive runs.',
+    '- **Many agents**: see that section. The targets, with the daemon (the worse of its two modes): at 8 sessions one',
+    "  language-server process; the servers' RSS at 8 sessions within 1.25× of the bare server that answered the same",
+    '  load (one server\'s worth: a second server would make it 2×; the issue\'s "8 sessions = 1 session" is not',
+    '  taken literally because the server itself grows with the calls it answers, 8 sessions making 8× the calls —',
+    "  the bare server grows alike, as the target's detail shows); each stdio proxy ≤ 50 MB; and the p50 added over",
+    '  the bare server at 8 sessions ≤ 2× the figure at 1 session.',
     '- **Memory**: RSS of the benchmark process (which hosts the in-process layers) and of the language-server',
     '  process trees, while busy and after the host reclaimed its idle servers (idle TTL shortened for the run).',
     "  The host's processes include any helper it keeps for its lifetime (lsp-local's one shared watchdog), which",

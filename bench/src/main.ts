@@ -11,7 +11,8 @@ import { writeDocs } from './docs-writer.js'
 import { runWorkspace, type WorkspaceRun } from './run-workspace.js'
 import { pythonDefinitionQuery, runColdStarts, type ColdStartCase } from './scenarios/cold-start.js'
 import { childProcesses } from './process-memory.js'
-import { generatedReadMix, repositoryMixFiles, repositoryReadMix } from './read-mix.js'
+import { generatedReadMix, isDerivedOperation, repositoryMixFiles, repositoryReadMix } from './read-mix.js'
+import { runManyAgents } from './scenarios/many-agents.js'
 import { runRealRepositories } from './scenarios/real-repositories.js'
 import { runSdkNoop, runStartup } from './scenarios/startup.js'
 import { machineInfo, type BenchReport, type MissingMeasurement } from './report.js'
@@ -33,7 +34,8 @@ const { values: options } = parseArgs({
     /**
      * Run only these sections (comma-separated): generated (the generated workspaces), repository (this
      * repository), cold, real (the real repositories, with start → first answer through codeseam mcp),
-     * startup (start-up and the MCP SDK's no-op round trip). Default: all of them. The docs are written only
+     * startup (start-up and the MCP SDK's no-op round trip), many-agents (1, 4 and 8 concurrent sessions with and
+     * without the daemon). Default: all of them. The docs are written only
      * when every section ran.
      */
     only: { type: 'string' },
@@ -44,7 +46,7 @@ const { values: options } = parseArgs({
   },
 })
 
-const allSections = ['generated', 'repository', 'cold', 'real', 'startup'] as const
+const allSections = ['generated', 'repository', 'cold', 'real', 'startup', 'many-agents'] as const
 type Section = (typeof allSections)[number]
 
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '')
@@ -135,6 +137,23 @@ async function main(): Promise<void> {
       sdkNoop = await runSdkNoop(workspace.root, Math.max(1, Number(options['sdk-calls'])))
     }
 
+    let manyAgents: BenchReport['manyAgents']
+    if (selected('many-agents')) {
+      // A generated workspace (one tsconfig project): the bare server and every codeseam session find the same
+      // answers, so the added latency is codeseam's, not a larger answer (on this repository codeseam loads
+      // every project and finds more references than the bare server, which opened one file).
+      const workspace = generated.find((w) => w.fileCount === 500) ?? (await writeWorkspace(scratch, 'ts-500', 500))
+      log(`many agents on ${workspace.name}: 1, 4 and 8 sessions × (no daemon, daemon with stdio proxies, daemon over HTTP)`)
+      manyAgents = await runManyAgents({
+        workspace,
+        queries: generatedReadMix(workspace).filter((query) => !isDerivedOperation(query.operation)),
+        rounds,
+        missing,
+        notes,
+        log,
+      })
+    }
+
     let realRepositories: BenchReport['realRepositories']
     let firstAnswer: BenchReport['firstAnswer']
     let wideIncrements: NonNullable<BenchReport['increments']> = []
@@ -170,6 +189,7 @@ async function main(): Promise<void> {
       ...(sdkNoop === undefined ? {} : { sdkNoop }),
       ...(startup === undefined ? {} : { startup }),
       ...(firstAnswer === undefined ? {} : { firstAnswer }),
+      ...(manyAgents === undefined ? {} : { manyAgents }),
       ownMemory: runs.flatMap((run) => run.ownMemory),
       missing,
       notes,

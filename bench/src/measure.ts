@@ -11,7 +11,7 @@ export interface Sample {
 }
 
 /** Runs one query through a layer and checks the answer. */
-export async function timeQuery(layer: ReadLayer, query: ReadQuery): Promise<Sample> {
+export async function timeQuery(layer: Pick<ReadLayer, 'run' | 'verify'>, query: ReadQuery): Promise<Sample> {
   const started = performance.now()
   const answer = await layer.run(query)
   const ms = performance.now() - started
@@ -22,7 +22,11 @@ export async function timeQuery(layer: ReadLayer, query: ReadQuery): Promise<Sam
  * Repeats a query until a layer answers it correctly, bounded: the first correct answer marks a warm
  * layer (servers may answer early from a partial project). Throws with the last answer when it never does.
  */
-export async function untilCorrect(layer: ReadLayer, query: ReadQuery, deadlineMs = 120_000): Promise<{ attempts: number; ms: number }> {
+export async function untilCorrect(
+  layer: Pick<ReadLayer, 'layer' | 'run' | 'verify'>,
+  query: ReadQuery,
+  deadlineMs = 120_000,
+): Promise<{ attempts: number; ms: number }> {
   const started = performance.now()
   let attempts = 0
   let last: unknown

@@ -14,7 +14,7 @@ export function commandLineOf(pid: number): string {
 }
 
 /** Parent pid of a process (undefined when it is gone). */
-function parentOf(pid: number): number | undefined {
+export function parentOf(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])

@@ -317,6 +317,55 @@ export interface OwnMemoryResult {
   readonly serverProcesses: number
 }
 
+/** How the sessions of the "many agents" scenario reach codeseam. */
+export type ManyAgentsMode = 'no daemon' | 'daemon, stdio proxies' | 'daemon, direct HTTP'
+
+/** RSS samples taken while the sessions were served: their median and the largest, bytes. */
+export interface RssFigure {
+  readonly median: number
+  readonly max: number
+}
+
+/**
+ * N agents at once on one workspace, through one way of reaching codeseam, against the bare server answering
+ * the same concurrent load (N request streams) in the same rounds.
+ */
+export interface ManyAgentsResult {
+  readonly workspace: string
+  readonly mode: ManyAgentsMode
+  readonly sessions: number
+  /** Timed rounds: in each, every session runs the mix once, all sessions at once. */
+  readonly rounds: number
+  /** Every timed call through codeseam. */
+  readonly latency: TimingSummary
+  /** The bare server: N concurrent streams of the same calls, in the same rounds (turns alternating). */
+  readonly bare: TimingSummary
+  /** codeseam p50 − bare p50, and p95 − p95 (ms). */
+  readonly addedP50: number
+  readonly addedP95: number
+  readonly errors: number
+  readonly wrong: number
+  readonly bareWrong: number
+  /** RSS while the rounds ran (every sample re-reads the process trees). */
+  readonly memory: {
+    readonly samples: number
+    /** proxies + hosts + servers. */
+    readonly total: RssFigure
+    /** The N `codeseam mcp` stdio proxies together (daemon, stdio proxies only). */
+    readonly proxies?: RssFigure
+    /** The largest single proxy in each sample. */
+    readonly largestProxy?: RssFigure
+    /** The processes hosting the servers: the daemon, or the N in-process `codeseam mcp`; with their watchdogs. */
+    readonly hosts: RssFigure
+    /** The language servers' process trees. */
+    readonly servers: RssFigure
+    /** Language-server processes (the hosts' children that are not watchdogs), the most seen in a sample. */
+    readonly serverProcesses: number
+  }
+  /** The bare server's process tree after the rounds, for comparison with "servers". */
+  readonly bareServerRssBytes: number
+}
+
 /** One of issue 15's targets, judged. */
 export interface TargetVerdictRow {
   readonly target: string
@@ -372,6 +421,8 @@ export interface BenchReport {
   readonly startup?: StartupResult
   readonly firstAnswer?: ReadonlyArray<FirstAnswerResult>
   readonly ownMemory?: ReadonlyArray<OwnMemoryResult>
+  /** The "many agents" scenario (absent when it did not run). */
+  readonly manyAgents?: ReadonlyArray<ManyAgentsResult>
   /** Present when the report summarises several runs (`--runs N`): its other figures are the last run's. */
   readonly runsSummary?: RunsSummary
   readonly missing: ReadonlyArray<MissingMeasurement>

@@ -262,6 +262,76 @@ export function ownCostTables(report: BenchReport): ReportTable[] {
   return tables
 }
 
+/** The section holding the "many agents" tables. */
+export const manyAgentsSection = 'Many agents: concurrent sessions with and without the daemon'
+
+const rss = (figure: { readonly median: number; readonly max: number } | undefined) =>
+  figure === undefined ? '—' : `${mb(figure.median)} / ${mb(figure.max)}`
+
+/** The "many agents" tables: latency per call against the bare server under the same load, and RSS. */
+export function manyAgentsTables(report: BenchReport): ReportTable[] {
+  const results = report.manyAgents ?? []
+  if (results.length === 0) return []
+  const section = manyAgentsSection
+  const name = (r: (typeof results)[number]) => `${r.mode} / ${r.sessions}`
+  return [
+    {
+      section,
+      title: `Per call under concurrent load on ${results[0]!.workspace}, ms (bare: the bare server, N request streams, same rounds)`,
+      header: [
+        'mode / sessions',
+        'p50',
+        'p95',
+        'bare p50',
+        'bare p95',
+        'added p50',
+        'added p95',
+        'calls',
+        'errors',
+        'wrong (codeseam, bare)',
+      ],
+      rows: results.map((r) => [
+        name(r),
+        ms(r.latency.median),
+        ms(r.latency.p95),
+        ms(r.bare.median),
+        ms(r.bare.p95),
+        ms(r.addedP50),
+        ms(r.addedP95),
+        String(r.latency.count),
+        String(r.errors),
+        `${r.wrong}, ${r.bareWrong}`,
+      ]),
+    },
+    {
+      section,
+      title: 'RSS while the sessions are served (median / max of the samples)',
+      header: [
+        'mode / sessions',
+        'total',
+        'stdio proxies',
+        'largest proxy',
+        'hosts (daemon or mcp) + watchdogs',
+        'language servers',
+        'server processes',
+        'bare server',
+        'samples',
+      ],
+      rows: results.map((r) => [
+        name(r),
+        rss(r.memory.total),
+        rss(r.memory.proxies),
+        rss(r.memory.largestProxy),
+        rss(r.memory.hosts),
+        rss(r.memory.servers),
+        String(r.memory.serverProcesses),
+        mb(r.bareServerRssBytes),
+        String(r.memory.samples),
+      ]),
+    },
+  ]
+}
+
 /** Every operation of the read mix over all workspaces, in the order first met (a workspace may lack one). */
 function operationsOf(report: BenchReport): string[] {
   return [...new Set(report.readMix.flatMap((r) => Object.keys(r.byOperation)))]
@@ -358,6 +428,7 @@ export function reportTables(report: BenchReport): ReportTable[] {
     },
     ...realRepositoryTables(report),
     ...ownCostTables(report),
+    ...manyAgentsTables(report),
   ]
 }
 

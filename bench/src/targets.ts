@@ -77,6 +77,40 @@ export function targetFigures(report: BenchReport): TargetFigure[] {
   const watchdogRows = (report.ownMemory ?? []).filter((m) => m.watchdogs > 0)
   const watchdog = worst(watchdogRows.map((m) => [m.workspace, mb(m.watchdog.median)] as const))
   const concurrency = report.concurrency
+  const agents = report.manyAgents ?? []
+  const daemonModes = agents.filter((a) => a.mode !== 'no daemon')
+  const at = (mode: string, sessions: number) => daemonModes.find((a) => a.mode === mode && a.sessions === sessions)
+  const modes = [...new Set(daemonModes.map((a) => a.mode))]
+  const most = Math.max(0, ...agents.map((a) => a.sessions))
+  // One server's worth: the daemon's servers at the most sessions against the bare server that answered the same
+  // load. Not against the daemon's own figure at one session: the server itself grows with the calls it answers
+  // (the bare server does too), which says nothing about how many servers run.
+  const serverWeight = worst(
+    modes.flatMap((mode) => {
+      const many = at(mode, most)
+      return many === undefined || many.bareServerRssBytes === 0
+        ? []
+        : [[mode, many.memory.servers.median / many.bareServerRssBytes] as const]
+    }),
+  )
+  const serverCount = worst(
+    modes.flatMap((mode) => (at(mode, most) === undefined ? [] : [[mode, at(mode, most)!.memory.serverProcesses] as const])),
+  )
+  const proxy = worst(
+    daemonModes.flatMap((a) =>
+      a.memory.largestProxy === undefined ? [] : [[`${a.sessions} sessions`, mb(a.memory.largestProxy.median)] as const],
+    ),
+  )
+  const latencyGrowth = worst(
+    modes.flatMap((mode) => {
+      const one = at(mode, 1)
+      const many = at(mode, most)
+      if (one === undefined || many === undefined || most === 1) return []
+      // Added latency at N=1 at or below zero gives no ratio: N sessions must then add at most that little.
+      return [[mode, one.addedP50 > 0 ? many.addedP50 / one.addedP50 : many.addedP50 <= 0 ? 0 : Number.POSITIVE_INFINITY] as const]
+    }),
+  )
+  const addedText = (mode: string) => `${mode}: ${at(mode, 1)?.addedP50.toFixed(2)} → ${at(mode, most)?.addedP50.toFixed(2)} ms`
   const failures = concurrency.reduce((total, c) => total + c.errors + c.incorrect, 0)
   return [
     {
@@ -151,6 +185,42 @@ export function targetFigures(report: BenchReport): TargetFigure[] {
           ? ''
           : `${concurrency.reduce((t, c) => t + c.errors, 0)} errors, ${concurrency.reduce((t, c) => t + c.incorrect, 0)} wrong over ${concurrency.length} bursts`,
       goal: 0,
+    },
+    {
+      target: `many agents: language-server processes with the daemon, ${most} sessions on one root (most in a sample)`,
+      unit: '',
+      ...(serverCount.value === undefined ? {} : { value: serverCount.value }),
+      detail: serverCount.value === undefined ? '' : `worst mode: ${serverCount.where}`,
+      goal: 1,
+    },
+    {
+      target: `many agents: language servers' RSS with the daemon, ${most} sessions, ÷ one bare server after the same load`,
+      unit: '×',
+      ...(serverWeight.value === undefined ? {} : { value: serverWeight.value }),
+      detail:
+        serverWeight.value === undefined
+          ? ''
+          : `worst mode: ${serverWeight.where}; servers (median of the samples) at 1 → ${most} sessions, bare server after the same load: ${modes
+              .map(
+                (mode) =>
+                  `${mode}: ${mb(at(mode, 1)?.memory.servers.median ?? 0).toFixed(0)} → ${mb(at(mode, most)?.memory.servers.median ?? 0).toFixed(0)} MB, bare ${mb(at(mode, 1)?.bareServerRssBytes ?? 0).toFixed(0)} → ${mb(at(mode, most)?.bareServerRssBytes ?? 0).toFixed(0)} MB`,
+              )
+              .join('; ')}`,
+      goal: 1.25,
+    },
+    {
+      target: 'many agents: RSS of each `codeseam mcp` stdio proxy (the largest, median of the samples)',
+      unit: 'MB',
+      ...(proxy.value === undefined ? {} : { value: proxy.value }),
+      detail: proxy.value === undefined ? '' : `worst: ${proxy.where}`,
+      goal: 50,
+    },
+    {
+      target: `many agents: p50 added over the bare server with the daemon, ${most} sessions ÷ 1 session`,
+      unit: '×',
+      ...(latencyGrowth.value === undefined ? {} : { value: latencyGrowth.value }),
+      detail: latencyGrowth.value === undefined ? '' : `worst mode: ${latencyGrowth.where}; ${modes.map(addedText).join('; ')}`,
+      goal: 2,
     },
   ]
 }

@@ -169,3 +169,66 @@ describe('recognising codeseam processes and answers', () => {
     expect(keys).toEqual(['src/a.py@2:6-2:11'])
   })
 })
+
+describe('the many-agents targets', () => {
+  const mib = 1024 * 1024
+  const agents = (
+    mode: 'no daemon' | 'daemon, stdio proxies' | 'daemon, direct HTTP',
+    sessions: number,
+    figures: { added: number; serversMb: number; serverProcesses: number; proxyMb?: number },
+  ) => ({
+    workspace: 'ts-500',
+    mode,
+    sessions,
+    rounds: 3,
+    latency: timing(figures.added + 1),
+    bare: timing(1),
+    addedP50: figures.added,
+    addedP95: figures.added,
+    errors: 0,
+    wrong: 0,
+    bareWrong: 0,
+    memory: {
+      samples: 3,
+      total: { median: 0, max: 0 },
+      ...(figures.proxyMb === undefined
+        ? {}
+        : {
+            proxies: { median: sessions * figures.proxyMb * mib, max: sessions * figures.proxyMb * mib },
+            largestProxy: { median: figures.proxyMb * mib, max: figures.proxyMb * mib },
+          }),
+      hosts: { median: 0, max: 0 },
+      servers: { median: figures.serversMb * mib, max: figures.serversMb * mib },
+      serverProcesses: figures.serverProcesses,
+    },
+    bareServerRssBytes: 80 * mib,
+  })
+
+  it('judges the daemon modes at the most sessions against one session, and ignores the no-daemon mode', () => {
+    const rows = targetRows(
+      report({
+        manyAgents: [
+          agents('no daemon', 1, { added: 1, serversMb: 80, serverProcesses: 1 }),
+          agents('no daemon', 8, { added: 30, serversMb: 640, serverProcesses: 8 }),
+          agents('daemon, stdio proxies', 1, { added: 2, serversMb: 80, serverProcesses: 1, proxyMb: 40 }),
+          agents('daemon, stdio proxies', 8, { added: 3, serversMb: 90, serverProcesses: 1, proxyMb: 45 }),
+          agents('daemon, direct HTTP', 1, { added: 2, serversMb: 80, serverProcesses: 1 }),
+          agents('daemon, direct HTTP', 8, { added: 5, serversMb: 120, serverProcesses: 2 }),
+        ],
+      }),
+    )
+    const row = (prefix: string) => rows.find((r) => r.target.startsWith(prefix))!
+    expect(row('many agents: language-server processes').verdict).toBe('not met')
+    expect(row('many agents: language-server processes').measured).toMatch(/^2 .*direct HTTP/)
+    expect(row("many agents: language servers' RSS").measured).toMatch(/^1\.50× .*direct HTTP/)
+    expect(row("many agents: language servers' RSS").verdict).toBe('not met')
+    expect(row('many agents: RSS of each').verdict).toBe('met')
+    expect(row('many agents: p50 added').measured).toMatch(/^2\.50× .*direct HTTP/)
+    expect(row('many agents: p50 added').verdict).toBe('not met')
+  })
+
+  it('is not measured without the scenario', () => {
+    const rows = targetRows(report())
+    for (const r of rows.filter((one) => one.target.startsWith('many agents'))) expect(r.verdict).toBe('not measured')
+  })
+})
