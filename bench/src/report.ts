@@ -355,6 +355,8 @@ export interface ManyAgentsResult {
     readonly proxies?: RssFigure
     /** The largest single proxy in each sample. */
     readonly largestProxy?: RssFigure
+    /** The largest single proxy's private memory (USS: what it adds; its RSS also counts node's shared code). */
+    readonly largestProxyPrivate?: RssFigure
     /** The processes hosting the servers: the daemon, or the N in-process `codeseam mcp`; with their watchdogs. */
     readonly hosts: RssFigure
     /** The language servers' process trees. */

@@ -23,7 +23,7 @@ import { mcpCommand } from '../layers/mcp-layer.js'
 import { toolCallFor, verifyToolOutput } from '../layers/tool-calls.js'
 import { untilCorrect, withDeadline } from '../measure.js'
 import { classifyHostTree, parentOf } from '../own-memory.js'
-import { processTree, rssOf, treeRss } from '../process-memory.js'
+import { privateOf, processTree, rssOf, treeRss } from '../process-memory.js'
 import type { ReadQuery } from '../read-mix.js'
 import type { ManyAgentsMode, ManyAgentsResult, MissingMeasurement, RssFigure } from '../report.js'
 import { quantile, round, roundSummary, summarize } from '../statistics.js'
@@ -91,6 +91,7 @@ interface Processes {
 /** One RSS sample of the processes: proxies, hosts (+ watchdogs), servers' trees, server processes. */
 function sampleRss(processes: Processes) {
   const proxyRss = processes.proxies.map(rssOf)
+  const proxyPrivate = processes.proxies.map(privateOf)
   let hosts = 0
   let servers = 0
   let serverProcesses = 0
@@ -101,7 +102,15 @@ function sampleRss(processes: Processes) {
     serverProcesses += tree.servers.filter((pid) => parentOf(pid) === host).length
   }
   const proxies = proxyRss.reduce((a, b) => a + b, 0)
-  return { proxies, largestProxy: Math.max(0, ...proxyRss), hosts, servers, serverProcesses, total: proxies + hosts + servers }
+  return {
+    proxies,
+    largestProxy: Math.max(0, ...proxyRss),
+    largestProxyPrivate: Math.max(0, ...proxyPrivate),
+    hosts,
+    servers,
+    serverProcesses,
+    total: proxies + hosts + servers,
+  }
 }
 
 function rssFigure(values: ReadonlyArray<number>): RssFigure {
@@ -124,7 +133,11 @@ function rssSampler(processes: Processes, everyMs = 250) {
         samples: samples.length,
         total: rssFigure(samples.map((s) => s.total)),
         ...(withProxies
-          ? { proxies: rssFigure(samples.map((s) => s.proxies)), largestProxy: rssFigure(samples.map((s) => s.largestProxy)) }
+          ? {
+              proxies: rssFigure(samples.map((s) => s.proxies)),
+              largestProxy: rssFigure(samples.map((s) => s.largestProxy)),
+              largestProxyPrivate: rssFigure(samples.map((s) => s.largestProxyPrivate)),
+            }
           : {}),
         hosts: rssFigure(samples.map((s) => s.hosts)),
         servers: rssFigure(samples.map((s) => s.servers)),
