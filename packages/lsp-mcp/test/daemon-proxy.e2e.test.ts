@@ -210,6 +210,31 @@ describe('codeseam mcp --daemon auto', () => {
     expect(daemons).toEqual([daemonPid])
   })
 
+  it('a client with another configuration (here --env-allow) does not join: it starts a daemon of its own', async () => {
+    runtime = privateRuntimeDir()
+    const plain = await proxy(['--root', root])
+    const other = await proxy(['--root', root, '--env-allow', 'CODESEAM_E2E_VARIABLE'])
+    for (const client of [plain.client, other.client])
+      expect((await callTool(client, 'code_navigate', references('Circle'))).isError).toBe(false)
+    expect(other.stderr()).toContain('started the codeseam daemon')
+    expect(readdirSync(runtime).filter((name) => name.endsWith('.sock'))).toHaveLength(2)
+    // afterEach stops one daemon by its socket; stop the other here.
+    const { unixSocketFetch } = await import('../src/daemon/unix-fetch.js')
+    const pids = await Promise.all(
+      readdirSync(runtime)
+        .filter((name) => name.endsWith('.sock'))
+        .map(
+          async (name) =>
+            ((await (await unixSocketFetch(nodePath.join(runtime, name))('http://codeseam/codeseam/health')).json()) as Json).pid as number,
+        ),
+    )
+    expect(new Set(pids).size).toBe(2)
+    for (const pid of pids) expect(typescriptServers(pid)).toHaveLength(1)
+    await Promise.all(proxies.splice(0).map((p) => p.close()))
+    for (const pid of pids) process.kill(pid, 'SIGTERM')
+    await waitUntilGone(pids)
+  })
+
   it("without --root, the daemon's session takes the client's roots through the proxy and follows list_changed", async () => {
     runtime = privateRuntimeDir()
     const second = await copyFixture()

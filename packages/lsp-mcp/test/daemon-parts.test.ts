@@ -1,0 +1,90 @@
+import { chmodSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import * as nodePath from 'node:path'
+
+import { afterAll, describe, expect, it } from 'vitest'
+
+import { daemonKey, ensurePrivateDir, runtimeDir, socketPathFor } from '../src/daemon/runtime-dir.js'
+import { checkCeiling, sessionParamsFrom, sessionQuery } from '../src/daemon/session-params.js'
+
+// The daemon's pure parts: which daemon a session joins, the runtime folder's checks, session parameters.
+
+const scratch = mkdtempSync(nodePath.join(tmpdir(), 'codeseam-daemon-parts-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+describe('daemonKey', () => {
+  const env = { PATH: '/usr/bin:/bin', HOME: '/home/a' }
+
+  it('is stable for the same inputs and changes with what decides which servers and interpreters run', () => {
+    const base = daemonKey({ env })
+    expect(daemonKey({ env: { ...env } })).toBe(base)
+    expect(daemonKey({ env: { ...env, PATH: '/opt/bin:/usr/bin' } })).not.toBe(base)
+    expect(daemonKey({ env: { ...env, VIRTUAL_ENV: '/repo/.venv' } })).not.toBe(base)
+    expect(daemonKey({ env: { ...env, PYENV_VERSION: '3.12' } })).not.toBe(base)
+    expect(daemonKey({ env, envAllow: ['JAVA_HOME'] })).not.toBe(base)
+    expect(daemonKey({ env, limits: { maxServers: 2 } })).not.toBe(base)
+    // A variable outside the list does not split daemons, unless --env-allow names it (then its value does).
+    expect(daemonKey({ env: { ...env, TERM: 'xterm' } })).toBe(base)
+    expect(daemonKey({ env: { ...env, JAVA_HOME: '/a' }, envAllow: ['JAVA_HOME'] })).not.toBe(
+      daemonKey({ env: { ...env, JAVA_HOME: '/b' }, envAllow: ['JAVA_HOME'] }),
+    )
+  })
+
+  it('hashes the config file by its content, and refuses a missing one', () => {
+    const config = nodePath.join(scratch, 'codeseam.json')
+    writeFileSync(config, '{"limits":{"maxServers":3}}')
+    const first = daemonKey({ env, configFile: config })
+    expect(daemonKey({ env, configFile: config })).toBe(first)
+    writeFileSync(config, '{"limits":{"maxServers":4}}')
+    expect(daemonKey({ env, configFile: config })).not.toBe(first)
+    expect(() => daemonKey({ env, configFile: nodePath.join(scratch, 'missing.json') })).toThrow(/cannot be read/)
+  })
+})
+
+describe('the runtime folder', () => {
+  it('is CODESEAM_RUNTIME_DIR, else under XDG_RUNTIME_DIR, else per uid in the temp folder', () => {
+    expect(runtimeDir({ CODESEAM_RUNTIME_DIR: '/x/y' })).toBe('/x/y')
+    expect(runtimeDir({ XDG_RUNTIME_DIR: '/run/user/1000' })).toBe('/run/user/1000/codeseam')
+    expect(runtimeDir({})).toMatch(/codeseam-\d+$/)
+    expect(socketPathFor('/x', 'abc')).toBe('/x/daemon-abc.sock')
+  })
+
+  it('is created 0700, and refused when open to others or a symbolic link', () => {
+    const fresh = nodePath.join(scratch, 'fresh')
+    expect(ensurePrivateDir(fresh)).toBe(fresh)
+    const open = nodePath.join(scratch, 'open')
+    ensurePrivateDir(open)
+    chmodSync(open, 0o755)
+    expect(() => ensurePrivateDir(open)).toThrow(/mode is 755/)
+    const link = nodePath.join(scratch, 'link')
+    symlinkSync(fresh, link)
+    expect(() => ensurePrivateDir(link)).toThrow(/symbolic link/)
+  })
+})
+
+describe('session parameters', () => {
+  it('round-trip through the URL query a proxy sends', () => {
+    const params = { roots: ['/a', '/b c'], cwd: '/w', trust: 'trusted' as const, edits: 'allow' as const, disable: ['code_format'] }
+    expect(sessionParamsFrom(sessionQuery(params))).toEqual(params)
+  })
+
+  it('default to the ceiling, refuse unknown names and bad values', () => {
+    expect(sessionParamsFrom(new URLSearchParams(''))).toMatchObject({ trust: 'untrusted', edits: 'ask' })
+    expect(sessionParamsFrom(new URLSearchParams(''), { trust: 'trusted', edits: 'read-only' })).toMatchObject({
+      trust: 'trusted',
+      edits: 'read-only',
+    })
+    expect(() => sessionParamsFrom(new URLSearchParams('rooot=/a'))).toThrow(/unknown session parameter "rooot"/)
+    expect(() => sessionParamsFrom(new URLSearchParams('trust=yes'))).toThrow(/trust must be/)
+    expect(() => sessionParamsFrom(new URLSearchParams('edits=sometimes'))).toThrow(/edits must be/)
+  })
+
+  it('are refused above the ceiling, with the code and the flag that would allow them', () => {
+    const ask = { trust: 'untrusted' as const, edits: 'ask' as const, disable: [] }
+    expect(() => checkCeiling({ ...ask, trust: 'trusted' }, { trust: 'untrusted' })).toThrow(/--trust trusted/)
+    expect(() => checkCeiling({ ...ask, edits: 'allow' }, { edits: 'ask' })).toThrow(/without --allow-edits/)
+    expect(() => checkCeiling(ask, { edits: 'read-only' })).toThrow(/--read-only/)
+    expect(() => checkCeiling({ ...ask, edits: 'read-only' }, { trust: 'untrusted', edits: 'read-only' })).not.toThrow()
+    expect(() => checkCeiling({ ...ask, trust: 'trusted', edits: 'allow' }, {})).not.toThrow()
+  })
+})
