@@ -61,6 +61,21 @@ export const globalOptions = {
   'no-color': { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>
 
+/** The flags of the commands that serve (`mcp`, `serve`): the roots, trust, limits and edit mode of what they serve. */
+export const serverOptions = {
+  root: globalOptions.root,
+  config: globalOptions.config,
+  trust: globalOptions.trust,
+  'max-servers': globalOptions['max-servers'],
+  'server-memory-mb': globalOptions['server-memory-mb'],
+  'node-heap-mb': globalOptions['node-heap-mb'],
+  'max-open-documents': globalOptions['max-open-documents'],
+  'env-allow': globalOptions['env-allow'],
+  help: globalOptions.help,
+  'read-only': { type: 'boolean' },
+  'allow-edits': { type: 'boolean' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>
+
 type ParsedValues = Record<string, string | boolean | Array<string | boolean> | undefined>
 
 /** Reads the global flags out of parsed values. */

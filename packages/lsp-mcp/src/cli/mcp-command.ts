@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 
 import { loadToolManifest } from '../tool-manifest.js'
-import { globalFlags, globalOptions, UsageError, type GlobalFlags } from './arguments.js'
+import { globalFlags, serverOptions, UsageError, type GlobalFlags } from './arguments.js'
 import { exitCodes, mcpHelp } from './help.js'
 import type { CliIo } from './io.js'
 import { idleTimeoutFlag } from './serve-command.js'
@@ -18,17 +18,7 @@ export async function runMcp(args: ReadonlyArray<string>, io: CliIo, toolNames?:
     parsed = parseArgs({
       args: [...args],
       options: {
-        root: globalOptions.root,
-        config: globalOptions.config,
-        trust: globalOptions.trust,
-        'max-servers': globalOptions['max-servers'],
-        'server-memory-mb': globalOptions['server-memory-mb'],
-        'node-heap-mb': globalOptions['node-heap-mb'],
-        'max-open-documents': globalOptions['max-open-documents'],
-        'env-allow': globalOptions['env-allow'],
-        help: globalOptions.help,
-        'read-only': { type: 'boolean' },
-        'allow-edits': { type: 'boolean' },
+        ...serverOptions,
         'disable-tool': { type: 'string', multiple: true },
         daemon: { type: 'string' },
         'idle-timeout': { type: 'string' },

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 
-import { globalFlags, globalOptions, UsageError } from './arguments.js'
+import { globalFlags, serverOptions, UsageError } from './arguments.js'
 import { exitCodes, serveHelp } from './help.js'
 import type { CliIo } from './io.js'
 
@@ -37,17 +37,7 @@ export async function runServe(args: ReadonlyArray<string>, io: CliIo): Promise<
     parsed = parseArgs({
       args: [...args],
       options: {
-        root: globalOptions.root,
-        config: globalOptions.config,
-        trust: globalOptions.trust,
-        'max-servers': globalOptions['max-servers'],
-        'server-memory-mb': globalOptions['server-memory-mb'],
-        'node-heap-mb': globalOptions['node-heap-mb'],
-        'max-open-documents': globalOptions['max-open-documents'],
-        'env-allow': globalOptions['env-allow'],
-        help: globalOptions.help,
-        'read-only': { type: 'boolean' },
-        'allow-edits': { type: 'boolean' },
+        ...serverOptions,
         socket: { type: 'string' },
         'no-socket': { type: 'boolean' },
         http: { type: 'string' },
