@@ -139,7 +139,7 @@ describe('codeseam mcp --daemon auto', () => {
     expect(answer.isError, textOf(answer)).toBe(false)
     expect(await readFile(nodePath.join(root, 'src/shapes.ts'), 'utf8')).toBe(before)
     expect(isRunning(daemonPid)).toBe(true)
-    // The daemon closed the dead client's session when its lifeline broke (polling its log: no event reaches the test).
+    // The daemon closed the dead client's session when its connection closed (polling its log: no event reaches the test).
     const deadline = Date.now() + 30_000
     while (!daemonLog().includes('closed: its client went away') && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 20))
@@ -233,6 +233,23 @@ describe('codeseam mcp --daemon auto', () => {
     await Promise.all(proxies.splice(0).map((p) => p.close()))
     for (const pid of pids) process.kill(pid, 'SIGTERM')
     await waitUntilGone(pids)
+  })
+
+  it("a daemon started by hand on the user's socket is joined, and its ceiling refuses a relay asking for more", async () => {
+    runtime = privateRuntimeDir()
+    // No --socket: it listens where `codeseam mcp` with the same configuration looks.
+    const daemon = await startServe(['--root', root], runtime)
+    try {
+      const joined = await proxy(['--root', root])
+      expect((await callTool(joined.client, 'code_navigate', references('Circle'))).isError).toBe(false)
+      expect(joined.stderr()).not.toContain('started the codeseam daemon')
+      expect(typescriptServers(daemon.pid)).toHaveLength(1)
+      await expect(proxy(['--root', root, '--trust', 'trusted'])).rejects.toThrow(/UNTRUSTED[\s\S]*--trust trusted/)
+      expect(daemon.stderr()).toContain('a session was refused')
+    } finally {
+      await Promise.all(proxies.splice(0).map((p) => p.close().catch(() => {})))
+      await daemon.stop()
+    }
   })
 
   it("without --root, the daemon's session takes the client's roots through the proxy and follows list_changed", async () => {

@@ -10,8 +10,6 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 export const mcpPath = '/mcp'
 /** `GET`: the daemon's identity, for a proxy to check it joined the right one. */
 export const healthPath = '/codeseam/health'
-/** `GET` with `mcp-session-id`: held open by a proxy for its session's life; its end closes the session, and the daemon's death ends it. */
-export const lifelinePath = '/codeseam/lifeline'
 
 /** What a tool call answers when the daemon could not serve it (the proxy's answer when the daemon died mid-call). */
 export function daemonFailure(code: 'UNAVAILABLE' | 'SERVER_CRASHED', message: string): CallToolResult {

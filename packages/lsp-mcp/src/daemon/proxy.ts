@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process'
 import { closeSync, openSync } from 'node:fs'
-import { get, type ClientRequest } from 'node:http'
+import { get } from 'node:http'
+import { createConnection, type Socket } from 'node:net'
 import * as nodePath from 'node:path'
 
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import {
   isInitializeRequest,
@@ -20,9 +20,9 @@ import { LspError, type LspErrorCode } from '@codeseam/lsp'
 import { serverInfo } from '../server-info.js'
 import type { RunningMcpServer } from '../stdio-server.js'
 import { daemonKey, ensurePrivateDir, runtimeDir, socketPathFor, type DaemonKeyInputs } from './runtime-dir.js'
-import { daemonFailure, healthPath, lifelinePath, mcpPath } from './endpoints.js'
+import { daemonFailure, healthPath } from './endpoints.js'
 import { sessionQuery, type SessionParams } from './session-params.js'
-import { unixSocketFetch } from './unix-fetch.js'
+import { readLine, writeLine, type SessionWelcome } from './socket-link.js'
 
 /**
  * `codeseam mcp --daemon auto`: a stdio MCP server that relays every message, both ways and unchanged, to a
@@ -31,8 +31,8 @@ import { unixSocketFetch } from './unix-fetch.js'
  * daemon asks the client (elicitation for approvals, `roots/list`) — so the client cannot tell a proxied
  * session from an in-process one.
  *
- * The proxy holds a lifeline to the daemon (a request the daemon never answers): when it ends, the daemon
- * died; every request still waiting is answered with a typed error at once (never a hang), and the next
+ * The relay talks to the daemon over one connection of its Unix socket (MCP's stdio framing, socket-link.ts),
+ * which is the session: when it ends, the daemon died; every request still waiting is answered with a typed error at once (never a hang), and the next
  * request starts a daemon again and replays the client's `initialize` to open a new session there.
  */
 
@@ -152,9 +152,10 @@ async function ensureDaemon(options: McpProxyOptions, key: string, log: (line: s
   throw new LspError('UNAVAILABLE', `the codeseam daemon did not start (exit code ${outcome}); see ${logFile}`, { data: { log: logFile } })
 }
 
+/** The connection to the daemon: MCP's stdio framing over the socket, after the handshake (socket-link.ts). */
 interface Link {
-  readonly transport: StreamableHTTPClientTransport
-  lifeline?: ClientRequest
+  readonly socket: Socket
+  readonly transport: StdioServerTransport
   dead: boolean
 }
 
@@ -165,11 +166,31 @@ function failure(request: { id: RequestId; method: string }, code: LspErrorCode,
   return { jsonrpc: '2.0', id: request.id, error: { code: -32603, message: `${code}: ${message}`, data: { code } } }
 }
 
-/** The codeseam error code in a daemon's HTTP refusal (its JSON-RPC error's `data.code`), if the text holds one. */
-function refusalCode(error: unknown): LspErrorCode | undefined {
-  const text = error instanceof Error ? error.message : String(error)
-  const match = /"data":\{"code":"([A-Z_]+)"\}/.exec(text)
-  return match?.[1] as LspErrorCode | undefined
+/** Why the daemon refused a session: its answer to the hello line. */
+class Refused extends Error {
+  constructor(
+    readonly code: LspErrorCode,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** Opens a session on the daemon: connects, says hello with the session's parameters, waits for ready. */
+async function openLink(socketPath: string, session: SessionParams): Promise<Socket> {
+  const socket = createConnection(socketPath)
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve)
+    socket.once('error', reject)
+  })
+  socket.removeAllListeners('error')
+  writeLine(socket, { codeseam: 'session', query: sessionQuery(session).toString() })
+  const welcome = await readLine<SessionWelcome>(socket)
+  if (welcome.codeseam !== 'ready') {
+    socket.destroy()
+    throw new Refused(welcome.code, welcome.message)
+  }
+  return socket
 }
 
 /** Starts the proxy: checks (or starts) the daemon first, then relays stdio to it until the client goes away. */
@@ -195,8 +216,7 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<RunningMc
     if (lost.dead) return
     lost.dead = true
     if (link === lost) link = undefined
-    lost.lifeline?.destroy()
-    void lost.transport.close().catch(() => {})
+    lost.socket.destroy()
     if (closing !== undefined) return
     log(`lost the daemon: ${why}`)
     for (const [id, method] of pending) {
@@ -207,23 +227,6 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<RunningMc
     pending.clear()
     for (const [id, settle] of internal) settle({ jsonrpc: '2.0', id, error: { code: -32603, message: why } })
     internal.clear()
-  }
-
-  const holdLifeline = (current: Link) => {
-    const sessionId = current.transport.sessionId
-    if (sessionId === undefined) return
-    const req = get({ socketPath: socket, path: lifelinePath, headers: { 'mcp-session-id': sessionId } }, (res) => {
-      if (res.statusCode !== 200) {
-        res.resume()
-        lose(current, `the daemon refused the lifeline (HTTP ${res.statusCode})`)
-        return
-      }
-      res.resume()
-      if (process.env['CODESEAM_DEBUG'] !== undefined) log(`lifeline held for session ${sessionId}`)
-      res.once('close', () => lose(current, 'its connection closed'))
-    })
-    req.once('error', (error) => lose(current, error.message))
-    current.lifeline = req
   }
 
   const fromDaemon = (current: Link, message: JSONRPCMessage) => {
@@ -237,11 +240,6 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<RunningMc
           settle(message)
           return
         }
-        if (pending.get(id) === 'initialize' && isJSONRPCResultResponse(message)) {
-          const version = (message.result as { protocolVersion?: string }).protocolVersion
-          if (version !== undefined) current.transport.setProtocolVersion(version)
-          holdLifeline(current)
-        }
         pending.delete(id)
       }
     }
@@ -249,15 +247,16 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<RunningMc
   }
 
   const connect = async (): Promise<Link> => {
-    const url = new URL(`http://codeseam${mcpPath}?${sessionQuery(options.session).toString()}`)
-    const transport = new StreamableHTTPClientTransport(url, { fetch: unixSocketFetch(socket) })
-    const current: Link = { transport, dead: false }
+    const connection = await openLink(socket, options.session)
+    // The connection is the session: its end means the daemon died (or closed the session).
+    const transport = new StdioServerTransport(connection, connection)
+    const current: Link = { socket: connection, transport, dead: false }
     transport.onmessage = (message) => fromDaemon(current, message)
-    transport.onerror = () => {
-      // A broken stream; the lifeline tells whether the daemon is gone.
-    }
-    transport.onclose = () => lose(current, 'the connection to the daemon closed')
+    transport.onerror = () => {}
+    connection.once('close', () => lose(current, 'its connection closed'))
+    connection.on('error', () => {})
     await transport.start()
+    connection.resume()
     return current
   }
 
@@ -272,10 +271,7 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<RunningMc
     await current.transport.send({ ...initialize, id })
     const result = await answer
     if (!isJSONRPCResultResponse(result)) throw new LspError('UNAVAILABLE', 'the new codeseam daemon refused the session')
-    const version = (result.result as { protocolVersion?: string }).protocolVersion
-    if (version !== undefined) current.transport.setProtocolVersion(version)
     if (initialized) await current.transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' })
-    holdLifeline(current)
     log('opened a new session on the daemon')
     return current
   }
@@ -307,10 +303,18 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<RunningMc
     } catch (error) {
       if (request === undefined || !pending.has(request.id)) return
       pending.delete(request.id)
-      const code = refusalCode(error) ?? 'UNAVAILABLE'
+      const code = error instanceof Refused ? error.code : 'UNAVAILABLE'
       const text = error instanceof Error ? error.message : String(error)
-      toClient(failure(request, code, `the codeseam daemon could not take this request: ${text}`))
-      if (current !== undefined && refusalCode(error) === undefined) lose(current, text)
+      toClient(
+        failure(
+          request,
+          code,
+          error instanceof Refused
+            ? `the codeseam daemon refused the session: ${text}`
+            : `the codeseam daemon could not take this request: ${text}`,
+        ),
+      )
+      if (current !== undefined && !(error instanceof Refused)) lose(current, text)
     }
   }
 
@@ -333,9 +337,7 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<RunningMc
       if (current !== undefined && !current.dead) {
         current.dead = true
         // Ends the daemon's session (its in-flight calls are cancelled there); the daemon and its servers stay.
-        await current.transport.terminateSession().catch(() => {})
-        current.lifeline?.destroy()
-        await current.transport.close().catch(() => {})
+        current.socket.end()
       }
       await stdio.close().catch(() => {})
       for (const signal of signals) process.off(signal, onSignal)

@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import { chmodSync, closeSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http'
-import { connect } from 'node:net'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { connect, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net'
 import * as nodePath from 'node:path'
 
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
@@ -17,9 +18,10 @@ import { serverInfo } from '../server-info.js'
 import { hostConfig, openSession, type CodeseamSession, type SessionOptions } from '../session.js'
 import { bindToolCalls } from '../tool-calls.js'
 import { loadToolManifest, selectFromManifest } from '../tool-manifest.js'
-import { healthPath, lifelinePath, mcpPath } from './endpoints.js'
+import { healthPath, mcpPath } from './endpoints.js'
 import { daemonKey, ensurePrivateDir, runtimeDir, socketPathFor } from './runtime-dir.js'
 import { checkCeiling, sessionParamsFrom, type SessionCeiling, type SessionParams } from './session-params.js'
+import { readLine, writeLine, type SessionHello } from './socket-link.js'
 
 /**
  * `codeseam serve`: one process that owns the language servers and serves MCP (Streamable HTTP, the
@@ -43,7 +45,7 @@ export interface DaemonOptions extends Pick<SessionOptions, 'configFile' | 'limi
   readonly allowedHosts?: ReadonlyArray<string>
   /** Exit after this long without sessions (ms); 0 or undefined: never. */
   readonly idleTimeoutMs?: number
-  /** A session without a request or a lifeline for this long is closed (ms, default one hour). */
+  /** A Streamable HTTP session without a request for this long is closed (ms, default one hour); a relay's session lasts as long as its connection. */
   readonly sessionIdleMs?: number
   /** What sessions may ask for at most; undefined: no ceiling (an auto-started daemon). */
   readonly ceiling?: SessionCeiling
@@ -72,12 +74,11 @@ const maxBodyBytes = 16 * 1024 * 1024
 
 interface DaemonSession {
   id?: string
-  readonly transport: StreamableHTTPServerTransport
+  readonly transport: StreamableHTTPServerTransport | StdioServerTransport
   readonly server: Server
   readonly session: CodeseamSession
   readonly params: SessionParams
   lastSeen: number
-  lifelines: number
   close(reason: string): Promise<void>
 }
 
@@ -139,7 +140,7 @@ function socketAnswers(path: string): Promise<boolean> {
   })
 }
 
-function listen(server: HttpServer, target: string | { host: string; port: number }): Promise<void> {
+function listen(server: NetServer, target: string | { host: string; port: number }): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => reject(error)
     server.once('error', onError)
@@ -157,7 +158,7 @@ function listen(server: HttpServer, target: string | { host: string; port: numbe
  * reconnecting after a crash) would otherwise both unlink and bind, the second cutting the first off its
  * path; the lock file (created exclusively) makes the loser stop with CONFLICT, and its proxy joins the winner.
  */
-async function replaceStaleSocket(server: HttpServer, socketPath: string): Promise<void> {
+async function replaceStaleSocket(server: NetServer, socketPath: string): Promise<void> {
   const lock = `${socketPath}.lock`
   let fd: number
   try {
@@ -240,7 +241,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     params.cwd !== undefined ? [params.cwd] : (options.defaultRoots ?? ceiling.roots ?? [])
 
   /** A new session: checked against the ceiling and opened before `initialize` is answered, so a refusal is the answer. */
-  const createSession = async (params: SessionParams): Promise<DaemonSession> => {
+  const createSession = async (params: SessionParams, link?: Socket): Promise<DaemonSession> => {
     checkCeiling(params, ceiling)
     const readOnly = params.edits === 'read-only'
     const listed = selectFromManifest(manifest, { readOnly, disable: params.disable }).map((entry) => entry.mcp)
@@ -279,21 +280,24 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     // Once the client has initialized its capabilities are known: follow its list_changed from then on.
     server.oninitialized = () => void follow()
     let closed: Promise<void> | undefined
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        entry.id = id
-        sessions.set(id, entry)
-        armIdle()
-      },
-    })
+    // A relay's connection: MCP's stdio framing over the socket (socket-link.ts); else Streamable HTTP.
+    const transport =
+      link === undefined
+        ? new StreamableHTTPServerTransport({
+            sessionIdGenerator: () => randomUUID(),
+            onsessioninitialized: (id) => {
+              entry.id = id
+              sessions.set(id, entry)
+              armIdle()
+            },
+          })
+        : new StdioServerTransport(link, link)
     const entry: DaemonSession = {
       transport,
       server,
       session,
       params,
       lastSeen: Date.now(),
-      lifelines: 0,
       close(reason) {
         // Started on the next tick, so `closed` is set before `server.close()` reports back through `transport.onclose`.
         closed ??= Promise.resolve().then(async () => {
@@ -301,6 +305,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
           roots?.dispose()
           // Aborts the session's in-flight calls (their handlers' signals), then stops listening.
           await server.close().catch(() => {})
+          link?.destroy()
           await session.dispose().catch(() => {})
           if (entry.id !== undefined) log(`session ${entry.id} closed: ${reason}`)
           armIdle()
@@ -309,8 +314,41 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       },
     }
     transport.onclose = () => void entry.close('its transport closed')
+    if (link !== undefined) {
+      entry.id = randomUUID()
+      sessions.set(entry.id, entry)
+      armIdle()
+      // The relay's connection is the session: its end (the relay or its client died, or it closed) closes it.
+      link.once('close', () => void entry.close('its client went away'))
+      link.on('error', () => {})
+    }
     await server.connect(transport)
     return entry
+  }
+
+  /** A relay's connection: its hello line names the session; the answer says ready (with the id) or refused. */
+  const acceptLink = async (link: Socket, first: Buffer): Promise<void> => {
+    let entry: DaemonSession
+    try {
+      const hello = await readLine<SessionHello>(link, first)
+      if (hello?.codeseam !== 'session' || typeof hello.query !== 'string')
+        throw new LspError('INVALID_ARGUMENT', 'expected a session hello line')
+      if (closing !== undefined) throw new LspError('UNAVAILABLE', 'the codeseam daemon is shutting down; call again to start a new one')
+      entry = await createSession(sessionParamsFrom(new URLSearchParams(hello.query), ceiling), link)
+    } catch (error) {
+      log(`a session was refused: ${error instanceof Error ? error.message : String(error)}`)
+      if (!link.destroyed) {
+        writeLine(link, {
+          codeseam: 'refused',
+          code: isLspError(error) ? error.code : 'UNAVAILABLE',
+          message: error instanceof Error ? error.message : String(error),
+        })
+        link.end()
+      }
+      return
+    }
+    writeLine(link, { codeseam: 'ready', session: entry.id ?? '' })
+    link.resume()
   }
 
   const tcp = options.http
@@ -381,26 +419,12 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     }
     const sessionId = req.headers['mcp-session-id']
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined
-    if (url.pathname === lifelinePath) {
-      if (existing === undefined) {
-        sendJson(res, 404, rpcError(new LspError('NOT_FOUND', 'no such session')))
-        return
-      }
-      existing.lifelines += 1
-      res.writeHead(200, { 'content-type': 'text/plain' })
-      res.write('alive\n')
-      res.on('close', () => {
-        existing.lifelines -= 1
-        if (existing.lifelines === 0 && closing === undefined) void existing.close('its client went away')
-      })
-      return
-    }
     if (url.pathname !== mcpPath) {
       sendJson(res, 404, rpcError(new LspError('NOT_FOUND', `no endpoint ${url.pathname} (MCP is at ${mcpPath})`)))
       return
     }
     if (typeof sessionId === 'string') {
-      if (existing === undefined) {
+      if (existing === undefined || !(existing.transport instanceof StreamableHTTPServerTransport)) {
         // The MCP transport's answer to an unknown session: the client starts a new one.
         sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } })
         return
@@ -426,6 +450,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       sendJson(res, statusFor(error), rpcError(error, (body as { id?: unknown }).id ?? null))
       return
     }
+    if (!(entry.transport instanceof StreamableHTTPServerTransport)) throw new Error('an HTTP session has an HTTP transport')
     await entry.transport.handleRequest(req, res, body)
     // initialize was answered without a session id (a bad request): nothing will ever reach this session.
     if (entry.id === undefined) await entry.close('it never initialized')
@@ -437,7 +462,27 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       sendJson(res, statusFor(error), rpcError(error))
     })
   }
-  const unixServer = socketPath === undefined ? undefined : createServer(serve(false))
+  const unixHttp = socketPath === undefined ? undefined : createServer(serve(false))
+  const links = new Set<Socket>()
+  // The socket takes both: a relay's session (first byte `{`) and HTTP (anything else).
+  const unixServer =
+    unixHttp === undefined
+      ? undefined
+      : createNetServer((socket) => {
+          links.add(socket)
+          socket.once('close', () => links.delete(socket))
+          socket.once('data', (first: Buffer) => {
+            socket.pause()
+            if (first[0] === 0x7b) {
+              void acceptLink(socket, first)
+              return
+            }
+            socket.unshift(first)
+            unixHttp.emit('connection', socket)
+            socket.resume()
+          })
+          socket.on('error', () => {})
+        })
   const tcpServer = tcp === undefined ? undefined : createServer(serve(true))
   let socketInode: number | undefined
   if (unixServer !== undefined && socketPath !== undefined) {
@@ -470,7 +515,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     () => {
       const now = Date.now()
       for (const entry of sessions.values()) {
-        if (entry.lifelines === 0 && now - entry.lastSeen > sessionIdleMs)
+        if (entry.transport instanceof StreamableHTTPServerTransport && now - entry.lastSeen > sessionIdleMs)
           void entry.close(`no request for ${Math.round(sessionIdleMs / 1000)} s`)
       }
     },
@@ -486,8 +531,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       if (idleTimer !== undefined) clearTimeout(idleTimer)
       const started = performance.now()
       await Promise.all([...sessions.values()].map((entry) => entry.close('the daemon is shutting down')))
-      const stopped = Promise.all(
-        [unixServer, tcpServer].map(
+      const stopped = Promise.all([
+        ...[unixHttp, tcpServer].map(
           (server) =>
             new Promise<void>((resolve) => {
               if (server === undefined) return resolve()
@@ -495,7 +540,12 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
               server.closeAllConnections()
             }),
         ),
-      )
+        new Promise<void>((resolve) => {
+          if (unixServer === undefined) return resolve()
+          unixServer.close(() => resolve())
+          for (const socket of links) socket.destroy()
+        }),
+      ])
       await Promise.all([...hosts.values()].map((host) => host.then((h) => h.dispose()).catch(() => {})))
       await stopped
       // Remove the socket only if it is still ours (a new daemon may have replaced a socket it thought dead).

@@ -137,6 +137,7 @@ export async function startProxy(args: ReadonlyArray<string>, runtime: string, o
   try {
     await client.connect(transport)
   } catch (error) {
+    await transport.close().catch(() => {})
     throw new Error(`codeseam mcp --daemon auto did not start: ${(error as Error).message}\nstderr:\n${stderr}`, { cause: error })
   }
   const pid = transport.pid
