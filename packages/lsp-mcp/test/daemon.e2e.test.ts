@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { request } from 'node:http'
+import { createConnection } from 'node:net'
 import * as nodePath from 'node:path'
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -182,6 +183,39 @@ function rawRequest(
     req.end(body)
   })
 }
+
+/** A raw connection to the daemon's socket: sends `text`, resolves with everything it answers until it closes. */
+function rawSocket(socket: string, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const connection = createConnection(socket)
+    let answer = ''
+    connection.setEncoding('utf8')
+    connection.on('data', (chunk: string) => (answer += chunk))
+    connection.once('error', reject)
+    connection.once('close', () => resolve(answer))
+    connection.write(text)
+  })
+}
+
+describe("a relay's connection", () => {
+  it('is refused, with a code, for a hello that is not one or that asks for too much; the daemon keeps serving', async () => {
+    const daemon = await serve(['--root', root])
+    const socket = daemon.socket ?? ''
+    const refusal = (answer: string) => JSON.parse(answer.split('\n')[0] ?? '') as Json
+    const notHello = refusal(await rawSocket(socket, '{"codeseam":"hello"}\n'))
+    expect(notHello).toMatchObject({ codeseam: 'refused', code: 'INVALID_ARGUMENT' })
+    const notJson = refusal(await rawSocket(socket, '{not json\n'))
+    expect(notJson).toMatchObject({ codeseam: 'refused', code: 'INVALID_ARGUMENT' })
+    const tooLong = refusal(await rawSocket(socket, `{"codeseam":"session","query":"${'x'.repeat(70_000)}`))
+    expect(tooLong).toMatchObject({ codeseam: 'refused', code: 'INVALID_ARGUMENT' })
+    const outside = refusal(
+      await rawSocket(socket, `${JSON.stringify({ codeseam: 'session', query: `root=${encodeURIComponent(other)}` })}\n`),
+    )
+    expect(outside).toMatchObject({ codeseam: 'refused', code: 'OUTSIDE_WORKSPACE' })
+    const client = await connect(daemon, { root })
+    expect((await callTool(client, 'code_navigate', references)).isError).toBe(false)
+  })
+})
 
 describe('HTTP', () => {
   const initialize = JSON.stringify({
