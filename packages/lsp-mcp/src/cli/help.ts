@@ -169,9 +169,10 @@ export function serveHelp(): string {
   return [
     'Usage: codeseam serve [--root DIR ...] [--trust LEVEL] [--read-only | --allow-edits] [--socket PATH | --no-socket] [--http HOST:PORT [--token-file FILE]] [--idle-timeout SECONDS] [--config FILE] [limits]',
     '',
-    'The shared codeseam daemon: owns the language servers and serves MCP (Streamable HTTP) to many sessions',
-    'at once. Sessions on one root with the same trust share one server per language; each session sees only',
-    'its own roots. Its flags are a ceiling: a session asking for more trust, edits or other roots is refused.',
+    'The shared codeseam daemon: owns the language servers and serves MCP to many sessions at once (Streamable',
+    'HTTP, and the `codeseam mcp` relays on its socket). Sessions on one root with the same trust share one',
+    'server per language; each session sees only its own roots. Its flags are a ceiling, and what a session',
+    'gets when it does not ask: a session asking for more trust, edits or other roots is refused.',
     'Connect with `codeseam mcp` (stdio proxy) or an MCP client speaking Streamable HTTP (endpoint /mcp).',
     '',
     'Flags:',
