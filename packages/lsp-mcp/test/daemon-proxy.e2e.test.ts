@@ -219,7 +219,7 @@ describe('codeseam mcp --daemon auto', () => {
     expect(other.stderr()).toContain('started the codeseam daemon')
     expect(readdirSync(runtime).filter((name) => name.endsWith('.sock'))).toHaveLength(2)
     // afterEach stops one daemon by its socket; stop the other here.
-    const { unixSocketFetch } = await import('../src/daemon/unix-fetch.js')
+    const { unixSocketFetch } = await import('./support/unix-fetch.js')
     const pids = await Promise.all(
       readdirSync(runtime)
         .filter((name) => name.endsWith('.sock'))

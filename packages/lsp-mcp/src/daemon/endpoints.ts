@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { LspErrorCode } from '@codeseam/lsp'
 
 /**
  * What the daemon and its stdio proxy agree on: the endpoints' paths and the answer a tool call gets when the
@@ -12,7 +13,7 @@ export const mcpPath = '/mcp'
 export const healthPath = '/codeseam/health'
 
 /** What a tool call answers when the daemon could not serve it (the proxy's answer when the daemon died mid-call). */
-export function daemonFailure(code: 'UNAVAILABLE' | 'SERVER_CRASHED', message: string): CallToolResult {
+export function daemonFailure(code: LspErrorCode, message: string): CallToolResult {
   return {
     content: [{ type: 'text', text: `error ${code}: ${message}` }],
     isError: true,

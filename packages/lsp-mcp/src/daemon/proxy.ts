@@ -161,8 +161,7 @@ interface Link {
 
 /** The typed error a failed request gets: a tool call an `isError` result, any other request a JSON-RPC error. */
 function failure(request: { id: RequestId; method: string }, code: LspErrorCode, message: string): JSONRPCMessage {
-  if (request.method === 'tools/call')
-    return { jsonrpc: '2.0', id: request.id, result: daemonFailure(code === 'SERVER_CRASHED' ? code : 'UNAVAILABLE', message) }
+  if (request.method === 'tools/call') return { jsonrpc: '2.0', id: request.id, result: daemonFailure(code, message) }
   return { jsonrpc: '2.0', id: request.id, error: { code: -32603, message: `${code}: ${message}`, data: { code } } }
 }
 

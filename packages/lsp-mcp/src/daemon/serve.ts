@@ -77,7 +77,6 @@ interface DaemonSession {
   readonly transport: StreamableHTTPServerTransport | StdioServerTransport
   readonly server: Server
   readonly session: CodeseamSession
-  readonly params: SessionParams
   lastSeen: number
   close(reason: string): Promise<void>
 }
@@ -296,7 +295,6 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       transport,
       server,
       session,
-      params,
       lastSeen: Date.now(),
       close(reason) {
         // Started on the next tick, so `closed` is set before `server.close()` reports back through `transport.onclose`.

@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js'
 
-import { unixSocketFetch } from '../../src/daemon/unix-fetch.js'
+import { unixSocketFetch } from './unix-fetch.js'
 import { requireBuiltCli, withDeadline } from './mcp-process.js'
 import { commandLineOf, descendantsOf, isRunning } from './processes.js'
 

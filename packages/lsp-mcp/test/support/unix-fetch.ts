@@ -4,7 +4,8 @@ import { Readable } from 'node:stream'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 
 /**
- * `fetch` over a Unix socket, for the SDK's Streamable HTTP client transport (which takes a custom fetch):
+ * `fetch` over a Unix socket, for the SDK's Streamable HTTP client transport (which takes a custom fetch) in
+ * tests that talk to the daemon's socket over HTTP:
  * node's own `fetch` cannot reach a socket path without a dispatcher from undici, which node does not export.
  * The response body streams (server-sent events stay open), and the request's abort signal aborts it.
  */
