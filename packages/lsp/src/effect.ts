@@ -1,8 +1,10 @@
+import * as otel from '@opentelemetry/api'
 import { Context, Effect, Layer } from 'effect'
 
 import { LspError, toLspError } from './errors.js'
 import type { LspProvider, LspWorkspace } from './provider.js'
 import { createLsp, type LspService } from './service.js'
+import { TelemetrySpan, withQuerySpanOwner, type QuerySpanOwner } from './telemetry.js'
 import type { LspQueryRequest, LspResultFor } from './vocabulary.js'
 
 /** `ctx.lsp` as an Effect service. Its layer creates a service and disposes it when the layer's scope closes. */
@@ -37,12 +39,34 @@ export const registerWorkspaceScoped = (workspace: LspWorkspace) =>
     )
   })
 
-/** Runs a query as an interruptible Effect: interruption aborts the provider's request. */
+/**
+ * Runs a query as an interruptible Effect: interruption aborts the provider's request. It runs in an Effect span
+ * (`codeseam.query`) carrying the seam's attributes; when the Effect tracer is backed by OpenTelemetry, that span
+ * is the query's span and the seam's own spans (server, requests) nest under it, once.
+ */
 export const query = <R extends LspQueryRequest>(request: R): Effect.Effect<LspResultFor<R['operation']>, LspError, Lsp> =>
   Effect.gen(function* () {
     const lsp = yield* Lsp
+    const span = yield* Effect.currentSpan.pipe(Effect.orElseSucceed(() => undefined))
+    const otelSpan = openTelemetrySpanOf(span)
+    const owner: QuerySpanOwner = {
+      ownsSpan: otelSpan !== undefined,
+      setAttributes: (attributes) => {
+        for (const [key, value] of Object.entries(attributes)) if (value !== undefined) span?.attribute(key, value)
+      },
+    }
+    const active = otelSpan === undefined ? otel.context.active() : otel.trace.setSpan(otel.context.active(), otelSpan)
+    const scope = span === undefined ? active : withQuerySpanOwner(active, owner)
     return yield* Effect.tryPromise({
-      try: (signal) => lsp.query(request, signal),
+      try: (signal) => otel.context.with(scope, () => lsp.query(request, signal)),
       catch: (e) => toLspError(e, 'SERVER_ERROR', request.operation),
     })
-  })
+  }).pipe(Effect.withSpan(TelemetrySpan.query))
+
+/** The OpenTelemetry span behind an Effect span, when the Effect tracer is @effect/opentelemetry's. */
+function openTelemetrySpanOf(span: unknown): otel.Span | undefined {
+  const inner = (span as { span?: unknown } | undefined)?.span
+  return inner !== null && typeof inner === 'object' && typeof (inner as otel.Span).spanContext === 'function'
+    ? (inner as otel.Span)
+    : undefined
+}

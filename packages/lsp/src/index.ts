@@ -87,3 +87,24 @@ export type { Disposer, LspCapability, LspProviderInfo, LspService, LspWorkspace
 export { documentSymbolsFor, resolveFile, resolveTarget } from './target.js'
 export type { LspFlatSymbol, LspTarget, ResolveTargetOptions, ResolvedFile, ResolvedTarget } from './target.js'
 export { Lsp, registerProviderScoped, registerWorkspaceScoped, query as queryEffect } from './effect.js'
+export { OperationRollup, rollupWindow } from './rollup.js'
+export type { LspOperationRollup } from './rollup.js'
+export {
+  TelemetryAttr,
+  TelemetrySpan,
+  activeQuerySpanOwner,
+  annotateActiveSpan,
+  configureTelemetry,
+  errorCodeOf,
+  failSpan,
+  fileAttributes,
+  inSpan,
+  nameAttributes,
+  observe as observeTelemetry,
+  rootAttributes,
+  telemetryHash,
+  telemetryIncludesPaths,
+  telemetryInstruments,
+  withQuerySpanOwner,
+} from './telemetry.js'
+export type { Observation, QuerySpanOwner, TelemetryInstruments, TelemetryOptions } from './telemetry.js'

@@ -2,6 +2,8 @@
 import { setMaxListeners } from 'node:events'
 import * as nodePath from 'node:path'
 
+import type { Attributes } from '@opentelemetry/api'
+
 import { LspError, toLspError } from './errors.js'
 import { extensionOf, isWithin, normalizeExtension, normalizeRoot, resolveInRoot } from './paths.js'
 import { relativizeResult, textRelativizer, type TextRelativizer } from './relative-text.js'
@@ -15,7 +17,22 @@ import type {
   LspWorkspace,
   ProviderId,
 } from './provider.js'
+import { OperationRollup, type LspOperationRollup } from './rollup.js'
 import { requestFile, withoutDocument } from './target-file.js'
+import {
+  activeQuerySpanOwner,
+  errorCodeOf,
+  fileAttributes,
+  inSpan,
+  rootAttributes,
+  TelemetryAttr,
+  TelemetrySpan,
+  telemetryInstruments,
+  type QuerySpanOwner,
+} from './telemetry.js'
+
+/** Where a query's result attributes go: its span, or the span of the caller that owns it. */
+type AttributeSink = Pick<QuerySpanOwner, 'setAttributes'>
 import {
   lspOperations,
   operationInfo,
@@ -81,6 +98,8 @@ export interface LspService {
   status(): ReadonlyArray<LspProviderStatus>
   /** Subscribes to status changes of every provider; returns an unsubscribe function. */
   onStatusChange(listener: (status: LspProviderStatus) => void): () => void
+  /** Per operation since the service started: calls, failures by code, p50/p95 latency (what `code_status` shows). */
+  rollup(): ReadonlyArray<LspOperationRollup>
   /** Releases every registration; afterwards every call fails with DISPOSED. */
   dispose(): Promise<void>
 }
@@ -448,6 +467,59 @@ export function createLsp(): LspService {
     return { ...merged, meta: { ...merged.meta, elapsedMs: performance.now() - started } }
   }
 
+  const rollup = new OperationRollup()
+
+  /** A query, validated and sent to its provider(s); `query` wraps it in its span, metrics and rollup. */
+  const runQuery = async (request: LspQueryRequest & LspReadAlong, signal: AbortSignal | undefined): Promise<LspQueryResult> => {
+    ensureLive()
+    if (signal?.aborted) throw new LspError('CANCELLED', 'the request was cancelled before it started')
+    if (request === null || typeof request !== 'object' || !operationSet.has(request.operation)) {
+      throw new LspError('INVALID_ARGUMENT', `unknown operation ${JSON.stringify((request as { operation?: unknown } | null)?.operation)}`)
+    }
+    if (typeof request.root !== 'string' || !nodePath.isAbsolute(request.root)) {
+      throw new LspError('INVALID_ARGUMENT', `request.root ${JSON.stringify(request.root)} must be an absolute workspace root`)
+    }
+    validatePosition(request)
+    const root = normalizeRoot(request.root)
+    const scope = operationInfo[request.operation].scope
+    if (request.operation === 'workspaceSymbols' && (typeof request.query !== 'string' || request.query.trim() === '')) {
+      throw new LspError('INVALID_ARGUMENT', 'workspaceSymbols needs a non-empty query: give part of a symbol name')
+    }
+    let result: LspQueryResult
+    const filePath = 'path' in request && typeof request.path === 'string' ? request.path : undefined
+    if (scope === 'workspace' || (scope === 'fileOrWorkspace' && filePath === undefined)) {
+      result = await fanOut({ ...request, root }, signal)
+    } else if (scope === 'item') {
+      const item = (request as { item?: { path?: unknown } }).item
+      if (item === null || typeof item !== 'object' || typeof item.path !== 'string') {
+        throw new LspError('INVALID_ARGUMENT', `${request.operation} needs an item returned by a prepare operation`)
+      }
+      const itemPath = resolveInRoot(root, item.path)
+      const { registration, languageId } = selectForFile(itemPath)
+      const { file } = resolveRequestFile(root, item.path, undefined)
+      result = await runOne(
+        registration,
+        { ...withoutDocument(request), root, ...(file === undefined ? {} : { file }) },
+        languageId,
+        signal,
+      )
+    } else {
+      if (filePath === undefined) throw new LspError('INVALID_ARGUMENT', `${request.operation} needs a file path`)
+      const path = resolveInRoot(root, filePath)
+      const { registration, languageId } = selectForFile(path)
+      const { file, snapshot } = resolveRequestFile(root, filePath, request.document)
+      const forwarded = {
+        ...withoutDocument(request),
+        root,
+        path,
+        ...(file === undefined ? {} : { file }),
+        ...(snapshot === undefined ? {} : { snapshot }),
+      }
+      result = await runOne(registration, forwarded as LspQueryRequest, languageId, signal)
+    }
+    return result
+  }
+
   const service: LspService = {
     registerProvider(provider) {
       ensureLive()
@@ -515,56 +587,86 @@ export function createLsp(): LspService {
     },
 
     async query<R extends LspQueryRequest>(request: R & LspReadAlong, signal?: AbortSignal): Promise<LspResultFor<R['operation']>> {
-      ensureLive()
-      if (signal?.aborted) throw new LspError('CANCELLED', 'the request was cancelled before it started')
-      if (request === null || typeof request !== 'object' || !operationSet.has(request.operation)) {
-        throw new LspError(
-          'INVALID_ARGUMENT',
-          `unknown operation ${JSON.stringify((request as { operation?: unknown } | null)?.operation)}`,
-        )
-      }
-      if (typeof request.root !== 'string' || !nodePath.isAbsolute(request.root)) {
-        throw new LspError('INVALID_ARGUMENT', `request.root ${JSON.stringify(request.root)} must be an absolute workspace root`)
-      }
-      validatePosition(request)
-      const root = normalizeRoot(request.root)
-      const scope = operationInfo[request.operation].scope
-      if (request.operation === 'workspaceSymbols' && (typeof request.query !== 'string' || request.query.trim() === '')) {
-        throw new LspError('INVALID_ARGUMENT', 'workspaceSymbols needs a non-empty query: give part of a symbol name')
-      }
-      let result: LspQueryResult
-      const filePath = 'path' in request && typeof request.path === 'string' ? request.path : undefined
-      if (scope === 'workspace' || (scope === 'fileOrWorkspace' && filePath === undefined)) {
-        result = await fanOut({ ...request, root }, signal)
-      } else if (scope === 'item') {
-        const item = (request as { item?: { path?: unknown } }).item
-        if (item === null || typeof item !== 'object' || typeof item.path !== 'string') {
-          throw new LspError('INVALID_ARGUMENT', `${request.operation} needs an item returned by a prepare operation`)
+      // An unknown operation is the caller's text: recorded as "invalid", never as given.
+      const operation =
+        request !== null && typeof request === 'object' && operationSet.has(request.operation) ? request.operation : 'invalid'
+      const started = performance.now()
+      const attributes = (): Attributes => {
+        const root = (request as { root?: unknown } | null)?.root
+        const path = (request as { path?: unknown } | null)?.path
+        if (typeof root !== 'string' || !nodePath.isAbsolute(root)) return { [TelemetryAttr.operation]: operation }
+        return {
+          [TelemetryAttr.operation]: operation,
+          ...rootAttributes(workspacesByRoot.get(normalizeRoot(root))?.id ?? nodePath.basename(root)),
+          ...(typeof path === 'string' ? fileAttributes(nodePath.resolve(root, path), root) : {}),
         }
-        const itemPath = resolveInRoot(root, item.path)
-        const { registration, languageId } = selectForFile(itemPath)
-        const { file } = resolveRequestFile(root, item.path, undefined)
-        result = await runOne(
-          registration,
-          { ...withoutDocument(request), root, ...(file === undefined ? {} : { file }) },
-          languageId,
-          signal,
-        )
-      } else {
-        if (filePath === undefined) throw new LspError('INVALID_ARGUMENT', `${request.operation} needs a file path`)
-        const path = resolveInRoot(root, filePath)
-        const { registration, languageId } = selectForFile(path)
-        const { file, snapshot } = resolveRequestFile(root, filePath, request.document)
-        const forwarded = {
-          ...withoutDocument(request),
-          root,
-          path,
-          ...(file === undefined ? {} : { file }),
-          ...(snapshot === undefined ? {} : { snapshot }),
-        }
-        result = await runOne(registration, forwarded as LspQueryRequest, languageId, signal)
       }
-      return result as LspResultFor<R['operation']>
+      const finish = (result: LspQueryResult | undefined, error: unknown, span: AttributeSink | undefined) => {
+        const elapsedMs = performance.now() - started
+        rollup.record(operation, elapsedMs, error)
+        const instruments = telemetryInstruments()
+        const provider = result?.meta.providerId ?? 'none'
+        if (error === undefined)
+          instruments.operationDuration.record(elapsedMs, { [TelemetryAttr.operation]: operation, [TelemetryAttr.provider]: provider })
+        else {
+          const code = errorCodeOf(error)
+          instruments.operationDuration.record(elapsedMs, { [TelemetryAttr.operation]: operation, [TelemetryAttr.errorCode]: code })
+          instruments.errors.add(1, { [TelemetryAttr.operation]: operation, [TelemetryAttr.errorCode]: code })
+          return
+        }
+        const meta = result?.meta
+        if (meta === undefined) return
+        const incomplete = meta.coverage !== undefined && !meta.coverage.complete
+        const derived = meta.derived !== undefined
+        for (const [mark, on] of [
+          ['incomplete', incomplete],
+          ['derived', derived],
+          ['truncated', meta.truncated],
+        ] as const) {
+          if (on) instruments.answersMarked.add(1, { [TelemetryAttr.operation]: operation, 'codeseam.mark': mark })
+        }
+        span?.setAttributes({
+          [TelemetryAttr.provider]: provider,
+          [TelemetryAttr.incomplete]: incomplete,
+          [TelemetryAttr.derived]: derived,
+          [TelemetryAttr.truncated]: meta.truncated,
+          'codeseam.result.status': meta.status,
+          'codeseam.server.warm': meta.warm,
+        })
+      }
+      const run = async (span: AttributeSink | undefined): Promise<LspResultFor<R['operation']>> => {
+        try {
+          const result = await runQuery(request, signal)
+          finish(result, undefined, span)
+          return result as LspResultFor<R['operation']>
+        } catch (error) {
+          finish(undefined, error, span)
+          throw error
+        }
+      }
+      // Inside the Effect API's span: its attributes go there too; when it is an OpenTelemetry span it is the
+      // query's span, and no second one opens.
+      const owner = activeQuerySpanOwner()
+      owner?.setAttributes(attributes())
+      if (owner?.ownsSpan === true) return run(owner)
+      return inSpan(TelemetrySpan.query, attributes, (span) =>
+        run(
+          owner === undefined
+            ? span.isRecording()
+              ? span
+              : undefined
+            : {
+                setAttributes: (a) => {
+                  owner.setAttributes(a)
+                  if (span.isRecording()) span.setAttributes(a)
+                },
+              },
+        ),
+      )
+    },
+
+    rollup() {
+      return rollup.snapshot()
     },
 
     async applyEdit(edit, options) {
