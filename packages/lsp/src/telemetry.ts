@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url'
 import {
   context,
   createContextKey,
+  createNoopMeter,
+  INVALID_SPAN_CONTEXT,
   metrics,
   SpanStatusCode,
   trace,
@@ -77,15 +79,18 @@ export const TelemetryAttr = {
 export interface TelemetryOptions {
   /** Adds workspace-relative paths, root ids and symbol names to spans (never file contents). Default false. */
   readonly includePaths?: boolean
+  /** false: codeseam emits no spans and records no metrics even when an SDK is registered. Default true. */
+  readonly enabled?: boolean
 }
 
-const settings = { includePaths: false }
+const settings = { includePaths: false, enabled: true }
 // One salt per host process: a file's hash groups its spans within one run and means nothing outside it.
 const salt = randomBytes(16)
 
 /** Sets the privacy switch for this process's spans. */
 export function configureTelemetry(options: TelemetryOptions): void {
-  settings.includePaths = options.includePaths === true
+  if (options.includePaths !== undefined) settings.includePaths = options.includePaths
+  if (options.enabled !== undefined) settings.enabled = options.enabled
 }
 
 /** Whether spans carry workspace-relative paths and names (`--otel-include-paths`). */
@@ -183,6 +188,7 @@ export function inSpan<T>(
       },
     )
   }
+  if (!settings.enabled) return start(trace.wrapSpanContext(INVALID_SPAN_CONTEXT))
   return parent === undefined ? tracer.startActiveSpan(name, start) : tracer.startActiveSpan(name, {}, parent, start)
 }
 
@@ -245,6 +251,8 @@ export function observe(kind: keyof typeof observers, observation: Observation):
   return () => observers[kind].delete(observation)
 }
 
+const noopMeterProvider: MeterProvider = { getMeter: () => createNoopMeter() }
+
 let cached: { readonly provider: MeterProvider; readonly instruments: TelemetryInstruments } | undefined
 
 /**
@@ -252,7 +260,7 @@ let cached: { readonly provider: MeterProvider; readonly instruments: TelemetryI
  * before an SDK registers stay no-ops), so they are made again whenever the global provider changes.
  */
 export function telemetryInstruments(): TelemetryInstruments {
-  const provider = metrics.getMeterProvider()
+  const provider = settings.enabled ? metrics.getMeterProvider() : noopMeterProvider
   if (cached?.provider === provider) return cached.instruments
   const meter = provider.getMeter('codeseam')
   const serverMemory = meter.createObservableGauge('codeseam.server.memory', {
