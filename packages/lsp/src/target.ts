@@ -4,6 +4,7 @@ import { LspError } from './errors.js'
 import { locateAndRead, type ResolvedFile } from './locate.js'
 import type { LspDocumentSnapshot } from './provider.js'
 import type { LspService } from './service.js'
+import { annotateActiveSpan, fileAttributes, inSpan, nameAttributes, TelemetryAttr, TelemetrySpan } from './telemetry.js'
 
 export { resolveFile, type ResolvedFile } from './locate.js'
 import type { LspDocumentSymbol, LspPosition, LspRange, LspSymbolKind } from './vocabulary.js'
@@ -151,7 +152,29 @@ function editDistance(a: string, b: string): number {
  * Turns a target into an exact position: symbol via document symbols, else line + matchText, else
  * line + column, else line (its first non-blank character).
  */
-export async function resolveTarget(lsp: LspService, target: LspTarget, options: ResolveTargetOptions = {}): Promise<ResolvedTarget> {
+export function resolveTarget(lsp: LspService, target: LspTarget, options: ResolveTargetOptions = {}): Promise<ResolvedTarget> {
+  const kind =
+    target === null || typeof target !== 'object'
+      ? 'invalid'
+      : target.symbol !== undefined
+        ? 'symbol'
+        : target.line !== undefined
+          ? 'position'
+          : 'file'
+  return inSpan(TelemetrySpan.target, { [TelemetryAttr.targetKind]: kind }, async (span) => {
+    const resolved = await resolveTargetNow(lsp, target, options)
+    if (span.isRecording()) {
+      span.setAttributes({
+        'codeseam.target.resolved_by': resolved.resolvedBy,
+        ...fileAttributes(resolved.path, resolved.root),
+        ...nameAttributes(resolved.symbol?.qualifiedName),
+      })
+    }
+    return resolved
+  })
+}
+
+async function resolveTargetNow(lsp: LspService, target: LspTarget, options: ResolveTargetOptions): Promise<ResolvedTarget> {
   if (target === null || typeof target !== 'object') throw new LspError('INVALID_ARGUMENT', 'target must be an object with a path')
   const { file, resolved, document } = await locateAndRead(lsp, target, options)
   const { workspace } = file
@@ -191,6 +214,7 @@ export async function resolveTarget(lsp: LspService, target: LspTarget, options:
         { data: { nearest } },
       )
     }
+    annotateActiveSpan(() => ({ [TelemetryAttr.candidates]: matches.length }))
     if (matches.length > 1 && options.firstMatch !== true) {
       throw new LspError(
         'AMBIGUOUS',

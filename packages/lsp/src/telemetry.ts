@@ -140,7 +140,10 @@ const tracer = trace.getTracer('codeseam')
 
 /** The stable code of a failure: an LspError's code, else INTERNAL. Never the message (it quotes paths and names). */
 export function errorCodeOf(error: unknown): string {
-  return error instanceof LspError ? error.code : 'INTERNAL'
+  if (error instanceof LspError) return error.code
+  // A wrapper that carries its LspError (a mutation's stop, a fan-out's cause) reports that error's code.
+  const inner = (error as { error?: unknown; cause?: unknown } | null | undefined)?.error ?? (error as { cause?: unknown } | null | undefined)?.cause
+  return inner instanceof LspError ? inner.code : 'INTERNAL'
 }
 
 /** Marks a span failed with the error's code only. */

@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto'
 
 import {
   displayPath,
+  inSpan,
   LspError,
+  TelemetryAttr,
+  TelemetrySpan,
   resolveInRoot,
   toLspError,
   type LspApplyEditResult,
@@ -160,38 +163,55 @@ export class MutationSession {
       if (!base.dryRun && this.options.lock !== false) {
         lock = await acquireRootLock(root, { ...this.options.lock, signal })
       }
-      change = await request.compute({ lsp, workspace, root, transactionId: base.transactionId, signal })
-      notes.push(...(change.notes ?? []))
-      const plain = snippetsAsPlainText(change.edit)
-      snippets = plain.converted
-      const edit = plain.edit
-      const known = new Map((change.basis ?? []).map((s) => [s.path, s]))
-      built = await buildPreview(workspace, edit, known, change.unpreviewable ?? [], signal)
-      await this.checkExpectedHashes(workspace, built, request.expectedHashes ?? {}, signal)
+      // The outer variables are set as soon as known: a receipt of a failure after them still shows them.
+      const prepared = await inSpan(TelemetrySpan.preview, {}, async (span) => {
+        const computed = await request.compute({ lsp, workspace, root, transactionId: base.transactionId, signal })
+        change = computed
+        notes.push(...(computed.notes ?? []))
+        const plain = snippetsAsPlainText(computed.edit)
+        snippets = plain.converted
+        const known = new Map((computed.basis ?? []).map((s) => [s.path, s]))
+        const previewed = await buildPreview(workspace, plain.edit, known, computed.unpreviewable ?? [], signal)
+        built = previewed
+        if (span.isRecording()) {
+          span.setAttributes({
+            [TelemetryAttr.files]: previewed.preview.counts.files,
+            [TelemetryAttr.edits]: previewed.preview.counts.edits,
+          })
+        }
+        await this.checkExpectedHashes(workspace, previewed, request.expectedHashes ?? {}, signal)
+        return { edit: plain.edit, built: previewed, change: computed }
+      })
+      const { edit } = prepared
+      const preview = prepared.built
 
       const changes =
-        built.preview.files.some((f) => f.diff.length > 0 || f.change !== 'modify') || built.preview.resourceOperations.length > 0
-      if (!changes && built.preview.unpreviewable.length === 0) {
+        preview.preview.files.some((f) => f.diff.length > 0 || f.change !== 'modify') || preview.preview.resourceOperations.length > 0
+      if (!changes && preview.preview.unpreviewable.length === 0) {
         return this.receipt(base, started, 'unchanged', {
-          built,
+          built: preview,
           snippets,
           notes: [...notes, 'the edit changes nothing; nothing was written'],
-          change,
+          change: prepared.change,
         })
       }
-      if (base.dryRun) return this.receipt(base, started, 'previewed', { built, snippets, notes, change })
+      if (base.dryRun) return this.receipt(base, started, 'previewed', { built: preview, snippets, notes, change: prepared.change })
 
-      approval = await this.approvals.decide(
-        {
-          transactionId: base.transactionId,
-          tool: base.tool,
-          root,
-          summary: request.summary ?? `${base.tool}: ${built.preview.counts.edits} edits in ${built.preview.counts.files} files`,
-          preview: built.preview,
-          explicitReasons: explicitApprovalReasons(edit, built.preview),
-        },
-        signal,
-      )
+      approval = await inSpan(TelemetrySpan.approval, {}, async (span) => {
+        const decided = await this.approvals.decide(
+          {
+            transactionId: base.transactionId,
+            tool: base.tool,
+            root,
+            summary: request.summary ?? `${base.tool}: ${preview.preview.counts.edits} edits in ${preview.preview.counts.files} files`,
+            preview: preview.preview,
+            explicitReasons: explicitApprovalReasons(edit, preview.preview),
+          },
+          signal,
+        )
+        span.setAttribute(TelemetryAttr.decision, decided.decision)
+        return decided
+      })
       if (approval.decision === 'denied') {
         throw new Stop(
           'denied',
@@ -202,28 +222,34 @@ export class MutationSession {
         )
       }
 
-      const touched = [...built.basis.keys()]
-      const before = await snapshotDiagnostics(lsp, root, touched, waitMs, signal)
-      await this.recheck(workspace, built, signal)
-      try {
-        written = await lsp.applyEdit(edit, {
-          root,
-          expectedHashes: Object.fromEntries([...built.basis].map(([path, snapshot]) => [path, snapshot.hash])),
-          label: `${base.tool} ${base.transactionId}`,
-        })
-      } catch (cause) {
-        const error = toLspError(cause, 'WRITE_FAILED', 'applying the edit failed')
-        throw new Stop(error.code === 'STALE_VERSION' ? 'conflict' : 'failed', error)
-      }
-      const after = await snapshotDiagnostics(lsp, root, built.survivors, waitMs, signal)
-      const diagnostics = diagnosticDelta(root, before, after, built.renamed)
+      const touched = [...preview.basis.keys()]
+      const before = await inSpan(TelemetrySpan.postDiagnostics, { 'codeseam.diagnostics.phase': 'before' }, () =>
+        snapshotDiagnostics(lsp, root, touched, waitMs, signal),
+      )
+      written = await inSpan(TelemetrySpan.apply, { [TelemetryAttr.files]: preview.preview.counts.files }, async () => {
+        await this.recheck(workspace, preview, signal)
+        try {
+          return await lsp.applyEdit(edit, {
+            root,
+            expectedHashes: Object.fromEntries([...preview.basis].map(([path, snapshot]) => [path, snapshot.hash])),
+            label: `${base.tool} ${base.transactionId}`,
+          })
+        } catch (cause) {
+          const error = toLspError(cause, 'WRITE_FAILED', 'applying the edit failed')
+          throw new Stop(error.code === 'STALE_VERSION' ? 'conflict' : 'failed', error)
+        }
+      })
+      const after = await inSpan(TelemetrySpan.postDiagnostics, { 'codeseam.diagnostics.phase': 'after' }, () =>
+        snapshotDiagnostics(lsp, root, preview.survivors, waitMs, signal),
+      )
+      const diagnostics = diagnosticDelta(root, before, after, preview.renamed)
       return this.receipt(base, started, 'applied', {
-        built,
+        built: preview,
         snippets,
         notes,
-        change,
+        change: prepared.change,
         approval,
-        files: writtenFiles(root, built, written),
+        files: writtenFiles(root, preview, written),
         diagnostics,
       })
     } catch (cause) {

@@ -144,13 +144,18 @@ function parameterTable(tool: AnyTool): string {
 
 /** Removes what differs between machines and runs. */
 function normalize(text: string, root: string): string {
-  return text
-    .split(root)
-    .join('<workspace>')
-    .replace(/"uptimeSeconds": \d+/g, '"uptimeSeconds": "<varies>"')
-    .replace(/"memoryMb": \d+/g, '"memoryMb": "<varies>"')
-    .replace(/up \d+s/g, 'up <n>s')
-    .replace(/, \d+ MB\)/g, ', <n> MB)')
+  return (
+    text
+      .split(root)
+      .join('<workspace>')
+      .replace(/"uptimeSeconds": \d+/g, '"uptimeSeconds": "<varies>"')
+      .replace(/"memoryMb": \d+/g, '"memoryMb": "<varies>"')
+      .replace(/up \d+s/g, 'up <n>s')
+      .replace(/, \d+ MB\)/g, ', <n> MB)')
+      // The activity rollup's figures depend on the machine and on what ran before.
+      .replace(/"(calls|p50Ms|p95Ms)": [\d.]+/g, '"$1": "<varies>"')
+      .replace(/: \d+ calls?, p50 [\d.]+ ms, p95 [\d.]+ ms/g, ': <n> calls, p50 <n> ms, p95 <n> ms')
+  )
 }
 
 function renderExample(example: Example, outcome: ToolOutcome, root: string): string {

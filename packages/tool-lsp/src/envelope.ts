@@ -1,4 +1,16 @@
-import { LspError, textRelativizer, toLspError, type LspErrorCode, type LspErrorData, type TextRelativizer } from '@codeseam/lsp'
+import {
+  failSpan,
+  inSpan,
+  LspError,
+  TelemetryAttr,
+  TelemetrySpan,
+  telemetryInstruments,
+  textRelativizer,
+  toLspError,
+  type LspErrorCode,
+  type LspErrorData,
+  type TextRelativizer,
+} from '@codeseam/lsp'
 
 import { decodeToolInput, type AnyTool, type ToolContext } from './definition.js'
 
@@ -156,12 +168,36 @@ export function renderError(error: LspError): string {
  * Decodes arguments, runs the tool and wraps the outcome. Every failure (bad arguments, ambiguous target,
  * server crash, cancellation) comes back as a {@link ToolFailure} with a stable code; nothing throws.
  */
-export async function callTool(tool: AnyTool, args: unknown, context: ToolContext, options: CallToolOptions = {}): Promise<ToolOutcome> {
+export function callTool(tool: AnyTool, args: unknown, context: ToolContext, options: CallToolOptions = {}): Promise<ToolOutcome> {
+  const started = performance.now()
+  return inSpan(TelemetrySpan.tool, { [TelemetryAttr.tool]: tool.name }, async (span) => {
+    const outcome = await callToolNow(tool, args, context, options)
+    const elapsedMs = performance.now() - started
+    const instruments = telemetryInstruments()
+    if (outcome.ok) instruments.toolDuration.record(elapsedMs, { [TelemetryAttr.tool]: tool.name })
+    else {
+      instruments.toolDuration.record(elapsedMs, { [TelemetryAttr.tool]: tool.name, [TelemetryAttr.errorCode]: outcome.error.code })
+      instruments.errors.add(1, { [TelemetryAttr.tool]: tool.name, [TelemetryAttr.errorCode]: outcome.error.code })
+    }
+    if (span.isRecording()) {
+      span.setAttributes({
+        [TelemetryAttr.outcome]: outcome.ok ? 'ok' : 'error',
+        [TelemetryAttr.chars]: outcome.text.length,
+        [TelemetryAttr.truncated]: outcome.textTruncated,
+      })
+      // A failure the model reads is the call's answer, not a crash of the call: its code marks the span.
+      if (!outcome.ok) failSpan(span, new LspError(outcome.error.code, outcome.error.code))
+    }
+    return outcome
+  })
+}
+
+async function callToolNow(tool: AnyTool, args: unknown, context: ToolContext, options: CallToolOptions): Promise<ToolOutcome> {
   const maxChars = options.maxChars ?? defaultMaxChars
   try {
     const input = decodeToolInput(tool, args)
     const result: unknown = await tool.execute(input, context)
-    const budgeted = fitToBudget(tool.render(result), maxChars)
+    const budgeted = await inSpan(TelemetrySpan.render, {}, async () => fitToBudget(tool.render(result), maxChars))
     return {
       ok: true,
       tool: tool.name,

@@ -29,10 +29,23 @@ const ServerOutput = Schema.Struct({
   projects: Schema.optional(Schema.Struct({ loaded: NonNegativeInt, found: NonNegativeInt })),
 })
 
+const ActivityOutput = Schema.Struct({
+  operation: Schema.String,
+  /** Calls since this session's service started, failures included. */
+  calls: NonNegativeInt,
+  /** Failures by LspError code. */
+  errors: Schema.Array(Schema.Struct({ code: Schema.String, count: NonNegativeInt })),
+  /** Median and 95th percentile latency in ms, over the most recent calls (up to 1024). */
+  p50Ms: Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0)),
+  p95Ms: Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0)),
+})
+
 const StatusOutput = Schema.Struct({
   /** The open workspaces by id (the id is what rootId takes; no absolute path is shown). */
   workspaces: Schema.Array(Schema.Struct({ id: Schema.String })),
   servers: Schema.Array(ServerOutput),
+  /** Per seam operation since start: calls, p50/p95 latency, failures by code (for a reader with no tracing backend). */
+  activity: Schema.Array(ActivityOutput),
   notice: Schema.optional(Schema.String),
 })
 
@@ -46,6 +59,7 @@ export const codeStatus = defineTool({
   description: [
     'Which language servers serve this workspace, per language: state (starting, indexing, ready, idle, crashed, unavailable and why), the projects each has loaded of those found, the operations each answers, uptime and memory.',
     'Call it when another code_ tool answered empty or failed, to see whether a server is still indexing, crashed, or missing for that language (with what to install).',
+    'It also lists, per operation since start, the calls made, their p50/p95 latency and failures by code.',
   ].join(' '),
   input: Schema.Struct({}),
   output: StatusOutput,
@@ -100,9 +114,19 @@ export const codeStatus = defineTool({
     if (problems.some((s) => s.state === 'indexing' || s.state === 'starting')) {
       notices.push('some servers are still starting or indexing: their answers may be incomplete until they are ready')
     }
+    const activity = context.lsp.rollup().map((r) => ({
+      operation: r.operation,
+      calls: r.count,
+      errors: Object.entries(r.errors)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([code, count]) => ({ code, count })),
+      p50Ms: r.p50Ms,
+      p95Ms: r.p95Ms,
+    }))
     return {
       workspaces: context.roots.map((r) => ({ id: r.id })),
       servers,
+      activity,
       ...(notices.length === 0 ? {} : { notice: notices.join('. ') }),
     }
   },
@@ -130,6 +154,11 @@ export const codeStatus = defineTool({
           ...(s.companions ?? []).map((c) => `    with ${c.id}: ${c.operations.join(', ')}`),
         ].join('\n')
       }),
+      result.activity.length === 0 ? [] : ['activity since start:'],
+      result.activity.map(
+        (a) =>
+          `  ${a.operation}: ${plural(a.calls, 'call')}, p50 ${a.p50Ms} ms, p95 ${a.p95Ms} ms${a.errors.length === 0 ? '' : `, failed: ${a.errors.map((e) => `${e.code} ×${e.count}`).join(', ')}`}`,
+      ),
     )
   },
 })
