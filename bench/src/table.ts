@@ -386,7 +386,7 @@ export function telemetryTables(report: BenchReport): ReportTable[] {
         d3(s.addedCpu.median),
         s.spansPerCall === undefined
           ? 'no SDK: nothing records'
-          : `${s.spansPerCall.median}${s.spansPerCall.min === s.spansPerCall.max ? '' : ` (${s.spansPerCall.min}–${s.spansPerCall.max})`}: ${spanText(s.spanNames)}${s.spansDuringPlainCalls ? `; ${s.spansDuringPlainCalls} during plain calls` : ''}`,
+          : `median ${s.spansPerCall.median}${s.spansPerCall.min === s.spansPerCall.max ? '' : ` (${s.spansPerCall.min}–${s.spansPerCall.max})`}; mean by name: ${spanText(s.spanNames)}${s.spansDuringPlainCalls ? `; ${s.spansDuringPlainCalls} spans during plain calls` : ''}`,
         s.exported === undefined ? '—' : `${s.exported.traceRequests}, ${s.exported.metricRequests} (${kb(s.exported.bytes)})`,
         String(s.pairs),
         `${s.wrong.instrumented}, ${s.wrong.plain}`,

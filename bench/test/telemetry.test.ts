@@ -74,7 +74,7 @@ describe('the telemetry-overhead tables', () => {
     )
     const verdicts = main!.rows.map((row) => row[row.length - 1])
     expect(verdicts).toEqual(['met', 'not met (the 95% interval straddles the target)'])
-    expect(main!.rows[1]).toContain('1 (1–2): codeseam.query × 1.25')
+    expect(main!.rows[1]).toContain('median 1 (1–2); mean by name: codeseam.query × 1.25')
     expect(main!.note).toContain('the AsyncLocalStorage context manager is registered for both arms')
   })
 
