@@ -2,7 +2,15 @@ import { writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
 import { layerDescriptions, layers, type BenchReport } from './report.js'
-import { manyAgentsSection, ownCostSection, realRepositoriesSection, reportTables, runsSummaryTable, targetsTable } from './table.js'
+import {
+  manyAgentsSection,
+  ownCostSection,
+  realRepositoriesSection,
+  reportTables,
+  runsSummaryTable,
+  targetsTable,
+  telemetrySection,
+} from './table.js'
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|')
@@ -99,6 +107,26 @@ const manyAgentsIntroduction: ReadonlyArray<string> = [
 /** Text under a section's heading, before its tables. */
 const sectionIntroductions: Readonly<Record<string, ReadonlyArray<string>>> = {
   [manyAgentsSection]: manyAgentsIntroduction,
+  [telemetrySection]: [
+    "What codeseam's OpenTelemetry spans and metrics add to a tool call (issue 18; bench/src/scenarios/telemetry-overhead.ts).",
+    'In one process, on a warm in-process host over the generated workspace, the tools layer (`callTool`) answers the',
+    'native read mix; every pair is the same call twice, once instrumented (`configureTelemetry({ enabled: true })`) and',
+    'once plain (`enabled: false`: no span opens and no metric is recorded, even under an SDK), the order random per',
+    'pair. "added" is instrumented − plain within each pair: its median against the target, its p95, and the 95%',
+    'interval of the median (distribution-free), which says how finely this run pinned the median down on this',
+    'machine. "CPU added" is the same difference of this process\'s CPU time (user + system) per call, which waiting',
+    'on the language server does not blur. Targets: with the API but no SDK registered ≤ 0.05 ms per call at the',
+    'median; with an SDK exporting over OTLP/HTTP ≤ 0.3 ms.',
+    '',
+    '- **API, no SDK**: only `@opentelemetry/api` is loaded, nothing registered — what a library user pays by default.',
+    '- **with exporter**: an SDK registered in process for the whole series, both arms: a BatchSpanProcessor with the',
+    '  OTLP/HTTP trace exporter, a MeterProvider with a PeriodicExportingMetricReader and the OTLP/HTTP metric',
+    '  exporter, posting (more often than their defaults, so exports land inside the series) to a sink on 127.0.0.1',
+    '  in the same process that discards them, and the AsyncLocalStorage context manager. The context manager is part',
+    "  of the SDK set-up, so the plain arm runs with it too: its own cost is in neither arm's difference. A counting",
+    '  span processor says how many spans, of which names, one instrumented call emitted: the spans codeseam has at',
+    '  the time of the run.',
+  ],
   [ownCostSection]: [
     'The figures behind the targets table at the top. Increments are paired: within one turn every layer answers',
     'the same query, and each difference is taken inside that turn (see "How each figure is taken").',

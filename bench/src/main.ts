@@ -15,6 +15,7 @@ import { generatedReadMix, isDerivedOperation, repositoryMixFiles, repositoryRea
 import { runManyAgents } from './scenarios/many-agents.js'
 import { runRealRepositories } from './scenarios/real-repositories.js'
 import { runSdkNoop, runStartup } from './scenarios/startup.js'
+import { runTelemetryOverhead } from './scenarios/telemetry-overhead.js'
 import { machineInfo, type BenchReport, type MissingMeasurement } from './report.js'
 import { printReport } from './table.js'
 import { derivedOperationInfos } from './type-hierarchy.js'
@@ -35,10 +36,12 @@ const { values: options } = parseArgs({
      * Run only these sections (comma-separated): generated (the generated workspaces), repository (this
      * repository), cold, real (the real repositories, with start → first answer through codeseam mcp),
      * startup (start-up and the MCP SDK's no-op round trip), many-agents (1, 4 and 8 concurrent sessions with and
-     * without the daemon). Default: all of them. The docs are written only
-     * when every section ran.
+     * without the daemon), telemetry (tool calls with codeseam's telemetry on against off, without and with an
+     * OpenTelemetry SDK). Default: all of them. The docs are written only when every section ran.
      */
     only: { type: 'string' },
+    /** Timed pairs (instrumented + plain call) per series of the telemetry section. */
+    'telemetry-pairs': { type: 'string', default: '2000' },
     /** Rounds of the start-up series (each round runs every side once; the issue asks for at least 15). */
     'startup-rounds': { type: 'string', default: '15' },
     /** Timed tools/call round trips of the no-op MCP SDK server. */
@@ -46,7 +49,7 @@ const { values: options } = parseArgs({
   },
 })
 
-const allSections = ['generated', 'repository', 'cold', 'real', 'startup', 'many-agents'] as const
+const allSections = ['generated', 'repository', 'cold', 'real', 'startup', 'many-agents', 'telemetry'] as const
 type Section = (typeof allSections)[number]
 
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '')
@@ -168,6 +171,23 @@ async function main(): Promise<void> {
       }
     }
 
+    // Last: the "with exporter" series registers an OpenTelemetry SDK in this process, and the API's proxy tracer
+    // codeseam took at load keeps its tracer even after the SDK is unregistered.
+    let telemetry: BenchReport['telemetry']
+    if (selected('telemetry')) {
+      const workspace = generated[0] ?? (await writeWorkspace(scratch, 'ts-50', 50))
+      const measured = await runTelemetryOverhead({
+        workspace,
+        queries: generatedReadMix(workspace).filter((query) => !isDerivedOperation(query.operation)),
+        pairs: Math.max(1, Number(options['telemetry-pairs'])),
+        log,
+      })
+      if ('missing' in measured) {
+        missing.push({ what: 'telemetry overhead', why: measured.missing })
+        log(`not measured: telemetry overhead: ${measured.missing}`)
+      } else telemetry = measured
+    }
+
     const report: BenchReport = {
       schema: 1,
       generatedAt: new Date().toISOString(),
@@ -190,6 +210,7 @@ async function main(): Promise<void> {
       ...(startup === undefined ? {} : { startup }),
       ...(firstAnswer === undefined ? {} : { firstAnswer }),
       ...(manyAgents === undefined ? {} : { manyAgents }),
+      ...(telemetry === undefined ? {} : { telemetry }),
       ownMemory: runs.flatMap((run) => run.ownMemory),
       missing,
       notes,

@@ -368,6 +368,53 @@ export interface ManyAgentsResult {
   readonly bareServerRssBytes: number
 }
 
+/** One series of the telemetry-overhead scenario: instrumented and plain tool calls alternating, paired. */
+export interface TelemetrySeriesResult {
+  /** "API, no SDK": only @opentelemetry/api loaded; "with exporter": an SDK with OTLP/HTTP exporters registered. */
+  readonly series: 'API, no SDK' | 'with exporter'
+  /** Pairs timed (each: one instrumented and one plain call of the same query, the order random per pair). */
+  readonly pairs: number
+  /** instrumented − plain within each pair, ms. */
+  readonly added: TimingSummary
+  /** 95% confidence interval of `added.median` (distribution-free): how finely the run pinned the median down. */
+  readonly addedMedianInterval: { readonly low: number; readonly high: number }
+  /** This process's CPU time (user + system, every thread) per call, instrumented − plain within each pair, ms. */
+  readonly addedCpu: TimingSummary
+  readonly instrumented: TimingSummary
+  readonly plain: TimingSummary
+  /** The same, per operation of the mix (with the spans one instrumented call of it emitted, median). */
+  readonly byOperation: Readonly<
+    Record<string, { readonly added: TimingSummary; readonly spansPerCall?: number; readonly spanNames?: Readonly<Record<string, number>> }>
+  >
+  /** Spans started per instrumented call (counting span processor); absent without an SDK (nothing records). */
+  readonly spansPerCall?: { readonly median: number; readonly min: number; readonly max: number }
+  /** Spans started by codeseam during plain calls (telemetry disabled): should be 0. */
+  readonly spansDuringPlainCalls?: number
+  /** Spans per instrumented call by name (mean over the timed calls). */
+  readonly spanNames?: Readonly<Record<string, number>>
+  /** What the in-process OTLP sink received during the series (requests and bytes, per signal). */
+  readonly exported?: {
+    readonly traceRequests: number
+    readonly metricRequests: number
+    readonly bytes: number
+  }
+  /** Timed answers that were not correct, per arm. */
+  readonly wrong: { readonly instrumented: number; readonly plain: number }
+  /** The issue's target for the median added latency, ms. */
+  readonly target: number
+}
+
+/** Telemetry overhead (issue 18): tool calls with codeseam's telemetry on against off, in one process. */
+export interface TelemetryOverheadResult {
+  readonly workspace: string
+  /** What was called (the tools layer's `callTool`, in process) and with which queries. */
+  readonly calls: string
+  readonly operations: ReadonlyArray<string>
+  readonly series: ReadonlyArray<TelemetrySeriesResult>
+  /** How the SDK of the "with exporter" series was set up (processor, exporters, intervals, context manager). */
+  readonly setup: ReadonlyArray<string>
+}
+
 /** One of issue 15's targets, judged. */
 export interface TargetVerdictRow {
   readonly target: string
@@ -425,6 +472,8 @@ export interface BenchReport {
   readonly ownMemory?: ReadonlyArray<OwnMemoryResult>
   /** The "many agents" scenario (absent when it did not run). */
   readonly manyAgents?: ReadonlyArray<ManyAgentsResult>
+  /** Telemetry overhead: instrumented against plain tool calls, without and with an SDK (absent when it did not run). */
+  readonly telemetry?: TelemetryOverheadResult
   /** Present when the report summarises several runs (`--runs N`): its other figures are the last run's. */
   readonly runsSummary?: RunsSummary
   readonly missing: ReadonlyArray<MissingMeasurement>

@@ -80,3 +80,14 @@ export function medianOfRuns(values: ReadonlyArray<number | undefined>): number 
     0.5,
   )
 }
+
+/**
+ * A distribution-free 95% confidence interval for the median: the order statistics ranked n/2 ∓ 0.98·√n (the
+ * normal approximation to the binomial), so a reader sees how finely a median of noisy samples is known.
+ */
+export function medianInterval95(values: ReadonlyArray<number>): { readonly low: number; readonly high: number } {
+  const sorted = [...values].sort((a, b) => a - b)
+  if (sorted.length === 0) return { low: Number.NaN, high: Number.NaN }
+  const k = Math.max(0, Math.floor(sorted.length / 2 - 0.98 * Math.sqrt(sorted.length)))
+  return { low: sorted[k]!, high: sorted[sorted.length - 1 - k]! }
+}

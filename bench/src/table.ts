@@ -2,7 +2,7 @@ import { derivedTables, operationColumn } from './derived-table.js'
 import { ms, ratio } from './format.js'
 import type { BenchReport, RealColdStartSide } from './report.js'
 import type { TimingSummary } from './statistics.js'
-import { targetRows } from './targets.js'
+import { targetRows, verdictOf } from './targets.js'
 
 const mb = (bytes: number | undefined) => (bytes === undefined ? '—' : `${Math.round(bytes / 1024 / 1024)} MB`)
 const kb = (bytes: number) => (bytes < 10_240 ? `${(bytes / 1024).toFixed(1)} KB` : `${Math.round(bytes / 1024)} KB`)
@@ -334,6 +334,82 @@ export function manyAgentsTables(report: BenchReport): ReportTable[] {
   ]
 }
 
+/** The section holding the telemetry-overhead tables (issue 18). */
+export const telemetrySection = 'Telemetry overhead'
+
+const spanText = (names: Readonly<Record<string, number>> | undefined) =>
+  names === undefined || Object.keys(names).length === 0
+    ? 'none'
+    : Object.entries(names)
+        .map(([name, count]) => `${name} × ${count}`)
+        .join(', ')
+
+/** The verdict on a median against its target, said undecided when the run's 95% interval straddles the target. */
+function telemetryVerdict(median: number, interval: { readonly low: number; readonly high: number }, target: number): string {
+  const verdict = verdictOf(median, target)
+  return interval.low <= target && target < interval.high ? `${verdict} (the 95% interval straddles the target)` : verdict
+}
+
+/** Telemetry overhead: instrumented − plain tool calls, paired, without and with an SDK; then per operation. */
+export function telemetryTables(report: BenchReport): ReportTable[] {
+  const result = report.telemetry
+  if (result === undefined) return []
+  const section = telemetrySection
+  const d3 = (value: number) => value.toFixed(3)
+  return [
+    {
+      section,
+      title: `Added latency per tool call, instrumented − plain within each pair, ms (${result.workspace}: ${result.operations.join(', ')})`,
+      note: [`calls: ${result.calls}`, ...result.setup],
+      header: [
+        'series',
+        'added median',
+        '95% interval of the median',
+        'added p95',
+        'instrumented median',
+        'plain median',
+        'CPU added median',
+        'spans per instrumented call',
+        'exports to the sink (traces, metrics)',
+        'pairs',
+        'wrong (instrumented, plain)',
+        'target (median)',
+        'verdict',
+      ],
+      rows: result.series.map((s) => [
+        s.series,
+        d3(s.added.median),
+        `${d3(s.addedMedianInterval.low)} … ${d3(s.addedMedianInterval.high)}`,
+        d3(s.added.p95),
+        ms(s.instrumented.median),
+        ms(s.plain.median),
+        d3(s.addedCpu.median),
+        s.spansPerCall === undefined
+          ? 'no SDK: nothing records'
+          : `median ${s.spansPerCall.median}${s.spansPerCall.min === s.spansPerCall.max ? '' : ` (${s.spansPerCall.min}–${s.spansPerCall.max})`}; mean by name: ${spanText(s.spanNames)}${s.spansDuringPlainCalls ? `; ${s.spansDuringPlainCalls} spans during plain calls` : ''}`,
+        s.exported === undefined ? '—' : `${s.exported.traceRequests}, ${s.exported.metricRequests} (${kb(s.exported.bytes)})`,
+        String(s.pairs),
+        `${s.wrong.instrumented}, ${s.wrong.plain}`,
+        `≤ ${s.target} ms`,
+        telemetryVerdict(s.added.median, s.addedMedianInterval, s.target),
+      ]),
+    },
+    {
+      section,
+      title: 'Added latency per tool call by operation, instrumented − plain, ms (median / p95)',
+      header: ['series / operation', 'added', 'spans per instrumented call', 'pairs'],
+      rows: result.series.flatMap((s) =>
+        Object.entries(s.byOperation).map(([operation, o]) => [
+          `${s.series} / ${operation}`,
+          `${d3(o.added.median)} / ${d3(o.added.p95)}`,
+          o.spansPerCall === undefined ? '—' : `${o.spansPerCall}: ${spanText(o.spanNames)}`,
+          String(o.added.count),
+        ]),
+      ),
+    },
+  ]
+}
+
 /** Every operation of the read mix over all workspaces, in the order first met (a workspace may lack one). */
 function operationsOf(report: BenchReport): string[] {
   return [...new Set(report.readMix.flatMap((r) => Object.keys(r.byOperation)))]
@@ -431,6 +507,7 @@ export function reportTables(report: BenchReport): ReportTable[] {
     ...realRepositoryTables(report),
     ...ownCostTables(report),
     ...manyAgentsTables(report),
+    ...telemetryTables(report),
   ]
 }
 
