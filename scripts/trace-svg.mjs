@@ -98,7 +98,14 @@ const top = 56
 const width = labelWidth + barWidth + 90
 const height = top + rows.length * rowHeight + 40
 const x = (t) => labelWidth + (totalMs === 0 ? 0 : (t / totalMs) * barWidth)
-const colour = (span) => (span.failed ? '#d9534f' : span.name.startsWith('codeseam.lsp') ? '#5b8def' : span.name.startsWith('codeseam.server') || span.name.startsWith('codeseam.project') ? '#e0a030' : '#4caf7a')
+const colour = (span) =>
+  span.failed
+    ? '#d9534f'
+    : span.name.startsWith('codeseam.lsp')
+      ? '#5b8def'
+      : span.name.startsWith('codeseam.server') || span.name.startsWith('codeseam.project')
+        ? '#e0a030'
+        : '#4caf7a'
 
 const ticks = []
 const step = niceStep(totalMs / 6)

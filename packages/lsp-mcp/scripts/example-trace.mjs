@@ -56,7 +56,9 @@ await client.close()
 receiver.close()
 
 const spans = payloads.flatMap((p) => p.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)))
-const tool = spans.find((s) => s.name === 'codeseam.tool' && s.attributes.some((a) => a.key === 'codeseam.tool.name' && a.value.stringValue === 'code_navigate'))
+const tool = spans.find(
+  (s) => s.name === 'codeseam.tool' && s.attributes.some((a) => a.key === 'codeseam.tool.name' && a.value.stringValue === 'code_navigate'),
+)
 if (tool === undefined) {
   console.error(`no code_navigate tool span arrived (${spans.length} spans in ${payloads.length} payloads)`)
   process.exit(1)
@@ -74,7 +76,13 @@ const json = join(out, 'example-trace.json')
 writeFileSync(json, `${JSON.stringify(trace, null, 2)}\n`)
 const drawn = spawnSync(
   process.execPath,
-  [join(repo, 'scripts/trace-svg.mjs'), json, join(out, 'observability-trace.svg'), '--title', 'code_navigate references of createLsp, cold server (codeseam repository)'],
+  [
+    join(repo, 'scripts/trace-svg.mjs'),
+    json,
+    join(out, 'observability-trace.svg'),
+    '--title',
+    'code_navigate references of createLsp, cold server (codeseam repository)',
+  ],
   { stdio: 'inherit' },
 )
 console.log(`answer: ${summary}`)

@@ -142,7 +142,8 @@ const tracer = trace.getTracer('codeseam')
 export function errorCodeOf(error: unknown): string {
   if (error instanceof LspError) return error.code
   // A wrapper that carries its LspError (a mutation's stop, a fan-out's cause) reports that error's code.
-  const inner = (error as { error?: unknown; cause?: unknown } | null | undefined)?.error ?? (error as { cause?: unknown } | null | undefined)?.cause
+  const inner =
+    (error as { error?: unknown; cause?: unknown } | null | undefined)?.error ?? (error as { cause?: unknown } | null | undefined)?.cause
   return inner instanceof LspError ? inner.code : 'INTERNAL'
 }
 
@@ -256,15 +257,26 @@ export function observe(kind: keyof typeof observers, observation: Observation):
 
 const noopMeterProvider: MeterProvider = { getMeter: () => createNoopMeter() }
 
+// One set per provider seen last, and one of no-ops: turning codeseam's telemetry off and on again does not
+// add a second set of gauge callbacks to the SDK's meter.
 let cached: { readonly provider: MeterProvider; readonly instruments: TelemetryInstruments } | undefined
+let disabled: TelemetryInstruments | undefined
 
 /**
  * The instruments of the global meter provider. The API's meter provider is not a proxy (instruments made
  * before an SDK registers stay no-ops), so they are made again whenever the global provider changes.
  */
 export function telemetryInstruments(): TelemetryInstruments {
-  const provider = settings.enabled ? metrics.getMeterProvider() : noopMeterProvider
+  if (!settings.enabled) return (disabled ??= makeInstruments(noopMeterProvider))
+  const provider = metrics.getMeterProvider()
   if (cached?.provider === provider) return cached.instruments
+  const instruments = makeInstruments(provider)
+  cached = { provider, instruments }
+  return instruments
+}
+
+/** A set of instruments on `provider`'s codeseam meter, the gauges reading every registered observation. */
+function makeInstruments(provider: MeterProvider): TelemetryInstruments {
   const meter = provider.getMeter('codeseam')
   const serverMemory = meter.createObservableGauge('codeseam.server.memory', {
     unit: 'By',
@@ -287,6 +299,5 @@ export function telemetryInstruments(): TelemetryInstruments {
     serverMemory,
     documentsOpen,
   }
-  cached = { provider, instruments }
   return instruments
 }
