@@ -1,3 +1,4 @@
+import { configureTelemetry, telemetryInstruments } from '@codeseam/lsp'
 import { context, metrics, propagation, trace } from '@opentelemetry/api'
 
 import { serverInfo } from './server-info.js'
@@ -52,10 +53,10 @@ function commonJs<T extends object>(namespace: T): T {
   return exports !== null && typeof exports === 'object' ? (exports as T) : namespace
 }
 
-/** Settles within `ms` whatever `work` does (its rejection is swallowed: export is best effort). */
-function bounded(work: () => Promise<unknown>, ms: number): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms)
+/** Settles within `ms` whatever `work` does: true when it finished in time (its rejection is swallowed: export is best effort). */
+function bounded(work: () => Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms)
     timer.unref()
     let running: Promise<unknown>
     try {
@@ -63,16 +64,11 @@ function bounded(work: () => Promise<unknown>, ms: number): Promise<void> {
     } catch {
       running = Promise.resolve()
     }
-    running.then(
-      () => {
-        clearTimeout(timer)
-        resolve()
-      },
-      () => {
-        clearTimeout(timer)
-        resolve()
-      },
-    )
+    const done = () => {
+      clearTimeout(timer)
+      resolve(true)
+    }
+    running.then(done, done)
   })
 }
 
@@ -101,13 +97,12 @@ async function register(
   env: NodeJS.ProcessEnv,
   log: (line: string) => void,
 ): Promise<TelemetryExport> {
-  const [hooks, core, resources, lsp] = await Promise.all([
+  const [hooks, core, resources] = await Promise.all([
     import('@opentelemetry/context-async-hooks').then(commonJs),
     import('@opentelemetry/core'),
     import('@opentelemetry/resources'),
-    import('@codeseam/lsp'),
   ])
-  lsp.configureTelemetry({ includePaths: options.includePaths === true })
+  configureTelemetry({ includePaths: options.includePaths === true })
 
   const base = options.endpoint?.replace(/\/+$/, '')
   const target = (signal: 'traces' | 'metrics'): string =>
@@ -183,20 +178,25 @@ async function register(
     })
     metrics.setGlobalMeterProvider(provider)
     // The instruments are made again for this provider, so the observable gauges attach to it.
-    lsp.telemetryInstruments()
+    telemetryInstruments()
     stops.push({ flush: () => provider.forceFlush(), shutdown: () => provider.shutdown() })
   }
 
   let stopping: Promise<void> | undefined
+  const late = (what: string) => (finished: boolean) => {
+    if (!finished) log(`the collector did not take ${what} within ${exitFlushMs / 1000} s; codeseam did not wait longer`)
+  }
   return {
-    flush: () => bounded(() => Promise.all(stops.map((s) => s.flush())), exitFlushMs),
+    flush: () => bounded(() => Promise.all(stops.map((s) => s.flush())), exitFlushMs).then(late('the pending spans and metrics')),
     shutdown() {
-      stopping ??= bounded(() => Promise.all(stops.map((s) => s.shutdown())), exitFlushMs).then(() => {
-        trace.disable()
-        metrics.disable()
-        propagation.disable()
-        context.disable()
-      })
+      stopping ??= bounded(() => Promise.all(stops.map((s) => s.shutdown())), exitFlushMs)
+        .then(late('the last spans and metrics at exit'))
+        .then(() => {
+          trace.disable()
+          metrics.disable()
+          propagation.disable()
+          context.disable()
+        })
       return stopping
     },
   }
