@@ -333,9 +333,11 @@ describe('--otel-endpoint', () => {
         receiver.url,
         '--otel-include-paths',
       ],
-      { OTEL_BSP_SCHEDULE_DELAY: '600000' },
+      // The exporters read the standard variables themselves: gzip bodies, which the receiver inflates.
+      { OTEL_BSP_SCHEDULE_DELAY: '600000', OTEL_EXPORTER_OTLP_COMPRESSION: 'gzip' },
     )
     expect(named.code, named.stderr).toBe(0)
+    expect(receiver.payloads.some((p) => p.encoding === 'gzip')).toBe(true)
     expect(
       receiver.spans.some((s) => s.attributes['codeseam.file.path'] === 'src/shapes.ts'),
       receiver.tree(),

@@ -44,6 +44,8 @@ export interface ReceivedPoint {
 export interface RawPayload {
   readonly path: string
   readonly contentType: string
+  /** `content-encoding` (`gzip`), or '' when the body came as it is. */
+  readonly encoding: string
   /** The body, decompressed, as text. */
   readonly body: string
 }
@@ -197,7 +199,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
           res.writeHead(400).end()
           return
         }
-        payloads.push({ path, contentType, body: text })
+        payloads.push({ path, contentType, encoding: String(req.headers['content-encoding'] ?? ''), body: text })
         if (!contentType.includes('json')) {
           // Protobuf is not what codeseam sends: kept raw, answered 415 so a wrong exporter shows up.
           res.writeHead(415).end()
