@@ -13,6 +13,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { ToolOutcome } from '@codeseam/tool-lsp'
+import { context, propagation, ROOT_CONTEXT, type Context } from '@opentelemetry/api'
 
 import { serverInfo } from './server-info.js'
 
@@ -41,6 +42,20 @@ export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
 }
 
 /**
+ * The trace context a client sent with a call: W3C `traceparent` (and `tracestate`) in `params._meta`. Only
+ * those two keys, and only strings, are read. Without a propagator registered (no export) this is the root
+ * context, so a call without export, or without `_meta`, starts no trace of the client's.
+ */
+export function clientTraceContext(meta: Readonly<Record<string, unknown>> | undefined): Context {
+  const carrier: Record<string, string> = {}
+  for (const key of ['traceparent', 'tracestate']) {
+    const value = meta?.[key]
+    if (typeof value === 'string') carrier[key] = value
+  }
+  return propagation.extract(ROOT_CONTEXT, carrier)
+}
+
+/**
  * The SDK server listing `listed` and passing each call of a listed tool to `call`. `validator` checks what a
  * client answers to an elicitation (only tool calls elicit, so the CLI passes one that is loaded with the tools).
  */
@@ -57,7 +72,8 @@ export function createMcpShell(listed: ReadonlyArray<Tool>, call: ToolCall, vali
     if (!known.has(request.params.name)) {
       throw new McpError(ErrorCode.InvalidParams, `unknown tool "${request.params.name}" (tools: ${names.join(', ')})`)
     }
-    return call(request, extra)
+    // The call's spans continue the client's trace (its `_meta.traceparent`), in-process and in the daemon alike.
+    return context.with(clientTraceContext(request.params._meta), () => call(request, extra))
   })
   return server
 }

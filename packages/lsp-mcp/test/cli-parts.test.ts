@@ -108,6 +108,21 @@ describe('resource-limit flags', () => {
   })
 })
 
+describe('telemetry flags', () => {
+  it('read --otel-endpoint and --otel-include-paths on every command, and refuse an endpoint that is not an http(s) URL', () => {
+    expect(globalFlags({}).otel).toEqual({})
+    expect(globalFlags({ 'otel-endpoint': 'http://localhost:4318', 'otel-include-paths': true }).otel).toEqual({
+      endpoint: 'http://localhost:4318',
+      includePaths: true,
+    })
+    const { globals } = parseCommand(toolCommand(tool('code_status')), ['--otel-endpoint', 'https://collector.example:4318/base'])
+    expect(globals.otel.endpoint).toBe('https://collector.example:4318/base')
+    for (const bad of ['localhost:4318', 'ftp://collector/', 'not a url', '']) {
+      expect(() => globalFlags({ 'otel-endpoint': bad }, 'mcp')).toThrow(/--otel-endpoint must be an http:\/\/ or https:\/\/ URL/)
+    }
+  })
+})
+
 describe('output', () => {
   let root: string
   beforeAll(async () => {

@@ -41,6 +41,29 @@ describe('daemonKey', () => {
   })
 })
 
+describe('daemonKey and OpenTelemetry export', () => {
+  const env = { PATH: '/usr/bin:/bin', HOME: '/home/a' }
+
+  it('is unchanged while export is off, and splits on the endpoint, include-paths and every OTEL_* value once on', () => {
+    const off = daemonKey({ env })
+    // Off: no endpoint anywhere, or the SDK disabled; OTEL_* values then decide nothing.
+    expect(daemonKey({ env, otel: {} })).toBe(off)
+    expect(daemonKey({ env, otel: { includePaths: true } })).toBe(off)
+    expect(daemonKey({ env: { ...env, OTEL_BSP_SCHEDULE_DELAY: '50' } })).toBe(off)
+    expect(daemonKey({ env: { ...env, OTEL_SDK_DISABLED: 'true' }, otel: { endpoint: 'http://a:4318' } })).toBe(off)
+    const on = daemonKey({ env, otel: { endpoint: 'http://a:4318' } })
+    expect(on).not.toBe(off)
+    expect(daemonKey({ env, otel: { endpoint: 'http://a:4318' } })).toBe(on)
+    expect(daemonKey({ env, otel: { endpoint: 'http://b:4318' } })).not.toBe(on)
+    expect(daemonKey({ env, otel: { endpoint: 'http://a:4318', includePaths: true } })).not.toBe(on)
+    expect(daemonKey({ env: { ...env, OTEL_EXPORTER_OTLP_HEADERS: 'x-token=1' }, otel: { endpoint: 'http://a:4318' } })).not.toBe(on)
+    // Export on through the environment alone.
+    const byEnv = daemonKey({ env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318' } })
+    expect(byEnv).not.toBe(off)
+    expect(daemonKey({ env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_SERVICE_NAME: 'x' } })).not.toBe(byEnv)
+  })
+})
+
 describe('the runtime folder', () => {
   it('is CODESEAM_RUNTIME_DIR, else under XDG_RUNTIME_DIR, else per uid in the temp folder', () => {
     expect(runtimeDir({ CODESEAM_RUNTIME_DIR: '/x/y' })).toBe('/x/y')

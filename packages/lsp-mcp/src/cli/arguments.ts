@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 
 import type { HostConfig } from '@codeseam/lsp-local'
 
+import { checkOtelEndpoint, type OtelFlags } from '../telemetry-settings.js'
 import type { FlagSpec, ToolCommand } from './flags.js'
 
 /** The resource limits a command line can set (lsp-local's `limits` config). */
@@ -41,6 +42,8 @@ export interface GlobalFlags {
   /** No progress lines on stderr. */
   readonly quiet: boolean
   readonly color?: boolean
+  /** OpenTelemetry export: --otel-endpoint, --otel-include-paths. */
+  readonly otel: OtelFlags
 }
 
 /** The global flags' parseArgs options (shared with `codeseam mcp`). */
@@ -59,6 +62,8 @@ export const globalOptions = {
   quiet: { type: 'boolean', short: 'q' },
   color: { type: 'boolean' },
   'no-color': { type: 'boolean' },
+  'otel-endpoint': { type: 'string' },
+  'otel-include-paths': { type: 'boolean' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>
 
 /** The flags of the commands that serve (`mcp`, `serve`): the roots, trust, limits and edit mode of what they serve. */
@@ -71,6 +76,8 @@ export const serverOptions = {
   'node-heap-mb': globalOptions['node-heap-mb'],
   'max-open-documents': globalOptions['max-open-documents'],
   'env-allow': globalOptions['env-allow'],
+  'otel-endpoint': globalOptions['otel-endpoint'],
+  'otel-include-paths': globalOptions['otel-include-paths'],
   help: globalOptions.help,
   'read-only': { type: 'boolean' },
   'allow-edits': { type: 'boolean' },
@@ -104,6 +111,11 @@ export function globalFlags(values: ParsedValues, command?: string): GlobalFlags
     ...(heapMb === undefined ? {} : { nodeHeapMb: heapMb }),
     ...(maxOpenDocuments === undefined ? {} : { maxOpenDocuments }),
   }
+  const endpoint = values['otel-endpoint']
+  if (endpoint !== undefined) {
+    const wrong = checkOtelEndpoint(String(endpoint))
+    if (wrong !== undefined) throw new UsageError(wrong, command)
+  }
   return {
     roots,
     ...(typeof values.config === 'string' ? { config: values.config } : {}),
@@ -115,6 +127,10 @@ export function globalFlags(values: ParsedValues, command?: string): GlobalFlags
     yes: values.yes === true,
     quiet: values.quiet === true,
     ...(values['no-color'] === true ? { color: false } : values.color === true ? { color: true } : {}),
+    otel: {
+      ...(typeof endpoint === 'string' ? { endpoint } : {}),
+      ...(values['otel-include-paths'] === true ? { includePaths: true } : {}),
+    },
   }
 }
 

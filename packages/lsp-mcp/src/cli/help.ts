@@ -16,6 +16,13 @@ export const exitCodes = {
   interrupted: 130,
 } as const
 
+/** The telemetry flags, the same on every command. */
+const otelHelp = [
+  '  --otel-endpoint URL  export OpenTelemetry traces and metrics over OTLP/HTTP to this collector base URL',
+  '                       (/v1/traces, /v1/metrics appended; also on when OTEL_EXPORTER_OTLP_ENDPOINT is set)',
+  '  --otel-include-paths exported spans carry workspace-relative paths, root ids and symbol names (never file contents)',
+]
+
 const globalHelp = [
   '  --root DIR           workspace root (repeatable; default: the current directory)',
   '  --config FILE        lsp-local config (extra or overriding language-server profiles)',
@@ -29,6 +36,7 @@ const globalHelp = [
   '  -y, --yes            approve changes that need an explicit yes (deletes, overwrites, server commands)',
   '  -q, --quiet          no progress lines on stderr',
   '  --color, --no-color  force colors on or off (default: only on a terminal; NO_COLOR is honoured)',
+  ...otelHelp,
   '  -h, --help           this help',
 ]
 
@@ -136,7 +144,7 @@ export function commandHelp(command: ToolCommand): string {
 /** `codeseam mcp --help`. */
 export function mcpHelp(toolNames: ReadonlyArray<string>): string {
   return [
-    'Usage: codeseam mcp [--root DIR ...] [--config FILE] [--trust trusted|untrusted] [--read-only] [--allow-edits] [--disable-tool NAME ...] [--daemon auto|never] [limits]',
+    'Usage: codeseam mcp [--root DIR ...] [--config FILE] [--trust trusted|untrusted] [--read-only] [--allow-edits] [--disable-tool NAME ...] [--daemon auto|never] [--otel-endpoint URL] [limits]',
     '',
     'Serves every codeseam tool to an MCP client over stdio. With --daemon auto (the default) it joins the',
     "user's shared codeseam daemon (starting it when none runs with the same configuration), so several",
@@ -158,6 +166,8 @@ export function mcpHelp(toolNames: ReadonlyArray<string>): string {
     '  --disable-tool NAME  leave a tool out (repeatable)',
     '  --daemon MODE        auto: join (or start) the shared daemon (default); never: run the servers in this process',
     '  --idle-timeout SECONDS  a daemon this command starts exits after this long without sessions (default 600)',
+    ...otelHelp,
+    '                       (with --daemon auto the daemon exports: it gets these flags and the OTEL_* variables)',
     '  -h, --help           this help',
     '',
     `Tools: ${toolNames.join(', ')}`,
@@ -167,7 +177,7 @@ export function mcpHelp(toolNames: ReadonlyArray<string>): string {
 /** `codeseam serve --help`. */
 export function serveHelp(): string {
   return [
-    'Usage: codeseam serve [--root DIR ...] [--trust LEVEL] [--read-only | --allow-edits] [--socket PATH | --no-socket] [--http HOST:PORT [--token-file FILE]] [--idle-timeout SECONDS] [--config FILE] [limits]',
+    'Usage: codeseam serve [--root DIR ...] [--trust LEVEL] [--read-only | --allow-edits] [--socket PATH | --no-socket] [--http HOST:PORT [--token-file FILE]] [--idle-timeout SECONDS] [--config FILE] [--otel-endpoint URL] [limits]',
     '',
     'The shared codeseam daemon: owns the language servers and serves MCP to many sessions at once (Streamable',
     'HTTP, and the `codeseam mcp` relays on its socket). Sessions on one root with the same trust share one',
@@ -189,6 +199,7 @@ export function serveHelp(): string {
     '  --idle-timeout SECONDS exit after this long without sessions (default 0: never)',
     '  --config FILE, --env-allow NAME, --max-servers N, --server-memory-mb N, --node-heap-mb N, --max-open-documents N',
     '                       as for every command (they decide which servers run)',
+    ...otelHelp,
     '  -h, --help           this help',
   ].join('\n')
 }

@@ -4,6 +4,7 @@ import { MutationSession, type ApprovalPolicy } from '@codeseam/tool-lsp-mutate'
 import { followCallProgress } from '../progress.js'
 import { serverInfo } from '../server-info.js'
 import { openSession } from '../session.js'
+import { otelSignals } from '../telemetry-settings.js'
 import { collectTools } from '../tool-set.js'
 import { parseCommand, UsageError, type GlobalFlags } from './arguments.js'
 import { reportCliError, type CliIo } from './io.js'
@@ -44,6 +45,30 @@ export function cliApprovalPolicy(yes: boolean): ApprovalPolicy {
 async function runToolCommand(command: ToolCommand, globals: GlobalFlags, input: Record<string, unknown>, io: CliIo): Promise<number> {
   const color = useColor(io.stdout, globals.color, io.env)
   const errorColor = useColor(io.stderr, globals.color, io.env)
+  // Before the session, so its server spans are exported too; flushed after it is disposed (nothing lost at exit).
+  const telemetry = await startCommandTelemetry(globals, io)
+  try {
+    return await runWithSession(command, globals, input, io, color, errorColor)
+  } finally {
+    await telemetry?.shutdown()
+  }
+}
+
+/** Export for one command, when asked for (the SDK is loaded only then). */
+async function startCommandTelemetry(globals: GlobalFlags, io: CliIo) {
+  if (otelSignals(globals.otel, io.env) === undefined) return undefined
+  const { startTelemetryExport } = await import('../telemetry-export.js')
+  return startTelemetryExport({ ...globals.otel, env: io.env })
+}
+
+async function runWithSession(
+  command: ToolCommand,
+  globals: GlobalFlags,
+  input: Record<string, unknown>,
+  io: CliIo,
+  color: boolean,
+  errorColor: boolean,
+): Promise<number> {
   const session = await openSession({
     roots: globals.roots.length > 0 ? globals.roots : [io.cwd],
     ...(globals.config === undefined ? {} : { configFile: globals.config }),

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 
+import { otelSignals } from '../telemetry-settings.js'
 import { loadToolManifest } from '../tool-manifest.js'
 import { globalFlags, serverOptions, UsageError, type GlobalFlags } from './arguments.js'
 import { exitCodes, mcpHelp } from './help.js'
@@ -48,6 +49,23 @@ export async function runMcp(args: ReadonlyArray<string>, io: CliIo, toolNames?:
       return exitCodes.ok
     }
   }
+  // In this process (not in a relay: the daemon exports its own): before the server, flushed after it stops.
+  const telemetry =
+    otelSignals(globals.otel, io.env) === undefined
+      ? undefined
+      : await (await import('../telemetry-export.js')).startTelemetryExport({ ...globals.otel, env: io.env })
+  try {
+    return await serveInProcess(values, globals, io)
+  } finally {
+    await telemetry?.shutdown()
+  }
+}
+
+async function serveInProcess(
+  values: { readonly 'read-only'?: boolean; readonly 'allow-edits'?: boolean; readonly 'disable-tool'?: string[] },
+  globals: GlobalFlags,
+  io: CliIo,
+): Promise<number> {
   // Loaded on demand: one-shot commands never pay for the MCP SDK.
   const { startMcpServer } = await import('../stdio-server.js')
   const server = await startMcpServer({
@@ -113,6 +131,7 @@ async function startProxyOrNull(
         envAllow: globals.envAllow,
         limits: globals.limits,
         limitFlags: limitFlags(args),
+        otel: globals.otel,
       },
       idleTimeoutMs,
     })

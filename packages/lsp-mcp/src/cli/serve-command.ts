@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 
-import { globalFlags, serverOptions, UsageError } from './arguments.js'
+import { otelSignals } from '../telemetry-settings.js'
+import { globalFlags, serverOptions, UsageError, type GlobalFlags } from './arguments.js'
 import { exitCodes, serveHelp } from './help.js'
 import type { CliIo } from './io.js'
 
@@ -67,6 +68,35 @@ export async function runServe(args: ReadonlyArray<string>, io: CliIo): Promise<
   if (values['token-file'] !== undefined && values.http === undefined) throw new UsageError('--token-file is for --http', 'serve')
   const { checkRootFolder } = await import('../roots.js')
   const roots = globals.roots.map((root) => checkRootFolder(root))
+  // Before the daemon, so every session's spans are exported; flushed once it has stopped.
+  const telemetry =
+    otelSignals(globals.otel, io.env) === undefined
+      ? undefined
+      : await (await import('../telemetry-export.js')).startTelemetryExport({ ...globals.otel, env: io.env })
+  try {
+    return await serveDaemon(values, globals, roots, auto, io)
+  } finally {
+    await telemetry?.shutdown()
+  }
+}
+
+async function serveDaemon(
+  values: {
+    readonly 'no-socket'?: boolean
+    readonly socket?: string
+    readonly http?: string
+    readonly 'token-file'?: string
+    readonly 'allowed-origin'?: string[]
+    readonly 'allowed-host'?: string[]
+    readonly 'idle-timeout'?: string
+    readonly 'read-only'?: boolean
+    readonly 'allow-edits'?: boolean
+  },
+  globals: GlobalFlags,
+  roots: ReadonlyArray<string>,
+  auto: boolean,
+  io: CliIo,
+): Promise<number> {
   const { startDaemon } = await import('../daemon/serve.js')
   const daemon = await startDaemon({
     ...(values['no-socket'] === true ? { socket: false as const } : values.socket === undefined ? {} : { socket: values.socket }),
@@ -78,6 +108,7 @@ export async function runServe(args: ReadonlyArray<string>, io: CliIo): Promise<
     ...(globals.config === undefined ? {} : { configFile: globals.config }),
     limits: globals.limits,
     envAllow: globals.envAllow,
+    otel: globals.otel,
     // By hand, the flags are the most any session gets; auto-started, the sessions' own flags decide.
     ...(auto
       ? {}

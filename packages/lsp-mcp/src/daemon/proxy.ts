@@ -18,6 +18,7 @@ import {
 import { LspError, type LspErrorCode } from '@codeseam/lsp'
 
 import { serverInfo } from '../server-info.js'
+import { otelArguments } from '../telemetry-settings.js'
 import type { RunningMcpServer } from '../stdio-server.js'
 import { daemonKey, ensurePrivateDir, runtimeDir, socketPathFor, type DaemonKeyInputs } from './runtime-dir.js'
 import { daemonFailure, healthPath } from './endpoints.js'
@@ -122,6 +123,8 @@ async function ensureDaemon(options: McpProxyOptions, key: string, log: (line: s
     ...(options.daemon.configFile === undefined ? [] : ['--config', nodePath.resolve(options.daemon.configFile)]),
     ...(options.daemon.envAllow ?? []).flatMap((name) => ['--env-allow', name]),
     ...(options.daemon.limitFlags ?? []),
+    // The daemon exports (this relay does not): same settings, same key; the OTEL_* variables pass in its environment.
+    ...otelArguments(options.daemon.otel ?? {}),
   ]
   const logFile = nodePath.join(dir, `daemon-${key}.log`)
   const logFd = openSync(logFile, 'a', 0o600)

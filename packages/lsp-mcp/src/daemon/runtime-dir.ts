@@ -6,6 +6,7 @@ import * as nodePath from 'node:path'
 import { LspError } from '@codeseam/lsp'
 
 import { serverInfo } from '../server-info.js'
+import { otelKeyMaterial, type OtelFlags } from '../telemetry-settings.js'
 
 /**
  * Where the user's codeseam daemons listen, and which daemon a session may join.
@@ -65,12 +66,15 @@ export interface DaemonKeyInputs {
   readonly configFile?: string
   readonly envAllow?: ReadonlyArray<string>
   readonly limits?: object
+  /** `--otel-endpoint`, `--otel-include-paths`: with the `OTEL_*` variables, whether and where the daemon exports. */
+  readonly otel?: OtelFlags
   readonly env?: NodeJS.ProcessEnv
 }
 
 /**
- * The daemon key: user, codeseam version, the config file (path and content), limits, `--env-allow` and the
- * values of every environment variable that decides what runs. Throws NOT_FOUND for a missing config file.
+ * The daemon key: user, codeseam version, the config file (path and content), limits, `--env-allow`, the
+ * values of every environment variable that decides what runs, and, when export is on, the OpenTelemetry
+ * export settings (flags and `OTEL_*` variables). Throws NOT_FOUND for a missing config file.
  */
 export function daemonKey(inputs: DaemonKeyInputs): string {
   const env = inputs.env ?? process.env
@@ -94,6 +98,9 @@ export function daemonKey(inputs: DaemonKeyInputs): string {
     envAllow: allow,
     env: Object.fromEntries(names.map((name) => [name, env[name] ?? null])),
   }
+  // Only when on: a daemon without export keeps the key it had before export existed.
+  const otel = otelKeyMaterial(inputs.otel ?? {}, env)
+  if (otel !== undefined) Object.assign(identity, { otel })
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 20)
 }
 

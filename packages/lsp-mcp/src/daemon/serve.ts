@@ -15,6 +15,7 @@ import { createLocalHost, type LocalHost, type TrustLevel } from '@codeseam/lsp-
 import { followClientRoots, type ClientRoots } from '../client-roots.js'
 import { createMcpShell, type ToolCall } from '../mcp-shell.js'
 import { serverInfo } from '../server-info.js'
+import type { OtelFlags } from '../telemetry-settings.js'
 import { hostConfig, openSession, type CodeseamSession, type SessionOptions } from '../session.js'
 import { bindToolCalls } from '../tool-calls.js'
 import { loadToolManifest, selectFromManifest } from '../tool-manifest.js'
@@ -33,6 +34,11 @@ import { readLine, writeLine, type SessionHello } from './socket-link.js'
 
 /** Options for {@link startDaemon}. */
 export interface DaemonOptions extends Pick<SessionOptions, 'configFile' | 'limits' | 'envAllow'> {
+  /**
+   * The OpenTelemetry export this process runs (`--otel-endpoint`, `--otel-include-paths`), for the daemon key
+   * only: exporting is the caller's (telemetry-export.ts), as `codeseam serve` does.
+   */
+  readonly otel?: OtelFlags
   /** The Unix socket; default: the user's runtime folder, named by the daemon key. `false`: no socket (TCP only). */
   readonly socket?: string | false
   /** Also listen on TCP (always with a bearer token). */
@@ -207,6 +213,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
     ...(options.envAllow === undefined ? {} : { envAllow: options.envAllow }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.otel === undefined ? {} : { otel: options.otel }),
   })
   const ceiling = options.ceiling ?? {}
   const manifest = await loadToolManifest()

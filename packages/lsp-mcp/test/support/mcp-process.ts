@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js'
 
 /**
@@ -26,6 +26,8 @@ export interface StartMcpOptions {
   /** Declare form elicitation and answer each request with this handler. */
   readonly elicit?: (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>
   readonly cwd?: string
+  /** Extra environment variables for the server (the SDK passes only a minimal environment otherwise). */
+  readonly env?: Readonly<Record<string, string>>
 }
 
 /** A connected server process. */
@@ -48,6 +50,7 @@ export async function startMcp(args: ReadonlyArray<string>, options: StartMcpOpt
     args: [requireBuiltCli(), 'mcp', ...(args.includes('--daemon') ? [] : ['--daemon', 'never']), ...args],
     stderr: 'pipe',
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    ...(options.env === undefined ? {} : { env: { ...getDefaultEnvironment(), ...options.env } }),
   })
   let stderr = ''
   transport.stderr?.on('data', (chunk: Buffer) => {
