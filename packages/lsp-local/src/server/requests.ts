@@ -1,4 +1,5 @@
-import { LspError } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, TelemetrySpan, errorCodeOf, inSpan } from '@codeseam/lsp'
+import type { Span } from '@opentelemetry/api'
 import {
   CancellationTokenSource,
   ConnectionError,
@@ -25,9 +26,31 @@ export interface RequestChannel {
   timedOut(): void
 }
 
+/** How a request ended, for its span: `codeseam.outcome`. */
+export type RequestOutcome = 'ok' | 'cancelled' | 'timeout' | 'error' | 'crashed'
+
+function outcomeOf(error: unknown): RequestOutcome {
+  switch (errorCodeOf(error)) {
+    case 'CANCELLED':
+      return 'cancelled'
+    case 'TIMEOUT':
+      return 'timeout'
+    case 'SERVER_CRASHED':
+      return 'crashed'
+    default:
+      return 'error'
+  }
+}
+
+/** Marks a request span with how it ended (inSpan adds the error code and status of a failure). */
+function endRequestSpan(span: Span, error: unknown): void {
+  if (span.isRecording()) span.setAttribute(TelemetryAttr.outcome, error === undefined ? 'ok' : outcomeOf(error))
+}
+
 /**
- * Sends one request with a deadline. On timeout or abort the request is cancelled ($/cancelRequest) and
- * fails with TIMEOUT / CANCELLED (a timeout is also reported to the channel). Server errors → SERVER_ERROR.
+ * Sends one request with a deadline, in a `codeseam.lsp.request` span (method, profile, outcome). On timeout
+ * or abort the request is cancelled ($/cancelRequest) and fails with TIMEOUT / CANCELLED (a timeout is also
+ * reported to the channel). Server errors → SERVER_ERROR.
  */
 export function sendRequest<P, R, PR, E, RO>(
   channel: RequestChannel,
@@ -35,9 +58,27 @@ export function sendRequest<P, R, PR, E, RO>(
   params: P,
   options: { timeoutMs: number; signal?: AbortSignal; what?: string },
 ): Promise<R> {
+  return inSpan(
+    TelemetrySpan.request,
+    () => ({ [TelemetryAttr.method]: type.method, [TelemetryAttr.profile]: channel.profileId }),
+    (span) => send(channel, type, params, options, span),
+  )
+}
+
+function send<P, R, PR, E, RO>(
+  channel: RequestChannel,
+  type: ProtocolRequestType<P, R, PR, E, RO>,
+  params: P,
+  options: { timeoutMs: number; signal?: AbortSignal; what?: string },
+  span: Span,
+): Promise<R> {
   const what = options.what ?? type.method
   const { signal } = options
-  if (signal?.aborted === true) return Promise.reject(new LspError('CANCELLED', `${what} was cancelled`))
+  if (signal?.aborted === true) {
+    const error = new LspError('CANCELLED', `${what} was cancelled`)
+    endRequestSpan(span, error)
+    return Promise.reject(error)
+  }
   // One promise settled by whichever comes first: the answer, the deadline, an abort or a crash.
   return new Promise<R>((resolve, reject) => {
     const source = new CancellationTokenSource()
@@ -50,6 +91,7 @@ export function sendRequest<P, R, PR, E, RO>(
       deadline.cancel()
       signal?.removeEventListener('abort', onAbort)
       channel.crash.listeners.delete(onCrash)
+      endRequestSpan(span, error)
       if (error === undefined) resolve(value as R)
       else reject(error)
       if (cancel) source.cancel()
