@@ -1,4 +1,5 @@
-import { LspError, type LspProviderStatus } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, TelemetrySpan, inSpan, telemetryHash, telemetryInstruments, type LspProviderStatus } from '@codeseam/lsp'
+import type { Attributes, Span } from '@opentelemetry/api'
 
 import type { ResolvedHostConfig, TrustLevel } from '../policy/config.js'
 import { LanguageServer, type ServerState } from '../server/language-server.js'
@@ -37,6 +38,12 @@ export class ServerSlot {
   private notice: string | undefined
   lastUsed = performance.now()
   private pendingRestart: string | undefined
+  /** A memory restart stopped the server: its next start replaces it (a restart, for telemetry). */
+  private replacing = false
+  /** Whether the start begun last replaces a crashed or stopped process. */
+  private startIsRestart = false
+  /** The root's salted hash, made when a span first records. */
+  private rootHash: string | undefined
 
   constructor(
     readonly root: string,
@@ -82,6 +89,7 @@ export class ServerSlot {
     }
     this.server = undefined
     this.restarts++
+    this.replacing = true
     this.notice = reason
     await this.stopping(server.stop())
     this.onStatus({ ...this.statusSync(), state: 'idle', reason })
@@ -91,15 +99,38 @@ export class ServerSlot {
     return this.server !== undefined && (this.server.state === 'ready' || this.server.state === 'indexing') ? this.server : undefined
   }
 
-  /** The running server, started (single-flight) if needed and ready per the profile's rule. */
-  async acquire(deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
+  /** The slot's telemetry attributes: its profile and its root's salted hash (never the path). */
+  telemetryAttributes(): Attributes {
+    this.rootHash ??= telemetryHash(this.root)
+    return { [TelemetryAttr.profile]: this.profile.id, [TelemetryAttr.rootHash]: this.rootHash }
+  }
+
+  /**
+   * The running server, started (single-flight) if needed and ready per the profile's rule, in a
+   * `codeseam.server.acquire` span: `cold_start` when this call waited for a process to start (its own, or
+   * one in progress), `restart` when that start replaces a crashed or stopped process.
+   */
+  acquire(deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
+    return inSpan(
+      TelemetrySpan.acquire,
+      () => this.telemetryAttributes(),
+      (span) => this.acquireIn(span, deadline, signal),
+    )
+  }
+
+  private async acquireIn(span: Span, deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
     if (this.disposed) throw new LspError('DISPOSED', 'the lsp-local host was disposed')
     if (this.unavailable !== undefined) throw this.unavailableError()
     const live = this.live
-    if (live !== undefined) return live
+    if (live !== undefined) {
+      if (span.isRecording()) span.setAttribute(TelemetryAttr.cold, false)
+      return live
+    }
     // The start's own deadline: the host's request timeout from now, whoever waits on it.
     const hostDeadline = Date.now() + this.config.requestTimeoutMs
-    return this.starting.join((startSignal) => this.start(hostDeadline, startSignal), deadline, signal)
+    const started = this.starting.join((startSignal) => this.start(hostDeadline, startSignal), deadline, signal)
+    if (span.isRecording()) span.setAttributes({ [TelemetryAttr.cold]: true, [TelemetryAttr.restart]: this.startIsRestart })
+    return started
   }
 
   private unavailableError(): LspError {
@@ -112,7 +143,20 @@ export class ServerSlot {
     )
   }
 
-  private async start(deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
+  /** One start in a `codeseam.server.start` span: backoff after a crash, spawn, handshake, readiness wait. */
+  private start(deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
+    // A server still held here crashed or was stopped; a memory restart let go of its server already.
+    const restart = this.server !== undefined || this.replacing
+    this.replacing = false
+    this.startIsRestart = restart
+    return inSpan(
+      TelemetrySpan.start,
+      () => ({ [TelemetryAttr.profile]: this.profile.id, [TelemetryAttr.restart]: restart }),
+      () => this.startProcess(restart, deadline, signal),
+    )
+  }
+
+  private async startProcess(restart: boolean, deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
     if (this.server !== undefined) {
       // The previous process crashed or was stopped: this is a restart.
       const crashed = this.server.state === 'crashed'
@@ -152,6 +196,7 @@ export class ServerSlot {
       onEscape: () => this.hooks?.escaped?.(this.workspaceRoot),
     })
     this.server = server
+    telemetryInstruments().serverStarts.add(1, { [TelemetryAttr.profile]: this.profile.id, [TelemetryAttr.restart]: restart })
     server.on('state', () => this.onStatus(this.statusSync()))
     this.onStatus(this.statusSync())
     try {
