@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events'
 
-import { LspError } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, inSpan, telemetryInstruments } from '@codeseam/lsp'
 import {
   DidChangeConfigurationNotification,
   DidChangeTextDocumentNotification,
@@ -36,6 +36,12 @@ import { waitForNoProgress, waitForPushOrPull } from './waits.js'
 import type { LanguageServerSpec } from './spec.js'
 
 export type ServerState = 'starting' | 'indexing' | 'ready' | 'crashed' | 'stopped'
+
+/**
+ * The span of a wait for a server to finish its work-done progress (indexing, loading): the readiness rule
+ * at start, and a query that got an empty answer while the server was busy. Not yet in TelemetrySpan.
+ */
+export const serverReadySpan = 'codeseam.server.ready'
 
 /** How long a server whose stdout closed has to exit before it counts as crashed. */
 const outputCloseGraceMs = 1_000
@@ -192,6 +198,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
       `the ${this.spec.profileId} language server for ${this.spec.root} crashed: ${reason}${tail ? `\nlast stderr lines:\n${tail}` : ''}`,
       { data: { profile: this.spec.profileId, root: this.spec.root, stderr: tail } },
     )
+    telemetryInstruments().serverCrashes.add(1, { [TelemetryAttr.profile]: this.spec.profileId })
     this.crashed.raise(error, () => this.setState('crashed'))
     this.connection.dispose()
     this.process.signal('KILL')
@@ -249,10 +256,21 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     return waitForPushOrPull(this, uri, afterSeq, version, quietMs, deadline, signal)
   }
 
-  /** Resolves once no work-done progress is active, or at the deadline or on abort (then false); rejects if the server crashes. */
+  /**
+   * Resolves once no work-done progress is active, or at the deadline or on abort (then false); rejects if the
+   * server crashes. A wait that waits is a `codeseam.server.ready` span (`codeseam.outcome`: ready | not_ready).
+   */
   waitForQuiet(deadline: number, signal?: AbortSignal): Promise<boolean> {
     if (this.activeProgress.size === 0) return Promise.resolve(true)
-    return this.crashed.race(waitForNoProgress(this, deadline, signal))
+    return inSpan(
+      serverReadySpan,
+      () => ({ [TelemetryAttr.profile]: this.spec.profileId }),
+      async (span) => {
+        const quiet = await this.crashed.race(waitForNoProgress(this, deadline, signal))
+        if (span.isRecording()) span.setAttribute(TelemetryAttr.outcome, quiet ? 'ready' : 'not_ready')
+        return quiet
+      },
+    )
   }
 
   /**
