@@ -1,7 +1,8 @@
 import { statSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import { LspError, extensionOf, type LspSearchCoverage } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, TelemetrySpan, extensionOf, inSpan, type LspSearchCoverage } from '@codeseam/lsp'
+import type { Attributes } from '@opentelemetry/api'
 
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
@@ -20,7 +21,7 @@ export class ProjectLoader {
   /** Per server: the project graph its pinned files were chosen from, and what opening them covered. */
   private readonly loaded = new WeakMap<LanguageServer, ProjectLoad>()
   /** Per pyright server: the files outside every configuration's program that were opened, and the coverage. */
-  private readonly pythonLoads = new WeakMap<LanguageServer, { opened: string[]; coverage: Promise<LspSearchCoverage> }>()
+  private readonly pythonLoads = new WeakMap<LanguageServer, PythonLoad>()
   /** Servers that saw files created or deleted since their projects were loaded (loose files to re-plan). */
   private readonly replan = new WeakSet<LanguageServer>()
   /** Per (server folder, profile): the TypeScript project graph, until one of its config files changes. */
@@ -46,12 +47,21 @@ export class ProjectLoader {
   }
 
   /** Opens one source file so servers that answer only about open documents have a project loaded. */
-  async openAnyFile(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile): Promise<void> {
-    const { files } = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 1)
-    const first = files[0]
-    if (first !== undefined && workspace.containment.contains(first)) {
-      await server.documents.sync(first, profile.extensions[extensionOf(first) ?? ''] ?? '', { pin: true })
-    }
+  openAnyFile(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile): Promise<void> {
+    return inSpan(
+      TelemetrySpan.projectLoad,
+      () => ({ [TelemetryAttr.profile]: profile.id }),
+      async (span) => {
+        const { files } = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 1)
+        const first = files[0]
+        let opened = 0
+        if (first !== undefined && workspace.containment.contains(first)) {
+          await server.documents.sync(first, profile.extensions[extensionOf(first) ?? ''] ?? '', { pin: true })
+          opened = 1
+        }
+        if (span.isRecording()) span.setAttribute(TelemetryAttr.files, opened)
+      },
+    )
   }
 
   /**
@@ -60,15 +70,47 @@ export class ProjectLoader {
    * never closes it), and so are the source files of no project (inferred projects), within the
    * open-document limit. Returns the coverage that gives; undefined for profiles without a project model.
    */
-  async loadProjects(
+  loadProjects(
     server: LanguageServer,
     workspace: LocalWorkspace,
     profile: ServerProfile,
     deadline: number,
     signal?: AbortSignal,
   ): Promise<LspSearchCoverage | undefined> {
-    if (profile.loadAllProjects === 'pyright') return this.loadPyrightFiles(server, workspace, profile)
-    if (profile.loadAllProjects !== 'tsconfig') return undefined
+    if (profile.loadAllProjects === 'pyright') {
+      const previous = this.pythonLoads.get(server)
+      // A load that finished and still holds answers at once; a load to run or to wait for is a span.
+      if (previous?.settled === true && this.stillOpen(server, previous.opened)) return previous.coverage
+      return loadSpan(
+        profile,
+        () => this.loadPyrightFiles(server, workspace, profile),
+        () => this.pythonLoads.get(server)?.opened.length ?? 0,
+      )
+    }
+    if (profile.loadAllProjects !== 'tsconfig') return Promise.resolve(undefined)
+    const load = this.loaded.get(server)
+    const graph = this.currentGraph(graphKey(server.spec.root, profile))?.value
+    if (load?.settled !== undefined && graph !== undefined && load.graph === graph && this.stillOpen(server, load.opened))
+      return load.coverage
+    return loadSpan(
+      profile,
+      () => this.loadTsProjects(server, workspace, profile, deadline, signal),
+      () => this.loaded.get(server)?.opened.length ?? 0,
+    )
+  }
+
+  /** Nothing created or deleted since the server's files were planned, and every one opened for it still open. */
+  private stillOpen(server: LanguageServer, opened: ReadonlyArray<string>): boolean {
+    return !this.replan.has(server) && opened.every((file) => server.documents.get(file) !== undefined)
+  }
+
+  private async loadTsProjects(
+    server: LanguageServer,
+    workspace: LocalWorkspace,
+    profile: ServerProfile,
+    deadline: number,
+    signal?: AbortSignal,
+  ): Promise<LspSearchCoverage> {
     const graph = await this.projectGraph(server.spec.root, profile, deadline, signal)
     let load = this.loaded.get(server)
     const dirty = this.replan.has(server)
@@ -117,8 +159,9 @@ export class ProjectLoader {
     if (previous !== undefined && !this.replan.has(server) && previous.opened.every((file) => server.documents.get(file) !== undefined))
       return previous.coverage
     this.replan.delete(server)
-    const load: { opened: string[]; coverage: Promise<LspSearchCoverage> } = {
+    const load: PythonLoad = {
       opened: [],
+      settled: false,
       coverage: Promise.resolve({ projectsSearched: 0, projectsFound: 0, complete: false }),
     }
     load.coverage = (async () => {
@@ -130,6 +173,7 @@ export class ProjectLoader {
       const { opened, failed } = await openPinned(server, profile, loose.slice(0, budget))
       load.opened = opened
       const missed = Math.max(0, loose.length - budget) + (sources.complete ? 0 : 1) + failed
+      load.settled = true
       return {
         projectsSearched: projects,
         projectsFound: projects,
@@ -171,15 +215,21 @@ export class ProjectLoader {
     return Math.max(0, limit - Math.max(8, Math.floor(limit / 4)))
   }
 
+  /** The cached graph of a key, unless a config file read for it changed (then it is forgotten). */
+  private currentGraph(key: string): CachedGraph | undefined {
+    const cached = this.graphs.get(key)
+    // A config edited in a tree too large to watch, or before the watcher saw it: its stat tells.
+    if (cached?.settled === true && [...cached.configFiles].some((file) => statSignature(file) !== cached.signatures.get(file))) {
+      this.graphs.delete(key)
+      return undefined
+    }
+    return cached
+  }
+
   /** The project graph of a folder, read once and kept until a config file in it changes. */
   private async projectGraph(root: string, profile: ServerProfile, deadline: number, signal?: AbortSignal): Promise<TsProjectGraph> {
     const key = graphKey(root, profile)
-    let cached = this.graphs.get(key)
-    // A config edited in a tree too large to watch, or before the watcher saw it: its stat tells.
-    if (cached?.settled === true && [...cached.configFiles].some((file) => statSignature(file) !== cached?.signatures.get(file))) {
-      this.graphs.delete(key)
-      cached = undefined
-    }
+    let cached = this.currentGraph(key)
     if (cached === undefined) {
       const configFiles = new Set<string>()
       const signatures = new Map<string, string | undefined>()
@@ -200,6 +250,7 @@ export class ProjectLoader {
           signatures.set(file, statSignature(file))
         }
         entry.settled = true
+        entry.value = graph
         return graph
       })()
       cached = entry
@@ -231,6 +282,39 @@ async function openPinned(
   return { opened, failed }
 }
 
+/**
+ * A project load a query waits for, as a `codeseam.project.load` span: counts only (files opened and pinned,
+ * projects loaded of those found, whether that covered everything).
+ */
+function loadSpan(profile: ServerProfile, run: () => Promise<LspSearchCoverage>, opened: () => number): Promise<LspSearchCoverage> {
+  return inSpan(
+    TelemetrySpan.projectLoad,
+    () => ({ [TelemetryAttr.profile]: profile.id }),
+    async (span) => {
+      const coverage = await run()
+      if (span.isRecording()) span.setAttributes(loadAttributes(coverage, opened()))
+      return coverage
+    },
+  )
+}
+
+function loadAttributes(coverage: LspSearchCoverage, files: number): Attributes {
+  return {
+    [TelemetryAttr.files]: files,
+    [ProjectLoadAttr.found]: coverage.projectsFound,
+    [ProjectLoadAttr.loaded]: coverage.projectsSearched,
+    [ProjectLoadAttr.filesNotSearched]: coverage.filesNotSearched ?? 0,
+    [TelemetryAttr.incomplete]: !coverage.complete,
+  }
+}
+
+/** Attribute keys of a project load that TelemetryAttr does not have yet (counts only). */
+export const ProjectLoadAttr = {
+  found: 'codeseam.projects.found',
+  loaded: 'codeseam.projects.loaded',
+  filesNotSearched: 'codeseam.files.not_searched',
+} as const
+
 function graphKey(root: string, profile: ServerProfile): string {
   return `${root}\0${profile.id}`
 }
@@ -244,8 +328,18 @@ interface ProjectLoad {
   settled?: LspSearchCoverage
 }
 
+/** What opening a pyright server's files outside every configuration covered. */
+interface PythonLoad {
+  opened: string[]
+  coverage: Promise<LspSearchCoverage>
+  /** The coverage is known. */
+  settled: boolean
+}
+
 interface CachedGraph {
   graph: Promise<TsProjectGraph>
+  /** The graph, once read. */
+  value?: TsProjectGraph
   /** Config files read for it (configs, `extends` targets) and their stat signature when read. */
   readonly configFiles: Set<string>
   readonly signatures: Map<string, string | undefined>
