@@ -10,13 +10,15 @@ import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
 import { configureTelemetry, createLsp, type LspProviderStatus, type LspService } from '@codeseam/lsp'
-import { context, metrics, trace, type HrTime } from '@opentelemetry/api'
+import { context, metrics, SpanStatusCode, trace, type HrTime } from '@opentelemetry/api'
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
 import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics'
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 
 import { createLocalHost, type LocalHost } from '../src/index.js'
+import { serverReadySpan } from '../src/server/language-server.js'
+import { expectGreetDefinition, useFaultSuite } from './fault-server/host-fixture.js'
 import { LeakCheck, descendantPids, positionOf } from './helpers.js'
 
 /** A reader the test collects from when it wants the metrics (no export timer). */
@@ -315,5 +317,82 @@ describe('telemetry of the local host (native TypeScript server)', () => {
     const before = exported.length
     takeSpans()
     expect(exported.slice(before).join('\n')).toContain(secret)
+  })
+})
+
+describe('request outcomes and the readiness wait (fault server)', () => {
+  const { start } = useFaultSuite('codeseam-otel-faults-')
+
+  /** The one definition request span among the spans finished since the last take. */
+  const definitionSpan = (): ReadableSpan => {
+    const found = takeSpans().filter((s) => s.name === 'codeseam.lsp.request' && s.attributes['lsp.method'] === 'textDocument/definition')
+    expect(found).toHaveLength(1)
+    return found[0] as ReadableSpan
+  }
+
+  test('a cancelled and a timed-out request: outcome, error code and failed status', async () => {
+    const run = await start({ server: ['--scenario', 'hang', '--method', 'textDocument/definition'], config: { requestTimeoutMs: 2_000 } })
+    expect((await run.query({ operation: 'hover', ...run.greetCall() })).hover?.contents).toContain('greet')
+    takeSpans()
+    const controller = new AbortController()
+    const pending = run.failure({ operation: 'definition', ...run.greetCall() }, controller.signal)
+    await run.log.waitFor((entries) => entries.find((e) => e.event === 'fault' && e['action'] === 'hang'), 'the definition to hang')
+    controller.abort()
+    expect((await pending).code).toBe('CANCELLED')
+    const cancelled = definitionSpan()
+    expect(cancelled.attributes).toMatchObject({ 'codeseam.outcome': 'cancelled', 'codeseam.error.code': 'CANCELLED' })
+    expect(cancelled.status.code).toBe(SpanStatusCode.ERROR)
+
+    expect((await run.failure({ operation: 'definition', ...run.greetCall() })).code).toBe('TIMEOUT')
+    const timedOut = definitionSpan()
+    expect(timedOut.attributes).toMatchObject({ 'codeseam.outcome': 'timeout', 'codeseam.error.code': 'TIMEOUT' })
+    expect(timedOut.status.code).toBe(SpanStatusCode.ERROR)
+  })
+
+  test('a server error and a crash mid-request', async () => {
+    const failing = await start({ server: ['--scenario', 'error', '--method', 'textDocument/definition'] })
+    takeSpans()
+    expect((await failing.failure({ operation: 'definition', ...failing.greetCall() })).code).toBe('SERVER_ERROR')
+    expect(definitionSpan().attributes).toMatchObject({ 'codeseam.outcome': 'error', 'codeseam.error.code': 'SERVER_ERROR' })
+    await failing.dispose()
+
+    const crashing = await start({ server: ['--scenario', 'crash', '--method', 'textDocument/definition', '--after', '1'] })
+    takeSpans()
+    expect((await crashing.failure({ operation: 'definition', ...crashing.greetCall() })).code).toBe('SERVER_CRASHED')
+    expect(definitionSpan().attributes).toMatchObject({ 'codeseam.outcome': 'crashed', 'codeseam.error.code': 'SERVER_CRASHED' })
+    expect(points(await collectMetrics(), 'codeseam.server.crashes')).toContainEqual({
+      attributes: { 'codeseam.server.profile': 'fault' },
+      value: 1,
+    })
+  })
+
+  test('the wait for a busy server to finish its progress is a codeseam.server.ready span in the query', async () => {
+    const run = await start({
+      server: ['--scenario', 'empty-while-indexing', '--index-ms', '300'],
+      profile: { readiness: 'progressQuiet', readinessTimeoutMs: 30_000 },
+    })
+    takeSpans()
+    // The provider is asked directly (no seam query span): a test span stands for the query.
+    const tracer = trace.getTracer('codeseam-test')
+    const result = await tracer.startActiveSpan('test.query', async (span) => {
+      try {
+        return await run.query({ operation: 'definition', ...run.greetCall() })
+      } finally {
+        span.end()
+      }
+    })
+    expectGreetDefinition(run, result.locations)
+    const spans = takeSpans()
+    const query = only(spans, 'test.query')
+    console.log(`a query to a server that indexes after start:\n${tree(query, spans)}`)
+    const ready = only(spans, serverReadySpan)
+    expect(ancestors(ready, spans).map((s) => s.name)).toContain('test.query')
+    expect(ready.attributes).toMatchObject({ 'codeseam.server.profile': 'fault', 'codeseam.outcome': 'ready' })
+    // The server began its progress only after the handshake: the readiness rule found it quiet, the query's
+    // first answer came back empty, and the query waited in this span before asking again.
+    const definitions = spans.filter((s) => s.attributes['lsp.method'] === 'textDocument/definition')
+    expect(definitions.length).toBeGreaterThanOrEqual(2)
+    expect(definitions.some((s) => ns(s.startTime) + 1_000_000n >= ns(ready.endTime))).toBe(true)
+    expectNested(spans)
   })
 })
