@@ -38,7 +38,7 @@ export class ServerSlot {
   private notice: string | undefined
   lastUsed = performance.now()
   private pendingRestart: string | undefined
-  /** A memory restart stopped the server: its next start replaces it (a restart, for telemetry). */
+  /** A memory restart stopped the server: the next process started replaces it (a restart, for telemetry). */
   private replacing = false
   /** Whether the start begun last replaces a crashed or stopped process. */
   private startIsRestart = false
@@ -147,7 +147,6 @@ export class ServerSlot {
   private start(deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
     // A server still held here crashed or was stopped; a memory restart let go of its server already.
     const restart = this.server !== undefined || this.replacing
-    this.replacing = false
     this.startIsRestart = restart
     return inSpan(
       TelemetrySpan.start,
@@ -196,6 +195,7 @@ export class ServerSlot {
       onEscape: () => this.hooks?.escaped?.(this.workspaceRoot),
     })
     this.server = server
+    this.replacing = false
     telemetryInstruments().serverStarts.add(1, { [TelemetryAttr.profile]: this.profile.id, [TelemetryAttr.restart]: restart })
     server.on('state', () => this.onStatus(this.statusSync()))
     this.onStatus(this.statusSync())
