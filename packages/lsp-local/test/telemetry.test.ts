@@ -17,7 +17,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 
 import { createLocalHost, type LocalHost } from '../src/index.js'
-import { serverReadySpan } from '../src/server/language-server.js'
+import { serverReadySpan } from '../src/server/telemetry.js'
 import { expectGreetDefinition, useFaultSuite } from './fault-server/host-fixture.js'
 import { LeakCheck, descendantPids, positionOf } from './helpers.js'
 

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events'
 
-import { LspError, TelemetryAttr, inSpan, telemetryInstruments } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, telemetryInstruments } from '@codeseam/lsp'
 import {
   DidChangeConfigurationNotification,
   DidChangeTextDocumentNotification,
@@ -32,16 +32,11 @@ import { Liveness } from './liveness.js'
 import { notify, sendRequest, type RequestChannel } from './requests.js'
 import { ServerProcess } from './process.js'
 import { shutdown } from './shutdown.js'
+import { readyWait } from './telemetry.js'
 import { waitForNoProgress, waitForPushOrPull } from './waits.js'
 import type { LanguageServerSpec } from './spec.js'
 
 export type ServerState = 'starting' | 'indexing' | 'ready' | 'crashed' | 'stopped'
-
-/**
- * The span of a wait for a server to finish its work-done progress (indexing, loading): the readiness rule
- * at start, and a query that got an empty answer while the server was busy. Not yet in TelemetrySpan.
- */
-export const serverReadySpan = 'codeseam.server.ready'
 
 /** How long a server whose stdout closed has to exit before it counts as crashed. */
 const outputCloseGraceMs = 1_000
@@ -256,21 +251,10 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     return waitForPushOrPull(this, uri, afterSeq, version, quietMs, deadline, signal)
   }
 
-  /**
-   * Resolves once no work-done progress is active, or at the deadline or on abort (then false); rejects if the
-   * server crashes. A wait that waits is a `codeseam.server.ready` span (`codeseam.outcome`: ready | not_ready).
-   */
+  /** Resolves once no work-done progress is active, or at the deadline or on abort (then false); rejects if the server crashes. */
   waitForQuiet(deadline: number, signal?: AbortSignal): Promise<boolean> {
     if (this.activeProgress.size === 0) return Promise.resolve(true)
-    return inSpan(
-      serverReadySpan,
-      () => ({ [TelemetryAttr.profile]: this.spec.profileId }),
-      async (span) => {
-        const quiet = await this.crashed.race(waitForNoProgress(this, deadline, signal))
-        if (span.isRecording()) span.setAttribute(TelemetryAttr.outcome, quiet ? 'ready' : 'not_ready')
-        return quiet
-      },
-    )
+    return readyWait(this.spec.profileId, () => this.crashed.race(waitForNoProgress(this, deadline, signal)))
   }
 
   /**

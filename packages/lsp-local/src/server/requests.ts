@@ -1,4 +1,4 @@
-import { LspError, TelemetryAttr, TelemetrySpan, errorCodeOf, inSpan } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, TelemetrySpan, inSpan } from '@codeseam/lsp'
 import type { Span } from '@opentelemetry/api'
 import {
   CancellationTokenSource,
@@ -13,6 +13,7 @@ import {
 
 import type { CrashSignal } from './crash.js'
 import type { Deadlines } from './deadlines.js'
+import { endRequestSpan } from './telemetry.js'
 
 /** What a request needs of the server it goes to. */
 export interface RequestChannel {
@@ -24,27 +25,6 @@ export interface RequestChannel {
   readonly crash: CrashSignal
   /** A request got no answer within its deadline (the server checks it is still alive). */
   timedOut(): void
-}
-
-/** How a request ended, for its span: `codeseam.outcome`. */
-export type RequestOutcome = 'ok' | 'cancelled' | 'timeout' | 'error' | 'crashed'
-
-function outcomeOf(error: unknown): RequestOutcome {
-  switch (errorCodeOf(error)) {
-    case 'CANCELLED':
-      return 'cancelled'
-    case 'TIMEOUT':
-      return 'timeout'
-    case 'SERVER_CRASHED':
-      return 'crashed'
-    default:
-      return 'error'
-  }
-}
-
-/** Marks a request span with how it ended (inSpan adds the error code and status of a failure). */
-function endRequestSpan(span: Span, error: unknown): void {
-  if (span.isRecording()) span.setAttribute(TelemetryAttr.outcome, error === undefined ? 'ok' : outcomeOf(error))
 }
 
 /**
