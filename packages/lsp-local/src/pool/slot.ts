@@ -1,16 +1,17 @@
-import { LspError, TelemetryAttr, TelemetrySpan, inSpan, telemetryHash, telemetryInstruments, type LspProviderStatus } from '@codeseam/lsp'
+import { LspError, type LspProviderStatus } from '@codeseam/lsp'
 import type { Attributes, Span } from '@opentelemetry/api'
 
 import type { ResolvedHostConfig, TrustLevel } from '../policy/config.js'
-import { LanguageServer, type ServerState } from '../server/language-server.js'
+import { LanguageServer } from '../server/language-server.js'
 import type { ServerProfile } from '../policy/profiles.js'
 import { serverEnvironment } from '../policy/environment.js'
-import { negotiatedOperations } from '../features/capabilities.js'
 import { clientCapabilities } from '../features/client-capabilities.js'
 import { withHeapCap } from '../policy/limits.js'
 import { nestedSettings, type NestedProjects } from '../workspace/nested-projects.js'
 import { planSpawn } from '../policy/trust.js'
 import { SharedStart } from './shared-start.js'
+import { slotStatus } from './slot-status.js'
+import { SlotTelemetry } from './slot-telemetry.js'
 
 /** What a slot asks of the host around a start. */
 export interface SlotHooks {
@@ -38,12 +39,7 @@ export class ServerSlot {
   private notice: string | undefined
   lastUsed = performance.now()
   private pendingRestart: string | undefined
-  /** A memory restart stopped the server: the next process started replaces it (a restart, for telemetry). */
-  private replacing = false
-  /** Whether the start begun last replaces a crashed or stopped process. */
-  private startIsRestart = false
-  /** The root's salted hash, made when a span first records. */
-  private rootHash: string | undefined
+  private readonly telemetry: SlotTelemetry
 
   constructor(
     readonly root: string,
@@ -55,6 +51,7 @@ export class ServerSlot {
     private readonly hooks?: SlotHooks,
   ) {
     this.starting = new SharedStart(`the ${profile.id} server for ${root}`)
+    this.telemetry = new SlotTelemetry(root, profile.id)
   }
 
   /** Holds a process (running or starting). */
@@ -89,7 +86,7 @@ export class ServerSlot {
     }
     this.server = undefined
     this.restarts++
-    this.replacing = true
+    this.telemetry.replaced()
     this.notice = reason
     await this.stopping(server.stop())
     this.onStatus({ ...this.statusSync(), state: 'idle', reason })
@@ -99,23 +96,14 @@ export class ServerSlot {
     return this.server !== undefined && (this.server.state === 'ready' || this.server.state === 'indexing') ? this.server : undefined
   }
 
-  /** The slot's telemetry attributes: its profile and its root's salted hash (never the path). */
+  /** The slot's profile and root hash, for telemetry. */
   telemetryAttributes(): Attributes {
-    this.rootHash ??= telemetryHash(this.root)
-    return { [TelemetryAttr.profile]: this.profile.id, [TelemetryAttr.rootHash]: this.rootHash }
+    return this.telemetry.attributes()
   }
 
-  /**
-   * The running server, started (single-flight) if needed and ready per the profile's rule, in a
-   * `codeseam.server.acquire` span: `cold_start` when this call waited for a process to start (its own, or
-   * one in progress), `restart` when that start replaces a crashed or stopped process.
-   */
+  /** The running server, started (single-flight) if needed and ready per the profile's rule (in an acquire span). */
   acquire(deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
-    return inSpan(
-      TelemetrySpan.acquire,
-      () => this.telemetryAttributes(),
-      (span) => this.acquireIn(span, deadline, signal),
-    )
+    return this.telemetry.acquire((span) => this.acquireIn(span, deadline, signal))
   }
 
   private async acquireIn(span: Span, deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
@@ -123,13 +111,13 @@ export class ServerSlot {
     if (this.unavailable !== undefined) throw this.unavailableError()
     const live = this.live
     if (live !== undefined) {
-      if (span.isRecording()) span.setAttribute(TelemetryAttr.cold, false)
+      this.telemetry.acquired(span, false)
       return live
     }
     // The start's own deadline: the host's request timeout from now, whoever waits on it.
     const hostDeadline = Date.now() + this.config.requestTimeoutMs
     const started = this.starting.join((startSignal) => this.start(hostDeadline, startSignal), deadline, signal)
-    if (span.isRecording()) span.setAttributes({ [TelemetryAttr.cold]: true, [TelemetryAttr.restart]: this.startIsRestart })
+    this.telemetry.acquired(span, true)
     return started
   }
 
@@ -143,16 +131,9 @@ export class ServerSlot {
     )
   }
 
-  /** One start in a `codeseam.server.start` span: backoff after a crash, spawn, handshake, readiness wait. */
+  /** One start in a start span: backoff after a crash, spawn, handshake, readiness wait. */
   private start(deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
-    // A server still held here crashed or was stopped; a memory restart let go of its server already.
-    const restart = this.server !== undefined || this.replacing
-    this.startIsRestart = restart
-    return inSpan(
-      TelemetrySpan.start,
-      () => ({ [TelemetryAttr.profile]: this.profile.id, [TelemetryAttr.restart]: restart }),
-      () => this.startProcess(restart, deadline, signal),
-    )
+    return this.telemetry.start(this.server !== undefined, (restart) => this.startProcess(restart, deadline, signal))
   }
 
   private async startProcess(restart: boolean, deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
@@ -195,8 +176,7 @@ export class ServerSlot {
       onEscape: () => this.hooks?.escaped?.(this.workspaceRoot),
     })
     this.server = server
-    this.replacing = false
-    telemetryInstruments().serverStarts.add(1, { [TelemetryAttr.profile]: this.profile.id, [TelemetryAttr.restart]: restart })
+    this.telemetry.spawned(restart)
     server.on('state', () => this.onStatus(this.statusSync()))
     this.onStatus(this.statusSync())
     try {
@@ -307,32 +287,8 @@ export class ServerSlot {
 
   /** Status without the RSS (which needs /proc). */
   statusSync(): LspProviderStatus {
-    const server = this.server
-    const map: Record<ServerState, LspProviderStatus['state']> = {
-      starting: 'starting',
-      indexing: 'indexing',
-      ready: 'ready',
-      crashed: 'crashed',
-      stopped: 'idle',
-    }
-    return {
-      providerId: `local:${this.profile.id}`,
-      root: this.root,
-      server: this.profile.id,
-      state: this.unavailable !== undefined ? 'unavailable' : server === undefined ? 'idle' : map[server.state],
-      ...(this.unavailable !== undefined
-        ? { reason: this.unavailable }
-        : server?.crashReason !== undefined
-          ? { reason: server.crashReason }
-          : this.notice !== undefined
-            ? { reason: this.notice }
-            : {}),
-      ...(server === undefined
-        ? {}
-        : { uptimeMs: Date.now() - server.startedAt, operations: negotiatedOperations(server.capabilities, server.registrations) }),
-      restarts: this.restarts,
-      languages: [...new Set(Object.values(this.profile.extensions))],
-    }
+    const { root, profile, server, unavailable, notice, restarts } = this
+    return slotStatus({ root, profile, server, unavailable, notice, restarts })
   }
 
   /** Status with the RSS of the server's process tree. */
