@@ -1,15 +1,13 @@
-import { statSync } from 'node:fs'
-import * as nodePath from 'node:path'
-
 import { LspError, TelemetryAttr, TelemetrySpan, extensionOf, inSpan, type LspSearchCoverage } from '@codeseam/lsp'
-import type { Attributes } from '@opentelemetry/api'
 
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import type { ConfigWatch } from './disk-watch.js'
 import { listFiles, profileExtensions } from './files.js'
 import { inScope, pyrightScope } from './pyright-projects.js'
-import { discoverTsProjects, isTsConfigName, planProjectLoad, type TsProjectGraph } from './ts-projects.js'
+import { loadSpan } from './project-load-span.js'
+import { TsGraphCache } from './ts-graph-cache.js'
+import { planProjectLoad, type TsProjectGraph } from './ts-projects.js'
 import type { LocalWorkspace } from './workspace.js'
 
 /**
@@ -25,7 +23,7 @@ export class ProjectLoader {
   /** Servers that saw files created or deleted since their projects were loaded (loose files to re-plan). */
   private readonly replan = new WeakSet<LanguageServer>()
   /** Per (server folder, profile): the TypeScript project graph, until one of its config files changes. */
-  private readonly graphs = new Map<string, CachedGraph>()
+  private readonly graphs = new TsGraphCache()
 
   /** @param maxOpenDocuments the per-server open-document limit the pinned files must leave room under */
   constructor(private readonly maxOpenDocuments: number) {}
@@ -38,11 +36,10 @@ export class ProjectLoader {
   /** The config files a disk watch must report for a server's folder (TypeScript profiles), so the graph is read again. */
   configWatch(root: string, profile: ServerProfile): ConfigWatch | undefined {
     if (profile.loadAllProjects !== 'tsconfig') return undefined
-    const key = graphKey(root, profile)
     return {
       // A project config (or the target of an `extends`) created, changed or deleted: read the graph again.
-      isConfig: (path: string) => isTsConfigName(nodePath.basename(path)) || this.graphs.get(key)?.configFiles.has(path) === true,
-      onConfigChange: () => this.graphs.delete(key),
+      isConfig: (path: string) => this.graphs.isConfig(root, profile, path),
+      onConfigChange: () => this.graphs.forget(root, profile),
     }
   }
 
@@ -89,7 +86,7 @@ export class ProjectLoader {
     }
     if (profile.loadAllProjects !== 'tsconfig') return Promise.resolve(undefined)
     const load = this.loaded.get(server)
-    const graph = this.currentGraph(graphKey(server.spec.root, profile))?.value
+    const graph = this.graphs.settled(server.spec.root, profile)
     if (load?.settled !== undefined && graph !== undefined && load.graph === graph && this.stillOpen(server, load.opened))
       return load.coverage
     return loadSpan(
@@ -111,7 +108,7 @@ export class ProjectLoader {
     deadline: number,
     signal?: AbortSignal,
   ): Promise<LspSearchCoverage> {
-    const graph = await this.projectGraph(server.spec.root, profile, deadline, signal)
+    const graph = await this.graphs.read(server.spec.root, profile, deadline, signal)
     let load = this.loaded.get(server)
     const dirty = this.replan.has(server)
     if (load === undefined || load.graph !== graph || dirty || !load.opened.every((file) => server.documents.get(file) !== undefined)) {
@@ -140,7 +137,7 @@ export class ProjectLoader {
    */
   prefetch(root: string, profile: ServerProfile, timeoutMs: number, signal: AbortSignal): void {
     if (profile.loadAllProjects !== 'tsconfig') return
-    this.projectGraph(root, profile, Date.now() + timeoutMs, signal).catch(() => {})
+    this.graphs.read(root, profile, Date.now() + timeoutMs, signal).catch(() => {})
   }
 
   /** Projects a server has loaded, of those found, once its projects were loaded (for status). */
@@ -214,51 +211,6 @@ export class ProjectLoader {
     const limit = this.maxOpenDocuments
     return Math.max(0, limit - Math.max(8, Math.floor(limit / 4)))
   }
-
-  /** The cached graph of a key, unless a config file read for it changed (then it is forgotten). */
-  private currentGraph(key: string): CachedGraph | undefined {
-    const cached = this.graphs.get(key)
-    // A config edited in a tree too large to watch, or before the watcher saw it: its stat tells.
-    if (cached?.settled === true && [...cached.configFiles].some((file) => statSignature(file) !== cached.signatures.get(file))) {
-      this.graphs.delete(key)
-      return undefined
-    }
-    return cached
-  }
-
-  /** The project graph of a folder, read once and kept until a config file in it changes. */
-  private async projectGraph(root: string, profile: ServerProfile, deadline: number, signal?: AbortSignal): Promise<TsProjectGraph> {
-    const key = graphKey(root, profile)
-    let cached = this.currentGraph(key)
-    if (cached === undefined) {
-      const configFiles = new Set<string>()
-      const signatures = new Map<string, string | undefined>()
-      const entry: CachedGraph = {
-        configFiles,
-        signatures,
-        settled: false,
-        graph: Promise.resolve({ projects: [], configFiles: [], errors: [] }),
-      }
-      entry.graph = (async () => {
-        const configs = await listFiles(root, { names: new Set(['tsconfig.json', 'jsconfig.json']) }, 2_000)
-        const graph = await discoverTsProjects(root, configs.files, {
-          timeoutMs: Math.max(1, deadline - Date.now()),
-          ...(signal === undefined ? {} : { signal }),
-        })
-        for (const file of [...configs.files, ...graph.configFiles]) {
-          configFiles.add(file)
-          signatures.set(file, statSignature(file))
-        }
-        entry.settled = true
-        entry.value = graph
-        return graph
-      })()
-      cached = entry
-      this.graphs.set(key, entry)
-      entry.graph.catch(() => this.graphs.get(key) === entry && this.graphs.delete(key))
-    }
-    return cached.graph
-  }
 }
 
 /** Opens and pins files; one deleted since the walk, or refused (a symlink out of the workspace), is counted as failed. */
@@ -282,43 +234,6 @@ async function openPinned(
   return { opened, failed }
 }
 
-/**
- * A project load a query waits for, as a `codeseam.project.load` span: counts only (files opened and pinned,
- * projects loaded of those found, whether that covered everything).
- */
-function loadSpan(profile: ServerProfile, run: () => Promise<LspSearchCoverage>, opened: () => number): Promise<LspSearchCoverage> {
-  return inSpan(
-    TelemetrySpan.projectLoad,
-    () => ({ [TelemetryAttr.profile]: profile.id }),
-    async (span) => {
-      const coverage = await run()
-      if (span.isRecording()) span.setAttributes(loadAttributes(coverage, opened()))
-      return coverage
-    },
-  )
-}
-
-function loadAttributes(coverage: LspSearchCoverage, files: number): Attributes {
-  return {
-    [TelemetryAttr.files]: files,
-    [ProjectLoadAttr.found]: coverage.projectsFound,
-    [ProjectLoadAttr.loaded]: coverage.projectsSearched,
-    [ProjectLoadAttr.filesNotSearched]: coverage.filesNotSearched ?? 0,
-    [TelemetryAttr.incomplete]: !coverage.complete,
-  }
-}
-
-/** Attribute keys of a project load that TelemetryAttr does not have yet (counts only). */
-export const ProjectLoadAttr = {
-  found: 'codeseam.projects.found',
-  loaded: 'codeseam.projects.loaded',
-  filesNotSearched: 'codeseam.files.not_searched',
-} as const
-
-function graphKey(root: string, profile: ServerProfile): string {
-  return `${root}\0${profile.id}`
-}
-
 /** What opening a server's projects covered. */
 interface ProjectLoad {
   readonly graph: TsProjectGraph
@@ -334,19 +249,4 @@ interface PythonLoad {
   coverage: Promise<LspSearchCoverage>
   /** The coverage is known. */
   settled: boolean
-}
-
-interface CachedGraph {
-  graph: Promise<TsProjectGraph>
-  /** The graph, once read. */
-  value?: TsProjectGraph
-  /** Config files read for it (configs, `extends` targets) and their stat signature when read. */
-  readonly configFiles: Set<string>
-  readonly signatures: Map<string, string | undefined>
-  settled: boolean
-}
-
-function statSignature(file: string): string | undefined {
-  const info = statSync(file, { throwIfNoEntry: false })
-  return info === undefined ? undefined : `${info.mtimeMs}:${info.ctimeMs}:${info.size}:${info.ino}`
 }
