@@ -135,7 +135,7 @@ export interface MemoryBreach {
  * process alive.
  */
 export class MemoryWatcher {
-  private readonly watched = new Map<string, { pid: number; ceilingBytes: number; over: number }>()
+  private readonly watched = new Map<string, { pid: number; ceilingBytes: number; over: number; rssBytes?: number }>()
   private timer: NodeJS.Timeout | undefined
   private checking: Promise<MemoryBreach[]> | undefined
 
@@ -157,6 +157,11 @@ export class MemoryWatcher {
     return this.watched.size
   }
 
+  /** The last sampled resident memory of a watched tree; undefined before its first sample. */
+  lastRss(key: string): number | undefined {
+    return this.watched.get(key)?.rssBytes
+  }
+
   /** Samples every watched tree once (single-flight); returns the breaches it reported. */
   check(): Promise<MemoryBreach[]> {
     this.checking ??= this.sample().finally(() => {
@@ -173,6 +178,7 @@ export class MemoryWatcher {
         this.watched.delete(key) // exited: the crash path reports it
         continue
       }
+      entry.rssBytes = memory.rssBytes
       entry.over = memory.rssBytes > entry.ceilingBytes ? entry.over + 1 : 0
       if (entry.over >= this.options.breachSamples && this.watched.get(key) === entry) {
         this.watched.delete(key)

@@ -1,6 +1,7 @@
 import * as nodePath from 'node:path'
 
-import { LspError, isWithin, type LspProviderStatus } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, isWithin, observeTelemetry, type LspProviderStatus } from '@codeseam/lsp'
+import type { Attributes } from '@opentelemetry/api'
 
 import type { ResolvedHostConfig, TrustLevel } from '../policy/config.js'
 import type { ServerProfile } from '../policy/profiles.js'
@@ -31,6 +32,8 @@ export class ServerPool {
   /** Samples every running server's process tree; a breach restarts that server. */
   private readonly memory: MemoryWatcher
   private readonly slotHooks: SlotHooks
+  /** Removes the pool's metric observations (memory per server, documents open per profile). */
+  private readonly unobserve: ReadonlyArray<() => void>
 
   constructor(
     private readonly config: ResolvedHostConfig,
@@ -49,6 +52,30 @@ export class ServerPool {
       escaped: (workspaceRoot) => hooks.escaped(workspaceRoot),
       nested: (slot) => nestedProjects(slot.root, slot.profile),
     }
+    this.unobserve = [
+      observeTelemetry('serverMemory', () => this.memoryObservations()),
+      observeTelemetry('documentsOpen', () => this.documentObservations()),
+    ]
+  }
+
+  /** The last sampled RSS of each live server's process tree (sampled only under a memory ceiling), by profile and root hash. */
+  private memoryObservations(): Array<{ value: number; attributes: Attributes }> {
+    const observed: Array<{ value: number; attributes: Attributes }> = []
+    for (const [key, slot] of this.slots) {
+      const rss = slot.live === undefined ? undefined : this.memory.lastRss(key)
+      if (rss !== undefined) observed.push({ value: rss, attributes: slot.telemetryAttributes() })
+    }
+    return observed
+  }
+
+  /** Documents open in live servers, per profile. */
+  private documentObservations(): Array<{ value: number; attributes: Attributes }> {
+    const perProfile = new Map<string, number>()
+    for (const slot of this.slots.values()) {
+      const live = slot.live
+      if (live !== undefined) perProfile.set(slot.profile.id, (perProfile.get(slot.profile.id) ?? 0) + live.documents.openCount)
+    }
+    return [...perProfile].map(([profile, value]) => ({ value, attributes: { [TelemetryAttr.profile]: profile } }))
   }
 
   /** Stops least recently used idle servers so one more fits under maxServers. */
@@ -167,6 +194,7 @@ export class ServerPool {
 
   /** Stops every server and the memory sampling; returns once the process watchdog has nothing left to do. */
   async dispose(): Promise<void> {
+    for (const remove of this.unobserve) remove()
     this.memory.stop()
     const slots = [...this.slots.values()]
     this.slots.clear()

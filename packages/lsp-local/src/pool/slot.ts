@@ -1,15 +1,17 @@
 import { LspError, type LspProviderStatus } from '@codeseam/lsp'
+import type { Attributes, Span } from '@opentelemetry/api'
 
 import type { ResolvedHostConfig, TrustLevel } from '../policy/config.js'
-import { LanguageServer, type ServerState } from '../server/language-server.js'
+import { LanguageServer } from '../server/language-server.js'
 import type { ServerProfile } from '../policy/profiles.js'
 import { serverEnvironment } from '../policy/environment.js'
-import { negotiatedOperations } from '../features/capabilities.js'
 import { clientCapabilities } from '../features/client-capabilities.js'
 import { withHeapCap } from '../policy/limits.js'
 import { nestedSettings, type NestedProjects } from '../workspace/nested-projects.js'
 import { planSpawn } from '../policy/trust.js'
 import { SharedStart } from './shared-start.js'
+import { slotStatus } from './slot-status.js'
+import { SlotTelemetry } from './slot-telemetry.js'
 
 /** What a slot asks of the host around a start. */
 export interface SlotHooks {
@@ -37,6 +39,7 @@ export class ServerSlot {
   private notice: string | undefined
   lastUsed = performance.now()
   private pendingRestart: string | undefined
+  private readonly telemetry: SlotTelemetry
 
   constructor(
     readonly root: string,
@@ -48,6 +51,7 @@ export class ServerSlot {
     private readonly hooks?: SlotHooks,
   ) {
     this.starting = new SharedStart(`the ${profile.id} server for ${root}`)
+    this.telemetry = new SlotTelemetry(root, profile.id)
   }
 
   /** Holds a process (running or starting). */
@@ -82,6 +86,7 @@ export class ServerSlot {
     }
     this.server = undefined
     this.restarts++
+    this.telemetry.replaced()
     this.notice = reason
     await this.stopping(server.stop())
     this.onStatus({ ...this.statusSync(), state: 'idle', reason })
@@ -91,15 +96,29 @@ export class ServerSlot {
     return this.server !== undefined && (this.server.state === 'ready' || this.server.state === 'indexing') ? this.server : undefined
   }
 
-  /** The running server, started (single-flight) if needed and ready per the profile's rule. */
-  async acquire(deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
+  /** The slot's profile and root hash, for telemetry. */
+  telemetryAttributes(): Attributes {
+    return this.telemetry.attributes()
+  }
+
+  /** The running server, started (single-flight) if needed and ready per the profile's rule (in an acquire span). */
+  acquire(deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
+    return this.telemetry.acquire((span) => this.acquireIn(span, deadline, signal))
+  }
+
+  private async acquireIn(span: Span, deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
     if (this.disposed) throw new LspError('DISPOSED', 'the lsp-local host was disposed')
     if (this.unavailable !== undefined) throw this.unavailableError()
     const live = this.live
-    if (live !== undefined) return live
+    if (live !== undefined) {
+      this.telemetry.acquired(span, false)
+      return live
+    }
     // The start's own deadline: the host's request timeout from now, whoever waits on it.
     const hostDeadline = Date.now() + this.config.requestTimeoutMs
-    return this.starting.join((startSignal) => this.start(hostDeadline, startSignal), deadline, signal)
+    const started = this.starting.join((startSignal) => this.start(hostDeadline, startSignal), deadline, signal)
+    this.telemetry.acquired(span, true)
+    return started
   }
 
   private unavailableError(): LspError {
@@ -112,7 +131,12 @@ export class ServerSlot {
     )
   }
 
-  private async start(deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
+  /** One start in a start span: backoff after a crash, spawn, handshake, readiness wait. */
+  private start(deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
+    return this.telemetry.start(this.server !== undefined, (restart) => this.startProcess(restart, deadline, signal))
+  }
+
+  private async startProcess(restart: boolean, deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
     if (this.server !== undefined) {
       // The previous process crashed or was stopped: this is a restart.
       const crashed = this.server.state === 'crashed'
@@ -152,6 +176,7 @@ export class ServerSlot {
       onEscape: () => this.hooks?.escaped?.(this.workspaceRoot),
     })
     this.server = server
+    this.telemetry.spawned(restart)
     server.on('state', () => this.onStatus(this.statusSync()))
     this.onStatus(this.statusSync())
     try {
@@ -262,32 +287,8 @@ export class ServerSlot {
 
   /** Status without the RSS (which needs /proc). */
   statusSync(): LspProviderStatus {
-    const server = this.server
-    const map: Record<ServerState, LspProviderStatus['state']> = {
-      starting: 'starting',
-      indexing: 'indexing',
-      ready: 'ready',
-      crashed: 'crashed',
-      stopped: 'idle',
-    }
-    return {
-      providerId: `local:${this.profile.id}`,
-      root: this.root,
-      server: this.profile.id,
-      state: this.unavailable !== undefined ? 'unavailable' : server === undefined ? 'idle' : map[server.state],
-      ...(this.unavailable !== undefined
-        ? { reason: this.unavailable }
-        : server?.crashReason !== undefined
-          ? { reason: server.crashReason }
-          : this.notice !== undefined
-            ? { reason: this.notice }
-            : {}),
-      ...(server === undefined
-        ? {}
-        : { uptimeMs: Date.now() - server.startedAt, operations: negotiatedOperations(server.capabilities, server.registrations) }),
-      restarts: this.restarts,
-      languages: [...new Set(Object.values(this.profile.extensions))],
-    }
+    const { root, profile, server, unavailable, notice, restarts } = this
+    return slotStatus({ root, profile, server, unavailable, notice, restarts })
   }
 
   /** Status with the RSS of the server's process tree. */

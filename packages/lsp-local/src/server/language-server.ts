@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events'
 
-import { LspError } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, telemetryInstruments } from '@codeseam/lsp'
 import {
   DidChangeConfigurationNotification,
   DidChangeTextDocumentNotification,
@@ -32,6 +32,7 @@ import { Liveness } from './liveness.js'
 import { notify, sendRequest, type RequestChannel } from './requests.js'
 import { ServerProcess } from './process.js'
 import { shutdown } from './shutdown.js'
+import { readyWait } from './telemetry.js'
 import { waitForNoProgress, waitForPushOrPull } from './waits.js'
 import type { LanguageServerSpec } from './spec.js'
 
@@ -192,6 +193,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
       `the ${this.spec.profileId} language server for ${this.spec.root} crashed: ${reason}${tail ? `\nlast stderr lines:\n${tail}` : ''}`,
       { data: { profile: this.spec.profileId, root: this.spec.root, stderr: tail } },
     )
+    telemetryInstruments().serverCrashes.add(1, { [TelemetryAttr.profile]: this.spec.profileId })
     this.crashed.raise(error, () => this.setState('crashed'))
     this.connection.dispose()
     this.process.signal('KILL')
@@ -252,7 +254,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
   /** Resolves once no work-done progress is active, or at the deadline or on abort (then false); rejects if the server crashes. */
   waitForQuiet(deadline: number, signal?: AbortSignal): Promise<boolean> {
     if (this.activeProgress.size === 0) return Promise.resolve(true)
-    return this.crashed.race(waitForNoProgress(this, deadline, signal))
+    return readyWait(this.spec.profileId, () => this.crashed.race(waitForNoProgress(this, deadline, signal)))
   }
 
   /**

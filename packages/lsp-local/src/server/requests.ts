@@ -1,4 +1,5 @@
-import { LspError } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, TelemetrySpan, inSpan } from '@codeseam/lsp'
+import type { Span } from '@opentelemetry/api'
 import {
   CancellationTokenSource,
   ConnectionError,
@@ -12,6 +13,7 @@ import {
 
 import type { CrashSignal } from './crash.js'
 import type { Deadlines } from './deadlines.js'
+import { endRequestSpan } from './telemetry.js'
 
 /** What a request needs of the server it goes to. */
 export interface RequestChannel {
@@ -26,8 +28,9 @@ export interface RequestChannel {
 }
 
 /**
- * Sends one request with a deadline. On timeout or abort the request is cancelled ($/cancelRequest) and
- * fails with TIMEOUT / CANCELLED (a timeout is also reported to the channel). Server errors → SERVER_ERROR.
+ * Sends one request with a deadline, in a `codeseam.lsp.request` span (method, profile, outcome). On timeout
+ * or abort the request is cancelled ($/cancelRequest) and fails with TIMEOUT / CANCELLED (a timeout is also
+ * reported to the channel). Server errors → SERVER_ERROR.
  */
 export function sendRequest<P, R, PR, E, RO>(
   channel: RequestChannel,
@@ -35,9 +38,27 @@ export function sendRequest<P, R, PR, E, RO>(
   params: P,
   options: { timeoutMs: number; signal?: AbortSignal; what?: string },
 ): Promise<R> {
+  return inSpan(
+    TelemetrySpan.request,
+    () => ({ [TelemetryAttr.method]: type.method, [TelemetryAttr.profile]: channel.profileId }),
+    (span) => send(channel, type, params, options, span),
+  )
+}
+
+function send<P, R, PR, E, RO>(
+  channel: RequestChannel,
+  type: ProtocolRequestType<P, R, PR, E, RO>,
+  params: P,
+  options: { timeoutMs: number; signal?: AbortSignal; what?: string },
+  span: Span,
+): Promise<R> {
   const what = options.what ?? type.method
   const { signal } = options
-  if (signal?.aborted === true) return Promise.reject(new LspError('CANCELLED', `${what} was cancelled`))
+  if (signal?.aborted === true) {
+    const error = new LspError('CANCELLED', `${what} was cancelled`)
+    endRequestSpan(span, error)
+    return Promise.reject(error)
+  }
   // One promise settled by whichever comes first: the answer, the deadline, an abort or a crash.
   return new Promise<R>((resolve, reject) => {
     const source = new CancellationTokenSource()
@@ -50,6 +71,7 @@ export function sendRequest<P, R, PR, E, RO>(
       deadline.cancel()
       signal?.removeEventListener('abort', onAbort)
       channel.crash.listeners.delete(onCrash)
+      endRequestSpan(span, error)
       if (error === undefined) resolve(value as R)
       else reject(error)
       if (cancel) source.cancel()

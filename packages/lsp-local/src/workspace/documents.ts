@@ -112,6 +112,11 @@ export class DocumentSync {
     return [...this.open.values()]
   }
 
+  /** How many documents are open (the documents-open gauge). */
+  get openCount(): number {
+    return this.open.size
+  }
+
   get(path: string): OpenDocument | undefined {
     return this.open.get(path)
   }

@@ -1,14 +1,13 @@
-import { statSync } from 'node:fs'
-import * as nodePath from 'node:path'
-
-import { LspError, extensionOf, type LspSearchCoverage } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, TelemetrySpan, extensionOf, inSpan, type LspSearchCoverage } from '@codeseam/lsp'
 
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import type { ConfigWatch } from './disk-watch.js'
 import { listFiles, profileExtensions } from './files.js'
 import { inScope, pyrightScope } from './pyright-projects.js'
-import { discoverTsProjects, isTsConfigName, planProjectLoad, type TsProjectGraph } from './ts-projects.js'
+import { loadSpan } from './project-load-span.js'
+import { TsGraphCache } from './ts-graph-cache.js'
+import { planProjectLoad, type TsProjectGraph } from './ts-projects.js'
 import type { LocalWorkspace } from './workspace.js'
 
 /**
@@ -20,11 +19,11 @@ export class ProjectLoader {
   /** Per server: the project graph its pinned files were chosen from, and what opening them covered. */
   private readonly loaded = new WeakMap<LanguageServer, ProjectLoad>()
   /** Per pyright server: the files outside every configuration's program that were opened, and the coverage. */
-  private readonly pythonLoads = new WeakMap<LanguageServer, { opened: string[]; coverage: Promise<LspSearchCoverage> }>()
+  private readonly pythonLoads = new WeakMap<LanguageServer, PythonLoad>()
   /** Servers that saw files created or deleted since their projects were loaded (loose files to re-plan). */
   private readonly replan = new WeakSet<LanguageServer>()
   /** Per (server folder, profile): the TypeScript project graph, until one of its config files changes. */
-  private readonly graphs = new Map<string, CachedGraph>()
+  private readonly graphs = new TsGraphCache()
 
   /** @param maxOpenDocuments the per-server open-document limit the pinned files must leave room under */
   constructor(private readonly maxOpenDocuments: number) {}
@@ -37,21 +36,29 @@ export class ProjectLoader {
   /** The config files a disk watch must report for a server's folder (TypeScript profiles), so the graph is read again. */
   configWatch(root: string, profile: ServerProfile): ConfigWatch | undefined {
     if (profile.loadAllProjects !== 'tsconfig') return undefined
-    const key = graphKey(root, profile)
     return {
       // A project config (or the target of an `extends`) created, changed or deleted: read the graph again.
-      isConfig: (path: string) => isTsConfigName(nodePath.basename(path)) || this.graphs.get(key)?.configFiles.has(path) === true,
-      onConfigChange: () => this.graphs.delete(key),
+      isConfig: (path: string) => this.graphs.isConfig(root, profile, path),
+      onConfigChange: () => this.graphs.forget(root, profile),
     }
   }
 
   /** Opens one source file so servers that answer only about open documents have a project loaded. */
-  async openAnyFile(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile): Promise<void> {
-    const { files } = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 1)
-    const first = files[0]
-    if (first !== undefined && workspace.containment.contains(first)) {
-      await server.documents.sync(first, profile.extensions[extensionOf(first) ?? ''] ?? '', { pin: true })
-    }
+  openAnyFile(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile): Promise<void> {
+    return inSpan(
+      TelemetrySpan.projectLoad,
+      () => ({ [TelemetryAttr.profile]: profile.id }),
+      async (span) => {
+        const { files } = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 1)
+        const first = files[0]
+        let opened = 0
+        if (first !== undefined && workspace.containment.contains(first)) {
+          await server.documents.sync(first, profile.extensions[extensionOf(first) ?? ''] ?? '', { pin: true })
+          opened = 1
+        }
+        if (span.isRecording()) span.setAttribute(TelemetryAttr.files, opened)
+      },
+    )
   }
 
   /**
@@ -60,16 +67,48 @@ export class ProjectLoader {
    * never closes it), and so are the source files of no project (inferred projects), within the
    * open-document limit. Returns the coverage that gives; undefined for profiles without a project model.
    */
-  async loadProjects(
+  loadProjects(
     server: LanguageServer,
     workspace: LocalWorkspace,
     profile: ServerProfile,
     deadline: number,
     signal?: AbortSignal,
   ): Promise<LspSearchCoverage | undefined> {
-    if (profile.loadAllProjects === 'pyright') return this.loadPyrightFiles(server, workspace, profile)
-    if (profile.loadAllProjects !== 'tsconfig') return undefined
-    const graph = await this.projectGraph(server.spec.root, profile, deadline, signal)
+    if (profile.loadAllProjects === 'pyright') {
+      const previous = this.pythonLoads.get(server)
+      // A load that finished and still holds answers at once; a load to run or to wait for is a span.
+      if (previous?.settled === true && this.stillOpen(server, previous.opened)) return previous.coverage
+      return loadSpan(
+        profile,
+        () => this.loadPyrightFiles(server, workspace, profile),
+        () => this.pythonLoads.get(server)?.opened.length ?? 0,
+      )
+    }
+    if (profile.loadAllProjects !== 'tsconfig') return Promise.resolve(undefined)
+    const load = this.loaded.get(server)
+    const graph = this.graphs.settled(server.spec.root, profile)
+    if (load?.settled !== undefined && graph !== undefined && load.graph === graph && this.stillOpen(server, load.opened))
+      return load.coverage
+    return loadSpan(
+      profile,
+      () => this.loadTsProjects(server, workspace, profile, deadline, signal),
+      () => this.loaded.get(server)?.opened.length ?? 0,
+    )
+  }
+
+  /** Nothing created or deleted since the server's files were planned, and every one opened for it still open. */
+  private stillOpen(server: LanguageServer, opened: ReadonlyArray<string>): boolean {
+    return !this.replan.has(server) && opened.every((file) => server.documents.get(file) !== undefined)
+  }
+
+  private async loadTsProjects(
+    server: LanguageServer,
+    workspace: LocalWorkspace,
+    profile: ServerProfile,
+    deadline: number,
+    signal?: AbortSignal,
+  ): Promise<LspSearchCoverage> {
+    const graph = await this.graphs.read(server.spec.root, profile, deadline, signal)
     let load = this.loaded.get(server)
     const dirty = this.replan.has(server)
     if (load === undefined || load.graph !== graph || dirty || !load.opened.every((file) => server.documents.get(file) !== undefined)) {
@@ -98,7 +137,7 @@ export class ProjectLoader {
    */
   prefetch(root: string, profile: ServerProfile, timeoutMs: number, signal: AbortSignal): void {
     if (profile.loadAllProjects !== 'tsconfig') return
-    this.projectGraph(root, profile, Date.now() + timeoutMs, signal).catch(() => {})
+    this.graphs.read(root, profile, Date.now() + timeoutMs, signal).catch(() => {})
   }
 
   /** Projects a server has loaded, of those found, once its projects were loaded (for status). */
@@ -117,8 +156,9 @@ export class ProjectLoader {
     if (previous !== undefined && !this.replan.has(server) && previous.opened.every((file) => server.documents.get(file) !== undefined))
       return previous.coverage
     this.replan.delete(server)
-    const load: { opened: string[]; coverage: Promise<LspSearchCoverage> } = {
+    const load: PythonLoad = {
       opened: [],
+      settled: false,
       coverage: Promise.resolve({ projectsSearched: 0, projectsFound: 0, complete: false }),
     }
     load.coverage = (async () => {
@@ -130,6 +170,7 @@ export class ProjectLoader {
       const { opened, failed } = await openPinned(server, profile, loose.slice(0, budget))
       load.opened = opened
       const missed = Math.max(0, loose.length - budget) + (sources.complete ? 0 : 1) + failed
+      load.settled = true
       return {
         projectsSearched: projects,
         projectsFound: projects,
@@ -170,44 +211,6 @@ export class ProjectLoader {
     const limit = this.maxOpenDocuments
     return Math.max(0, limit - Math.max(8, Math.floor(limit / 4)))
   }
-
-  /** The project graph of a folder, read once and kept until a config file in it changes. */
-  private async projectGraph(root: string, profile: ServerProfile, deadline: number, signal?: AbortSignal): Promise<TsProjectGraph> {
-    const key = graphKey(root, profile)
-    let cached = this.graphs.get(key)
-    // A config edited in a tree too large to watch, or before the watcher saw it: its stat tells.
-    if (cached?.settled === true && [...cached.configFiles].some((file) => statSignature(file) !== cached?.signatures.get(file))) {
-      this.graphs.delete(key)
-      cached = undefined
-    }
-    if (cached === undefined) {
-      const configFiles = new Set<string>()
-      const signatures = new Map<string, string | undefined>()
-      const entry: CachedGraph = {
-        configFiles,
-        signatures,
-        settled: false,
-        graph: Promise.resolve({ projects: [], configFiles: [], errors: [] }),
-      }
-      entry.graph = (async () => {
-        const configs = await listFiles(root, { names: new Set(['tsconfig.json', 'jsconfig.json']) }, 2_000)
-        const graph = await discoverTsProjects(root, configs.files, {
-          timeoutMs: Math.max(1, deadline - Date.now()),
-          ...(signal === undefined ? {} : { signal }),
-        })
-        for (const file of [...configs.files, ...graph.configFiles]) {
-          configFiles.add(file)
-          signatures.set(file, statSignature(file))
-        }
-        entry.settled = true
-        return graph
-      })()
-      cached = entry
-      this.graphs.set(key, entry)
-      entry.graph.catch(() => this.graphs.get(key) === entry && this.graphs.delete(key))
-    }
-    return cached.graph
-  }
 }
 
 /** Opens and pins files; one deleted since the walk, or refused (a symlink out of the workspace), is counted as failed. */
@@ -231,10 +234,6 @@ async function openPinned(
   return { opened, failed }
 }
 
-function graphKey(root: string, profile: ServerProfile): string {
-  return `${root}\0${profile.id}`
-}
-
 /** What opening a server's projects covered. */
 interface ProjectLoad {
   readonly graph: TsProjectGraph
@@ -244,15 +243,10 @@ interface ProjectLoad {
   settled?: LspSearchCoverage
 }
 
-interface CachedGraph {
-  graph: Promise<TsProjectGraph>
-  /** Config files read for it (configs, `extends` targets) and their stat signature when read. */
-  readonly configFiles: Set<string>
-  readonly signatures: Map<string, string | undefined>
+/** What opening a pyright server's files outside every configuration covered. */
+interface PythonLoad {
+  opened: string[]
+  coverage: Promise<LspSearchCoverage>
+  /** The coverage is known. */
   settled: boolean
-}
-
-function statSignature(file: string): string | undefined {
-  const info = statSync(file, { throwIfNoEntry: false })
-  return info === undefined ? undefined : `${info.mtimeMs}:${info.ctimeMs}:${info.size}:${info.ino}`
 }

@@ -1,0 +1,47 @@
+import type { LspProviderStatus } from '@codeseam/lsp'
+
+import { negotiatedOperations } from '../features/capabilities.js'
+import type { ServerProfile } from '../policy/profiles.js'
+import type { LanguageServer, ServerState } from '../server/language-server.js'
+
+const states: Record<ServerState, LspProviderStatus['state']> = {
+  starting: 'starting',
+  indexing: 'indexing',
+  ready: 'ready',
+  crashed: 'crashed',
+  stopped: 'idle',
+}
+
+/** What a slot's status is made of. */
+export interface SlotState {
+  readonly root: string
+  readonly profile: ServerProfile
+  readonly server: LanguageServer | undefined
+  /** Why the slot no longer starts its server (crash loop), if it does not. */
+  readonly unavailable: string | undefined
+  /** The memory-restart reason not yet reported. */
+  readonly notice: string | undefined
+  readonly restarts: number
+}
+
+/** A slot's status without the RSS (which needs /proc): state, the reason for it, uptime, operations, restarts. */
+export function slotStatus({ root, profile, server, unavailable, notice, restarts }: SlotState): LspProviderStatus {
+  return {
+    providerId: `local:${profile.id}`,
+    root,
+    server: profile.id,
+    state: unavailable !== undefined ? 'unavailable' : server === undefined ? 'idle' : states[server.state],
+    ...(unavailable !== undefined
+      ? { reason: unavailable }
+      : server?.crashReason !== undefined
+        ? { reason: server.crashReason }
+        : notice !== undefined
+          ? { reason: notice }
+          : {}),
+    ...(server === undefined
+      ? {}
+      : { uptimeMs: Date.now() - server.startedAt, operations: negotiatedOperations(server.capabilities, server.registrations) }),
+    restarts,
+    languages: [...new Set(Object.values(profile.extensions))],
+  }
+}
