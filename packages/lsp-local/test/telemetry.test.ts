@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
-import { configureTelemetry, createLsp, type LspProviderStatus, type LspService } from '@codeseam/lsp'
+import { configureTelemetry, createLsp, TelemetrySpan, type LspProviderStatus, type LspService } from '@codeseam/lsp'
 import { context, metrics, SpanStatusCode, trace, type HrTime } from '@opentelemetry/api'
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
 import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics'
@@ -17,7 +17,6 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 
 import { createLocalHost, type LocalHost } from '../src/index.js'
-import { serverReadySpan } from '../src/server/telemetry.js'
 import { expectGreetDefinition, useFaultSuite } from './fault-server/host-fixture.js'
 import { LeakCheck, descendantPids, positionOf } from './helpers.js'
 
@@ -385,7 +384,7 @@ describe('request outcomes and the readiness wait (fault server)', () => {
     const spans = takeSpans()
     const query = only(spans, 'test.query')
     console.log(`a query to a server that indexes after start:\n${tree(query, spans)}`)
-    const ready = only(spans, serverReadySpan)
+    const ready = only(spans, TelemetrySpan.ready)
     expect(ancestors(ready, spans).map((s) => s.name)).toContain('test.query')
     expect(ready.attributes).toMatchObject({ 'codeseam.server.profile': 'fault', 'codeseam.outcome': 'ready' })
     // The server began its progress only after the handshake: the readiness rule found it quiet, the query's

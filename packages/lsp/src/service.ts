@@ -597,7 +597,7 @@ export function createLsp(): LspService {
         if (typeof root !== 'string' || !nodePath.isAbsolute(root)) return { [TelemetryAttr.operation]: operation }
         return {
           [TelemetryAttr.operation]: operation,
-          ...rootAttributes(workspacesByRoot.get(normalizeRoot(root))?.id ?? nodePath.basename(root)),
+          ...rootAttributes(normalizeRoot(root), workspacesByRoot.get(normalizeRoot(root))?.id ?? nodePath.basename(root)),
           ...(typeof path === 'string' ? fileAttributes(nodePath.resolve(root, path), root) : {}),
         }
       }

@@ -41,6 +41,7 @@ export const TelemetrySpan = {
   start: 'codeseam.server.start',
   projectLoad: 'codeseam.project.load',
   request: 'codeseam.lsp.request',
+  ready: 'codeseam.server.ready',
   preview: 'codeseam.edit.preview',
   approval: 'codeseam.edit.approval',
   apply: 'codeseam.edit.apply',
@@ -70,6 +71,9 @@ export const TelemetryAttr = {
   restart: 'codeseam.server.restart',
   targetKind: 'codeseam.target.kind',
   candidates: 'codeseam.target.candidates',
+  projectsFound: 'codeseam.projects.found',
+  projectsLoaded: 'codeseam.projects.loaded',
+  filesNotSearched: 'codeseam.files.not_searched',
   files: 'codeseam.files',
   edits: 'codeseam.edits',
   decision: 'codeseam.approval.decision',
@@ -124,11 +128,13 @@ export function fileAttributes(pathOrUri: string, root?: string): Attributes {
   return attributes
 }
 
-/** A root's attributes: a root id is the root folder's name, so it is hashed unless paths are on. */
-export function rootAttributes(rootId: string): Attributes {
-  return settings.includePaths
-    ? { [TelemetryAttr.rootHash]: telemetryHash(rootId), [TelemetryAttr.rootId]: rootId }
-    : { [TelemetryAttr.rootHash]: telemetryHash(rootId) }
+/**
+ * A root's attributes: the salted hash of its path (the same hash the host's server spans carry, so a query and
+ * its servers group), and with paths on its id (a root id is the root folder's name, so never by default).
+ */
+export function rootAttributes(rootPath: string, rootId?: string): Attributes {
+  const hash = { [TelemetryAttr.rootHash]: telemetryHash(rootPath) }
+  return settings.includePaths && rootId !== undefined ? { ...hash, [TelemetryAttr.rootId]: rootId } : hash
 }
 
 /** A symbol name, only with paths on. */

@@ -87,7 +87,7 @@ describe('privacy of attributes', () => {
   it('hashes paths and root ids, salted; names them only with includePaths', () => {
     const root = join(tmpdir(), planted)
     const file = join(root, 'src', `${planted}.ts`)
-    const hashed = { ...fileAttributes(file, root), ...rootAttributes(planted) }
+    const hashed = { ...fileAttributes(file, root), ...rootAttributes(root, planted) }
     expect(JSON.stringify(hashed)).not.toContain(planted)
     expect(hashed[TelemetryAttr.fileHash]).toMatch(/^[0-9a-f]{16}$/)
     // Same file, same hash (a URI and a path group together); another file, another hash.
@@ -97,7 +97,7 @@ describe('privacy of attributes', () => {
     expect(fileAttributes(file, root)[TelemetryAttr.filePath]).toBe(`src/${planted}.ts`)
     // A path outside the root is never named, even with paths on.
     expect(fileAttributes('/etc/passwd', root)[TelemetryAttr.filePath]).toBeUndefined()
-    expect(rootAttributes(planted)[TelemetryAttr.rootId]).toBe(planted)
+    expect(rootAttributes(root, planted)[TelemetryAttr.rootId]).toBe(planted)
   })
 
   it('a failed span carries the error code, never the message', async () => {

@@ -1,16 +1,14 @@
-import { TelemetryAttr, errorCodeOf, inSpan } from '@codeseam/lsp'
+import { TelemetryAttr, TelemetrySpan, errorCodeOf, inSpan } from '@codeseam/lsp'
 import type { Span } from '@opentelemetry/api'
 
 /**
- * The span of a wait for a server to finish its work-done progress (indexing, loading): the readiness rule
- * at start, and a query whose answer came back empty while the server was busy. Not yet in TelemetrySpan.
+ * A wait for a server to finish its work-done progress (indexing, loading) — the readiness rule at start, and a
+ * query whose answer came back empty while the server was busy — as a `codeseam.server.ready` span with
+ * `codeseam.outcome` ready | not_ready (deadline or abort first).
  */
-export const serverReadySpan = 'codeseam.server.ready'
-
-/** A wait for quiet (see {@link serverReadySpan}), `codeseam.outcome` ready | not_ready (deadline or abort first). */
 export function readyWait(profileId: string, wait: () => Promise<boolean>): Promise<boolean> {
   return inSpan(
-    serverReadySpan,
+    TelemetrySpan.ready,
     () => ({ [TelemetryAttr.profile]: profileId }),
     async (span) => {
       const quiet = await wait()

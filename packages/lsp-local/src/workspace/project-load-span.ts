@@ -22,16 +22,9 @@ export function loadSpan(profile: ServerProfile, run: () => Promise<LspSearchCov
 function loadAttributes(coverage: LspSearchCoverage, files: number): Attributes {
   return {
     [TelemetryAttr.files]: files,
-    [ProjectLoadAttr.found]: coverage.projectsFound,
-    [ProjectLoadAttr.loaded]: coverage.projectsSearched,
-    [ProjectLoadAttr.filesNotSearched]: coverage.filesNotSearched ?? 0,
+    [TelemetryAttr.projectsFound]: coverage.projectsFound,
+    [TelemetryAttr.projectsLoaded]: coverage.projectsSearched,
+    [TelemetryAttr.filesNotSearched]: coverage.filesNotSearched ?? 0,
     [TelemetryAttr.incomplete]: !coverage.complete,
   }
 }
-
-/** Attribute keys of a project load that TelemetryAttr does not have yet (counts only). */
-export const ProjectLoadAttr = {
-  found: 'codeseam.projects.found',
-  loaded: 'codeseam.projects.loaded',
-  filesNotSearched: 'codeseam.files.not_searched',
-} as const
