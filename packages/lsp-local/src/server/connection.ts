@@ -62,6 +62,8 @@ export interface ClientHandlers {
   applyEdit(params: ApplyWorkspaceEditParams): ApplyWorkspaceEditResult
   progress(token: string | number, value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd): void
   diagnostics(params: PublishDiagnosticsParams): void
+  /** The server asked for its diagnostics to be pulled again (it ran an analysis pass). */
+  diagnosticsRefresh(): void
   /** A server's report of what it is doing with one file (clangd's file status). */
   fileStatus(params: FileStatusParams): void
   /** The transport broke: the guard refused the output, or the reader or writer failed. */
@@ -88,8 +90,9 @@ export function connect(process: ServerProcess, handlers: ClientHandlers, maxMes
   connection.onRequest(typeScriptRenameRequest, () => null)
   connection.onRequest(ShowMessageRequest.type, () => null)
   connection.onRequest(ShowDocumentRequest.type, () => ({ success: false }))
-  // Refresh requests ask a UI to re-query; the host re-queries on every request anyway.
-  connection.onRequest(DiagnosticRefreshRequest.type, () => undefined)
+  // Refresh requests ask a UI to re-query; the host re-queries on every request anyway. A diagnostics refresh
+  // also says the server ran an analysis pass (see AnalysisPasses).
+  connection.onRequest(DiagnosticRefreshRequest.type, () => handlers.diagnosticsRefresh())
   connection.onRequest(InlayHintRefreshRequest.type, () => undefined)
   connection.onRequest(CodeLensRefreshRequest.type, () => undefined)
   connection.onRequest(SemanticTokensRefreshRequest.type, () => undefined)

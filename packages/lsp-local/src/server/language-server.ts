@@ -21,6 +21,7 @@ import {
 
 import { assertReadable } from '../workspace/containment.js'
 import { DocumentSync } from '../workspace/documents.js'
+import { AnalysisPasses } from './analysis-passes.js'
 import { connect } from './connection.js'
 import { CrashSignal } from './crash.js'
 import { Deadlines } from './deadlines.js'
@@ -52,6 +53,8 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
   capabilities: ServerCapabilities = {}
   readonly registrations = new Map<string, Registration>()
   readonly activeProgress = new Set<string | number>()
+  /** Whether the server has been through an analysis pass since its configuration (see {@link AnalysisPasses}). */
+  readonly analysis = new AnalysisPasses()
   state: ServerState = 'starting'
   crashReason: string | undefined
   /** Whether the server has answered a query (cold answers can be partial). */
@@ -79,7 +82,10 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     this.connection = connect(
       this.process,
       {
-        configuration: (items) => configurationAnswers(spec, items),
+        configuration: (items) => {
+          this.analysis.configured()
+          return configurationAnswers(spec, items)
+        },
         workspaceFolders: () => workspaceFolders(spec),
         register: (registrations) => {
           for (const registration of registrations) this.registrations.set(registration.id, registration)
@@ -94,7 +100,11 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
           else if (value.kind === 'end') this.activeProgress.delete(token)
           this.emit('progress')
         },
-        diagnostics: (params) => this.diagnostics.push(params),
+        diagnostics: (params) => {
+          this.diagnostics.push(params)
+          this.analysis.passed()
+        },
+        diagnosticsRefresh: () => this.analysis.passed(),
         fileStatus: (params) => this.fileStatus.report(params),
         broken: (error) => this.crash(`its output broke the protocol: ${error.message}`),
         closed: () => {
@@ -267,7 +277,10 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     if (this.crashed.error !== undefined) return Promise.reject(this.crashed.error)
     if (this.stopping !== undefined)
       return Promise.reject(new LspError('DISPOSED', `the ${this.spec.profileId} server for ${this.spec.root} is stopping`))
-    return sendRequest(this.channel, type, params, options)
+    const answered = this.analysis.asking()
+    const answer = sendRequest(this.channel, type, params, options)
+    void answer.then(answered, () => {})
+    return answer
   }
 
   /** A timed-out request starts a liveness probe (see {@link Liveness}); not while crashed or stopping. */
