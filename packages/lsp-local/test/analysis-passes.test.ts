@@ -75,6 +75,15 @@ describe('AnalysisPasses', () => {
     await expect(passes.waitSettled(Date.now() + 60_000, 0)).resolves.toBe('quiet')
   })
 
+  it('a request that failed ends its flight but is no answer', async () => {
+    const passes = new AnalysisPasses()
+    passes.configured()
+    passes.asking()(false)
+    passes.passed()
+    expect(passes.settled).toBe(false)
+    await expect(passes.waitSettled(Date.now() + 60_000, 0)).resolves.toBe('quiet')
+  })
+
   it('waitSettled: never quiet while a request is in flight', async () => {
     const passes = new AnalysisPasses()
     passes.configured()

@@ -34,18 +34,21 @@ export class AnalysisPasses extends EventEmitter<{ pass: [] }> {
     this.answeredSinceConfiguration = false
   }
 
-  /** A request is being sent: call the returned function when its answer arrives. */
-  asking(): () => void {
+  /**
+   * A request is being sent: call the returned function when it ends, with whether the server answered it (a
+   * failed one, timed out or refused, still ends its flight).
+   */
+  asking(): (answered?: boolean) => void {
     const sentAt = ++this.seq
     this.inFlight++
     this.lastActivity = Date.now()
-    let answered = false
-    return () => {
-      if (answered) return
-      answered = true
+    let ended = false
+    return (answered = true) => {
+      if (ended) return
+      ended = true
       this.inFlight--
       this.lastActivity = Date.now()
-      if (sentAt > this.lastConfiguration) this.answeredSinceConfiguration = true
+      if (answered && sentAt > this.lastConfiguration) this.answeredSinceConfiguration = true
     }
   }
 

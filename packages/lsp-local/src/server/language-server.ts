@@ -277,9 +277,12 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     if (this.crashed.error !== undefined) return Promise.reject(this.crashed.error)
     if (this.stopping !== undefined)
       return Promise.reject(new LspError('DISPOSED', `the ${this.spec.profileId} server for ${this.spec.root} is stopping`))
-    const answered = this.analysis.asking()
+    const ended = this.analysis.asking()
     const answer = sendRequest(this.channel, type, params, options)
-    void answer.then(answered, () => {})
+    void answer.then(
+      () => ended(true),
+      () => ended(false),
+    )
     return answer
   }
 
