@@ -7,7 +7,7 @@ import { AnalysisPasses } from '../src/server/analysis-passes.js'
 describe('AnalysisPasses', () => {
   it('a server that never signalled a pass, or never asked for its configuration, is settled: there is nothing to wait for', () => {
     const silent = new AnalysisPasses()
-    silent.configured()
+    silent.configured(undefined)
     silent.asking()()
     expect(silent.settled).toBe(true)
     const unconfigured = new AnalysisPasses()
@@ -17,7 +17,7 @@ describe('AnalysisPasses', () => {
 
   it("pyright's refresh while it applies its configuration is not the pass that finds its files", () => {
     const passes = new AnalysisPasses()
-    passes.configured()
+    passes.configured(undefined)
     passes.passed() // the refresh asked while applying the configuration
     expect(passes.settled).toBe(false)
     // Answers over the open files while requests keep putting the pass off: alike, and still not settled.
@@ -31,7 +31,7 @@ describe('AnalysisPasses', () => {
   it('an answer to a question sent before the configuration does not count towards it', () => {
     const passes = new AnalysisPasses()
     const answered = passes.asking()
-    passes.configured()
+    passes.configured(undefined)
     answered()
     passes.passed()
     expect(passes.settled).toBe(false)
@@ -39,11 +39,11 @@ describe('AnalysisPasses', () => {
 
   it('a new configuration unsettles the server until the pass after it', () => {
     const passes = new AnalysisPasses()
-    passes.configured()
+    passes.configured(undefined)
     passes.asking()()
     passes.passed()
     expect(passes.settled).toBe(true)
-    passes.configured()
+    passes.configured(undefined)
     passes.passed()
     expect(passes.settled).toBe(false)
     passes.asking()()
@@ -54,13 +54,13 @@ describe('AnalysisPasses', () => {
   it('waitSettled resolves on the settling pass, and as timed out on abort', async () => {
     const passes = new AnalysisPasses()
     passes.passed()
-    passes.configured()
+    passes.configured(undefined)
     passes.asking()()
     const waiting = passes.waitSettled(Date.now() + 60_000, 60_000)
     passes.passed()
     await expect(waiting).resolves.toBe('settled')
 
-    passes.configured()
+    passes.configured(undefined)
     const controller = new AbortController()
     const aborted = passes.waitSettled(Date.now() + 60_000, 60_000, controller.signal)
     controller.abort()
@@ -69,7 +69,7 @@ describe('AnalysisPasses', () => {
 
   it('waitSettled: a server left alone for the quiet window without a pass had none pending', async () => {
     const passes = new AnalysisPasses()
-    passes.configured()
+    passes.configured(undefined)
     passes.passed() // found its files before answering anything: no later sign comes
     passes.asking()()
     await expect(passes.waitSettled(Date.now() + 60_000, 0)).resolves.toBe('quiet')
@@ -77,7 +77,7 @@ describe('AnalysisPasses', () => {
 
   it('a request that failed ends its flight but is no answer', async () => {
     const passes = new AnalysisPasses()
-    passes.configured()
+    passes.configured(undefined)
     passes.asking()(false)
     passes.passed()
     expect(passes.settled).toBe(false)
@@ -86,7 +86,7 @@ describe('AnalysisPasses', () => {
 
   it('waitSettled: never quiet while a request is in flight', async () => {
     const passes = new AnalysisPasses()
-    passes.configured()
+    passes.configured(undefined)
     passes.passed()
     passes.asking()
     await expect(passes.waitSettled(Date.now(), 0)).resolves.toBe('timeout')

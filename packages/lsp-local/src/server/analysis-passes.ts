@@ -28,10 +28,11 @@ export class AnalysisPasses extends EventEmitter<{ pass: [] }> {
   private inFlight = 0
   private lastActivity = 0
 
-  /** The server was answered its configuration (it applies it, then passes over the workspace again). */
-  configured(): void {
+  /** The server is answered its configuration (it applies it, then passes over the workspace again): returns the answer. */
+  configured<T>(answer: T): T {
     this.lastConfiguration = ++this.seq
     this.answeredSinceConfiguration = false
+    return answer
   }
 
   /**
@@ -50,6 +51,16 @@ export class AnalysisPasses extends EventEmitter<{ pass: [] }> {
       this.lastActivity = Date.now()
       if (answered && sentAt > this.lastConfiguration) this.answeredSinceConfiguration = true
     }
+  }
+
+  /** Tracks one request (see {@link asking}): returns its answer. */
+  tracked<T>(answer: Promise<T>): Promise<T> {
+    const ended = this.asking()
+    void answer.then(
+      () => ended(true),
+      () => ended(false),
+    )
+    return answer
   }
 
   /** The server signalled a pass: pushed diagnostics, or asked for a diagnostics refresh. */

@@ -53,7 +53,6 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
   capabilities: ServerCapabilities = {}
   readonly registrations = new Map<string, Registration>()
   readonly activeProgress = new Set<string | number>()
-  /** Whether the server has been through an analysis pass since its configuration (see {@link AnalysisPasses}). */
   readonly analysis = new AnalysisPasses()
   state: ServerState = 'starting'
   crashReason: string | undefined
@@ -82,10 +81,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     this.connection = connect(
       this.process,
       {
-        configuration: (items) => {
-          this.analysis.configured()
-          return configurationAnswers(spec, items)
-        },
+        configuration: (items) => this.analysis.configured(configurationAnswers(spec, items)),
         workspaceFolders: () => workspaceFolders(spec),
         register: (registrations) => {
           for (const registration of registrations) this.registrations.set(registration.id, registration)
@@ -100,11 +96,8 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
           else if (value.kind === 'end') this.activeProgress.delete(token)
           this.emit('progress')
         },
-        diagnostics: (params) => {
-          this.diagnostics.push(params)
-          this.analysis.passed()
-        },
-        diagnosticsRefresh: () => this.analysis.passed(),
+        diagnostics: (params) => this.diagnostics.push(params),
+        analysisPass: () => this.analysis.passed(),
         fileStatus: (params) => this.fileStatus.report(params),
         broken: (error) => this.crash(`its output broke the protocol: ${error.message}`),
         closed: () => {
@@ -277,13 +270,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     if (this.crashed.error !== undefined) return Promise.reject(this.crashed.error)
     if (this.stopping !== undefined)
       return Promise.reject(new LspError('DISPOSED', `the ${this.spec.profileId} server for ${this.spec.root} is stopping`))
-    const ended = this.analysis.asking()
-    const answer = sendRequest(this.channel, type, params, options)
-    void answer.then(
-      () => ended(true),
-      () => ended(false),
-    )
-    return answer
+    return this.analysis.tracked(sendRequest(this.channel, type, params, options))
   }
 
   /** A timed-out request starts a liveness probe (see {@link Liveness}); not while crashed or stopping. */
