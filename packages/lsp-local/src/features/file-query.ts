@@ -24,6 +24,12 @@ function isEmpty(result: LspQueryResult): boolean {
   }
 }
 
+/**
+ * How long a server left alone without signalling an analysis pass has none pending (see AnalysisPasses):
+ * four times pyright's 250 ms, for a loaded machine.
+ */
+const settleQuietMs = 1_000
+
 /** Servers whose workspace-wide answers were confirmed stable once (see fileQuery). */
 const confirmedServers = new WeakSet<LanguageServer>()
 
@@ -83,9 +89,12 @@ export async function fileQuery(
     let waitedForAnalysis = false
     let previousAnswer: string | undefined
     let confirmations = 0
+    // One bound for every wait on the server's analysis pass (see below).
+    let settleWaitUntil: number | undefined
     // One bound for every wait on the server's file status, however often the document turns busy again.
     let fileStatusWaitUntil: number | undefined
     for (;;) {
+      const settledWhenAsked = server.analysis.settled
       const translator = new Translator(workspace.containment)
       const result = await runOperation(request, {
         server,
@@ -146,19 +155,39 @@ export async function fileQuery(
       // A server's first workspace-wide answer can come while it is still taking in the workspace it was just
       // given (pyright answered references over part of its program right after start, 146 of 198 on the
       // Python corpus): it is asked again until two answers agree (at most twice more) before it is trusted.
-      if (everyProject && !confirmedServers.has(server) && confirmations < 2 && Date.now() < deadline) {
+      // Agreement alone proves nothing while the server has not yet been through the analysis pass after its
+      // configuration (see AnalysisPasses): pyright puts off finding its files while requests keep coming, and
+      // answers alike over the open files meanwhile. An answer asked before that pass is asked again once the
+      // server signals it (settled when asked and when answered: the first sign can come after the question),
+      // and trusted if the server, left alone for a quiet window, shows it had no pass pending.
+      const settled = settledWhenAsked && server.analysis.settled
+      let unsettled = false
+      if (everyProject && !confirmedServers.has(server) && Date.now() < deadline) {
         const { meta: _meta, ...answer } = result
         const fingerprint = JSON.stringify(answer)
-        if (fingerprint !== previousAnswer) {
-          previousAnswer = fingerprint
+        const agrees = fingerprint === previousAnswer
+        previousAnswer = fingerprint
+        if (!agrees && confirmations < 2) {
           confirmations++
           continue
         }
+        if (!settled) {
+          settleWaitUntil ??= Math.min(deadline, Date.now() + 10_000)
+          const outcome = await server.analysis.waitSettled(settleWaitUntil, settleQuietMs, signal)
+          if (outcome === 'settled') continue
+          unsettled = outcome === 'timeout'
+        }
+      } else if (everyProject && !confirmedServers.has(server)) {
+        unsettled = !settled
       }
+      // An answer given before that pass by the end of the wait (or the deadline) is returned as it is, marked as
+      // from a server still indexing; the server is trusted from then on, so that one that never signals the
+      // pass costs one wait, not one per query.
       if (everyProject) confirmedServers.add(server)
       server.warm = true
       const stale = !(await server.documents.unchangedOnDisk(document)) || document.hash !== hashAtStart
-      return stale ? { ...result, meta: { ...result.meta, stale: true } } : result
+      const marked = unsettled ? { ...result, meta: { ...result.meta, status: 'indexing' as const } } : result
+      return stale ? { ...marked, meta: { ...marked.meta, stale: true } } : marked
     }
   } finally {
     release()

@@ -62,6 +62,8 @@ export interface ClientHandlers {
   applyEdit(params: ApplyWorkspaceEditParams): ApplyWorkspaceEditResult
   progress(token: string | number, value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd): void
   diagnostics(params: PublishDiagnosticsParams): void
+  /** The server ran an analysis pass: it pushed diagnostics, or asked for them to be pulled again. */
+  analysisPass(): void
   /** A server's report of what it is doing with one file (clangd's file status). */
   fileStatus(params: FileStatusParams): void
   /** The transport broke: the guard refused the output, or the reader or writer failed. */
@@ -88,12 +90,16 @@ export function connect(process: ServerProcess, handlers: ClientHandlers, maxMes
   connection.onRequest(typeScriptRenameRequest, () => null)
   connection.onRequest(ShowMessageRequest.type, () => null)
   connection.onRequest(ShowDocumentRequest.type, () => ({ success: false }))
-  // Refresh requests ask a UI to re-query; the host re-queries on every request anyway.
-  connection.onRequest(DiagnosticRefreshRequest.type, () => undefined)
+  // Refresh requests ask a UI to re-query; the host re-queries on every request anyway. A diagnostics refresh
+  // also says the server ran an analysis pass (see AnalysisPasses).
+  connection.onRequest(DiagnosticRefreshRequest.type, () => handlers.analysisPass())
   connection.onRequest(InlayHintRefreshRequest.type, () => undefined)
   connection.onRequest(CodeLensRefreshRequest.type, () => undefined)
   connection.onRequest(SemanticTokensRefreshRequest.type, () => undefined)
-  connection.onNotification(PublishDiagnosticsNotification.type, (params) => handlers.diagnostics(params))
+  connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+    handlers.diagnostics(params)
+    handlers.analysisPass()
+  })
   connection.onNotification(clangdFileStatusNotification, (params) => handlers.fileStatus(params))
   connection.onNotification(LogMessageNotification.type, () => {})
   connection.onNotification(ShowMessageNotification.type, () => {})

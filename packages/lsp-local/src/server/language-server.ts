@@ -21,6 +21,7 @@ import {
 
 import { assertReadable } from '../workspace/containment.js'
 import { DocumentSync } from '../workspace/documents.js'
+import { AnalysisPasses } from './analysis-passes.js'
 import { connect } from './connection.js'
 import { CrashSignal } from './crash.js'
 import { Deadlines } from './deadlines.js'
@@ -53,6 +54,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
   capabilities: ServerCapabilities = {}
   readonly registrations = new Map<string, Registration>()
   readonly activeProgress = new Set<string | number>()
+  readonly analysis = new AnalysisPasses()
   state: ServerState = 'starting'
   crashReason: string | undefined
   /** Whether the server has answered a query (cold answers can be partial). */
@@ -80,7 +82,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     this.connection = connect(
       this.process,
       {
-        configuration: (items) => configurationAnswers(spec, items),
+        configuration: (items) => this.analysis.configured(configurationAnswers(spec, items)),
         workspaceFolders: () => workspaceFolders(spec),
         register: (registrations) => {
           for (const registration of registrations) this.registrations.set(registration.id, registration)
@@ -96,6 +98,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
           this.emit('progress')
         },
         diagnostics: (params) => this.diagnostics.push(params),
+        analysisPass: () => this.analysis.passed(),
         fileStatus: (params) => this.fileStatus.report(params),
         broken: (error) => this.crash(`its output broke the protocol: ${error.message}`),
         closed: () => {
@@ -269,7 +272,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     if (this.crashed.error !== undefined) return Promise.reject(this.crashed.error)
     if (this.stopping !== undefined)
       return Promise.reject(new LspError('DISPOSED', `the ${this.spec.profileId} server for ${this.spec.root} is stopping`))
-    return sendRequest(this.channel, type, params, options)
+    return this.analysis.tracked(sendRequest(this.channel, type, params, options))
   }
 
   /** A timed-out request starts a liveness probe (see {@link Liveness}); not while crashed or stopping. */

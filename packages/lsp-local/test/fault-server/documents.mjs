@@ -90,6 +90,8 @@ export class DocumentStore {
     this.extensions = new Set(extensions)
     /** @private @type {string | undefined} */
     this.root = undefined
+    /** Whether the workspace's files on disk count (deferred-discovery: not before the server found them). */
+    this.scanDisk = true
   }
 
   /** @param {string} rootUri the workspace root from initialize; only `file:` roots are scanned */
@@ -123,7 +125,7 @@ export class DocumentStore {
         }
       }
     }
-    if (this.root !== undefined) scan(this.root)
+    if (this.root !== undefined && this.scanDisk) scan(this.root)
     for (const document of this.documents.values()) found.set(document.uri, document)
     return [...found.values()]
   }

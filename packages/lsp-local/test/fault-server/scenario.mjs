@@ -43,6 +43,10 @@
  * @property {boolean} endlessProgress begin work-done progress after initialize and never end it
  * @property {number} indexMs when > 0: index for this long after initialize, reporting work-done progress,
  *   and answer queries with empty results until done (what real servers do while loading a project)
+ * @property {number} discoveryQuietMs when > 0: find the workspace's files on disk only in an analysis pass run once
+ *   no request has come for this long, after asking for its configuration; until then answer over the open
+ *   documents alone. Push no diagnostics; ask for a diagnostics refresh on applying the configuration and after
+ *   every pass (pyright 1.1.414 with a client that pulls diagnostics)
  * @property {boolean} registerFormatting register document formatting dynamically after initialize
  * @property {boolean} latePullRegistration advertise no diagnostics, push none, and register pull diagnostics
  *   only when the first document opens (pyright registers them after initialized)
@@ -78,6 +82,7 @@ function emptySpec() {
     exitAfterInitialize: false,
     endlessProgress: false,
     indexMs: 0,
+    discoveryQuietMs: 0,
     registerFormatting: false,
     latePullRegistration: false,
     clientRequests: false,
@@ -179,6 +184,9 @@ export function parseScenario(argv) {
         break
       case 'empty-while-indexing':
         spec.indexMs = number('index-ms', 1_500)
+        break
+      case 'deferred-discovery':
+        spec.discoveryQuietMs = number('quiet-ms', 1_000)
         break
       case 'endless-progress':
         spec.endlessProgress = true

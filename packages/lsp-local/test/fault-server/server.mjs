@@ -19,6 +19,7 @@ const {
   DidChangeTextDocumentNotification,
   DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
+  DiagnosticRefreshRequest,
   DocumentDiagnosticRequest,
   DocumentFormattingRequest,
   DocumentSymbolRequest,
@@ -174,8 +175,34 @@ const askClient = async (name, send) => {
   }
 }
 
+/**
+ * deferred-discovery: an analysis pass runs once no request has come for `discoveryQuietMs` (every request puts a
+ * pending one off, as pyright's do); the first after the configuration finds the files on disk. Each pass asks the
+ * client to pull diagnostics again, which is the only sign of it.
+ */
+let passTimer = /** @type {NodeJS.Timeout | undefined} */ (undefined)
+const schedulePass = () => {
+  clearTimeout(passTimer)
+  passTimer = setTimeout(() => {
+    passTimer = undefined
+    if (!documents.scanDisk) recorder.record('discovered', {})
+    documents.scanDisk = true
+    void askClient(DiagnosticRefreshRequest.method, () => connection.sendRequest(DiagnosticRefreshRequest.type))
+  }, spec.discoveryQuietMs)
+  passTimer.unref()
+}
+/** A request arrived: a pending pass waits for a quiet moment again. */
+const putOffPass = () => {
+  if (passTimer !== undefined) schedulePass()
+}
+if (spec.discoveryQuietMs > 0) documents.scanDisk = false
+
 let pullRegistered = false
 const publishDiagnostics = (/** @type {string} */ uri) => {
+  if (spec.discoveryQuietMs > 0) {
+    schedulePass()
+    return
+  }
   if (spec.latePullRegistration) {
     // Pull only, announced once a document is open: nothing is ever pushed.
     if (!pullRegistered) {
@@ -245,6 +272,12 @@ connection.onNotification(InitializedNotification.type, async () => {
       }, spec.indexMs)
     })()
   }
+  if (spec.discoveryQuietMs > 0) {
+    await askClient(ConfigurationRequest.method, () => connection.sendRequest(ConfigurationRequest.type, { items: [{ section: 'fault' }] }))
+    // Applying the configuration invalidates what was pulled: a refresh at once, then a pass to find the files.
+    void askClient(DiagnosticRefreshRequest.method, () => connection.sendRequest(DiagnosticRefreshRequest.type))
+    schedulePass()
+  }
   if (spec.registerFormatting) {
     await askClient(RegistrationRequest.method, () =>
       connection.sendRequest(RegistrationRequest.type, {
@@ -309,6 +342,7 @@ connection.onNotification(DidCloseTextDocumentNotification.type, ({ textDocument
  * @returns {(params: P) => Promise<R>}
  */
 const unlessIndexing = (answer, empty) => async (params) => {
+  putOffPass()
   if (!indexing) return answer(params)
   await indexingBegun
   if (!indexing) return answer(params)
