@@ -260,10 +260,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     return readyWait(this.spec.profileId, () => this.crashed.race(waitForNoProgress(this, deadline, signal)))
   }
 
-  /**
-   * Sends one request with a deadline (see {@link sendRequest}); a timeout also starts a liveness probe.
-   * Fails at once with the crash, or DISPOSED while stopping.
-   */
+  /** One request with a deadline ({@link sendRequest}; a timeout starts a liveness probe); crashed/stopping fail at once. */
   request<P, R, PR, E, RO>(
     type: ProtocolRequestType<P, R, PR, E, RO>,
     params: P,
