@@ -59,20 +59,32 @@ for (const span of spans) {
 }
 for (const list of children.values()) list.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0))
 
-/** Depth-first rows: each span after its parent, siblings by start time. */
+/**
+ * Depth-first rows: each span after its parent, siblings by start time. A run of three or more siblings with
+ * the same label (a tool asking the same operation for each file of a result) is one row: its bar spans the
+ * run, its label says how many and their total time, and their children are not drawn.
+ */
 const rows = []
 const walk = (parent, depth) => {
-  for (const span of children.get(parent) ?? []) {
-    rows.push({ span, depth })
-    walk(span.id, depth + 1)
+  const list = children.get(parent) ?? []
+  for (let i = 0; i < list.length;) {
+    let j = i + 1
+    while (j < list.length && label(list[j]) === label(list[i])) j++
+    if (j - i >= 3) {
+      const run = list.slice(i, j)
+      const hidden = run.reduce((n, s) => n + count(s.id), 0)
+      rows.push({ span: list[i], depth, run, hidden })
+    } else {
+      for (const span of list.slice(i, j)) {
+        rows.push({ span, depth })
+        walk(span.id, depth + 1)
+      }
+    }
+    i = j
   }
 }
-walk(undefined, 0)
-
-const t0 = rows.reduce((min, r) => (r.span.start < min ? r.span.start : min), rows[0].span.start)
-const t1 = rows.reduce((max, r) => (r.span.end > max ? r.span.end : max), rows[0].span.end)
-const totalMs = Number(t1 - t0) / 1e6
-const ms = (ns) => Number(ns - t0) / 1e6
+/** Spans below a span. */
+const count = (id) => (children.get(id) ?? []).reduce((n, s) => n + 1 + count(s.id), 0)
 
 const detailKeys = ['codeseam.tool.name', 'codeseam.operation', 'lsp.method', 'codeseam.server.profile', 'codeseam.target.kind']
 const flags = {
@@ -90,12 +102,19 @@ const label = (span) => {
   return [span.name, ...new Set(detail)].join(' · ') + (marks.length ? ` [${marks.join(', ')}]` : '') + (code ? ` ✗ ${code}` : '')
 }
 
+walk(undefined, 0)
+
+const t0 = spans.reduce((min, s) => (s.start < min ? s.start : min), spans[0].start)
+const t1 = spans.reduce((max, s) => (s.end > max ? s.end : max), spans[0].end)
+const totalMs = Number(t1 - t0) / 1e6
+const ms = (ns) => Number(ns - t0) / 1e6
+
 const escape = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 const labelWidth = 520
 const barWidth = 560
 const rowHeight = 22
 const top = 56
-const width = labelWidth + barWidth + 90
+const width = labelWidth + barWidth + 280
 const height = top + rows.length * rowHeight + 40
 const x = (t) => labelWidth + (totalMs === 0 ? 0 : (t / totalMs) * barWidth)
 const colour = (span) =>
@@ -119,23 +138,30 @@ const parts = [
   `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="ui-monospace, Menlo, Consolas, monospace" font-size="12">`,
   `<rect width="100%" height="100%" fill="#ffffff"/>`,
   `<text x="12" y="22" font-size="14" font-weight="bold">${escape(title)}</text>`,
-  `<text x="12" y="40" fill="#555">${rows.length} spans, ${totalMs.toFixed(1)} ms; green: tool and seam, amber: server start and project loading, blue: LSP requests, red: failed</text>`,
+  `<text x="12" y="40" fill="#555">${spans.length} spans, ${totalMs.toFixed(1)} ms; green: tool and seam, amber: server start and project loading, blue: LSP requests, red: failed</text>`,
   ...ticks.map(
     (t) =>
       `<line x1="${x(t).toFixed(1)}" y1="${top - 6}" x2="${x(t).toFixed(1)}" y2="${height - 30}" stroke="#eee"/><text x="${x(t).toFixed(1)}" y="${height - 16}" text-anchor="middle" fill="#777">${t.toFixed(t < 10 && step < 1 ? 1 : 0)} ms</text>`,
   ),
-  ...rows.map(({ span, depth }, i) => {
+  ...rows.map(({ span, depth, run, hidden }, i) => {
     const y = top + i * rowHeight
+    const last = run === undefined ? span : run[run.length - 1]
     const start = x(ms(span.start))
-    const end = Math.max(x(ms(span.end)), start + 1.5)
-    const duration = Number(span.end - span.start) / 1e6
+    const end = Math.max(x(ms(last.end)), start + 1.5)
+    const durations = (run ?? [span]).map((s) => Number(s.end - s.start) / 1e6)
+    const total = durations.reduce((a, b) => a + b, 0)
+    const text = run === undefined ? label(span) : `${label(span)} ×${run.length} (+${hidden} spans below)`
+    const figure =
+      run === undefined
+        ? `${total.toFixed(total < 10 ? 2 : 1)} ms`
+        : `${total.toFixed(1)} ms in all, ${Math.min(...durations).toFixed(1)}–${Math.max(...durations).toFixed(1)} ms each`
     return [
-      `<text x="${12 + depth * 14}" y="${y + 15}">${escape(label(span))}</text>`,
-      `<rect x="${start.toFixed(1)}" y="${y + 4}" width="${(end - start).toFixed(1)}" height="${rowHeight - 8}" rx="2" fill="${colour(span)}"/>`,
-      `<text x="${(end + 4).toFixed(1)}" y="${y + 15}" fill="#555">${duration.toFixed(duration < 10 ? 2 : 1)} ms</text>`,
+      `<text x="${12 + depth * 14}" y="${y + 15}">${escape(text)}</text>`,
+      `<rect x="${start.toFixed(1)}" y="${y + 4}" width="${(end - start).toFixed(1)}" height="${rowHeight - 8}" rx="2" fill="${colour(span)}"${run === undefined ? '' : ' fill-opacity="0.55"'}/>`,
+      `<text x="${(end + 4).toFixed(1)}" y="${y + 15}" fill="#555">${figure}</text>`,
     ].join('')
   }),
   '</svg>',
 ]
 writeFileSync(output, `${parts.join('\n')}\n`)
-console.log(`${output}: ${rows.length} spans over ${totalMs.toFixed(1)} ms`)
+console.log(`${output}: ${spans.length} spans in ${rows.length} rows over ${totalMs.toFixed(1)} ms`)
