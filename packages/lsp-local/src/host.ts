@@ -1,6 +1,14 @@
 import * as nodePath from 'node:path'
 
-import { LspError, type Disposer, type LspProvider, type LspProviderStatus, type LspService, type LspWorkspace } from '@codeseam/lsp'
+import {
+  declareTelemetryIds,
+  LspError,
+  type Disposer,
+  type LspProvider,
+  type LspProviderStatus,
+  type LspService,
+  type LspWorkspace,
+} from '@codeseam/lsp'
 
 import { resolveHostConfig, type HostOptions, type TrustLevel } from './policy/config.js'
 import { Containment } from './workspace/containment.js'
@@ -46,7 +54,10 @@ export interface LocalHost {
  * user's, one provider per enabled profile, nothing started until the first query.
  */
 export async function createLocalHost(options: HostOptions = {}): Promise<LocalHost> {
-  const config = await resolveHostConfig(options, options.builtins === false ? [] : await builtinProfiles())
+  const builtins = options.builtins === false ? [] : await builtinProfiles()
+  // Built-in profile ids name no one's code: spans carry them as they are (a user's own profile is hashed).
+  declareTelemetryIds(builtins.flatMap((p) => [p.id, `local:${p.id}`]))
+  const config = await resolveHostConfig(options, builtins)
   const core = new HostCore(config)
   const providers = providersFor(config, core)
   let disposing: Promise<void> | undefined

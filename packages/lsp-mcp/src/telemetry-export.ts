@@ -189,9 +189,15 @@ async function register(
   return {
     flush: () => bounded(() => Promise.all(stops.map((s) => s.flush())), exitFlushMs).then(late('the pending spans and metrics')),
     shutdown() {
-      stopping ??= bounded(() => Promise.all(stops.map((s) => s.shutdown())), exitFlushMs)
+      // A client's follow-up SIGTERM (sent after a grace period) must not cut the last export short: it is
+      // bounded by exitFlushMs anyway. A second Ctrl-C still ends the process at once.
+      if (stopping !== undefined) return stopping
+      const hold = () => {}
+      for (const signal of ['SIGTERM', 'SIGHUP'] as const) process.on(signal, hold)
+      stopping = bounded(() => Promise.all(stops.map((s) => s.shutdown())), exitFlushMs)
         .then(late('the last spans and metrics at exit'))
         .then(() => {
+          for (const signal of ['SIGTERM', 'SIGHUP'] as const) process.off(signal, hold)
           trace.disable()
           metrics.disable()
           propagation.disable()

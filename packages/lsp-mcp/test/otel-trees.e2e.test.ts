@@ -213,20 +213,23 @@ describe('exported span trees', () => {
     const again = await traced(client, 'code_hover', args)
     expect(again.result.isError, JSON.stringify(again.result.content)).toBe(false)
     const second = await treeOf(again)
-    const acquire = second.below(second.tool, 'codeseam.server.acquire').find((s) => s.attributes['codeseam.server.profile'] === 'faulty')
+    // A profile of the user's config is no built-in one: its id is exported as a salted hash, one per process.
+    const acquire = second.below(second.tool, 'codeseam.server.acquire')[0]
+    const faulty = acquire?.attributes['codeseam.server.profile']
+    expect(faulty, second.text).toMatch(/^custom-[0-9a-f]{8}$/)
     expect(acquire?.attributes, second.text).toMatchObject({ 'codeseam.server.restart': true })
     const restart = second.below(acquire!, 'codeseam.server.start')[0]
-    expect(restart?.attributes, second.text).toMatchObject({ 'codeseam.server.profile': 'faulty', 'codeseam.server.restart': true })
+    expect(restart?.attributes, second.text).toMatchObject({ 'codeseam.server.profile': faulty, 'codeseam.server.restart': true })
 
     await mcp!.close()
     const crashes = await receiver.waitForMetric(
-      (p) => p.metric === 'codeseam.server.crashes' && p.attributes['codeseam.server.profile'] === 'faulty',
+      (p) => p.metric === 'codeseam.server.crashes' && p.attributes['codeseam.server.profile'] === faulty,
     )
     expect(crashes.value).toBe(1)
     const restarts = await receiver.waitForMetric(
       (p) =>
         p.metric === 'codeseam.server.starts' &&
-        p.attributes['codeseam.server.profile'] === 'faulty' &&
+        p.attributes['codeseam.server.profile'] === faulty &&
         p.attributes['codeseam.server.restart'] === true,
     )
     expect(restarts.value).toBe(1)

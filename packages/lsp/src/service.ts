@@ -27,6 +27,7 @@ import {
   rootAttributes,
   TelemetryAttr,
   TelemetrySpan,
+  telemetryId,
   telemetryInstruments,
   type QuerySpanOwner,
 } from './telemetry.js'
@@ -605,7 +606,7 @@ export function createLsp(): LspService {
         const elapsedMs = performance.now() - started
         rollup.record(operation, elapsedMs, error)
         const instruments = telemetryInstruments()
-        const provider = result?.meta.providerId ?? 'none'
+        const provider = telemetryId(result?.meta.providerId ?? 'none')
         if (error === undefined)
           instruments.operationDuration.record(elapsedMs, { [TelemetryAttr.operation]: operation, [TelemetryAttr.provider]: provider })
         else {
@@ -623,15 +624,15 @@ export function createLsp(): LspService {
           ['derived', derived],
           ['truncated', meta.truncated],
         ] as const) {
-          if (on) instruments.answersMarked.add(1, { [TelemetryAttr.operation]: operation, 'codeseam.mark': mark })
+          if (on) instruments.answersMarked.add(1, { [TelemetryAttr.operation]: operation, [TelemetryAttr.mark]: mark })
         }
         span?.setAttributes({
           [TelemetryAttr.provider]: provider,
           [TelemetryAttr.incomplete]: incomplete,
           [TelemetryAttr.derived]: derived,
           [TelemetryAttr.truncated]: meta.truncated,
-          'codeseam.result.status': meta.status,
-          'codeseam.server.warm': meta.warm,
+          [TelemetryAttr.resultStatus]: meta.status,
+          [TelemetryAttr.warm]: meta.warm,
         })
       }
       const run = async (span: AttributeSink | undefined): Promise<LspResultFor<R['operation']>> => {

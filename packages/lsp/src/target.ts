@@ -165,7 +165,7 @@ export function resolveTarget(lsp: LspService, target: LspTarget, options: Resol
     const resolved = await resolveTargetNow(lsp, target, options)
     if (span.isRecording()) {
       span.setAttributes({
-        'codeseam.target.resolved_by': resolved.resolvedBy,
+        [TelemetryAttr.resolvedBy]: resolved.resolvedBy,
         ...fileAttributes(resolved.path, resolved.root),
         ...nameAttributes(resolved.symbol?.qualifiedName),
       })

@@ -17,6 +17,8 @@ import {
   type MeterProvider,
   type ObservableGauge,
   type Span,
+  type Tracer,
+  type TracerProvider,
 } from '@opentelemetry/api'
 
 import { LspError } from './errors.js'
@@ -59,7 +61,6 @@ export const TelemetryAttr = {
   fileHash: 'codeseam.file.hash',
   filePath: 'codeseam.file.path',
   symbolName: 'codeseam.symbol.name',
-  languageId: 'codeseam.language',
   errorCode: 'codeseam.error.code',
   method: 'lsp.method',
   outcome: 'codeseam.outcome',
@@ -78,6 +79,11 @@ export const TelemetryAttr = {
   edits: 'codeseam.edits',
   decision: 'codeseam.approval.decision',
   chars: 'codeseam.text.chars',
+  mark: 'codeseam.mark',
+  resultStatus: 'codeseam.result.status',
+  warm: 'codeseam.server.warm',
+  resolvedBy: 'codeseam.target.resolved_by',
+  diagnosticsPhase: 'codeseam.diagnostics.phase',
 } as const
 
 export interface TelemetryOptions {
@@ -97,12 +103,17 @@ export function configureTelemetry(options: TelemetryOptions): void {
   if (options.enabled !== undefined) settings.enabled = options.enabled
 }
 
+/** Whether codeseam emits spans and metrics at all (`configureTelemetry({ enabled })`, default true). */
+export function telemetryEnabled(): boolean {
+  return settings.enabled
+}
+
 /** Whether spans carry workspace-relative paths and names (`--otel-include-paths`). */
 export function telemetryIncludesPaths(): boolean {
   return settings.includePaths
 }
 
-/** A salted hash of a path or id: groups one file's (or root's) spans without naming it. */
+/** A salted hash of a path or id: groups one file's (or root's) spans without naming it (16 hex digits). */
 export function telemetryHash(value: string): string {
   return createHash('sha256').update(salt).update(value, 'utf8').digest('hex').slice(0, 16)
 }
@@ -137,12 +148,41 @@ export function rootAttributes(rootPath: string, rootId?: string): Attributes {
   return settings.includePaths && rootId !== undefined ? { ...hash, [TelemetryAttr.rootId]: rootId } : hash
 }
 
+const publicIds = new Set<string>()
+
+/**
+ * Declares ids that name no one's code (built-in profiles such as `typescript`, their providers `local:typescript`):
+ * {@link telemetryId} passes them as they are.
+ */
+export function declareTelemetryIds(ids: Iterable<string>): void {
+  for (const id of ids) publicIds.add(id)
+}
+
+/**
+ * A profile or provider id as spans and metrics carry it: a declared (built-in) id as it is; any other — a
+ * profile from a user's config, a harness's provider, which may name a product or team — as `custom-<hash>`
+ * unless paths are on. A fan-out's comma-joined ids are mapped one by one.
+ */
+export function telemetryId(id: string): string {
+  if (settings.includePaths || publicIds.has(id)) return id
+  if (id.includes(',')) return id.split(',').map(telemetryId).join(',')
+  return `custom-${telemetryHash(id).slice(0, 8)}`
+}
+
 /** A symbol name, only with paths on. */
 export function nameAttributes(name: string | undefined): Attributes {
   return settings.includePaths && name !== undefined ? { [TelemetryAttr.symbolName]: name } : {}
 }
 
-const tracer = trace.getTracer('codeseam')
+// The API's proxy tracer keeps the first real tracer it finds, even after that provider is disabled; a tracer
+// per global provider follows a harness that registers a new one.
+let tracerOf: { readonly provider: TracerProvider; readonly tracer: Tracer } | undefined
+const currentTracer = (): Tracer => {
+  const provider = trace.getTracerProvider()
+  if (tracerOf?.provider !== provider) tracerOf = { provider, tracer: provider.getTracer('codeseam') }
+  return tracerOf.tracer
+}
+const disabledSpan = trace.wrapSpanContext(INVALID_SPAN_CONTEXT)
 
 /** The stable code of a failure: an LspError's code, else INTERNAL. Never the message (it quotes paths and names). */
 export function errorCodeOf(error: unknown): string {
@@ -198,7 +238,15 @@ export function inSpan<T>(
       },
     )
   }
-  if (!settings.enabled) return start(trace.wrapSpanContext(INVALID_SPAN_CONTEXT))
+  if (!settings.enabled) {
+    // Off: the body runs as if there were no span at all.
+    try {
+      return run(disabledSpan)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+  const tracer = currentTracer()
   return parent === undefined ? tracer.startActiveSpan(name, start) : tracer.startActiveSpan(name, {}, parent, start)
 }
 
@@ -227,7 +275,7 @@ export function withQuerySpanOwner(ctx: Context, owner: QuerySpanOwner): Context
 
 /** The owner of the active query span, when it is not the seam's own. */
 export function activeQuerySpanOwner(): QuerySpanOwner | undefined {
-  return context.active().getValue(querySpanOwnerKey) as QuerySpanOwner | undefined
+  return settings.enabled ? (context.active().getValue(querySpanOwnerKey) as QuerySpanOwner | undefined) : undefined
 }
 
 /** The metric instruments (docs/observability.md lists them). */

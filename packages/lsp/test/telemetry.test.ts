@@ -12,6 +12,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   configureTelemetry,
   createLsp,
+  declareTelemetryIds,
+  telemetryId,
   fileAttributes,
   inSpan,
   Lsp,
@@ -32,6 +34,8 @@ const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProces
 const contextManager = new AsyncLocalStorageContextManager()
 
 beforeAll(() => {
+  // The test providers' id, as a built-in provider's would be: spans carry it as it is.
+  declareTelemetryIds(['ts'])
   context.setGlobalContextManager(contextManager.enable())
   trace.setGlobalTracerProvider(provider)
 })
@@ -132,6 +136,15 @@ describe('privacy of attributes', () => {
     }
   })
 
+  it('a profile or provider id is passed as it is only when declared (built in) or with paths on', () => {
+    declareTelemetryIds(['typescript', 'local:typescript'])
+    expect(telemetryId('typescript')).toBe('typescript')
+    expect(telemetryId(`${planted}-profile`)).toMatch(/^custom-[0-9a-f]{8}$/)
+    expect(telemetryId(`local:typescript,local:${planted}`)).toMatch(/^local:typescript,custom-[0-9a-f]{8}$/)
+    configureTelemetry({ includePaths: true })
+    expect(telemetryId(`${planted}-profile`)).toBe(`${planted}-profile`)
+  })
+
   it('enabled: false emits nothing under a registered SDK', async () => {
     configureTelemetry({ enabled: false })
     const lsp = createLsp()
@@ -174,6 +187,38 @@ describe('the Effect API', () => {
     expect(request?.parentSpanContext?.spanId).toBe(query?.spanContext().spanId)
     expect(request?.spanContext().traceId).toBe(turn?.spanContext().traceId)
     expect(query?.attributes).toMatchObject({ [TelemetryAttr.operation]: 'hover', [TelemetryAttr.provider]: 'ts' })
+  })
+
+  it('a failed query tells the OpenTelemetry-backed Effect span its code only; the caller gets the whole error', async () => {
+    const failing = staticProvider(
+      'ts',
+      { '.ts': 'typescript' },
+      {
+        answer: () => {
+          throw new LspError('NOT_FOUND', `no symbol "${planted}" in /home/${planted}/a.ts`)
+        },
+      },
+    )
+    const failed = Effect.scoped(
+      Effect.gen(function* () {
+        yield* registerProviderScoped(failing)
+        return yield* queryEffect({ operation: 'hover', root: '/w', path: 'a.ts', position: { line: 0, character: 0 } })
+      }),
+    ).pipe(Effect.flip, Effect.provide(Layer.merge(Lsp.layer, OtelTracer.layerGlobal)))
+    const error = await Effect.runPromise(failed)
+    expect(error).toBeInstanceOf(LspError)
+    expect(error.code).toBe('NOT_FOUND')
+    expect(error.message).toContain(planted)
+    const query = exporter.getFinishedSpans().find((s) => s.name === TelemetrySpan.query)
+    expect(query?.attributes[TelemetryAttr.errorCode]).toBe('NOT_FOUND')
+    expect(query?.status.code).toBe(2)
+    expect(exported(exporter.getFinishedSpans())).not.toContain(planted)
+  })
+
+  it('with telemetry off, the Effect API opens no span either', async () => {
+    configureTelemetry({ enabled: false })
+    await Effect.runPromise(program.pipe(Effect.provide(Layer.merge(Lsp.layer, OtelTracer.layerGlobal))))
+    expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['harness.turn'])
   })
 
   it("with Effect's own tracer, the Effect span carries the seam's attributes and OpenTelemetry gets its own query span", async () => {

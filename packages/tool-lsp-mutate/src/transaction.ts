@@ -223,7 +223,7 @@ export class MutationSession {
       }
 
       const touched = [...preview.basis.keys()]
-      const before = await inSpan(TelemetrySpan.postDiagnostics, { 'codeseam.diagnostics.phase': 'before' }, () =>
+      const before = await inSpan(TelemetrySpan.postDiagnostics, { [TelemetryAttr.diagnosticsPhase]: 'before' }, () =>
         snapshotDiagnostics(lsp, root, touched, waitMs, signal),
       )
       written = await inSpan(TelemetrySpan.apply, { [TelemetryAttr.files]: preview.preview.counts.files }, async () => {
@@ -239,7 +239,7 @@ export class MutationSession {
           throw new Stop(error.code === 'STALE_VERSION' ? 'conflict' : 'failed', error)
         }
       })
-      const after = await inSpan(TelemetrySpan.postDiagnostics, { 'codeseam.diagnostics.phase': 'after' }, () =>
+      const after = await inSpan(TelemetrySpan.postDiagnostics, { [TelemetryAttr.diagnosticsPhase]: 'after' }, () =>
         snapshotDiagnostics(lsp, root, preview.survivors, waitMs, signal),
       )
       const diagnostics = diagnosticDelta(root, before, after, preview.renamed)

@@ -1,6 +1,6 @@
 import * as nodePath from 'node:path'
 
-import { LspError, TelemetryAttr, isWithin, observeTelemetry, type LspProviderStatus } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, isWithin, observeTelemetry, telemetryId, type LspProviderStatus } from '@codeseam/lsp'
 import type { Attributes } from '@opentelemetry/api'
 
 import type { ResolvedHostConfig, TrustLevel } from '../policy/config.js'
@@ -75,7 +75,7 @@ export class ServerPool {
       const live = slot.live
       if (live !== undefined) perProfile.set(slot.profile.id, (perProfile.get(slot.profile.id) ?? 0) + live.documents.openCount)
     }
-    return [...perProfile].map(([profile, value]) => ({ value, attributes: { [TelemetryAttr.profile]: profile } }))
+    return [...perProfile].map(([profile, value]) => ({ value, attributes: { [TelemetryAttr.profile]: telemetryId(profile) } }))
   }
 
   /** Stops least recently used idle servers so one more fits under maxServers. */

@@ -1,4 +1,4 @@
-import { TelemetryAttr, TelemetrySpan, inSpan, telemetryHash, telemetryInstruments } from '@codeseam/lsp'
+import { TelemetryAttr, TelemetrySpan, inSpan, telemetryHash, telemetryId, telemetryInstruments } from '@codeseam/lsp'
 import type { Attributes, Span } from '@opentelemetry/api'
 
 /**
@@ -22,7 +22,7 @@ export class SlotTelemetry {
   /** The slot's profile and root hash (spans, the memory gauge). */
   attributes(): Attributes {
     this.rootHash ??= telemetryHash(this.root)
-    return { [TelemetryAttr.profile]: this.profileId, [TelemetryAttr.rootHash]: this.rootHash }
+    return { [TelemetryAttr.profile]: telemetryId(this.profileId), [TelemetryAttr.rootHash]: this.rootHash }
   }
 
   acquire<T>(run: (span: Span) => Promise<T>): Promise<T> {
@@ -48,7 +48,7 @@ export class SlotTelemetry {
     this.startIsRestart = restart
     return inSpan(
       TelemetrySpan.start,
-      () => ({ [TelemetryAttr.profile]: this.profileId, [TelemetryAttr.restart]: restart }),
+      () => ({ [TelemetryAttr.profile]: telemetryId(this.profileId), [TelemetryAttr.restart]: restart }),
       () => run(restart),
     )
   }
@@ -56,6 +56,6 @@ export class SlotTelemetry {
   /** A process was spawned. */
   spawned(restart: boolean): void {
     this.replacing = false
-    telemetryInstruments().serverStarts.add(1, { [TelemetryAttr.profile]: this.profileId, [TelemetryAttr.restart]: restart })
+    telemetryInstruments().serverStarts.add(1, { [TelemetryAttr.profile]: telemetryId(this.profileId), [TelemetryAttr.restart]: restart })
   }
 }

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events'
 
-import { LspError, TelemetryAttr, telemetryInstruments } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, telemetryId, telemetryInstruments } from '@codeseam/lsp'
 import {
   DidChangeConfigurationNotification,
   DidChangeTextDocumentNotification,
@@ -196,7 +196,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
       `the ${this.spec.profileId} language server for ${this.spec.root} crashed: ${reason}${tail ? `\nlast stderr lines:\n${tail}` : ''}`,
       { data: { profile: this.spec.profileId, root: this.spec.root, stderr: tail } },
     )
-    telemetryInstruments().serverCrashes.add(1, { [TelemetryAttr.profile]: this.spec.profileId })
+    telemetryInstruments().serverCrashes.add(1, { [TelemetryAttr.profile]: telemetryId(this.spec.profileId) })
     this.crashed.raise(error, () => this.setState('crashed'))
     this.connection.dispose()
     this.process.signal('KILL')

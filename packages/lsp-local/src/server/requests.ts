@@ -1,4 +1,4 @@
-import { LspError, TelemetryAttr, TelemetrySpan, inSpan } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, TelemetrySpan, inSpan, telemetryId } from '@codeseam/lsp'
 import type { Span } from '@opentelemetry/api'
 import {
   CancellationTokenSource,
@@ -40,7 +40,7 @@ export function sendRequest<P, R, PR, E, RO>(
 ): Promise<R> {
   return inSpan(
     TelemetrySpan.request,
-    () => ({ [TelemetryAttr.method]: type.method, [TelemetryAttr.profile]: channel.profileId }),
+    () => ({ [TelemetryAttr.method]: type.method, [TelemetryAttr.profile]: telemetryId(channel.profileId) }),
     (span) => send(channel, type, params, options, span),
   )
 }

@@ -1,4 +1,4 @@
-import { TelemetryAttr, TelemetrySpan, errorCodeOf, inSpan } from '@codeseam/lsp'
+import { TelemetryAttr, TelemetrySpan, errorCodeOf, inSpan, telemetryId } from '@codeseam/lsp'
 import type { Span } from '@opentelemetry/api'
 
 /**
@@ -9,7 +9,7 @@ import type { Span } from '@opentelemetry/api'
 export function readyWait(profileId: string, wait: () => Promise<boolean>): Promise<boolean> {
   return inSpan(
     TelemetrySpan.ready,
-    () => ({ [TelemetryAttr.profile]: profileId }),
+    () => ({ [TelemetryAttr.profile]: telemetryId(profileId) }),
     async (span) => {
       const quiet = await wait()
       if (span.isRecording()) span.setAttribute(TelemetryAttr.outcome, quiet ? 'ready' : 'not_ready')

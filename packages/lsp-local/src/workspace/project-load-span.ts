@@ -1,4 +1,4 @@
-import { TelemetryAttr, TelemetrySpan, inSpan, type LspSearchCoverage } from '@codeseam/lsp'
+import { TelemetryAttr, TelemetrySpan, inSpan, telemetryId, type LspSearchCoverage } from '@codeseam/lsp'
 import type { Attributes } from '@opentelemetry/api'
 
 import type { ServerProfile } from '../policy/profiles.js'
@@ -10,7 +10,7 @@ import type { ServerProfile } from '../policy/profiles.js'
 export function loadSpan(profile: ServerProfile, run: () => Promise<LspSearchCoverage>, opened: () => number): Promise<LspSearchCoverage> {
   return inSpan(
     TelemetrySpan.projectLoad,
-    () => ({ [TelemetryAttr.profile]: profile.id }),
+    () => ({ [TelemetryAttr.profile]: telemetryId(profile.id) }),
     async (span) => {
       const coverage = await run()
       if (span.isRecording()) span.setAttributes(loadAttributes(coverage, opened()))

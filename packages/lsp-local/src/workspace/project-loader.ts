@@ -1,4 +1,4 @@
-import { LspError, TelemetryAttr, TelemetrySpan, extensionOf, inSpan, type LspSearchCoverage } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, TelemetrySpan, extensionOf, inSpan, telemetryId, type LspSearchCoverage } from '@codeseam/lsp'
 
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
@@ -47,7 +47,7 @@ export class ProjectLoader {
   openAnyFile(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile): Promise<void> {
     return inSpan(
       TelemetrySpan.projectLoad,
-      () => ({ [TelemetryAttr.profile]: profile.id }),
+      () => ({ [TelemetryAttr.profile]: telemetryId(profile.id) }),
       async (span) => {
         const { files } = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 1)
         const first = files[0]
