@@ -226,7 +226,11 @@ describe('server-initiated traffic', { timeout: 60_000 }, () => {
   it('a server that finds its files only in a quiet moment: answers alike over the open files are not taken as complete', async () => {
     // Like pyright 1.1.414: the files on disk are found in an analysis pass that every request puts off, so
     // references asked back to back cover the open file alone, the same each time, until the host stops asking.
-    const run = await start({ server: ['--scenario', 'deferred-discovery', '--quiet-ms', '250'], config: { requestTimeoutMs: 30_000 } })
+    const run = await start({
+      server: ['--scenario', 'deferred-discovery', '--quiet-ms', '250'],
+      profile: { deferredDiscovery: true },
+      config: { requestTimeoutMs: 30_000 },
+    })
     const references = await run.query({ operation: 'references', ...run.greetCall() })
     expect(references.locations.map((l) => ({ path: l.path, start: l.range.start })).sort(byPlace)).toEqual(greetReferences(run))
     expect(references.meta.status).toBe('ready')

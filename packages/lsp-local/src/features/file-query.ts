@@ -160,7 +160,9 @@ export async function fileQuery(
       // answers alike over the open files meanwhile. An answer asked before that pass is asked again once the
       // server signals it (settled when asked and when answered: the first sign can come after the question),
       // and trusted if the server, left alone for a quiet window, shows it had no pass pending.
-      const settled = settledWhenAsked && server.analysis.settled
+      // Only for a server that discovers its files late (the profile says so): the wait costs a second of quiet
+      // on the first workspace-wide query of every other server (the native TypeScript server: 1.2 s → 2.3 s).
+      const settled = serving.profile.deferredDiscovery !== true || (settledWhenAsked && server.analysis.settled)
       let unsettled = false
       if (everyProject && !confirmedServers.has(server) && Date.now() < deadline) {
         const { meta: _meta, ...answer } = result

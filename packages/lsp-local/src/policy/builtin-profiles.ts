@@ -220,6 +220,7 @@ export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
       nestedFoldersSetting: 'python.analysis.extraPaths',
       ownConfig: [{ file: 'pyrightconfig.json' }, { file: 'pyproject.toml', contains: '[tool.pyright' }],
       loadAllProjects: 'pyright',
+      deferredDiscovery: true,
       operations: pyrightOperations,
       // ruff in process: formatting, organize imports, fix-all, quick fixes and lint diagnostics beside pyright's.
       companions: [{ id: 'ruff', operations: ['format', 'codeActions', 'resolveCodeAction', 'diagnostics'] }],

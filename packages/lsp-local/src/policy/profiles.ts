@@ -88,6 +88,13 @@ export interface ServerProfile {
    */
   readonly loadAllProjects?: 'tsconfig' | 'pyright' | false
   /**
+   * The server finds the workspace's files only in a deferred analysis pass after its configuration, which every
+   * request postpones (pyright): a workspace-wide answer is trusted only once that pass was signalled, or the
+   * server stayed quiet for a second with nothing pending (see AnalysisPasses). Other servers' answers are
+   * trusted once two agree.
+   */
+  readonly deferredDiscovery?: boolean
+  /**
    * Others answering some operations beside this profile's server, per operation: an in-process companion
    * by id (`ruff`), or a profile marked {@link companionOnly}. `format` goes to the companion alone,
    * `codeActions` and `diagnostics` are merged, `resolveCodeAction` goes to whoever listed the action; the
