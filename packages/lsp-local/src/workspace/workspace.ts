@@ -92,7 +92,7 @@ export class LocalWorkspace implements LspWorkspace {
         revision = statKeyOf(stats)
         const bytes = await handle.readFile(signal === undefined ? {} : { signal })
         text = bytes.toString('utf8')
-        const breach = contentBreach(bytes, text, this.fileLimits)
+        const breach = sizeBreach(bytes.length, this.fileLimits) ?? contentBreach(bytes, text, this.fileLimits)
         if (breach !== undefined) throw fileLimitError(shown, breach)
       } finally {
         await handle.close()
