@@ -76,6 +76,7 @@ export async function createLocalHost(options: HostOptions = {}): Promise<LocalH
       containment,
       open.trust ?? 'untrusted',
       core,
+      core.config.limits,
     )
     core.addWorkspace(workspace, root)
     core.prefetchProjects(workspace)

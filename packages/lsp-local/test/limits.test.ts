@@ -21,6 +21,8 @@ describe('defaults and config', () => {
       maxOpenDocuments: 200,
       memoryCheckIntervalMs: 5_000,
       memoryBreachSamples: 2,
+      maxFileBytes: 4 * 1024 * 1024,
+      maxLineLength: 10_000,
     })
   })
 

@@ -92,9 +92,18 @@ describe('resource-limit flags', () => {
       'server-memory-mb': '512',
       'node-heap-mb': '0',
       'max-open-documents': '50',
+      'max-file-bytes': '1048576',
+      'max-line-length': '0',
       'env-allow': ['HTTPS_PROXY'],
     })
-    expect(flags.limits).toEqual({ maxServers: 2, maxServerMemoryBytes: 512 * 1024 * 1024, nodeHeapMb: 0, maxOpenDocuments: 50 })
+    expect(flags.limits).toEqual({
+      maxServers: 2,
+      maxServerMemoryBytes: 512 * 1024 * 1024,
+      nodeHeapMb: 0,
+      maxOpenDocuments: 50,
+      maxFileBytes: 1048576,
+      maxLineLength: 0,
+    })
     expect(flags.envAllow).toEqual(['HTTPS_PROXY'])
     expect(globalFlags({}).limits).toEqual({})
     for (const [flag, value] of [
@@ -102,6 +111,8 @@ describe('resource-limit flags', () => {
       ['server-memory-mb', '-1'],
       ['node-heap-mb', '1.5'],
       ['max-open-documents', 'many'],
+      ['max-file-bytes', '-1'],
+      ['max-line-length', '4k'],
     ] as const) {
       expect(() => globalFlags({ [flag]: value }, 'status')).toThrow(UsageError)
     }

@@ -70,11 +70,19 @@ export interface LspErrorDataByCode {
   readonly INVALID_PROVIDER: LspErrorData
   /** Which registration it collides with. */
   readonly CONFLICT: LspErrorData & { readonly providerId?: string; readonly extension?: string; readonly owner?: string }
-  /** What could not serve: the profile and root, the limit that was hit, the roots that are open. */
+  /**
+   * What could not serve: the profile and root, the limit that was hit, the roots that are open; for a file
+   * over a per-file limit (RFC 0013) the file, which limit, its value and ceiling, and how to raise it.
+   */
   readonly UNAVAILABLE: LspErrorData & {
     readonly profile?: string
     readonly root?: string
     readonly maxServers?: number
+    readonly path?: string
+    readonly limit?: 'maxFileBytes' | 'maxLineLength' | 'binary'
+    readonly value?: number
+    readonly ceiling?: number
+    readonly raise?: string
     readonly open?: ReadonlyArray<string>
     readonly extension?: string
     readonly registered?: ReadonlyArray<string>

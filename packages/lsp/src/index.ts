@@ -17,6 +17,7 @@ export type {
   LspDocumentSymbol,
   LspFileDiagnostics,
   LspFileRequest,
+  LspFilesSkipped,
   LspFormattingOptions,
   LspHierarchyCall,
   LspHierarchyItem,

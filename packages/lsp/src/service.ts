@@ -44,6 +44,7 @@ import {
   type LspQueryResult,
   type LspResultFor,
   type LspResultMeta,
+  type LspFilesSkipped,
   type LspSearchCoverage,
   type LspWorkspaceEdit,
   type LspWorkspaceSymbol,
@@ -184,6 +185,17 @@ export function resultMeta(providerId: string, overrides: Partial<LspResultMeta>
   return { providerId, status: 'ready', warm: true, truncated: false, elapsedMs: 0, ...overrides }
 }
 
+/** Files over a per-file limit, summed by limit (the ceiling is the host's, the same in every part). */
+function mergeSkipped(parts: ReadonlyArray<{ readonly filesSkipped?: ReadonlyArray<LspFilesSkipped> }>): {
+  filesSkipped?: ReadonlyArray<LspFilesSkipped>
+} {
+  const skipped = new Map<LspFilesSkipped['limit'], LspFilesSkipped>()
+  for (const entry of parts.flatMap((c) => c.filesSkipped ?? [])) {
+    skipped.set(entry.limit, { ...entry, count: (skipped.get(entry.limit)?.count ?? 0) + entry.count })
+  }
+  return skipped.size === 0 ? {} : { filesSkipped: [...skipped.values()] }
+}
+
 /** The search coverage of a fan-out: the sum of its parts (absent when no part reports one). */
 function mergeCoverage(results: ReadonlyArray<LspQueryResult>): { coverage?: LspSearchCoverage } {
   const parts = results.flatMap((r) => (r.meta.coverage === undefined ? [] : [r.meta.coverage]))
@@ -196,6 +208,7 @@ function mergeCoverage(results: ReadonlyArray<LspQueryResult>): { coverage?: Lsp
       projectsFound: parts.reduce((sum, c) => sum + c.projectsFound, 0),
       ...(notOpened > 0 ? { filesNotSearched: notOpened } : {}),
       ...(roots.length > 0 ? { rootsNotSearched: roots } : {}),
+      ...mergeSkipped(parts),
       complete: parts.every((c) => c.complete),
     },
   }
@@ -239,6 +252,7 @@ function mergeFanOut(
       coverage: {
         analysed: all.flatMap((r) => r.coverage.analysed),
         ...(eligible === undefined ? {} : { eligible }),
+        ...mergeSkipped(all.map((r) => r.coverage)),
         complete: failures.length === 0 && all.every((r) => r.coverage.complete),
       },
       meta,

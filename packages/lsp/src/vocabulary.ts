@@ -213,8 +213,21 @@ export interface LspSearchCoverage {
   readonly filesNotSearched?: number
   /** Workspace-relative folders whose server was not asked (e.g. every server busy under limits.maxServers). */
   readonly rootsNotSearched?: ReadonlyArray<string>
+  /** Files never sent to a server because they break a per-file limit, counted by limit (RFC 0013). */
+  readonly filesSkipped?: ReadonlyArray<LspFilesSkipped>
   /** Everything found was searched. */
   readonly complete: boolean
+}
+
+/**
+ * Files a workspace-wide answer left out because they break a per-file limit (RFC 0013): larger than
+ * `maxFileBytes`, a line longer than `maxLineLength` (a minified bundle), or binary content (a NUL byte or
+ * invalid UTF-8 in the first 8 KB). `ceiling` is the limit in force (bytes, characters); none for binary.
+ */
+export interface LspFilesSkipped {
+  readonly limit: 'maxFileBytes' | 'maxLineLength' | 'binary'
+  readonly count: number
+  readonly ceiling?: number
 }
 
 export interface LspResultMeta {
@@ -339,6 +352,8 @@ export interface LspDiagnosticsCoverage {
   readonly analysed: ReadonlyArray<string>
   /** Files that could have been analysed (when the provider knows). */
   readonly eligible?: number
+  /** Eligible files never sent to a server because they break a per-file limit, counted by limit (RFC 0013). */
+  readonly filesSkipped?: ReadonlyArray<LspFilesSkipped>
   /** Whether every eligible file was analysed. */
   readonly complete: boolean
 }

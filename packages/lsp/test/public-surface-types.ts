@@ -27,6 +27,7 @@ export type {
   LspErrorOptions,
   LspFileDiagnostics,
   LspFileRequest,
+  LspFilesSkipped,
   LspFlatSymbol,
   LspFormattingOptions,
   LspHierarchyCall,

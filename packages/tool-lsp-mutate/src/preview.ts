@@ -124,7 +124,8 @@ export async function buildPreview(
       try {
         snapshot = await workspace.readFile(path, signal)
       } catch (error) {
-        if (error instanceof LspError && error.code === 'OUTSIDE_WORKSPACE') throw error
+        // Outside the root, or over a per-file limit (UNAVAILABLE, RFC 0013): no preview is built on a file not read.
+        if (error instanceof LspError && (error.code === 'OUTSIDE_WORKSPACE' || error.code === 'UNAVAILABLE')) throw error
         // Exists but cannot be read as text: a folder (rename/delete of a directory).
         folders.add(path)
       }

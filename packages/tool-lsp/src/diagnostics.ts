@@ -22,6 +22,7 @@ import {
   requireProvider,
   resolveToolFile,
   rootFailureReason,
+  skippedFilesNote,
   shown,
   worstReadiness,
   type SearchGap,
@@ -227,6 +228,7 @@ export const codeDiagnostics = defineTool({
       !complete && path === undefined
         ? `only ${plural(analysed, 'file')} ${analysed === 1 ? 'was' : 'were'} analysed${eligibleKnown ? ` of ${answers.reduce((s, a) => s + (a.result.coverage.eligible ?? 0), 0)}` : ''}; ask per file (path) for files not covered`
         : undefined,
+      skippedFilesNote(answers.flatMap((a) => a.result.coverage.filesSkipped ?? [])),
       stale > 0
         ? `${plural(stale, 'file')} ${stale === 1 ? 'has' : 'have'} diagnostics for an older version; ask again in a moment`
         : undefined,

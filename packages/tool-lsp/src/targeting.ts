@@ -8,6 +8,7 @@ import {
   resolveFile,
   resolveTarget,
   toModelPosition,
+  type LspFilesSkipped,
   type LspResultMeta,
   type LspTarget,
   type ResolvedFile,
@@ -230,12 +231,14 @@ function coverageNote(answers: ReadonlyArray<RootMeta>, extraGaps: ReadonlyArray
   let found = 0
   let notOpened = 0
   let incomplete = false
+  const skipped: LspFilesSkipped[] = []
   for (const { meta, rootId } of answers) {
     const coverage = meta.coverage
     if (coverage === undefined) continue
     searched += coverage.projectsSearched
     found += coverage.projectsFound
     notOpened += coverage.filesNotSearched ?? 0
+    skipped.push(...(coverage.filesSkipped ?? []))
     incomplete ||= !coverage.complete
     for (const folder of coverage.rootsNotSearched ?? []) gaps.push({ where: folderLabel(rootId, folder), why: busyServersReason })
   }
@@ -254,9 +257,40 @@ function coverageNote(answers: ReadonlyArray<RootMeta>, extraGaps: ReadonlyArray
       `${plural(notOpened, 'file')} in no project ${notOpened === 1 ? 'was' : 'were'} not searched (over the open-document limit: raise limits.maxOpenDocuments)`,
     )
   }
+  const skippedText = skippedFilesNote(skipped)
+  if (skippedText !== undefined) parts.push(skippedText)
   const gapText = renderGaps(gaps)
   if (gapText !== undefined) parts.push(gapText)
   if (parts.length === 0 && incomplete) parts.push('the search did not cover the whole workspace')
+  return parts.length === 0 ? undefined : parts.join('; ')
+}
+
+/** A byte ceiling as people read it: "4 MB", "512 KB". */
+function formatCeiling(bytes: number): string {
+  const MiB = 1024 * 1024
+  if (bytes >= MiB) return `${Number((bytes / MiB).toFixed(1))} MB`
+  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KB`
+  return `${bytes} bytes`
+}
+
+/**
+ * Files left out because they break a per-file limit (RFC 0013), by limit: "2 files skipped: over 4 MB
+ * (limits.maxFileBytes); 1 file skipped: binary content". Undefined when none was.
+ */
+export function skippedFilesNote(entries: ReadonlyArray<LspFilesSkipped>): string | undefined {
+  const byLimit = new Map<LspFilesSkipped['limit'], LspFilesSkipped>()
+  for (const entry of entries) {
+    byLimit.set(entry.limit, { ...entry, count: (byLimit.get(entry.limit)?.count ?? 0) + entry.count })
+  }
+  const parts = [...byLimit.values()].map(({ limit, count, ceiling }) => {
+    const why =
+      limit === 'maxFileBytes'
+        ? `over ${formatCeiling(ceiling ?? 0)} (limits.maxFileBytes)`
+        : limit === 'maxLineLength'
+          ? `a line over ${ceiling ?? 0} characters, minified (limits.maxLineLength)`
+          : 'binary content'
+    return `${plural(count, 'file')} skipped: ${why}`
+  })
   return parts.length === 0 ? undefined : parts.join('; ')
 }
 

@@ -145,6 +145,29 @@ describe('search coverage in tool answers', () => {
     expect(files.notice).toBe('1 file in no project was not searched (over the open-document limit: raise limits.maxOpenDocuments).')
   })
 
+  it('files over a per-file limit are counted as skipped, by limit', async () => {
+    const skipped: LspSearchCoverage = {
+      projectsSearched: 1,
+      projectsFound: 1,
+      filesSkipped: [
+        { limit: 'maxFileBytes', count: 2, ceiling: 4 * 1024 * 1024 },
+        { limit: 'binary', count: 1 },
+        { limit: 'maxLineLength', count: 1, ceiling: 10_000 },
+      ],
+      complete: false,
+    }
+    const result = ok(
+      await run(service({ app: { files: { 'src/app.toy': app }, meta: { coverage: skipped } } }), codeNavigate, {
+        target: greet,
+        kind: 'references',
+      }),
+    )
+    expect(result.notice).toBe(
+      '2 files skipped: over 4 MB (limits.maxFileBytes); 1 file skipped: binary content; ' +
+        '1 file skipped: a line over 10000 characters, minified (limits.maxLineLength).',
+    )
+  })
+
   it('code_hierarchy callers (incoming calls) says so', async () => {
     const result = ok(
       await run(service({ app: { files: { 'src/app.toy': app }, meta: { coverage: partial } } }), codeHierarchy, {

@@ -1,7 +1,15 @@
-import { extensionOf, type LspProviderRequest, type LspQueryRequest, type LspQueryResult, type LspSearchCoverage } from '@codeseam/lsp'
+import {
+  displayPath,
+  extensionOf,
+  type LspProviderRequest,
+  type LspQueryRequest,
+  type LspQueryResult,
+  type LspSearchCoverage,
+} from '@codeseam/lsp'
 
 import type { LanguageServer } from '../server/language-server.js'
 import { supportsPullDiagnostics } from '../server/capabilities.js'
+import { breachOf, fileLimitError } from '../workspace/file-limits.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
 import { CodeActionStore } from './code-actions.js'
 import { fileDiagnostics } from './diagnostics-query.js'
@@ -66,7 +74,11 @@ export async function fileQuery(
       await serving.host.baseline(server, serving.profile)
     }
     const languageId = serving.profile.extensions[extensionOf(path) ?? ''] ?? request.languageId
-    const document = await server.documents.sync(path, languageId, { snapshot: request.snapshot })
+    const document = await server.documents.sync(path, languageId, { snapshot: request.snapshot }).catch((error: unknown) => {
+      // A file over a per-file limit (RFC 0013), named as the caller knows it: workspace-relative.
+      const breach = breachOf(error)
+      throw breach === undefined ? error : fileLimitError(displayPath(workspace.root, path), breach)
+    })
     const versionAtStart = document.version
     const hashAtStart = document.hash
     if (request.operation === 'diagnostics') {

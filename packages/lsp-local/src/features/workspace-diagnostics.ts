@@ -11,6 +11,7 @@ import type { ServerSlot } from '../pool/slot.js'
 import { fileDiagnostics } from './diagnostics-query.js'
 import { acquire, type Serving } from './serving.js'
 import { Translator } from './translate.js'
+import { breachOf, SkippedFiles } from '../workspace/file-limits.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
 
 /** Bounded activation: opens up to `maxFiles` eligible files, fairly across languages, and reports coverage. */
@@ -29,6 +30,8 @@ export async function workspaceDiagnostics(
   const files: LspFileDiagnostics[] = []
   const analysed: string[] = []
   let warmAll = true
+  // Files over a per-file limit are never sent: skipped and counted, not a failure of the whole answer.
+  const skipped = new SkippedFiles()
   const bySlot = new Map<ServerSlot, string[]>()
   for (const path of chosen) {
     const slot = serving.host.slotFor(workspace, serving.profile, path)
@@ -39,7 +42,15 @@ export async function workspaceDiagnostics(
     try {
       warmAll &&= warm
       const documents = []
-      for (const path of paths) documents.push(await server.documents.sync(path, serving.profile.extensions[extensionOf(path) ?? ''] ?? ''))
+      for (const path of paths) {
+        try {
+          documents.push(await server.documents.sync(path, serving.profile.extensions[extensionOf(path) ?? ''] ?? ''))
+        } catch (error) {
+          const breach = breachOf(error)
+          if (breach === undefined) throw error
+          skipped.add(breach)
+        }
+      }
       const results = await Promise.all(
         documents.map((document) =>
           fileDiagnostics(server, document, translator, {
@@ -61,6 +72,7 @@ export async function workspaceDiagnostics(
   const coverage: LspDiagnosticsCoverage = {
     analysed,
     eligible: eligible.files.length,
+    ...skipped.field(),
     complete: eligible.complete && analysed.length === eligible.files.length,
   }
   return {

@@ -4,6 +4,7 @@ import { LspError, type LspQueryResult, type LspSearchCoverage } from '@codeseam
 import { WorkspaceSymbolRequest } from 'vscode-languageserver-protocol/node'
 
 import { supportsPullDiagnostics } from '../server/capabilities.js'
+import { SkippedFiles } from '../workspace/file-limits.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
 import { fileDiagnostics } from './diagnostics-query.js'
 import { acquire, foldersCoverage, requireOperation, type Acquired, type Serving } from './serving.js'
@@ -33,6 +34,7 @@ export async function workspaceSymbols(
   let projectsSearched = 0
   let projectsFound = 0
   let filesNotSearched = 0
+  const skipped = new SkippedFiles()
   let complete = true
   let warmAll = true
   let indexing = false
@@ -63,6 +65,7 @@ export async function workspaceSymbols(
       projectsSearched += coverage.projectsSearched
       projectsFound += coverage.projectsFound
       filesNotSearched += coverage.filesNotSearched ?? 0
+      skipped.addAll(coverage.filesSkipped)
       complete &&= coverage.complete
       // Some servers answer workspace symbols only once a document is open.
       if (server.documents.openDocuments.length === 0) await serving.host.openAnyFile(server, workspace, serving.profile)
@@ -117,6 +120,7 @@ export async function workspaceSymbols(
           projectsFound,
           ...(filesNotSearched > 0 ? { filesNotSearched } : {}),
           ...(rootsNotSearched.length > 0 ? { rootsNotSearched } : {}),
+          ...skipped.field(),
           complete: complete && filesNotSearched === 0,
         }
   return {

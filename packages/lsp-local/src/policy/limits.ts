@@ -26,6 +26,10 @@ export interface ResourceLimitsConfig {
   readonly memoryCheckIntervalMs?: number
   /** Consecutive samples over the ceiling before a breach is reported (a single spike is forgiven). */
   readonly memoryBreachSamples?: number
+  /** A file larger than this many bytes is never sent to a server nor read for a tool (0: no ceiling; RFC 0013). */
+  readonly maxFileBytes?: number
+  /** A file with a line longer than this many characters (a minified bundle) is never sent nor read (0: no ceiling). */
+  readonly maxLineLength?: number
 }
 
 export type ResourceLimits = Required<ResourceLimitsConfig>
@@ -59,8 +63,16 @@ export function defaultResourceLimits(machine: MachineShape = currentMachine()):
     maxOpenDocuments: 200,
     memoryCheckIntervalMs: 5_000,
     memoryBreachSamples: 2,
+    // Measured on the bundled servers (RFC 0013): see defaultFileLimits.
+    ...defaultFileLimits,
   }
 }
+
+/**
+ * Per-file ceilings, the same on every machine: what a server is given depends on the file, not the RAM.
+ * Chosen from measurements of the bundled servers (RFC 0013, "Measurements").
+ */
+export const defaultFileLimits = { maxFileBytes: 4 * MiB, maxLineLength: 10_000 } as const
 
 /** Validates a config against the defaults; INVALID_ARGUMENT names the field and what it accepts. */
 export function resolveResourceLimits(config: ResourceLimitsConfig = {}, machine: MachineShape = currentMachine()): ResourceLimits {
@@ -80,6 +92,8 @@ export function resolveResourceLimits(config: ResourceLimitsConfig = {}, machine
     maxOpenDocuments: pick('maxOpenDocuments', 1),
     memoryCheckIntervalMs: pick('memoryCheckIntervalMs', 100),
     memoryBreachSamples: pick('memoryBreachSamples', 1),
+    maxFileBytes: pick('maxFileBytes', 0),
+    maxLineLength: pick('maxLineLength', 0),
   }
   if (limits.maxServerMemoryBytes > 0 && limits.maxServerMemoryBytes < 64 * MiB) {
     throw new LspError(

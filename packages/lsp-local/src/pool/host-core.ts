@@ -28,7 +28,7 @@ export class HostCore implements LiveServers {
   private readonly lifetime = new AbortController()
 
   constructor(readonly config: ResolvedHostConfig) {
-    this.projects = new ProjectLoader(config.limits.maxOpenDocuments)
+    this.projects = new ProjectLoader(config.limits.maxOpenDocuments, config.limits)
     this.disk = new DiskSync(this.projects)
     this.pool = new ServerPool(config, {
       escaped: (workspaceRoot) => this.registry.get(workspaceRoot)?.containment.invalidate(),

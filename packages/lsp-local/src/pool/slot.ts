@@ -171,6 +171,7 @@ export class ServerSlot {
       maxMessageBytes: this.config.maxMessageBytes,
       stderrLines: this.config.stderrLines,
       maxOpenDocuments: this.config.limits.maxOpenDocuments,
+      fileLimits: this.config.limits,
       livenessGraceMs: this.config.livenessGraceMs,
       workspaceRoot: this.workspaceRoot,
       onEscape: () => this.hooks?.escaped?.(this.workspaceRoot),

@@ -139,6 +139,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
           throw error
         }
       },
+      spec.fileLimits,
     )
     this.channel = {
       connection: this.connection,

@@ -1,5 +1,7 @@
 import type { ClientCapabilities } from 'vscode-languageserver-protocol/node'
 
+import type { FileLimits } from '../workspace/file-limits.js'
+
 /** Everything needed to run one server for one project root. */
 export interface LanguageServerSpec {
   /** What the host tells the server it understands (assembled from the feature records by the pool). */
@@ -20,6 +22,8 @@ export interface LanguageServerSpec {
   readonly maxMessageBytes: number
   readonly stderrLines: number
   readonly maxOpenDocuments: number
+  /** What a file must be to be sent to the server at all (RFC 0013); none when not given. */
+  readonly fileLimits?: FileLimits
   readonly livenessGraceMs: number
   /** The workspace root the server's files must stay in (its own root when not given). */
   readonly workspaceRoot?: string

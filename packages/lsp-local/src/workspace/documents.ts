@@ -4,6 +4,8 @@ import { readFile } from 'node:fs/promises'
 import { LspError, contentHash, linesFor, pathToUri, type LspDocumentSnapshot } from '@codeseam/lsp'
 import { TextDocumentSyncKind, type TextDocumentContentChangeEvent, type TextDocumentItem } from 'vscode-languageserver-protocol/node'
 
+import { contentBreach, fileLimitError, noFileLimits, sizeBreach, type FileLimits } from './file-limits.js'
+
 /** A document the server has open, as last synced from disk. */
 export interface OpenDocument {
   readonly uri: string
@@ -62,6 +64,11 @@ export function statKeyOf(s: Stats): string {
   return `${s.mtimeMs}:${s.ctimeMs}:${s.size}:${s.ino}`
 }
 
+/** The file's size in bytes, from a {@link statKeyOf} key. */
+function sizeOf(key: string): number {
+  return Number(key.split(':')[2])
+}
+
 /** When the file last changed (its ctime), from a {@link statKeyOf} key. */
 export function changedAt(key: string): number {
   return Number(key.split(':')[1])
@@ -101,11 +108,14 @@ export class DocumentSync {
   /**
    * @param checkRead called before each read from disk; throws to refuse it (a file that became a
    * symbolic link pointing out of the workspace).
+   * @param fileLimits what a file read from disk must be to be sent at all (RFC 0013): a file over them is
+   * never opened (or, when it grew past them, closed) and the sync fails with the typed error.
    */
   constructor(
     private readonly channel: DocumentChannel,
     private readonly maxOpen: number,
     private readonly checkRead: (path: string) => void = () => {},
+    private readonly fileLimits: FileLimits = noFileLimits,
   ) {}
 
   get openDocuments(): ReadonlyArray<OpenDocument> {
@@ -173,13 +183,22 @@ export class DocumentSync {
     } else {
       try {
         this.checkRead(path)
+        // Limits before work: the size from the stat just taken, before a byte is read.
+        const oversized = sizeBreach(sizeOf(key), this.fileLimits)
+        if (oversized !== undefined) throw fileLimitError(path, oversized)
       } catch (error) {
         if (existing !== undefined) this.close(path)
         throw error
       }
-      text = await readFile(path, 'utf8').catch((error: unknown) => {
+      const bytes = await readFile(path).catch((error: unknown) => {
         throw new LspError('NOT_FOUND', `cannot read ${path}: ${(error as Error).message}`, { cause: error })
       })
+      text = bytes.toString('utf8')
+      const breach = sizeBreach(bytes.length, this.fileLimits) ?? contentBreach(bytes, text, this.fileLimits)
+      if (breach !== undefined) {
+        if (existing !== undefined) this.close(path)
+        throw fileLimitError(path, breach)
+      }
       hash = contentHash(text)
     }
     if (existing !== undefined) {

@@ -1,8 +1,11 @@
+import { statSync } from 'node:fs'
+
 import { LspError, TelemetryAttr, TelemetrySpan, extensionOf, inSpan, telemetryId, type LspSearchCoverage } from '@codeseam/lsp'
 
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import type { ConfigWatch } from './disk-watch.js'
+import { breachOf, noFileLimits, SkippedFiles, sizeBreach, type FileLimits } from './file-limits.js'
 import { listFiles, profileExtensions } from './files.js'
 import { inScope, pyrightScope } from './pyright-projects.js'
 import { loadSpan } from './project-load-span.js'
@@ -25,8 +28,14 @@ export class ProjectLoader {
   /** Per (server folder, profile): the TypeScript project graph, until one of its config files changes. */
   private readonly graphs = new TsGraphCache()
 
-  /** @param maxOpenDocuments the per-server open-document limit the pinned files must leave room under */
-  constructor(private readonly maxOpenDocuments: number) {}
+  /**
+   * @param maxOpenDocuments the per-server open-document limit the pinned files must leave room under
+   * @param fileLimits the per-file ceilings: a project is loaded through a file within them (RFC 0013)
+   */
+  constructor(
+    private readonly maxOpenDocuments: number,
+    private readonly fileLimits: FileLimits = noFileLimits,
+  ) {}
 
   /** Files were created or deleted under a server's folder: the files of no project are planned again. */
   filesAddedOrRemoved(server: LanguageServer): void {
@@ -49,13 +58,11 @@ export class ProjectLoader {
       TelemetrySpan.projectLoad,
       () => ({ [TelemetryAttr.profile]: telemetryId(profile.id) }),
       async (span) => {
-        const { files } = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 1)
-        const first = files[0]
-        let opened = 0
-        if (first !== undefined && workspace.containment.contains(first)) {
-          await server.documents.sync(first, profile.extensions[extensionOf(first) ?? ''] ?? '', { pin: true })
-          opened = 1
-        }
+        // The first few files, so that one over the per-file limits (a generated bundle) is passed over.
+        const { files } = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 16)
+        const candidates = files.filter((file) => workspace.containment.contains(file) && !this.oversized(file))
+        const { opened: done } = await openPinned(server, profile, candidates, 1)
+        const opened = done.length
         if (span.isRecording()) span.setAttribute(TelemetryAttr.files, opened)
       },
     )
@@ -167,7 +174,7 @@ export class ProjectLoader {
       const sources = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 20_000)
       const loose = sources.files.filter((file) => !scopes.some((scope) => inScope(scope, file)) && workspace.containment.contains(file))
       const budget = this.pinBudget()
-      const { opened, failed } = await openPinned(server, profile, loose.slice(0, budget))
+      const { opened, failed, skipped } = await openPinned(server, profile, loose.slice(0, budget))
       load.opened = opened
       const missed = Math.max(0, loose.length - budget) + (sources.complete ? 0 : 1) + failed
       load.settled = true
@@ -175,7 +182,8 @@ export class ProjectLoader {
         projectsSearched: projects,
         projectsFound: projects,
         ...(missed > 0 ? { filesNotSearched: missed } : {}),
-        complete: missed === 0,
+        ...skipped.field(),
+        complete: missed === 0 && skipped.total === 0,
       }
     })()
     this.pythonLoads.set(server, load)
@@ -191,19 +199,31 @@ export class ProjectLoader {
   ): Promise<{ opened: string[]; coverage: LspSearchCoverage }> {
     const sources = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 20_000)
     const accept = (file: string) => workspace.containment.contains(file)
-    const projectFiles = planProjectLoad(graph, sources.files, 0, accept).projectFiles.length
-    const plan = planProjectLoad(graph, sources.files, this.pinBudget() - projectFiles, accept)
-    const projects = await openPinned(server, profile, plan.projectFiles)
+    // Each project is loaded through one of its files within the size ceiling (the server reads the rest
+    // itself); a loose file over a limit is tried, refused before it is read, and counted as skipped.
+    const projectFiles = planProjectLoad(graph, sources.files, 0, (file) => accept(file) && !this.oversized(file)).projectFiles
+    const plan = planProjectLoad(graph, sources.files, this.pinBudget() - projectFiles.length, accept)
+    const projects = await openPinned(server, profile, projectFiles)
     const loose = await openPinned(server, profile, plan.looseFiles)
     const looseMissed = plan.looseNotOpened + (sources.complete ? 0 : 1) + loose.failed
     const projectsSearched = projects.opened.length
+    const skipped = new SkippedFiles()
+    skipped.addAll(projects.skipped.field().filesSkipped)
+    skipped.addAll(loose.skipped.field().filesSkipped)
     const coverage: LspSearchCoverage = {
       projectsSearched,
       projectsFound: plan.projectsFound,
       ...(looseMissed > 0 ? { filesNotSearched: looseMissed } : {}),
-      complete: projectsSearched === plan.projectsFound && looseMissed === 0,
+      ...skipped.field(),
+      complete: projectsSearched === plan.projectsFound && looseMissed === 0 && skipped.total === 0,
     }
     return { opened: [...projects.opened, ...loose.opened], coverage }
+  }
+
+  /** Over the size ceiling, from a stat (a file gone since the walk is left to the open to report). */
+  private oversized(file: string): boolean {
+    const size = statSync(file, { throwIfNoEntry: false })?.size
+    return size !== undefined && sizeBreach(size, this.fileLimits) !== undefined
   }
 
   /** How many documents a server may keep pinned: the open-document limit less room for the queries' own (never pinned, closed least recently used first). */
@@ -213,25 +233,33 @@ export class ProjectLoader {
   }
 }
 
-/** Opens and pins files; one deleted since the walk, or refused (a symlink out of the workspace), is counted as failed. */
+/**
+ * Opens and pins files (at most `max`); one deleted since the walk, or refused (a symlink out of the
+ * workspace), is counted as failed; one over a per-file limit (never sent) as skipped, by limit.
+ */
 async function openPinned(
   server: LanguageServer,
   profile: ServerProfile,
   files: ReadonlyArray<string>,
-): Promise<{ opened: string[]; failed: number }> {
+  max = Infinity,
+): Promise<{ opened: string[]; failed: number; skipped: SkippedFiles }> {
   const opened: string[] = []
+  const skipped = new SkippedFiles()
   let failed = 0
   for (const file of files) {
+    if (opened.length >= max) break
     try {
       await server.documents.sync(file, profile.extensions[extensionOf(file) ?? ''] ?? '', { pin: true })
       opened.push(file)
     } catch (error) {
       if (error instanceof LspError && (error.code === 'CANCELLED' || error.code === 'DISPOSED' || error.code === 'SERVER_CRASHED'))
         throw error
-      failed++
+      const breach = breachOf(error)
+      if (breach === undefined) failed++
+      else skipped.add(breach)
     }
   }
-  return { opened, failed }
+  return { opened, failed, skipped }
 }
 
 /** What opening a server's projects covered. */

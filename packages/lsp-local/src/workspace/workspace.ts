@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs'
-import { chmod, lstat, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, open, readFile, rename, rm } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 import { randomUUID } from 'node:crypto'
 
@@ -20,43 +20,15 @@ import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/n
 
 import type { TrustLevel } from '../policy/config.js'
 import type { LanguageServer } from '../server/language-server.js'
+import { pathExists, writeAtomically } from './atomic-write.js'
 import type { Containment } from './containment.js'
 import { statKeyOf } from './documents.js'
+import { breachOf, contentBreach, fileLimitError, noFileLimits, sizeBreach, type FileLimits } from './file-limits.js'
 import { ReadCache } from './read-cache.js'
 
 /** What a workspace needs of the host: the running servers under a root, to check and tell them about edits. */
 export interface LiveServers {
   liveServersUnder(root: string): ReadonlyArray<LanguageServer>
-}
-
-/**
- * Replaces a file's text all at once (temp file + rename), keeping its permission bits (an executable
- * script stays executable). A file with other hard links is rewritten in place instead: a rename would
- * give this name a new inode and silently cut it off from its other names.
- */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const existing = await stat(path).catch(() => undefined)
-  if (existing !== undefined && existing.nlink > 1) {
-    await writeFile(path, text, 'utf8')
-    return
-  }
-  const temp = nodePath.join(nodePath.dirname(path), `.${nodePath.basename(path)}.codeseam-${randomUUID()}.tmp`)
-  try {
-    await writeFile(temp, text, { encoding: 'utf8', ...(existing === undefined ? {} : { mode: existing.mode & 0o7777 }) })
-    // writeFile's mode passes through the umask; the original's bits are restored exactly.
-    if (existing !== undefined) await chmod(temp, existing.mode & 0o7777)
-    await rename(temp, path)
-  } catch (error) {
-    await rm(temp, { force: true }).catch(() => {})
-    throw error
-  }
-}
-
-async function pathExists(path: string): Promise<boolean> {
-  return lstat(path).then(
-    () => true,
-    () => false,
-  )
 }
 
 /**
@@ -67,11 +39,13 @@ export class LocalWorkspace implements LspWorkspace {
   /** Files read, served again while their stat key holds; one synchronous stat per check (see {@link ReadCache}). */
   private readonly reads = new ReadCache()
 
+  /** @param fileLimits the per-file ceilings every read for a server or a tool is held to (RFC 0013) */
   constructor(
     readonly id: string,
     readonly containment: Containment,
     public trust: TrustLevel,
     private readonly host: LiveServers,
+    readonly fileLimits: FileLimits = noFileLimits,
   ) {}
 
   get root(): string {
@@ -112,12 +86,23 @@ export class LocalWorkspace implements LspWorkspace {
       try {
         const stats = await handle.stat()
         if (!stats.isFile()) throw new Error(`${absolute} is not a file`)
+        // Limits before work: a file over the size ceiling is not read at all.
+        const oversized = sizeBreach(stats.size, this.fileLimits)
+        if (oversized !== undefined) throw fileLimitError(shown, oversized)
         revision = statKeyOf(stats)
-        text = await handle.readFile({ encoding: 'utf8', ...(signal === undefined ? {} : { signal }) })
+        const bytes = await handle.readFile(signal === undefined ? {} : { signal })
+        text = bytes.toString('utf8')
+        const breach = sizeBreach(bytes.length, this.fileLimits) ?? contentBreach(bytes, text, this.fileLimits)
+        if (breach !== undefined) throw fileLimitError(shown, breach)
       } finally {
         await handle.close()
       }
     } catch (error) {
+      if (breachOf(error) !== undefined) {
+        // Grown past a limit since a server opened it: its copy is closed rather than left stale.
+        for (const server of this.host.liveServersUnder(this.root)) server.documents.close(absolute)
+        throw error
+      }
       if (signal?.aborted) throw new LspError('CANCELLED', `reading ${shown} was cancelled`)
       throw new LspError('NOT_FOUND', `${shown} does not exist in ${this.root} (or cannot be read): ${(error as Error).message}`, {
         cause: error,

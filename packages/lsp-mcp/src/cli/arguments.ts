@@ -31,7 +31,7 @@ export interface GlobalFlags {
   readonly roots: ReadonlyArray<string>
   readonly config?: string
   readonly trust?: 'trusted' | 'untrusted'
-  /** Resource limits from --max-servers, --server-memory-mb, --node-heap-mb, --max-open-documents. */
+  /** Resource limits from --max-servers, --server-memory-mb, --node-heap-mb, --max-open-documents, --max-file-bytes, --max-line-length. */
   readonly limits: LimitFlags
   /** Host environment variables servers may see (--env-allow, repeatable). */
   readonly envAllow: ReadonlyArray<string>
@@ -55,6 +55,8 @@ export const globalOptions = {
   'server-memory-mb': { type: 'string' },
   'node-heap-mb': { type: 'string' },
   'max-open-documents': { type: 'string' },
+  'max-file-bytes': { type: 'string' },
+  'max-line-length': { type: 'string' },
   'env-allow': { type: 'string', multiple: true },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -75,6 +77,8 @@ export const serverOptions = {
   'server-memory-mb': globalOptions['server-memory-mb'],
   'node-heap-mb': globalOptions['node-heap-mb'],
   'max-open-documents': globalOptions['max-open-documents'],
+  'max-file-bytes': globalOptions['max-file-bytes'],
+  'max-line-length': globalOptions['max-line-length'],
   'env-allow': globalOptions['env-allow'],
   'otel-endpoint': globalOptions['otel-endpoint'],
   'otel-include-paths': globalOptions['otel-include-paths'],
@@ -105,11 +109,15 @@ export function globalFlags(values: ParsedValues, command?: string): GlobalFlags
   const memoryMb = count('server-memory-mb', 0)
   const heapMb = count('node-heap-mb', 0)
   const maxOpenDocuments = count('max-open-documents', 1)
+  const maxFileBytes = count('max-file-bytes', 0)
+  const maxLineLength = count('max-line-length', 0)
   const limits: LimitFlags = {
     ...(maxServers === undefined ? {} : { maxServers }),
     ...(memoryMb === undefined ? {} : { maxServerMemoryBytes: memoryMb * 1024 * 1024 }),
     ...(heapMb === undefined ? {} : { nodeHeapMb: heapMb }),
     ...(maxOpenDocuments === undefined ? {} : { maxOpenDocuments }),
+    ...(maxFileBytes === undefined ? {} : { maxFileBytes }),
+    ...(maxLineLength === undefined ? {} : { maxLineLength }),
   }
   const endpoint = values['otel-endpoint']
   if (endpoint !== undefined) {
