@@ -7,29 +7,9 @@ import { navigateKeys } from '../src/scenarios/mcp-first-answer.js'
 import { medianOfRuns, pairedDifferences } from '../src/statistics.js'
 import { summarizeRuns } from '../src/summarize.js'
 import { targetRows, verdictOf } from '../src/targets.js'
+import { report } from './report.js'
 
 const timing = (median: number) => ({ count: 3, median, p95: median, min: median, max: median, mean: median })
-
-/** A report with only what the targets read. */
-function report(overrides: Partial<BenchReport> = {}): BenchReport {
-  return {
-    schema: 1,
-    generatedAt: '2026-12-01T00:00:00.000Z',
-    command: 'pnpm bench',
-    durationMs: 1000,
-    machine: { cpuModel: 'x', cores: 2, memoryBytes: 1, freeMemoryBytesAtStart: 1, node: 'v20', platform: 'linux-x64', kernel: '6' },
-    workspaces: [],
-    readMix: [],
-    coldStart: [],
-    hotReferences: [],
-    targetResolution: [],
-    concurrency: [],
-    memory: [],
-    missing: [],
-    notes: [],
-    ...overrides,
-  }
-}
 
 describe('paired statistics', () => {
   it('takes differences turn by turn, not of the medians', () => {

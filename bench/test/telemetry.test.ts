@@ -4,6 +4,7 @@ import { performanceMarkdown } from '../src/docs-writer.js'
 import type { BenchReport, TelemetrySeriesResult } from '../src/report.js'
 import { medianInterval95 } from '../src/statistics.js'
 import { telemetryTables } from '../src/table.js'
+import { report } from './report.js'
 
 const timing = (median: number) => ({ count: 100, median, p95: median * 3, min: median - 1, max: median + 1, mean: median })
 
@@ -30,24 +31,8 @@ function series(name: TelemetrySeriesResult['series'], added: number, interval: 
   }
 }
 
-function report(telemetry: BenchReport['telemetry']): BenchReport {
-  return {
-    schema: 1,
-    generatedAt: '2026-12-01T00:00:00.000Z',
-    command: 'pnpm bench',
-    durationMs: 1000,
-    machine: { cpuModel: 'x', cores: 2, memoryBytes: 1, freeMemoryBytesAtStart: 1, node: 'v20', platform: 'linux-x64', kernel: '6' },
-    workspaces: [],
-    readMix: [],
-    coldStart: [],
-    hotReferences: [],
-    targetResolution: [],
-    concurrency: [],
-    memory: [],
-    missing: [],
-    notes: [],
-    ...(telemetry === undefined ? {} : { telemetry }),
-  }
+function reportWith(telemetry: BenchReport['telemetry']): BenchReport {
+  return report(telemetry === undefined ? {} : { telemetry })
 }
 
 describe('the median interval', () => {
@@ -64,7 +49,7 @@ describe('the median interval', () => {
 describe('the telemetry-overhead tables', () => {
   it('judges each series against its own target, and says when the interval straddles it', () => {
     const [main] = telemetryTables(
-      report({
+      reportWith({
         workspace: 'ts-50',
         calls: 'callTool',
         operations: ['hover'],
@@ -79,9 +64,9 @@ describe('the telemetry-overhead tables', () => {
   })
 
   it('renders a "Telemetry overhead" section in the docs only when the scenario ran', () => {
-    expect(telemetryTables(report(undefined))).toEqual([])
+    expect(telemetryTables(reportWith(undefined))).toEqual([])
     const markdown = performanceMarkdown(
-      report({
+      reportWith({
         workspace: 'ts-50',
         calls: 'callTool',
         operations: ['hover'],
