@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 
 import { incrementsOf } from '../src/increments.js'
 import { isWatchdogCommand } from '../src/own-memory.js'
-import type { BenchReport } from '../src/report.js'
 import { navigateKeys } from '../src/scenarios/mcp-first-answer.js'
 import { medianOfRuns, pairedDifferences } from '../src/statistics.js'
 import { summarizeRuns } from '../src/summarize.js'
