@@ -5,7 +5,8 @@ import { expect, test } from 'vitest'
 import { ReadableStreamMessageReader, type Message } from 'vscode-languageserver-protocol/node'
 
 import { ProtocolViolation, StdoutGuard } from '../src/index.js'
-import { guardedStream } from '../src/server/stdout-guard.js'
+import { droppedAnswerError, GuardedMessageReader, guardedStream } from '../src/server/guarded-stream.js'
+import type { DroppedAnswer } from '../src/server/stdout-guard.js'
 
 function frame(body: string): Buffer {
   const bytes = Buffer.from(body, 'utf8')
@@ -57,7 +58,7 @@ function read(chunks: Buffer[], limit = 1024): Promise<{ messages: Message[]; vi
     const violations: Error[] = []
     const errors: unknown[] = []
     const messages: Message[] = []
-    const reader = new ReadableStreamMessageReader(guardedStream(source, limit, (violation) => violations.push(violation)))
+    const reader = new ReadableStreamMessageReader(guardedStream(source, limit, { violation: (violation) => violations.push(violation) }))
     reader.onError((error) => errors.push(error))
     reader.listen((message) => messages.push(message))
     source.on('end', () => setImmediate(() => resolve({ messages, violations, errors })))
@@ -107,4 +108,94 @@ test('guardedStream reports a violation once, to the reader too, and passes noth
   const oversized = await read([frame('x'.repeat(2000))], 1024)
   expect(oversized.violations[0]?.message).toMatch(/2000-byte message; the limit is 1024/)
   expect(oversized.messages).toEqual([])
+})
+
+/** What the host's reader delivers, answers over the limit dropped and replaced by their error, as connect() wires it. */
+function readDropping(chunks: Buffer[], limit = 1024): Promise<{ messages: Message[]; dropped: DroppedAnswer[]; violations: Error[] }> {
+  return new Promise((resolve) => {
+    const source = new PassThrough()
+    const violations: Error[] = []
+    const messages: Message[] = []
+    const dropped: DroppedAnswer[] = []
+    const reader: GuardedMessageReader = new GuardedMessageReader(
+      guardedStream(source, limit, {
+        violation: (violation) => violations.push(violation),
+        droppedAnswer: (answer) => {
+          dropped.push(answer)
+          reader.insert(droppedAnswerError(answer, limit), answer.after)
+        },
+      }),
+    )
+    reader.listen((message) => messages.push(message))
+    // The reader decodes on promises: let them run before reading the result.
+    source.on('end', () => setImmediate(() => setImmediate(() => resolve({ messages, dropped, violations }))))
+    for (const chunk of chunks) source.write(chunk)
+    source.end()
+  })
+}
+
+/** A response body of exactly `bytes` bytes, padded with JSON whitespace. */
+function bigAnswer(head: string, bytes: number): string {
+  return head + ' '.repeat(bytes - head.length - 1) + '}'
+}
+
+test('an answer over the limit is dropped unread and replaced by an error answer, in order, however the bytes are split', async () => {
+  const early = frame('{"jsonrpc":"2.0","method":"early"}')
+  const late = frame('{"jsonrpc":"2.0","id":8,"result":"late"}')
+  const stream = Buffer.concat([early, frame(bigAnswer('{"jsonrpc":"2.0","id":7,"result":null', 2000)), late])
+  const expected = [
+    { jsonrpc: '2.0', method: 'early' },
+    {
+      jsonrpc: '2.0',
+      id: 7,
+      error: expect.objectContaining({ code: -32099, data: { codeseam: 'answer-over-limit', bytes: 2000, limit: 1024 } }),
+    },
+    { jsonrpc: '2.0', id: 8, result: 'late' },
+  ]
+  const whole = await readDropping([stream])
+  expect(whole.violations).toEqual([])
+  expect(whole.dropped).toEqual([{ id: 7, bytes: 2000, after: 1 }])
+  expect(whole.messages).toEqual(expected)
+  for (const cut of [
+    1,
+    early.length - 3,
+    early.length + 5,
+    early.length + 30,
+    early.length + 1500,
+    stream.length - late.length - 1,
+    stream.length - 2,
+  ]) {
+    const split = await readDropping([stream.subarray(0, cut), stream.subarray(cut)])
+    expect(split.violations, `cut at byte ${cut}`).toEqual([])
+    expect(split.messages, `cut at byte ${cut}`).toEqual(expected)
+  }
+  const bytewise = await readDropping([...stream].map((b) => Buffer.from([b])))
+  expect(bytewise.messages).toEqual(expected)
+})
+
+test("clangd's key order and string ids are recognised; a request or notification over the limit still breaks the stream", async () => {
+  const clangd = await readDropping([frame(bigAnswer('{"id":"q-1","jsonrpc":"2.0","error":{"code":1,"message":"x"', 1500))])
+  expect(clangd.dropped).toEqual([{ id: 'q-1', bytes: 1500, after: 0 }])
+  expect(clangd.violations).toEqual([])
+  const notification = await readDropping([
+    frame(bigAnswer('{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{', 1500) + '}'),
+  ])
+  expect(notification.dropped).toEqual([])
+  expect(notification.messages).toEqual([])
+  expect(notification.violations[0]?.message).toMatch(/not an answer to a request/)
+  const request = await readDropping([
+    frame(bigAnswer('{"jsonrpc":"2.0","id":3,"method":"workspace/configuration","params":{', 1500) + '}'),
+  ])
+  expect(request.violations[0]?.message).toMatch(/not an answer to a request/)
+})
+
+test('a header that promises an answer over the limit and then stops is a violation once the stall deadline passes', async () => {
+  const source = new PassThrough()
+  const violation = new Promise<Error>((resolve) => {
+    const stream = guardedStream(source, 1024, { violation: resolve, droppedAnswer: () => {}, stallMs: 50 })
+    stream.onData(() => {})
+  })
+  source.write(Buffer.from('Content-Length: 4000000\r\n\r\n{"jsonrpc":"2.0"'))
+  expect((await violation).message).toMatch(/stopped writing in the middle of an answer/)
+  source.end()
 })

@@ -72,14 +72,15 @@ export interface LspErrorDataByCode {
   readonly CONFLICT: LspErrorData & { readonly providerId?: string; readonly extension?: string; readonly owner?: string }
   /**
    * What could not serve: the profile and root, the limit that was hit, the roots that are open; for a file
-   * over a per-file limit (RFC 0013) the file, which limit, its value and ceiling, and how to raise it.
+   * over a per-file limit (RFC 0013) the file, which limit, its value and ceiling, and how to raise it; for
+   * an answer over the message limit (`maxMessageBytes`, RFC 0014) its size and the ceiling.
    */
   readonly UNAVAILABLE: LspErrorData & {
     readonly profile?: string
     readonly root?: string
     readonly maxServers?: number
     readonly path?: string
-    readonly limit?: 'maxFileBytes' | 'maxLineLength' | 'binary'
+    readonly limit?: 'maxFileBytes' | 'maxLineLength' | 'binary' | 'maxMessageBytes'
     readonly value?: number
     readonly ceiling?: number
     readonly raise?: string

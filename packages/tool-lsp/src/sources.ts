@@ -1,7 +1,16 @@
-import { displayPath, isLspError, linesFor, type LspDocumentSnapshot, type LspService, type TextLines } from '@codeseam/lsp'
+import {
+  displayPath,
+  isLspError,
+  linesFor,
+  type LspDocumentSnapshot,
+  type LspFilesSkipped,
+  type LspService,
+  type TextLines,
+} from '@codeseam/lsp'
 
 import { mapBounded } from './budget.js'
 import type { ToolContext } from './definition.js'
+import { skippedFilesNote } from './targeting.js'
 
 /**
  * Reads source text for snippets, bodies and enclosing symbols: through the workspace's own reader (so a
@@ -22,6 +31,8 @@ export interface SourceFile {
 export class SourceReader {
   private readonly files = new Map<string, Promise<SourceFile | undefined>>()
   private readonly failed = new Set<string>()
+  /** Files a per-file limit (RFC 0013) kept from being read, with the limit. */
+  private readonly limited = new Map<string, LspFilesSkipped>()
 
   constructor(
     private readonly lsp: LspService,
@@ -51,6 +62,12 @@ export class SourceReader {
               (document) => ({ document, lines: linesFor(document) }),
               (error: unknown) => {
                 if (isLspError(error, 'CANCELLED', 'DISPOSED', 'OUTSIDE_WORKSPACE')) throw error
+                const limit = isLspError(error, 'UNAVAILABLE') ? error.data?.limit : undefined
+                if (limit === 'maxFileBytes' || limit === 'maxLineLength' || limit === 'binary') {
+                  const ceiling = isLspError(error, 'UNAVAILABLE') ? error.data?.ceiling : undefined
+                  this.limited.set(path, { limit, count: 1, ...(ceiling === undefined ? {} : { ceiling }) })
+                  return undefined
+                }
                 return this.skip(path)
               },
             )
@@ -69,12 +86,32 @@ export class SourceReader {
     return [...this.failed]
   }
 
-  /** The notice line for unreadable files, or undefined when every file was read. */
+  /**
+   * The notice for files without snippets, or undefined when every file was read: those that could not be
+   * read, and those a per-file limit kept from being read ("1 file skipped: over 4 MB
+   * (limits.maxFileBytes), so its snippets are empty (gen/huge.ts)").
+   */
   unreadableNotice(): string | undefined {
+    const notes: string[] = []
     const count = this.failed.size
-    if (count === 0) return undefined
-    const named = [...this.failed].slice(0, 5).map((path) => displayPath(this.root, path))
-    return `${count} ${count === 1 ? 'file' : 'files'} could not be read, so ${count === 1 ? 'its' : 'their'} snippets are empty (${named.join(', ')}${count > named.length ? ', …' : ''})`
+    if (count > 0) {
+      notes.push(
+        `${count} ${count === 1 ? 'file' : 'files'} could not be read, so ${count === 1 ? 'its' : 'their'} snippets are empty (${this.named(this.failed)})`,
+      )
+    }
+    const limited = this.limited.size
+    if (limited > 0) {
+      notes.push(
+        `${skippedFilesNote([...this.limited.values()])}, so ${limited === 1 ? 'its' : 'their'} snippets are empty (${this.named(this.limited.keys())})`,
+      )
+    }
+    return notes.length === 0 ? undefined : notes.join('; ')
+  }
+
+  private named(paths: Iterable<string>): string {
+    const all = [...paths]
+    const named = all.slice(0, 5).map((path) => displayPath(this.root, path))
+    return `${named.join(', ')}${all.length > named.length ? ', …' : ''}`
   }
 
   /** Reads many files with bounded concurrency. */

@@ -201,6 +201,24 @@ describe('code_navigate when parts of the answer cannot be had', () => {
     }
   })
 
+  it('says which per-file limit kept a file from being read for its snippets', async () => {
+    const { lsp, workspace } = toyService(files)
+    const read = workspace.readFile.bind(workspace)
+    workspace.readFile = async (path, signal) => {
+      if (path.endsWith('other.toy')) {
+        throw new LspError('UNAVAILABLE', `${path} is over the limit`, {
+          data: { path, limit: 'maxFileBytes', value: 5 * 1024 * 1024, ceiling: 4 * 1024 * 1024, raise: 'raise it' },
+        })
+      }
+      return read(path, signal)
+    }
+    const result = ok(await callTool(codeNavigate, references, toolContext(lsp)))
+    const otherFile = result.files.find((f: any) => f.path === 'src/other.toy')
+    expect(otherFile.locations.map((l: any) => l.snippet)).toEqual(['', ''])
+    expect(result.notice).toMatch(/1 file skipped: over 4 MB \(limits\.maxFileBytes\), so its snippets are empty \(src\/other\.toy\)/)
+    expect(result.notice).not.toMatch(/could not be read/)
+  })
+
   it('counts files that cannot be read and says their snippets are empty', async () => {
     const { lsp, workspace } = toyService(files)
     const read = workspace.readFile.bind(workspace)

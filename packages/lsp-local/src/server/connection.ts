@@ -18,7 +18,6 @@ import {
   WorkDoneProgressCreateRequest,
   WorkspaceFoldersRequest,
   createMessageConnection,
-  ReadableStreamMessageReader,
   type ApplyWorkspaceEditParams,
   type ApplyWorkspaceEditResult,
   type ConfigurationItem,
@@ -33,7 +32,7 @@ import {
 
 import { messageWriter } from './message-writer.js'
 import type { ServerProcess } from './process.js'
-import { guardedStream } from './stdout-guard.js'
+import { droppedAnswerError, guardedStream, GuardedMessageReader } from './guarded-stream.js'
 
 /**
  * typescript-language-server ends an extract refactoring by asking the client to start a rename at the new
@@ -78,8 +77,15 @@ export interface ClientHandlers {
  * TypeScript 7 server) block until theirs are answered.
  */
 export function connect(process: ServerProcess, handlers: ClientHandlers, maxMessageBytes: number): MessageConnection {
-  const stdout = guardedStream(process.stdout, maxMessageBytes, (violation) => handlers.broken(violation))
-  const connection = createMessageConnection(new ReadableStreamMessageReader(stdout), messageWriter(process.stdin))
+  // An answer over maxMessageBytes is dropped unread and its request fails (requests.ts says how); any other
+  // oversized or malformed output breaks the connection.
+  const reader: GuardedMessageReader = new GuardedMessageReader(
+    guardedStream(process.stdout, maxMessageBytes, {
+      violation: (violation) => handlers.broken(violation),
+      droppedAnswer: (answer) => reader.insert(droppedAnswerError(answer, maxMessageBytes), answer.after),
+    }),
+  )
+  const connection = createMessageConnection(reader, messageWriter(process.stdin))
 
   connection.onRequest(ConfigurationRequest.type, (params) => handlers.configuration(params.items))
   connection.onRequest(WorkspaceFoldersRequest.type, () => handlers.workspaceFolders())

@@ -13,6 +13,7 @@ import {
 
 import type { CrashSignal } from './crash.js'
 import type { Deadlines } from './deadlines.js'
+import { droppedAnswerCode, droppedAnswerMarker } from './guarded-stream.js'
 import { endRequestSpan } from './telemetry.js'
 
 /** What a request needs of the server it goes to. */
@@ -118,6 +119,9 @@ function requestError(channel: RequestChannel, error: unknown, what: string): Ls
       data: { profile: channel.profileId },
     })
   }
+  if (error instanceof ResponseError && error.code === droppedAnswerCode && isDroppedAnswer(error.data)) {
+    return droppedAnswer(channel.profileId, what, error.data)
+  }
   if (error instanceof ResponseError) {
     const code = error.code === LSPErrorCodes.ContentModified ? 'STALE_VERSION' : 'SERVER_ERROR'
     return new LspError(code, `the ${channel.profileId} server answered ${what} with error ${error.code}: ${error.message}`, {
@@ -128,6 +132,32 @@ function requestError(channel: RequestChannel, error: unknown, what: string): Ls
   return new LspError('SERVER_ERROR', `${what} to the ${channel.profileId} server failed: ${(error as Error).message}`, {
     cause: error,
   })
+}
+
+function isDroppedAnswer(data: unknown): data is { bytes: number; limit: number } {
+  return typeof data === 'object' && data !== null && (data as { codeseam?: unknown }).codeseam === droppedAnswerMarker
+}
+
+const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`
+
+/**
+ * An answer over maxMessageBytes, dropped unread by the stdout guard: the server is fine and keeps running;
+ * this request is refused. UNAVAILABLE like the per-file limits (RFC 0013): do not retry as is.
+ */
+function droppedAnswer(profileId: string, what: string, data: { bytes: number; limit: number }): LspError {
+  return new LspError(
+    'UNAVAILABLE',
+    `the ${profileId} server's answer to ${what} was ${megabytes(data.bytes)}, over the ${megabytes(data.limit)} limit on one message (maxMessageBytes); it was dropped unread and the server keeps running. Ask for less (a narrower query, a smaller file) or raise maxMessageBytes in the config`,
+    {
+      data: {
+        profile: profileId,
+        limit: 'maxMessageBytes',
+        value: data.bytes,
+        ceiling: data.limit,
+        raise: 'raise maxMessageBytes (bytes) in the config',
+      },
+    },
+  )
 }
 
 /**

@@ -1,7 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream'
 
-import { Disposable, type RAL } from 'vscode-languageserver-protocol/node'
-
 /** Why the guard stopped a server's output. Treated as a crash by the caller. */
 export class ProtocolViolation extends Error {
   override readonly name = 'ProtocolViolation'
@@ -14,59 +12,164 @@ const digits = /^\d+$/
 const contentLength = 'Content-Length: '
 const blankLine = Buffer.from('\r\n\r\n', 'latin1')
 
+/** An answer the guard dropped because it was over the limit: which request it answered, and its size. */
+export interface DroppedAnswer {
+  readonly id: number | string
+  readonly bytes: number
+  /** How many messages the guard let through before it: the reader delivers those first. */
+  readonly after: number
+}
+
+/** What {@link FrameGuard.check} lets through, in order: bytes for the reader, and answers it dropped. */
+export type GuardOutput = Buffer | DroppedAnswer
+
+/** How much of an oversized body is kept to find its request id. */
+const headWindow = 256
+const jsonrpc = String.raw`"jsonrpc"\s*:\s*"2\.0"\s*,\s*`
+/**
+ * The start of a response, `{"jsonrpc":"2.0","id":7,"result":` (vscode-jsonrpc and the native TypeScript
+ * server) or `{"id":7,"jsonrpc":"2.0","result":` (clangd sorts its keys): the id, then `result` or `error`.
+ * A request or notification has `method` there instead, and is not refused but reported.
+ */
+const responseHead = new RegExp(
+  String.raw`^\s*\{\s*(?:${jsonrpc})?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*(?:${jsonrpc})?"(?:result|error)"\s*:`,
+)
+
+/** An oversized message being skipped. */
+interface Skip {
+  readonly bytes: number
+  remaining: number
+  head: Buffer
+  id?: number | string
+}
+
 /**
  * Tracks the framing of a server's output without copying it. The JSON-RPC reader buffers a message of
- * any announced size and waits forever for a header that never completes; {@link FrameGuard.check} throws
- * a {@link ProtocolViolation} on a message larger than `maxMessageBytes`, on a header block that is not
- * `Name: value` lines with a Content-Length, and on a header that never ends. It is the only
- * framing-level code in the host; the reader still does the framing itself.
+ * any announced size and waits forever for a header that never completes; {@link FrameGuard.check}
+ * throws a {@link ProtocolViolation} on a header block that is not `Name: value` lines with a
+ * Content-Length, and on a header that never ends. A message larger than `maxMessageBytes`:
+ * - with `dropAnswers`, when it is an answer (its first bytes name the request id and `result` or
+ *   `error`), is skipped as it streams past — never buffered, never seen by the reader — and reported as a
+ *   {@link DroppedAnswer} in its place, so the request fails and the server lives on;
+ * - otherwise (a request, a notification, no id where one belongs, or no `dropAnswers`) is a violation.
+ * It is the only framing-level code in the host; the reader still does the framing itself.
  */
 export class FrameGuard {
-  /** Bytes of a header split across chunks (rare: headers are a few dozen bytes). */
+  /** Bytes of a header split across chunks (rare: headers are a few dozen bytes), held back from the reader. */
   private header: Buffer[] = []
   private headerBytes = 0
   /** Body bytes still expected for the current message; 0 while reading a header. */
   private remaining = 0
+  private skip: Skip | undefined
+  /** Messages let through whole so far. */
+  private passed = 0
 
-  constructor(private readonly maxMessageBytes: number) {}
+  constructor(
+    private readonly maxMessageBytes: number,
+    private readonly dropAnswers = false,
+  ) {}
 
-  check(chunk: Buffer): void {
+  /** True while an oversized answer is streaming past. */
+  get skipping(): boolean {
+    return this.skip !== undefined
+  }
+
+  /** Checks one chunk; returns what the reader gets (usually the chunk itself). */
+  check(chunk: Buffer): GuardOutput[] {
+    const out: GuardOutput[] = []
+    /** Start of the run of bytes in this chunk that pass to the reader, or -1. */
+    let pass = -1
+    const flush = (end: number) => {
+      if (pass !== -1 && end > pass) out.push(pass === 0 && end === chunk.length ? chunk : chunk.subarray(pass, end))
+      pass = -1
+    }
     let offset = 0
     while (offset < chunk.length) {
       if (this.remaining > 0) {
         const take = Math.min(this.remaining, chunk.length - offset)
+        if (pass === -1) pass = offset
         this.remaining -= take
         offset += take
+        if (this.remaining === 0) this.passed++
         continue
       }
-      if (this.headerBytes === 0) {
-        // The usual case: the whole header is in this chunk. Search a bounded window, copy nothing.
-        const end = chunk.subarray(offset, offset + maxHeaderBytes + 4).indexOf(blankLine)
-        if (end !== -1) {
-          this.remaining = this.parseHeader(chunk.toString('latin1', offset, offset + end))
-          offset += end + 4
-          continue
-        }
+      if (this.skip !== undefined) {
+        offset = this.skipBody(this.skip, chunk, offset, out)
+        continue
       }
-      offset = this.partialHeader(chunk, offset)
+      const held = this.headerBytes > 0 ? Buffer.concat(this.header) : undefined
+      const header = this.readHeader(chunk, offset)
+      if (header === undefined) {
+        // Held back until it ends: if it announces an oversized answer, the reader never sees any of it.
+        flush(offset)
+        this.pushHeader(chunk.subarray(offset))
+        break
+      }
+      if (header.length <= this.maxMessageBytes) {
+        if (held !== undefined) {
+          flush(offset)
+          out.push(held)
+        }
+        if (pass === -1) pass = offset
+        this.remaining = header.length
+        if (header.length === 0) this.passed++
+      } else {
+        if (!this.dropAnswers) throw new ProtocolViolation(this.overLimit(header.length))
+        flush(offset)
+        this.skip = { bytes: header.length, remaining: header.length, head: Buffer.alloc(0) }
+      }
+      offset = header.end
     }
+    flush(chunk.length)
+    return out
   }
 
-  /** A header that started in an earlier chunk, or does not end in this one. Returns the new offset. */
-  private partialHeader(chunk: Buffer, offset: number): number {
-    const window = chunk.subarray(offset, offset + maxHeaderBytes + 4)
-    const combined = Buffer.concat([...this.header, window])
-    const terminator = combined.indexOf(blankLine)
-    if (terminator === -1) {
-      this.pushHeader(chunk.subarray(offset))
-      return chunk.length
+  /** A complete header from `offset` (with what is held from earlier chunks): its length and where the body starts. */
+  private readHeader(chunk: Buffer, offset: number): { length: number; end: number } | undefined {
+    if (this.headerBytes === 0) {
+      // The usual case: the whole header is in this chunk. Search a bounded window, copy nothing.
+      const end = chunk.subarray(offset, offset + maxHeaderBytes + 4).indexOf(blankLine)
+      if (end === -1) return undefined
+      return { length: this.parseHeader(chunk.toString('latin1', offset, offset + end)), end: offset + end + 4 }
     }
-    const fromChunk = terminator + 4 - this.headerBytes
+    const combined = Buffer.concat([...this.header, chunk.subarray(offset, offset + maxHeaderBytes + 4)])
+    const terminator = combined.indexOf(blankLine)
+    if (terminator === -1) return undefined
+    const end = offset + terminator + 4 - this.headerBytes
     const text = combined.toString('latin1', 0, terminator)
     this.header = []
     this.headerBytes = 0
-    this.remaining = this.parseHeader(text)
-    return offset + fromChunk
+    return { length: this.parseHeader(text), end }
+  }
+
+  /** Skips an oversized body; its first bytes say which request it answers. Returns the new offset. */
+  private skipBody(skip: Skip, chunk: Buffer, offset: number, out: GuardOutput[]): number {
+    const take = Math.min(skip.remaining, chunk.length - offset)
+    if (skip.id === undefined && skip.head.length < headWindow) {
+      skip.head = Buffer.concat([skip.head, chunk.subarray(offset, offset + Math.min(take, headWindow - skip.head.length))])
+    }
+    skip.remaining -= take
+    if (skip.id === undefined && (skip.head.length >= headWindow || skip.remaining === 0)) skip.id = this.answeredId(skip)
+    if (skip.remaining === 0) {
+      this.skip = undefined
+      out.push({ id: skip.id!, bytes: skip.bytes, after: this.passed })
+    }
+    return offset + take
+  }
+
+  private answeredId(skip: Skip): number | string {
+    const head = skip.head.toString('utf8')
+    const match = responseHead.exec(head)
+    if (match === null) {
+      throw new ProtocolViolation(
+        `${this.overLimit(skip.bytes)}; it is not an answer to a request (it begins ${JSON.stringify(head.slice(0, 80))}), so it cannot be dropped alone`,
+      )
+    }
+    return JSON.parse(match[1]!) as number | string
+  }
+
+  private overLimit(bytes: number): string {
+    return `the server announced a ${bytes}-byte message; the limit is ${this.maxMessageBytes} bytes (maxMessageBytes)`
   }
 
   private pushHeader(part: Buffer): void {
@@ -108,75 +211,14 @@ export class FrameGuard {
 
   private lengthOf(value: string): number {
     if (!digits.test(value)) throw new ProtocolViolation(`the server sent Content-Length ${JSON.stringify(value)}`)
-    const length = Number(value)
-    if (length > this.maxMessageBytes) {
-      throw new ProtocolViolation(
-        `the server announced a ${length}-byte message; the limit is ${this.maxMessageBytes} bytes (maxMessageBytes)`,
-      )
-    }
-    return length
-  }
-}
-
-/**
- * The server's stdout as the JSON-RPC reader's stream, with a {@link FrameGuard} checking each chunk before
- * the reader sees it. No stream stage in between: the chunk goes from the pipe to the reader unchanged. On
- * a violation nothing more is passed on, the stream's error listeners get the violation and `onViolation`
- * is called once.
- */
-export function guardedStream(
-  stream: NodeJS.ReadableStream,
-  maxMessageBytes: number,
-  onViolation: (error: ProtocolViolation) => void,
-): RAL.ReadableStream {
-  const guard = new FrameGuard(maxMessageBytes)
-  const dataListeners = new Set<(data: Uint8Array) => void>()
-  const errorListeners = new Set<(error: unknown) => void>()
-  let failed = false
-  let listening = false
-  const onData = (chunk: Buffer) => {
-    if (failed) return
-    try {
-      guard.check(chunk)
-    } catch (error) {
-      failed = true
-      stream.removeListener('data', onData)
-      onViolation(error as ProtocolViolation)
-      for (const listener of errorListeners) listener(error)
-      return
-    }
-    for (const listener of dataListeners) listener(chunk)
-  }
-  const on = (event: string, listener: (...args: any[]) => void) => {
-    stream.on(event, listener)
-    return Disposable.create(() => void stream.removeListener(event, listener))
-  }
-  return {
-    onClose: (listener) => on('close', listener),
-    onEnd: (listener) => on('end', listener),
-    onError: (listener) => {
-      errorListeners.add(listener)
-      const registered = on('error', listener)
-      return Disposable.create(() => {
-        errorListeners.delete(listener)
-        registered.dispose()
-      })
-    },
-    onData: (listener) => {
-      dataListeners.add(listener)
-      // Attached with the first reader, so nothing flows before someone reads it.
-      if (!listening) {
-        listening = true
-        stream.on('data', onData)
-      }
-      return Disposable.create(() => void dataListeners.delete(listener))
-    },
+    return Number(value)
   }
 }
 
 /**
  * The same checks as a stream stage, for callers that want a Node `Transform`: bytes pass through
- * unchanged; a violation fails the stream with a {@link ProtocolViolation}.
+ * unchanged; a violation, including any message over the limit, fails the stream with a
+ * {@link ProtocolViolation}.
  */
 export class StdoutGuard extends Transform {
   private readonly guard: FrameGuard
@@ -187,13 +229,16 @@ export class StdoutGuard extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    let output: GuardOutput[]
     try {
-      this.guard.check(chunk)
+      output = this.guard.check(chunk)
     } catch (error) {
       callback(error as Error)
       return
     }
-    callback(null, chunk)
+    // Without dropAnswers the guard only holds back a header split across chunks: the output is bytes.
+    for (const piece of output) if (Buffer.isBuffer(piece)) this.push(piece)
+    callback()
   }
 }
 

@@ -201,14 +201,25 @@ export class ProjectLoader {
     const accept = (file: string) => workspace.containment.contains(file)
     // Each project is loaded through one of its files within the size ceiling (the server reads the rest
     // itself); a loose file over a limit is tried, refused before it is read, and counted as skipped.
-    const projectFiles = planProjectLoad(graph, sources.files, 0, (file) => accept(file) && !this.oversized(file)).projectFiles
+    // A file refused for its content (binary, a minified line: known only once read) makes way for the
+    // project's next one; a few rounds, since every project usually loads in the first. Such a file is not
+    // counted as skipped: the server reads a project's files itself, and searches it.
+    const refused = new Set<string>()
+    const projectFiles: string[] = []
+    for (let round = 0; round < 3; round++) {
+      const usable = (file: string) => accept(file) && !refused.has(file) && !this.oversized(file)
+      const picks = planProjectLoad(graph, sources.files, 0, usable).projectFiles.filter((file) => !projectFiles.includes(file))
+      if (picks.length === 0) break
+      const opened = await openPinned(server, profile, picks)
+      projectFiles.push(...opened.opened)
+      for (const file of opened.refused) refused.add(file)
+      if (opened.refused.length === 0) break
+    }
     const plan = planProjectLoad(graph, sources.files, this.pinBudget() - projectFiles.length, accept)
-    const projects = await openPinned(server, profile, projectFiles)
     const loose = await openPinned(server, profile, plan.looseFiles)
     const looseMissed = plan.looseNotOpened + (sources.complete ? 0 : 1) + loose.failed
-    const projectsSearched = projects.opened.length
+    const projectsSearched = projectFiles.length
     const skipped = new SkippedFiles()
-    skipped.addAll(projects.skipped.field().filesSkipped)
     skipped.addAll(loose.skipped.field().filesSkipped)
     const coverage: LspSearchCoverage = {
       projectsSearched,
@@ -217,7 +228,7 @@ export class ProjectLoader {
       ...skipped.field(),
       complete: projectsSearched === plan.projectsFound && looseMissed === 0 && skipped.total === 0,
     }
-    return { opened: [...projects.opened, ...loose.opened], coverage }
+    return { opened: [...projectFiles, ...loose.opened], coverage }
   }
 
   /** Over the size ceiling, from a stat (a file gone since the walk is left to the open to report). */
@@ -242,8 +253,9 @@ async function openPinned(
   profile: ServerProfile,
   files: ReadonlyArray<string>,
   max = Infinity,
-): Promise<{ opened: string[]; failed: number; skipped: SkippedFiles }> {
+): Promise<{ opened: string[]; failed: number; skipped: SkippedFiles; refused: string[] }> {
   const opened: string[] = []
+  const refused: string[] = []
   const skipped = new SkippedFiles()
   let failed = 0
   for (const file of files) {
@@ -256,10 +268,13 @@ async function openPinned(
         throw error
       const breach = breachOf(error)
       if (breach === undefined) failed++
-      else skipped.add(breach)
+      else {
+        skipped.add(breach)
+        refused.push(file)
+      }
     }
   }
-  return { opened, failed, skipped }
+  return { opened, failed, skipped, refused }
 }
 
 /** What opening a server's projects covered. */
