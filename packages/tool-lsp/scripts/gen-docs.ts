@@ -245,7 +245,7 @@ export async function generateToolsDoc(): Promise<string> {
       '  when an empty or short answer should not be trusted as "nothing exists", or when part of it could not be had',
       '  (a file that could not be read for snippets, or was kept from being read by a per-file limit — "1 file skipped: over',
       '  4 MB (limits.maxFileBytes), so its snippets are empty" —, a file whose outline failed so `symbol`/`container` are',
-      '  missing). A query whose answer would be larger than the host\'s message limit (`maxMessageBytes`, 64 MiB) fails',
+      "  missing). A query whose answer would be larger than the host's message limit (`maxMessageBytes`, 64 MiB) fails",
       '  with `UNAVAILABLE` naming that limit; the server keeps running.',
       '- A workspace-wide answer (references, implementations, callers, rename, symbol search) that did not search the whole',
       '  workspace says what it left out, e.g. `searched 3 of 5 projects; 12 files in no project were not searched (over the',
