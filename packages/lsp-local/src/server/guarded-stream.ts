@@ -89,6 +89,8 @@ export function guardedStream(stream: NodeJS.ReadableStream, maxMessageBytes: nu
       if (!listening) {
         listening = true
         stream.on('data', onData)
+        // Output that ends mid-answer is the process's exit, reported as such; the stall deadline is moot.
+        stream.once('close', () => clearTimeout(stall))
       }
       return Disposable.create(() => void dataListeners.delete(listener))
     },
