@@ -133,3 +133,28 @@ describe('per-file limits on the native TypeScript server', () => {
     expect(peakRss - idleRss).toBeLessThan(100 * MiB)
   })
 })
+
+describe('a TypeScript project whose first file in path order is binary', () => {
+  test('loads through its next file: the search covers the project and counts nothing as skipped', async () => {
+    const root = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-file-limits-project-')))
+    writeFileSync(nodePath.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true }, include: ['src'] }))
+    mkdirSync(nodePath.join(root, 'src'))
+    // `a-bin.ts` sorts before every other file of the project, so it is the file the project is loaded through.
+    writeFileSync(nodePath.join(root, 'src/a-bin.ts'), Buffer.concat([Buffer.from([0]), randomBytes(4 * 1024)]))
+    writeFileSync(nodePath.join(root, 'src/greet.ts'), 'export function greet(name: string): string {\n  return name\n}\n')
+    writeFileSync(nodePath.join(root, 'src/main.ts'), 'import { greet } from "./greet"\n\nexport const hello = greet("world")\n')
+    const host = await createLocalHost()
+    const lsp = createLsp()
+    try {
+      await host.attach(lsp, [{ root, trust: 'trusted' }])
+      const symbols = await lsp.query({ operation: 'workspaceSymbols', root, query: 'hello' })
+      expect(symbols.symbols.map((s) => s.location.path)).toContain(nodePath.join(root, 'src/main.ts'))
+      expect(symbols.meta.coverage).toMatchObject({ projectsSearched: 1, projectsFound: 1, complete: true })
+      expect(symbols.meta.coverage?.filesSkipped).toBeUndefined()
+    } finally {
+      await lsp.dispose()
+      await host.dispose()
+      rmSync(root, { recursive: true, force: true })
+    }
+  }, 120_000)
+})

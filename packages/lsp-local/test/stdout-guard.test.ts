@@ -6,7 +6,7 @@ import { ReadableStreamMessageReader, type Message } from 'vscode-languageserver
 
 import { ProtocolViolation, StdoutGuard } from '../src/index.js'
 import { droppedAnswerError, GuardedMessageReader, guardedStream } from '../src/server/guarded-stream.js'
-import type { DroppedAnswer } from '../src/server/stdout-guard.js'
+import type { DroppedAnswer } from '../src/server/dropped-answer.js'
 
 function frame(body: string): Buffer {
   const bytes = Buffer.from(body, 'utf8')
@@ -173,20 +173,61 @@ test('an answer over the limit is dropped unread and replaced by an error answer
   expect(bytewise.messages).toEqual(expected)
 })
 
-test("clangd's key order and string ids are recognised; a request or notification over the limit still breaks the stream", async () => {
-  const clangd = await readDropping([frame(bigAnswer('{"id":"q-1","jsonrpc":"2.0","error":{"code":1,"message":"x"', 1500))])
-  expect(clangd.dropped).toEqual([{ id: 'q-1', bytes: 1500, after: 0 }])
-  expect(clangd.violations).toEqual([])
-  const notification = await readDropping([
-    frame(bigAnswer('{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{', 1500) + '}'),
-  ])
-  expect(notification.dropped).toEqual([])
-  expect(notification.messages).toEqual([])
-  expect(notification.violations[0]?.message).toMatch(/not an answer to a request/)
-  const request = await readDropping([
-    frame(bigAnswer('{"jsonrpc":"2.0","id":3,"method":"workspace/configuration","params":{', 1500) + '}'),
-  ])
-  expect(request.violations[0]?.message).toMatch(/not an answer to a request/)
+test('answers are recognised with the id first or last (clangd sorts its keys, gopls writes the id last), string ids too', async () => {
+  // Each body is 1500 bytes, its bulk where a real answer's is: inside the result or the error.
+  const bulk = (bytes: number) => ' '.repeat(bytes)
+  const shapes: Array<[(fill: string) => string, number | string]> = [
+    [(fill) => `{"id":"q-1","jsonrpc":"2.0","result":[${fill}]}`, 'q-1'],
+    [(fill) => `{"error":{"code":1,"message":"x${fill}"},"id":12,"jsonrpc":"2.0"}`, 12],
+    [(fill) => `{"jsonrpc":"2.0","result":[${fill}],"id":5}`, 5],
+    [(fill) => `{ "jsonrpc": "2.0", "id": "a\\"b", "result": [${fill}] }`, 'a"b'],
+  ]
+  for (const [shape, id] of shapes) {
+    const body = shape(bulk(1500 - shape('').length))
+    const result = await readDropping([frame(body)])
+    expect(result.violations, body.slice(0, 40)).toEqual([])
+    expect(result.dropped, body.slice(0, 40)).toEqual([{ id, bytes: 1500, after: 0 }])
+  }
+})
+
+test('over the limit, what is not an answer still breaks the stream: requests, notifications, no id, garbage lengths', async () => {
+  const pad = (head: string, tail = '}') => head + ' '.repeat(1500 - head.length - tail.length) + tail
+  const cases: Array<[string, Buffer, RegExp]> = [
+    [
+      'notification',
+      frame(pad('{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{', '}}')),
+      /not an answer to a request/,
+    ],
+    [
+      'server request',
+      frame(pad('{"jsonrpc":"2.0","id":3,"method":"workspace/configuration","params":{', '}}')),
+      /not an answer to a request/,
+    ],
+    ['id last but missing', frame(pad('{"jsonrpc":"2.0","result":[', ']}')), /no request id where an answer ends/],
+    ['not one JSON object', frame(pad('{"jsonrpc":"2.0","id":4,"result":[', ']')), /does not end like a JSON object/],
+    ['invalid id', frame(pad('{"jsonrpc":"2.0","id":"\\x","result":[', ']}')), /request id .* is not valid JSON/],
+    [
+      '16 times the limit and more',
+      Buffer.from('Content-Length: 2147483648\r\n\r\n{"jsonrpc":"2.0","id":1,"result":['),
+      /2147483648-byte message/,
+    ],
+    [
+      'beyond a safe integer',
+      Buffer.from('Content-Length: 99999999999999999999999\r\n\r\n{"jsonrpc":"2.0","id":1,"result":['),
+      /Content-Length/,
+    ],
+  ]
+  for (const [what, bytes, message] of cases) {
+    const result = await readDropping([bytes])
+    expect(result.dropped, what).toEqual([])
+    expect(result.messages, what).toEqual([])
+    expect(result.violations[0]?.message, what).toMatch(message)
+  }
+})
+
+test('StdoutGuard passes a split or unfinished header on at once, unchanged', async () => {
+  const unfinished = Buffer.concat([frame('{}'), Buffer.from('Content-Len')])
+  expect((await run([unfinished])).equals(unfinished)).toBe(true)
 })
 
 test('a header that promises an answer over the limit and then stops is a violation once the stall deadline passes', async () => {
@@ -195,7 +236,7 @@ test('a header that promises an answer over the limit and then stops is a violat
     const stream = guardedStream(source, 1024, { violation: resolve, droppedAnswer: () => {}, stallMs: 50 })
     stream.onData(() => {})
   })
-  source.write(Buffer.from('Content-Length: 4000000\r\n\r\n{"jsonrpc":"2.0"'))
-  expect((await violation).message).toMatch(/stopped writing in the middle of an answer/)
+  source.write(Buffer.from('Content-Length: 4000\r\n\r\n{"jsonrpc":"2.0"'))
+  expect((await violation).message).toMatch(/stopped writing for 50 ms in the middle of an answer/)
   source.end()
 })

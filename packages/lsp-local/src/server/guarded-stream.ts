@@ -9,7 +9,8 @@ import {
   type ResponseMessage,
 } from 'vscode-languageserver-protocol/node'
 
-import { FrameGuard, ProtocolViolation, type DroppedAnswer, type GuardOutput } from './stdout-guard.js'
+import type { DroppedAnswer } from './dropped-answer.js'
+import { FrameGuard, ProtocolViolation, type GuardOutput } from './stdout-guard.js'
 
 /** What {@link guardedStream} reports besides the bytes. */
 export interface GuardEvents {
@@ -39,6 +40,22 @@ export function guardedStream(stream: NodeJS.ReadableStream, maxMessageBytes: nu
   let failed = false
   let listening = false
   let stall: NodeJS.Timeout | undefined
+  let lastData = 0
+  const stallMs = events.stallMs ?? 10_000
+  const armStall = (delay: number) => {
+    stall = setTimeout(() => {
+      // Timers run before waiting input is read: after the event loop was blocked, data may be there. Look
+      // again once it has been read.
+      setImmediate(() => {
+        stall = undefined
+        if (failed || !guard.skipping) return
+        const quiet = performance.now() - lastData
+        if (quiet < stallMs) armStall(stallMs - quiet)
+        else fail(new ProtocolViolation(`the server stopped writing for ${stallMs} ms in the middle of an answer over maxMessageBytes`))
+      })
+    }, delay)
+    stall.unref()
+  }
   const fail = (error: ProtocolViolation) => {
     failed = true
     clearTimeout(stall)
@@ -52,21 +69,18 @@ export function guardedStream(stream: NodeJS.ReadableStream, maxMessageBytes: nu
     try {
       output = guard.check(chunk)
     } catch (error) {
-      fail(error as ProtocolViolation)
+      fail(error instanceof ProtocolViolation ? error : new ProtocolViolation(String(error)))
       return
     }
     for (const piece of output) {
       if (Buffer.isBuffer(piece)) for (const listener of dataListeners) listener(piece)
       else events.droppedAnswer?.(piece)
     }
-    clearTimeout(stall)
-    if (guard.skipping) {
-      stall = setTimeout(
-        () => fail(new ProtocolViolation(`the server stopped writing in the middle of an answer over maxMessageBytes`)),
-        events.stallMs ?? 10_000,
-      )
-      stall.unref()
-    }
+    lastData = performance.now()
+    if (!guard.skipping) {
+      clearTimeout(stall)
+      stall = undefined
+    } else if (stall === undefined) armStall(stallMs)
   }
   const on = (event: string, listener: (...args: any[]) => void) => {
     stream.on(event, listener)

@@ -13,6 +13,7 @@ import {
 
 import type { CrashSignal } from './crash.js'
 import type { Deadlines } from './deadlines.js'
+import { formatBytes } from '../workspace/file-limits.js'
 import { droppedAnswerCode, droppedAnswerMarker } from './guarded-stream.js'
 import { endRequestSpan } from './telemetry.js'
 
@@ -135,10 +136,10 @@ function requestError(channel: RequestChannel, error: unknown, what: string): Ls
 }
 
 function isDroppedAnswer(data: unknown): data is { bytes: number; limit: number } {
-  return typeof data === 'object' && data !== null && (data as { codeseam?: unknown }).codeseam === droppedAnswerMarker
+  if (typeof data !== 'object' || data === null) return false
+  const { codeseam, bytes, limit } = data as { codeseam?: unknown; bytes?: unknown; limit?: unknown }
+  return codeseam === droppedAnswerMarker && typeof bytes === 'number' && typeof limit === 'number'
 }
-
-const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`
 
 /**
  * An answer over maxMessageBytes, dropped unread by the stdout guard: the server is fine and keeps running;
@@ -147,7 +148,7 @@ const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(bytes < 
 function droppedAnswer(profileId: string, what: string, data: { bytes: number; limit: number }): LspError {
   return new LspError(
     'UNAVAILABLE',
-    `the ${profileId} server's answer to ${what} was ${megabytes(data.bytes)}, over the ${megabytes(data.limit)} limit on one message (maxMessageBytes); it was dropped unread and the server keeps running. Ask for less (a narrower query, a smaller file) or raise maxMessageBytes in the config`,
+    `the ${profileId} server's answer to ${what} was ${formatBytes(data.bytes)}, over the ${formatBytes(data.limit)} limit on one message (maxMessageBytes); it was dropped unread and the server keeps running. Ask for less (a narrower query, a smaller file) or raise maxMessageBytes in the config`,
     {
       data: {
         profile: profileId,

@@ -1,9 +1,9 @@
 import { Transform, type TransformCallback } from 'node:stream'
 
-/** Why the guard stopped a server's output. Treated as a crash by the caller. */
-export class ProtocolViolation extends Error {
-  override readonly name = 'ProtocolViolation'
-}
+import { AnswerSkip, type DroppedAnswer } from './dropped-answer.js'
+import { ProtocolViolation } from './protocol-violation.js'
+
+export { ProtocolViolation }
 
 const maxHeaderBytes = 8 * 1024
 const headerLine = /^[A-Za-z][A-Za-z0-9-]*: ?.*$/
@@ -12,55 +12,32 @@ const digits = /^\d+$/
 const contentLength = 'Content-Length: '
 const blankLine = Buffer.from('\r\n\r\n', 'latin1')
 
-/** An answer the guard dropped because it was over the limit: which request it answered, and its size. */
-export interface DroppedAnswer {
-  readonly id: number | string
-  readonly bytes: number
-  /** How many messages the guard let through before it: the reader delivers those first. */
-  readonly after: number
-}
-
 /** What {@link FrameGuard.check} lets through, in order: bytes for the reader, and answers it dropped. */
 export type GuardOutput = Buffer | DroppedAnswer
 
-/** How much of an oversized body is kept to find its request id. */
-const headWindow = 256
-const jsonrpc = String.raw`"jsonrpc"\s*:\s*"2\.0"\s*,\s*`
-/**
- * The start of a response, `{"jsonrpc":"2.0","id":7,"result":` (vscode-jsonrpc and the native TypeScript
- * server) or `{"id":7,"jsonrpc":"2.0","result":` (clangd sorts its keys): the id, then `result` or `error`.
- * A request or notification has `method` there instead, and is not refused but reported.
- */
-const responseHead = new RegExp(
-  String.raw`^\s*\{\s*(?:${jsonrpc})?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*(?:${jsonrpc})?"(?:result|error)"\s*:`,
-)
-
-/** An oversized message being skipped. */
-interface Skip {
-  readonly bytes: number
-  remaining: number
-  head: Buffer
-  id?: number | string
-}
+/** Past this many times the limit, an announced length is garbage, not an answer worth streaming past. */
+const dropCeilingFactor = 16
 
 /**
  * Tracks the framing of a server's output without copying it. The JSON-RPC reader buffers a message of
  * any announced size and waits forever for a header that never completes; {@link FrameGuard.check}
  * throws a {@link ProtocolViolation} on a header block that is not `Name: value` lines with a
  * Content-Length, and on a header that never ends. A message larger than `maxMessageBytes`:
- * - with `dropAnswers`, when it is an answer (its first bytes name the request id and `result` or
- *   `error`), is skipped as it streams past — never buffered, never seen by the reader — and reported as a
- *   {@link DroppedAnswer} in its place, so the request fails and the server lives on;
- * - otherwise (a request, a notification, no id where one belongs, or no `dropAnswers`) is a violation.
+ * - with `dropAnswers`, when it is an answer (see {@link AnswerSkip}) of at most 16 times the limit, is
+ *   skipped as it streams past — never buffered, never seen by the reader — and reported as a
+ *   {@link DroppedAnswer} in its place, so the request fails and the server lives on; a header split across
+ *   chunks is then held back until it ends, so the reader sees none of a dropped message;
+ * - otherwise (a request, a notification, no id where an answer has one, a larger length, or no
+ *   `dropAnswers`) is a violation.
  * It is the only framing-level code in the host; the reader still does the framing itself.
  */
 export class FrameGuard {
-  /** Bytes of a header split across chunks (rare: headers are a few dozen bytes), held back from the reader. */
+  /** Bytes of a header split across chunks (rare: headers are a few dozen bytes). */
   private header: Buffer[] = []
   private headerBytes = 0
   /** Body bytes still expected for the current message; 0 while reading a header. */
   private remaining = 0
-  private skip: Skip | undefined
+  private skip: AnswerSkip | undefined
   /** Messages let through whole so far. */
   private passed = 0
 
@@ -94,19 +71,26 @@ export class FrameGuard {
         continue
       }
       if (this.skip !== undefined) {
-        offset = this.skipBody(this.skip, chunk, offset, out)
+        const { taken, answer } = this.skip.take(chunk, offset, this.passed)
+        offset += taken
+        if (answer !== undefined) {
+          this.skip = undefined
+          out.push(answer)
+        }
         continue
       }
       const held = this.headerBytes > 0 ? Buffer.concat(this.header) : undefined
       const header = this.readHeader(chunk, offset)
       if (header === undefined) {
-        // Held back until it ends: if it announces an oversized answer, the reader never sees any of it.
-        flush(offset)
+        // Dropping answers, held back until it ends (the reader must see none of a dropped message);
+        // otherwise passed on at once, unchanged.
+        if (this.dropAnswers) flush(offset)
+        else if (pass === -1) pass = offset
         this.pushHeader(chunk.subarray(offset))
         break
       }
       if (header.length <= this.maxMessageBytes) {
-        if (held !== undefined) {
+        if (held !== undefined && this.dropAnswers) {
           flush(offset)
           out.push(held)
         }
@@ -114,9 +98,10 @@ export class FrameGuard {
         this.remaining = header.length
         if (header.length === 0) this.passed++
       } else {
-        if (!this.dropAnswers) throw new ProtocolViolation(this.overLimit(header.length))
+        const droppable = this.dropAnswers && header.length <= dropCeilingFactor * this.maxMessageBytes
+        if (!droppable) throw new ProtocolViolation(this.overLimit(header.length))
         flush(offset)
-        this.skip = { bytes: header.length, remaining: header.length, head: Buffer.alloc(0) }
+        this.skip = new AnswerSkip(header.length, this.overLimit(header.length))
       }
       offset = header.end
     }
@@ -140,32 +125,6 @@ export class FrameGuard {
     this.header = []
     this.headerBytes = 0
     return { length: this.parseHeader(text), end }
-  }
-
-  /** Skips an oversized body; its first bytes say which request it answers. Returns the new offset. */
-  private skipBody(skip: Skip, chunk: Buffer, offset: number, out: GuardOutput[]): number {
-    const take = Math.min(skip.remaining, chunk.length - offset)
-    if (skip.id === undefined && skip.head.length < headWindow) {
-      skip.head = Buffer.concat([skip.head, chunk.subarray(offset, offset + Math.min(take, headWindow - skip.head.length))])
-    }
-    skip.remaining -= take
-    if (skip.id === undefined && (skip.head.length >= headWindow || skip.remaining === 0)) skip.id = this.answeredId(skip)
-    if (skip.remaining === 0) {
-      this.skip = undefined
-      out.push({ id: skip.id!, bytes: skip.bytes, after: this.passed })
-    }
-    return offset + take
-  }
-
-  private answeredId(skip: Skip): number | string {
-    const head = skip.head.toString('utf8')
-    const match = responseHead.exec(head)
-    if (match === null) {
-      throw new ProtocolViolation(
-        `${this.overLimit(skip.bytes)}; it is not an answer to a request (it begins ${JSON.stringify(head.slice(0, 80))}), so it cannot be dropped alone`,
-      )
-    }
-    return JSON.parse(match[1]!) as number | string
   }
 
   private overLimit(bytes: number): string {
@@ -210,8 +169,10 @@ export class FrameGuard {
   }
 
   private lengthOf(value: string): number {
-    if (!digits.test(value)) throw new ProtocolViolation(`the server sent Content-Length ${JSON.stringify(value)}`)
-    return Number(value)
+    const length = Number(value)
+    if (!digits.test(value) || !Number.isSafeInteger(length))
+      throw new ProtocolViolation(`the server sent Content-Length ${JSON.stringify(value)}`)
+    return length
   }
 }
 

@@ -201,9 +201,9 @@ export class ProjectLoader {
     const accept = (file: string) => workspace.containment.contains(file)
     // Each project is loaded through one of its files within the size ceiling (the server reads the rest
     // itself); a loose file over a limit is tried, refused before it is read, and counted as skipped.
-    // A file refused for its content (binary, a minified line: known only once read) makes way for the
-    // project's next one; a few rounds, since every project usually loads in the first. Such a file is not
-    // counted as skipped: the server reads a project's files itself, and searches it.
+    // A file refused for its content (binary, a minified line: known only once read) or gone since the walk
+    // makes way for the project's next one; a few rounds, since every project usually loads in the first.
+    // Such a file is not counted as skipped: the server reads a project's files itself, and searches it.
     const refused = new Set<string>()
     const projectFiles: string[] = []
     for (let round = 0; round < 3; round++) {
@@ -212,8 +212,8 @@ export class ProjectLoader {
       if (picks.length === 0) break
       const opened = await openPinned(server, profile, picks)
       projectFiles.push(...opened.opened)
-      for (const file of opened.refused) refused.add(file)
-      if (opened.refused.length === 0) break
+      for (const file of opened.notOpened) refused.add(file)
+      if (opened.notOpened.length === 0) break
     }
     const plan = planProjectLoad(graph, sources.files, this.pinBudget() - projectFiles.length, accept)
     const loose = await openPinned(server, profile, plan.looseFiles)
@@ -253,9 +253,9 @@ async function openPinned(
   profile: ServerProfile,
   files: ReadonlyArray<string>,
   max = Infinity,
-): Promise<{ opened: string[]; failed: number; skipped: SkippedFiles; refused: string[] }> {
+): Promise<{ opened: string[]; failed: number; skipped: SkippedFiles; notOpened: string[] }> {
   const opened: string[] = []
-  const refused: string[] = []
+  const notOpened: string[] = []
   const skipped = new SkippedFiles()
   let failed = 0
   for (const file of files) {
@@ -268,13 +268,11 @@ async function openPinned(
         throw error
       const breach = breachOf(error)
       if (breach === undefined) failed++
-      else {
-        skipped.add(breach)
-        refused.push(file)
-      }
+      else skipped.add(breach)
+      notOpened.push(file)
     }
   }
-  return { opened, failed, skipped, refused }
+  return { opened, failed, skipped, notOpened }
 }
 
 /** What opening a server's projects covered. */
