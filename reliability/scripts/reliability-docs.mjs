@@ -1,9 +1,10 @@
 // `pnpm --filter @codeseam/reliability run docs`: runs the reliability suite with recording on and writes
 // docs/reliability.md from what the suites recorded (scenarios, guarantees, counts) and vitest's own result
 // per test. Nothing in the doc is typed by hand, except the "Shared daemon faults" section, copied from
-// reliability/shared-daemon-faults.md.
+// reliability/shared-daemon-faults.md, and the "Soak" section, copied from reliability/soak-results.md (written
+// by `pnpm soak`) when that file exists.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -46,8 +47,10 @@ const out = [
   '',
   'The reliability suite (reliability/test) runs in the default test command (`pnpm test`, `bash scripts/run.sh test`)',
   'against real parts: the native TypeScript 7 server, the lsp-local host, every read and mutating tool, and',
-  "lsp-local's fault-injecting server (packages/lsp-local/test/fault-server). It is deterministic: faults are",
-  'scripted, generated arguments use a fixed fast-check seed, and every wait is on an event with a deadline.',
+  "lsp-local's fault-injecting server (packages/lsp-local/test/fault-server). Faults are scripted and every wait",
+  'is on an event with a deadline. The malformed-arguments suite uses a fixed fast-check seed; the schema fuzzer',
+  '(fuzz) takes a new seed each run, prints it, and replays it from `RELIABILITY_FUZZ_SEED`: the figures below are',
+  "those of this run's seed.",
   '',
   `Last run: ${new Date().toISOString()}, ${(durationMs / 1000).toFixed(0)} s, ${cpus().length} cores, node ${process.version}.`,
   `Result: **${count('passed')} passed, ${count('failed')} failed, ${count('skipped') + count('pending') + count('todo')} skipped**.`,
@@ -65,6 +68,13 @@ for (const suite of suites) {
 }
 // Hand-written: what the shared daemon does in each fault (not a scenario of this suite), copied as it is.
 out.push(readFileSync(nodePath.join(packageDir, 'shared-daemon-faults.md'), 'utf8').trimEnd(), '')
+// Written by `pnpm soak` (not part of the default test command), copied as it is when it has been run; under a
+// "## Soak" heading unless the file starts with a heading of its own.
+const soakResults = nodePath.join(packageDir, 'soak-results.md')
+const soak = existsSync(soakResults) ? readFileSync(soakResults, 'utf8').trimEnd() : undefined
+if (soak === undefined)
+  out.push('## Soak', '', 'Not run yet: `pnpm soak` writes reliability/soak-results.md, which is copied here as it is.', '')
+else out.push(...(soak.startsWith('## ') ? [] : ['## Soak', '']), soak, '')
 out.push('## Every test of the last run', '', '| file | test | result |', '| --- | --- | --- |')
 for (const test of tests)
   out.push(

@@ -180,6 +180,35 @@ function validatePosition(request: LspQueryRequest): void {
   }
 }
 
+/** A UTF-16 surrogate without its pair: text no UTF-8 encoder can carry (a language server drops the message). */
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/** Where, in a request, the first string with a lone surrogate is (`newName`, `only[0]`), if any. */
+function illFormedText(value: unknown, where: string, depth = 0): string | undefined {
+  if (typeof value === 'string') return loneSurrogate.test(value) ? where : undefined
+  if (value === null || typeof value !== 'object' || depth > 8) return undefined
+  for (const [key, child] of Object.entries(value)) {
+    const found = illFormedText(child, Array.isArray(value) ? `${where}[${key}]` : where === '' ? key : `${where}.${key}`, depth + 1)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+/**
+ * Refuses a request with a string that is not well-formed Unicode (a lone surrogate, e.g. a rename's
+ * `newName: "\ud800"`): no JSON-RPC peer can decode it, and the native TypeScript server, for one, drops
+ * the whole message and never answers, so the call would hang until its deadline.
+ */
+function validateText(request: LspQueryRequest): void {
+  const where = illFormedText(request, '')
+  if (where !== undefined) {
+    throw new LspError(
+      'INVALID_ARGUMENT',
+      `${where} is not well-formed Unicode: it has a lone surrogate (a UTF-16 code unit U+D800–U+DFFF without its pair); send text a language server can read`,
+    )
+  }
+}
+
 /** Result metadata with defaults (ready, warm, not truncated); the service fills in provider id and time. */
 export function resultMeta(providerId: string, overrides: Partial<LspResultMeta> = {}): LspResultMeta {
   return { providerId, status: 'ready', warm: true, truncated: false, elapsedMs: 0, ...overrides }
@@ -495,6 +524,7 @@ export function createLsp(): LspService {
       throw new LspError('INVALID_ARGUMENT', `request.root ${JSON.stringify(request.root)} must be an absolute workspace root`)
     }
     validatePosition(request)
+    validateText(request)
     const root = normalizeRoot(request.root)
     const scope = operationInfo[request.operation].scope
     if (request.operation === 'workspaceSymbols' && (typeof request.query !== 'string' || request.query.trim() === '')) {

@@ -134,6 +134,27 @@ describe('query', () => {
     }
   })
 
+  it('refuses text that is not well-formed Unicode (a lone surrogate) before any provider sees it', async () => {
+    const lsp = createLsp()
+    const ts = staticProvider('ts', { '.ts': 'typescript' }, { operations: ['rename', 'codeActions'] })
+    lsp.registerProvider(ts)
+    const position = { line: 0, character: 0 }
+    for (const newName of ['\ud800', 'a\udc00b', 'x\ud83d']) {
+      const error = await expectRejects(lsp.query({ operation: 'rename', root, path: 'a.ts', position, newName }), 'INVALID_ARGUMENT')
+      expect(error.message).toContain('newName is not well-formed Unicode')
+    }
+    const range = { start: position, end: position }
+    const error = await expectRejects(
+      lsp.query({ operation: 'codeActions', root, path: 'a.ts', range, only: ['quickfix', '\udfff'] }),
+      'INVALID_ARGUMENT',
+    )
+    expect(error.message).toContain('only[1] is not well-formed Unicode')
+    expect(ts.calls).toEqual([])
+    // A surrogate pair (an emoji) is well-formed and reaches the provider (whose static answer does not matter here).
+    await lsp.query({ operation: 'rename', root, path: 'a.ts', position, newName: 'x\ud83d\ude00' }).catch(() => undefined)
+    expect(ts.calls.map((c) => c.operation)).toEqual(['rename'])
+  })
+
   it('refuses paths outside the root before any provider sees them', async () => {
     const lsp = createLsp()
     const ts = staticProvider('ts', { '.ts': 'typescript' })

@@ -13,6 +13,8 @@ export interface Stack {
   readonly tools: ReadonlyMap<string, AnyTool>
   /** Calls a tool with raw (JSON) arguments, with its own context and signal, like a harness. */
   call(name: string, args: unknown): Promise<ToolOutcome>
+  /** Calls a tool object over this stack (e.g. a copy of one of `tools` with its steps watched), the same way. */
+  callWith(tool: AnyTool, args: unknown): Promise<ToolOutcome>
   dispose(): Promise<void>
 }
 
@@ -40,6 +42,9 @@ export async function openStack(root: string, options: StackOptions = {}): Promi
     call(name, args) {
       const tool = tools.get(name)
       if (tool === undefined) throw new Error(`no tool ${name}`)
+      return callTool(tool, args, toolContext(lsp, { signal: new AbortController().signal }))
+    },
+    callWith(tool, args) {
       return callTool(tool, args, toolContext(lsp, { signal: new AbortController().signal }))
     },
     dispose() {
