@@ -62,6 +62,7 @@ if (!existsSync(cli)) {
   process.exit(2)
 }
 
+const OUTSIDE_TEXT = new RegExp(`${SENTINEL_TOKEN}|outside_(?:fn|secret)_\\d+`)
 /** Every call has this deadline; one that passes it is a hang. */
 const CALL_DEADLINE_MS = 120_000
 const random = randomSource(seed)
@@ -136,7 +137,11 @@ async function call(client, lane, tool, args) {
     entry.outcome = outcome.kind
     if (outcome.kind === 'typed') entry.code = outcome.code
     if (outcome.kind !== 'ok') entry.message = outcome.message
-    if (outcome.kind === 'ok' && JSON.stringify(result).includes(SENTINEL_TOKEN))
+    // The sentinel files' text and names exist only outside the root: no answer may show them (an error may echo
+    // the name the call asked for, nothing else), and a call aimed at one of their symbols must not succeed.
+    const asked = JSON.stringify(args).match(new RegExp(OUTSIDE_TEXT.source, 'g')) ?? []
+    const shown = asked.reduce((text, name) => text.split(name).join(''), JSON.stringify(result))
+    if (OUTSIDE_TEXT.test(shown) || (asked.length > 0 && outcome.kind === 'ok'))
       entry.containment = 'answer carries the content of a file outside the root'
     entry.receipt = result.structuredContent?.receipt ?? outcome.receipt
     return { entry, result }
@@ -171,14 +176,32 @@ function summaryOf(entry) {
 }
 
 // ---- reads ----
-function randomRead() {
+/**
+ * Where a call aims: usually a module and one of its own symbols; sometimes (when the chaos has swapped a file
+ * for a symlink) that path with a symbol of what the link points to, so calls go through the link: to another
+ * module of the root (must work), or to a sentinel file outside it (must be refused).
+ */
+function aim(symbols) {
+  const swapped = [...chaos.swapped.entries()]
+  if (swapped.length > 0 && random.next() < 0.3) {
+    const [path, { target }] = random.pick(swapped)
+    const inside = /^\.\/mod(\d+)\.ts$/.exec(target)
+    if (inside !== null) return { path, symbol: random.pick(symbols(Number(inside[1]))) }
+    const k = /secret(\d+)\.ts$/.exec(target)?.[1] ?? '0'
+    return { path, symbol: random.pick([`outside_fn_${k}`, `outside_secret_${k}`]) }
+  }
   const i = random.int(MODULES)
-  const path = `src/${moduleName(i)}.ts`
-  const symbol = random.pick(symbolsOf(i))
+  return { path: `src/${moduleName(i)}.ts`, symbol: random.pick(symbols(i)) }
+}
+
+function randomRead() {
+  const { path, symbol } = aim(symbolsOf)
+  const i = random.int(MODULES)
   const choices = [
     () => ['code_symbols', { path }],
     () => ['code_symbols', { query: random.pick(['base', 'combine', 'Box', 'soak', 'outside']) }],
-    () => ['code_navigate', { target: { path, symbol: random.pick(functionsOf(i)) }, kind: 'references' }],
+    () => ['code_navigate', { target: { path, symbol }, kind: 'references' }],
+    () => ['code_navigate', { target: { path: `src/${moduleName(i)}.ts`, symbol: random.pick(functionsOf(i)) }, kind: 'references' }],
     () => ['code_navigate', { target: { path, symbol }, kind: 'definition' }],
     () => ['code_hover', { target: { path, symbol } }],
     () => ['code_diagnostics', { path }],
@@ -202,12 +225,12 @@ async function randomEdit(client, lane) {
   const roll = random.next()
   let plan
   if (roll < 0.45 || client.markers.length === 0) {
-    const i = random.int(MODULES)
+    const { path, symbol } = aim(functionsOf)
     const name = fresh()
     plan = {
       tool: 'code_insert',
       args: {
-        target: { path: `src/${moduleName(i)}.ts`, symbol: random.pick(functionsOf(i)) },
+        target: { path, symbol },
         position: random.pick(['before', 'after']),
         text: `export const ${name} = ${client.counter}`,
       },
@@ -361,7 +384,7 @@ for (const doubt of doubts) {
 }
 for (const [name, entry] of counts)
   if (entry.unexpected === true) problems.push({ problem: 'marker no call wrote', marker: name, count: entry.count, files: entry.files })
-const outsideContentInRoot = texts.filter((t) => t.text.includes(SENTINEL_TOKEN)).map((t) => t.relative)
+const outsideContentInRoot = texts.filter((t) => OUTSIDE_TEXT.test(t.text)).map((t) => t.relative)
 for (const file of outsideContentInRoot) problems.push({ problem: 'content of a file outside the root copied into the root', file })
 
 // An applied edit is verified when what it wrote is on disk exactly once, or a later applied edit replaced it.
