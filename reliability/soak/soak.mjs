@@ -141,8 +141,11 @@ async function call(client, lane, tool, args) {
     // the name the call asked for, nothing else), and a call aimed at one of their symbols must not succeed.
     const asked = JSON.stringify(args).match(new RegExp(OUTSIDE_TEXT.source, 'g')) ?? []
     const shown = asked.reduce((text, name) => text.split(name).join(''), JSON.stringify(result))
-    if (OUTSIDE_TEXT.test(shown) || (asked.length > 0 && outcome.kind === 'ok'))
+    if (OUTSIDE_TEXT.test(shown) || (asked.length > 0 && outcome.kind === 'ok')) {
       entry.containment = 'answer carries the content of a file outside the root'
+      const at = shown.search(OUTSIDE_TEXT)
+      entry.excerpt = at < 0 ? shown.slice(0, 400) : shown.slice(Math.max(0, at - 300), at + 200)
+    }
     entry.receipt = result.structuredContent?.receipt ?? outcome.receipt
     return { entry, result }
   } catch (error) {
@@ -465,7 +468,17 @@ const failures = []
 if (run.untyped > 0) failures.push(`${run.untyped} untyped answers`)
 if (run.hung > 0) failures.push(`${run.hung} calls passed the ${CALL_DEADLINE_MS / 1000} s deadline`)
 if (run.missing > 0) failures.push(`${run.missing} calls without an answer`)
-if (problems.length > 0) failures.push(`${problems.length} marker problems`)
+if (problems.length > 0) {
+  // Name the cause the log shows most often: a write that replaced one of the chaos's symlinks with a regular
+  // file of stale content, leaving the moved-aside original as an orphan that still holds the same markers.
+  const replaced = Object.entries(chaos.counts)
+    .filter(([kind]) => kind.includes('replaced by a regular file'))
+    .reduce((sum, [, n]) => sum + n, 0)
+  const viaOrphans = problems.filter((p) => (p.files ?? []).some((f) => /\.chaos-(aside|moved)-\d+$/.test(f))).length
+  failures.push(
+    `${problems.length} marker problems${replaced === 0 ? '' : ` (${viaOrphans} of them in files of the ${replaced} symlink(s) an edit replaced with a regular file)`}`,
+  )
+}
 if (run.editsVerified !== run.editsApplied) failures.push(`${run.editsApplied - run.editsVerified} applied edits not verified on disk`)
 if (run.containmentBreaches > 0) failures.push(`${run.containmentBreaches} answers carried outside content`)
 if (run.outsideChanges > 0) failures.push(`${run.outsideChanges} changes outside the root`)
