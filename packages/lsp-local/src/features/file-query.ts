@@ -1,5 +1,6 @@
 import {
   displayPath,
+  LspError,
   extensionOf,
   type LspProviderRequest,
   type LspQueryRequest,
@@ -81,6 +82,15 @@ export async function fileQuery(
     })
     const versionAtStart = document.version
     const hashAtStart = document.hash
+    // A position or range was computed on the snapshot the caller read; a newer text synced since (another
+    // caller's edit) would put it somewhere else, or past a line's end.
+    if (request.snapshot !== undefined && request.snapshot.hash !== document.hash && ('position' in request || 'range' in request)) {
+      throw new LspError(
+        'STALE_VERSION',
+        `${displayPath(workspace.root, path)} changed while the query ran: its position was computed on an older text; ask again`,
+        { data: { path } },
+      )
+    }
     if (request.operation === 'diagnostics') {
       const waitMs = request.waitMs ?? serving.host.config.diagnosticsWaitMs
       // One translator for the diagnostics and the meta, so related locations it dropped are counted.

@@ -20,7 +20,7 @@ import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/n
 
 import type { TrustLevel } from '../policy/config.js'
 import type { LanguageServer } from '../server/language-server.js'
-import { pathExists, writeAtomically } from './atomic-write.js'
+import { pathExists, replacedError, writeAtomically } from './atomic-write.js'
 import type { Containment } from './containment.js'
 import { statKeyOf } from './documents.js'
 import { breachOf, contentBreach, fileLimitError, noFileLimits, sizeBreach, type FileLimits } from './file-limits.js'
@@ -168,11 +168,21 @@ export class LocalWorkspace implements LspWorkspace {
     try {
       for (const { op, path, newPath } of resolved) {
         if (op.type === 'edit') {
+          // What the edit was computed for must still be there, checked again at the write: between the
+          // checks above and here another writer may have changed the file or swapped it for a link.
+          const identity = await lstat(path).catch((error: unknown) => {
+            throw new LspError('NOT_FOUND', `cannot edit ${path}: ${(error as Error).message}`, { cause: error })
+          })
+          if (!identity.isFile()) throw replacedError(path, identity)
           const before = await readFile(path, 'utf8').catch((error: unknown) => {
             throw new LspError('NOT_FOUND', `cannot edit ${path}: ${(error as Error).message}`, { cause: error })
           })
+          const hash = expected.get(path)
+          if (hash !== undefined && contentHash(before) !== hash) {
+            throw new LspError('STALE_VERSION', `${path} changed while the edit was being applied; compute it again`, { data: { path } })
+          }
           const after = applyTextEdits(before, op.edits, op.path)
-          await writeAtomically(path, after)
+          await writeAtomically(path, after, identity)
           undo.push(() => writeAtomically(path, before))
           const entry = files.get(path) ?? { path, hashBefore: contentHash(before), editCount: 0, saved: true }
           files.set(path, { ...entry, hashAfter: contentHash(after), editCount: entry.editCount + op.edits.length })
