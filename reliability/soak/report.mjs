@@ -15,6 +15,7 @@ const tally = (counts) =>
 export function renderTable(runs) {
   const header = [
     'run (UTC)',
+    'code',
     'seed',
     'minutes',
     'clients × lanes',
@@ -33,6 +34,7 @@ export function renderTable(runs) {
   ]
   const rows = runs.map((r) => [
     r.finishedAt.replace('T', ' ').slice(0, 16),
+    r.code ?? '—',
     String(r.seed),
     String(r.minutes),
     `${r.clients} × ${r.lanes}`,

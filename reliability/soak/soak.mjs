@@ -4,6 +4,7 @@
 // behind the server's back and swaps files for symlinks. At the end: every call answered or a typed error, every
 // applied edit on disk exactly once (checked against the log of receipts), no file outside the root changed, no
 // process of the run left. See reliability/README.md.
+import { execFileSync } from 'node:child_process'
 import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -439,8 +440,18 @@ const answered = calls.filter((c) => c.outcome !== undefined)
 const typedByCode = {}
 for (const c of answered.filter((c) => c.outcome === 'typed')) typedByCode[c.code] = (typedByCode[c.code] ?? 0) + 1
 const containmentBreaches = calls.filter((c) => c.containment !== undefined)
+/** The code the run exercised: the commit, marked when the working tree differs from it. */
+function codeVersion() {
+  try {
+    const git = (...args) => execFileSync('git', args, { cwd: fileURLToPath(new URL('../..', import.meta.url)), encoding: 'utf8' }).trim()
+    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') === '' ? '' : '+changes'}`
+  } catch {
+    return 'unknown'
+  }
+}
 const run = {
   finishedAt: new Date().toISOString(),
+  code: codeVersion(),
   seed,
   minutes: Math.round((runMs / 60_000) * 10) / 10,
   clients: clientCount,
