@@ -82,11 +82,7 @@ beforeAll(async () => {
   stack = await openStack(fixture.root, { mutations: { autoApprove: true } })
 }, 60_000)
 
-afterAll(async () => {
-  await stack?.dispose()
-  await fixture?.dispose()
-  await finishSuite(recorder)
-}, 60_000)
+afterAll(() => finishSuite(recorder, stack, fixture), 60_000)
 
 describe('path containment through every tool', { timeout: 300_000 }, () => {
   it("the fixture can show a read outside the root: reading a file with the sentinel's times moves its atime", async () => {

@@ -64,11 +64,7 @@ beforeAll(async () => {
   pristine = Object.fromEntries(Object.keys(treeHashes(fixture.root)).map((p) => [p, readFileSync(nodePath.join(fixture.root, p))]))
 }, 60_000)
 
-afterAll(async () => {
-  await stack?.dispose()
-  await fixture?.dispose()
-  await finishSuite(recorder)
-}, 60_000)
+afterAll(() => finishSuite(recorder, stack, fixture), 60_000)
 
 /** Puts the root back as created: changed files rewritten, new files and folders removed. Returns whether anything had changed. */
 function restoreRoot(): boolean {

@@ -26,11 +26,7 @@ beforeAll(async () => {
   stack = await openStack(fixture.root, { mutations: { autoApprove: true } })
 }, 60_000)
 
-afterAll(async () => {
-  await stack?.dispose()
-  await fixture?.dispose()
-  await finishSuite(recorder)
-}, 60_000)
+afterAll(() => finishSuite(recorder, stack, fixture), 60_000)
 
 describe('malformed tool arguments from the JSON Schemas (fast-check)', { timeout: 300_000 }, () => {
   it(`every schema-invalid call of every tool is refused with INVALID_ARGUMENT (${runsPerTool} generated calls per tool, seed ${seed})`, async () => {

@@ -42,10 +42,15 @@ export function tally(keys: ReadonlyArray<string>): Record<string, number> {
 }
 
 /**
- * Ends a suite: records the leak check (live processes this test process started and did not reap),
- * writes the records, then fails if anything is left running.
+ * Ends a suite: disposes what it started (in the order given), records the leak check (live processes this
+ * test process started and did not reap), writes the records, then fails if anything is left running.
  */
-export async function finishSuite(recorder: ResultRecorder): Promise<void> {
+export async function finishSuite(
+  recorder: ResultRecorder,
+  ...started: ReadonlyArray<{ dispose(): Promise<void> } | undefined>
+): Promise<void> {
+  // What the suite started, disposed in order (the stack before the fixture it runs on), then the leak check.
+  for (const part of started) await part?.dispose()
   const { liveDescendants } = await import('./processes.js')
   const leaked = liveDescendants()
   recorder.record(
