@@ -444,7 +444,9 @@ const containmentBreaches = calls.filter((c) => c.containment !== undefined)
 function codeVersion() {
   try {
     const git = (...args) => execFileSync('git', args, { cwd: fileURLToPath(new URL('../..', import.meta.url)), encoding: 'utf8' }).trim()
-    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') === '' ? '' : '+changes'}`
+    // The results file and docs change with every run; only other changes make the code differ from HEAD.
+    const changed = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':!reliability/soak-results.md', ':!docs')
+    return `${git('rev-parse', '--short', 'HEAD')}${changed === '' ? '' : '+changes'}`
   } catch {
     return 'unknown'
   }

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs'
 
-import { pathToUri } from '@codeseam/lsp'
+import { extensionOf, pathToUri, uriToPath } from '@codeseam/lsp'
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/node'
 
 import type { ServerProfile } from '../policy/profiles.js'
@@ -33,7 +33,7 @@ export class DiskSync {
   async announceDiskChanges(server: LanguageServer, profile: ServerProfile): Promise<void> {
     const disk = await this.baseline(server, profile)
     if (disk.complete) {
-      const events = await disk.take()
+      const events = await guardLinks(server, profile, await disk.take())
       if (events.some((e) => e.type !== FileChangeType.Changed)) this.hooks.filesAddedOrRemoved(server)
       server.notifyFiles(events)
       return
@@ -54,8 +54,9 @@ export class DiskSync {
       else if (before !== key) events.push({ uri: pathToUri(file), type: FileChangeType.Changed })
     }
     for (const file of previous.keys()) if (!next.has(file)) events.push({ uri: pathToUri(file), type: FileChangeType.Deleted })
-    if (events.some((e) => e.type !== FileChangeType.Changed)) this.hooks.filesAddedOrRemoved(server)
-    server.notifyFiles(events)
+    const kept = await guardLinks(server, profile, events)
+    if (kept.some((e) => e.type !== FileChangeType.Changed)) this.hooks.filesAddedOrRemoved(server)
+    server.notifyFiles(kept)
   }
 
   /** Starts watching a server's folder once (at its first query); the watch closes when the server stops. */
@@ -63,7 +64,11 @@ export class DiskSync {
     let disk = this.watches.get(server)
     if (disk === undefined) {
       const config = this.hooks.configWatch(server.spec.root, profile)
-      disk = DiskWatch.start(server.spec.root, profileExtensions(profile), undefined, config)
+      // Before the server's first file is opened (and its project read from disk): links out of the root masked.
+      disk = DiskWatch.start(server.spec.root, profileExtensions(profile), undefined, config).then((watch) => {
+        for (const link of watch.links) server.documents.maskIfEscaped(link, languageOf(profile, link))
+        return watch
+      })
       this.watches.set(server, disk)
       void disk.then((watch) => {
         const close = () => watch.close()
@@ -73,4 +78,28 @@ export class DiskSync {
     }
     return disk
   }
+}
+
+/**
+ * A file that now resolves out of the root (a symbolic link swapped in) is not announced — the server would
+ * read the outside file through the link — but masked: open on the server with empty text. Masked files that
+ * are back inside get their text again, whether or not a change was seen (one may predate the watch).
+ */
+async function guardLinks(server: LanguageServer, profile: ServerProfile, events: FileEvent[]): Promise<FileEvent[]> {
+  const kept: FileEvent[] = []
+  for (const event of events) {
+    const path = uriToPath(event.uri)
+    if (event.type !== FileChangeType.Deleted && path !== undefined && server.documents.maskIfEscaped(path, languageOf(profile, path)))
+      continue
+    kept.push(event)
+  }
+  for (const document of server.documents.maskedDocuments) {
+    // Still outside: masked again (and refused); gone: reported as such by the sync. Either way not announced.
+    await server.documents.sync(document.path, document.languageId).catch(() => undefined)
+  }
+  return kept
+}
+
+function languageOf(profile: ServerProfile, path: string): string {
+  return profile.extensions[extensionOf(path) ?? ''] ?? ''
 }

@@ -23,6 +23,8 @@ export class DiskWatch {
   private readonly watchers = new Map<string, FSWatcher>()
   private readonly known = new Set<string>()
   private readonly pending = new Map<string, FileChangeType>()
+  /** Symbolic links with a language's name found by the first walk (not followed): the caller checks where they point. */
+  readonly links: string[] = []
   /** Folders created since being watched, still being read. */
   private readonly scans = new Set<Promise<void>>()
   private closed = false
@@ -84,6 +86,8 @@ export class DiskWatch {
         const path = nodePath.join(current, entry.name)
         if (entry.isDirectory()) {
           if (!skippedFolders.has(entry.name) && !entry.name.startsWith('.')) queue.push(path)
+        } else if (entry.isSymbolicLink() && !announce && this.matches(path)) {
+          this.links.push(path)
         } else if (entry.isFile() && this.matches(path) && !this.known.has(path)) {
           this.known.add(path)
           if (announce) {

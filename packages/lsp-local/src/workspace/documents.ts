@@ -1,10 +1,12 @@
-import { statSync, type Stats } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 
-import { LspError, contentHash, linesFor, pathToUri, type LspDocumentSnapshot } from '@codeseam/lsp'
+import { LspError, contentHash, isLspError, pathToUri, type LspDocumentSnapshot } from '@codeseam/lsp'
 import { TextDocumentSyncKind, type TextDocumentContentChangeEvent, type TextDocumentItem } from 'vscode-languageserver-protocol/node'
 
 import { contentBreach, fileLimitError, noFileLimits, sizeBreach, type FileLimits } from './file-limits.js'
+import { changedAt, minimalChange, sizeOf, statKey } from './stat-key.js'
+
+export { changedAt, statKey, statKeyOf } from './stat-key.js'
 
 /** A document the server has open, as last synced from disk. */
 export interface OpenDocument {
@@ -21,7 +23,12 @@ export interface OpenDocument {
   lastUsed: number
   /** Pinned documents keep a project loaded and are never evicted. */
   pinned: boolean
+  /** The file resolves out of the root: empty text on the server, pinned, until it is back (see `mask`). */
+  masked?: { readonly pinned: boolean }
 }
+
+/** A stat key no file has: a masked document is always checked again. */
+const maskedKey = 'masked'
 
 /** Options of {@link DocumentSync.sync}. */
 export interface SyncOptions {
@@ -46,53 +53,6 @@ export interface DocumentChannel {
   close(uri: string): void
   /** The diagnostics sequence to record at sync. */
   diagnosticsSeq(): number
-}
-
-/**
- * mtime + ctime + size + inode of a file. Synchronous on purpose: one stat takes microseconds, while a
- * trip through the libuv thread pool costs a tenth of a millisecond per query under load. The times are
- * fractional milliseconds (sub-microsecond resolution at today's dates), finer than most file systems
- * keep; ctime also moves when a write restores an older mtime.
- */
-export function statKey(path: string): string | undefined {
-  const s = statSync(path, { throwIfNoEntry: false })
-  return s !== undefined && s.isFile() ? statKeyOf(s) : undefined
-}
-
-/** The key of {@link statKey} from stats already taken (an open file's): a snapshot's `revision`. */
-export function statKeyOf(s: Stats): string {
-  return `${s.mtimeMs}:${s.ctimeMs}:${s.size}:${s.ino}`
-}
-
-/** The file's size in bytes, from a {@link statKeyOf} key. */
-function sizeOf(key: string): number {
-  return Number(key.split(':')[2])
-}
-
-/** When the file last changed (its ctime), from a {@link statKeyOf} key. */
-export function changedAt(key: string): number {
-  return Number(key.split(':')[1])
-}
-
-/** The smallest single replacement turning `before` (with its content hash) into `after`, for incremental sync. */
-function minimalChange(before: string, beforeHash: string, after: string): TextDocumentContentChangeEvent {
-  let start = 0
-  const max = Math.min(before.length, after.length)
-  while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++
-  let endBefore = before.length
-  let endAfter = after.length
-  while (endBefore > start && endAfter > start && before.charCodeAt(endBefore - 1) === after.charCodeAt(endAfter - 1)) {
-    endBefore--
-    endAfter--
-  }
-  // Never split a \r\n pair or a surrogate pair: widen by one on either side when in doubt.
-  if (start > 0) start--
-  if (endBefore < before.length) {
-    endBefore++
-    endAfter++
-  }
-  const lines = linesFor({ text: before, hash: beforeHash })
-  return { range: { start: lines.positionAt(start), end: lines.positionAt(endBefore) }, text: after.slice(start, endAfter) }
 }
 
 /**
@@ -187,7 +147,8 @@ export class DocumentSync {
         const oversized = sizeBreach(sizeOf(key), this.fileLimits)
         if (oversized !== undefined) throw fileLimitError(path, oversized)
       } catch (error) {
-        if (existing !== undefined) this.close(path)
+        if (isLspError(error, 'OUTSIDE_WORKSPACE')) this.mask(path, languageId)
+        else if (existing !== undefined) this.close(path)
         throw error
       }
       const bytes = await readFile(path).catch((error: unknown) => {
@@ -203,6 +164,10 @@ export class DocumentSync {
     }
     if (existing !== undefined) {
       existing.statKey = key
+      if (existing.masked !== undefined) {
+        existing.pinned = existing.masked.pinned || options.pin === true
+        delete existing.masked
+      }
       if (existing.hash === hash) return existing
       const change =
         this.channel.syncKind() === TextDocumentSyncKind.Incremental ? minimalChange(existing.text, existing.hash, text) : { text }
@@ -229,6 +194,61 @@ export class DocumentSync {
     this.channel.open({ uri: document.uri, languageId, version: 1, text })
     this.evict()
     return document
+  }
+
+  /**
+   * Empty text on the server for a file that resolves out of the root now (a symbolic link swapped in): open
+   * and pinned, since a closed document is one the server reads from disk, through the link. The next sync
+   * that finds the file back inside restores its text.
+   */
+  mask(path: string, languageId: string): void {
+    const existing = this.open.get(path)
+    if (existing !== undefined) {
+      existing.statKey = maskedKey
+      if (existing.masked !== undefined) return
+      existing.masked = { pinned: existing.pinned }
+      existing.pinned = true
+      if (existing.text === '') return
+      existing.version++
+      existing.text = ''
+      existing.hash = contentHash('')
+      existing.syncSeq = this.channel.diagnosticsSeq()
+      this.channel.change(existing.uri, existing.version, [{ text: '' }]) // no range: the whole text, either sync kind
+      return
+    }
+    const uri = pathToUri(path)
+    const [hash, syncSeq, lastUsed] = [contentHash(''), this.channel.diagnosticsSeq(), performance.now()]
+    this.open.set(path, {
+      uri,
+      path,
+      languageId,
+      version: 1,
+      hash,
+      text: '',
+      statKey: maskedKey,
+      syncSeq,
+      lastUsed,
+      pinned: true,
+      masked: { pinned: false },
+    })
+    this.channel.open({ uri, languageId, version: 1, text: '' })
+  }
+
+  /** Masks `path` (see {@link mask}) when it resolves out of the root now; true when it does. */
+  maskIfEscaped(path: string, languageId: string): boolean {
+    try {
+      this.checkRead(path)
+      return false
+    } catch (error) {
+      if (!isLspError(error, 'OUTSIDE_WORKSPACE')) return false
+      this.mask(path, languageId)
+      return true
+    }
+  }
+
+  /** Documents masked because their file resolved out of the root (see {@link mask}). */
+  get maskedDocuments(): ReadonlyArray<OpenDocument> {
+    return [...this.open.values()].filter((d) => d.masked !== undefined)
   }
 
   /** Whether the file still has the content the document was synced with (for the `stale` flag). */

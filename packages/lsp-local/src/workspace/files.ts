@@ -27,19 +27,21 @@ export const skippedFolders: ReadonlySet<string> = new Set([
 
 /**
  * Files under `root` (breadth-first, bounded) whose extension is in `extensions`, or whose name is in
- * `names`. Symbolic links are not followed, so the walk never leaves the root.
+ * `names`. Symbolic links are not followed, so the walk never leaves the root; those with a matching name are
+ * listed apart (`links`), for the caller to check where they point.
  */
 export async function listFiles(
   root: string,
   match: { readonly extensions?: ReadonlySet<string>; readonly names?: ReadonlySet<string> },
   limit = 10_000,
-): Promise<{ files: string[]; complete: boolean }> {
+): Promise<{ files: string[]; complete: boolean; links: string[] }> {
   const files: string[] = []
+  const links: string[] = []
   const queue = [root]
   let visitedDirs = 0
   while (queue.length > 0) {
     const dir = queue.shift() as string
-    if (++visitedDirs > 20_000) return { files, complete: false }
+    if (++visitedDirs > 20_000) return { files, complete: false, links }
     let entries: import('node:fs').Dirent[]
     try {
       entries = await readdir(dir, { withFileTypes: true })
@@ -51,16 +53,17 @@ export async function listFiles(
       const path = nodePath.join(dir, entry.name)
       if (entry.isDirectory()) {
         if (!skippedFolders.has(entry.name) && !entry.name.startsWith('.')) queue.push(path)
-      } else if (entry.isFile()) {
+      } else if (entry.isFile() || entry.isSymbolicLink()) {
         const extension = extensionOf(entry.name)
         if ((extension !== undefined && match.extensions?.has(extension)) || match.names?.has(entry.name)) {
-          files.push(path)
-          if (files.length >= limit) return { files, complete: false }
+          if (entry.isSymbolicLink()) links.push(path)
+          else files.push(path)
+          if (files.length >= limit) return { files, complete: false, links }
         }
       }
     }
   }
-  return { files, complete: true }
+  return { files, complete: true, links }
 }
 
 /** The extensions of a profile's languages, normalized as {@link listFiles} matches them. */

@@ -199,6 +199,9 @@ export class ProjectLoader {
   ): Promise<{ opened: string[]; coverage: LspSearchCoverage }> {
     const sources = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 20_000)
     const accept = (file: string) => workspace.containment.contains(file)
+    // A project's file that is a symbolic link out of the root is masked before the project loads: the server
+    // would otherwise read the outside file through it.
+    for (const link of sources.links) server.documents.maskIfEscaped(link, profile.extensions[extensionOf(link) ?? ''] ?? '')
     // Each project is loaded through one of its files within the size ceiling (the server reads the rest
     // itself); a loose file over a limit is tried, refused before it is read, and counted as skipped.
     // A file refused for its content (binary, a minified line: known only once read) or gone since the walk
