@@ -133,22 +133,36 @@ async function tryCreate(path: string, holder: LockHolder): Promise<boolean> {
   }
 }
 
+/** A breaker's guard older than this was left by a process that died while breaking: it is cleared. */
+const breakGuardMaxAgeMs = 10_000
+
 /**
- * Breaks a stale lock: moves it aside atomically (only one breaker can win the rename), then checks the
- * moved file is the stale one; a live lock taken in between is moved back.
+ * Breaks a stale lock, one breaker at a time: under an exclusively created guard file, the lock is removed
+ * only if it is still the stale one this breaker read. (Moving it aside and back, as before, left a moment
+ * with no lock file: when several sessions found the same stale lock at once — a daemon killed mid-edit —
+ * a third could take the lock in that moment, the move back failed, and two held it: two edits of one file
+ * interleaved, one lost. Found by `pnpm soak`.) A breaker that finds another at work does nothing; it tries
+ * to take the lock again when that one is done.
  */
-async function breakStale(path: string, stale: LockHolder): Promise<void> {
-  const aside = `${path}.stale.${randomUUID()}`
+export async function breakStale(path: string, stale: LockHolder): Promise<void> {
+  const guard = `${path}.break`
   try {
-    await fs.rename(path, aside)
-  } catch {
+    await fs.writeFile(guard, String(process.pid), { flag: 'wx', mode: 0o644 })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return
+    const since = await fs.stat(guard).then(
+      (info) => Date.now() - info.mtimeMs,
+      () => 0,
+    )
+    if (since > breakGuardMaxAgeMs) await fs.rm(guard, { force: true })
     return
   }
-  const moved = await readLockHolder(aside)
-  if (moved !== undefined && moved.token !== stale.token) {
-    await fs.link(aside, path).catch(() => undefined)
+  try {
+    const current = await readLockHolder(path)
+    if (current !== undefined && current.token === stale.token) await fs.rm(path, { force: true })
+  } finally {
+    await fs.rm(guard, { force: true })
   }
-  await fs.rm(aside, { force: true })
 }
 
 /**

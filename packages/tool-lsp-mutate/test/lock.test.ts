@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
 
-import { acquireRootLock, processStartTime, readLockHolder, rootLockPath } from '../src/lock.js'
+import { acquireRootLock, breakStale, processStartTime, readLockHolder, rootLockPath } from '../src/lock.js'
 
 /**
  * The cross-process root lock with real processes: a child process holds the lock and then dies without
@@ -126,5 +126,50 @@ describe('root lock', () => {
     await first.release()
     await second
     expect(order).toEqual(['first', 'second'])
+  })
+
+  test('a breaker with an old view of a stale lock leaves the live lock taken since in place', async () => {
+    const root = '/work/late-breaker/root'
+    await holdAs(root, process.pid, '1')
+    const path = rootLockPath(root, directory)
+    const stale = (await readLockHolder(path))!
+    const live = await acquireRootLock(root, { directory, timeoutMs: 5_000 })
+    await breakStale(path, stale)
+    expect((await readLockHolder(path))?.token).toBe(live.holder.token)
+    await live.release()
+  })
+
+  test("a breaker's guard left by a process that died while breaking is cleared, and the stale lock then broken", async () => {
+    const root = '/work/dead-breaker/root'
+    await holdAs(root, process.pid, '1')
+    const guard = `${rootLockPath(root, directory)}.break`
+    writeFileSync(guard, '999999')
+    const longAgo = new Date(Date.now() - 60_000)
+    utimesSync(guard, longAgo, longAgo)
+    const lock = await acquireRootLock(root, { directory, timeoutMs: 5_000, livenessCheckMs: 50 })
+    expect((await readLockHolder(lock.path))?.token).toBe(lock.holder.token)
+    expect(existsSync(guard)).toBe(false)
+    await lock.release()
+  })
+
+  test('sessions that find one stale lock at once take turns: never two holders', async () => {
+    for (let round = 0; round < 20; round++) {
+      const root = `/work/stampede/${round}`
+      await holdAs(root, process.pid, '1')
+      let inside = 0
+      let most = 0
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          const lock = await acquireRootLock(root, { directory, timeoutMs: 20_000, livenessCheckMs: 20 })
+          inside++
+          most = Math.max(most, inside)
+          // Hold it across a few turns of the event loop, as an edit does across its awaits.
+          for (let i = 0; i < 3; i++) await new Promise<void>((resolve) => setImmediate(resolve))
+          inside--
+          await lock.release()
+        }),
+      )
+      expect(most, `round ${round}`).toBe(1)
+    }
   })
 })
