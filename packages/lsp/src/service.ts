@@ -180,14 +180,22 @@ function validatePosition(request: LspQueryRequest): void {
   }
 }
 
-/** A UTF-16 surrogate without its pair: text no UTF-8 encoder can carry (a language server drops the message). */
-const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+/** Whether a string is well-formed UTF-16: no surrogate without its pair (text no UTF-8 encoder can carry). */
+const wellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed()
+
+/**
+ * What {@link illFormedText} does not walk: the caller's read-along snapshot (its text is a whole file, decoded
+ * from UTF-8 by the seam, so well-formed; scanning it on every query would cost milliseconds on a large file)
+ * and the seam's own resolved file.
+ */
+const notCallerText: ReadonlySet<string> = new Set(['document', 'file'])
 
 /** Where, in a request, the first string with a lone surrogate is (`newName`, `only[0]`), if any. */
 function illFormedText(value: unknown, where: string, depth = 0): string | undefined {
-  if (typeof value === 'string') return loneSurrogate.test(value) ? where : undefined
+  if (typeof value === 'string') return wellFormed(value) ? undefined : where
   if (value === null || typeof value !== 'object' || depth > 8) return undefined
   for (const [key, child] of Object.entries(value)) {
+    if (depth === 0 && notCallerText.has(key)) continue
     const found = illFormedText(child, Array.isArray(value) ? `${where}[${key}]` : where === '' ? key : `${where}.${key}`, depth + 1)
     if (found !== undefined) return found
   }
