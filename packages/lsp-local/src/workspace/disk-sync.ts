@@ -83,7 +83,8 @@ export class DiskSync {
 /**
  * A file that now resolves out of the root (a symbolic link swapped in) is not announced — the server would
  * read the outside file through the link — but masked: open on the server with empty text. Masked files that
- * are back inside get their text again, whether or not a change was seen (one may predate the watch).
+ * are back inside get their text again, whether or not a change was seen (one may predate the watch);
+ * those unchanged since they were masked are not checked again (each check clears the containment caches).
  */
 async function guardLinks(server: LanguageServer, profile: ServerProfile, events: FileEvent[]): Promise<FileEvent[]> {
   const kept: FileEvent[] = []
@@ -93,7 +94,7 @@ async function guardLinks(server: LanguageServer, profile: ServerProfile, events
       continue
     kept.push(event)
   }
-  for (const document of server.documents.maskedDocuments) {
+  for (const document of server.documents.changedMasks) {
     // Still outside: masked again (and refused); gone: reported as such by the sync. Either way not announced.
     await server.documents.sync(document.path, document.languageId).catch(() => undefined)
   }

@@ -24,7 +24,7 @@ export interface OpenDocument {
   /** Pinned documents keep a project loaded and are never evicted. */
   pinned: boolean
   /** The file resolves out of the root: empty text on the server, pinned, until it is back (see `mask`). */
-  masked?: { readonly pinned: boolean }
+  masked?: { readonly pinned: boolean; readonly at: string | undefined }
 }
 
 /** A stat key no file has: a masked document is always checked again. */
@@ -205,8 +205,11 @@ export class DocumentSync {
     const existing = this.open.get(path)
     if (existing !== undefined) {
       existing.statKey = maskedKey
-      if (existing.masked !== undefined) return
-      existing.masked = { pinned: existing.pinned }
+      if (existing.masked !== undefined) {
+        existing.masked = { ...existing.masked, at: statKey(path) }
+        return
+      }
+      existing.masked = { pinned: existing.pinned, at: statKey(path) }
       existing.pinned = true
       if (existing.text === '') return
       existing.version++
@@ -229,7 +232,7 @@ export class DocumentSync {
       syncSeq,
       lastUsed,
       pinned: true,
-      masked: { pinned: false },
+      masked: { pinned: false, at: statKey(path) },
     })
     this.channel.open({ uri, languageId, version: 1, text: '' })
   }
@@ -246,9 +249,13 @@ export class DocumentSync {
     }
   }
 
-  /** Documents masked because their file resolved out of the root (see {@link mask}). */
-  get maskedDocuments(): ReadonlyArray<OpenDocument> {
-    return [...this.open.values()].filter((d) => d.masked !== undefined)
+  /**
+   * Documents masked because their file resolved out of the root (see {@link mask}) whose file changed since
+   * (swapped back, retargeted, removed): the ones worth syncing again. One stat each; a link that stays
+   * costs nothing more.
+   */
+  get changedMasks(): ReadonlyArray<OpenDocument> {
+    return [...this.open.values()].filter((d) => d.masked !== undefined && statKey(d.path) !== d.masked.at)
   }
 
   /** Whether the file still has the content the document was synced with (for the `stale` flag). */
