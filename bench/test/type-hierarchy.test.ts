@@ -171,11 +171,13 @@ describe('every layer’s derived answer is judged', () => {
     expect(ctx.byOperation['typeHierarchy']!.derived).toBe(true)
     expect(ctx.byOperation['hover']!.derived).toBeUndefined()
     expect(increments.find((i) => i.operation === 'typeHierarchy')!.wrong).toEqual({ floor: 0, 'ctx.lsp': 2 })
-    // "all" is the native operations only: three hover turns, no 3 ms derived answers in it.
+    // "all" is the native operations only: three hover turns, exactly the hover samples, no derived answers in
+    // it (compared sample set to sample set, not by timing: a loaded machine can stretch a hover past 3 ms).
     const all = increments.find((i) => i.operation === 'all')!
     expect(all.turns).toBe(3)
     expect(ctx.all.count).toBe(3)
-    expect(ctx.all.max).toBeLessThan(3)
+    expect(ctx.all).toEqual(ctx.byOperation['hover']!.summary)
+    expect(ctx.all).not.toEqual(ctx.byOperation['typeHierarchy']!.summary)
   })
 })
 
