@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
 import { afterEach, describe, expect, test } from 'vitest'
-import { createLsp, type LspService } from '@codeseam/lsp'
+import { createLsp, resolveFile, resolveTarget, type LspService } from '@codeseam/lsp'
 
 import { createLocalHost, type LocalHost } from '../src/index.js'
 
@@ -76,5 +76,22 @@ describe('a project file that is a symbolic link out of the root', { timeout: 12
     swapBack(b)
     expect(await names(lsp, root, 'outside')).toEqual([])
     expect(await names(lsp, root, 'inside_b')).toContain('inside_b src/b.ts')
+  })
+
+  test('a file query on it is OUTSIDE_WORKSPACE naming the link and where it leads, not "does not exist"', async () => {
+    const { root, b, outside } = workspace()
+    const lsp = await open(root)
+    swapIn(b, outside)
+    const refusal = {
+      code: 'OUTSIDE_WORKSPACE',
+      message: expect.stringMatching(/"src\/b\.ts" resolves \(through a symbolic link\) to .*outside\.ts, outside the workspace root/),
+    }
+    // As a tool aims it (the seam reads the file once), as a file-only tool finds it, and as a plain query.
+    await expect(resolveTarget(lsp, { path: 'src/b.ts' })).rejects.toMatchObject(refusal)
+    await expect(resolveFile(lsp, 'src/b.ts')).rejects.toMatchObject(refusal)
+    await expect(lsp.query({ operation: 'documentSymbols', root, path: 'src/b.ts' })).rejects.toMatchObject({ code: 'OUTSIDE_WORKSPACE' })
+    // A path that names nothing is still NOT_FOUND.
+    await expect(resolveTarget(lsp, { path: 'src/none.ts' })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(resolveFile(lsp, 'src/none.ts')).rejects.toMatchObject({ code: 'NOT_FOUND' })
   })
 })

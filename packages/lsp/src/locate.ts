@@ -66,11 +66,14 @@ export async function resolveFile(lsp: LspService, path: string, rootId?: string
   for (const candidate of candidates) {
     if (await candidate.workspace.exists(candidate.path)) existing.push(candidate)
   }
-  if (existing.length === 0)
+  if (existing.length === 0) {
+    // A path that is there but leads out of its root (a symbolic link) is OUTSIDE_WORKSPACE, not missing.
+    for (const candidate of candidates) if (candidate.workspace.containment !== undefined) containmentOf(candidate.workspace).fresh(path)
     throw notFoundFile(
       path,
       candidates.map((c) => c.workspace),
     )
+  }
   if (existing.length > 1) {
     throw new LspError('AMBIGUOUS', `"${path}" exists in ${existing.length} open workspaces: pass rootId to pick one`, {
       data: {
@@ -97,13 +100,9 @@ export async function locateAndRead(
   let resolved: WorkspacePath
   const only = candidates.length === 1 ? candidates[0] : undefined
   if (only !== undefined) {
-    try {
-      resolved = containmentOf(only.workspace).fresh(target.path)
-    } catch (error) {
-      // A symbolic link out of the root: as before reads were folded in, the file "does not exist" there.
-      if (isLspError(error, 'OUTSIDE_WORKSPACE')) throw notFoundFile(target.path, [only.workspace])
-      throw error
-    }
+    // A symbolic link out of the root is OUTSIDE_WORKSPACE naming where it leads (the file exists; codeseam
+    // will not read it), as every other way of reaching outside the root is.
+    resolved = containmentOf(only.workspace).fresh(target.path)
     // A disk-backed workspace (one that keeps the seam's containment) exists where the realpath found a
     // file; any other (in memory, editor buffers) says so itself.
     const exists = only.workspace.containment === undefined ? await only.workspace.exists(only.path) : resolved.exists
