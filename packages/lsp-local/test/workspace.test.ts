@@ -69,6 +69,23 @@ test('a stale expected hash writes nothing (STALE_VERSION)', async () => {
   expect(read('b.txt')).toBe('gamma\n')
 })
 
+test('two edits of one file in one change, with its expected hash: the hash is of the file before the change', async () => {
+  const ws = await host.openWorkspace(root)
+  const result = await ws.applyEdit(
+    {
+      operations: [
+        edit('a.txt', [{ range: range(0, 0, 5), newText: 'ALPHA' }]),
+        edit('a.txt', [{ range: range(0, 6, 10), newText: 'BETA' }]),
+      ],
+    },
+    { expectedHashes: { 'a.txt': contentHash('alpha beta\n') } },
+  )
+  expect(read('a.txt')).toBe('ALPHA BETA\n')
+  expect(result.files).toEqual([
+    expect.objectContaining({ hashBefore: contentHash('alpha beta\n'), hashAfter: contentHash('ALPHA BETA\n'), editCount: 2 }),
+  ])
+})
+
 test('a failure part-way rolls back the files already written', async () => {
   const ws = await host.openWorkspace(root)
   const change: LspWorkspaceEdit = {

@@ -177,14 +177,20 @@ export class LocalWorkspace implements LspWorkspace {
           const before = await readFile(path, 'utf8').catch((error: unknown) => {
             throw new LspError('NOT_FOUND', `cannot edit ${path}: ${(error as Error).message}`, { cause: error })
           })
-          const hash = expected.get(path)
-          if (hash !== undefined && contentHash(before) !== hash) {
-            throw new LspError('STALE_VERSION', `${path} changed while the edit was being applied; compute it again`, { data: { path } })
+          // The expected hash is of the file before this change: checked at its first edit, not at a later
+          // one of the same change (which sees the earlier one's result).
+          let entry = files.get(path)
+          if (entry === undefined) {
+            const hashBefore = contentHash(before)
+            const hash = expected.get(path)
+            if (hash !== undefined && hashBefore !== hash) {
+              throw new LspError('STALE_VERSION', `${path} changed while the edit was being applied; compute it again`, { data: { path } })
+            }
+            entry = { path, hashBefore, editCount: 0, saved: true }
           }
           const after = applyTextEdits(before, op.edits, op.path)
           await writeAtomically(path, after, identity)
           undo.push(() => writeAtomically(path, before))
-          const entry = files.get(path) ?? { path, hashBefore: contentHash(before), editCount: 0, saved: true }
           files.set(path, { ...entry, hashAfter: contentHash(after), editCount: entry.editCount + op.edits.length })
           events.push({ uri: pathToUri(path), type: FileChangeType.Changed })
         } else if (op.type === 'create') {
