@@ -98,29 +98,28 @@ export class Chaos {
   killLanguageServer() {
     const all = allProcesses()
     const daemons = daemonsOf(all, this.ground.runtime)
-    const servers = languageServersBelow(
-      all,
-      daemons.map((d) => d.pid),
+    this.killOne(
+      'kill-language-server',
+      languageServersBelow(
+        all,
+        daemons.map((d) => d.pid),
+      ),
     )
-    if (servers.length === 0) return this.record('kill-language-server (none running)', {})
-    const victim = this.random.pick(servers)
-    try {
-      process.kill(victim.pid, 'SIGKILL')
-      this.record('kill-language-server', { pid: victim.pid })
-    } catch (error) {
-      this.record('kill-language-server (gone)', { pid: victim.pid, error: error.code })
-    }
   }
 
   killDaemon() {
-    const daemons = daemonsOf(allProcesses(), this.ground.runtime)
-    if (daemons.length === 0) return this.record('kill-daemon (none running)', {})
-    const victim = this.random.pick(daemons)
+    this.killOne('kill-daemon', daemonsOf(allProcesses(), this.ground.runtime))
+  }
+
+  /** SIGKILLs one of `processes`, recorded as `kind` (or why not). */
+  killOne(kind, processes) {
+    if (processes.length === 0) return this.record(`${kind} (none running)`, {})
+    const victim = this.random.pick(processes)
     try {
       process.kill(victim.pid, 'SIGKILL')
-      this.record('kill-daemon', { pid: victim.pid })
+      this.record(kind, { pid: victim.pid })
     } catch (error) {
-      this.record('kill-daemon (gone)', { pid: victim.pid, error: error.code })
+      this.record(`${kind} (gone)`, { pid: victim.pid, error: error.code })
     }
   }
 

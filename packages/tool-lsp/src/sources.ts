@@ -62,9 +62,8 @@ export class SourceReader {
               (document) => ({ document, lines: linesFor(document) }),
               (error: unknown) => {
                 if (isLspError(error, 'CANCELLED', 'DISPOSED', 'OUTSIDE_WORKSPACE')) throw error
-                const limit = isLspError(error, 'UNAVAILABLE') ? error.data?.limit : undefined
+                const { limit, ceiling } = (isLspError(error, 'UNAVAILABLE') ? error.data : undefined) ?? {}
                 if (limit === 'maxFileBytes' || limit === 'maxLineLength' || limit === 'binary') {
-                  const ceiling = isLspError(error, 'UNAVAILABLE') ? error.data?.ceiling : undefined
                   this.limited.set(path, { limit, count: 1, ...(ceiling === undefined ? {} : { ceiling }) })
                   return undefined
                 }

@@ -1,5 +1,4 @@
 import {
-  extensionOf,
   type LspDiagnosticsCoverage,
   type LspFileDiagnostics,
   type LspProviderRequest,
@@ -12,6 +11,7 @@ import { fileDiagnostics } from './diagnostics-query.js'
 import { acquire, type Serving } from './serving.js'
 import { Translator } from './translate.js'
 import { breachOf, SkippedFiles } from '../workspace/file-limits.js'
+import { languageIdOf } from '../workspace/files.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
 
 /** Bounded activation: opens up to `maxFiles` eligible files, fairly across languages, and reports coverage. */
@@ -24,7 +24,7 @@ export async function workspaceDiagnostics(
 ): Promise<LspQueryResult> {
   const maxFiles = request.maxFiles ?? serving.host.config.workspaceDiagnosticsMaxFiles
   const eligible = await serving.host.eligibleFiles(workspace, serving.profile)
-  const chosen = fairSelection(eligible.files, (path) => serving.profile.extensions[extensionOf(path) ?? ''] ?? '', maxFiles)
+  const chosen = fairSelection(eligible.files, (path) => languageIdOf(serving.profile, path), maxFiles)
   const waitDeadline = Math.min(deadline, Date.now() + (request.waitMs ?? serving.host.config.diagnosticsWaitMs))
   const translator = new Translator(workspace.containment)
   const files: LspFileDiagnostics[] = []
@@ -44,7 +44,7 @@ export async function workspaceDiagnostics(
       const documents = []
       for (const path of paths) {
         try {
-          documents.push(await server.documents.sync(path, serving.profile.extensions[extensionOf(path) ?? ''] ?? ''))
+          documents.push(await server.documents.sync(path, languageIdOf(serving.profile, path)))
         } catch (error) {
           const breach = breachOf(error)
           if (breach === undefined) throw error

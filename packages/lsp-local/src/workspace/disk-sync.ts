@@ -1,12 +1,12 @@
 import { statSync } from 'node:fs'
 
-import { extensionOf, pathToUri, uriToPath } from '@codeseam/lsp'
+import { pathToUri, uriToPath } from '@codeseam/lsp'
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/node'
 
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { DiskWatch, type ConfigWatch } from './disk-watch.js'
-import { listFiles, profileExtensions } from './files.js'
+import { languageIdOf, listFiles, profileExtensions } from './files.js'
 
 /** What disk sync tells, and asks, the project loader. */
 export interface DiskSyncHooks {
@@ -66,7 +66,7 @@ export class DiskSync {
       const config = this.hooks.configWatch(server.spec.root, profile)
       // Before the server's first file is opened (and its project read from disk): links out of the root masked.
       disk = DiskWatch.start(server.spec.root, profileExtensions(profile), undefined, config).then((watch) => {
-        for (const link of watch.links) server.documents.maskIfEscaped(link, languageOf(profile, link))
+        for (const link of watch.links) server.documents.maskIfEscaped(link, languageIdOf(profile, link))
         return watch
       })
       this.watches.set(server, disk)
@@ -90,7 +90,7 @@ async function guardLinks(server: LanguageServer, profile: ServerProfile, events
   const kept: FileEvent[] = []
   for (const event of events) {
     const path = uriToPath(event.uri)
-    if (event.type !== FileChangeType.Deleted && path !== undefined && server.documents.maskIfEscaped(path, languageOf(profile, path)))
+    if (event.type !== FileChangeType.Deleted && path !== undefined && server.documents.maskIfEscaped(path, languageIdOf(profile, path)))
       continue
     kept.push(event)
   }
@@ -99,8 +99,4 @@ async function guardLinks(server: LanguageServer, profile: ServerProfile, events
     await server.documents.sync(document.path, document.languageId).catch(() => undefined)
   }
   return kept
-}
-
-function languageOf(profile: ServerProfile, path: string): string {
-  return profile.extensions[extensionOf(path) ?? ''] ?? ''
 }

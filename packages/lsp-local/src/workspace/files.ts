@@ -70,3 +70,8 @@ export async function listFiles(
 export function profileExtensions(profile: ServerProfile): Set<string> {
   return new Set(Object.keys(profile.extensions).flatMap((e) => normalizeExtension(e) ?? []))
 }
+
+/** The language id a profile gives a file by its extension ('' when it names none). */
+export function languageIdOf(profile: ServerProfile, path: string): string {
+  return profile.extensions[extensionOf(path) ?? ''] ?? ''
+}

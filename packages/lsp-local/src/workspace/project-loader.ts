@@ -1,12 +1,12 @@
 import { statSync } from 'node:fs'
 
-import { LspError, TelemetryAttr, TelemetrySpan, extensionOf, inSpan, telemetryId, type LspSearchCoverage } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, TelemetrySpan, inSpan, telemetryId, type LspSearchCoverage } from '@codeseam/lsp'
 
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import type { ConfigWatch } from './disk-watch.js'
 import { breachOf, noFileLimits, SkippedFiles, sizeBreach, type FileLimits } from './file-limits.js'
-import { listFiles, profileExtensions } from './files.js'
+import { languageIdOf, listFiles, profileExtensions } from './files.js'
 import { inScope, pyrightScope } from './pyright-projects.js'
 import { loadSpan } from './project-load-span.js'
 import { TsGraphCache } from './ts-graph-cache.js'
@@ -201,7 +201,7 @@ export class ProjectLoader {
     const accept = (file: string) => workspace.containment.contains(file)
     // A project's file that is a symbolic link out of the root is masked before the project loads: the server
     // would otherwise read the outside file through it.
-    for (const link of sources.links) server.documents.maskIfEscaped(link, profile.extensions[extensionOf(link) ?? ''] ?? '')
+    for (const link of sources.links) server.documents.maskIfEscaped(link, languageIdOf(profile, link))
     // Each project is loaded through one of its files within the size ceiling (the server reads the rest
     // itself); a loose file over a limit is tried, refused before it is read, and counted as skipped.
     // A file refused for its content (binary, a minified line: known only once read) or gone since the walk
@@ -264,7 +264,7 @@ async function openPinned(
   for (const file of files) {
     if (opened.length >= max) break
     try {
-      await server.documents.sync(file, profile.extensions[extensionOf(file) ?? ''] ?? '', { pin: true })
+      await server.documents.sync(file, languageIdOf(profile, file), { pin: true })
       opened.push(file)
     } catch (error) {
       if (error instanceof LspError && (error.code === 'CANCELLED' || error.code === 'DISPOSED' || error.code === 'SERVER_CRASHED'))
