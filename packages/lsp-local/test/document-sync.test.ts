@@ -6,7 +6,8 @@ import { contentHash, type LspDocumentSnapshot } from '@codeseam/lsp'
 import { TextDocumentSyncKind } from 'vscode-languageserver-protocol/node'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
-import { DocumentSync, statKeyOf, type DocumentChannel } from '../src/workspace/documents.js'
+import { DocumentSync, type DocumentChannel } from '../src/workspace/documents.js'
+import { statKeyOf } from '../src/workspace/stat-key.js'
 
 /** What the server was told, in order. */
 type Told = { kind: 'open' | 'change' | 'close'; uri: string; text?: string }

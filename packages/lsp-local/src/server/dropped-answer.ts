@@ -52,8 +52,8 @@ export class AnswerSkip {
     const taken = Math.min(this.remaining, chunk.length - offset)
     const part = chunk.subarray(offset, offset + taken)
     if (this.head.length < headWindow) this.head = Buffer.concat([this.head, part.subarray(0, headWindow - this.head.length)])
-    // A copy of the last bytes only: the chunk itself is not kept.
-    this.tail = Buffer.from(Buffer.concat([this.tail.subarray(-tailWindow), part.subarray(-tailWindow)]).subarray(-tailWindow))
+    // A copy of the last bytes only (concat copies): the chunk itself is not kept.
+    this.tail = Buffer.concat([this.tail.subarray(-tailWindow), part.subarray(-tailWindow)]).subarray(-tailWindow)
     this.remaining -= taken
     if (this.id === undefined && !this.idLast && (this.head.length >= headWindow || this.remaining === 0)) this.readHead()
     if (this.remaining > 0) return { taken }

@@ -6,8 +6,6 @@ import { TextDocumentSyncKind, type TextDocumentContentChangeEvent, type TextDoc
 import { contentBreach, fileLimitError, noFileLimits, sizeBreach, type FileLimits } from './file-limits.js'
 import { changedAt, minimalChange, sizeOf, statKey } from './stat-key.js'
 
-export { changedAt, statKey, statKeyOf } from './stat-key.js'
-
 /** A document the server has open, as last synced from disk. */
 export interface OpenDocument {
   readonly uri: string

@@ -22,7 +22,7 @@ import type { TrustLevel } from '../policy/config.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { pathExists, replacedError, writeAtomically } from './atomic-write.js'
 import type { Containment } from './containment.js'
-import { statKeyOf } from './documents.js'
+import { statKeyOf } from './stat-key.js'
 import { breachOf, contentBreach, fileLimitError, noFileLimits, sizeBreach, type FileLimits } from './file-limits.js'
 import { ReadCache } from './read-cache.js'
 
