@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one entry point on a fresh machine: installs the pinned pnpm when it is missing, the dependencies,
 # builds, then runs what was asked:
-#   bash scripts/run.sh test              # build, type-check, lint, then every test (prints "N passed, N failed, N skipped")
+#   bash scripts/run.sh test              # build, install missing gopls/rust-analyzer, type-check, lint, then every test (prints "N passed, N failed, N skipped")
 #   bash scripts/run.sh codeseam ARGS...  # the codeseam CLI / MCP server
 #   bash scripts/run.sh example           # the custom-provider example of @codeseam/lsp
 set -euo pipefail
@@ -17,6 +17,9 @@ case "$what" in
   test)
     # Tests need the build; a type or lint failure fails the run but the tests still run and report.
     pnpm build
+    # The built-in servers that are not npm dependencies (gopls, rust-analyzer), from their records' install
+    # commands, when missing; the first build of rust-analyzer takes about 12 minutes on 2 cores, later runs reuse it.
+    node scripts/install-language-servers.mjs
     status=0
     pnpm typecheck || status=1
     pnpm lint || status=1

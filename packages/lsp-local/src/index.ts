@@ -9,7 +9,10 @@ export {
   pyrightOperations,
   clangdOperations,
   clangdOperationsFor,
-} from './policy/profiles.js'
+  toolchainEnvironment,
+  builtinLanguages,
+} from './languages/index.js'
+export type { BuiltinLanguage } from './languages/index.js'
 export type { HostConfig, HostOptions, ProfileConfig, ResolvedHostConfig, TrustLevel } from './policy/config.js'
 export { mergeProfiles, readConfigFile, resolveHostConfig } from './policy/config.js'
 export { minimalEnvironment } from './policy/environment.js'

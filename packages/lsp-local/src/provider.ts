@@ -69,7 +69,7 @@ export class ProfileProvider implements LspProvider, Serving {
         return emptyWorkspaceAnswer(this.id, request.operation) as LspResultFor<R['operation']>
       }
       throw new LspError('UNAVAILABLE', `the ${this.profile.id} language server is unavailable: ${this.profile.unavailable}`, {
-        data: { profile: this.profile.id },
+        data: { profile: this.profile.id, ...(this.profile.install === undefined ? {} : { install: this.profile.install }) },
       })
     }
     const started = performance.now()

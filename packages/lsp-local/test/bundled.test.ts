@@ -5,6 +5,7 @@ import * as nodePath from 'node:path'
 import { LspError } from '@codeseam/lsp'
 import { afterAll, describe, expect, test } from 'vitest'
 
+import { languageRecords } from '../src/languages/index.js'
 import { mergeProfiles } from '../src/policy/config.js'
 import { builtinProfiles } from '../src/policy/builtin-profiles.js'
 import type { ServerProfile } from '../src/policy/profiles.js'
@@ -23,15 +24,20 @@ const profile = (overrides: Partial<ServerProfile>): ServerProfile => ({
   command: server,
   args: ['--stdio'],
   extensions: { '.fake': 'fake' },
+  untrusted: {},
   ...overrides,
 })
 const context = { root: scratch, trust: 'untrusted' as const, env: { PATH: '/usr/bin:/bin' } }
 
 describe('bundled built-in servers', () => {
   test('every built-in that resolved its server from our own dependencies is marked bundled', async () => {
+    // From the records: a server installed with this package's own npm dependencies is bundled; one found on
+    // the machine (PATH, Go's bin, a cargo root) never is.
     for (const builtin of await builtinProfiles()) {
-      if (builtin.id === 'clangd') expect(builtin.bundled).toBeUndefined()
-      else expect(builtin.bundled === true || builtin.unavailable !== undefined).toBe(true)
+      const record = languageRecords.find((r) => r.id === builtin.id)
+      if (record?.install.source === 'dependency')
+        expect(builtin.bundled === true || builtin.unavailable !== undefined, builtin.id).toBe(true)
+      else expect(builtin.bundled, builtin.id).toBeUndefined()
     }
   })
 

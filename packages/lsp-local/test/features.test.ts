@@ -102,6 +102,8 @@ const before: ClientCapabilities = {
     typeHierarchy: { dynamicRegistration: true },
     inlayHint: { dynamicRegistration: true },
   },
+  // Added with the rust-analyzer record: its readiness comes from experimental/serverStatus.
+  experimental: { serverStatusNotification: true },
 }
 
 describe('feature records', () => {

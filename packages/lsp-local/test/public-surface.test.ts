@@ -9,6 +9,7 @@ import * as surface from '../src/index.js'
 const publicValues = [
   'ProtocolViolation',
   'StdoutGuard',
+  'builtinLanguages',
   'builtinProfiles',
   'clangdOperations',
   'clangdOperationsFor',
@@ -20,6 +21,7 @@ const publicValues = [
   'pyrightOperations',
   'readConfigFile',
   'resolveHostConfig',
+  'toolchainEnvironment',
   'typeScriptLanguageServerOperations',
 ]
 

@@ -9,7 +9,7 @@ import { builtinProfiles } from '../src/policy/builtin-profiles.js'
 import type { ServerProfile } from '../src/policy/profiles.js'
 import { forgetUserPython } from '../src/policy/python-interpreter.js'
 import { isShimDirectory, ownTsserverPath, sanitizePath } from '../src/policy/executables.js'
-import { serverKind } from '../src/policy/server-kind.js'
+import { recordFor } from '../src/languages/index.js'
 import { planSpawn, type TrustContext } from '../src/policy/trust.js'
 import { prepareAttack } from './fixtures/untrusted/prepare.js'
 
@@ -38,6 +38,8 @@ const custom = (overrides: Partial<ServerProfile>): ServerProfile => ({
   command: process.execPath,
   args: [],
   extensions: { '.x': 'x' },
+  // A server codeseam has no record of must state its untrusted rule; these tests check the generic part.
+  untrusted: {},
   ...overrides,
 })
 const context = (overrides: Partial<TrustContext> = {}): TrustContext => ({
@@ -133,6 +135,24 @@ describe('every profile, untrusted', () => {
     expect(plan.env).toEqual({ PATH: '/usr/bin', HOME: '/home/u', PYTHONSAFEPATH: '1' })
   })
 
+  test('a server codeseam has no record of, stating no untrusted rule, is refused with what to add', () => {
+    const { untrusted: _none, ...stated } = custom({})
+    const error = untrustedError(() => planSpawn(stated, context()))
+    expect(error.message).toMatch(/not a server codeseam knows.*"untrusted": \{\}/)
+    expect(planSpawn(stated, context({ trust: 'trusted' })).command).toBe(process.execPath)
+  })
+
+  test("a user profile for a known server takes that server's record by its executable, whatever its id", () => {
+    const gopls = executable(nodePath.join(outside, 'go', 'bin', 'gopls'))
+    const plan = planSpawn(
+      { id: 'my-go', command: gopls, args: ['serve'], extensions: { '.go': 'go' } },
+      context({ env: { PATH: '/usr/bin', GOFLAGS: '-mod=mod' } }),
+    )
+    expect(recordFor({ id: 'my-go', command: gopls, args: [] })?.id).toBe('gopls')
+    expect(plan.env['GOFLAGS']).toBe('-mod=readonly')
+    expect(plan.env['GOTOOLCHAIN']).toBe('local')
+  })
+
   test('a node script outside the workspace is fine', () => {
     const script = nodePath.join(outside, 'server.js')
     writeFileSync(script, '')
@@ -151,7 +171,7 @@ describe('native TypeScript 7', () => {
       typescript: { disableAutomaticTypeAcquisition: true, preferences: { quoteStyle: 'single' } },
       javascript: { disableAutomaticTypeAcquisition: true },
     })
-    expect(serverKind(native)).toBe('native-typescript')
+    expect(recordFor(native)?.id).toBe('typescript')
   })
 
   test('--pprofDir is dropped in both spellings', () => {

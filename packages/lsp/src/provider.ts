@@ -30,6 +30,8 @@ export interface LspProviderStatus {
   readonly state: 'starting' | 'indexing' | 'ready' | 'idle' | 'crashed' | 'unavailable'
   /** Why it is unavailable or crashed, and what to do. */
   readonly reason?: string
+  /** The exact command that installs the missing server, when the backend knows it (a local host's language records). */
+  readonly install?: string
   /** Operations the running server negotiated (native). */
   readonly operations?: ReadonlyArray<LspOperation>
   /** Operations the provider answers without the server offering them, built from native ones (RFC 0010). */

@@ -14,6 +14,8 @@ const ServerOutput = Schema.Struct({
   state: Schema.Literals(['starting', 'indexing', 'ready', 'idle', 'crashed', 'unavailable']),
   /** Why it is unavailable or crashed, and what to do. */
   reason: Schema.optional(Schema.String),
+  /** The exact command that installs a missing server (from the backend). */
+  install: Schema.optional(Schema.String),
   languages: Schema.Array(Schema.String),
   extensions: Schema.Array(Schema.String),
   /** Operations the server answers natively. */
@@ -85,6 +87,7 @@ export const codeStatus = defineTool({
           ...(status.reason === undefined
             ? {}
             : { reason: status.root === undefined ? status.reason : relativizeText(status.reason, status.root) }),
+          ...(status.state === 'unavailable' && status.install !== undefined ? { install: status.install } : {}),
           languages: [...languages],
           extensions,
           // An unavailable server answers nothing, whatever its provider declares.
@@ -149,6 +152,7 @@ export const codeStatus = defineTool({
         return [
           `${s.server ?? s.provider}${s.rootId === undefined ? '' : ` @ ${s.rootId}`}: ${s.state}${s.projects === undefined ? '' : `, ${s.projects.loaded}/${plural(s.projects.found, 'project')}`}${extra.length === 0 ? '' : ` (${extra.join(', ')})`}  ${s.extensions.join(' ')}`,
           ...(s.reason === undefined ? [] : [`    why: ${s.reason}`]),
+          ...(s.install === undefined ? [] : [`    install: ${s.install}`]),
           `    can: ${s.operations.join(', ') || 'nothing yet'}`,
           ...(s.derivedOperations === undefined ? [] : [`    derived by codeseam: ${s.derivedOperations.join(', ')}`]),
           ...(s.companions ?? []).map((c) => `    with ${c.id}: ${c.operations.join(', ')}`),

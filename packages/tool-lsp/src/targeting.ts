@@ -24,22 +24,14 @@ import type { ReadinessOutput, ResolvedTargetOutput, TargetInput } from './schem
  * allowed, with "no server for this language" turned into an error that says what to install.
  */
 
-/** C/C++: the same advice as the host's clangd profile (clangd 14, Debian's plain package, has no type hierarchy). */
-const clangdHint =
-  'C/C++: install clangd (e.g. apt-get install -y clangd-19; type hierarchy needs clangd 17 or newer); the host has a built-in clangd profile'
-
-/** Well-known servers by extension: what to tell a model (and its user) when none is configured. */
+/**
+ * Servers no backend has built in, by extension: what to tell a model (and its user) when none is configured.
+ * Languages a backend does build in (a local host's TypeScript, Python, Go, Rust, C/C++) are never listed here:
+ * their provider is registered even when its server is missing, and its UNAVAILABLE error and status carry the
+ * backend's own install command (`data.install`, `install`).
+ */
 const knownServers: Readonly<Record<string, string>> = {
   '.rb': 'Ruby: install ruby-lsp (gem install ruby-lsp) and add a profile for it',
-  '.go': 'Go: install gopls (go install golang.org/x/tools/gopls@latest) and add a profile for it',
-  '.rs': 'Rust: install rust-analyzer (rustup component add rust-analyzer) and add a profile for it',
-  '.c': clangdHint,
-  '.h': clangdHint,
-  '.cc': clangdHint,
-  '.cpp': clangdHint,
-  '.cxx': clangdHint,
-  '.hpp': clangdHint,
-  '.hh': clangdHint,
   '.java': 'Java: install Eclipse JDT LS and add a profile for it',
   '.cs': 'C#: install csharp-ls (dotnet tool install -g csharp-ls) and add a profile for it',
   '.php': 'PHP: install intelephense (npm i -g intelephense) and add a profile for it',

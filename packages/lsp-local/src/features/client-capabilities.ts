@@ -20,6 +20,8 @@ const shared: ClientCapabilities = {
     configuration: true,
   },
   textDocument: { synchronization: { dynamicRegistration: true, didSave: false, willSave: false } },
+  // rust-analyzer tells when it has finished indexing (quiescent) only to clients that ask.
+  experimental: { serverStatusNotification: true },
 }
 
 type Json = { readonly [key: string]: unknown }

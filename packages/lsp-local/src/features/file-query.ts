@@ -62,7 +62,9 @@ export async function fileQuery(
   signal: AbortSignal,
 ): Promise<LspQueryResult> {
   const slot = serving.host.slotFor(workspace, serving.profile, path)
-  const { server, release, warm } = await acquire(slot, deadline, signal)
+  const acquired = await acquire(slot, deadline, signal)
+  const { server, release, warm } = acquired
+  deadline = acquired.deadline
   try {
     requireOperation(serving, server, request.operation)
     const feature = featureOf(request.operation)

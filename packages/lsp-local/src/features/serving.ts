@@ -20,17 +20,45 @@ export interface Acquired {
   readonly server: LanguageServer
   readonly release: () => void
   readonly warm: boolean
+  /** The query's deadline, moved on by the time it waited for the server to finish indexing. */
+  readonly deadline: number
 }
+
+/** How long a query waits for a server that reports its own indexing (rust-analyzer) to be quiescent, by default. */
+export const defaultIndexingWaitMs = 30 * 60_000
 
 export async function acquire(slot: ServerSlot, deadline: number, signal: AbortSignal): Promise<Acquired> {
   const release = slot.use()
   try {
     const server = await slot.acquire(deadline, signal)
-    return { server, release, warm: server.warm }
+    return { server, release, warm: server.warm, deadline: deadline + (await untilQuiescent(slot, server, signal)) }
   } catch (error) {
     release()
     throw error
   }
+}
+
+/**
+ * A server that reports its own readiness (`experimental/serverStatus`) answers from a half-built index while
+ * it is not quiescent: the query waits for it, never sending a partial first question, and that wait does not
+ * count against the request's own timeout. Returns the time waited; TIMEOUT (never a partial answer) past
+ * the profile's `readinessTimeoutMs`.
+ */
+async function untilQuiescent(slot: ServerSlot, server: LanguageServer, signal: AbortSignal): Promise<number> {
+  if (server.spec.serverStatus !== true || server.activeProgress.size === 0) return 0
+  const started = Date.now()
+  const limit = slot.profile.readinessTimeoutMs ?? defaultIndexingWaitMs
+  const quiet = await server.waitForQuiet(started + limit, signal)
+  if (signal.aborted) throw new LspError('CANCELLED', 'the query was cancelled while the server was indexing')
+  if (!quiet) {
+    const status = server.lastServerStatus?.message
+    throw new LspError(
+      'TIMEOUT',
+      `the ${slot.profile.id} server for ${slot.root} was still indexing after ${Math.round(limit / 1000)} s${status === undefined ? '' : ` (${status})`}; no partial answer was given. Ask again later, or raise readinessTimeoutMs in its profile`,
+      { data: { profile: slot.profile.id, root: slot.root, indexing: true } },
+    )
+  }
+  return Date.now() - started
 }
 
 export function requireOperation(serving: Serving, server: LanguageServer, operation: LspOperation): void {

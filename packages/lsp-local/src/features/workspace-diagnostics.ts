@@ -38,7 +38,9 @@ export async function workspaceDiagnostics(
     bySlot.set(slot, [...(bySlot.get(slot) ?? []), path])
   }
   for (const [slot, paths] of bySlot) {
-    const { server, release, warm } = await acquire(slot, deadline, signal)
+    const acquired = await acquire(slot, deadline, signal)
+    const { server, release, warm } = acquired
+    deadline = acquired.deadline
     try {
       warmAll &&= warm
       const documents = []

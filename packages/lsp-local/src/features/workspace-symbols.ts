@@ -57,6 +57,7 @@ export async function workspaceSymbols(
         throw error
       }
       const { server, release, warm } = acquired
+      deadline = acquired.deadline
       releases.push(release)
       requireOperation(serving, server, 'workspaceSymbols')
       await serving.host.announceDiskChanges(server, serving.profile)

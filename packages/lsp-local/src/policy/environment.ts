@@ -1,3 +1,4 @@
+import { recordFor } from '../languages/index.js'
 import type { ServerProfile } from './profiles.js'
 
 /** Variables every server gets from the host: nothing that carries credentials. */
@@ -18,8 +19,9 @@ export const minimalEnvironment: ReadonlyArray<string> = [
 ]
 
 /**
- * The environment a server gets: the minimal set (no credentials), the user's allow-list, the profile's
- * own allow-list and variables — nothing else from the host.
+ * The environment a server gets: the minimal set (no credentials), the variables its record says choose its
+ * toolchain (GOPATH, CARGO_HOME, …), the user's allow-list, the profile's own allow-list and variables — nothing
+ * else from the host.
  */
 export function serverEnvironment(
   hostAllow: ReadonlyArray<string>,
@@ -27,43 +29,14 @@ export function serverEnvironment(
   override?: Readonly<Record<string, string>>,
 ): Record<string, string> {
   const env: Record<string, string> = {}
-  for (const name of [...minimalEnvironment, ...hostAllow, ...(profile.envAllow ?? [])]) {
+  for (const name of [
+    ...minimalEnvironment,
+    ...(recordFor(profile)?.environment.passed ?? []),
+    ...hostAllow,
+    ...(profile.envAllow ?? []),
+  ]) {
     const value = process.env[name]
     if (value !== undefined) env[name] = value
   }
   return { ...env, ...(profile.env ?? {}), ...(override ?? {}) }
-}
-
-/**
- * How the user selects their default Python outside any project: an activated virtual environment and the
- * version managers' own settings (pyenv, asdf, mise). Untrusted roots read these from the host's
- * environment only to find the interpreter the user would get outside the workspace (python-interpreter.ts);
- * they are deliberately NOT added to {@link serverEnvironment}: pyright gets the chosen interpreter as an
- * absolute `python.pythonPath`, so it needs none of them, and its environment stays the minimal one (plus
- * `PYENV_VERSION=system`, pinned by trust.ts).
- */
-export const pythonSelectionVariables: ReadonlyArray<string> = [
-  'VIRTUAL_ENV',
-  'PYENV_ROOT',
-  'PYENV_VERSION',
-  'PYENV_DIR',
-  'ASDF_DIR',
-  'ASDF_DATA_DIR',
-  'ASDF_CONFIG_FILE',
-  'ASDF_PYTHON_VERSION',
-  'MISE_DATA_DIR',
-  'MISE_CONFIG_DIR',
-  'MISE_PYTHON_VERSION',
-  'XDG_CONFIG_HOME',
-  'XDG_DATA_HOME',
-]
-
-/** The user's {@link pythonSelectionVariables} from the host's environment (only those that are set). */
-export function pythonSelectionEnvironment(source: Readonly<Record<string, string | undefined>> = process.env): Record<string, string> {
-  const env: Record<string, string> = {}
-  for (const name of pythonSelectionVariables) {
-    const value = source[name]
-    if (value !== undefined && value !== '') env[name] = value
-  }
-  return env
 }

@@ -4,7 +4,7 @@ import * as nodePath from 'node:path'
 import { LspError } from '@codeseam/lsp'
 
 import type { ServerProfile } from './profiles.js'
-import { serverKind } from './server-kind.js'
+import { recordFor } from '../languages/index.js'
 
 /**
  * Resource limits: how many servers may run, how much memory one server's process tree may hold, the
@@ -115,8 +115,9 @@ const isNode = (command: string) => /^node(js)?(\.exe)?$/.test(nodePath.basename
 
 /**
  * Caps the heap of a server started from `plan`: Node servers get `--max-old-space-size` before their
- * script; typescript-language-server also passes it to the tsserver it forks (`maxTsServerMemory`); the Go
- * native TypeScript server gets GOMEMLIMIT (a soft limit its GC honours). A cap already present is kept.
+ * script; typescript-language-server also passes it to the tsserver it forks (`maxTsServerMemory`); Go
+ * servers (the native TypeScript server, gopls) get GOMEMLIMIT (a soft limit their GC honours). The knob is the
+ * record's (languages/). A cap already present is kept.
  */
 export function withHeapCap(
   profile: Pick<ServerProfile, 'id' | 'command' | 'args'>,
@@ -127,13 +128,13 @@ export function withHeapCap(
   let args = [...plan.args]
   const env = { ...plan.env }
   let initializationOptions = plan.initializationOptions
-  const kind = serverKind(profile)
+  const knob = recordFor(profile)?.memory.kind
   if (isNode(plan.command) && !args.some((a) => a.startsWith('--max-old-space-size'))) args = [`--max-old-space-size=${heapMb}`, ...args]
-  if (kind === 'typescript-language-server') {
+  if (knob === 'tsserver') {
     const options =
       initializationOptions !== null && typeof initializationOptions === 'object' ? (initializationOptions as Record<string, unknown>) : {}
     if (options['maxTsServerMemory'] === undefined) initializationOptions = { ...options, maxTsServerMemory: heapMb }
   }
-  if (kind === 'native-typescript' && env['GOMEMLIMIT'] === undefined) env['GOMEMLIMIT'] = `${heapMb}MiB`
+  if (knob === 'go' && env['GOMEMLIMIT'] === undefined) env['GOMEMLIMIT'] = `${heapMb}MiB`
   return { args, env, initializationOptions }
 }

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs'
 import { createRequire } from 'node:module'
 
 /**
@@ -13,7 +14,9 @@ import { createRequire } from 'node:module'
 function ownRequire(): NodeRequire {
   const local = createRequire(import.meta.url)
   try {
-    return createRequire(local.resolve('@codeseam/lsp-local/package.json'))
+    // Real path: resolution from the link (packages/lsp-mcp/node_modules/@codeseam/lsp-local) would look for the
+    // servers beside the link, where pnpm put none (seen in the shared daemon on the polyglot machines).
+    return createRequire(realpathSync(local.resolve('@codeseam/lsp-local/package.json')))
   } catch {
     return local
   }

@@ -2,14 +2,13 @@ import type { LspOperation } from '@codeseam/lsp'
 
 import type { CompanionOperation } from '../companions/companion.js'
 
-import { clangdSupport, nativeTypeScriptSupport, pyrightSupport, supportedOperations } from './profile-operations.js'
-
 /**
  * When a server counts as ready to answer. `initialized`: as soon as the initialize handshake is done
  * (servers that block requests until their project is loaded). `progressQuiet`: additionally wait until
- * no work-done progress is active, bounded by `readinessTimeoutMs`.
+ * no work-done progress is active, bounded by `readinessTimeoutMs`. `serverStatus`: until the server's own
+ * `experimental/serverStatus` notification says it is quiescent (rust-analyzer), bounded the same way.
  */
-export type ReadinessRule = 'initialized' | 'progressQuiet'
+export type ReadinessRule = 'initialized' | 'progressQuiet' | 'serverStatus'
 
 /**
  * Which directory a server runs in for a given file. `workspace`: one server for the whole workspace root
@@ -107,6 +106,8 @@ export interface ServerProfile {
   readonly untrusted?: UntrustedPolicy
   /** Set when the profile cannot run here (e.g. its executable is missing): why, and what to install. */
   readonly unavailable?: string
+  /** The exact command that installs the server (built-ins: from the language record), shown when it is unavailable. */
+  readonly install?: string
   /** Disabled profiles are ignored. Default true for built-ins except alternatives. */
   readonly enabled?: boolean
   /**
@@ -121,29 +122,4 @@ export interface ServerProfile {
 export interface CompanionRef {
   readonly id: string
   readonly operations: ReadonlyArray<CompanionOperation>
-}
-
-/** The minimum set of the native TS 7 server: everything but declaration and type hierarchy. */
-export const nativeTypeScriptOperations: ReadonlyArray<LspOperation> = supportedOperations(nativeTypeScriptSupport)
-
-/** typescript-language-server on TypeScript 6 also has no type hierarchy; it answers declaration via definition. */
-export const typeScriptLanguageServerOperations: ReadonlyArray<LspOperation> = nativeTypeScriptOperations
-
-/**
- * pyright: everything but implementation, formatting, inlay hints and type hierarchy — and code actions:
- * pyright 1.1.414 advertises them but only ever returns "create type stub" for an installed third-party
- * package without stubs (organize imports exists only as a command), so no fixture can hold it to them.
- */
-export const pyrightOperations: ReadonlyArray<LspOperation> = supportedOperations(pyrightSupport)
-
-/**
- * clangd adds declaration and (from clangd 17, the standard LSP form) type hierarchy. What it offers
- * depends on its version: 14 (Debian 12) has neither standard type hierarchy nor standard inlay hints
- * (16) nor outgoing calls (20). {@link clangdOperationsFor} picks the set for the installed version.
- */
-export const clangdOperations: ReadonlyArray<LspOperation> = supportedOperations(clangdSupport)
-
-/** The clangd minimum set for a major version (see {@link clangdOperations}). */
-export function clangdOperationsFor(major: number | undefined): ReadonlyArray<LspOperation> {
-  return supportedOperations(clangdSupport, major ?? 0)
 }

@@ -2,11 +2,10 @@ import * as nodePath from 'node:path'
 
 import { LspError, isWithin } from '@codeseam/lsp'
 
-import { pythonSelectionEnvironment } from './environment.js'
-import { canonical, isRegularFile, lookUp, ownTsserverPath, sanitizePath } from './executables.js'
+import { languageRecords, recordFor } from '../languages/index.js'
+import type { DraftPlan } from '../languages/record.js'
+import { canonical, lookUp, sanitizePath } from './executables.js'
 import type { ServerProfile } from './profiles.js'
-import { projectSitePackages, userPython } from './python-interpreter.js'
-import { serverKind } from './server-kind.js'
 
 /** Whether the host may let a root's own files choose code to run. Roots are untrusted by default. */
 export type TrustLevel = 'trusted' | 'untrusted'
@@ -95,32 +94,6 @@ function resolveCommand(profile: ServerProfile, root: string, workspaceRoot: str
   return canonical(resolved)
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
-
-/** Deep merge where `over` wins; arrays and scalars replace. */
-export function mergeSettings(base: unknown, over: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = isRecord(base) ? { ...base } : {}
-  for (const [key, value] of Object.entries(over)) out[key] = isRecord(value) && isRecord(out[key]) ? mergeSettings(out[key], value) : value
-  return out
-}
-
-/** Drops `--flag value` / `--flag=value` (one or two dashes) from an argument list. */
-function dropFlag(args: ReadonlyArray<string>, flag: string): string[] {
-  const out: string[] = []
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? ''
-    const name = arg.replace(/^--?/, '').split('=')[0]
-    if (arg.startsWith('-') && name === flag) {
-      if (!arg.includes('=')) i++
-      continue
-    }
-    out.push(arg)
-  }
-  return out
-}
-
 /**
  * The spawn plan for a profile at a trust level. Trusted: the profile as configured. Untrusted: the
  * profile's {@link ServerProfile.untrusted} policy, then every workspace-driven execution path of the
@@ -152,8 +125,9 @@ export function planSpawn(profile: ServerProfile, context: TrustContext): SpawnP
   const safePath = sanitizePath(env['PATH'], workspaceRoot)
   if (safePath !== (env['PATH'] ?? '')) hardening.push('PATH entries that resolve inside the workspace removed')
   env['PATH'] = safePath
-  // Preloads and module paths are the user's to allow, never inherited into an untrusted root.
-  for (const name of ['NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP', 'CLANGD_FLAGS']) {
+  // Preloads, module paths and toolchain choices are the user's to allow, never inherited into an untrusted
+  // root: the generic ones and every record's (docs/security.md).
+  for (const name of untrustedStrip()) {
     if (name in env && !(name in (policy?.env ?? {}))) {
       delete env[name]
       hardening.push(`${name} not passed`)
@@ -163,128 +137,47 @@ export function planSpawn(profile: ServerProfile, context: TrustContext): SpawnP
   // same name would run. Python 3.11+ honours this switch for any Python-based server.
   if (env['PYTHONSAFEPATH'] === undefined) env['PYTHONSAFEPATH'] = '1'
   const command = resolveCommand(profile, context.root, workspaceRoot, safePath)
-  let args = [...(policy?.args ?? profile.args)]
-  let initializationOptions: unknown = policy?.initializationOptions ?? profile.initializationOptions
-  let settings: Record<string, unknown> = { ...(policy?.settings ?? profile.settings ?? {}) }
-
-  switch (serverKind(profile)) {
-    case 'native-typescript': {
-      // tsgo has no plugin loader; its one workspace-driven execution is automatic type acquisition, which
-      // runs `npm install` for packages the workspace's package.json names.
-      settings = mergeSettings(settings, {
-        'js/ts': { tsserver: { automaticTypeAcquisition: { enabled: false } } },
-        typescript: { disableAutomaticTypeAcquisition: true, tsserver: { automaticTypeAcquisition: { enabled: false } } },
-        javascript: { disableAutomaticTypeAcquisition: true, tsserver: { automaticTypeAcquisition: { enabled: false } } },
-      })
-      hardening.push('automatic type acquisition (npm install) off')
-      if (args.some((a) => /^--?pprofDir\b/.test(a))) {
-        args = dropFlag(args, 'pprofDir')
-        hardening.push('--pprofDir dropped')
-      }
-      break
-    }
-    case 'typescript-language-server': {
-      const options = isRecord(initializationOptions) ? initializationOptions : {}
-      const tsserver = isRecord(options['tsserver']) ? options['tsserver'] : {}
-      const given = typeof tsserver['path'] === 'string' ? tsserver['path'] : undefined
-      // An invalid or missing tsserver.path makes the server fall back to the WORKSPACE's
-      // node_modules/typescript, whose tsserver.js it then forks: the path must be ours and valid.
-      const usable =
-        given !== undefined &&
-        nodePath.isAbsolute(given) &&
-        nodePath.basename(given) === 'tsserver.js' &&
-        isRegularFile(given) &&
-        !isWithin(workspaceRoot, canonical(given))
-      const path = usable ? given : ownTsserverPath()
-      if (path === undefined) {
-        throw untrusted(
-          profile,
-          workspaceRoot,
-          "would fall back to the workspace's own node_modules/typescript because no TypeScript is installed with codeseam",
-          `install typescript next to @codeseam/lsp-local, or ${trustFix(workspaceRoot)}`,
-        )
-      }
-      const plugins = Array.isArray(options['plugins'])
-        ? options['plugins'].filter(
-            (p) =>
-              !(isRecord(p) && typeof p['location'] === 'string' && isWithin(workspaceRoot, nodePath.resolve(context.root, p['location']))),
-          )
-        : []
-      const { npmLocation: _npm, ...rest } = options
-      const { fallbackPath: _fallback, ...tsserverRest } = tsserver
-      initializationOptions = { ...rest, plugins, disableAutomaticTypingAcquisition: true, tsserver: { ...tsserverRest, path } }
-      hardening.push(
-        "tsserver is codeseam's own TypeScript",
-        'automatic typing acquisition (npm) off',
-        'workspace plugin locations dropped',
-      )
-      args = args.filter((a) => a !== '--allowLocalPluginLoads')
-      break
-    }
-    case 'pyright': {
-      // pyright runs a Python interpreter (python.pythonPath, else `python3` then `python` on PATH, with the
-      // root as cwd) to learn its search paths. We choose it: the interpreter the user would get OUTSIDE the
-      // workspace (their activated virtualenv, their version manager's global choice, or `python3` on PATH),
-      // found by running the candidate once in a folder outside the workspace, so a workspace
-      // .python-version / .tool-versions never selects it; absolute, and never one living in the workspace.
-      const selection = context.pythonSelection ?? pythonSelectionEnvironment()
-      const found = context.pythonInterpreter === undefined ? userPython({ workspaceRoot, path: safePath, env, selection }) : undefined
-      const chosen = context.pythonInterpreter ?? found?.executable
-      if (
-        chosen !== undefined &&
-        (!nodePath.isAbsolute(chosen) || isWithin(workspaceRoot, nodePath.resolve(chosen)) || isWithin(workspaceRoot, canonical(chosen)))
-      ) {
-        throw untrusted(
-          profile,
-          workspaceRoot,
-          `would run the Python interpreter ${chosen}, inside the workspace`,
-          `choose an interpreter outside the workspace, or ${trustFix(workspaceRoot)}`,
-        )
-      }
-      // No interpreter: name one that cannot exist, so pyright's own PATH fallback never runs; it then
-      // analyses with its bundled typeshed stubs only.
-      const pythonPath =
-        chosen === undefined
-          ? nodePath.join(nodePath.parse(workspaceRoot).root, 'nonexistent', 'codeseam-no-python', 'python3')
-          : nodePath.resolve(chosen)
-      const python = isRecord(settings['python']) ? settings['python'] : {}
-      const analysis = isRecord(python['analysis']) ? python['analysis'] : {}
-      // A project virtual environment inside the workspace is used by path only: its site-packages become
-      // extra search paths; its interpreter (a workspace file) never runs.
-      const venv = projectSitePackages({
-        root: context.root,
-        workspaceRoot,
-        ...(selection['VIRTUAL_ENV'] === undefined ? {} : { virtualEnv: selection['VIRTUAL_ENV'] }),
-        ...(found?.version === undefined ? {} : { version: found.version }),
-      })
-      const given = Array.isArray(analysis['extraPaths']) ? analysis['extraPaths'] : []
-      const extraPaths = [...given, ...venv.paths.filter((path) => !given.includes(path))]
-      settings = {
-        ...settings,
-        python: { ...python, pythonPath, ...(venv.paths.length > 0 ? { analysis: { ...analysis, extraPaths } } : {}) },
-      }
-      // Pin version managers too, in case anything else resolves `python` through a shim.
-      env['PYENV_VERSION'] = 'system'
-      hardening.push(`Python interpreter pinned to ${pythonPath}`)
-      if (found !== undefined) hardening.push(`Python interpreter chosen outside the workspace (${found.via}, asked in ${found.cwd})`)
-      hardening.push('PYENV_VERSION=system')
-      if (venv.paths.length > 0)
-        hardening.push(`workspace virtual environment read by path, its interpreter never run: ${venv.paths.join(', ')}`)
-      if (venv.ignored.length > 0)
-        hardening.push(`virtual environment site-packages leaving the workspace ignored: ${venv.ignored.join(', ')}`)
-      break
-    }
-    case 'clangd': {
-      // --query-driver globs let clangd execute the compilers compile_commands.json names; .clangd files
-      // in the tree can change flags and the compiler. Neither may come from an untrusted workspace.
-      if (args.some((a) => /^--?query-driver\b/.test(a))) hardening.push('--query-driver dropped')
-      args = dropFlag(args, 'query-driver').filter((a) => !/^--?enable-config\b/.test(a))
-      args.push('--enable-config=false')
-      hardening.push('project .clangd config ignored (--enable-config=false)')
-      break
-    }
-    case 'other':
-      break
+  const draft: DraftPlan = {
+    args: [...(policy?.args ?? profile.args)],
+    env,
+    initializationOptions: policy?.initializationOptions ?? profile.initializationOptions,
+    settings: { ...(policy?.settings ?? profile.settings ?? {}) },
+    hardening,
   }
-  return { command, args, env, initializationOptions, settings, hardening }
+  const record = recordFor(profile)
+  if (record === undefined && policy === undefined) {
+    // A server codeseam has no record of may run anything a workspace file names: its profile must say what
+    // untrusted mode changes (`{}` when nothing needs to).
+    throw untrusted(
+      profile,
+      workspaceRoot,
+      'is not a server codeseam knows, and its profile states no rule for untrusted roots',
+      `add \`"untrusted": {}\` to the profile if the server runs nothing the workspace chooses (or settings that make it so, or "refuse"), or ${trustFix(workspaceRoot)}`,
+    )
+  }
+  record?.trust.harden(draft, {
+    profile,
+    root: context.root,
+    workspaceRoot,
+    safePath,
+    ...(context.pythonInterpreter === undefined ? {} : { pythonInterpreter: context.pythonInterpreter }),
+    ...(context.pythonSelection === undefined ? {} : { pythonSelection: context.pythonSelection }),
+    refuse: (why, fix) =>
+      untrusted(profile, workspaceRoot, why, fix === undefined ? trustFix(workspaceRoot) : `${fix}, or ${trustFix(workspaceRoot)}`),
+  })
+  return {
+    command,
+    args: draft.args,
+    env: draft.env,
+    initializationOptions: draft.initializationOptions,
+    settings: draft.settings,
+    hardening: draft.hardening,
+  }
+}
+
+/** Host variables no untrusted root's server inherits: preloads and module paths, and every record's strip list. */
+export function untrustedStrip(): ReadonlyArray<string> {
+  return [
+    ...new Set(['NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP', ...languageRecords.flatMap((record) => record.trust.strip)]),
+  ]
 }

@@ -163,7 +163,13 @@ export class ServerPool {
   statusOf(profile: ServerProfile): LspProviderStatus[] {
     const statuses = [...this.slots.values()].filter((s) => s.profile.id === profile.id).map((s) => this.withProjects(s, s.statusSync()))
     if (profile.unavailable !== undefined)
-      statuses.push({ providerId: `local:${profile.id}`, server: profile.id, state: 'unavailable', reason: profile.unavailable })
+      statuses.push({
+        providerId: `local:${profile.id}`,
+        server: profile.id,
+        state: 'unavailable',
+        reason: profile.unavailable,
+        ...(profile.install === undefined ? {} : { install: profile.install }),
+      })
     return statuses
   }
 

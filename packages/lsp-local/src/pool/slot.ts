@@ -173,6 +173,7 @@ export class ServerSlot {
       maxOpenDocuments: this.config.limits.maxOpenDocuments,
       fileLimits: this.config.limits,
       livenessGraceMs: this.config.livenessGraceMs,
+      serverStatus: this.profile.readiness === 'serverStatus',
       workspaceRoot: this.workspaceRoot,
       onEscape: () => this.hooks?.escaped?.(this.workspaceRoot),
     })

@@ -52,6 +52,14 @@ export interface FileStatusParams {
 }
 const clangdFileStatusNotification = new NotificationType<FileStatusParams>('textDocument/clangd.fileStatus')
 
+/** rust-analyzer's own status (sent when the client sets `experimental.serverStatusNotification`): `quiescent` once indexing is done. */
+export interface ServerStatusParams {
+  readonly health: 'ok' | 'warning' | 'error'
+  readonly quiescent: boolean
+  readonly message?: string
+}
+const serverStatusNotification = new NotificationType<ServerStatusParams>('experimental/serverStatus')
+
 /** What the host answers and observes when the server talks to it. */
 export interface ClientHandlers {
   configuration(items: ReadonlyArray<ConfigurationItem>): unknown[]
@@ -60,6 +68,7 @@ export interface ClientHandlers {
   unregister(ids: ReadonlyArray<string>): void
   applyEdit(params: ApplyWorkspaceEditParams): ApplyWorkspaceEditResult
   progress(token: string | number, value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd): void
+  serverStatus(params: ServerStatusParams): void
   diagnostics(params: PublishDiagnosticsParams): void
   /** The server ran an analysis pass: it pushed diagnostics, or asked for them to be pulled again. */
   analysisPass(): void
@@ -107,6 +116,7 @@ export function connect(process: ServerProcess, handlers: ClientHandlers, maxMes
     handlers.analysisPass()
   })
   connection.onNotification(clangdFileStatusNotification, (params) => handlers.fileStatus(params))
+  connection.onNotification(serverStatusNotification, (params) => handlers.serverStatus(params))
   connection.onNotification(LogMessageNotification.type, () => {})
   connection.onNotification(ShowMessageNotification.type, () => {})
   connection.onNotification(TelemetryEventNotification.type, () => {})

@@ -25,6 +25,11 @@ export interface LanguageServerSpec {
   /** What a file must be to be sent to the server at all (RFC 0013); none when not given. */
   readonly fileLimits?: FileLimits
   readonly livenessGraceMs: number
+  /**
+   * The server reports its own readiness through `experimental/serverStatus` (rust-analyzer): until it says
+   * `quiescent`, it counts as busy, like an active work-done progress.
+   */
+  readonly serverStatus?: boolean
   /** The workspace root the server's files must stay in (its own root when not given). */
   readonly workspaceRoot?: string
   /** Called when a read was refused because the file now resolves outside the workspace root. */

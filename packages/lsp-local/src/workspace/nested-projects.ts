@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
 import type { ServerProfile } from '../policy/profiles.js'
-import { mergeSettings } from '../policy/trust.js'
+import { mergeSettings } from '../languages/settings.js'
 import { listFiles } from './files.js'
 
 /**

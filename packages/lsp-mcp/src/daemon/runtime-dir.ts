@@ -4,6 +4,7 @@ import * as os from 'node:os'
 import * as nodePath from 'node:path'
 
 import { LspError } from '@codeseam/lsp'
+import { toolchainEnvironment } from '@codeseam/lsp-local'
 
 import { serverInfo } from '../server-info.js'
 import { otelKeyMaterial, type OtelFlags } from '../telemetry-settings.js'
@@ -47,19 +48,12 @@ export function ensurePrivateDir(dir: string): string {
   return dir
 }
 
-/** Host environment variables that decide which servers and interpreters run (on top of `--env-allow`). */
-export const keyEnvironment = [
-  'PATH',
-  'HOME',
-  'VIRTUAL_ENV',
-  'CONDA_PREFIX',
-  'PYENV_ROOT',
-  'PYENV_VERSION',
-  'PYENV_DIR',
-  'PYTHONPATH',
-  'PYTHONHOME',
-  'NODE_OPTIONS',
-] as const
+/**
+ * Host environment variables that decide which servers, toolchains and interpreters run (on top of
+ * `--env-allow`): PATH, HOME and NODE_OPTIONS, and every variable a language record names (GOPATH, GOFLAGS,
+ * CARGO_HOME, RUSTUP_TOOLCHAIN, VIRTUAL_ENV, …).
+ */
+export const keyEnvironment: ReadonlyArray<string> = [...new Set(['PATH', 'HOME', 'NODE_OPTIONS', ...toolchainEnvironment()])]
 
 /** What a daemon's identity is computed from. */
 export interface DaemonKeyInputs {

@@ -1,0 +1,123 @@
+import type { LspOperation } from '@codeseam/lsp'
+
+import { supportedOperations } from '../policy/profile-operations.js'
+import type { ServerProfile } from '../policy/profiles.js'
+
+import { clangdRecord, clangdSupport } from './clangd/record.js'
+import { goplsRecord } from './gopls/record.js'
+import { pyrightRecord, pyrightSupport } from './pyright/record.js'
+import type { LanguageRecord, Located } from './record.js'
+import { rustAnalyzerRecord } from './rust-analyzer/record.js'
+import { typeScriptLanguageServerRecord } from './typescript-language-server/record.js'
+import { nativeTypeScriptSupport, typeScriptRecord } from './typescript/record.js'
+
+/** Every built-in language server, in the order the docs list them. Nothing else lists languages. */
+export const languageRecords: ReadonlyArray<LanguageRecord> = [
+  typeScriptRecord,
+  typeScriptLanguageServerRecord,
+  pyrightRecord,
+  goplsRecord,
+  rustAnalyzerRecord,
+  clangdRecord,
+]
+
+/**
+ * The record a profile is: a built-in by id, else the built-in whose server its command line runs (a user's own
+ * gopls profile takes gopls's trust rule). Undefined for a server codeseam does not know.
+ */
+export function recordFor(profile: Pick<ServerProfile, 'id' | 'command' | 'args'>): LanguageRecord | undefined {
+  return (
+    languageRecords.find((record) => record.id === profile.id) ??
+    languageRecords.find((record) => record.recognizes(profile.command, profile.args))
+  )
+}
+
+/** The built-in profile of a record, given what its lookup found. */
+export function profileOf(record: LanguageRecord, located: Located): ServerProfile {
+  const profile = record.profile(located)
+  const major = located.found ? (located.major ?? 0) : undefined
+  return {
+    id: record.id,
+    ...profile,
+    command: located.command,
+    args: [...(located.leadingArgs ?? []), ...profile.args],
+    operations: supportedOperations(record.support, major),
+    readiness: record.readiness,
+    install: record.install.command,
+    projectRoot: record.projectRoot ?? 'workspace',
+    ...(record.enabled === false ? { enabled: false } : {}),
+    ...(located.found ? (located.bundled === true ? { bundled: true } : {}) : { unavailable: located.why }),
+  }
+}
+
+/** The built-in profiles, each record's server looked up (concurrently; nothing the workspace chose runs). */
+export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
+  const found = await Promise.all(languageRecords.map((record) => record.locate()))
+  return languageRecords.map((record, i) => profileOf(record, found[i] as Located))
+}
+
+/** Every host variable a built-in server's toolchain depends on (passed or selecting): the daemon key includes them all. */
+export function toolchainEnvironment(): ReadonlyArray<string> {
+  return [...new Set(languageRecords.flatMap((record) => [...record.environment.passed, ...(record.environment.selects ?? [])]))]
+}
+
+/** The minimum set of the native TS 7 server: everything but declaration and type hierarchy. */
+export const nativeTypeScriptOperations: ReadonlyArray<LspOperation> = supportedOperations(nativeTypeScriptSupport)
+
+/** typescript-language-server on TypeScript 6 also has no type hierarchy; it answers declaration via definition. */
+export const typeScriptLanguageServerOperations: ReadonlyArray<LspOperation> = nativeTypeScriptOperations
+
+/** pyright: everything but implementation, formatting, inlay hints, type hierarchy and code actions (see its record). */
+export const pyrightOperations: ReadonlyArray<LspOperation> = supportedOperations(pyrightSupport)
+
+/**
+ * clangd adds declaration and (from clangd 17, the standard LSP form) type hierarchy. What it offers depends on
+ * its version: 14 (Debian 12) has neither standard type hierarchy nor standard inlay hints (16) nor outgoing
+ * calls (20). {@link clangdOperationsFor} picks the set for the installed version.
+ */
+export const clangdOperations: ReadonlyArray<LspOperation> = supportedOperations(clangdSupport)
+
+/** The clangd minimum set for a major version (see {@link clangdOperations}). */
+export function clangdOperationsFor(major: number | undefined): ReadonlyArray<LspOperation> {
+  return supportedOperations(clangdSupport, major ?? 0)
+}
+
+/** One built-in language as this machine has it: for `codeseam doctor`, install scripts and docs. */
+export interface BuiltinLanguage {
+  readonly id: string
+  readonly language: string
+  readonly server: string
+  readonly extensions: ReadonlyArray<string>
+  readonly found: boolean
+  /** Where the executable is, when found. */
+  readonly command?: string
+  readonly version?: string
+  /** Why it cannot run, when not found. */
+  readonly why?: string
+  /** The exact install command, and where it installs from. */
+  readonly install: string
+  readonly installSource: 'dependency' | 'go' | 'cargo' | 'apt'
+  readonly enabledByDefault: boolean
+}
+
+/** Every built-in language server, looked up on this machine now (nothing is installed or started). */
+export async function builtinLanguages(): Promise<ReadonlyArray<BuiltinLanguage>> {
+  return Promise.all(
+    languageRecords.map(async (record) => {
+      const located = await record.locate()
+      return {
+        id: record.id,
+        language: record.language,
+        server: record.server,
+        extensions: Object.keys(record.profile(located).extensions),
+        found: located.found,
+        ...(located.found
+          ? { command: located.command, ...(located.version === undefined ? {} : { version: located.version }) }
+          : { why: located.why }),
+        install: record.install.command,
+        installSource: record.install.source,
+        enabledByDefault: record.enabled !== false,
+      }
+    }),
+  )
+}

@@ -1,0 +1,157 @@
+import * as nodePath from 'node:path'
+
+import { isWithin } from '@codeseam/lsp'
+
+import { pythonSelectionEnvironment } from '../../policy/python-selection.js'
+import { canonical } from '../../policy/executables.js'
+import type { SupportTable } from '../../policy/profile-operations.js'
+import { projectSitePackages, userPython } from '../../policy/python-interpreter.js'
+import { packageDir } from '../lookup.js'
+import { words, type LanguageRecord, type Located } from '../record.js'
+import { isRecord } from '../settings.js'
+import { missingDependency } from '../typescript/record.js'
+
+const noTypeHierarchy = { no: 'the server has no type hierarchy' }
+
+// pyright 1.1.414 advertises code actions but only ever returns "create type stub" for an installed
+// third-party package without stubs (organize imports exists only as a command): no fixture can hold it to them.
+const pyrightCodeActions = { no: 'pyright only offers "create type stub", which no fixture can exercise' }
+
+/** pyright. */
+export const pyrightSupport: SupportTable = {
+  definition: true,
+  typeDefinition: true,
+  declaration: true,
+  implementation: { no: 'pyright has no textDocument/implementation' },
+  references: true,
+  hover: true,
+  signatureHelp: true,
+  documentSymbols: true,
+  workspaceSymbols: true,
+  prepareCallHierarchy: true,
+  incomingCalls: true,
+  outgoingCalls: true,
+  prepareTypeHierarchy: noTypeHierarchy,
+  supertypes: noTypeHierarchy,
+  subtypes: noTypeHierarchy,
+  diagnostics: true,
+  inlayHints: { no: 'pyright has no inlay hints' },
+  completion: true,
+  codeActions: pyrightCodeActions,
+  prepareRename: true,
+  rename: true,
+  format: { no: 'pyright does not format' },
+  resolveCodeAction: pyrightCodeActions,
+}
+
+export const pyrightRecord: LanguageRecord = {
+  id: 'pyright',
+  language: 'Python',
+  server: 'pyright, with ruff beside it',
+  support: pyrightSupport,
+  async locate(): Promise<Located> {
+    const dir = packageDir('pyright')
+    const script = dir === undefined ? 'pyright-langserver' : nodePath.join(dir, 'langserver.index.js')
+    return dir === undefined
+      ? { found: false, command: process.execPath, leadingArgs: [script], why: missingDependency('pyright') }
+      : { found: true, command: process.execPath, leadingArgs: [script], bundled: true }
+  },
+  install: { command: 'pnpm install', source: 'dependency' },
+  recognizes: (command, args) => {
+    const script = args.find((a) => !a.startsWith('-')) ?? ''
+    return /^(based)?pyright-langserver$/.test(nodePath.basename(command)) || /(based)?pyright[\\/]langserver\.index\.js$/.test(script)
+  },
+  profile: () => ({
+    args: ['--stdio'],
+    extensions: { '.py': 'python', '.pyi': 'python' },
+    rootMarkers: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'setup.cfg'],
+    nestedFoldersSetting: 'python.analysis.extraPaths',
+    ownConfig: [{ file: 'pyrightconfig.json' }, { file: 'pyproject.toml', contains: '[tool.pyright' }],
+    loadAllProjects: 'pyright',
+    deferredDiscovery: true,
+    // ruff in process: formatting, organize imports, fix-all, quick fixes and lint diagnostics beside pyright's.
+    companions: [{ id: 'ruff', operations: ['format', 'codeActions', 'resolveCodeAction', 'diagnostics'] }],
+    settings: { python: { analysis: { diagnosticMode: 'openFilesOnly', autoSearchPaths: true } } },
+  }),
+  projectRoot: 'workspaceFolders',
+  readiness: 'initialized',
+  trust: {
+    strip: ['PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME'],
+    why: 'pyright runs a Python interpreter (python.pythonPath, else python3/python on PATH, with the root as cwd) to learn its search paths; a workspace .python-version or virtual environment would choose it',
+    harden(draft, context) {
+      const { workspaceRoot } = context
+      // pyright runs a Python interpreter (python.pythonPath, else `python3` then `python` on PATH, with the
+      // root as cwd) to learn its search paths. We choose it: the interpreter the user would get OUTSIDE the
+      // workspace (their activated virtualenv, their version manager's global choice, or `python3` on PATH),
+      // found by running the candidate once in a folder outside the workspace, so a workspace
+      // .python-version / .tool-versions never selects it; absolute, and never one living in the workspace.
+      const selection = context.pythonSelection ?? pythonSelectionEnvironment()
+      const found =
+        context.pythonInterpreter === undefined
+          ? userPython({ workspaceRoot, path: context.safePath, env: draft.env, selection })
+          : undefined
+      const chosen = context.pythonInterpreter ?? found?.executable
+      if (
+        chosen !== undefined &&
+        (!nodePath.isAbsolute(chosen) || isWithin(workspaceRoot, nodePath.resolve(chosen)) || isWithin(workspaceRoot, canonical(chosen)))
+      ) {
+        throw context.refuse(
+          `would run the Python interpreter ${chosen}, inside the workspace`,
+          'choose an interpreter outside the workspace',
+        )
+      }
+      // No interpreter: name one that cannot exist, so pyright's own PATH fallback never runs; it then
+      // analyses with its bundled typeshed stubs only.
+      const pythonPath =
+        chosen === undefined
+          ? nodePath.join(nodePath.parse(workspaceRoot).root, 'nonexistent', 'codeseam-no-python', 'python3')
+          : nodePath.resolve(chosen)
+      const python = isRecord(draft.settings['python']) ? draft.settings['python'] : {}
+      const analysis = isRecord(python['analysis']) ? python['analysis'] : {}
+      // A project virtual environment inside the workspace is used by path only: its site-packages become
+      // extra search paths; its interpreter (a workspace file) never runs.
+      const venv = projectSitePackages({
+        root: context.root,
+        workspaceRoot,
+        ...(selection['VIRTUAL_ENV'] === undefined ? {} : { virtualEnv: selection['VIRTUAL_ENV'] }),
+        ...(found?.version === undefined ? {} : { version: found.version }),
+      })
+      const given = Array.isArray(analysis['extraPaths']) ? analysis['extraPaths'] : []
+      const extraPaths = [...given, ...venv.paths.filter((path) => !given.includes(path))]
+      draft.settings = {
+        ...draft.settings,
+        python: { ...python, pythonPath, ...(venv.paths.length > 0 ? { analysis: { ...analysis, extraPaths } } : {}) },
+      }
+      // Pin version managers too, in case anything else resolves `python` through a shim.
+      draft.env['PYENV_VERSION'] = 'system'
+      draft.hardening.push(`Python interpreter pinned to ${pythonPath}`)
+      if (found !== undefined) draft.hardening.push(`Python interpreter chosen outside the workspace (${found.via}, asked in ${found.cwd})`)
+      draft.hardening.push('PYENV_VERSION=system')
+      if (venv.paths.length > 0)
+        draft.hardening.push(`workspace virtual environment read by path, its interpreter never run: ${venv.paths.join(', ')}`)
+      if (venv.ignored.length > 0)
+        draft.hardening.push(`virtual environment site-packages leaving the workspace ignored: ${venv.ignored.join(', ')}`)
+    },
+  },
+  memory: { kind: 'node' },
+  // pyright's interpreter (hence the daemon key) depends on how the user selects their Python; none of it is
+  // passed to the server, which gets the chosen interpreter as an absolute python.pythonPath.
+  environment: {
+    passed: [],
+    selects: ['VIRTUAL_ENV', 'CONDA_PREFIX', 'PYENV_ROOT', 'PYENV_VERSION', 'PYENV_DIR', 'PYTHONPATH', 'PYTHONHOME'],
+  },
+  projectFiles: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'setup.cfg'],
+  grammar: [
+    {
+      languageIds: ['python'],
+      identifier: /^[\p{XID_Start}_][\p{XID_Continue}]*$/u,
+      keywords: words(
+        'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield',
+      ),
+      comments: { line: ['#'], block: [] },
+    },
+  ],
+  fixture: 'py-basic',
+  notes:
+    'one server per workspace root, nested `pyproject.toml` / `setup.py` projects as its workspace folders; untrusted roots get the interpreter you would get outside them; formatting, organize imports, fix-all and lint diagnostics come from ruff (in process, your `ruff.toml` / `[tool.ruff]` applied); type hierarchy and implementation (subclasses, overriding methods) derived by codeseam, since pyright has neither; no inlay hints',
+}

@@ -1,0 +1,162 @@
+import type { LspError } from '@codeseam/lsp'
+
+import type { SupportTable } from '../policy/profile-operations.js'
+import type { ProjectRootRule, ReadinessRule, ServerProfile } from '../policy/profiles.js'
+
+/*
+ * One record per built-in language server: everything codeseam knows about it, in one folder
+ * (`languages/<id>/`). The built-in profiles, the trust rules, the heap caps, the install hints, the daemon
+ * key's environment and the docs' language tables are all derived from these records (RFC 0016); nothing
+ * else lists languages.
+ */
+
+/** Where a server's executable was found, or why it was not. */
+export type Located =
+  | {
+      readonly found: true
+      /** Absolute path (or a bare name for PATH lookup) of the executable to spawn. */
+      readonly command: string
+      /** Arguments before the profile's own (a script for `node`, …). */
+      readonly leadingArgs?: ReadonlyArray<string>
+      /** The executable's version as it reports it, when known without running workspace code. */
+      readonly version?: string
+      /** The major version, when the support table depends on it (clangd). */
+      readonly major?: number
+      /** The files are codeseam's own dependencies (see {@link ServerProfile.bundled}). */
+      readonly bundled?: boolean
+    }
+  | {
+      readonly found: false
+      /** Why it cannot run here, in one sentence (what was looked for, and where). */
+      readonly why: string
+      /** The command the lookup would have run, for the profile record (never spawned). */
+      readonly command: string
+      readonly leadingArgs?: ReadonlyArray<string>
+    }
+
+/** How a missing server is installed: the exact command a person runs. */
+export interface InstallRecipe {
+  /** One shell command, copied into error messages, `code_status` and docs verbatim. */
+  readonly command: string
+  /** Where it comes from: this package's own npm dependencies, the Go module proxy, crates.io or Debian. */
+  readonly source: 'dependency' | 'go' | 'cargo' | 'apt'
+  /** Where the installed executable lands, when that is not on PATH by default. */
+  readonly lands?: string
+}
+
+/** The draft spawn plan an untrusted root's rule hardens in place. */
+export interface DraftPlan {
+  args: string[]
+  /** The complete environment the server gets. */
+  env: Record<string, string>
+  initializationOptions: unknown
+  settings: Record<string, unknown>
+  /** Each change, said for status and logs. */
+  hardening: string[]
+}
+
+/** What a trust rule knows about the root it hardens for. */
+export interface HardenContext {
+  readonly profile: ServerProfile
+  /** Canonical project root the server runs in (its cwd). */
+  readonly root: string
+  /** Canonical workspace root: nothing inside it may be executed. */
+  readonly workspaceRoot: string
+  /** PATH with every entry inside the workspace removed. */
+  readonly safePath: string
+  /** Interpreter pyright may run, when the caller chose one. */
+  readonly pythonInterpreter?: string
+  readonly pythonSelection?: Readonly<Record<string, string>>
+  /** Builds the UNTRUSTED error a rule throws when the root cannot be made safe. */
+  refuse(why: string, fix?: string): LspError
+}
+
+/**
+ * What untrusted mode does for this server: everything the workspace could make it run, switched off. It is
+ * required (a record without one does not compile), and `strip` names the host variables that would hand a
+ * workspace-chosen toolchain or preload to the server.
+ */
+export interface TrustRule {
+  /** Host environment variables never passed to this server for an untrusted root. */
+  readonly strip: ReadonlyArray<string>
+  /** Hardens the draft in place; throws `refuse(...)` when the root cannot be made safe. */
+  harden(draft: DraftPlan, context: HardenContext): void
+  /** The evidence: why these settings are enough (docs/security.md quotes it). */
+  readonly why: string
+}
+
+/**
+ * How codeseam caps a server's memory (the host's `limits.nodeHeapMb`): `node` passes
+ * `--max-old-space-size`, `go` sets GOMEMLIMIT (a soft limit Go's collector honours), `tsserver` also caps the
+ * tsserver that typescript-language-server forks, `none` says why no knob exists (the process-tree RSS
+ * ceiling still applies).
+ */
+export type MemoryKnob =
+  { readonly kind: 'node' } | { readonly kind: 'tsserver' } | { readonly kind: 'go' } | { readonly kind: 'none'; readonly why: string }
+
+/**
+ * The language facts tools need above the seam (rename validation, symbol ranges), per LSP language id the
+ * server serves.
+ */
+export interface LanguageGrammar {
+  /** LSP language ids these facts hold for. */
+  readonly languageIds: ReadonlyArray<string>
+  /** A whole-string pattern for one identifier (`u` flag). */
+  readonly identifier: RegExp
+  /** Reserved words an identifier may not be. */
+  readonly keywords: ReadonlyArray<string>
+  /** Comment syntax: line-comment starts and block-comment pairs. */
+  readonly comments: { readonly line: ReadonlyArray<string>; readonly block: ReadonlyArray<readonly [string, string]> }
+}
+
+/** The fields of a built-in profile a record decides (the lookup supplies command, bundled and unavailable). */
+export type RecordProfile = Omit<ServerProfile, 'id' | 'command' | 'bundled' | 'unavailable' | 'operations' | 'readiness' | 'projectRoot'>
+
+/** One built-in language server. */
+export interface LanguageRecord {
+  /** The profile id (`typescript`, `gopls`, …); the provider is `local:<id>`. */
+  readonly id: string
+  /** The languages, as people name them (`Go`, `TypeScript / JavaScript`). */
+  readonly language: string
+  /** The server, as people name it, with the pinned version when codeseam installs it. */
+  readonly server: string
+  /** What each operation does on this server (a new seam operation is a compile error until decided). */
+  readonly support: SupportTable
+  /** Finds the executable without running anything the workspace chose. */
+  locate(): Promise<Located>
+  /** The exact install command shown when the executable is missing. */
+  readonly install: InstallRecipe
+  /** Whether a user profile's command line is this server (a user profile for a known server takes its record). */
+  recognizes(command: string, args: ReadonlyArray<string>): boolean
+  /** The profile, given what the lookup found. */
+  profile(located: Located): RecordProfile
+  /** Which folder a server runs in (default `workspace`). */
+  readonly projectRoot?: ProjectRootRule
+  /** When the server counts as ready to answer. */
+  readonly readiness: ReadinessRule
+  /** Untrusted roots: required. */
+  readonly trust: TrustRule
+  readonly memory: MemoryKnob
+  /** Host variables that decide which toolchain, modules or interpreter the server sees. */
+  readonly environment: {
+    /** Handed to the server (on top of the minimal environment); part of the shared daemon's key. */
+    readonly passed: ReadonlyArray<string>
+    /** Read by codeseam to choose what the server runs (an interpreter), never passed; part of the key. */
+    readonly selects?: ReadonlyArray<string>
+  }
+  /** Files whose change invalidates the server's project model (root markers and lock files). */
+  readonly projectFiles: ReadonlyArray<string>
+  /** The language facts for each language id the server serves. */
+  readonly grammar: ReadonlyArray<LanguageGrammar>
+  /** The test fixture's folder under packages/lsp-local/test/fixtures. */
+  readonly fixture: string
+  /** One line for the README's language table: what it answers and what it lacks. */
+  readonly notes: string
+  /** Alternatives are off until a user turns them on (default true). */
+  readonly enabled?: boolean
+}
+
+/** A word list written as one space-separated string. */
+export function words(list: string): ReadonlyArray<string> {
+  return list.split(/\s+/).filter((word) => word !== '')
+}

@@ -1,0 +1,148 @@
+import { execFile } from 'node:child_process'
+import { homedir } from 'node:os'
+import * as nodePath from 'node:path'
+
+import type { SupportTable } from '../../policy/profile-operations.js'
+import { absolutePathEntries, executablesNamed } from '../lookup.js'
+import { words, type LanguageRecord, type Located } from '../record.js'
+import { mergeSettings } from '../settings.js'
+
+/** The rust-analyzer release codeseam builds: crates.io's `ra_ap_rust-analyzer`, the newest declaring rust-version 1.95. */
+export const rustAnalyzerVersion = '0.0.348'
+
+/** Where the project's own install script puts it: outside any clone, so every checkout on the machine reuses one build. */
+export function rustAnalyzerCacheRoot(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const cache =
+    env['XDG_CACHE_HOME'] !== undefined && env['XDG_CACHE_HOME'] !== '' ? env['XDG_CACHE_HOME'] : nodePath.join(homedir(), '.cache')
+  return nodePath.join(cache, 'codeseam', `rust-analyzer-${rustAnalyzerVersion}`)
+}
+
+export const rustAnalyzerInstall = `cargo install ra_ap_rust-analyzer --version ${rustAnalyzerVersion} --locked --root ~/.cache/codeseam/rust-analyzer-${rustAnalyzerVersion}`
+
+/** rust-analyzer. */
+export const rustAnalyzerSupport: SupportTable = {
+  definition: true,
+  typeDefinition: true,
+  declaration: true,
+  implementation: true,
+  references: true,
+  hover: true,
+  signatureHelp: true,
+  documentSymbols: true,
+  workspaceSymbols: true,
+  prepareCallHierarchy: true,
+  incomingCalls: true,
+  outgoingCalls: true,
+  prepareTypeHierarchy: { no: 'rust-analyzer has no type hierarchy' },
+  supertypes: { no: 'rust-analyzer has no type hierarchy' },
+  subtypes: { no: 'rust-analyzer has no type hierarchy' },
+  diagnostics: true,
+  inlayHints: true,
+  completion: true,
+  codeActions: true,
+  prepareRename: true,
+  rename: true,
+  format: true,
+  resolveCodeAction: true,
+}
+
+const probed = new Map<string, Promise<string | undefined>>()
+
+/**
+ * `rust-analyzer --version`, run outside any workspace, bounded, once per path. The rustup proxy that
+ * `~/.cargo/bin/rust-analyzer` is on machines without the component fails here ("Unknown binary
+ * 'rust-analyzer' in official toolchain"), which is how it is told apart from a real server.
+ */
+function rustAnalyzerVersionOf(executable: string): Promise<string | undefined> {
+  let probe = probed.get(executable)
+  if (probe === undefined) {
+    probe = new Promise((resolve) => {
+      execFile(executable, ['--version'], { encoding: 'utf8', timeout: 10_000, cwd: homedir(), windowsHide: true }, (error, out) => {
+        const match = /^rust-analyzer (\S+)/m.exec(typeof out === 'string' ? out : '')
+        resolve(error === null ? (match?.[1] ?? undefined) : undefined)
+      })
+    })
+    probed.set(executable, probe)
+  }
+  return probe
+}
+
+export const rustAnalyzerRecord: LanguageRecord = {
+  id: 'rust-analyzer',
+  language: 'Rust',
+  server: `rust-analyzer (crates.io \`ra_ap_rust-analyzer\` ${rustAnalyzerVersion})`,
+  support: rustAnalyzerSupport,
+  async locate(): Promise<Located> {
+    const candidates = [
+      ...executablesNamed('rust-analyzer', absolutePathEntries()),
+      ...executablesNamed('rust-analyzer', [nodePath.join(rustAnalyzerCacheRoot(), 'bin')]),
+    ]
+    const stand: string[] = []
+    for (const candidate of [...new Set(candidates)]) {
+      const version = await rustAnalyzerVersionOf(candidate)
+      // A build from crates.io reports 0.0.0 (no release tag): ours is the pinned crate version.
+      const ours = version === '0.0.0' && candidate.startsWith(rustAnalyzerCacheRoot())
+      if (version !== undefined) return { found: true, command: candidate, version: ours ? rustAnalyzerVersion : version }
+      stand.push(candidate)
+    }
+    const why =
+      stand.length === 0
+        ? `rust-analyzer is neither on PATH nor in ${nodePath.join(rustAnalyzerCacheRoot(), 'bin')}`
+        : `${stand.join(', ')} cannot run (\`--version\` fails: the rustup proxy without the rust-analyzer component, which cannot be downloaded here)`
+    return { found: false, command: 'rust-analyzer', why: `${why}: build it with \`${rustAnalyzerInstall}\` (about 20 minutes on 2 cores)` }
+  },
+  install: {
+    command: rustAnalyzerInstall,
+    source: 'cargo',
+    lands: `~/.cache/codeseam/rust-analyzer-${rustAnalyzerVersion}/bin, found there without PATH`,
+  },
+  recognizes: (command) => nodePath.basename(command) === 'rust-analyzer',
+  profile: () => ({
+    args: [],
+    extensions: { '.rs': 'rust' },
+    rootMarkers: ['Cargo.toml', 'rust-project.json'],
+    initializationOptions: {
+      // No `cargo check` on every save: diagnostics come from rust-analyzer's own analysis.
+      checkOnSave: false,
+      inlayHints: { parameterHints: { enable: true }, typeHints: { enable: true } },
+    },
+  }),
+  projectRoot: 'workspace',
+  readiness: 'serverStatus',
+  trust: {
+    strip: ['RUSTC_WRAPPER', 'RUSTC_WORKSPACE_WRAPPER', 'RUSTFLAGS', 'CARGO_BUILD_RUSTC', 'CARGO_BUILD_RUSTC_WRAPPER', 'RUST_SRC_PATH'],
+    why: 'build scripts and procedural macros are workspace code that rust-analyzer compiles and runs; `cargo check` runs them too; a workspace rust-toolchain.toml makes the rustup proxies choose (and install) a toolchain',
+    harden(draft) {
+      draft.initializationOptions = mergeSettings(draft.initializationOptions, {
+        cargo: { buildScripts: { enable: false } },
+        procMacro: { enable: false },
+        checkOnSave: false,
+        check: { invocationStrategy: 'once' },
+      })
+      // The user's default toolchain, whatever rust-toolchain.toml in the workspace says.
+      if (draft.env['RUSTUP_TOOLCHAIN'] === undefined) draft.env['RUSTUP_TOOLCHAIN'] = 'stable'
+      draft.hardening.push(
+        'build scripts off (cargo.buildScripts.enable=false)',
+        'procedural macros off (procMacro.enable=false)',
+        'no cargo check on save',
+        `toolchain pinned (RUSTUP_TOOLCHAIN=${draft.env['RUSTUP_TOOLCHAIN']}; a workspace rust-toolchain.toml is ignored)`,
+      )
+    },
+  },
+  memory: { kind: 'none', why: 'rust-analyzer has no heap limit; the process-tree memory ceiling applies' },
+  environment: { passed: ['CARGO_HOME', 'RUSTUP_HOME', 'RUSTUP_TOOLCHAIN', 'RUST_SRC_PATH', 'CARGO_TARGET_DIR'] },
+  projectFiles: ['Cargo.toml', 'Cargo.lock', 'rust-project.json', 'rust-toolchain.toml', 'rust-toolchain', '.cargo/config.toml'],
+  grammar: [
+    {
+      languageIds: ['rust'],
+      identifier: /^(?:r#)?(?:[\p{XID_Start}][\p{XID_Continue}]*|_[\p{XID_Continue}]+)$/u,
+      keywords: words(
+        'as async await break const continue crate dyn else enum extern false fn for if impl in let loop match mod move mut pub ref return self Self static struct super trait true type unsafe use where while abstract become box do final gen macro override priv try typeof unsized virtual yield',
+      ),
+      comments: { line: ['//'], block: [['/*', '*/']] },
+    },
+  ],
+  fixture: 'rust-basic',
+  notes:
+    'built from crates.io by `scripts/install-language-servers.sh` into `~/.cache/codeseam`; readiness from its own status notification',
+}

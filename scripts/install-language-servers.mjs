@@ -1,0 +1,32 @@
+// Installs the built-in language servers codeseam does not ship inside its npm dependencies (gopls from the Go
+// module proxy, rust-analyzer from crates.io), each with its language record's own install command, when the
+// record's lookup does not find a working one. Nothing here lists languages: the records do
+// (packages/lsp-local/src/languages/). Debian packages (clangd) need root and are .ci/run's.
+//   node scripts/install-language-servers.mjs          # after `pnpm build`
+// Under CI=true a failed install fails (exit 1); otherwise it is reported and the tests that need it skip.
+import { spawnSync } from 'node:child_process'
+
+import { builtinLanguages } from '../packages/lsp-local/dist/index.js'
+
+const strict = process.env.CI === 'true'
+let failed = 0
+for (const language of await builtinLanguages()) {
+  if (language.installSource !== 'go' && language.installSource !== 'cargo') continue
+  if (language.found) {
+    console.log(`${language.id}: found ${language.command}${language.version === undefined ? '' : ` (${language.version})`}`)
+    continue
+  }
+  console.log(`${language.id}: ${language.why}\n${language.id}: installing: ${language.install}`)
+  const started = Date.now()
+  const run = spawnSync('bash', ['-c', language.install], { stdio: 'inherit', env: { ...process.env, GOTOOLCHAIN: 'local' } })
+  const seconds = Math.round((Date.now() - started) / 1000)
+  if (run.status === 0) console.log(`${language.id}: installed in ${seconds} s`)
+  else {
+    failed++
+    console.error(`${language.id}: the install failed after ${seconds} s (exit ${run.status ?? run.signal})`)
+  }
+}
+if (failed > 0 && strict) {
+  console.error(`${failed} language server install(s) failed and CI=true: failing`)
+  process.exit(1)
+}
