@@ -20,7 +20,7 @@ import {
 } from 'vscode-languageserver-protocol/node'
 
 import { assertReadable } from '../workspace/containment.js'
-import { DocumentSync } from '../workspace/documents.js'
+import { DocumentSync } from '../documents/documents.js'
 import { AnalysisPasses } from './analysis-passes.js'
 import { connect } from './connection.js'
 import { CrashSignal } from './crash.js'

@@ -1,6 +1,6 @@
 import type { ClientCapabilities } from 'vscode-languageserver-protocol/node'
 
-import type { FileLimits } from '../workspace/file-limits.js'
+import type { FileLimits } from '../documents/file-limits.js'
 
 /** Everything needed to run one server for one project root. */
 export interface LanguageServerSpec {
