@@ -16,7 +16,7 @@ import { HostCore } from './pool/host-core.js'
 import { builtinProfiles } from './policy/builtin-profiles.js'
 import { negotiatedOperations } from './features/capabilities.js'
 import { clientCapabilities } from './features/client-capabilities.js'
-import { providersFor } from './companions/registry.js'
+import { providersFor } from './providers.js'
 import { LocalWorkspace } from './workspace/workspace.js'
 
 /** How to open one workspace root. */
