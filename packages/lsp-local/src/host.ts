@@ -1,6 +1,7 @@
 import * as nodePath from 'node:path'
 
 import {
+  Containment,
   declareTelemetryIds,
   LspError,
   type Disposer,
@@ -11,7 +12,6 @@ import {
 } from '@codeseam/lsp'
 
 import { resolveHostConfig, type HostOptions, type TrustLevel } from './policy/config.js'
-import { Containment } from './workspace/containment.js'
 import { HostCore } from './pool/host-core.js'
 import { builtinProfiles } from './policy/builtin-profiles.js'
 import { negotiatedOperations } from './features/capabilities.js'

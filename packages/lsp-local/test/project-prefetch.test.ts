@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
+import { Containment } from '@codeseam/lsp'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 
 import { negotiatedOperations } from '../src/features/capabilities.js'
@@ -10,7 +11,6 @@ import { builtinProfiles } from '../src/policy/builtin-profiles.js'
 import { resolveHostConfig } from '../src/policy/config.js'
 import type { ServerProfile } from '../src/policy/profiles.js'
 import { HostCore } from '../src/pool/host-core.js'
-import { Containment } from '../src/workspace/containment.js'
 import { ProjectLoader } from '../src/workspace/project-loader.js'
 import type { TsProjectGraph } from '../src/workspace/ts-projects.js'
 import { LocalWorkspace } from '../src/workspace/workspace.js'

@@ -9,6 +9,7 @@ import {
   contentHash,
   isWorkspacePath,
   pathToUri,
+  type Containment,
   type LspApplyEditOptions,
   type LspApplyEditResult,
   type LspDocumentSnapshot,
@@ -21,7 +22,6 @@ import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/n
 import type { TrustLevel } from '../policy/config.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { pathExists, replacedError, writeAtomically } from './atomic-write.js'
-import type { Containment } from './containment.js'
 import { statKeyOf } from '../documents/stat-key.js'
 import { breachOf, contentBreach, fileLimitError, noFileLimits, sizeBreach, type FileLimits } from '../documents/file-limits.js'
 import { ReadCache } from './read-cache.js'
