@@ -1,9 +1,10 @@
 import { lspOperations, type LspOperation } from '@codeseam/lsp'
 
 import type { HostCore } from './pool/host-core.js'
+import type { inProcessCompanionIds } from './policy/companion-operations.js'
 import type { ResolvedHostConfig } from './policy/config.js'
 import { ProfileProvider } from './provider.js'
-import type { BoundCompanion, Companion, inProcessCompanionIds } from './companions/companion.js'
+import type { BoundCompanion, Companion } from './companions/companion.js'
 import { Composition } from './companions/compose.js'
 import { RuffCompanion } from './companions/ruff/ruff.js'
 

@@ -1,6 +1,6 @@
 import type { LspOperation } from '@codeseam/lsp'
 
-import type { CompanionOperation } from '../companions/companion.js'
+import type { CompanionOperation } from './companion-operations.js'
 
 import { clangdSupport, nativeTypeScriptSupport, pyrightSupport, supportedOperations } from './profile-operations.js'
 
