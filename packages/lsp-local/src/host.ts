@@ -1,6 +1,7 @@
 import * as nodePath from 'node:path'
 
 import {
+  Containment,
   declareTelemetryIds,
   LspError,
   type Disposer,
@@ -11,10 +12,11 @@ import {
 } from '@codeseam/lsp'
 
 import { resolveHostConfig, type HostOptions, type TrustLevel } from './policy/config.js'
-import { Containment } from './workspace/containment.js'
 import { HostCore } from './pool/host-core.js'
 import { builtinProfiles } from './policy/builtin-profiles.js'
-import { providersFor } from './companions/registry.js'
+import { negotiatedOperations } from './features/capabilities.js'
+import { clientCapabilities } from './features/client-capabilities.js'
+import { providersFor } from './providers.js'
 import { LocalWorkspace } from './workspace/workspace.js'
 
 /** How to open one workspace root. */
@@ -58,7 +60,7 @@ export async function createLocalHost(options: HostOptions = {}): Promise<LocalH
   // Built-in profile ids name no one's code: spans carry them as they are (a user's own profile is hashed).
   declareTelemetryIds(builtins.flatMap((p) => [p.id, `local:${p.id}`]))
   const config = await resolveHostConfig(options, builtins)
-  const core = new HostCore(config)
+  const core = new HostCore(config, { clientCapabilities, negotiatedOperations })
   const providers = providersFor(config, core)
   let disposing: Promise<void> | undefined
 

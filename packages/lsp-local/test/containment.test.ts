@@ -4,9 +4,8 @@ import * as nodePath from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 import { afterAll, expect, test } from 'vitest'
-import { isLspError } from '@codeseam/lsp'
+import { Containment, isLspError } from '@codeseam/lsp'
 
-import { Containment } from '../src/workspace/containment.js'
 import { Translator } from '../src/features/translate.js'
 import { createLocalHost } from '../src/index.js'
 

@@ -6,8 +6,8 @@ import { contentHash, type LspDocumentSnapshot } from '@codeseam/lsp'
 import { TextDocumentSyncKind } from 'vscode-languageserver-protocol/node'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
-import { DocumentSync, type DocumentChannel } from '../src/workspace/documents.js'
-import { statKeyOf } from '../src/workspace/stat-key.js'
+import { DocumentSync, type DocumentChannel } from '../src/documents/documents.js'
+import { statKeyOf } from '../src/documents/stat-key.js'
 
 /** What the server was told, in order. */
 type Told = { kind: 'open' | 'change' | 'close'; uri: string; text?: string }

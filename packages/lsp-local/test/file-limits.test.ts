@@ -8,7 +8,7 @@ import * as nodePath from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { createLsp, pathToUri, type LspQueryResult } from '@codeseam/lsp'
 
-import { binaryBreach, breachOf, lineBreach, sizeBreach, SkippedFiles } from '../src/workspace/file-limits.js'
+import { binaryBreach, breachOf, lineBreach, sizeBreach, SkippedFiles } from '../src/documents/file-limits.js'
 import { resolveResourceLimits } from '../src/policy/limits.js'
 import { useFaultSuite, type FaultRequest } from './fault-server/host-fixture.js'
 

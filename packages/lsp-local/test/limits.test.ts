@@ -6,8 +6,9 @@ import { LspError } from '@codeseam/lsp'
 import { afterEach, describe, expect, test } from 'vitest'
 
 import { defaultResourceLimits, resolveResourceLimits, withHeapCap } from '../src/policy/limits.js'
-import { MemoryWatcher, readTreeMemory, type MemoryBreach } from '../src/pool/memory.js'
+import { MemoryWatcher, type MemoryBreach } from '../src/pool/memory.js'
 import { chooseReclaim } from '../src/pool/reclaim.js'
+import { readTreeMemory } from '../src/server/process-tree.js'
 
 const MiB = 1024 ** 2
 const GiB = 1024 ** 3

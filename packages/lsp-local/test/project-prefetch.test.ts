@@ -2,13 +2,15 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
+import { Containment } from '@codeseam/lsp'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 
+import { negotiatedOperations } from '../src/features/capabilities.js'
+import { clientCapabilities } from '../src/features/client-capabilities.js'
 import { builtinProfiles } from '../src/policy/builtin-profiles.js'
 import { resolveHostConfig } from '../src/policy/config.js'
 import type { ServerProfile } from '../src/policy/profiles.js'
 import { HostCore } from '../src/pool/host-core.js'
-import { Containment } from '../src/workspace/containment.js'
 import { ProjectLoader } from '../src/workspace/project-loader.js'
 import type { TsProjectGraph } from '../src/workspace/ts-projects.js'
 import { LocalWorkspace } from '../src/workspace/workspace.js'
@@ -95,7 +97,7 @@ describe('project graph prefetch', () => {
 
   test('opening a workspace with TypeScript files starts the read; a root without any does not', async () => {
     const config = await resolveHostConfig({}, await builtinProfiles())
-    const core = new HostCore(config)
+    const core = new HostCore(config, { clientCapabilities, negotiatedOperations })
     const cache = (core as unknown as { projects: GraphCache }).projects
     try {
       const empty = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-prefetch-empty-')))

@@ -3,7 +3,7 @@ import type { CallHierarchyItem, TypeHierarchyItem } from 'vscode-languageserver
 
 import type { CodeActionStore } from './code-actions.js'
 import type { LanguageServer } from '../server/language-server.js'
-import type { OpenDocument } from '../workspace/documents.js'
+import type { OpenDocument } from '../documents/documents.js'
 import type { Translator } from './translate.js'
 
 /** What one file- or item-scoped operation runs with. */

@@ -3,7 +3,7 @@ import { DocumentDiagnosticReportKind, DocumentDiagnosticRequest } from 'vscode-
 
 import { supportsPullDiagnostics } from '../server/capabilities.js'
 import type { DiagnosticsEntry } from '../server/diagnostics.js'
-import type { OpenDocument } from '../workspace/documents.js'
+import type { OpenDocument } from '../documents/documents.js'
 import type { LanguageServer } from '../server/language-server.js'
 import type { Translator } from './translate.js'
 

@@ -8,7 +8,7 @@ import {
 
 import { linesOf, positionParams, requestOptions, versionOf, type OperationContext } from './context.js'
 import type { Feature } from './feature.js'
-import type { OpenDocument } from '../workspace/documents.js'
+import type { OpenDocument } from '../documents/documents.js'
 
 // Rename and format: answers are edits, never applied here. Edits to other documents are computed against
 // the version the server holds (versionOf).

@@ -10,7 +10,7 @@ import {
 
 import type { LanguageServer } from '../server/language-server.js'
 import { supportsPullDiagnostics } from '../server/capabilities.js'
-import { breachOf, fileLimitError } from '../workspace/file-limits.js'
+import { breachOf, fileLimitError } from '../documents/file-limits.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
 import { CodeActionStore } from './code-actions.js'
 import { fileDiagnostics } from './diagnostics-query.js'

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto'
 import {
   LspError,
   symbolKindFromNumber,
+  type Containment,
   type LspCompletionItem,
   type LspDiagnostic,
   type LspDocumentSymbol,
@@ -42,8 +43,6 @@ import {
   type WorkspaceEdit,
   type WorkspaceSymbol,
 } from 'vscode-languageserver-protocol/node'
-
-import type { Containment } from '../workspace/containment.js'
 
 /**
  * Every protocol → seam conversion in one place. Server output is untrusted: in read results anything that

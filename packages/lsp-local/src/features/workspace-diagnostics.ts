@@ -10,7 +10,7 @@ import type { ServerSlot } from '../pool/slot.js'
 import { fileDiagnostics } from './diagnostics-query.js'
 import { acquire, type Serving } from './serving.js'
 import { Translator } from './translate.js'
-import { breachOf, SkippedFiles } from '../workspace/file-limits.js'
+import { breachOf, SkippedFiles } from '../documents/file-limits.js'
 import { languageIdOf } from '../workspace/files.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
 

@@ -4,7 +4,7 @@ import { LspError, type LspQueryResult, type LspSearchCoverage } from '@codeseam
 import { WorkspaceSymbolRequest } from 'vscode-languageserver-protocol/node'
 
 import { supportsPullDiagnostics } from '../server/capabilities.js'
-import { SkippedFiles } from '../workspace/file-limits.js'
+import { SkippedFiles } from '../documents/file-limits.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
 import { fileDiagnostics } from './diagnostics-query.js'
 import { acquire, foldersCoverage, requireOperation, type Acquired, type Serving } from './serving.js'

@@ -1,6 +1,6 @@
 import { LspError } from '@codeseam/lsp'
 
-import { companionOperations, inProcessCompanionIds } from '../companions/companion.js'
+import { companionOperations, inProcessCompanionIds } from './companion-operations.js'
 import type { ServerProfile } from './profiles.js'
 
 /** A profile's `companions` and `companionOnly` fields as written: well-formed, or INVALID_ARGUMENT naming the profile. */

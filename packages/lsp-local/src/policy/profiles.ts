@@ -1,6 +1,6 @@
 import type { LspOperation } from '@codeseam/lsp'
 
-import type { CompanionOperation } from '../companions/companion.js'
+import type { CompanionOperation } from './companion-operations.js'
 
 /**
  * When a server counts as ready to answer. `initialized`: as soon as the initialize handshake is done

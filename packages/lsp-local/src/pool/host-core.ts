@@ -9,6 +9,7 @@ import { listFiles, profileExtensions } from '../workspace/files.js'
 import { ProjectLoader } from '../workspace/project-loader.js'
 import { WorkspaceRegistry } from '../workspace/registry.js'
 import type { LiveServers, LocalWorkspace } from '../workspace/workspace.js'
+import type { FeatureFacts } from './feature-facts.js'
 import { ServerPool } from './pool.js'
 import type { ServerSlot } from './slot.js'
 
@@ -27,10 +28,14 @@ export class HostCore implements LiveServers {
   /** Aborted on dispose: work started ahead of queries (project prefetch) stops with the host. */
   private readonly lifetime = new AbortController()
 
-  constructor(readonly config: ResolvedHostConfig) {
+  /** `features`: what the feature records tell the pool (the host's wiring hands them in). */
+  constructor(
+    readonly config: ResolvedHostConfig,
+    features: FeatureFacts,
+  ) {
     this.projects = new ProjectLoader(config.limits.maxOpenDocuments, config.limits)
     this.disk = new DiskSync(this.projects)
-    this.pool = new ServerPool(config, {
+    this.pool = new ServerPool(config, features, {
       escaped: (workspaceRoot) => this.registry.get(workspaceRoot)?.containment.invalidate(),
       projectsOf: (server) => this.projects.projectsOf(server),
     })

@@ -10,6 +10,7 @@ import { watchdogIdle } from '../server/watchdog.js'
 import { listFiles, profileExtensions } from '../workspace/files.js'
 import { nestedProjects } from '../workspace/nested-projects.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
+import type { FeatureFacts } from './feature-facts.js'
 import { MemoryWatcher } from './memory.js'
 import { chooseReclaim } from './reclaim.js'
 import { ServerSlot, type SlotHooks } from './slot.js'
@@ -37,6 +38,7 @@ export class ServerPool {
 
   constructor(
     private readonly config: ResolvedHostConfig,
+    private readonly features: FeatureFacts,
     private readonly hooks: PoolHooks,
   ) {
     this.memory = new MemoryWatcher((breach) => void this.slots.get(breach.key)?.restartForMemory(breach.reason), {
@@ -131,7 +133,16 @@ export class ServerPool {
     if (slot === undefined || slot.trust !== trust) {
       // A server started under another trust level keeps that level's settings: replace it.
       if (slot !== undefined) void slot.dispose()
-      slot = new ServerSlot(root, profile, trust, this.config, (status) => this.emit(profile.id, status), workspaceRoot, this.slotHooks)
+      slot = new ServerSlot(
+        root,
+        profile,
+        trust,
+        this.config,
+        this.features,
+        (status) => this.emit(profile.id, status),
+        workspaceRoot,
+        this.slotHooks,
+      )
       this.slots.set(key, slot)
     }
     return slot

@@ -1,8 +1,8 @@
 import type { LspProviderStatus } from '@codeseam/lsp'
 
-import { negotiatedOperations } from '../features/capabilities.js'
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer, ServerState } from '../server/language-server.js'
+import type { FeatureFacts } from './feature-facts.js'
 
 const states: Record<ServerState, LspProviderStatus['state']> = {
   starting: 'starting',
@@ -25,7 +25,10 @@ export interface SlotState {
 }
 
 /** A slot's status without the RSS (which needs /proc): state, the reason for it, uptime, operations, restarts. */
-export function slotStatus({ root, profile, server, unavailable, notice, restarts }: SlotState): LspProviderStatus {
+export function slotStatus(
+  { root, profile, server, unavailable, notice, restarts }: SlotState,
+  { negotiatedOperations }: FeatureFacts,
+): LspProviderStatus {
   return {
     providerId: `local:${profile.id}`,
     root,

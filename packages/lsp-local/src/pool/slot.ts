@@ -5,10 +5,10 @@ import type { ResolvedHostConfig, TrustLevel } from '../policy/config.js'
 import { LanguageServer } from '../server/language-server.js'
 import type { ServerProfile } from '../policy/profiles.js'
 import { serverEnvironment } from '../policy/environment.js'
-import { clientCapabilities } from '../features/client-capabilities.js'
 import { withHeapCap } from '../policy/limits.js'
 import { nestedSettings, type NestedProjects } from '../workspace/nested-projects.js'
 import { planSpawn } from '../policy/trust.js'
+import type { FeatureFacts } from './feature-facts.js'
 import { SharedStart } from './shared-start.js'
 import { slotStatus } from './slot-status.js'
 import { SlotTelemetry } from './slot-telemetry.js'
@@ -46,6 +46,7 @@ export class ServerSlot {
     readonly profile: ServerProfile,
     readonly trust: TrustLevel,
     private readonly config: ResolvedHostConfig,
+    private readonly features: FeatureFacts,
     private readonly onStatus: (status: LspProviderStatus) => void,
     readonly workspaceRoot: string = root,
     private readonly hooks?: SlotHooks,
@@ -125,9 +126,7 @@ export class ServerSlot {
     return new LspError(
       'UNAVAILABLE',
       `the ${this.profile.id} language server for ${this.root} is unavailable: ${this.unavailable ?? 'unknown reason'}`,
-      {
-        data: { profile: this.profile.id, root: this.root },
-      },
+      { data: { profile: this.profile.id, root: this.root } },
     )
   }
 
@@ -157,7 +156,7 @@ export class ServerSlot {
     const nested = (await this.hooks?.nested?.(this)) ?? { folders: [], plain: [], searchPaths: [] }
     const { settings, unscoped: unscopedSettings } = nestedSettings(this.root, this.profile, plan.settings, nested)
     const server = new LanguageServer({
-      clientCapabilities,
+      clientCapabilities: this.features.clientCapabilities,
       profileId: this.profile.id,
       command: plan.command,
       args: capped.args,
@@ -290,7 +289,7 @@ export class ServerSlot {
   /** Status without the RSS (which needs /proc). */
   statusSync(): LspProviderStatus {
     const { root, profile, server, unavailable, notice, restarts } = this
-    return slotStatus({ root, profile, server, unavailable, notice, restarts })
+    return slotStatus({ root, profile, server, unavailable, notice, restarts }, this.features)
   }
 
   /** Status with the RSS of the server's process tree. */

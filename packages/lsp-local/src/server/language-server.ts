@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events'
 
-import { LspError, TelemetryAttr, telemetryId, telemetryInstruments } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, assertReadable, telemetryId, telemetryInstruments } from '@codeseam/lsp'
 import {
   DidChangeConfigurationNotification,
   DidChangeTextDocumentNotification,
@@ -19,8 +19,7 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver-protocol/node'
 
-import { assertReadable } from '../workspace/containment.js'
-import { DocumentSync } from '../workspace/documents.js'
+import { DocumentSync } from '../documents/documents.js'
 import { AnalysisPasses } from './analysis-passes.js'
 import { connect, type ServerStatusParams } from './connection.js'
 import { CrashSignal } from './crash.js'

@@ -3,7 +3,7 @@ import type { Readable, Writable } from 'node:stream'
 
 import { LspError } from '@codeseam/lsp'
 
-import { groupAlive, readTreeMemory } from '../pool/memory.js'
+import { groupAlive, readTreeMemory } from './process-tree.js'
 import { guardProcessGroup, releaseProcessGroup } from './watchdog.js'
 
 /** A bounded buffer of the last lines a server wrote to stderr, quoted in errors. */

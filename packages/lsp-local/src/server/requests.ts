@@ -13,7 +13,7 @@ import {
 
 import type { CrashSignal } from './crash.js'
 import type { Deadlines } from './deadlines.js'
-import { formatBytes } from '../workspace/file-limits.js'
+import { formatBytes } from '../documents/file-limits.js'
 import { droppedAnswerCode, droppedAnswerMarker } from './guarded-stream.js'
 import { endRequestSpan } from './telemetry.js'
 

@@ -1,10 +1,10 @@
 import type { ClientCapabilities } from 'vscode-languageserver-protocol/node'
 
-import type { FileLimits } from '../workspace/file-limits.js'
+import type { FileLimits } from '../documents/file-limits.js'
 
 /** Everything needed to run one server for one project root. */
 export interface LanguageServerSpec {
-  /** What the host tells the server it understands (assembled from the feature records by the pool). */
+  /** What the host tells the server it understands (assembled from the feature records; the host hands them to the pool). */
   readonly clientCapabilities: ClientCapabilities
   readonly profileId: string
   readonly command: string

@@ -5,7 +5,7 @@ import { LspError, TelemetryAttr, TelemetrySpan, inSpan, telemetryId, type LspSe
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import type { ConfigWatch } from './disk-watch.js'
-import { breachOf, noFileLimits, SkippedFiles, sizeBreach, type FileLimits } from './file-limits.js'
+import { breachOf, noFileLimits, SkippedFiles, sizeBreach, type FileLimits } from '../documents/file-limits.js'
 import { languageIdOf, listFiles, profileExtensions } from './files.js'
 import { inScope, pyrightScope } from './pyright-projects.js'
 import { loadSpan } from './project-load-span.js'

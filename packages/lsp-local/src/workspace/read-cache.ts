@@ -1,6 +1,6 @@
 import { BoundedCache, type LspDocumentSnapshot } from '@codeseam/lsp'
 
-import { changedAt, statKey } from './stat-key.js'
+import { changedAt, statKey } from '../documents/stat-key.js'
 
 /**
  * Snapshots of files a workspace read, each served again only while the file's stat key (mtime, ctime,

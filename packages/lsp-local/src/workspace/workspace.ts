@@ -9,6 +9,7 @@ import {
   contentHash,
   isWorkspacePath,
   pathToUri,
+  type Containment,
   type LspApplyEditOptions,
   type LspApplyEditResult,
   type LspDocumentSnapshot,
@@ -21,9 +22,8 @@ import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/n
 import type { TrustLevel } from '../policy/config.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { pathExists, replacedError, writeAtomically } from './atomic-write.js'
-import type { Containment } from './containment.js'
-import { statKeyOf } from './stat-key.js'
-import { breachOf, contentBreach, fileLimitError, noFileLimits, sizeBreach, type FileLimits } from './file-limits.js'
+import { statKeyOf } from '../documents/stat-key.js'
+import { breachOf, contentBreach, fileLimitError, noFileLimits, sizeBreach, type FileLimits } from '../documents/file-limits.js'
 import { ReadCache } from './read-cache.js'
 
 /** What a workspace needs of the host: the running servers under a root, to check and tell them about edits. */

@@ -1,11 +1,12 @@
 import { lspOperations, type LspOperation } from '@codeseam/lsp'
 
-import type { HostCore } from '../pool/host-core.js'
-import type { ResolvedHostConfig } from '../policy/config.js'
-import { ProfileProvider } from '../provider.js'
-import type { BoundCompanion, Companion, inProcessCompanionIds } from './companion.js'
-import { Composition } from './compose.js'
-import { RuffCompanion } from './ruff/ruff.js'
+import type { HostCore } from './pool/host-core.js'
+import type { inProcessCompanionIds } from './policy/companion-operations.js'
+import type { ResolvedHostConfig } from './policy/config.js'
+import { ProfileProvider } from './provider.js'
+import type { BoundCompanion, Companion } from './companions/companion.js'
+import { Composition } from './companions/compose.js'
+import { RuffCompanion } from './companions/ruff/ruff.js'
 
 /** How each in-process companion is made: one per host. */
 const inProcess: { readonly [id in (typeof inProcessCompanionIds)[number]]: (host: HostCore) => Companion } = {
