@@ -90,7 +90,10 @@ const testingValues = [
   'copyFixture',
   'createMemoryWorkspace',
   'formatConformanceReport',
+  'goFixture',
+  'pythonFixture',
   'runConformance',
+  'rustFixture',
   'typeScriptFixture',
 ]
 

@@ -343,14 +343,14 @@ export const fileChecks = [
     async run({ fixture, root, query }, { documentSymbols }) {
       const result = await query({ operation: 'documentSymbols', root, path: fixture.path(documentSymbols.file) })
       for (const expected of documentSymbols.symbols) {
-        const symbol = result.symbols.find((s) => bare(s.name) === expected.name)
+        const symbol = result.symbols.find((s) => s.name === expected.name || bare(s.name) === expected.name)
         expect(
           symbol?.kind === expected.kind,
           `${expected.name} should be a top-level ${expected.kind}: ${describeSymbols(result.symbols)}`,
         )
         for (const child of expected.children ?? []) {
           expect(
-            symbol.children.some((c) => bare(c.name) === child.name && c.kind === child.kind),
+            symbol.children.some((c) => (c.name === child.name || bare(c.name) === child.name) && c.kind === child.kind),
             `${expected.name} should contain the ${child.kind} ${child.name}: ${describeSymbols(result.symbols)}`,
           )
         }
