@@ -8,7 +8,7 @@ import * as nodePath from 'node:path'
 
 import { lspOperations } from '@codeseam/lsp'
 import { createVsCodeProvider, createVsCodeWorkspace } from '@codeseam/lsp-vscode'
-import { formatConformanceReport, runConformance } from '@codeseam/lsp/testing'
+import { formatConformanceReport, runConformance, typeScriptFixture } from '@codeseam/lsp/testing'
 import * as vscode from 'vscode'
 
 /** What VS Code's TypeScript support has no provider for. */
@@ -20,8 +20,8 @@ export async function activate(): Promise<void> {
   const started = Date.now()
   try {
     const report = await runConformance({
-      // The kit's fixture, shipped next to this bundle by the runner.
-      fixtureDir: nodePath.join(__dirname, '..', 'fixtures', 'conformance'),
+      // The kit's TypeScript record, on its fixture folder shipped next to this bundle by the runner.
+      fixture: { ...typeScriptFixture, dir: nodePath.join(__dirname, '..', 'fixtures', 'conformance') },
       checkTimeoutMs: 120_000,
       setup(root) {
         const provider = createVsCodeProvider({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
 import { LspError, pathToUri, resultMeta, type LspOperation, type LspProvider, type LspQueryResult } from '../src/index.js'
-import { formatConformanceReport, runConformance, type ConformanceReport } from '../src/testing/index.js'
+import { formatConformanceReport, runConformance, typeScriptFixture, type ConformanceReport } from '../src/testing/index.js'
 
 const operations: LspOperation[] = ['definition', 'references', 'hover', 'documentSymbols']
 
@@ -48,7 +48,7 @@ describe('the conformance kit fails broken providers with a clear report', () =>
     expect(check(report, 'a missing file fails with a typed LspError').status).toBe('failed')
     // Unclaimed operations are skipped, not failed.
     expect(check(report, 'rename touches every file that uses the symbol, and writes nothing').status).toBe('skipped')
-    expect(formatConformanceReport(report)).toMatch(/^conformance of provider "empty": \d+ passed, \d+ failed/)
+    expect(formatConformanceReport(report)).toMatch(/^conformance of provider "empty" on the typescript fixture: \d+ passed, \d+ failed/)
   })
 
   it('an out-of-root URI', async () => {
@@ -138,6 +138,44 @@ describe('the conformance kit fails broken providers with a clear report', () =>
     expect(check(report, 'registers with ctx.lsp')).toMatchObject({
       status: 'failed',
       message: expect.stringContaining('not a file extension'),
+    })
+  })
+
+  it('a check whose fields the record leaves out is skipped naming the field, and a limit with its reason', async () => {
+    const { hover: _, ...withoutHover } = typeScriptFixture
+    const report = await runConformance({
+      fixture: { ...withoutHover, limits: { references: 'the server cannot see the test files' } },
+      setup: () => ({ provider: brokenProvider('partial', empty) }),
+    })
+    expect(check(report, 'hover shows the declared type')).toMatchObject({
+      id: 'hover',
+      status: 'skipped',
+      message: 'the typescript fixture record has no hover',
+    })
+    expect(check(report, 'references include the declaration and every use site')).toMatchObject({
+      status: 'skipped',
+      message: 'the typescript fixture record says: the server cannot see the test files',
+    })
+    // The non-ASCII hover reads another field, so it still runs (and fails on the empty answer).
+    expect(check(report, 'hover on a non-ASCII identifier').status).toBe('failed')
+  })
+
+  it('a needle that is not in the fixture, or not unique, fails the check naming it', async () => {
+    const report = await runConformance({
+      fixture: {
+        ...typeScriptFixture,
+        definition: { ...typeScriptFixture.definition!, use: { file: 'src/main.ts', text: 'no such text' } },
+        hover: { at: { file: 'src/main.ts', text: 'circle' }, includes: ['circle'] },
+      },
+      setup: () => ({ provider: brokenProvider('needles', empty) }),
+    })
+    expect(check(report, 'definition lands on the declaration')).toMatchObject({
+      status: 'failed',
+      message: 'fixture src/main.ts has no "no such text"',
+    })
+    expect(check(report, 'hover shows the declared type')).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('more than once'),
     })
   })
 })

@@ -84,7 +84,18 @@ it('exports exactly its public values', () => {
   expect(Object.keys(surface).sort()).toEqual(publicValues)
 })
 
-const testingValues = ['conformanceFixtureDir', 'copyFixture', 'createMemoryWorkspace', 'formatConformanceReport', 'runConformance']
+const testingValues = [
+  'conformanceFixtureDir',
+  'conformanceFixtures',
+  'copyFixture',
+  'createMemoryWorkspace',
+  'formatConformanceReport',
+  'goFixture',
+  'pythonFixture',
+  'runConformance',
+  'rustFixture',
+  'typeScriptFixture',
+]
 
 it('exports exactly its public testing kit from @codeseam/lsp/testing', async () => {
   expect(Object.keys(await import('../src/testing/index.js')).sort()).toEqual(testingValues)

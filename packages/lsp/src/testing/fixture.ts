@@ -5,9 +5,24 @@ import { fileURLToPath } from 'node:url'
 
 import { TextLines } from '../coordinates.js'
 import type { LspPosition } from '../vocabulary.js'
+import type { FixtureSite } from './fixture-record.js'
+
+/**
+ * A fixture folder the kit ships (`fixtures/<name>` in the package). Resolved here, beside the TypeScript one,
+ * so source and bundle (`dist/testing/index.js`) find it at the same depth.
+ */
+export function kitFixtureDir(name: string): string {
+  return fileURLToPath(new URL(`../../fixtures/${name}`, import.meta.url))
+}
 
 /** The TypeScript fixture workspace the kit ships (`fixtures/conformance` in the package). */
-export const conformanceFixtureDir = fileURLToPath(new URL('../../fixtures/conformance', import.meta.url))
+export const conformanceFixtureDir = kitFixtureDir('conformance')
+
+/** Source files whose words {@link FixtureWorkspace.occurrences} searches. */
+const sourceFile = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|pyi|go|rs|c|h|cc|cpp|cxx|hh|hpp|hxx)$/
+
+/** Folders a fixture copy may gain from its servers (build output, caches) that hold no fixture source. */
+const generatedFolder = new Set(['node_modules', 'target', '__pycache__'])
 
 /** A private copy of a fixture workspace on disk, with helpers that find positions by text. */
 export interface FixtureWorkspace {
@@ -24,6 +39,8 @@ export interface FixtureWorkspace {
   locate(relative: string, needle: string, options?: { occurrence?: number; offset?: number }): Promise<LspPosition>
   /** Zero-based line of the first line containing `needle`. */
   lineOf(relative: string, needle: string): Promise<number>
+  /** Position of a site, found by its text (which must occur exactly once in its file). */
+  find(site: FixtureSite): Promise<LspPosition>
   /** Every whole-word occurrence of `word` across the fixture's source files. */
   occurrences(word: string): Promise<ReadonlyArray<{ readonly path: string; readonly position: LspPosition }>>
   /** Deletes the copy. */
@@ -50,8 +67,8 @@ export async function copyFixture(source: string = conformanceFixtureDir): Promi
     const files = await Promise.all(
       entries.map(async (entry) => {
         const full = nodePath.join(dir, entry.name)
-        if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : listSources(full)
-        return /\.(ts|tsx|py|c|cpp|h)$/.test(entry.name) ? [full] : []
+        if (entry.isDirectory()) return generatedFolder.has(entry.name) || entry.name.startsWith('.') ? [] : listSources(full)
+        return sourceFile.test(entry.name) ? [full] : []
       }),
     )
     return files.flat()
@@ -63,6 +80,17 @@ export async function copyFixture(source: string = conformanceFixtureDir): Promi
     locate,
     async lineOf(relative, needle) {
       return (await locate(relative, needle)).line
+    },
+    async find(site) {
+      const content = await text(site.file)
+      const index = content.indexOf(site.text)
+      if (index < 0) throw new Error(`fixture ${site.file} has no ${JSON.stringify(site.text)}`)
+      if (content.indexOf(site.text, index + 1) >= 0) {
+        throw new Error(`fixture ${site.file} has ${JSON.stringify(site.text)} more than once: make the text unique`)
+      }
+      const within = site.at === undefined ? 0 : site.text.indexOf(site.at)
+      if (within < 0) throw new Error(`${JSON.stringify(site.at)} is not part of ${JSON.stringify(site.text)} (${site.file})`)
+      return new TextLines(content).positionAt(index + within)
     },
     async occurrences(word) {
       const pattern = new RegExp(`(?<![\\p{L}\\p{N}_$])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}_$])`, 'gu')

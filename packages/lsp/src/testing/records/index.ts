@@ -1,0 +1,15 @@
+import type { ConformanceFixture } from '../fixture-record.js'
+import { goFixture } from './go.js'
+import { pythonFixture } from './python.js'
+import { rustFixture } from './rust.js'
+import { typeScriptFixture } from './typescript.js'
+
+export { goFixture, pythonFixture, rustFixture, typeScriptFixture }
+
+/** Every fixture record the kit ships, by language id. */
+export const conformanceFixtures = {
+  typescript: typeScriptFixture,
+  python: pythonFixture,
+  go: goFixture,
+  rust: rustFixture,
+} as const satisfies { readonly [languageId: string]: ConformanceFixture }
