@@ -173,5 +173,5 @@ export const goplsRecord: LanguageRecord = {
   ],
   fixture: 'go-basic',
   notes:
-    'installed by `scripts/install-language-servers.sh` (`go install golang.org/x/tools/gopls@v0.23.0`); found on PATH or in `$(go env GOPATH)/bin`; roots from `go.work`, else `go.mod`',
+    "every operation but declaration and type hierarchy; `bash scripts/run.sh test` installs it when missing; found on PATH or in `$(go env GOPATH)/bin`; untrusted roots get the machine's own toolchain (GOTOOLCHAIN=local) and a read-only module graph (GOFLAGS=-mod=readonly)",
 }

@@ -144,5 +144,5 @@ export const rustAnalyzerRecord: LanguageRecord = {
   ],
   fixture: 'rust-basic',
   notes:
-    'built from crates.io by `scripts/install-language-servers.sh` into `~/.cache/codeseam`; readiness from its own status notification',
+    'every operation but type hierarchy; `bash scripts/run.sh test` builds it when missing (about 12 minutes on 2 cores, once per machine); queries wait until its own status says it finished indexing (never a partial first answer); untrusted roots: no build scripts, no proc macros, no cargo check, the toolchain pinned; without the `rust-src` component (not downloadable here) standard-library types are not navigable',
 }

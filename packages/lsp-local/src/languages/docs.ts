@@ -1,0 +1,58 @@
+import { lspOperations } from '@codeseam/lsp'
+
+import { supportedOperations } from '../policy/profile-operations.js'
+
+import { languageRecords } from './index.js'
+import type { LanguageRecord } from './record.js'
+
+/*
+ * The docs' language tables, rendered from the records (README.md "Languages", docs/lsp-local.md "Built-in
+ * profiles"); test/language-docs.test.ts holds the docs to them.
+ */
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
+
+function extensionsOf(record: LanguageRecord): string {
+  return Object.keys(record.profile({ found: false, command: record.id, why: '' }).extensions).join(' ')
+}
+
+function installOf(record: LanguageRecord): string {
+  if (record.install.source === 'dependency') return 'an npm dependency of @codeseam/lsp-local (installed with it)'
+  return `\`${record.install.command}\`${record.install.lands === undefined ? '' : `; lands in ${record.install.lands}`}`
+}
+
+/** What a record's server answers, in words: "every operation except …". */
+export function answersOf(record: LanguageRecord): string {
+  const yes = new Set(supportedOperations(record.support))
+  const no = lspOperations.filter((operation) => !yes.has(operation))
+  const since = lspOperations.flatMap((operation) => {
+    const support = record.support[operation]
+    return typeof support === 'object' && 'since' in support ? [`${operation} from ${support.since}`] : []
+  })
+  const base = no.length === 0 ? 'every operation' : `every operation except ${no.join(', ')}`
+  return since.length === 0 ? base : `${base} (by version: ${since.join(', ')})`
+}
+
+/** README.md's language table. */
+export function readmeLanguageTable(records: ReadonlyArray<LanguageRecord> = languageRecords): string {
+  return [
+    '| language | server | installed by | notes |',
+    '|---|---|---|---|',
+    ...records.map(
+      (r) =>
+        `| ${cell(r.language)} | ${cell(r.server)}${r.enabled === false ? ' (off by default)' : ''} | ${cell(installOf(r))} | ${cell(r.notes)} |`,
+    ),
+  ].join('\n')
+}
+
+/** docs/lsp-local.md's table of built-in profiles. */
+export function profileTable(records: ReadonlyArray<LanguageRecord> = languageRecords): string {
+  return [
+    '| profile | extensions | readiness | untrusted roots | answers (the minimum set the tests hold it to) |',
+    '|---|---|---|---|---|',
+    ...records.map(
+      (r) =>
+        `| \`${r.id}\`${r.enabled === false ? ' (off)' : ''} | ${extensionsOf(r)} | \`${r.readiness}\` | ${cell(r.trust.why)} | ${cell(answersOf(r))} |`,
+    ),
+  ].join('\n')
+}
