@@ -25,6 +25,7 @@ export type {
   LspHover,
   LspInlayHint,
   LspInlayHintLabelPart,
+  LspLibraryLocation,
   LspLocation,
   LspOperation,
   LspOperationScope,

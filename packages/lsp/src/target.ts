@@ -68,21 +68,46 @@ export interface ResolveTargetOptions {
   readonly accept?: (file: ResolvedFile) => void
 }
 
+/** Go methods in gopls outlines: `(*Router).Match`, `(Router).Match`, `(*List[T]).Push` — receiver type and method. */
+const receiverMethod = /^\(\*?([\p{L}_][\p{L}\p{N}_]*)(?:\[[^\]]*\])?\)\.(.+)$/u
+/** Rust impl blocks in rust-analyzer outlines: `impl Shape for Circle`, `impl<T> Buf for Take<T>`, `impl Circle`. */
+const implBlock = /^impl\b(?:\s*<.*?>)?\s+(?:.*?\s+for\s+)?(?:[\p{L}\p{N}_]+::)*([\p{L}_][\p{L}\p{N}_]*)/u
+
+/**
+ * A symbol's qualified name as people write it, and the container its children are qualified with: a Go method
+ * is its receiver type and name (`Router.Match` for `(*Router).Match`); a Rust impl block keeps its own name, but
+ * its methods are the implemented type's (`Circle.area` under `impl Shape for Circle`).
+ */
+function qualify(
+  name: string,
+  container: string | undefined,
+): { readonly qualifiedName: string; readonly container?: string; readonly children: string } {
+  const join = (part: string) => (container === undefined ? part : `${container}.${part}`)
+  const method = receiverMethod.exec(name)
+  if (method !== null) {
+    const receiver = join(method[1] ?? '')
+    return { qualifiedName: `${receiver}.${method[2]}`, container: receiver, children: `${receiver}.${method[2]}` }
+  }
+  const impl = implBlock.exec(name)
+  const own = join(name)
+  return { qualifiedName: own, ...(container === undefined ? {} : { container }), children: impl?.[1] === undefined ? own : join(impl[1]) }
+}
+
 /** Flattens a document outline into symbols with qualified names, in document order. */
 export function flattenSymbols(symbols: ReadonlyArray<LspDocumentSymbol>, container?: string): LspFlatSymbol[] {
   const out: LspFlatSymbol[] = []
   for (const symbol of symbols) {
-    const qualifiedName = container === undefined ? symbol.name : `${container}.${symbol.name}`
+    const qualified = qualify(symbol.name, container)
     out.push({
       name: symbol.name,
-      qualifiedName,
-      ...(container === undefined ? {} : { container }),
+      qualifiedName: qualified.qualifiedName,
+      ...(qualified.container === undefined ? {} : { container: qualified.container }),
       kind: symbol.kind,
       range: symbol.range,
       selectionRange: symbol.selectionRange,
       ...(symbol.detail === undefined ? {} : { detail: symbol.detail }),
     })
-    out.push(...flattenSymbols(symbol.children, qualifiedName))
+    out.push(...flattenSymbols(symbol.children, qualified.children))
   }
   return out
 }

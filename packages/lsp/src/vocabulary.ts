@@ -29,6 +29,15 @@ export interface LspLocation {
   readonly originSelectionRange?: LspRange
 }
 
+/** A location in a library outside the workspace: where it is, and which library; its text is never read. */
+export interface LspLibraryLocation {
+  /** Absolute path, outside every workspace root. */
+  readonly path: string
+  readonly range: LspRange
+  /** Which library, as people name it (`Go standard library`, `Go module cache`, `Rust toolchain sources`, …). */
+  readonly library: string
+}
+
 /** Symbol kinds by name, in LSP SymbolKind order (1 = file … 26 = typeParameter). */
 export const lspSymbolKinds = [
   'file',
@@ -246,6 +255,11 @@ export interface LspResultMeta {
   readonly stale?: boolean
   /** Locations the server returned outside the workspace (or with non-file URIs), dropped. */
   readonly droppedOutsideWorkspace?: number
+  /**
+   * Locations outside the workspace in a library the backend knows (a language's standard library, a module
+   * cache, a toolchain): named, never read, and not counted in `droppedOutsideWorkspace`.
+   */
+  readonly libraryLocations?: ReadonlyArray<LspLibraryLocation>
   /** Workspace-wide answers: how much of the workspace was searched. */
   readonly coverage?: LspSearchCoverage
   /** Providers that failed during a fan-out, with their error. */

@@ -36,6 +36,7 @@ export type {
   LspHover,
   LspInlayHint,
   LspInlayHintLabelPart,
+  LspLibraryLocation,
   LspLocation,
   LspOperation,
   LspOperationScope,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 
 import { createLsp, LspError, resolveTarget, resultMeta, type LspDocumentSymbol, type LspErrorCode, type LspService } from '../src/index.js'
 import { createMemoryWorkspace } from '../src/testing/index.js'
+import { flattenSymbols } from '../src/target.js'
 
 const source = [
   'export class Router {',
@@ -190,5 +191,47 @@ describe('resolveTarget', () => {
     expect((await resolveTarget(lsp, { path: 'src/router.ts', symbol: 'Router' })).symbol?.name).toBe('Router')
     await resolveTarget(lsp, { path: 'src/router.ts', symbol: 'Router' })
     expect(calls).toBe(2)
+  })
+})
+
+describe('qualified names of Go methods and Rust impl members', () => {
+  const at = (line: number) => ({ start: { line, character: 0 }, end: { line, character: 5 } })
+  const symbol = (name: string, kind: LspDocumentSymbol['kind'], line: number, children: LspDocumentSymbol[] = []): LspDocumentSymbol => ({
+    name,
+    kind,
+    range: at(line),
+    selectionRange: at(line),
+    children,
+  })
+
+  it("a gopls method `(*Router).Match` is Router.Match; a generic receiver's type parameters are not part of it", () => {
+    const flat = flattenSymbols([
+      symbol('Router', 'struct', 0),
+      symbol('(*Router).Match', 'method', 2),
+      symbol('(List[T]).Push', 'method', 4),
+    ])
+    expect(flat.map((s) => [s.qualifiedName, s.container])).toEqual([
+      ['Router', undefined],
+      ['Router.Match', 'Router'],
+      ['List.Push', 'List'],
+    ])
+  })
+
+  it("a rust-analyzer impl block keeps its name; its methods are the implemented type's", () => {
+    const flat = flattenSymbols([
+      symbol('Circle', 'struct', 0),
+      symbol('impl Shape for Circle', 'object', 2, [symbol('area', 'method', 3)]),
+      symbol('impl<T: Buf> Buf for Take<T>', 'object', 5, [symbol('remaining', 'method', 6)]),
+      symbol('impl Circle', 'object', 8, [symbol('new', 'function', 9)]),
+    ])
+    expect(flat.map((s) => s.qualifiedName)).toEqual([
+      'Circle',
+      'impl Shape for Circle',
+      'Circle.area',
+      'impl<T: Buf> Buf for Take<T>',
+      'Take.remaining',
+      'impl Circle',
+      'Circle.new',
+    ])
   })
 })

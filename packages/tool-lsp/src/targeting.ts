@@ -307,12 +307,14 @@ export function noticeForRoots(
 ): string | undefined {
   const notes: string[] = []
   const metas = answers.map((a) => a.meta)
+  // An answer that lands in a library outside the workspace is not empty: it is named below.
+  if (metas.some((m) => (m.libraryLocations?.length ?? 0) > 0)) empty = false
   if (metas.some((m) => m.status === 'indexing')) {
     notes.push(
       `the language server is still indexing the workspace, so ${what} may be incomplete${empty ? ' (an empty answer does not mean there are none)' : ''}; ask again once code_status shows it ready`,
     )
   } else {
-    const coldEmpty = answers.filter((a) => (a.empty ?? empty) && !a.meta.warm)
+    const coldEmpty = answers.filter((a) => (a.empty ?? empty) && !a.meta.warm && (a.meta.libraryLocations?.length ?? 0) === 0)
     const where = coldEmpty.map((a) => a.rootId).filter((id): id is string => id !== undefined)
     if (coldEmpty.length > 0 && answers.length > 1 && where.length === coldEmpty.length) {
       // Over several roots, a cold root that found nothing is named even when the others found something.
@@ -344,6 +346,16 @@ export function noticeForRoots(
   if (missing.size > 0) notes.push(`not covered, no server installed: ${[...missing].join('; ')}`)
   const dropped = metas.reduce((sum, m) => sum + (m.droppedOutsideWorkspace ?? 0), 0)
   if (dropped > 0) notes.push(`${dropped} result(s) outside the workspace (libraries, generated files) were left out`)
+  const library = metas.flatMap((m) => m.libraryLocations ?? [])
+  if (library.length > 0) {
+    const shownLibrary = library
+      .slice(0, 5)
+      .map((l) => `${l.path}:${l.range.start.line + 1}:${l.range.start.character + 1} (${l.library})`)
+      .join('; ')
+    notes.push(
+      `${library.length === 1 ? 'a result is' : `${library.length} results are`} in a library outside the workspace, named here but not read or editable: ${shownLibrary}${library.length > 5 ? '; …' : ''}`,
+    )
+  }
   const derived = derivedNote(metas)
   if (derived !== undefined) notes.push(derived)
   return notes.length === 0 ? undefined : `${notes.join('. ')}.`

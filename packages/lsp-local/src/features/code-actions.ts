@@ -82,6 +82,13 @@ export async function resolveAction(
   const edit = translator.workspaceEdit(codeAction.edit, versionOf)
   if (codeAction.command === undefined) return { title: codeAction.title, edit }
   const command = codeAction.command
+  if (server.spec.refusedCommands?.includes(command.command) === true) {
+    throw new LspError(
+      'UNTRUSTED',
+      `code action "${codeAction.title}" runs ${command.command}, which runs code or changes modules the workspace chooses; it is refused for an untrusted root (mark the root trusted if you have vetted it)`,
+      { data: { command: command.command } },
+    )
+  }
   const { value, edits } = await server.capturingEdits(() =>
     server.request(
       ExecuteCommandRequest.type,

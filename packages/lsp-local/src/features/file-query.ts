@@ -8,6 +8,7 @@ import {
   type LspSearchCoverage,
 } from '@codeseam/lsp'
 
+import { recordFor } from '../languages/index.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { supportsPullDiagnostics } from '../server/capabilities.js'
 import { breachOf, fileLimitError } from '../documents/file-limits.js'
@@ -110,6 +111,8 @@ export async function fileQuery(
         meta: resultMeta(serving, server, warm, translator, { documentVersion: versionAtStart, contentHash: hashAtStart }),
       }
     }
+    // Where the language keeps its libraries outside the root (GOROOT, the module cache, the toolchain): named, never read.
+    const libraries = (await recordFor(serving.profile)?.libraries?.()) ?? []
     let waitedForAnalysis = false
     let previousAnswer: string | undefined
     let confirmations = 0
@@ -119,7 +122,7 @@ export async function fileQuery(
     let fileStatusWaitUntil: number | undefined
     for (;;) {
       const settledWhenAsked = server.analysis.settled
-      const translator = new Translator(workspace.containment)
+      const translator = new Translator(workspace.containment, libraries)
       const result = await runOperation(request, {
         server,
         translator,

@@ -51,7 +51,7 @@ async function untilQuiescent(slot: ServerSlot, server: LanguageServer, signal: 
   const quiet = await server.waitForQuiet(started + limit, signal)
   if (signal.aborted) throw new LspError('CANCELLED', 'the query was cancelled while the server was indexing')
   if (!quiet) {
-    const status = server.lastServerStatus?.message
+    const status = server.busy.lastStatus?.message
     throw new LspError(
       'TIMEOUT',
       `the ${slot.profile.id} server for ${slot.root} was still indexing after ${Math.round(limit / 1000)} s${status === undefined ? '' : ` (${status})`}; no partial answer was given. Ask again later, or raise readinessTimeoutMs in its profile`,
@@ -87,6 +87,7 @@ export function resultMeta(
     truncated: false,
     elapsedMs: 0,
     ...(translator.dropped > 0 ? { droppedOutsideWorkspace: translator.dropped } : {}),
+    ...(translator.library.length > 0 ? { libraryLocations: [...translator.library] } : {}),
     ...extra,
   }
 }

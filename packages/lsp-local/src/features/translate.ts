@@ -1,7 +1,9 @@
 // Size: the one module where protocol shapes become seam shapes (every operation's translation side by side, like typescript-language-server's typeConverters.ts); splitting it would scatter that single conversion point.
 import { createHash } from 'node:crypto'
+import { fileURLToPath } from 'node:url'
 
 import {
+  isWithin,
   LspError,
   symbolKindFromNumber,
   type Containment,
@@ -11,6 +13,7 @@ import {
   type LspHierarchyItem,
   type LspHover,
   type LspInlayHint,
+  type LspLibraryLocation,
   type LspLocation,
   type LspSignatureHelp,
   type LspTextEdit,
@@ -36,6 +39,7 @@ import {
   type LocationLink,
   type MarkedString,
   type MarkupContent,
+  type Range,
   type SignatureHelp,
   type SymbolInformation,
   type TextEdit,
@@ -44,6 +48,8 @@ import {
   type WorkspaceSymbol,
 } from 'vscode-languageserver-protocol/node'
 
+import type { LibraryRoot } from '../languages/record.js'
+
 /**
  * Every protocol → seam conversion in one place. Server output is untrusted: in read results anything that
  * points outside the root (or is not a `file:` URI) is dropped and counted in `dropped`, never returned; an
@@ -51,8 +57,34 @@ import {
  */
 export class Translator {
   dropped = 0
+  /** Read-result locations outside the root in a library the language's record names: kept by name, never read. */
+  readonly library: LspLibraryLocation[] = []
 
-  constructor(private readonly containment: Containment) {}
+  constructor(
+    private readonly containment: Containment,
+    private readonly libraries: ReadonlyArray<LibraryRoot> = [],
+  ) {}
+
+  /** An outside location in a known library root, by its URI's path alone (nothing is read). */
+  private libraryOf(uri: string, range: Range): LspLibraryLocation | undefined {
+    if (this.libraries.length === 0 || !uri.startsWith('file:')) return undefined
+    let path: string
+    try {
+      path = fileURLToPath(uri)
+    } catch {
+      return undefined
+    }
+    const root = this.libraries.find((library) => isWithin(library.path, path))
+    return root === undefined ? undefined : { path, range, library: root.library }
+  }
+
+  /** A read-result location outside the root: a library location when it is one, else a drop. */
+  private outside(uri: string, range: Range): void {
+    const library = this.libraryOf(uri, range)
+    if (library === undefined) return
+    this.dropped--
+    if (!this.library.some((l) => l.path === library.path && l.range.start.line === range.start.line)) this.library.push(library)
+  }
 
   /** The contained path of a URI without counting a drop. */
   pathOf(uri: string): string | undefined {
@@ -95,7 +127,10 @@ export class Translator {
       if (entry === null || typeof entry !== 'object') throw this.malformed('location', entry)
       if ('targetUri' in entry) {
         const path = this.path(entry.targetUri)
-        if (path === undefined) continue
+        if (path === undefined) {
+          this.outside(entry.targetUri, entry.targetSelectionRange ?? entry.targetRange)
+          continue
+        }
         out.push({
           uri: entry.targetUri,
           path,
@@ -106,7 +141,10 @@ export class Translator {
       } else {
         if (typeof entry.uri !== 'string' || entry.range === undefined) throw this.malformed('location', entry)
         const path = this.path(entry.uri)
-        if (path === undefined) continue
+        if (path === undefined) {
+          this.outside(entry.uri, entry.range)
+          continue
+        }
         out.push({ uri: entry.uri, path, range: entry.range })
       }
     }

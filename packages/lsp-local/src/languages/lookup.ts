@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process'
 import { readdirSync, realpathSync, statSync } from 'node:fs'
+import { homedir } from 'node:os'
 import * as nodePath from 'node:path'
 
 import { ownPackageRequire } from '../policy/own-packages.js'
@@ -56,4 +58,31 @@ export function pathEntriesMatching(
     }
   }
   return out
+}
+
+/**
+ * The lines a toolchain command prints (`go env GOROOT`, `rustc --print sysroot`), run in the home folder — never
+ * in a workspace, whose files could choose the toolchain — without a shell, bounded; undefined when it fails.
+ */
+export function toolchainLines(
+  command: string,
+  args: ReadonlyArray<string>,
+  env: Readonly<Record<string, string>> = {},
+): Promise<string[] | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      [...args],
+      { encoding: 'utf8', timeout: 10_000, cwd: homedir(), env: { ...process.env, ...env }, windowsHide: true },
+      (error, out) =>
+        resolve(
+          error === null && typeof out === 'string'
+            ? out
+                .split('\n')
+                .map((line) => line.trim())
+                .filter((line) => line !== '')
+            : undefined,
+        ),
+    )
+  })
 }

@@ -53,6 +53,8 @@ export interface DraftPlan {
   settings: Record<string, unknown>
   /** Each change, said for status and logs. */
   hardening: string[]
+  /** workspace/executeCommand commands refused for this root (they run workspace code or rewrite its module graph). */
+  refusedCommands: string[]
 }
 
 /** What a trust rule knows about the root it hardens for. */
@@ -109,6 +111,12 @@ export interface LanguageGrammar {
   readonly comments: { readonly line: ReadonlyArray<string>; readonly block: ReadonlyArray<readonly [string, string]> }
 }
 
+/** A folder of library sources outside the workspace, and what people call it. */
+export interface LibraryRoot {
+  readonly path: string
+  readonly library: string
+}
+
 /** The fields of a built-in profile a record decides (the lookup supplies command, bundled and unavailable). */
 export type RecordProfile = Omit<ServerProfile, 'id' | 'command' | 'bundled' | 'unavailable' | 'operations' | 'readiness' | 'projectRoot'>
 
@@ -146,6 +154,12 @@ export interface LanguageRecord {
   }
   /** Files whose change invalidates the server's project model (root markers and lock files). */
   readonly projectFiles: ReadonlyArray<string>
+  /**
+   * Folders outside any workspace that hold the language's libraries (its standard library, a module cache, a
+   * toolchain's sources): a definition that lands there is named as a library location, never read. Asked once
+   * per process, without running anything the workspace chose.
+   */
+  libraries?(): Promise<ReadonlyArray<LibraryRoot>>
   /** The language facts for each language id the server serves. */
   readonly grammar: ReadonlyArray<LanguageGrammar>
   /** The test fixture's folder under packages/lsp-local/test/fixtures. */

@@ -1,4 +1,4 @@
-import type { LspProviderStatus } from '@codeseam/lsp'
+import { LspError, type LspProviderStatus } from '@codeseam/lsp'
 
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer, ServerState } from '../server/language-server.js'
@@ -47,4 +47,11 @@ export function slotStatus(
     restarts,
     languages: [...new Set(Object.values(profile.extensions))],
   }
+}
+
+/** The error of a slot that no longer starts its server (a crash loop): why, and for which root. */
+export function slotUnavailable(profile: ServerProfile, root: string, reason: string | undefined): LspError {
+  return new LspError('UNAVAILABLE', `the ${profile.id} language server for ${root} is unavailable: ${reason ?? 'unknown reason'}`, {
+    data: { profile: profile.id, root },
+  })
 }

@@ -10,7 +10,7 @@ import { nestedSettings, type NestedProjects } from '../workspace/nested-project
 import { planSpawn } from '../policy/trust.js'
 import type { FeatureFacts } from './feature-facts.js'
 import { SharedStart } from './shared-start.js'
-import { slotStatus } from './slot-status.js'
+import { slotStatus, slotUnavailable } from './slot-status.js'
 import { SlotTelemetry } from './slot-telemetry.js'
 
 /** What a slot asks of the host around a start. */
@@ -109,7 +109,7 @@ export class ServerSlot {
 
   private async acquireIn(span: Span, deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
     if (this.disposed) throw new LspError('DISPOSED', 'the lsp-local host was disposed')
-    if (this.unavailable !== undefined) throw this.unavailableError()
+    if (this.unavailable !== undefined) throw slotUnavailable(this.profile, this.root, this.unavailable)
     const live = this.live
     if (live !== undefined) {
       this.telemetry.acquired(span, false)
@@ -120,14 +120,6 @@ export class ServerSlot {
     const started = this.starting.join((startSignal) => this.start(hostDeadline, startSignal), deadline, signal)
     this.telemetry.acquired(span, true)
     return started
-  }
-
-  private unavailableError(): LspError {
-    return new LspError(
-      'UNAVAILABLE',
-      `the ${this.profile.id} language server for ${this.root} is unavailable: ${this.unavailable ?? 'unknown reason'}`,
-      { data: { profile: this.profile.id, root: this.root } },
-    )
   }
 
   /** One start in a start span: backoff after a crash, spawn, handshake, readiness wait. */
@@ -173,6 +165,7 @@ export class ServerSlot {
       fileLimits: this.config.limits,
       livenessGraceMs: this.config.livenessGraceMs,
       serverStatus: this.profile.readiness === 'serverStatus',
+      ...(plan.refusedCommands === undefined ? {} : { refusedCommands: plan.refusedCommands }),
       workspaceRoot: this.workspaceRoot,
       onEscape: () => this.hooks?.escaped?.(this.workspaceRoot),
     })
@@ -219,7 +212,7 @@ export class ServerSlot {
     if (this.crashTimes.length > this.config.maxRestarts) {
       this.unavailable = `it crashed ${this.crashTimes.length} times within ${Math.round(this.config.restartWindowMs / 1000)} s, so it is no longer restarted (last: ${previous.crashReason ?? 'unknown'}). Last stderr lines:\n${previous.stderrTail(10)}`
       this.onStatus(this.statusSync())
-      throw this.unavailableError()
+      throw slotUnavailable(this.profile, this.root, this.unavailable)
     }
     this.restarts++
     const delay = this.crashTimes.length <= 1 ? 0 : Math.min(250 * 2 ** (this.crashTimes.length - 2), 8_000)

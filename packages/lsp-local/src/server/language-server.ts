@@ -21,7 +21,8 @@ import {
 
 import { DocumentSync } from '../documents/documents.js'
 import { AnalysisPasses } from './analysis-passes.js'
-import { connect, type ServerStatusParams } from './connection.js'
+import { Busy } from './busy.js'
+import { connect } from './connection.js'
 import { CrashSignal } from './crash.js'
 import { Deadlines } from './deadlines.js'
 import { DiagnosticsStore, type DiagnosticsEntry } from './diagnostics.js'
@@ -35,9 +36,6 @@ import { shutdown } from './shutdown.js'
 import { readyWait } from './telemetry.js'
 import { waitForNoProgress, waitForPushOrPull } from './waits.js'
 import type { LanguageServerSpec } from './spec.js'
-
-/** The progress token that stands for a server's own not-yet-quiescent status (see {@link LanguageServerSpec.serverStatus}). */
-const serverStatusToken = 'codeseam:experimental/serverStatus'
 
 export type ServerState = 'starting' | 'indexing' | 'ready' | 'crashed' | 'stopped'
 
@@ -56,8 +54,8 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
   capabilities: ServerCapabilities = {}
   readonly registrations = new Map<string, Registration>()
   readonly activeProgress = new Set<string | number>()
-  /** The last `experimental/serverStatus` the server sent (rust-analyzer), if any. */
-  lastServerStatus: ServerStatusParams | undefined
+  /** Work-done progress and the server's own readiness reports (rust-analyzer's `experimental/serverStatus`). */
+  readonly busy = new Busy(this.activeProgress, () => this.emit('progress'))
   readonly analysis = new AnalysisPasses()
   state: ServerState = 'starting'
   crashReason: string | undefined
@@ -96,17 +94,8 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
           for (const id of ids) this.registrations.delete(id)
         },
         applyEdit: (params) => this.edits.applyEdit(params),
-        progress: (token, value) => {
-          if (value.kind === 'begin') this.activeProgress.add(token)
-          else if (value.kind === 'end') this.activeProgress.delete(token)
-          this.emit('progress')
-        },
-        serverStatus: (params) => {
-          this.lastServerStatus = params
-          if (params.quiescent) this.activeProgress.delete(serverStatusToken)
-          else this.activeProgress.add(serverStatusToken)
-          this.emit('progress')
-        },
+        progress: (token, value) => this.busy.progress(token, value),
+        serverStatus: (params) => this.busy.status(params),
         diagnostics: (params) => this.diagnostics.push(params),
         analysisPass: () => this.analysis.passed(),
         fileStatus: (params) => this.fileStatus.report(params),
@@ -227,8 +216,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     })
     this.capabilities = result.capabilities ?? {}
     this.syncKind = syncKindOf(this.capabilities)
-    // Busy until the server's own status says quiescent (it sends the first one after initialized).
-    if (this.spec.serverStatus === true && this.lastServerStatus === undefined) this.activeProgress.add(serverStatusToken)
+    if (this.spec.serverStatus === true) this.busy.expectStatus()
     await this.connection.sendNotification(InitializedNotification.type, {})
     await this.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: this.spec.settings })
     this.setState(this.activeProgress.size > 0 ? 'indexing' : 'ready')

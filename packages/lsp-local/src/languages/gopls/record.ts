@@ -3,8 +3,8 @@ import { homedir } from 'node:os'
 import * as nodePath from 'node:path'
 
 import type { SupportTable } from '../../policy/profile-operations.js'
-import { absolutePathEntries, executablesNamed } from '../lookup.js'
-import { words, type LanguageRecord, type Located } from '../record.js'
+import { absolutePathEntries, executablesNamed, toolchainLines } from '../lookup.js'
+import { words, type LanguageRecord, type LibraryRoot, type Located } from '../record.js'
 import { mergeSettings } from '../settings.js'
 
 /** The gopls release codeseam pins: the newest that installs on Go 1.26 (v0.24 needs Go 1.27). */
@@ -64,6 +64,39 @@ function goplsVersionOf(executable: string): Promise<string | undefined> {
   return probe
 }
 
+/** gopls commands that run workspace code (go generate, go test, cgo) or change the module graph (go get, go mod tidy, vendor). */
+export const goplsWorkspaceCommands: ReadonlyArray<string> = [
+  'gopls.generate',
+  'gopls.regenerate_cgo',
+  'gopls.run_tests',
+  'gopls.test',
+  'gopls.run_govulncheck',
+  'gopls.vulncheck',
+  'gopls.gc_details',
+  'gopls.tidy',
+  'gopls.vendor',
+  'gopls.update_go_sum',
+  'gopls.upgrade_dependency',
+  'gopls.add_dependency',
+  'gopls.remove_dependency',
+  'gopls.go_get_package',
+  'gopls.run_go_work_command',
+]
+
+let goLibraries: Promise<ReadonlyArray<LibraryRoot>> | undefined
+
+/** GOROOT's sources and the module cache, from the machine's own `go env` (GOTOOLCHAIN=local). */
+function goLibraryRoots(): Promise<ReadonlyArray<LibraryRoot>> {
+  goLibraries ??= toolchainLines('go', ['env', 'GOROOT', 'GOMODCACHE'], { GOTOOLCHAIN: 'local', GOFLAGS: '' }).then((lines) => {
+    const [goroot, modcache] = lines ?? []
+    return [
+      ...(goroot === undefined ? [] : [{ path: nodePath.join(goroot, 'src'), library: 'Go standard library' }]),
+      ...(modcache === undefined ? [] : [{ path: modcache, library: 'Go module cache' }]),
+    ]
+  })
+  return goLibraries
+}
+
 export const goplsInstall = `go install golang.org/x/tools/gopls@${goplsVersion}`
 
 export const goplsRecord: LanguageRecord = {
@@ -87,6 +120,7 @@ export const goplsRecord: LanguageRecord = {
   },
   install: { command: goplsInstall, source: 'go', lands: '$(go env GOPATH)/bin (usually ~/go/bin), found there without PATH' },
   recognizes: (command) => nodePath.basename(command) === 'gopls',
+  libraries: goLibraryRoots,
   profile: () => ({
     args: ['serve'],
     extensions: { '.go': 'go' },
@@ -129,10 +163,14 @@ export const goplsRecord: LanguageRecord = {
           },
         },
       })
+      // Code actions whose command would run workspace code (go generate, tests, cgo) or rewrite go.mod/go.sum
+      // and fetch modules: refused when a resolve would execute them.
+      draft.refusedCommands.push(...goplsWorkspaceCommands)
       draft.hardening.push(
         'GOTOOLCHAIN=local (the machine toolchain, never one the workspace names)',
         'GOFLAGS=-mod=readonly (go.mod and go.sum are never rewritten)',
         'vulnerability scanning off',
+        `commands that run workspace code or change modules refused (${goplsWorkspaceCommands.length})`,
       )
     },
   },

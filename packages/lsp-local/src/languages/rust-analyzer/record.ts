@@ -3,8 +3,8 @@ import { homedir } from 'node:os'
 import * as nodePath from 'node:path'
 
 import type { SupportTable } from '../../policy/profile-operations.js'
-import { absolutePathEntries, executablesNamed } from '../lookup.js'
-import { words, type LanguageRecord, type Located } from '../record.js'
+import { absolutePathEntries, executablesNamed, toolchainLines } from '../lookup.js'
+import { words, type LanguageRecord, type LibraryRoot, type Located } from '../record.js'
 import { mergeSettings } from '../settings.js'
 
 /** The rust-analyzer release codeseam builds: crates.io's `ra_ap_rust-analyzer`, the newest declaring rust-version 1.95. */
@@ -67,6 +67,25 @@ function rustAnalyzerVersionOf(executable: string): Promise<string | undefined> 
   return probe
 }
 
+let rustLibraries: Promise<ReadonlyArray<LibraryRoot>> | undefined
+
+/** The default toolchain's sources (`rustc --print sysroot`) and cargo's registry and git checkouts. */
+function rustLibraryRoots(): Promise<ReadonlyArray<LibraryRoot>> {
+  rustLibraries ??= toolchainLines('rustc', ['--print', 'sysroot']).then((lines) => {
+    const cargoHome =
+      process.env['CARGO_HOME'] !== undefined && process.env['CARGO_HOME'] !== ''
+        ? process.env['CARGO_HOME']
+        : nodePath.join(homedir(), '.cargo')
+    const sysroot = lines?.[0]
+    return [
+      ...(sysroot === undefined ? [] : [{ path: sysroot, library: 'Rust toolchain' }]),
+      { path: nodePath.join(cargoHome, 'registry'), library: 'crates.io dependency (cargo registry)' },
+      { path: nodePath.join(cargoHome, 'git'), library: 'git dependency (cargo checkout)' },
+    ]
+  })
+  return rustLibraries
+}
+
 export const rustAnalyzerRecord: LanguageRecord = {
   id: 'rust-analyzer',
   language: 'Rust',
@@ -97,6 +116,7 @@ export const rustAnalyzerRecord: LanguageRecord = {
     lands: `~/.cache/codeseam/rust-analyzer-${rustAnalyzerVersion}/bin, found there without PATH`,
   },
   recognizes: (command) => nodePath.basename(command) === 'rust-analyzer',
+  libraries: rustLibraryRoots,
   profile: () => ({
     args: [],
     extensions: { '.rs': 'rust' },
