@@ -82,11 +82,12 @@ export async function resolveAction(
   const edit = translator.workspaceEdit(codeAction.edit, versionOf)
   if (codeAction.command === undefined) return { title: codeAction.title, edit }
   const command = codeAction.command
-  if (server.spec.refusedCommands?.includes(command.command) === true) {
+  const allowed = server.spec.allowedCommands
+  if (allowed !== undefined && !allowed.includes(command.command)) {
     throw new LspError(
-      'UNTRUSTED',
-      `code action "${codeAction.title}" runs ${command.command}, which runs code or changes modules the workspace chooses; it is refused for an untrusted root (mark the root trusted if you have vetted it)`,
-      { data: { command: command.command } },
+      'UNSUPPORTED_OPERATION',
+      `code action "${codeAction.title}" runs the server command ${command.command}, which codeseam does not run: it runs code, starts a server or writes files without an edit that could be previewed and approved. Commands it runs for this server: ${allowed.join(', ')}`,
+      { data: { command: command.command, allowed } },
     )
   }
   const { value, edits } = await server.capturingEdits(() =>

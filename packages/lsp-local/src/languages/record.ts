@@ -53,8 +53,6 @@ export interface DraftPlan {
   settings: Record<string, unknown>
   /** Each change, said for status and logs. */
   hardening: string[]
-  /** workspace/executeCommand commands refused for this root (they run workspace code or rewrite its module graph). */
-  refusedCommands: string[]
 }
 
 /** What a trust rule knows about the root it hardens for. */
@@ -160,6 +158,19 @@ export interface LanguageRecord {
    * per process, without running anything the workspace chose.
    */
   libraries?(): Promise<ReadonlyArray<LibraryRoot>>
+  /**
+   * The only workspace/executeCommand commands a code action may run on this server (every root): the others run
+   * code, start servers or write files without an edit codeseam could capture, preview and approve.
+   */
+  readonly allowedCommands?: ReadonlyArray<string>
+  /**
+   * Environment for one server, from the project's layout (gopls: a go.work codeseam writes outside the workspace
+   * when the root holds several modules and no go.work of its own). `find` lists files by name under the root.
+   */
+  workspaceEnvironment?(
+    root: string,
+    find: (names: ReadonlyArray<string>) => Promise<ReadonlyArray<string>>,
+  ): Promise<Readonly<Record<string, string>>>
   /** The language facts for each language id the server serves. */
   readonly grammar: ReadonlyArray<LanguageGrammar>
   /** The test fixture's folder under packages/lsp-local/test/fixtures. */

@@ -26,8 +26,6 @@ export interface SpawnPlan {
   readonly settings: Readonly<Record<string, unknown>>
   /** What untrusted mode changed, for status and logs (empty when trusted). */
   readonly hardening: ReadonlyArray<string>
-  /** Commands the host refuses to execute for this root (a code action's command that would run workspace code). */
-  readonly refusedCommands?: ReadonlyArray<string>
 }
 
 export interface TrustContext {
@@ -145,7 +143,6 @@ export function planSpawn(profile: ServerProfile, context: TrustContext): SpawnP
     initializationOptions: policy?.initializationOptions ?? profile.initializationOptions,
     settings: { ...(policy?.settings ?? profile.settings ?? {}) },
     hardening,
-    refusedCommands: [],
   }
   const record = recordFor(profile)
   if (record === undefined && policy === undefined) {
@@ -175,7 +172,6 @@ export function planSpawn(profile: ServerProfile, context: TrustContext): SpawnP
     initializationOptions: draft.initializationOptions,
     settings: draft.settings,
     hardening: draft.hardening,
-    ...(draft.refusedCommands.length === 0 ? {} : { refusedCommands: draft.refusedCommands }),
   }
 }
 

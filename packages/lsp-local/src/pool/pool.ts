@@ -8,7 +8,7 @@ import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { watchdogIdle } from '../server/watchdog.js'
 import { listFiles, profileExtensions } from '../workspace/files.js'
-import { nestedProjects } from '../workspace/nested-projects.js'
+import { layoutEnvironment, nestedProjects } from '../workspace/nested-projects.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
 import type { FeatureFacts } from './feature-facts.js'
 import { MemoryWatcher } from './memory.js'
@@ -53,6 +53,7 @@ export class ServerPool {
       },
       escaped: (workspaceRoot) => hooks.escaped(workspaceRoot),
       nested: (slot) => nestedProjects(slot.root, slot.profile),
+      layout: (slot) => layoutEnvironment(slot.root, slot.profile),
     }
     this.unobserve = [
       observeTelemetry('serverMemory', () => this.memoryObservations()),

@@ -7,6 +7,7 @@ import type { ServerProfile } from '../policy/profiles.js'
 import { serverEnvironment } from '../policy/environment.js'
 import { withHeapCap } from '../policy/limits.js'
 import { nestedSettings, type NestedProjects } from '../workspace/nested-projects.js'
+import { recordFor } from '../languages/index.js'
 import { planSpawn } from '../policy/trust.js'
 import type { FeatureFacts } from './feature-facts.js'
 import { SharedStart } from './shared-start.js'
@@ -23,6 +24,8 @@ export interface SlotHooks {
   escaped?(workspaceRoot: string): void
   /** Nested projects under the slot's root (further workspace folders, search paths), read at each start. */
   nested?(slot: ServerSlot): Promise<NestedProjects>
+  /** The environment the project layout needs (the language record's hook). */
+  layout?(slot: ServerSlot): Promise<Readonly<Record<string, string>>>
 }
 
 /** One (canonical project root, profile) slot: at most one live server, restarted with backoff after crashes. */
@@ -144,6 +147,8 @@ export class ServerSlot {
       env: serverEnvironment(this.config.envAllow, this.profile),
     })
     const capped = withHeapCap(this.profile, plan, this.config.limits.nodeHeapMb)
+    // The project's layout may need an environment of its own (gopls: a go.work over every module of the root).
+    const layout = (await this.hooks?.layout?.(this)) ?? {}
     await this.hooks?.beforeStart(this)
     const nested = (await this.hooks?.nested?.(this)) ?? { folders: [], plain: [], searchPaths: [] }
     const { settings, unscoped: unscopedSettings } = nestedSettings(this.root, this.profile, plan.settings, nested)
@@ -156,7 +161,7 @@ export class ServerSlot {
       folders: nested.folders,
       projectCount: 1 + nested.folders.length + nested.plain.length,
       ...(unscopedSettings === undefined ? {} : { unscopedSettings }),
-      env: capped.env,
+      env: { ...capped.env, ...layout },
       initializationOptions: capped.initializationOptions,
       settings,
       maxMessageBytes: this.config.maxMessageBytes,
@@ -165,7 +170,7 @@ export class ServerSlot {
       fileLimits: this.config.limits,
       livenessGraceMs: this.config.livenessGraceMs,
       serverStatus: this.profile.readiness === 'serverStatus',
-      ...(plan.refusedCommands === undefined ? {} : { refusedCommands: plan.refusedCommands }),
+      allowedCommands: recordFor(this.profile)?.allowedCommands,
       workspaceRoot: this.workspaceRoot,
       onEscape: () => this.hooks?.escaped?.(this.workspaceRoot),
     })

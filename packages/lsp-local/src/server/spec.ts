@@ -30,8 +30,8 @@ export interface LanguageServerSpec {
    * `quiescent`, it counts as busy, like an active work-done progress.
    */
   readonly serverStatus?: boolean
-  /** workspace/executeCommand commands refused for this root (its trust rule's; see SpawnPlan.refusedCommands). */
-  readonly refusedCommands?: ReadonlyArray<string>
+  /** The only workspace/executeCommand commands code actions may run (the language record's), when it has a list. */
+  readonly allowedCommands?: ReadonlyArray<string> | undefined
   /** The workspace root the server's files must stay in (its own root when not given). */
   readonly workspaceRoot?: string
   /** Called when a read was refused because the file now resolves outside the workspace root. */

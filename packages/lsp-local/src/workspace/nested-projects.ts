@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
 import type { ServerProfile } from '../policy/profiles.js'
+import { recordFor } from '../languages/index.js'
 import { mergeSettings } from '../languages/settings.js'
 import { listFiles } from './files.js'
 
@@ -90,4 +91,10 @@ function withFolderList(
   let patch: unknown = [...existing, ...folders.filter((folder) => !existing.includes(folder))]
   for (const part of [...parts].reverse()) patch = { [part]: patch }
   return mergeSettings(settings, patch as Record<string, unknown>)
+}
+
+/** The environment a project's layout needs, from its language record (gopls: a go.work over every module). */
+export async function layoutEnvironment(root: string, profile: ServerProfile): Promise<Readonly<Record<string, string>>> {
+  const hook = recordFor(profile)?.workspaceEnvironment
+  return hook === undefined ? {} : hook(root, async (names) => (await listFiles(root, { names: new Set(names) }, 1_000)).files)
 }

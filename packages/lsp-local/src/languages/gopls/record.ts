@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process'
-import { homedir } from 'node:os'
+import { createHash } from 'node:crypto'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { homedir, tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
 import type { SupportTable } from '../../policy/profile-operations.js'
@@ -64,37 +66,144 @@ function goplsVersionOf(executable: string): Promise<string | undefined> {
   return probe
 }
 
-/** gopls commands that run workspace code (go generate, go test, cgo) or change the module graph (go get, go mod tidy, vendor). */
-export const goplsWorkspaceCommands: ReadonlyArray<string> = [
-  'gopls.generate',
-  'gopls.regenerate_cgo',
-  'gopls.run_tests',
-  'gopls.test',
-  'gopls.run_govulncheck',
-  'gopls.vulncheck',
-  'gopls.gc_details',
-  'gopls.tidy',
-  'gopls.vendor',
-  'gopls.update_go_sum',
-  'gopls.upgrade_dependency',
-  'gopls.add_dependency',
-  'gopls.remove_dependency',
-  'gopls.go_get_package',
-  'gopls.run_go_work_command',
+/**
+ * The gopls commands a code action may run: edits through workspace/applyEdit (captured, previewed, approved) and
+ * read-only queries. The others run code (go generate, tests, cgo), fetch and rewrite go.mod/go.sum straight on
+ * disk with no edit to capture (tidy, go get, update_go_sum), or start an HTTP server (doc, assembly).
+ */
+export const goplsAllowedCommands: ReadonlyArray<string> = [
+  'gopls.apply_fix',
+  'gopls.add_import',
+  'gopls.add_test',
+  'gopls.change_signature',
+  'gopls.extract_to_new_file',
+  'gopls.implement_interface',
+  'gopls.modify_tags',
+  'gopls.move_type',
+  'gopls.edit_go_directive',
+  'gopls.views',
+  'gopls.packages',
+  'gopls.modules',
+  'gopls.list_imports',
+  'gopls.list_known_packages',
+  'gopls.package_symbols',
+  'gopls.workspace_stats',
+  'gopls.mem_stats',
+  'gopls.diagnose_files',
+  'gopls.fetch_vulncheck_result',
 ]
 
-let goLibraries: Promise<ReadonlyArray<LibraryRoot>> | undefined
+/** Settings every root gets: workspace symbols from the workspace only, no vulnerability database, no code lenses. */
+const goplsSettings = {
+  symbolScope: 'workspace',
+  linksInHover: false,
+  vulncheck: 'Off',
+  codelenses: {
+    generate: false,
+    regenerate_cgo: false,
+    run_govulncheck: false,
+    tidy: false,
+    upgrade_dependency: false,
+    vendor: false,
+    test: false,
+    vulncheck: false,
+  },
+  hints: {
+    assignVariableTypes: true,
+    compositeLiteralFields: true,
+    compositeLiteralTypes: true,
+    constantValues: true,
+    functionTypeParameters: true,
+    parameterNames: true,
+    rangeVariableTypes: true,
+  },
+}
 
-/** GOROOT's sources and the module cache, from the machine's own `go env` (GOTOOLCHAIN=local). */
-function goLibraryRoots(): Promise<ReadonlyArray<LibraryRoot>> {
-  goLibraries ??= toolchainLines('go', ['env', 'GOROOT', 'GOMODCACHE'], { GOTOOLCHAIN: 'local', GOFLAGS: '' }).then((lines) => {
-    const [goroot, modcache] = lines ?? []
-    return [
-      ...(goroot === undefined ? [] : [{ path: nodePath.join(goroot, 'src'), library: 'Go standard library' }]),
-      ...(modcache === undefined ? [] : [{ path: modcache, library: 'Go module cache' }]),
-    ]
+/** What the machine's own go says (`go env`, outside any workspace, GOTOOLCHAIN=local), asked once. */
+interface GoToolchain {
+  readonly goroot?: string
+  readonly modcache?: string
+  /** `1.26` of go1.26.8, for a go.work codeseam writes. */
+  readonly version?: string
+}
+let goEnv: Promise<GoToolchain> | undefined
+
+function goToolchain(): Promise<GoToolchain> {
+  goEnv ??= toolchainLines('go', ['env', 'GOROOT', 'GOMODCACHE', 'GOVERSION'], { GOTOOLCHAIN: 'local', GOFLAGS: '' }).then((lines) => {
+    const [goroot, modcache, goversion] = lines ?? []
+    const version = /^go(\d+\.\d+)/.exec(goversion ?? '')?.[1]
+    return {
+      ...(goroot === undefined ? {} : { goroot }),
+      ...(modcache === undefined ? {} : { modcache }),
+      ...(version === undefined ? {} : { version }),
+    }
   })
-  return goLibraries
+  return goEnv
+}
+
+/** GOROOT's sources and the module cache. */
+async function goLibraryRoots(): Promise<ReadonlyArray<LibraryRoot>> {
+  const { goroot, modcache } = await goToolchain()
+  return [
+    ...(goroot === undefined ? [] : [{ path: nodePath.join(goroot, 'src'), library: 'Go standard library' }]),
+    ...(modcache === undefined ? [] : [{ path: modcache, library: 'Go module cache' }]),
+  ]
+}
+
+/**
+ * Untrusted roots: the machine's toolchain, a read-only module graph, no module downloads (only the module cache),
+ * no version-control fetches, no go/packages driver from PATH, and no cgo (its #cgo lines name compilers and
+ * pkg-config flags). Verified against marker-writing fakes of each (docs/security.md).
+ */
+export const goUntrustedEnvironment: Readonly<Record<string, string>> = {
+  GOTOOLCHAIN: 'local',
+  GOFLAGS: '-mod=readonly',
+  GOPROXY: 'off',
+  GOVCS: '*:off',
+  GOPACKAGESDRIVER: 'off',
+  CGO_ENABLED: '0',
+}
+
+/**
+ * A root holding several modules and no go.work of its own: gopls sees one build per opened file, and a
+ * module's references miss the others. codeseam writes a go.work listing every module (outside the workspace,
+ * in its own temporary folder) and points GOWORK at it, so one build covers them all from the first question.
+ */
+async function goWorkEnvironment(
+  root: string,
+  find: (names: ReadonlyArray<string>) => Promise<ReadonlyArray<string>>,
+): Promise<Readonly<Record<string, string>>> {
+  const found = await find(['go.mod', 'go.work'])
+  if (found.some((file) => nodePath.basename(file) === 'go.work' && nodePath.dirname(file) === root)) return {}
+  const modules = new Map<string, string>()
+  // The go command ignores testdata, vendor and folders starting with _ or .
+  const ignored = (file: string) =>
+    nodePath
+      .relative(root, file)
+      .split(nodePath.sep)
+      .some((part) => part === 'testdata' || part === 'vendor' || part.startsWith('_'))
+  for (const file of found.filter((f) => nodePath.basename(f) === 'go.mod' && !ignored(f)).sort()) {
+    let text: string
+    try {
+      text = await readFile(file, 'utf8')
+    } catch {
+      continue
+    }
+    const name = /^module\s+(\S+)/m.exec(text)?.[1]
+    // Two modules with one path cannot share a go.work: the first (shallowest) is kept.
+    if (name !== undefined && !modules.has(name)) modules.set(name, nodePath.dirname(file))
+  }
+  if (modules.size < 2) return {}
+  const version = (await goToolchain()).version ?? '1.22'
+  const folder = nodePath.join(
+    tmpdir(),
+    `codeseam-gowork-${process.getuid?.() ?? 0}`,
+    createHash('sha256').update(root).digest('hex').slice(0, 16),
+  )
+  await mkdir(folder, { recursive: true, mode: 0o700 })
+  const goWork = nodePath.join(folder, 'go.work')
+  await writeFile(goWork, `go ${version}\n\nuse (\n${[...modules.values()].map((dir) => `\t${dir}\n`).join('')})\n`, { mode: 0o600 })
+  return { GOWORK: goWork }
 }
 
 export const goplsInstall = `go install golang.org/x/tools/gopls@${goplsVersion}`
@@ -125,53 +234,49 @@ export const goplsRecord: LanguageRecord = {
     args: ['serve'],
     extensions: { '.go': 'go' },
     rootMarkers: ['go.work', 'go.mod'],
-    settings: {
-      gopls: {
-        hints: {
-          assignVariableTypes: true,
-          compositeLiteralFields: true,
-          compositeLiteralTypes: true,
-          constantValues: true,
-          functionTypeParameters: true,
-          parameterNames: true,
-          rangeVariableTypes: true,
-        },
-      },
-    },
+    // gopls reads its options from initialization options and workspace/configuration: both, the same.
+    initializationOptions: goplsSettings,
+    settings: { gopls: goplsSettings },
   }),
   projectRoot: 'workspace',
-  readiness: 'progressQuiet',
+  // gopls holds every request until its initial load is done; a failed load keeps an "Error loading workspace"
+  // progress open until it is fixed, so waiting for progress to end could wait forever.
+  readiness: 'initialized',
+  allowedCommands: goplsAllowedCommands,
+  workspaceEnvironment: goWorkEnvironment,
   trust: {
-    strip: ['GOFLAGS', 'GOTOOLCHAIN', 'GOENV', 'GOWORK', 'CGO_CFLAGS', 'CGO_LDFLAGS', 'CC', 'CXX', 'PKG_CONFIG'],
-    why: 'gopls runs the go command, which can download and run the toolchain a go.mod `toolchain` line names and rewrite go.mod/go.sum; go generate, tests and vulnerability scans run only through commands codeseam refuses for untrusted roots',
+    strip: [
+      'GOFLAGS',
+      'GOTOOLCHAIN',
+      'GOENV',
+      'GOWORK',
+      'GO111MODULE',
+      'GOPRIVATE',
+      'GONOPROXY',
+      'GONOSUMDB',
+      'GOINSECURE',
+      'GOAUTH',
+      'GOSUMDB',
+      'GOVULNDB',
+      'GOEXPERIMENT',
+      'CGO_CFLAGS',
+      'CGO_CPPFLAGS',
+      'CGO_CXXFLAGS',
+      'CGO_LDFLAGS',
+      'CGO_CFLAGS_ALLOW',
+      'CGO_LDFLAGS_ALLOW',
+      'CC',
+      'CXX',
+      'PKG_CONFIG',
+    ],
+    why: 'gopls runs the go command: it downloads and runs the toolchain a go.mod `toolchain` line names, fetches modules and VCS repositories, rewrites go.mod/go.sum, runs a go/packages driver found on PATH and, for cgo, the C compiler and pkg-config that #cgo lines name; go generate and tests run only through commands codeseam never runs',
     harden(draft) {
-      // The machine's own toolchain (never one a go.mod or go.work names) and a module graph nothing rewrites.
-      draft.env['GOTOOLCHAIN'] = 'local'
-      draft.env['GOFLAGS'] = '-mod=readonly'
-      draft.settings = mergeSettings(draft.settings, {
-        gopls: {
-          vulncheck: 'Off',
-          codelenses: {
-            generate: false,
-            test: false,
-            run_govulncheck: false,
-            vulncheck: false,
-            tidy: false,
-            upgrade_dependency: false,
-            vendor: false,
-            regenerate_cgo: false,
-          },
-        },
-      })
-      // Code actions whose command would run workspace code (go generate, tests, cgo) or rewrite go.mod/go.sum
-      // and fetch modules: refused when a resolve would execute them.
-      draft.refusedCommands.push(...goplsWorkspaceCommands)
-      draft.hardening.push(
-        'GOTOOLCHAIN=local (the machine toolchain, never one the workspace names)',
-        'GOFLAGS=-mod=readonly (go.mod and go.sum are never rewritten)',
-        'vulnerability scanning off',
-        `commands that run workspace code or change modules refused (${goplsWorkspaceCommands.length})`,
-      )
+      // The machine's own toolchain (never one a go.mod or go.work names), a module graph nothing rewrites or
+      // fetches, no VCS, no packages driver, no C compiler or pkg-config that #cgo lines name.
+      Object.assign(draft.env, goUntrustedEnvironment)
+      draft.settings = mergeSettings(draft.settings, { gopls: { buildFlags: [], env: { GOPACKAGESDRIVER: 'off' } } })
+      draft.initializationOptions = mergeSettings(draft.initializationOptions, { buildFlags: [], env: { GOPACKAGESDRIVER: 'off' } })
+      draft.hardening.push(...Object.entries(goUntrustedEnvironment).map(([name, value]) => `${name}=${value}`), 'gopls buildFlags empty')
     },
   },
   memory: { kind: 'go' },

@@ -1,0 +1,126 @@
+import * as nodePath from 'node:path'
+
+import { createLsp, resolveTarget, type LspService } from '@codeseam/lsp'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+
+import { builtinProfiles, createLocalHost, type LocalHost } from '../src/index.js'
+import { goplsAllowedCommands } from '../src/languages/gopls/record.js'
+import { planSpawn } from '../src/policy/trust.js'
+import { LeakCheck, copyFixture, positionOf } from './helpers.js'
+
+// Go and Rust through the seam as a harness uses them: targets by the names people write (gopls names methods
+// `(*Circle).Area`; rust-analyzer nests them under `impl Shape for Circle`), definitions that land in the
+// language's own library named (never read), and the untrusted plans the records make. Real servers.
+const profiles = await builtinProfiles()
+const missing = (id: string) => profiles.find((p) => p.id === id)?.unavailable
+
+for (const language of [
+  {
+    id: 'gopls',
+    fixture: 'go-library',
+    file: 'shapes.go',
+    method: 'Circle.Area',
+    call: 'c.Area()',
+    library: 'fmt.Println',
+    libraryName: 'Go standard library',
+  },
+  {
+    id: 'rust-analyzer',
+    fixture: 'rust-library',
+    file: 'src/lib.rs',
+    method: 'Circle.area',
+    call: 'c.area() +',
+    library: undefined,
+    libraryName: undefined,
+  },
+] as const) {
+  const why = missing(language.id)
+  if (why !== undefined && process.env['CI'] !== 'true') {
+    console.log(`SKIPPED the ${language.id} seam tests: ${why}`)
+    test.skip(`${language.id}: ${why}`, () => {})
+    continue
+  }
+  describe(`${language.id} through the seam`, () => {
+    const copy = copyFixture(language.fixture)
+    const root = copy.root
+    const path = nodePath.join(root, language.file)
+    const leaks = new LeakCheck()
+    let host: LocalHost
+    let lsp: LspService
+    beforeAll(async () => {
+      expect(why, 'under CI=true a built-in server that is not installed fails').toBeUndefined()
+      host = await createLocalHost()
+      lsp = createLsp()
+      await host.attach(lsp, [{ root, trust: 'trusted' }])
+      await leaks.record()
+    })
+    afterAll(async () => {
+      await host?.dispose()
+      copy.remove()
+      expect(await leaks.survivors()).toEqual([])
+    })
+
+    test(`"${language.method}" names the method, and its references include the call`, async () => {
+      const target = await resolveTarget(lsp, { path, symbol: language.method })
+      const result = await lsp.query({ operation: 'references', root, path, position: target.position })
+      const call = positionOf(root, language.file, language.call)
+      expect(result.locations.some((l) => l.path === path && l.range.start.line === call.line)).toBe(true)
+    })
+
+    if (language.library !== undefined) {
+      test(`a definition in the ${language.libraryName} is named as a library location, not dropped`, async () => {
+        const at = positionOf(root, language.file, language.library, { offset: language.library.indexOf('.') + 1 })
+        const result = await lsp.query({ operation: 'definition', root, path, position: at })
+        expect(result.locations).toEqual([])
+        expect(result.meta.droppedOutsideWorkspace).toBeUndefined()
+        expect(result.meta.libraryLocations?.[0]).toMatchObject({ library: language.libraryName })
+        expect(result.meta.libraryLocations?.[0]?.path).toMatch(/[\\/]fmt[\\/]print\.go$/)
+      })
+    }
+  })
+}
+
+describe('the untrusted plans of the Go and Rust records', () => {
+  const env = {
+    PATH: '/usr/bin:/bin',
+    HOME: '/home/u',
+    GOFLAGS: '-mod=mod',
+    GOTOOLCHAIN: 'auto',
+    RUSTC_WRAPPER: '/x/wrap',
+    RUSTUP_TOOLCHAIN: 'stable',
+  }
+  test("gopls: the machine's toolchain, a read-only module graph and the module cache only, no VCS, no packages driver, no cgo", () => {
+    const gopls = profiles.find((p) => p.id === 'gopls')
+    expect(gopls).toBeDefined()
+    const plan = planSpawn({ ...gopls!, command: '/usr/bin/true' }, { root: '/tmp/ws', trust: 'untrusted', env })
+    expect(plan.env).toMatchObject({
+      GOTOOLCHAIN: 'local',
+      GOFLAGS: '-mod=readonly',
+      GOPROXY: 'off',
+      GOVCS: '*:off',
+      GOPACKAGESDRIVER: 'off',
+      CGO_ENABLED: '0',
+    })
+    expect((plan.settings['gopls'] as Record<string, unknown>)['buildFlags']).toEqual([])
+    const trusted = planSpawn({ ...gopls!, command: '/usr/bin/true' }, { root: '/tmp/ws', trust: 'trusted', env })
+    expect(trusted.env['GOFLAGS']).toBe('-mod=mod')
+    // Every root: no vulnerability database, workspace symbols from the workspace; only edit and query commands run.
+    expect((trusted.settings['gopls'] as Record<string, unknown>)['vulncheck']).toBe('Off')
+    expect(goplsAllowedCommands).not.toContain('gopls.generate')
+    expect(goplsAllowedCommands).not.toContain('gopls.tidy')
+    expect(goplsAllowedCommands).toContain('gopls.apply_fix')
+  })
+
+  test('rust-analyzer: no build scripts, no proc macros, no cargo check, no rustc wrapper, the toolchain pinned', () => {
+    const ra = profiles.find((p) => p.id === 'rust-analyzer')
+    expect(ra).toBeDefined()
+    const plan = planSpawn({ ...ra!, command: '/usr/bin/true' }, { root: '/tmp/ws', trust: 'untrusted', env })
+    expect(plan.initializationOptions).toMatchObject({
+      cargo: { buildScripts: { enable: false } },
+      procMacro: { enable: false },
+      checkOnSave: false,
+    })
+    expect(plan.env['RUSTC_WRAPPER']).toBeUndefined()
+    expect(plan.env['RUSTUP_TOOLCHAIN']).toBeDefined()
+  })
+})
