@@ -124,3 +124,32 @@ describe('the untrusted plans of the Go and Rust records', () => {
     expect(plan.env['RUSTUP_TOOLCHAIN']).toBeDefined()
   })
 })
+
+// Several Go modules in one root: with its own go.work, or without one (codeseam writes a go.work over them outside
+// the workspace). The first, cold, workspace-wide question must cover every module.
+for (const layout of [
+  { fixture: 'go-work', lib: 'lib/greet.go', name: 'Greet', use: 'app/main.go', call: 'lib.Greet("app")' },
+  { fixture: 'go-nested', lib: 'lib/words.go', name: 'Shout', use: 'app/main.go', call: 'lib.Shout("app")' },
+] as const) {
+  const why = missing('gopls')
+  if (why !== undefined && process.env['CI'] !== 'true') continue
+  test(`gopls, ${layout.fixture}: the first references of ${layout.name} reach the other module`, async () => {
+    expect(why).toBeUndefined()
+    const copy = copyFixture(layout.fixture)
+    const host = await createLocalHost()
+    try {
+      const lsp = createLsp()
+      await host.attach(lsp, [{ root: copy.root, trust: 'untrusted' }])
+      const path = nodePath.join(copy.root, layout.lib)
+      const target = await resolveTarget(lsp, { path, symbol: layout.name })
+      const result = await lsp.query({ operation: 'references', root: copy.root, path, position: target.position })
+      const call = positionOf(copy.root, layout.use, layout.call, { offset: 'lib.'.length })
+      expect(
+        result.locations.map((l) => `${nodePath.relative(copy.root, l.path)}:${l.range.start.line}:${l.range.start.character}`),
+      ).toContain(`${layout.use}:${call.line}:${call.character}`)
+    } finally {
+      await host.dispose()
+      copy.remove()
+    }
+  })
+}
