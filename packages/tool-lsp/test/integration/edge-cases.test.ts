@@ -74,12 +74,15 @@ describe('a server that is still indexing', { timeout: 120_000 }, () => {
 describe('a language without a server', { timeout: 120_000 }, () => {
   let root: string
   let real: RealHost
-  const goSource = 'package lib\n\nfunc Tool() int { return 1 }\n'
+  // Ruby: a language no backend builds in (Go, Rust and C/C++ are built in now; see the clangd case below).
+  const rubySource = 'module Lib\n  def self.tool\n    1\n  end\nend\n'
 
   beforeAll(async () => {
     root = await realpath(await mkdtemp(nodePath.join(tmpdir(), 'tool-lsp-noserver-')))
     await mkdir(nodePath.join(root, 'lib'))
-    await writeFile(nodePath.join(root, 'lib/tool.go'), goSource)
+    await writeFile(nodePath.join(root, 'lib/tool.rb'), rubySource)
+    // A C file, so that a machine without clangd has a real gap in a workspace-wide answer.
+    await writeFile(nodePath.join(root, 'lib/native.c'), 'int native(void) { return 1; }\n')
     await writeFile(nodePath.join(root, 'index.ts'), 'export const one = 1\n')
     real = await startRealHost(root)
   }, 60_000)
@@ -91,17 +94,17 @@ describe('a language without a server', { timeout: 120_000 }, () => {
 
   it('file tools fail with UNAVAILABLE and say what to install', async () => {
     for (const outcome of [
-      await real.call(codeSymbols, { path: 'lib/tool.go' }),
+      await real.call(codeSymbols, { path: 'lib/tool.rb' }),
       await real.call(codeNavigate, {
-        target: { path: 'lib/tool.go', line: goSource.split('\n').findIndex((l) => l.includes('func Tool')) + 1, matchText: 'Tool' },
+        target: { path: 'lib/tool.rb', line: rubySource.split('\n').findIndex((l) => l.includes('def self.tool')) + 1, matchText: 'tool' },
         kind: 'references',
       }),
-      await real.call(codeDiagnostics, { path: 'lib/tool.go' }),
+      await real.call(codeDiagnostics, { path: 'lib/tool.rb' }),
     ]) {
       expect(outcome.ok).toBe(false)
       if (outcome.ok) continue
       expect(outcome.error.code).toBe('UNAVAILABLE')
-      expect(outcome.error.message).toMatch(/no language server handles \.go files.*gopls/)
+      expect(outcome.error.message).toMatch(/no language server handles \.rb files.*ruby-lsp/)
     }
   })
 
