@@ -25,7 +25,9 @@ const label = (row: LanguageResult) => `${row.language} / ${row.profile} / ${row
 /** What a row without figures says instead: what is missing, why, and the install command. */
 export function unavailableNote(row: LanguageResult): string {
   const missing = row.unavailable
-  return missing === undefined ? '' : `not measured: ${missing.why} — install: ${missing.install}`
+  if (missing === undefined) return ''
+  // A server's own reason already names its install command; a corpus's does not.
+  return `not measured: ${missing.why}${missing.why.includes(missing.install) ? '' : ` — install: ${missing.install}`}`
 }
 
 /** Whether a one-attempt first answer was complete, and if not what it lacked. */

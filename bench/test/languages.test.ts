@@ -119,6 +119,10 @@ describe('the Go and Rust rows', () => {
       expect(cells.slice(1).filter((cell) => /^-?[\d.]+(×| MB)?( \/ -?[\d.]+(×| MB)?)?$/.test(cell))).toEqual([])
     }
     expect(unavailableNote(missingServer)).toMatch(/^not measured: .* — install: go install/)
+    // The record's own reason already names the command: it is not said twice.
+    const why = `${missingServer.unavailable!.why}: install it with \`${missingServer.unavailable!.install}\``
+    const note = unavailableNote({ ...missingServer, unavailable: { ...missingServer.unavailable!, why } })
+    expect(note.split('go install').length - 1).toBe(1)
   })
 
   it('shows nothing when the section did not run', () => {

@@ -176,7 +176,10 @@ const medianOf = (values: ReadonlyArray<number>) =>
 
 /** Why a row has no figures: the server's own reason and install command, or the corpus's. */
 function unavailableRow(base: LanguageResult, what: string, why: string, install: string, missing: MissingMeasurement[]): LanguageResult {
-  missing.push({ what: `${base.language} (${base.profile} on ${base.corpus})`, why: `${why} (install: ${install})` })
+  missing.push({
+    what: `${base.language} (${base.profile} on ${base.corpus})`,
+    why: why.includes(install) ? why : `${why} (install: ${install})`,
+  })
   return { ...base, unavailable: { what, why, install } }
 }
 
