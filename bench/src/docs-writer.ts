@@ -156,7 +156,6 @@ const sectionIntroductions: Readonly<Record<string, ReadonlyArray<string>>> = {
     '  These increments are not among the issue-15 targets at the top, which judge the TypeScript and Python mixes.',
     "- **Server RSS**: both servers' process trees sampled every 250 ms while the warm rounds run (codeseam's: the",
     "  host's language-server children and theirs, its watchdog apart); median (and largest) of the samples.",
-    '',
   ],
   [realRepositoriesSection]: [
     'Two public repositories nobody on this project wrote, unpacked from `../shared/corpora` (see its README;',
