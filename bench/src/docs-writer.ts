@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
+import { languagesSection } from './language-tables.js'
 import { layerDescriptions, layers, type BenchReport } from './report.js'
 import {
   manyAgentsSection,
@@ -130,6 +131,31 @@ const sectionIntroductions: Readonly<Record<string, ReadonlyArray<string>>> = {
   [ownCostSection]: [
     'The figures behind the targets table at the top. Increments are paired: within one turn every layer answers',
     'the same query, and each difference is taken inside that turn (see "How each figure is taken").',
+  ],
+  [languagesSection]: [
+    'gopls on the gorilla-mux corpus and rust-analyzer on the bytes corpus (`../shared/corpora`), each against the bare',
+    "server in the same run (bench/src/scenarios/languages.ts). Every bare server is started with lsp-local's own spawn",
+    "plan for the same trust level — codeseam's default, an untrusted root — so it gets the same executable, arguments,",
+    'environment, initialization options and settings (and the same heap cap); its client advertises',
+    "`experimental.serverStatusNotification`, as codeseam's does. A server or corpus that is missing gives a row that",
+    'says what is missing and how to install it, never a figure.',
+    '',
+    '- **First complete answer**: references of a widely used type. *final*: a bare server with every source file',
+    '  open (rust-analyzer: asked only while quiescent), asked until three answers in a row agree. *bare*: spawn →',
+    '  initialize → the file opened → asked again and again (50 ms apart) until an answer counts as complete: for',
+    '  gopls the first answer equal to the final one; for rust-analyzer the first such answer asked once its',
+    '  `experimental/serverStatus` said quiescent (bench/src/first-complete.ts). *codeseam*: `createLocalHost()` +',
+    '  `createLsp()` + attach, default settings, asked **once** through `ctx.lsp` (host creation → answer; lsp-local',
+    "  itself waits for gopls's progress to end and for rust-analyzer to be quiescent); *codeseam mcp*: `codeseam mcp",
+    '  --root <corpus>` spawned and asked once (`code_navigate` references). An incomplete one-attempt answer is',
+    '  shown as such and gets no ratio.',
+    '- **Warm Δ per query**: the bare client and `ctx.lsp` (a host of its own, untrusted) take turns query by query',
+    "  over the wider mix's operations but diagnostics (definition, references, implementation, hover, document",
+    '  symbols, call hierarchy: prepare + incoming calls), after each answered every query as the bare server settled',
+    "  on; Δ is ctx.lsp − bare within each turn, its median and p95 (the read mix's machinery, scenarios/read-mix.ts).",
+    '  These increments are not among the issue-15 targets at the top, which judge the TypeScript and Python mixes.',
+    "- **Server RSS**: both servers' process trees sampled every 250 ms while the warm rounds run (codeseam's: the",
+    "  host's language-server children and theirs, its watchdog apart); median (and largest) of the samples.",
   ],
   [realRepositoriesSection]: [
     'Two public repositories nobody on this project wrote, unpacked from `../shared/corpora` (see its README;',
@@ -301,6 +327,8 @@ export function performanceMarkdown(report: BenchReport, jsonName: string, svgNa
     "  the bare server grows alike, as the target's detail shows); each stdio proxy adds ≤ 50 MB, taken as its private",
     "  memory (its RSS also counts node's own code, shared with every node process, which one more proxy does not add;",
     '  both are in the RSS table); and the p50 added over the bare server at 8 sessions ≤ 2× the figure at 1 session.',
+    '- **Go and Rust**: see that section; "× bare" is codeseam ÷ the bare server started with the same spawn plan in',
+    '  the same run.',
     '- **Memory**: RSS of the benchmark process (which hosts the in-process layers) and of the language-server',
     '  process trees, while busy and after the host reclaimed its idle servers (idle TTL shortened for the run).',
     "  The host's processes include any helper it keeps for its lifetime (lsp-local's one shared watchdog), which",

@@ -48,6 +48,15 @@ export interface ServerCommand {
   readonly initializationOptions?: unknown
   /** settings by section for workspace/configuration (unknown sections get null). */
   readonly settings?: Readonly<Record<string, unknown>>
+  /** The complete environment the server gets (default: this process's), as codeseam's spawn plan sets it. */
+  readonly env?: Readonly<Record<string, string>>
+}
+
+/** rust-analyzer's own status (`experimental/serverStatus`, sent to clients that advertise `serverStatusNotification`). */
+export interface ServerStatus {
+  readonly health: 'ok' | 'warning' | 'error'
+  readonly quiescent: boolean
+  readonly message?: string
 }
 
 /**
@@ -64,6 +73,9 @@ export class FloorClient {
   /** The last diagnostics the server published per URI, and who waits for the first. */
   private readonly published = new Map<string, Diagnostic[]>()
   private readonly publishWaiters = new Map<string, Array<() => void>>()
+  /** The last `experimental/serverStatus` (only sent when asked for with `serverStatus`), and who waits for quiescent. */
+  lastServerStatus: ServerStatus | undefined
+  private readonly quiescentWaiters: Array<() => void> = []
 
   private constructor(
     readonly root: string,
@@ -88,9 +100,18 @@ export class FloorClient {
        * wider mix asks for them; off elsewhere, so the read mix's floor stays as it was.
        */
       readonly wide?: boolean
+      /**
+       * Advertise `experimental.serverStatusNotification` (rust-analyzer then says when it is quiescent, see
+       * {@link FloorClient.untilQuiescent}), as codeseam's client does; off elsewhere.
+       */
+      readonly serverStatus?: boolean
     } = {},
   ): Promise<FloorClient> {
-    const child = spawn(server.command, [...server.args], { cwd: root, stdio: ['pipe', 'pipe', 'ignore'] })
+    const child = spawn(server.command, [...server.args], {
+      cwd: root,
+      stdio: ['pipe', 'pipe', 'ignore'],
+      ...(server.env === undefined ? {} : { env: { ...server.env } }),
+    })
     const exited = new Promise<never>((_, reject) => {
       child.once('error', reject)
       child.once('exit', (code, signal) => reject(new Error(`${server.command} exited (${code ?? signal}) during start`)))
@@ -119,6 +140,10 @@ export class FloorClient {
     const client = new FloorClient(root, child, connection, server)
     connection.onRequest(RegistrationRequest.type, (params) => {
       for (const registration of params.registrations) client.registered.add(registration.method)
+    })
+    connection.onNotification('experimental/serverStatus', (params: ServerStatus) => {
+      client.lastServerStatus = params
+      if (params.quiescent) for (const wake of client.quiescentWaiters.splice(0)) wake()
     })
     connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
       client.published.set(params.uri, params.diagnostics)
@@ -156,6 +181,7 @@ export class FloorClient {
               : {}),
           },
           window: { workDoneProgress: true },
+          ...(options.serverStatus === true ? { experimental: { serverStatusNotification: true } } : {}),
         },
       }),
       exited,
@@ -164,6 +190,30 @@ export class FloorClient {
     await connection.sendNotification(InitializedNotification.type, {})
     exited.catch(() => undefined)
     return client
+  }
+
+  /**
+   * Resolves once the server's last `experimental/serverStatus` says quiescent (at once when it already does);
+   * rejects after `deadlineMs`. Needs `serverStatus` at start.
+   */
+  untilQuiescent(deadlineMs = 300_000): Promise<void> {
+    if (this.lastServerStatus?.quiescent === true) return Promise.resolve()
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const index = this.quiescentWaiters.indexOf(wake)
+        if (index >= 0) this.quiescentWaiters.splice(index, 1)
+        reject(
+          new Error(
+            `${this.server.command} did not report quiescent within ${deadlineMs} ms (last status: ${JSON.stringify(this.lastServerStatus)})`,
+          ),
+        )
+      }, deadlineMs)
+      const wake = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+      this.quiescentWaiters.push(wake)
+    })
   }
 
   /** Opens the file once (the floor's entire document policy); `path` is workspace-relative or absolute. */

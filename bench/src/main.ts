@@ -12,6 +12,7 @@ import { runWorkspace, type WorkspaceRun } from './run-workspace.js'
 import { pythonDefinitionQuery, runColdStarts, type ColdStartCase } from './scenarios/cold-start.js'
 import { childProcesses } from './process-memory.js'
 import { generatedReadMix, isDerivedOperation, repositoryMixFiles, repositoryReadMix } from './read-mix.js'
+import { runLanguages } from './scenarios/languages.js'
 import { runManyAgents } from './scenarios/many-agents.js'
 import { runRealRepositories } from './scenarios/real-repositories.js'
 import { runSdkNoop, runStartup } from './scenarios/startup.js'
@@ -37,7 +38,8 @@ const { values: options } = parseArgs({
      * repository), cold, real (the real repositories, with start → first answer through codeseam mcp),
      * startup (start-up and the MCP SDK's no-op round trip), many-agents (1, 4 and 8 concurrent sessions with and
      * without the daemon), telemetry (tool calls with codeseam's telemetry on against off, without and with an
-     * OpenTelemetry SDK). Default: all of them. The docs are written only when every section ran.
+     * OpenTelemetry SDK), languages (the Go and Rust rows: gopls and rust-analyzer on their corpora against the
+     * bare servers). Default: all of them. The docs are written only when every section ran.
      */
     only: { type: 'string' },
     /** Timed pairs (instrumented + plain call) per series of the telemetry section. */
@@ -49,7 +51,7 @@ const { values: options } = parseArgs({
   },
 })
 
-const allSections = ['generated', 'repository', 'cold', 'real', 'startup', 'many-agents', 'telemetry'] as const
+const allSections = ['generated', 'repository', 'cold', 'real', 'languages', 'startup', 'many-agents', 'telemetry'] as const
 type Section = (typeof allSections)[number]
 
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '')
@@ -171,6 +173,12 @@ async function main(): Promise<void> {
       }
     }
 
+    let languages: BenchReport['languages']
+    if (selected('languages')) {
+      log('Go and Rust: gopls and rust-analyzer on their corpora against the bare servers')
+      languages = await runLanguages({ rounds, missing, log })
+    }
+
     // Last: the "with exporter" series registers an OpenTelemetry SDK in this process, and the API's proxy tracer
     // codeseam took at load keeps its tracer even after the SDK is unregistered.
     let telemetry: BenchReport['telemetry']
@@ -210,6 +218,7 @@ async function main(): Promise<void> {
       ...(startup === undefined ? {} : { startup }),
       ...(firstAnswer === undefined ? {} : { firstAnswer }),
       ...(manyAgents === undefined ? {} : { manyAgents }),
+      ...(languages === undefined ? {} : { languages }),
       ...(telemetry === undefined ? {} : { telemetry }),
       ownMemory: runs.flatMap((run) => run.ownMemory),
       missing,

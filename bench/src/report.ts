@@ -1,5 +1,6 @@
 import { cpus, freemem, release, totalmem } from 'node:os'
 
+import type { ColdSideSummary } from './first-complete.js'
 import type { FloorRatio, TimingSummary } from './statistics.js'
 
 /** The machine the figures came from. */
@@ -256,6 +257,98 @@ export interface IncrementResult {
   readonly note?: string
 }
 
+/** A bare server's cold start in the Go and Rust rows: asked from spawn until its answer counts as complete. */
+export interface LanguageBareColdSide {
+  /** Spawn → the first complete answer (see {@link LanguageResult.rule}); absent when none came. */
+  readonly ms?: number
+  readonly complete: boolean
+  /** Answers asked until then (failed requests included). */
+  readonly attempts: number
+  /** Spawn → the first answer of any kind (complete or not, not a failure). */
+  readonly firstAnswerMs?: number
+  /** rust-analyzer: spawn → its first `experimental/serverStatus` saying quiescent. */
+  readonly quiescentMs?: number
+  readonly found: number
+  readonly error?: string
+  /** RSS of the server's process tree at its first complete answer. */
+  readonly rssBytes?: number
+}
+
+/** One Go or Rust row: the three figures, codeseam against the bare server in the same run. */
+export interface LanguageResult {
+  readonly language: 'Go' | 'Rust'
+  /** The built-in profile (gopls, rust-analyzer). */
+  readonly profile: string
+  /** The server as the record names it, with the version its lookup found. */
+  readonly server: string
+  readonly corpus: string
+  /** Why nothing was measured: what is missing and how to install it (then every figure is absent). */
+  readonly unavailable?: { readonly what: string; readonly why: string; readonly install: string }
+  /** From the corpora README: where the snapshot comes from. */
+  readonly repository?: string
+  readonly commit?: string
+  readonly sourceFiles?: number
+  /** Both sides' trust level (codeseam's default, as `codeseam mcp` starts) and what lsp-local's plan changed for it. */
+  readonly trust: 'untrusted' | 'trusted'
+  readonly hardening?: ReadonlyArray<string>
+  /** How "complete" is decided for the bare side (first-complete.ts). */
+  readonly rule: 'equalsFinal' | 'quiescentThenEqualsFinal'
+  /** The workspace-wide question of the first-answer figure: references of a widely used symbol. */
+  readonly symbol?: { readonly name: string; readonly path: string; readonly line: number }
+  /** Size of the final answer (the bare server's after every source file was opened, settled). */
+  readonly expected?: number
+  /**
+   * Several cold starts, the sides alternating who goes first: each run's sides, and per side the complete
+   * runs' median. `ratio` is the median of the runs' codeseam ÷ bare, given only when every run of both sides
+   * was complete (first-complete.ts).
+   */
+  readonly firstAnswer?: {
+    readonly runs: ReadonlyArray<{
+      /** The bare side ran first in this run. */
+      readonly bareFirst: boolean
+      readonly bare: LanguageBareColdSide
+      /** createLocalHost() + createLsp() + attach → one references query through ctx.lsp (one attempt). */
+      readonly codeseam: RealColdStartSide & { readonly rssBytes?: number }
+      /** spawn `codeseam mcp` → initialize → one code_navigate references call (one attempt). */
+      readonly mcp?: RealColdStartSide
+    }>
+    readonly bare: ColdSideSummary
+    readonly codeseam: ColdSideSummary
+    readonly mcp?: ColdSideSummary
+    readonly ratio?: number
+    readonly mcpRatio?: number
+    /** Median over the runs of each side's server-tree RSS at its answer. */
+    readonly rssAtAnswer: { readonly bare?: number; readonly codeseam?: number }
+  }
+  /** The warm series: the floor and ctx.lsp taking turns query by query (scenarios/read-mix.ts). */
+  readonly warm?: {
+    readonly rounds: number
+    /** Every query's label and the floor's settled answer size. */
+    readonly queries: ReadonlyArray<{ readonly label: string; readonly operation: string; readonly floorCount: number }>
+    /** The floor's and ctx.lsp's timings, whole mix and per operation, as the read mix reports them. */
+    readonly readMix: ReadonlyArray<ReadMixResult>
+    /** ctx.lsp − floor paired within each turn: "all" and each operation. */
+    readonly increments: ReadonlyArray<IncrementResult>
+  }
+  /**
+   * RSS of the server process trees (codeseam's: its language server and children, the host's watchdog apart),
+   * sampled every 250 ms while the warm rounds ran: median and largest sample.
+   */
+  readonly rss?: {
+    readonly samples: number
+    readonly bare: RssFigure
+    readonly codeseam: RssFigure
+    /** codeseam median ÷ bare median. */
+    readonly ratio: number
+    /** codeseam's language-server processes (the host's direct children that are not its watchdog), the most seen. */
+    readonly codeseamProcesses: number
+  }
+  /** Anything the reader should know about this row (an operation left out, a layer that failed). */
+  readonly notes: ReadonlyArray<string>
+  /** How long the row took, every side included. */
+  readonly durationMs?: number
+}
+
 /** The official MCP SDK's own round trip: a no-op low-level `Server` over stdio, one constant tool. */
 export interface SdkNoopResult {
   readonly calls: number
@@ -472,6 +565,8 @@ export interface BenchReport {
   readonly ownMemory?: ReadonlyArray<OwnMemoryResult>
   /** The "many agents" scenario (absent when it did not run). */
   readonly manyAgents?: ReadonlyArray<ManyAgentsResult>
+  /** Go and Rust rows: gopls and rust-analyzer on their corpora against the bare servers (absent when it did not run). */
+  readonly languages?: ReadonlyArray<LanguageResult>
   /** Telemetry overhead: instrumented against plain tool calls, without and with an SDK (absent when it did not run). */
   readonly telemetry?: TelemetryOverheadResult
   /** Present when the report summarises several runs (`--runs N`): its other figures are the last run's. */

@@ -1,7 +1,12 @@
 import * as nodePath from 'node:path'
 
-import { builtinProfiles, type ServerProfile } from '@codeseam/lsp-local'
+import { builtinProfiles, type ServerProfile, type TrustLevel } from '@codeseam/lsp-local'
 
+// Not part of lsp-local's public surface: the bench runs from sources and starts the bare server exactly as
+// the host's slot does (pool/slot.ts: planSpawn, then the heap cap).
+import { serverEnvironment } from '../../packages/lsp-local/src/policy/environment.js'
+import { resolveResourceLimits, withHeapCap } from '../../packages/lsp-local/src/policy/limits.js'
+import { planSpawn } from '../../packages/lsp-local/src/policy/trust.js'
 import type { ServerCommand } from './floor-client.js'
 
 /** The floor's command line for a built-in profile: the same executable the host would start. */
@@ -12,6 +17,33 @@ export function serverCommandOf(profile: ServerProfile): ServerCommand {
     languageIdFor: (path) => profile.extensions[nodePath.extname(path).toLowerCase()] ?? 'plaintext',
     ...(profile.initializationOptions === undefined ? {} : { initializationOptions: profile.initializationOptions }),
     ...(profile.settings === undefined ? {} : { settings: profile.settings }),
+  }
+}
+
+/**
+ * The floor's command for a built-in profile as codeseam's host would spawn it for `root` at `trust`: the
+ * executable, arguments, complete environment, initialization options and settings of lsp-local's own
+ * `planSpawn` (untrusted roots: the record's hardening), with the host's default heap cap (GOMEMLIMIT for
+ * gopls). What the plan changed is returned beside it, for the report.
+ */
+export function plannedServerCommand(
+  profile: ServerProfile,
+  root: string,
+  trust: TrustLevel,
+): { readonly command: ServerCommand; readonly hardening: ReadonlyArray<string> } {
+  // The host's defaults: no extra variables allowed through (`envAllow` []), the machine's default limits.
+  const plan = planSpawn(profile, { root, workspaceRoot: root, trust, env: serverEnvironment([], profile) })
+  const capped = withHeapCap(profile, plan, resolveResourceLimits().nodeHeapMb)
+  return {
+    command: {
+      command: plan.command,
+      args: capped.args,
+      env: capped.env,
+      languageIdFor: (path) => profile.extensions[nodePath.extname(path).toLowerCase()] ?? 'plaintext',
+      ...(capped.initializationOptions === undefined ? {} : { initializationOptions: capped.initializationOptions }),
+      settings: plan.settings,
+    },
+    hardening: plan.hardening,
   }
 }
 

@@ -1,4 +1,5 @@
 import { derivedTables, operationColumn } from './derived-table.js'
+import { languageTables } from './language-tables.js'
 import { ms, ratio } from './format.js'
 import type { BenchReport, RealColdStartSide } from './report.js'
 import type { TimingSummary } from './statistics.js'
@@ -505,6 +506,7 @@ export function reportTables(report: BenchReport): ReportTable[] {
       ]),
     },
     ...realRepositoryTables(report),
+    ...languageTables(report),
     ...ownCostTables(report),
     ...manyAgentsTables(report),
     ...telemetryTables(report),

@@ -418,6 +418,71 @@ export const widePlaces: Readonly<Record<string, ReadonlyArray<WidePlace>>> = {
       into: 'export interface '.length,
     },
   ],
+  // Go and Rust (scenarios/languages.ts): the same operations but diagnostics, each a widely used name.
+  'gorilla-mux': [
+    {
+      operation: 'definition',
+      label: 'definition: newRouteRegexp (route.go → regexp.go)',
+      path: 'route.go',
+      needle: 'rr, err := newRouteRegexp(',
+      into: 'rr, err := '.length,
+    },
+    { operation: 'references', label: 'references: Router', path: 'mux.go', needle: 'type Router struct {', into: 'type '.length },
+    {
+      operation: 'implementation',
+      label: 'implementation: matcher',
+      path: 'route.go',
+      needle: 'type matcher interface {',
+      into: 'type '.length,
+    },
+    { operation: 'hover', label: 'hover: NewRouter', path: 'mux.go', needle: 'func NewRouter() *Router {', into: 'func '.length },
+    {
+      operation: 'documentSymbols',
+      label: 'documentSymbols: route.go',
+      path: 'route.go',
+      needle: 'type Route struct {',
+      into: 'type '.length,
+    },
+    {
+      operation: 'callHierarchy',
+      label: 'callHierarchy: callers of newRouteRegexp',
+      path: 'regexp.go',
+      needle: 'func newRouteRegexp(',
+      into: 'func '.length,
+    },
+  ],
+  bytes: [
+    {
+      operation: 'definition',
+      label: 'definition: Bytes (bytes_mut.rs → bytes.rs)',
+      path: 'src/bytes_mut.rs',
+      needle: 'impl From<BytesMut> for Bytes {',
+      into: 'impl From<BytesMut> for '.length,
+    },
+    { operation: 'references', label: 'references: Bytes', path: 'src/bytes.rs', needle: 'pub struct Bytes {', into: 'pub struct '.length },
+    {
+      operation: 'implementation',
+      label: 'implementation: Buf',
+      path: 'src/buf/buf_impl.rs',
+      needle: 'pub trait Buf {',
+      into: 'pub trait '.length,
+    },
+    { operation: 'hover', label: 'hover: BytesMut', path: 'src/bytes_mut.rs', needle: 'pub struct BytesMut {', into: 'pub struct '.length },
+    {
+      operation: 'documentSymbols',
+      label: 'documentSymbols: bytes.rs',
+      path: 'src/bytes.rs',
+      needle: 'pub struct Bytes {',
+      into: 'pub struct '.length,
+    },
+    {
+      operation: 'callHierarchy',
+      label: 'callHierarchy: callers of Bytes::from_static',
+      path: 'src/bytes.rs',
+      needle: 'pub const fn from_static(',
+      into: 'pub const fn '.length,
+    },
+  ],
 }
 
 /** Operations of the wider mix a corpus leaves out, and why. */

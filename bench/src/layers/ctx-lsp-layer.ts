@@ -1,5 +1,5 @@
 import { createLsp, type LspQueryResult, type LspService } from '@codeseam/lsp'
-import { createLocalHost, type LocalHost } from '@codeseam/lsp-local'
+import { createLocalHost, type LocalHost, type TrustLevel } from '@codeseam/lsp-local'
 
 import { withDeadline } from '../measure.js'
 import type { ReadQuery } from '../read-mix.js'
@@ -17,15 +17,15 @@ export interface HostedLsp {
   dispose(): Promise<void>
 }
 
-/** Creates `ctx.lsp` with a local host attached to one trusted root. */
+/** Creates `ctx.lsp` with a local host attached to one root (trusted unless `trust` says otherwise). */
 export async function startHostedLsp(
   root: string,
-  options: { idleTtlMs?: number; otherPids: () => ReadonlyArray<number> },
+  options: { idleTtlMs?: number; otherPids: () => ReadonlyArray<number>; trust?: TrustLevel },
 ): Promise<HostedLsp> {
   const { childProcesses, processTree } = await import('../process-memory.js')
   const host = await createLocalHost({ idleTtlMs: options.idleTtlMs ?? 0 })
   const lsp = createLsp()
-  const release = await host.attach(lsp, [{ root, trust: 'trusted' }])
+  const release = await host.attach(lsp, [{ root, trust: options.trust ?? 'trusted' }])
   return {
     lsp,
     host,

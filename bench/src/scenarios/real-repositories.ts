@@ -65,7 +65,7 @@ import { mcpFirstAnswer } from './mcp-first-answer.js'
 import { runWideMix } from './wide-mix.js'
 
 /** A symbol asked about in every corpus run: where it is declared, found by the text that declares it. */
-interface FixedSymbol {
+export interface FixedSymbol {
   readonly path: string
   readonly name: string
   readonly kind: string
@@ -116,7 +116,7 @@ export interface RealRepositoriesOptions {
 export const firstAnswerTarget = 1.3
 
 /** The symbol's position, from its declaring line. */
-function locate(root: string, symbol: FixedSymbol): SymbolTarget {
+export function locate(root: string, symbol: FixedSymbol): SymbolTarget {
   const lines = readFileSync(nodePath.join(root, symbol.path), 'utf8').split(/\r?\n/)
   const line = lines.findIndex((text) => text.startsWith(symbol.declaration))
   if (line < 0) throw new Error(`${symbol.path} has no line starting with "${symbol.declaration}": has the corpus changed?`)
@@ -124,7 +124,7 @@ function locate(root: string, symbol: FixedSymbol): SymbolTarget {
 }
 
 /** Repository and commit of a corpus archive, from the corpora README's table (undefined when absent). */
-function corpusOrigin(folder: string, name: string): { repository?: string; commit?: string } {
+export function corpusOrigin(folder: string, name: string): { repository?: string; commit?: string } {
   try {
     const row = readFileSync(nodePath.join(folder, 'README.md'), 'utf8')
       .split('\n')
@@ -145,7 +145,7 @@ function relativeInside(root: string, uri: string): string | undefined {
 }
 
 /** The bare answers in the oracle's normal form (keys.ts), so they compare with its answers. */
-function referenceKeys(root: string, answer: ReadonlyArray<Location> | null): string[] {
+export function referenceKeys(root: string, answer: ReadonlyArray<Location> | null): string[] {
   return unique(
     (answer ?? []).flatMap((location) => {
       const path = relativeInside(root, location.uri)
@@ -235,7 +235,7 @@ async function seamCold(workspace: OracleWorkspace, operation: Operation, target
 }
 
 /** One side's first answer judged by the oracle's. */
-function judged(expected: ReadonlyArray<string>, answer: TimedKeys | Error): RealColdStartSide {
+export function judged(expected: ReadonlyArray<string>, answer: TimedKeys | Error): RealColdStartSide {
   if (answer instanceof Error)
     return { complete: false, found: 0, missing: expected.length, extra: 0, error: answer.message.split('\n')[0]!.slice(0, 200) }
   const errors = answer.keys.filter((key) => key.startsWith('!error'))
@@ -253,7 +253,8 @@ function judged(expected: ReadonlyArray<string>, answer: TimedKeys | Error): Rea
   }
 }
 
-async function attempt<T>(run: () => Promise<T>): Promise<T | Error> {
+/** The run's result, or the error it threw (a side that fails is reported, not fatal). */
+export async function attempt<T>(run: () => Promise<T>): Promise<T | Error> {
   try {
     return await run()
   } catch (error) {

@@ -39,7 +39,7 @@ const same = (a: NormalAnswer, b: NormalAnswer) =>
  * The floor's settled answer: asked until two answers in a row agree (and, except for diagnostics, are not
  * empty), bounded. Servers may answer from a partly loaded project at first.
  */
-async function settledFloorAnswer(root: string, floor: ReadLayer, query: ReadQuery, deadlineMs = 120_000): Promise<NormalAnswer> {
+export async function settledFloorAnswer(root: string, floor: ReadLayer, query: ReadQuery, deadlineMs = 120_000): Promise<NormalAnswer> {
   const started = performance.now()
   let previous: NormalAnswer | undefined
   for (;;) {
