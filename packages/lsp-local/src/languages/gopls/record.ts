@@ -93,6 +93,11 @@ export const goplsRecord: LanguageRecord = {
     rootMarkers: ['go.work', 'go.mod'],
     settings: {
       gopls: {
+        // One diagnostics pass per change. By default gopls publishes a file's type errors at once and its analyzers'
+        // findings (unusedwrite, printf, modernize hints, …) in a second push a second later (diagnosticsDelay 1s,
+        // internal/server/diagnostics.go diagnoseSnapshot): a first answer taken after the first push, as
+        // codeseam's quiet window takes it, missed every analyzer finding (the completeness oracle on gorilla-mux).
+        diagnosticsDelay: '0s',
         hints: {
           assignVariableTypes: true,
           compositeLiteralFields: true,
