@@ -91,6 +91,7 @@ export const goplsRecord: LanguageRecord = {
     args: ['serve'],
     extensions: { '.go': 'go' },
     rootMarkers: ['go.work', 'go.mod'],
+    loadAllProjects: 'goPackages',
     settings: {
       gopls: {
         // One diagnostics pass per change. By default gopls publishes a file's type errors at once and its analyzers'
