@@ -83,9 +83,10 @@ export interface ServerProfile {
   /**
    * Before workspace-wide queries, make the server load everything (servers that search only what they have
    * loaded): `tsconfig` opens one file of every TypeScript project and the files of no project; `pyright` opens
-   * the files no pyright configuration includes (docs/lsp-local.md, "The project model").
+   * the files no pyright configuration includes; `goPackages` opens one file of every Go package, every
+   * module's (docs/lsp-local.md, "The project model").
    */
-  readonly loadAllProjects?: 'tsconfig' | 'pyright' | false
+  readonly loadAllProjects?: 'tsconfig' | 'pyright' | 'goPackages' | false
   /**
    * The server finds the workspace's files only in a deferred analysis pass after its configuration, which every
    * request postpones (pyright): a workspace-wide answer is trusted only once that pass was signalled, or the

@@ -1,4 +1,6 @@
 import { statSync } from 'node:fs'
+import { open } from 'node:fs/promises'
+import * as nodePath from 'node:path'
 
 import { LspError, TelemetryAttr, TelemetrySpan, inSpan, telemetryId, type LspSearchCoverage } from '@codeseam/lsp'
 
@@ -23,6 +25,8 @@ export class ProjectLoader {
   private readonly loaded = new WeakMap<LanguageServer, ProjectLoad>()
   /** Per pyright server: the files outside every configuration's program that were opened, and the coverage. */
   private readonly pythonLoads = new WeakMap<LanguageServer, PythonLoad>()
+  /** Per gopls server: one file of every Go package, opened, and the coverage. */
+  private readonly goLoads = new WeakMap<LanguageServer, PythonLoad>()
   /** Servers that saw files created or deleted since their projects were loaded (loose files to re-plan). */
   private readonly replan = new WeakSet<LanguageServer>()
   /** Per (server folder, profile): the TypeScript project graph, until one of its config files changes. */
@@ -89,6 +93,15 @@ export class ProjectLoader {
         profile,
         () => this.loadPyrightFiles(server, workspace, profile),
         () => this.pythonLoads.get(server)?.opened.length ?? 0,
+      )
+    }
+    if (profile.loadAllProjects === 'goPackages') {
+      const previous = this.goLoads.get(server)
+      if (previous?.settled === true && this.stillOpen(server, previous.opened)) return previous.coverage
+      return loadSpan(
+        profile,
+        () => this.loadGoPackages(server, workspace, profile),
+        () => this.goLoads.get(server)?.opened.length ?? 0,
       )
     }
     if (profile.loadAllProjects !== 'tsconfig') return Promise.resolve(undefined)
@@ -191,6 +204,46 @@ export class ProjectLoader {
     return load.coverage
   }
 
+  /**
+   * gopls makes one view per module it has been shown a file of (no go.work needed), and counts as workspace
+   * packages of a view its own module's packages and every package with an open file: another module's package
+   * that a view depends on (a `replace` to a sibling folder) is searched for references, implementations and
+   * callers only while one of its files is open (gopls internal/cache/load.go isWorkspacePackageLocked). One file
+   * of every package under the root — every module's — is opened and pinned, within the open-document limit, so a
+   * first answer sees what it sees with every file open.
+   */
+  private loadGoPackages(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile): Promise<LspSearchCoverage> {
+    const previous = this.goLoads.get(server)
+    if (previous !== undefined && !this.replan.has(server) && previous.opened.every((file) => server.documents.get(file) !== undefined))
+      return previous.coverage
+    this.replan.delete(server)
+    const load: PythonLoad = {
+      opened: [],
+      settled: false,
+      coverage: Promise.resolve({ projectsSearched: 0, projectsFound: 0, complete: false }),
+    }
+    load.coverage = (async () => {
+      const sources = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 20_000)
+      const usable = sources.files.filter((file) => workspace.containment.contains(file) && !this.oversized(file))
+      const packages = await goPackageFiles(server.spec.root, usable)
+      const budget = this.pinBudget()
+      const { opened, failed, skipped } = await openPinned(server, profile, packages.slice(0, budget))
+      load.opened = opened
+      const missed = Math.max(0, packages.length - budget) + (sources.complete ? 0 : 1) + failed
+      load.settled = true
+      return {
+        projectsSearched: opened.length,
+        projectsFound: packages.length,
+        ...(missed > 0 ? { filesNotSearched: missed } : {}),
+        ...skipped.field(),
+        complete: missed === 0 && skipped.total === 0,
+      }
+    })()
+    this.goLoads.set(server, load)
+    load.coverage.catch(() => this.goLoads.get(server) === load && this.goLoads.delete(server))
+    return load.coverage
+  }
+
   private async openProjects(
     server: LanguageServer,
     workspace: LocalWorkspace,
@@ -278,6 +331,62 @@ async function openPinned(
   return { opened, failed, skipped, notOpened }
 }
 
+/** Folders the go command never builds from: `testdata`, `vendor`, and names starting with `_` (`.` is never walked). */
+function ignoredByGo(root: string, file: string): boolean {
+  const parts = nodePath.relative(root, nodePath.dirname(file)).split(nodePath.sep)
+  return parts.some((part) => part === 'testdata' || part === 'vendor' || part.startsWith('_'))
+}
+
+/** The package clause of a Go file (`package x`), read from its first 4 KiB; undefined when there is none. */
+async function goPackageName(file: string): Promise<string | undefined> {
+  let handle: import('node:fs/promises').FileHandle | undefined
+  try {
+    handle = await open(file, 'r')
+    const buffer = Buffer.alloc(4096)
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
+    const head = buffer
+      .subarray(0, bytesRead)
+      .toString('utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+    return /^[ \t]*package[ \t]+([\p{L}_][\p{L}\p{N}_]*)/mu.exec(head)?.[1]
+  } catch {
+    return undefined
+  } finally {
+    await handle?.close()
+  }
+}
+
+/**
+ * One file per Go package under `root`, in walk order: per folder (outside what the go command ignores), its
+ * first non-test file, and one `_test.go` file per package clause no file picked so far has (an external
+ * `package x_test` is a package of its own; the in-package tests are covered by the package's own file).
+ */
+export async function goPackageFiles(root: string, files: ReadonlyArray<string>): Promise<string[]> {
+  const byFolder = new Map<string, string[]>()
+  for (const file of files) {
+    if (ignoredByGo(root, file)) continue
+    const folder = nodePath.dirname(file)
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), file])
+  }
+  const picks: string[] = []
+  for (const folderFiles of byFolder.values()) {
+    const names = new Set<string>()
+    const own = folderFiles.find((file) => !file.endsWith('_test.go'))
+    if (own !== undefined) {
+      picks.push(own)
+      const name = await goPackageName(own)
+      if (name !== undefined) names.add(name)
+    }
+    for (const test of folderFiles.filter((file) => file.endsWith('_test.go'))) {
+      const name = await goPackageName(test)
+      if (name === undefined || names.has(name)) continue
+      names.add(name)
+      picks.push(test)
+    }
+  }
+  return picks
+}
+
 /** What opening a server's projects covered. */
 interface ProjectLoad {
   readonly graph: TsProjectGraph
@@ -287,7 +396,7 @@ interface ProjectLoad {
   settled?: LspSearchCoverage
 }
 
-/** What opening a pyright server's files outside every configuration covered. */
+/** What opening a pyright server's files outside every configuration (or a gopls server's packages) covered. */
 interface PythonLoad {
   opened: string[]
   coverage: Promise<LspSearchCoverage>

@@ -2,6 +2,7 @@
 import { createLsp } from '@codeseam/lsp'
 
 import { createLocalHost, type HostOptions } from '../../src/index.js'
+import type { TrustLevel } from '../../src/policy/trust.js'
 import { difference } from './keys.js'
 import { operationsFor, type OracleOperation } from './oracle.js'
 import type { OracleRun } from './run.js'
@@ -44,14 +45,30 @@ export interface CompareOptions {
   readonly beforeDispose?: () => Promise<void>
 }
 
-/** Position operations in the order a host is asked them; the order rotates from host to host. */
-const positionOperations: ReadonlyArray<OracleOperation> = ['references', 'rename', 'implementation', 'incomingCalls']
+/**
+ * Position operations (and the file-wide ones, asked for the symbol's file) in the order a host is asked them;
+ * the order rotates from host to host.
+ */
+const positionOperations: ReadonlyArray<OracleOperation> = [
+  'references',
+  'rename',
+  'implementation',
+  'incomingCalls',
+  'definition',
+  'hover',
+  'documentSymbols',
+  'diagnostics',
+  'format',
+]
 
-/** A cold codeseam: a new host (default settings, untrusted root, as `codeseam mcp` starts) attached to a new seam. */
-async function coldSeam(root: string, hostOptions: HostOptions = {}) {
+/**
+ * A cold codeseam: a new host (default settings, untrusted root unless `trust` says otherwise, as `codeseam mcp`
+ * starts) attached to a new seam.
+ */
+async function coldSeam(root: string, hostOptions: HostOptions = {}, trust: TrustLevel = 'untrusted') {
   const host = await createLocalHost(hostOptions)
   const lsp = createLsp()
-  const release = await host.attach(lsp, [{ root }])
+  const release = await host.attach(lsp, [trust === 'trusted' ? { root, trust } : { root }])
   return {
     lsp,
     async dispose() {
@@ -87,7 +104,7 @@ const sameKeys = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => a.lengt
  *   repository 5–8 s). A host per (symbol, operation) would take four times as long again.
  */
 export async function compareWithSeam(run: OracleRun, options: CompareOptions = {}): Promise<SeamComparison[]> {
-  const { root, language } = run.workspace
+  const { root, language, trust } = run.workspace
   const name = run.workspace.name ?? root
   const operations = operationsFor(language)
   const symbols = run.selection.symbols
@@ -124,7 +141,7 @@ export async function compareWithSeam(run: OracleRun, options: CompareOptions = 
 
   if (operations.includes('workspaceSymbols') && symbols.length > 0) {
     const deadline = deadlineFrom(Date.now())
-    const seam = await coldSeam(root, options.hostOptions)
+    const seam = await coldSeam(root, options.hostOptions, trust)
     let answered = 0
     try {
       for (const [index, symbol] of symbols.entries()) {
@@ -157,7 +174,7 @@ export async function compareWithSeam(run: OracleRun, options: CompareOptions = 
       for (const { symbol, order } of plan) for (const operation of order) record(symbol, operation, notAsked, notAsked, false, true)
       continue
     }
-    const seam = await coldSeam(root, options.hostOptions)
+    const seam = await coldSeam(root, options.hostOptions, trust)
     try {
       const firsts = new Map<string, Answer>()
       let cold: string | undefined

@@ -39,6 +39,53 @@ export function workspaceSymbolKey(name: string, kind: number | string, path: st
   return `${name}|${kindName}|${locationKey(path, range)}`
 }
 
+/** A resource operation of an edit (a module rename moves its file): `!file-operation kind path[ → path]`. */
+export function fileOperationKey(kind: 'create' | 'rename' | 'delete', path: string, newPath?: string): string {
+  return `!file-operation ${kind} ${path}${newPath === undefined ? '' : ` → ${newPath}`}`
+}
+
+/** Locations (or symbols, call ends, related diagnostics) outside the workspace root the answer dropped: `!dropped N`. */
+export function droppedKey(count: number): string[] {
+  return count > 0 ? [`!dropped ${count}`] : []
+}
+
+/** An edit that reaches outside the workspace root: codeseam refuses it whole (OUTSIDE_WORKSPACE). */
+export const outsideEditKey = '!edit outside the workspace (refused whole)'
+
+/** A server's error answer (a refusal with its reason): the JSON-RPC code and message as the server sent them. */
+export function serverErrorKey(code: number, message: string): string {
+  return `!server-error ${code}: ${message.trim()}`
+}
+
+/** A hover: its text exactly (trimmed) and its range, if any. */
+export function hoverKey(text: string, range: Range | undefined): string {
+  return `hover${range === undefined ? '' : `@${rangeKey(range)}`} ${JSON.stringify(text.trim())}`
+}
+
+/** One document symbol: `parent/…/name|kind|path@range ^selectionRange (detail)`, the parent chain making nesting part of it. */
+export function documentSymbolKey(
+  chain: ReadonlyArray<string>,
+  name: string,
+  kind: number | string,
+  path: string,
+  range: Range,
+  selectionRange: Range,
+  detail: string | undefined,
+): string {
+  const kindName = typeof kind === 'number' ? (lspSymbolKinds[kind - 1] ?? 'object') : kind
+  return `${[...chain, name].join('/')}|${kindName}|${locationKey(path, range)} ^${rangeKey(selectionRange)}${detail ? ` ${JSON.stringify(detail)}` : ''}`
+}
+
+/** One diagnostic: `path@range|severity|code|message`; severity as the seam names it, code as JSON. */
+export function diagnosticKey(path: string, range: Range, severity: string, code: number | string | undefined, message: string): string {
+  return `${locationKey(path, range)}|${severity}|${JSON.stringify(code ?? null)}|${message}`
+}
+
+/** The seam's name of an LSP severity number (missing: error, as codeseam's translator has it). */
+export function severityName(severity: number | undefined): string {
+  return (['error', 'warning', 'information', 'hint'] as const)[(severity ?? 1) - 1] ?? 'error'
+}
+
 /** Sorted, without duplicates. */
 export function unique<T extends string>(keys: Iterable<T>): T[] {
   return [...new Set(keys)].sort()

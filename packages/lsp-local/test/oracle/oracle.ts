@@ -1,5 +1,6 @@
-// The completeness oracle: a bare language server (native TypeScript 7 or pyright) driven by a minimal
-// vscode-jsonrpc client, started with the workspace folders codeseam uses, with EVERY source file of the
+// The completeness oracle: a bare language server (native TypeScript 7, pyright, gopls or rust-analyzer) driven
+// by a minimal vscode-jsonrpc client, started with the workspace folders (and, for gopls and rust-analyzer, the
+// exact spawn plan: settings, initialization options, environment) codeseam uses, with EVERY source file of the
 // workspace opened before it is asked anything. Its answers are the reference that codeseam's first answer
 // after a cold start must equal (issue 13). Everything it returns is normalised into sorted, de-duplicated
 // string keys with workspace-relative paths and 0-based ranges (see keys.ts), so it compares with the seam.
@@ -9,12 +10,23 @@ import { createRequire } from 'node:module'
 import * as nodePath from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
+import { clientCapabilities as codeseamClientCapabilities } from '../../src/features/client-capabilities.js'
+import { builtinProfiles } from '../../src/languages/index.js'
+import { serverEnvironment } from '../../src/policy/environment.js'
+import { defaultResourceLimits, withHeapCap } from '../../src/policy/limits.js'
+import type { ServerProfile } from '../../src/policy/profiles.js'
+import { planSpawn, type TrustLevel } from '../../src/policy/trust.js'
 import { section } from '../../src/server/handshake.js'
 import { nestedProjects, nestedSettings } from '../../src/workspace/nested-projects.js'
-import { builtinProfiles } from '../../src/policy/builtin-profiles.js'
 
 import {
   ApplyWorkspaceEditRequest,
+  DefinitionRequest,
+  DocumentDiagnosticRequest,
+  DocumentFormattingRequest,
+  HoverRequest,
+  NotificationType,
+  ResponseError,
   CallHierarchyIncomingCallsRequest,
   CallHierarchyPrepareRequest,
   CodeLensRefreshRequest,
@@ -47,7 +59,9 @@ import {
   WorkspaceSymbolRequest,
   createProtocolConnection,
   type ClientCapabilities,
+  type Diagnostic,
   type DocumentSymbol,
+  type Hover,
   type Location,
   type LocationLink,
   type ProtocolConnection,
@@ -56,22 +70,67 @@ import {
   type WorkspaceSymbol,
 } from 'vscode-languageserver-protocol/node'
 
-import { callKey, locationKey, renameRefusedKey, textEditKey, unique, workspaceSymbolKey } from './keys.js'
+import {
+  callKey,
+  diagnosticKey,
+  documentSymbolKey,
+  droppedKey,
+  fileOperationKey,
+  hoverKey,
+  locationKey,
+  outsideEditKey,
+  renameRefusedKey,
+  serverErrorKey,
+  severityName,
+  textEditKey,
+  unique,
+  workspaceSymbolKey,
+} from './keys.js'
 
-export type OracleLanguage = 'typescript' | 'python'
+export type OracleLanguage = 'typescript' | 'python' | 'go' | 'rust'
 
-/** The operations the oracle answers (implementation: TypeScript only; pyright has no provider). */
-export const oracleOperations = ['workspaceSymbols', 'references', 'rename', 'implementation', 'incomingCalls'] as const
+/** The languages whose servers are native toolchain servers, configured from the built-in profile's spawn plan. */
+export type ToolchainLanguage = Extract<OracleLanguage, 'go' | 'rust'>
+
+export function isToolchainLanguage(language: OracleLanguage): language is ToolchainLanguage {
+  return language === 'go' || language === 'rust'
+}
+
+/** The built-in profile that serves each toolchain language. */
+export const toolchainProfileIds: Readonly<Record<ToolchainLanguage, string>> = { go: 'gopls', rust: 'rust-analyzer' }
+
+/**
+ * The operations the oracle answers. TypeScript and Python: the workspace-wide five (implementation:
+ * TypeScript only; pyright has no provider). Go and Rust: those and definition, hover, document symbols,
+ * diagnostics and formatting (issue 28).
+ */
+export const oracleOperations = [
+  'workspaceSymbols',
+  'references',
+  'rename',
+  'implementation',
+  'incomingCalls',
+  'definition',
+  'hover',
+  'documentSymbols',
+  'diagnostics',
+  'format',
+] as const
 export type OracleOperation = (typeof oracleOperations)[number]
 
+const workspaceWide: ReadonlyArray<OracleOperation> = ['workspaceSymbols', 'references', 'rename', 'implementation', 'incomingCalls']
+
 export function operationsFor(language: OracleLanguage): ReadonlyArray<OracleOperation> {
-  return language === 'python' ? oracleOperations.filter((operation) => operation !== 'implementation') : oracleOperations
+  if (isToolchainLanguage(language)) return oracleOperations
+  return language === 'python' ? workspaceWide.filter((operation) => operation !== 'implementation') : workspaceWide
 }
 
 /** Source extensions per language (what codeseam's profiles route to each server). */
 export const sourceExtensions: Readonly<Record<OracleLanguage, ReadonlyArray<string>>> = {
   typescript: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'],
   python: ['.py', '.pyi'],
+  go: ['.go'],
+  rust: ['.rs'],
 }
 
 /** The marker files that make a folder a Python project of its own (codeseam's pyright root markers). */
@@ -157,8 +216,9 @@ export interface WorkspaceLayout {
  * the other nested project folders as search paths — computed by lsp-local's own rule for its pyright
  * profile, so the oracle is configured exactly as codeseam's server is (only its answers are independent).
  */
-export async function workspaceLayoutOf(root: string, language: OracleLanguage): Promise<WorkspaceLayout> {
+export async function workspaceLayoutOf(root: string, language: OracleLanguage, trust: TrustLevel = 'untrusted'): Promise<WorkspaceLayout> {
   if (language === 'typescript') return { folders: [root], settings, unscoped: settings }
+  if (isToolchainLanguage(language)) return (await toolchainLaunch(root, language, trust)).layout
   const pyright = (await builtinProfiles()).find((profile) => profile.id === 'pyright')
   if (pyright === undefined) throw new Error('no built-in pyright profile')
   const nested = await nestedProjects(root, pyright)
@@ -166,8 +226,53 @@ export async function workspaceLayoutOf(root: string, language: OracleLanguage):
   return { folders: [root, ...nested.folders], settings: layout.settings, unscoped: layout.unscoped ?? layout.settings }
 }
 
+/** The built-in profile of a toolchain language as this machine has it (its `unavailable` says what to install). */
+export async function toolchainProfile(language: ToolchainLanguage): Promise<ServerProfile> {
+  const id = toolchainProfileIds[language]
+  const profile = (await builtinProfiles()).find((candidate) => candidate.id === id)
+  if (profile === undefined) throw new Error(`no built-in ${id} profile`)
+  return profile
+}
+
+/** What codeseam's host starts for a toolchain language at a trust level, and how it answers configuration. */
+export interface ToolchainLaunch {
+  readonly profile: ServerProfile
+  readonly command: string
+  readonly args: ReadonlyArray<string>
+  readonly env: Readonly<Record<string, string>>
+  readonly initializationOptions: unknown
+  readonly layout: WorkspaceLayout
+  /** What the trust level changed (planSpawn's own account), for the report. */
+  readonly hardening: ReadonlyArray<string>
+}
+
+/**
+ * gopls and rust-analyzer as codeseam's host starts them for `root` at `trust`: the built-in profile, its spawn
+ * plan from lsp-local's own `planSpawn` (so untrusted roots get exactly the settings, initialization options
+ * and environment codeseam gives them: no build scripts or proc macros for rust-analyzer, the local toolchain
+ * and a read-only module graph for gopls), the environment the host builds (serverEnvironment, the heap cap),
+ * and the workspace folders of lsp-local's nested-project rule. Only the answers are the oracle's own.
+ */
+export async function toolchainLaunch(root: string, language: ToolchainLanguage, trust: TrustLevel): Promise<ToolchainLaunch> {
+  const profile = await toolchainProfile(language)
+  if (profile.unavailable !== undefined) throw new Error(`the ${profile.id} server is unavailable: ${profile.unavailable}`)
+  const plan = planSpawn(profile, { root, trust, env: serverEnvironment([], profile) })
+  const capped = withHeapCap(profile, plan, defaultResourceLimits().nodeHeapMb)
+  const nested = await nestedProjects(root, profile)
+  const layout = nestedSettings(root, profile, plan.settings, nested)
+  return {
+    profile,
+    command: plan.command,
+    args: capped.args,
+    env: capped.env,
+    initializationOptions: capped.initializationOptions,
+    layout: { folders: [root, ...nested.folders], settings: layout.settings, unscoped: layout.unscoped ?? layout.settings },
+    hardening: plan.hardening,
+  }
+}
+
 /** How to start the bare server: the same executables codeseam's built-in profiles resolve. */
-export async function serverCommand(language: OracleLanguage): Promise<{ command: string; args: string[] }> {
+export async function serverCommand(language: Exclude<OracleLanguage, ToolchainLanguage>): Promise<{ command: string; args: string[] }> {
   const require = createRequire(import.meta.url)
   if (language === 'typescript') {
     // As profiles.ts's nativeTypeScriptExe: the `typescript-native` alias's own lookup of its binary.
@@ -190,6 +295,8 @@ const languageIds: Readonly<Record<string, string>> = {
   '.jsx': 'javascriptreact',
   '.py': 'python',
   '.pyi': 'python',
+  '.go': 'go',
+  '.rs': 'rust',
 }
 
 /** What the oracle tells the server it understands: the forms codeseam asks for (links, hierarchical symbols, prepare rename). */
@@ -246,28 +353,70 @@ export type SymbolAnswers = Partial<Record<OracleOperation, ReadonlyArray<string
 /** The fixed new name every rename asks for (both sides). */
 export const renameTo = 'renamedByOracle'
 
+/**
+ * The new name a rename asks for (both sides): {@link renameTo}, capitalised for an exported Go name (a rename
+ * that unexports a name used by another package is refused by gopls, which would test nothing else).
+ */
+export function renameToFor(target: Pick<SymbolTarget, 'name'>, language: OracleLanguage): string {
+  if (language === 'go' && /^\p{Lu}/u.test(target.name)) return `${renameTo.charAt(0).toUpperCase()}${renameTo.slice(1)}`
+  return renameTo
+}
+
+/** The formatting options both sides send (codeseam's default when the caller gives none). */
+export const formattingOptions = { tabSize: 2, insertSpaces: true } as const
+
 export interface OracleOptions {
   /** Upper bound for start-up plus the wait for every file to be loaded (ms). Default 240 000. */
   readonly loadTimeoutMs?: number
   /** Upper bound for one request (ms). Default 120 000. */
   readonly requestTimeoutMs?: number
+  /** gopls and rust-analyzer: the trust level whose spawn plan the server gets (as codeseam's host would). Default untrusted. */
+  readonly trust?: TrustLevel
+  /**
+   * gopls and rust-analyzer: how long the server must stay silent (no diagnostics published, no progress, and for
+   * rust-analyzer still quiescent) before it counts as having taken every open file in. Default 3 000 ms.
+   */
+  readonly settleMs?: number
+  /** Files of the workspace NOT to open (a deliberately incomplete oracle, to see the comparison fail). */
+  readonly withhold?: (file: string) => boolean
+}
+
+/** rust-analyzer's own status notification (sent to clients that set `experimental.serverStatusNotification`). */
+const serverStatusNotification = new NotificationType<{ health: string; quiescent: boolean; message?: string }>('experimental/serverStatus')
+
+/** A diagnostics push, as the oracle keeps the last one per document. */
+interface Published {
+  readonly version: number | undefined
+  readonly diagnostics: ReadonlyArray<Diagnostic>
 }
 
 /**
  * One bare server over one workspace, every source file open. `start` returns once the server is quiet:
  * pyright has published diagnostics for every open file; native TS 7 has answered a document-symbol
- * request for every file and has no work-done progress running.
+ * request for every file and has no work-done progress running; gopls has published diagnostics for every
+ * open file and runs no progress; rust-analyzer says it is quiescent. For gopls and rust-analyzer, the server
+ * must then also stay silent for a settle window (see {@link OracleOptions.settleMs}).
  */
 export class OracleServer {
   readonly files: ReadonlyArray<string>
   readonly folders: ReadonlyArray<string>
-  private readonly published = new Set<string>()
+  /** The trust level the server was configured for (gopls and rust-analyzer; the others run codeseam's untrusted settings). */
+  readonly trust: TrustLevel
+  /** Wall-clock time from spawn to settled, ms. */
+  loadMs = 0
+  private readonly published = new Map<string, Published>()
   private readonly publishWaiters = new Set<() => void>()
   private readonly progress = new Set<string | number>()
   private readonly progressWaiters = new Set<() => void>()
   private readonly symbolsCache = new Map<string, DocumentSymbol[]>()
   private readonly answerCache = new Map<string, Promise<string[]>>()
   private readonly exited: Promise<never>
+  /** The server answers textDocument/diagnostic (statically or by registration): diagnostics are pulled, as codeseam pulls them. */
+  private pullDiagnostics = false
+  /** rust-analyzer's last status: undefined until its first. */
+  private serverStatus: { quiescent: boolean; message?: string } | undefined
+  /** When the server last published diagnostics, reported progress or changed status (performance.now()). */
+  private lastActivity = 0
   private stderr = ''
 
   private constructor(
@@ -275,11 +424,14 @@ export class OracleServer {
     readonly language: OracleLanguage,
     private readonly child: ChildProcess,
     private readonly connection: ProtocolConnection,
-    private readonly options: Required<OracleOptions>,
+    private readonly options: Required<Omit<OracleOptions, 'withhold'>> & Pick<OracleOptions, 'withhold'>,
     private readonly layout: WorkspaceLayout,
+    private readonly initializationOptions: unknown,
   ) {
-    this.files = sourceFilesOf(root, language)
+    const withhold = options.withhold
+    this.files = sourceFilesOf(root, language).filter((file) => withhold === undefined || !withhold(file))
     this.folders = layout.folders
+    this.trust = options.trust
     this.exited = new Promise<never>((_, reject) => {
       child.once('error', reject)
       child.once('exit', (code, signal) =>
@@ -289,19 +441,44 @@ export class OracleServer {
     this.exited.catch(() => {})
   }
 
+  /** gopls and rust-analyzer: the spawn plan of codeseam's built-in profile (and its client capabilities). */
+  private get toolchain(): boolean {
+    return isToolchainLanguage(this.language)
+  }
+
   /** Starts the server in `root` (an absolute, canonical path), opens every source file and waits until it is quiet. */
   static async start(root: string, language: OracleLanguage, options: OracleOptions = {}): Promise<OracleServer> {
-    const { command, args } = await serverCommand(language)
-    const layout = await workspaceLayoutOf(root, language)
-    const child = spawn(command, args, { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] })
+    const started = performance.now()
+    const trust = options.trust ?? 'untrusted'
+    let command: string
+    let args: ReadonlyArray<string>
+    let env: Readonly<Record<string, string>> | undefined
+    let layout: WorkspaceLayout
+    let initializationOptions: unknown = null
+    if (isToolchainLanguage(language)) {
+      const launch = await toolchainLaunch(root, language, trust)
+      ;({ command, args, env, layout } = launch)
+      initializationOptions = launch.initializationOptions ?? null
+    } else {
+      ;({ command, args } = await serverCommand(language))
+      layout = await workspaceLayoutOf(root, language)
+    }
+    const child = spawn(command, [...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], ...(env === undefined ? {} : { env }) })
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!))
     const server = new OracleServer(
       root,
       language,
       child,
       connection,
-      { loadTimeoutMs: options.loadTimeoutMs ?? 240_000, requestTimeoutMs: options.requestTimeoutMs ?? 120_000 },
+      {
+        loadTimeoutMs: options.loadTimeoutMs ?? 240_000,
+        requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
+        trust,
+        settleMs: options.settleMs ?? 3_000,
+        ...(options.withhold === undefined ? {} : { withhold: options.withhold }),
+      },
       layout,
+      initializationOptions,
     )
     child.stderr!.on('data', (chunk: Buffer) => {
       server.stderr = (server.stderr + chunk.toString('utf8')).slice(-20_000)
@@ -314,6 +491,7 @@ export class OracleServer {
       await server.dispose()
       throw error
     }
+    server.loadMs = performance.now() - started
     return server
   }
 
@@ -321,19 +499,29 @@ export class OracleServer {
   private listen(): void {
     const { connection } = this
     const folders = () => this.folders.map((folder) => ({ uri: pathToFileURL(folder).href, name: nodePath.basename(folder) }))
+    const active = () => {
+      this.lastActivity = performance.now()
+      for (const waiter of this.progressWaiters) waiter()
+    }
     connection.onRequest(ConfigurationRequest.type, (params) =>
       params.items.map((item) => section(item.scopeUri === undefined ? this.layout.unscoped : this.layout.settings, item.section) ?? null),
     )
     connection.onRequest(WorkspaceFoldersRequest.type, () => folders())
-    connection.onRequest(RegistrationRequest.type, () => undefined)
+    connection.onRequest(RegistrationRequest.type, (params) => {
+      if (params.registrations.some((registration) => registration.method === DocumentDiagnosticRequest.method)) this.pullDiagnostics = true
+    })
     connection.onRequest(UnregistrationRequest.type, () => undefined)
-    // Work-done progress the server starts (native TS 7's project loading): followed until it ends.
+    // Work-done progress the server starts (native TS 7's project loading, gopls's package loading): followed until it ends.
     connection.onRequest(WorkDoneProgressCreateRequest.type, (params) => {
       connection.onProgress(WorkDoneProgress.type, params.token, (value) => {
         if (value.kind === 'begin') this.progress.add(params.token)
         else if (value.kind === 'end') this.progress.delete(params.token)
-        for (const waiter of this.progressWaiters) waiter()
+        active()
       })
+    })
+    connection.onNotification(serverStatusNotification, (params) => {
+      this.serverStatus = params
+      active()
     })
     connection.onRequest(ApplyWorkspaceEditRequest.type, () => ({ applied: false, failureReason: 'the oracle applies nothing' }))
     connection.onRequest(ShowMessageRequest.type, () => null)
@@ -343,7 +531,8 @@ export class OracleServer {
     connection.onRequest(CodeLensRefreshRequest.type, () => undefined)
     connection.onRequest(SemanticTokensRefreshRequest.type, () => undefined)
     connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
-      this.published.add(params.uri)
+      this.published.set(params.uri, { version: params.version, diagnostics: params.diagnostics })
+      this.lastActivity = performance.now()
       for (const waiter of this.publishWaiters) waiter()
     })
     connection.onUnhandledNotification(() => {})
@@ -352,19 +541,22 @@ export class OracleServer {
 
   private async initialize(): Promise<void> {
     const folders = this.folders.map((folder) => ({ uri: pathToFileURL(folder).href, name: nodePath.basename(folder) }))
-    await this.request(
+    const result = await this.request(
       'initialize',
       (c) =>
         c.sendRequest(InitializeRequest.type, {
           processId: process.pid,
           rootUri: pathToFileURL(this.root).href,
           workspaceFolders: folders,
-          capabilities,
-          initializationOptions: null,
+          // gopls and rust-analyzer shape their answers by what the client says it understands (links, markdown
+          // hovers, resource operations, serverStatus): they are told what codeseam's host tells them.
+          capabilities: this.toolchain ? codeseamClientCapabilities : capabilities,
+          initializationOptions: this.initializationOptions,
           locale: 'en',
         }),
       this.options.loadTimeoutMs,
     )
+    if (result.capabilities.diagnosticProvider !== undefined) this.pullDiagnostics = true
     await this.connection.sendNotification(InitializedNotification.type, {})
     await this.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: this.layout.settings })
   }
@@ -382,6 +574,11 @@ export class OracleServer {
           text,
         },
       })
+    }
+    if (this.toolchain) {
+      await this.settle(deadline)
+      for (const file of this.files) this.symbolsCache.set(file, await this.fetchDocumentSymbols(file))
+      return
     }
     if (this.language === 'python') {
       // pyright pushes diagnostics for an open file once it has analysed it: wait for every file's.
@@ -406,8 +603,52 @@ export class OracleServer {
     )
   }
 
+  /**
+   * gopls and rust-analyzer, every file open: loaded once no progress runs (gopls: the packages of every module
+   * an open file is in; rust-analyzer: its status says quiescent — the cargo workspace, build scripts and proc
+   * macros at the trust level, every crate indexed), gopls has published diagnostics for every open file, and
+   * the server has then been silent for the settle window (diagnostics come in passes).
+   */
+  private async settle(deadline: number): Promise<void> {
+    const quiet = () =>
+      this.progress.size === 0 &&
+      (this.language !== 'rust' || this.serverStatus?.quiescent === true) &&
+      (this.language !== 'go' || this.files.every((file) => this.published.has(pathToFileURL(file).href)))
+    const why = () => {
+      const missing = this.files.filter((file) => !this.published.has(pathToFileURL(file).href))
+      return [
+        this.progress.size > 0 ? `work-done progress still running: ${[...this.progress].join(', ')}` : '',
+        this.language === 'rust' && this.serverStatus?.quiescent !== true
+          ? `rust-analyzer not quiescent (${this.serverStatus?.message ?? 'no status yet'})`
+          : '',
+        this.language === 'go' && missing.length > 0
+          ? `gopls published no diagnostics for ${missing.length} open files (e.g. ${missing[0]})`
+          : '',
+      ]
+        .filter((part) => part !== '')
+        .join('; ')
+    }
+    for (;;) {
+      await this.until(quiet, this.progressWaiters, deadline, why, this.publishWaiters)
+      const silentFor = performance.now() - this.lastActivity
+      if (silentFor >= this.options.settleMs) {
+        if (quiet()) return
+        continue
+      }
+      if (Date.now() + (this.options.settleMs - silentFor) > deadline)
+        throw new Error(`the oracle's ${this.language} server did not settle in ${this.options.loadTimeoutMs} ms: it kept publishing`)
+      await new Promise((resolve) => setTimeout(resolve, this.options.settleMs - silentFor))
+    }
+  }
+
   /** Resolves once `done()` holds, re-checked whenever a waiter fires; fails at the deadline or on exit. */
-  private until(done: () => boolean, waiters: Set<() => void>, deadline: number, why: () => string): Promise<void> {
+  private until(
+    done: () => boolean,
+    waiters: Set<() => void>,
+    deadline: number,
+    why: () => string,
+    alsoWaiters?: Set<() => void>,
+  ): Promise<void> {
     if (done()) return Promise.resolve()
     let waiter: (() => void) | undefined
     let timer: NodeJS.Timeout | undefined
@@ -415,6 +656,7 @@ export class OracleServer {
       new Promise<void>((resolve, reject) => {
         waiter = () => done() && resolve()
         waiters.add(waiter)
+        alsoWaiters?.add(waiter)
         timer = setTimeout(
           () => reject(new Error(`the oracle's ${this.language} server did not settle in ${this.options.loadTimeoutMs} ms: ${why()}`)),
           Math.max(0, deadline - Date.now()),
@@ -422,7 +664,10 @@ export class OracleServer {
       }),
       this.exited,
     ]).finally(() => {
-      if (waiter !== undefined) waiters.delete(waiter)
+      if (waiter !== undefined) {
+        waiters.delete(waiter)
+        alsoWaiters?.delete(waiter)
+      }
       clearTimeout(timer)
     })
   }
@@ -463,6 +708,15 @@ export class OracleServer {
     return relative.split(nodePath.sep).join('/')
   }
 
+  /**
+   * The `!dropped N` key for N locations outside the root: gopls and rust-analyzer only, whose answers point
+   * into GOROOT, the module cache, the cargo registry and the toolchain's sources, and whose seam answers say
+   * how many they dropped (meta.droppedOutsideWorkspace). TypeScript and Python answers compare as before.
+   */
+  private dropped(count: number): string[] {
+    return this.toolchain ? droppedKey(count) : []
+  }
+
   private async fetchDocumentSymbols(file: string): Promise<DocumentSymbol[]> {
     const answer = await this.request('documentSymbol', (c) =>
       c.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: this.uri(file) } }),
@@ -482,15 +736,16 @@ export class OracleServer {
 
   private locationKeys(answer: Location | ReadonlyArray<Location | LocationLink> | null): string[] {
     const list = answer === null ? [] : Array.isArray(answer) ? (answer as ReadonlyArray<Location | LocationLink>) : [answer as Location]
-    return unique(
-      list.flatMap((entry) => {
-        // A link's full target range is what codeseam's translator reports as the location's range.
-        const uri = 'targetUri' in entry ? entry.targetUri : entry.uri
-        const range = 'targetUri' in entry ? entry.targetRange : entry.range
-        const path = this.relative(uri)
-        return path === undefined ? [] : [locationKey(path, range)]
-      }),
-    )
+    let outside = 0
+    const keys = list.flatMap((entry) => {
+      // A link's full target range is what codeseam's translator reports as the location's range.
+      const uri = 'targetUri' in entry ? entry.targetUri : entry.uri
+      const range = 'targetUri' in entry ? entry.targetRange : entry.range
+      const path = this.relative(uri)
+      if (path === undefined) outside++
+      return path === undefined ? [] : [locationKey(path, range)]
+    })
+    return unique([...keys, ...this.dropped(outside)])
   }
 
   async references(target: SymbolTarget): Promise<string[]> {
@@ -506,7 +761,73 @@ export class OracleServer {
     return this.locationKeys(await this.request('implementation', (c) => c.sendRequest(ImplementationRequest.type, this.at(target))))
   }
 
-  /** prepareRename, then rename to {@link renameTo}: every edited (file, range, new text). */
+  async definition(target: SymbolTarget): Promise<string[]> {
+    return this.locationKeys(await this.request('definition', (c) => c.sendRequest(DefinitionRequest.type, this.at(target))))
+  }
+
+  /** The hover's text exactly (trimmed) and its range; none when the server has nothing (or only whitespace) to say. */
+  async hover(target: SymbolTarget): Promise<string[]> {
+    const answer: Hover | null = await this.request('hover', (c) => c.sendRequest(HoverRequest.type, this.at(target)))
+    if (answer === null || answer === undefined) return []
+    const text = hoverText(answer.contents)
+    return text.trim() === '' ? [] : [hoverKey(text, answer.range)]
+  }
+
+  /** A file's outline, every symbol at every depth with its parent chain, as the server gives it now. */
+  async documentSymbolKeys(path: string): Promise<string[]> {
+    const relative = this.relative(this.uri(path)) ?? path
+    const keys: string[] = []
+    const visit = (symbol: DocumentSymbol, chain: ReadonlyArray<string>) => {
+      keys.push(documentSymbolKey(chain, symbol.name, symbol.kind, relative, symbol.range, symbol.selectionRange, symbol.detail))
+      for (const child of symbol.children ?? []) visit(child, [...chain, symbol.name])
+    }
+    const answer: ReadonlyArray<DocumentSymbol | SymbolInformation> =
+      (await this.request('documentSymbol', (c) => c.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: this.uri(path) } }))) ??
+      []
+    for (const symbol of answer) {
+      if ('location' in symbol) {
+        keys.push(documentSymbolKey([], symbol.name, symbol.kind, relative, symbol.location.range, symbol.location.range, undefined))
+      } else {
+        visit(symbol, [])
+      }
+    }
+    return unique(keys)
+  }
+
+  /**
+   * A file's diagnostics once everything was settled — pulled (textDocument/diagnostic) from a server that offers
+   * it, as codeseam then asks, else as the server last published them: (file, range, severity, code, message);
+   * related locations outside the root counted as dropped, as codeseam's translator does.
+   */
+  async diagnostics(path: string): Promise<string[]> {
+    const relative = this.relative(this.uri(path)) ?? path
+    let diagnostics: ReadonlyArray<Diagnostic> = this.published.get(this.uri(path))?.diagnostics ?? []
+    if (this.pullDiagnostics) {
+      const report = await this.request('diagnostic', (c) =>
+        c.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: this.uri(path) } }),
+      )
+      diagnostics = report.kind === 'full' ? report.items : []
+    }
+    let outside = 0
+    const keys = diagnostics.map((diagnostic) => {
+      for (const related of diagnostic.relatedInformation ?? []) if (this.relative(related.location.uri) === undefined) outside++
+      const message = typeof diagnostic.message === 'string' ? diagnostic.message : hoverText(diagnostic.message)
+      return diagnosticKey(relative, diagnostic.range, severityName(diagnostic.severity), diagnostic.code, message)
+    })
+    return unique([...keys, ...this.dropped(outside)])
+  }
+
+  /** The whole-document formatting edits, with codeseam's default options. */
+  async format(path: string): Promise<string[]> {
+    const relative = this.relative(this.uri(path)) ?? path
+    const edits =
+      (await this.request('formatting', (c) =>
+        c.sendRequest(DocumentFormattingRequest.type, { textDocument: { uri: this.uri(path) }, options: { ...formattingOptions } }),
+      )) ?? []
+    return unique(edits.map((edit) => textEditKey(relative, edit.range, edit.newText)))
+  }
+
+  /** prepareRename, then rename to {@link renameToFor}: every edited (file, range, new text). */
   async rename(target: SymbolTarget): Promise<string[]> {
     let prepared: unknown
     try {
@@ -516,29 +837,38 @@ export class OracleServer {
       return [renameRefusedKey]
     }
     if (prepared === null || prepared === undefined) return [renameRefusedKey]
-    const edit = await this.request('rename', (c) => c.sendRequest(RenameRequest.type, { ...this.at(target), newName: renameTo }))
+    const newName = renameToFor(target, this.language)
+    const edit = await this.request('rename', (c) => c.sendRequest(RenameRequest.type, { ...this.at(target), newName }))
     return this.editKeys(edit)
   }
 
+  /** An edit's keys; one touching anything outside the root is refused whole (as codeseam refuses it). */
   private editKeys(edit: WorkspaceEdit | null): string[] {
     if (edit === null) return []
     const keys: string[] = []
+    let outside = false
+    const inside = (uri: string): string => {
+      const path = this.relative(uri)
+      if (path === undefined) outside = true
+      return path ?? uri
+    }
     for (const change of edit.documentChanges ?? []) {
       if ('textDocument' in change) {
-        const path = this.relative(change.textDocument.uri)
-        if (path !== undefined)
-          for (const text of change.edits) keys.push(textEditKey(path, text.range, 'newText' in text ? text.newText : text.snippet.value))
+        const path = inside(change.textDocument.uri)
+        for (const text of change.edits) keys.push(textEditKey(path, text.range, 'newText' in text ? text.newText : text.snippet.value))
+      } else if (change.kind === 'rename') {
+        keys.push(fileOperationKey('rename', inside(change.oldUri), inside(change.newUri)))
       } else {
-        keys.push(
-          `!file-operation ${change.kind} ${JSON.stringify({ ...change, ...('uri' in change ? { uri: this.relative(change.uri) } : {}), ...('oldUri' in change ? { oldUri: this.relative(change.oldUri), newUri: this.relative(change.newUri) } : {}) })}`,
-        )
+        keys.push(fileOperationKey(change.kind, inside(change.uri)))
       }
     }
-    for (const [uri, edits] of Object.entries(edit.changes ?? {})) {
-      const path = this.relative(uri)
-      if (path !== undefined) for (const text of edits) keys.push(textEditKey(path, text.range, text.newText))
+    if (edit.documentChanges === undefined) {
+      for (const [uri, edits] of Object.entries(edit.changes ?? {})) {
+        const path = inside(uri)
+        for (const text of edits) keys.push(textEditKey(path, text.range, text.newText))
+      }
     }
-    return unique(keys)
+    return outside ? [outsideEditKey] : unique(keys)
   }
 
   /** prepareCallHierarchy, then incoming calls of every item: (caller file, caller selection range, call-site ranges). */
@@ -546,14 +876,21 @@ export class OracleServer {
     const items =
       (await this.request('prepareCallHierarchy', (c) => c.sendRequest(CallHierarchyPrepareRequest.type, this.at(target)))) ?? []
     const keys: string[] = []
+    let outside = 0
     for (const item of items) {
+      // An item outside the root is dropped (codeseam never gets to ask for its callers).
+      if (this.relative(item.uri) === undefined) {
+        outside++
+        continue
+      }
       const calls = (await this.request('incomingCalls', (c) => c.sendRequest(CallHierarchyIncomingCallsRequest.type, { item }))) ?? []
       for (const call of calls) {
         const path = this.relative(call.from.uri)
-        if (path !== undefined) keys.push(callKey(path, call.from.selectionRange, call.fromRanges))
+        if (path === undefined) outside++
+        else keys.push(callKey(path, call.from.selectionRange, call.fromRanges))
       }
     }
-    return unique(keys)
+    return unique([...keys, ...this.dropped(outside)])
   }
 
   /** Workspace symbols for a query: (name, kind, file, range), files of this language only. */
@@ -561,15 +898,16 @@ export class OracleServer {
     const answer: ReadonlyArray<SymbolInformation | WorkspaceSymbol> =
       (await this.request('workspaceSymbol', (c) => c.sendRequest(WorkspaceSymbolRequest.type, { query }))) ?? []
     const extensions = sourceExtensions[this.language]
-    return unique(
-      answer.flatMap((symbol) => {
-        const path = this.relative(symbol.location.uri)
-        if (path === undefined || !extensions.includes(nodePath.extname(path).toLowerCase())) return []
-        const range =
-          'range' in symbol.location ? symbol.location.range : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }
-        return [workspaceSymbolKey(symbol.name, symbol.kind, path, range)]
-      }),
-    )
+    let outside = 0
+    const keys = answer.flatMap((symbol) => {
+      const path = this.relative(symbol.location.uri)
+      if (path === undefined) outside++
+      if (path === undefined || !extensions.includes(nodePath.extname(path).toLowerCase())) return []
+      const range =
+        'range' in symbol.location ? symbol.location.range : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }
+      return [workspaceSymbolKey(symbol.name, symbol.kind, path, range)]
+    })
+    return unique([...keys, ...this.dropped(outside)])
   }
 
   /** Every operation of the language for one symbol; a failed request becomes an `!error` key (never an empty answer). */
@@ -580,15 +918,19 @@ export class OracleServer {
         out[operation] = await this.ask(operation, target)
       } catch (error) {
         if (/exited/.test((error as Error).message)) throw error
-        out[operation] = [`!error ${(error as Error).message.split('\n')[0] ?? ''}`]
+        out[operation] =
+          this.toolchain && error instanceof ResponseError
+            ? [serverErrorKey(error.code, error.message)]
+            : [`!error ${(error as Error).message.split('\n')[0] ?? ''}`]
       }
     }
     return out
   }
 
-  /** One operation for one symbol; answers are cached (nothing changes under the oracle). */
+  /** One operation for one symbol; answers are cached (nothing changes under the oracle). File-wide operations, per file. */
   ask(operation: OracleOperation, target: SymbolTarget): Promise<string[]> {
-    const key = `${operation} ${target.path}:${target.line}:${target.character} ${target.name}`
+    const fileWide = operation === 'documentSymbols' || operation === 'diagnostics' || operation === 'format'
+    const key = fileWide ? `${operation} ${target.path}` : `${operation} ${target.path}:${target.line}:${target.character} ${target.name}`
     let answer = this.answerCache.get(key)
     if (answer === undefined) {
       answer = this.compute(operation, target)
@@ -610,6 +952,16 @@ export class OracleServer {
         return this.implementation(target)
       case 'incomingCalls':
         return this.incomingCalls(target)
+      case 'definition':
+        return this.definition(target)
+      case 'hover':
+        return this.hover(target)
+      case 'documentSymbols':
+        return this.documentSymbolKeys(target.path)
+      case 'diagnostics':
+        return this.diagnostics(target.path)
+      case 'format':
+        return this.format(target.path)
     }
   }
 
@@ -634,4 +986,19 @@ export class OracleServer {
     }
     this.connection.dispose()
   }
+}
+
+/**
+ * A hover's (or a markup diagnostic message's) contents as one text, by the protocol's own rules: MarkupContent
+ * is its value; a MarkedString with a language is a fenced code block; several are joined by a blank line.
+ */
+export function hoverText(contents: Hover['contents'] | { kind: string; value: string }): string {
+  if (typeof contents === 'string') return contents
+  if (Array.isArray(contents))
+    return contents
+      .map((part) => hoverText(part as Hover['contents']))
+      .filter((text) => text !== '')
+      .join('\n\n')
+  if ('kind' in contents) return contents.value
+  return `\`\`\`${contents.language}\n${contents.value}\n\`\`\``
 }

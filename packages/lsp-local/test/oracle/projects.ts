@@ -2,6 +2,8 @@
 // TypeScript: every tsconfig.json / jsconfig.json under the root plus every config they reference,
 // transitively, whatever its file name — read with the TypeScript compiler API (extends, files, include,
 // exclude, references), never by hand. Python: the nearest enclosing folder with a project marker, or the root.
+// Go: the package (folder). Rust: the crate target (package and cargo's target layout).
+import { readFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
 import ts from 'typescript'
@@ -74,6 +76,64 @@ export function pythonProjects(root: string): ProjectModel {
   return { projects: folders.map((id) => ({ id, files: -1 })), projectsOf: (path) => [nearest(path)] }
 }
 
+/**
+ * Go: a project is a package — the folder of a file, inside the module of the nearest go.mod (a folder path
+ * already names both).
+ */
+export function goProjects(root: string): ProjectModel {
+  const packages = new Map<string, number>()
+  for (const file of walkFiles(root, (name) => name.endsWith('.go'))) {
+    const id = relativeTo(root, nodePath.dirname(file))
+    packages.set(id, (packages.get(id) ?? 0) + 1)
+  }
+  return {
+    projects: [...packages].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([id, files]) => ({ id, files })),
+    projectsOf: (path) => [nodePath.posix.dirname(path)],
+  }
+}
+
+/**
+ * Rust: a project is a crate target — the package of the nearest Cargo.toml with a `[package]`, then which of its
+ * targets a file is compiled in by cargo's layout conventions: `tests/x.rs` or `tests/x/…` (an integration
+ * test), `benches/…`, `examples/…`, `build.rs`, else the package's own crate (`src/…`).
+ */
+export function rustProjects(root: string): ProjectModel {
+  const packages = walkFiles(root, (name) => name === 'Cargo.toml')
+    .filter((manifest) => /^\s*\[package\]/m.test(readFileSync(manifest, 'utf8')))
+    .map((manifest) => relativeTo(root, nodePath.dirname(manifest)))
+    .sort((a, b) => b.length - a.length)
+  const counts = new Map<string, number>()
+  const projectOf = (path: string): string => {
+    const pkg = packages.find((folder) => folder === '.' || path.startsWith(`${folder}/`)) ?? '.'
+    const inside = pkg === '.' ? path : path.slice(pkg.length + 1)
+    const [first, second] = inside.split('/')
+    const target =
+      inside === 'build.rs'
+        ? 'build'
+        : (first === 'tests' || first === 'benches' || first === 'examples') && second !== undefined
+          ? `${first}/${second.replace(/\.rs$/, '')}`
+          : 'crate'
+    return `${pkg}:${target}`
+  }
+  for (const file of walkFiles(root, (name) => name.endsWith('.rs'))) {
+    const id = projectOf(relativeTo(root, file))
+    counts.set(id, (counts.get(id) ?? 0) + 1)
+  }
+  return {
+    projects: [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([id, files]) => ({ id, files })),
+    projectsOf: (path) => [projectOf(path)],
+  }
+}
+
 export function projectModel(root: string, language: OracleLanguage): ProjectModel {
-  return language === 'typescript' ? typeScriptProjects(root) : pythonProjects(root)
+  switch (language) {
+    case 'typescript':
+      return typeScriptProjects(root)
+    case 'python':
+      return pythonProjects(root)
+    case 'go':
+      return goProjects(root)
+    case 'rust':
+      return rustProjects(root)
+  }
 }

@@ -1,5 +1,6 @@
 // The oracle as one call, for the completeness test and for the benchmark: start the bare server with every
 // file open, pick the symbols, compute every answer, stop the server.
+import type { TrustLevel } from '../../src/policy/trust.js'
 import { OracleServer, type OracleLanguage, type OracleOptions, type SymbolAnswers, type SymbolTarget } from './oracle.js'
 import { projectModel, type ProjectModel } from './projects.js'
 import { selectSymbols, symbolId, type Selection } from './select.js'
@@ -9,6 +10,8 @@ export interface WorkspaceSpec {
   /** Canonical (realpath) root. */
   readonly root: string
   readonly language: OracleLanguage
+  /** gopls and rust-analyzer: the trust level both sides run at (default untrusted, as `codeseam mcp` starts). */
+  readonly trust?: TrustLevel
 }
 
 export interface OracleRun {
@@ -24,6 +27,12 @@ export interface RunOptions {
   readonly top?: number
   readonly seeded?: number
   readonly seed?: number
+  /** At most this many reference queries while ranking the top symbols (see selectSymbols). */
+  readonly maxRanked?: number
+  /** Seeded picks make the selection up to this many symbols when there are too few top ones (see selectSymbols). */
+  readonly fillTo?: number
+  /** Symbols asked about besides the selection (probes the caller chose), appended as `fixed`. */
+  readonly fixed?: ReadonlyArray<SymbolTarget>
   readonly oracle?: OracleOptions
   /** Called while the oracle's server runs (e.g. to record its process for a leak check). */
   readonly onRunning?: () => Promise<void>
@@ -42,7 +51,10 @@ export async function oracleAnswers(
   symbols: ReadonlyArray<SymbolTarget>,
   options: OracleOptions = {},
 ): Promise<Map<string, SymbolAnswers>> {
-  const oracle = await OracleServer.start(workspace.root, workspace.language, options)
+  const oracle = await OracleServer.start(workspace.root, workspace.language, {
+    ...options,
+    ...(workspace.trust === undefined ? {} : { trust: workspace.trust }),
+  })
   try {
     return await answersFrom(oracle, symbols)
   } finally {
@@ -54,15 +66,26 @@ export async function oracleAnswers(
 export async function runOracle(workspace: WorkspaceSpec, options: RunOptions = {}): Promise<OracleRun> {
   const started = performance.now()
   const model = projectModel(workspace.root, workspace.language)
-  const oracle = await OracleServer.start(workspace.root, workspace.language, options.oracle)
+  const oracle = await OracleServer.start(workspace.root, workspace.language, {
+    ...options.oracle,
+    ...(workspace.trust === undefined ? {} : { trust: workspace.trust }),
+  })
   try {
     const loaded = performance.now()
     await options.onRunning?.()
-    const selection = await selectSymbols(oracle, model, {
+    const picked = await selectSymbols(oracle, model, {
       ...(options.top === undefined ? {} : { top: options.top }),
       ...(options.seeded === undefined ? {} : { seeded: options.seeded }),
       ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(options.maxRanked === undefined ? {} : { maxRanked: options.maxRanked }),
+      ...(options.fillTo === undefined ? {} : { fillTo: options.fillTo }),
     })
+    const taken = new Set(picked.symbols.map((symbol) => symbolId(symbol)))
+    const fixed = (options.fixed ?? []).filter((symbol) => !taken.has(symbolId(symbol)))
+    const selection: Selection = {
+      ...picked,
+      symbols: [...picked.symbols, ...fixed.map((symbol) => ({ ...symbol, reason: 'fixed' as const }))],
+    }
     const selected = performance.now()
     const answers = await answersFrom(oracle, selection.symbols)
     return {

@@ -1,15 +1,16 @@
 // Symbol selection (issue 13): from the oracle's document symbols of every file, the exported symbols with
 // the most references in the oracle whose references span two or more projects, plus more picked with a
 // fixed seed. TypeScript: `export`ed top-level declarations (found with the compiler API's parser, matched
-// to the document symbols by position); Python: top-level classes and functions not starting with `_`.
+// to the document symbols by position); Python: top-level classes and functions not starting with `_`; Go and
+// Rust: the declared names of each outline's top two levels (toolchainCandidates).
 import { readFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
 import ts from 'typescript'
-import { SymbolKind } from 'vscode-languageserver-protocol/node'
+import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver-protocol/node'
 
 import { fileOfKey, unique } from './keys.js'
-import type { OracleServer, SymbolTarget } from './oracle.js'
+import { isToolchainLanguage, type OracleServer, type SymbolTarget } from './oracle.js'
 import type { ProjectModel } from './projects.js'
 
 /** The seed used unless CODESEAM_ORACLE_SEED says otherwise. */
@@ -28,8 +29,8 @@ export function seededRandom(seed: number): () => number {
 }
 
 export interface SelectedSymbol extends SymbolTarget {
-  /** `top`: among the most referenced across projects; `seeded`: picked with the seed. */
-  readonly reason: 'top' | 'seeded'
+  /** `top`: among the most referenced across projects; `seeded`: picked with the seed; `fixed`: named by the caller. */
+  readonly reason: 'top' | 'seeded' | 'fixed'
   /** For `top`: the oracle's reference count and the projects those references are in. */
   readonly references?: number
   readonly projects?: ReadonlyArray<string>
@@ -125,7 +126,59 @@ export function exportedSymbols(oracle: OracleServer): SymbolTarget[] {
   return candidatesOf(oracle).map((candidate) => candidate.symbol)
 }
 
+/** Go and Rust: what a symbol to ask about may be (no locals, parameters, impl blocks or type parameters). */
+const toolchainKinds: ReadonlySet<SymbolKind> = new Set<SymbolKind>([
+  SymbolKind.Module,
+  SymbolKind.Class,
+  SymbolKind.Method,
+  SymbolKind.Field,
+  SymbolKind.Enum,
+  SymbolKind.Interface,
+  SymbolKind.Function,
+  SymbolKind.Variable,
+  SymbolKind.Constant,
+  SymbolKind.EnumMember,
+  SymbolKind.Struct,
+  SymbolKind.TypeParameter,
+])
+
+/** A Go or Rust identifier (a raw Rust one too). */
+const toolchainIdentifier = /^(?:r#)?[\p{L}_][\p{L}\p{N}_]*$/u
+
+/**
+ * Go and Rust: every declared name a file's outline holds at the top level and one level down (a struct's
+ * fields, a trait's or an impl block's methods, an enum's variants; gopls lists methods at the top level as
+ * `(*T).M`), named by the identifier under its selection range (so `(*Router).Match` is asked about as
+ * `Match`); one per position; names starting with `_` left out, and `TypeParameter` only at the top level
+ * (rust-analyzer lists type aliases so).
+ */
+function toolchainCandidates(oracle: OracleServer): Candidate[] {
+  const symbols: Candidate[] = []
+  for (const file of oracle.files) {
+    const path = nodePath.relative(oracle.root, file).split(nodePath.sep).join('/')
+    const lines = readFileSync(file, 'utf8').split('\n')
+    const taken = new Set<string>()
+    const consider = (symbol: DocumentSymbol, depth: number) => {
+      const { start, end } = symbol.selectionRange
+      const name = start.line === end.line ? (lines[start.line] ?? '').slice(start.character, end.character) : ''
+      const position = `${start.line}:${start.character}`
+      const allowed = toolchainKinds.has(symbol.kind) && !(depth > 0 && symbol.kind === SymbolKind.TypeParameter)
+      if (allowed && toolchainIdentifier.test(name) && !name.startsWith('_') && !taken.has(position)) {
+        taken.add(position)
+        symbols.push({
+          symbol: { path, name, kind: kindName(symbol.kind), line: start.line, character: start.character },
+          isDefault: false,
+        })
+      }
+      if (depth === 0) for (const child of symbol.children ?? []) consider(child, depth + 1)
+    }
+    for (const symbol of oracle.documentSymbols(file)) consider(symbol, 0)
+  }
+  return symbols
+}
+
 function candidatesOf(oracle: OracleServer): Candidate[] {
+  if (isToolchainLanguage(oracle.language)) return toolchainCandidates(oracle)
   const symbols: Candidate[] = []
   for (const file of oracle.files) {
     const path = nodePath.relative(oracle.root, file).split(nodePath.sep).join('/')
@@ -197,9 +250,12 @@ export function symbolId(symbol: SymbolTarget): string {
 export async function selectSymbols(
   oracle: OracleServer,
   model: ProjectModel,
-  options: { top?: number; seeded?: number; seed?: number } = {},
+  options: { top?: number; seeded?: number; seed?: number; maxRanked?: number; fillTo?: number } = {},
 ): Promise<Selection> {
   const top = options.top ?? 20
+  // A bound on the reference queries ranking may ask (rust-analyzer's common method names — `new`, `len` —
+  // occur hundreds of times each): the top picks are then the best of those asked, in the same order.
+  const maxRanked = options.maxRanked ?? Number.POSITIVE_INFINITY
   const seeded = options.seeded ?? 20
   const seed = options.seed ?? defaultSeed
   const found = candidatesOf(oracle)
@@ -216,7 +272,7 @@ export async function selectSymbols(
   for (const { candidate, index } of order) {
     const { symbol } = candidate
     const floor = best.length >= top ? (best[top - 1]?.references ?? 0) : -1
-    if (bound(candidate) < floor) break
+    if (bound(candidate) < floor || ranked >= maxRanked) break
     ranked++
     const references = (await oracle.ask('references', symbol)).filter((key) => !key.startsWith('!'))
     const projects = unique(references.flatMap((key) => model.projectsOf(fileOfKey(key))))
@@ -229,7 +285,9 @@ export async function selectSymbols(
   const pool = candidates.filter((symbol) => !chosen.has(symbolId(symbol)))
   const random = seededRandom(seed)
   const picks: SymbolTarget[] = []
-  for (let i = 0; i < Math.min(seeded, pool.length); i++) {
+  // `fillTo`: seeded picks make up for top ones the workspace has too few of (a one-package Go module has none).
+  const seededCount = Math.max(seeded, (options.fillTo ?? 0) - best.length)
+  for (let i = 0; i < Math.min(seededCount, pool.length); i++) {
     const j = i + Math.floor(random() * (pool.length - i))
     const swap = pool[i] as SymbolTarget
     pool[i] = pool[j] as SymbolTarget

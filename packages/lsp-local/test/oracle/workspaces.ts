@@ -1,5 +1,6 @@
-// The workspaces the oracle judges codeseam on: the generated shapes, a snapshot of this repository, and the
-// real-repository corpora in ../shared/corpora (when present).
+// The workspaces the oracle judges codeseam on: the generated shapes, a snapshot of this repository, the
+// real-repository corpora in ../shared/corpora (when present), and the generated Go and Rust fixtures
+// (toolchain-fixtures.ts).
 import { spawnSync } from 'node:child_process'
 import {
   copyFileSync,
@@ -96,7 +97,36 @@ export function corporaFolder(repository = repositoryRoot()): string | undefined
   return existsSync(nodePath.join(folder, 'unpack.sh')) ? folder : undefined
 }
 
-const corpusLanguages: Readonly<Record<string, OracleLanguage>> = { flask: 'python', 'vscode-languageserver-node': 'typescript' }
+const corpusLanguages: Readonly<Record<string, OracleLanguage>> = {
+  flask: 'python',
+  'vscode-languageserver-node': 'typescript',
+  'gorilla-mux': 'go',
+  bytes: 'rust',
+  thiserror: 'rust',
+}
+
+/**
+ * One corpus, unpacked on its own into a fresh temp folder (each trust level of a Rust corpus gets its own copy:
+ * cargo writes Cargo.lock, and trusted rust-analyzer builds into target/). Fails when the archive is missing.
+ */
+export function unpackCorpus(name: string, repository = repositoryRoot()): OracleWorkspace {
+  const folder = corporaFolder(repository)
+  const archive = folder === undefined ? undefined : nodePath.join(folder, `${name}.tar.gz`)
+  if (archive === undefined || !existsSync(archive)) throw new Error(`corpus ${name} is not in ${folder ?? '(no corpora folder)'}`)
+  const dest = realpathSync(mkdtempSync(nodePath.join(tmpdir(), `codeseam-oracle-${name}-`)))
+  // What unpack.sh does for each archive.
+  const result = spawnSync('tar', ['-xzf', archive, '-C', dest], { encoding: 'utf8', timeout: 120_000 })
+  if (result.status !== 0) {
+    rmSync(dest, { recursive: true, force: true })
+    throw new Error(`unpacking ${archive} failed (${String(result.status ?? result.signal)}): ${result.stderr}`)
+  }
+  return {
+    name,
+    root: realpathSync(nodePath.join(dest, name)),
+    language: corpusLanguages[name] ?? 'typescript',
+    remove: () => rmSync(dest, { recursive: true, force: true }),
+  }
+}
 
 /** Unpacks every corpus into one fresh temp folder (with the corpora's own unpack.sh); [] when they are missing. */
 export function unpackCorpora(repository = repositoryRoot()): OracleWorkspace[] {

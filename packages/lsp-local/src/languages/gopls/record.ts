@@ -95,6 +95,11 @@ export const goplsAllowedCommands: ReadonlyArray<string> = [
 
 /** Settings every root gets: workspace symbols from the workspace only, no vulnerability database, no code lenses. */
 const goplsSettings = {
+  // One diagnostics pass per change. By default gopls publishes a file's type errors at once and its analyzers'
+  // findings (unusedwrite, printf, modernize hints, …) in a second push a second later (diagnosticsDelay 1s,
+  // internal/server/diagnostics.go diagnoseSnapshot): a first answer taken after the first push, as
+  // codeseam's quiet window takes it, missed every analyzer finding (the completeness oracle on gorilla-mux).
+  diagnosticsDelay: '0s',
   symbolScope: 'workspace',
   linksInHover: false,
   vulncheck: 'Off',
@@ -234,6 +239,7 @@ export const goplsRecord: LanguageRecord = {
     args: ['serve'],
     extensions: { '.go': 'go' },
     rootMarkers: ['go.work', 'go.mod'],
+    loadAllProjects: 'goPackages',
     // gopls reads its options from initialization options and workspace/configuration: both, the same.
     initializationOptions: goplsSettings,
     settings: { gopls: goplsSettings },
