@@ -45,6 +45,7 @@ import {
   type LspResultFor,
   type LspResultMeta,
   type LspFilesSkipped,
+  type LspLibraryLocation,
   type LspSearchCoverage,
   type LspWorkspaceEdit,
   type LspWorkspaceSymbol,
@@ -251,6 +252,20 @@ function mergeCoverage(results: ReadonlyArray<LspQueryResult>): { coverage?: Lsp
   }
 }
 
+/**
+ * What each answer of a fan-out says it left out of the workspace: the dropped count summed, the library
+ * locations it named kept (each once), so a merged answer never hides what one provider dropped.
+ */
+function mergeDropped(results: ReadonlyArray<LspQueryResult>): Pick<LspResultMeta, 'droppedOutsideWorkspace' | 'libraryLocations'> {
+  const dropped = results.reduce((sum, r) => sum + (r.meta.droppedOutsideWorkspace ?? 0), 0)
+  const libraries = new Map<string, LspLibraryLocation>()
+  for (const r of results) for (const location of r.meta.libraryLocations ?? []) libraries.set(JSON.stringify(location), location)
+  return {
+    ...(dropped > 0 ? { droppedOutsideWorkspace: dropped } : {}),
+    ...(libraries.size > 0 ? { libraryLocations: [...libraries.values()] } : {}),
+  }
+}
+
 /** Merges the answers of a fan-out. Only workspace-scoped kinds reach here. */
 function mergeFanOut(
   results: ReadonlyArray<LspQueryResult>,
@@ -269,6 +284,7 @@ function mergeFanOut(
     truncated: results.some((r) => r.meta.truncated),
     elapsedMs: 0,
     ...mergeCoverage(results),
+    ...mergeDropped(results),
     ...(failures.length > 0 ? { failures } : {}),
   }
   if (first.kind === 'workspaceSymbols') {

@@ -351,4 +351,41 @@ describe('workspace symbols carry no duplicates', () => {
       'greet:function:app/a.py:3',
     ])
   })
+
+  it('a fan-out keeps what each answer dropped: the counts summed, the library locations named once', async () => {
+    const lsp = createLsp()
+    const goroot = { path: '/usr/lib/go/src/fmt/print.go', range, library: 'Go standard library' }
+    lsp.registerProvider(
+      staticProvider(
+        'go',
+        { '.go': 'go' },
+        {
+          operations: ['workspaceSymbols'],
+          answer: () => ({
+            kind: 'workspaceSymbols',
+            symbols: [symbol('track', 'src/a.go')],
+            meta: { ...resultMeta('go'), droppedOutsideWorkspace: 2, libraryLocations: [goroot] },
+          }),
+        },
+      ),
+    )
+    lsp.registerProvider(
+      staticProvider(
+        'rs',
+        { '.rs': 'rust' },
+        {
+          operations: ['workspaceSymbols'],
+          answer: () => ({
+            kind: 'workspaceSymbols',
+            symbols: [symbol('track', 'src/a.rs')],
+            meta: { ...resultMeta('rs'), droppedOutsideWorkspace: 3, libraryLocations: [goroot] },
+          }),
+        },
+      ),
+    )
+    const result = await lsp.query({ operation: 'workspaceSymbols', root, query: 'track' })
+    expect(result.symbols).toHaveLength(2)
+    expect(result.meta.droppedOutsideWorkspace).toBe(5)
+    expect(result.meta.libraryLocations).toEqual([goroot])
+  })
 })
