@@ -6,7 +6,7 @@ import * as nodePath from 'node:path'
 
 import { afterAll, expect, test } from 'vitest'
 
-import { goPackageFiles } from '../src/workspace/project-loader.js'
+import { goPackageFiles } from '../src/workspace/go-packages.js'
 
 const root = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-go-packages-')))
 afterAll(() => rmSync(root, { recursive: true, force: true }))

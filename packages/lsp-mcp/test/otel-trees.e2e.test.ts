@@ -194,6 +194,8 @@ describe('exported span trees', () => {
             command: process.execPath,
             args: [faultServer, '--log', log, '--scenario', 'crash', '--method', 'textDocument/hover', '--first-process-only'],
             extensions: { '.flt': 'faultlang' },
+            // The fault server runs nothing a workspace chooses: an unknown server's profile must say so.
+            untrusted: {},
           },
         ],
       }),

@@ -31,6 +31,8 @@ export async function slowHoverSetup(root: string): Promise<{ config: string; lo
           command: process.execPath,
           args: [faultServer, '--log', log, '--scenario', 'slow', '--method', 'textDocument/hover', '--delay-ms', '600000'],
           extensions: { '.slow': 'slowlang' },
+          // The fault server runs nothing a workspace chooses: an unknown server's profile must say so.
+          untrusted: {},
         },
       ],
     }),
