@@ -45,7 +45,11 @@ export async function acquire(slot: ServerSlot, deadline: number, signal: AbortS
  * the profile's `readinessTimeoutMs`.
  */
 async function untilQuiescent(slot: ServerSlot, server: LanguageServer, signal: AbortSignal): Promise<number> {
-  if (server.spec.serverStatus !== true || server.activeProgress.size === 0) return 0
+  if (server.spec.serverStatus !== true) return 0
+  if (server.activeProgress.size === 0) {
+    unhealthy(slot, server)
+    return 0
+  }
   const started = Date.now()
   const limit = slot.profile.readinessTimeoutMs ?? defaultIndexingWaitMs
   const quiet = await server.waitForQuiet(started + limit, signal)
@@ -58,7 +62,24 @@ async function untilQuiescent(slot: ServerSlot, server: LanguageServer, signal: 
       { data: { profile: slot.profile.id, root: slot.root, indexing: true } },
     )
   }
+  unhealthy(slot, server)
   return Date.now() - started
+}
+
+/**
+ * A quiescent server whose own status says `health: error` ("Failed to load workspaces.", "Failed to discover
+ * workspace" for a file of no crate) answers every question with nothing or "file not found": that is an
+ * UNAVAILABLE saying what the server said, never an empty result.
+ */
+function unhealthy(slot: ServerSlot, server: LanguageServer): void {
+  const status = server.busy.lastStatus
+  if (status?.health !== 'error') return
+  const said = status.message?.trim() ?? ''
+  throw new LspError(
+    'UNAVAILABLE',
+    `the ${slot.profile.id} server for ${slot.root} reports an error and cannot answer${said === '' ? '' : `: ${said}`}. Fix what it names (a Cargo.toml it cannot load, a file outside every crate), then ask again`,
+    { data: { profile: slot.profile.id, root: slot.root, health: 'error', ...(said === '' ? {} : { serverMessage: said }) } },
+  )
 }
 
 export function requireOperation(serving: Serving, server: LanguageServer, operation: LspOperation): void {
@@ -82,7 +103,8 @@ export function resultMeta(
 ): LspResultMeta {
   return {
     providerId: serving.id,
-    status: server.activeProgress.size > 0 ? 'indexing' : 'ready',
+    // A server reporting `health: warning` (rust-analyzer without the standard library's sources) answers, but less.
+    status: server.activeProgress.size > 0 ? 'indexing' : server.busy.lastStatus?.health === 'warning' ? 'degraded' : 'ready',
     warm,
     truncated: false,
     elapsedMs: 0,

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import * as nodePath from 'node:path'
 
@@ -6,6 +7,7 @@ import type { SupportTable } from '../../policy/profile-operations.js'
 import { absolutePathEntries, executablesNamed, toolchainLines } from '../lookup.js'
 import { words, type LanguageRecord, type LibraryRoot, type Located } from '../record.js'
 import { mergeSettings } from '../settings.js'
+import { configWalkLimit, userSysroot, workspaceRustConfigs } from './untrusted.js'
 
 /** The rust-analyzer release codeseam builds: crates.io's `ra_ap_rust-analyzer`, the newest declaring rust-version 1.95. */
 export const rustAnalyzerVersion = '0.0.348'
@@ -130,22 +132,69 @@ export const rustAnalyzerRecord: LanguageRecord = {
   projectRoot: 'workspace',
   readiness: 'serverStatus',
   trust: {
-    strip: ['RUSTC_WRAPPER', 'RUSTC_WORKSPACE_WRAPPER', 'RUSTFLAGS', 'CARGO_BUILD_RUSTC', 'CARGO_BUILD_RUSTC_WRAPPER', 'RUST_SRC_PATH'],
-    why: 'build scripts and procedural macros are workspace code that rust-analyzer compiles and runs; `cargo check` runs them too; a workspace rust-toolchain.toml makes the rustup proxies choose (and install) a toolchain',
-    harden(draft) {
+    strip: [
+      'RUSTC',
+      'CARGO',
+      'RUSTC_WRAPPER',
+      'RUSTC_WORKSPACE_WRAPPER',
+      'RUSTFLAGS',
+      'RUSTDOCFLAGS',
+      'CARGO_ENCODED_RUSTFLAGS',
+      'CARGO_BUILD_RUSTC',
+      'CARGO_BUILD_RUSTC_WRAPPER',
+      'CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER',
+      'CARGO_BUILD_RUSTFLAGS',
+      'RUST_SRC_PATH',
+    ],
+    why: 'build scripts and procedural macros are workspace code that rust-analyzer compiles and runs; `cargo check` runs them too; a workspace rust-toolchain.toml makes the rustup proxies choose (and install) a toolchain; a workspace .cargo/config.toml can set the rustc, its wrappers and (with `[env] force`) its environment, and a workspace rust-analyzer.toml overrides the client settings',
+    harden(draft, context) {
+      // Files no setting or variable neutralises: refuse, naming them (docs/security.md, "rust-analyzer").
+      const configs = workspaceRustConfigs(context.workspaceRoot)
+      if (configs === undefined) {
+        throw context.refuse(
+          `needs the tree checked for .cargo/config.toml and rust-analyzer.toml, and it has more than ${configWalkLimit} folders`,
+        )
+      }
+      if (configs.length > 0) {
+        const named = configs.slice(0, 3).map((file) => nodePath.relative(context.workspaceRoot, file))
+        throw context.refuse(
+          `would obey ${named.join(', ')}${configs.length > 3 ? ` and ${configs.length - 3} more` : ''} (a .cargo/config.toml can choose the rustc cargo runs and its environment; a rust-analyzer.toml overrides codeseam's settings, re-enabling cargo check and build scripts)`,
+          'remove or vet those files',
+        )
+      }
+      // The machine's own toolchain by absolute path, whatever rust-toolchain.toml says: rustup then never resolves
+      // (or installs) a channel, cargo runs no rustc a workspace names, and rust-analyzer never runs
+      // `rustup component add rust-src` (an explicit cargo.sysroot turns its discovery off).
+      const sysroot = userSysroot(context.safePath, draft.env)
+      const pinned: Record<string, string> = {
+        RUSTUP_AUTO_INSTALL: '0',
+        RUSTC_WRAPPER: '',
+        RUSTC_WORKSPACE_WRAPPER: '',
+        CARGO_BUILD_RUSTC_WRAPPER: '',
+        CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER: '',
+      }
+      if (sysroot !== undefined) {
+        const rustc = nodePath.join(sysroot, 'bin', 'rustc')
+        Object.assign(pinned, { RUSTUP_TOOLCHAIN: sysroot, RUSTC: rustc, CARGO_BUILD_RUSTC: rustc })
+        const cargo = nodePath.join(sysroot, 'bin', 'cargo')
+        if (existsSync(cargo)) pinned['CARGO'] = cargo
+      } else if (draft.env['RUSTUP_TOOLCHAIN'] === undefined) pinned['RUSTUP_TOOLCHAIN'] = 'stable'
+      Object.assign(draft.env, pinned)
       draft.initializationOptions = mergeSettings(draft.initializationOptions, {
-        cargo: { buildScripts: { enable: false } },
-        procMacro: { enable: false },
+        cargo: { buildScripts: { enable: false }, ...(sysroot === undefined ? {} : { sysroot }) },
+        procMacro: { enable: false, attributes: { enable: false } },
         checkOnSave: false,
         check: { invocationStrategy: 'once' },
       })
-      // The user's default toolchain, whatever rust-toolchain.toml in the workspace says.
-      if (draft.env['RUSTUP_TOOLCHAIN'] === undefined) draft.env['RUSTUP_TOOLCHAIN'] = 'stable'
       draft.hardening.push(
         'build scripts off (cargo.buildScripts.enable=false)',
-        'procedural macros off (procMacro.enable=false)',
+        'procedural macros off (procMacro.enable=false, attributes too)',
         'no cargo check on save',
-        `toolchain pinned (RUSTUP_TOOLCHAIN=${draft.env['RUSTUP_TOOLCHAIN']}; a workspace rust-toolchain.toml is ignored)`,
+        sysroot === undefined
+          ? `toolchain pinned (RUSTUP_TOOLCHAIN=${draft.env['RUSTUP_TOOLCHAIN']}; a workspace rust-toolchain.toml is ignored)`
+          : `toolchain pinned to ${sysroot} (RUSTUP_TOOLCHAIN, RUSTC, CARGO, cargo.sysroot; a workspace rust-toolchain.toml is ignored, nothing is installed)`,
+        'no rustc wrappers (RUSTC_WRAPPER and RUSTC_WORKSPACE_WRAPPER empty)',
+        'the tree holds no .cargo/config.toml and no rust-analyzer.toml (checked)',
       )
     },
   },
@@ -164,5 +213,5 @@ export const rustAnalyzerRecord: LanguageRecord = {
   ],
   fixture: 'rust-basic',
   notes:
-    'every operation but type hierarchy; `bash scripts/run.sh test` builds it when missing (about 12 minutes on 2 cores, once per machine); queries wait until its own status says it finished indexing (never a partial first answer); untrusted roots: no build scripts, no proc macros, no cargo check, the toolchain pinned; without the `rust-src` component (not downloadable here) standard-library types are not navigable',
+    'every operation but type hierarchy; `bash scripts/run.sh test` builds it when missing (about 12 minutes on 2 cores, once per machine); queries wait until its own status says it finished indexing (never a partial first answer); a server whose own status reports an error is UNAVAILABLE quoting it, a warning makes answers `degraded`; untrusted roots: no build scripts, no proc macros, no cargo check, the machine's toolchain pinned by absolute path, and a tree holding a `.cargo/config.toml` or `rust-analyzer.toml` is refused; without the `rust-src` component (`rustup component add rust-src`) standard-library types are not navigable',
 }
