@@ -134,5 +134,22 @@ if (why !== undefined && process.env['CI'] !== 'true') {
       expect((failed as LspError).code).toBe('UNAVAILABLE')
       expect((failed as LspError).message).toMatch(/reports an error/)
     }, 240_000)
+
+    test('a .rs file of no crate: UNAVAILABLE quoting rust-analyzer, never an empty answer', async () => {
+      const root = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-rust-loose-')))
+      folders.push(root)
+      mkdirSync(nodePath.join(root, 'src'))
+      writeFileSync(
+        nodePath.join(root, 'src/lib.rs'),
+        'fn total_area() -> u32 {\n    1\n}\n\nfn twice() -> u32 {\n    total_area() * 2\n}\n',
+      )
+      const failed = await ask(root, 'untrusted').then(
+        (result) => result,
+        (error: unknown) => error,
+      )
+      expect(failed).toBeInstanceOf(LspError)
+      expect((failed as LspError).code).toBe('UNAVAILABLE')
+      expect((failed as LspError).message).toMatch(/Failed to discover workspace/)
+    }, 180_000)
   })
 }

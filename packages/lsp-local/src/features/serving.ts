@@ -73,8 +73,11 @@ async function untilQuiescent(slot: ServerSlot, server: LanguageServer, signal: 
  */
 function unhealthy(slot: ServerSlot, server: LanguageServer): void {
   const status = server.busy.lastStatus
-  if (status?.health !== 'error') return
-  const said = status.message?.trim() ?? ''
+  // rust-analyzer first reports a root it finds no Cargo.toml in as a warning, then as an error: either way it has
+  // no workspace to answer from.
+  const noWorkspace = status?.health === 'warning' && /^Failed to (discover|load) workspace/.test(status.message ?? '')
+  if (status?.health !== 'error' && !noWorkspace) return
+  const said = status?.message?.trim().replace(/\.+$/, '') ?? ''
   throw new LspError(
     'UNAVAILABLE',
     `the ${slot.profile.id} server for ${slot.root} reports an error and cannot answer${said === '' ? '' : `: ${said}`}. Fix what it names (a Cargo.toml it cannot load, a file outside every crate), then ask again`,
