@@ -49,6 +49,19 @@ export function droppedKey(count: number): string[] {
   return count > 0 ? [`!dropped ${count}`] : []
 }
 
+/**
+ * The most workspace symbols a server returns for one query (gopls: 100, internal/golang/workspace_symbol.go
+ * maxSymbols; rust-analyzer: `workspace.symbol.search.limit`, 128). An answer that long is the server's first N of a
+ * ranking that depends on what it has loaded, not a set two runs can be expected to share: it is compared by its
+ * length alone (`!capped N`).
+ */
+export const workspaceSymbolCaps: Readonly<Record<string, number>> = { go: 100, rust: 128 }
+
+export function cappedKeys(language: string, count: number): string[] | undefined {
+  const cap = workspaceSymbolCaps[language]
+  return cap !== undefined && count >= cap ? [`!capped ${count}`] : undefined
+}
+
 /** An edit that reaches outside the workspace root: codeseam refuses it whole (OUTSIDE_WORKSPACE). */
 export const outsideEditKey = '!edit outside the workspace (refused whole)'
 

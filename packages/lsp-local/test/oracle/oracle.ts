@@ -17,7 +17,7 @@ import { defaultResourceLimits, withHeapCap } from '../../src/policy/limits.js'
 import type { ServerProfile } from '../../src/policy/profiles.js'
 import { planSpawn, type TrustLevel } from '../../src/policy/trust.js'
 import { section } from '../../src/server/handshake.js'
-import { nestedProjects, nestedSettings } from '../../src/workspace/nested-projects.js'
+import { layoutEnvironment, nestedProjects, nestedSettings } from '../../src/workspace/nested-projects.js'
 
 import {
   ApplyWorkspaceEditRequest,
@@ -74,6 +74,7 @@ import {
   callKey,
   diagnosticKey,
   documentSymbolKey,
+  cappedKeys,
   droppedKey,
   fileOperationKey,
   hoverKey,
@@ -257,7 +258,9 @@ export async function toolchainLaunch(root: string, language: ToolchainLanguage,
   const profile = await toolchainProfile(language)
   if (profile.unavailable !== undefined) throw new Error(`the ${profile.id} server is unavailable: ${profile.unavailable}`)
   const plan = planSpawn(profile, { root, trust, env: serverEnvironment([], profile) })
-  const capped = withHeapCap(profile, plan, defaultResourceLimits().nodeHeapMb)
+  // The layout's own environment as the host adds it (gopls: the go.work codeseam writes over several modules).
+  const withLayout = { ...plan, env: { ...plan.env, ...(await layoutEnvironment(root, profile)) } }
+  const capped = withHeapCap(profile, withLayout, defaultResourceLimits().nodeHeapMb)
   const nested = await nestedProjects(root, profile)
   const layout = nestedSettings(root, profile, plan.settings, nested)
   return {
@@ -897,6 +900,8 @@ export class OracleServer {
   async workspaceSymbols(query: string): Promise<string[]> {
     const answer: ReadonlyArray<SymbolInformation | WorkspaceSymbol> =
       (await this.request('workspaceSymbol', (c) => c.sendRequest(WorkspaceSymbolRequest.type, { query }))) ?? []
+    const capped = cappedKeys(this.language, answer.length)
+    if (capped !== undefined) return capped
     const extensions = sourceExtensions[this.language]
     let outside = 0
     const keys = answer.flatMap((symbol) => {

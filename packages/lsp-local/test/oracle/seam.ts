@@ -9,6 +9,7 @@ import {
   callKey,
   diagnosticKey,
   documentSymbolKey,
+  cappedKeys,
   droppedKey,
   fileOperationKey,
   hoverKey,
@@ -87,10 +88,16 @@ export async function seamAnswer(
   const toolchain = isToolchainLanguage(language)
   // gopls and rust-analyzer: how many locations outside the root the answer dropped is part of it (keys.ts droppedKey).
   const dropped = (...metas: ReadonlyArray<LspResultMeta>) =>
-    toolchain ? droppedKey(metas.reduce((sum, meta) => sum + (meta.droppedOutsideWorkspace ?? 0), 0)) : []
+    // A location in a library codeseam knows (the toolchain's sources, the cargo registry, GOROOT) is named in
+    // meta.libraryLocations instead of counted: both are outside the root, as the oracle counts them.
+    toolchain
+      ? droppedKey(metas.reduce((sum, meta) => sum + (meta.droppedOutsideWorkspace ?? 0) + (meta.libraryLocations?.length ?? 0), 0))
+      : []
   if (operation === 'workspaceSymbols') {
     try {
       const { symbols, meta } = await lsp.query({ operation: 'workspaceSymbols', root, query: target.name })
+      const capped = cappedKeys(language, symbols.length + (meta.droppedOutsideWorkspace ?? 0) + (meta.libraryLocations?.length ?? 0))
+      if (capped !== undefined) return { keys: capped, all: capped }
       const extensions = sourceExtensions[language]
       const keyOf = (symbol: (typeof symbols)[number]) =>
         workspaceSymbolKey(symbol.name, symbol.kind, relativePath(root, symbol.location.path), symbol.location.range)
