@@ -143,13 +143,27 @@ if (why !== undefined && process.env['CI'] !== 'true') {
         nodePath.join(root, 'src/lib.rs'),
         'fn total_area() -> u32 {\n    1\n}\n\nfn twice() -> u32 {\n    total_area() * 2\n}\n',
       )
-      const failed = await ask(root, 'untrusted').then(
-        (result) => result,
-        (error: unknown) => error,
-      )
-      expect(failed).toBeInstanceOf(LspError)
-      expect((failed as LspError).code).toBe('UNAVAILABLE')
-      expect((failed as LspError).message).toMatch(/Failed to discover workspace/)
+      const host = await createLocalHost()
+      try {
+        const lsp = createLsp()
+        await host.attach(lsp, [{ root, trust: 'untrusted' }])
+        await leaks.record()
+        const path = nodePath.join(root, 'src/lib.rs')
+        const position = positionOf(root, 'src/lib.rs', 'total_area')
+        const failed = await lsp.query({ operation: 'references', root, path, position }).then(
+          (result) => result,
+          (error: unknown) => error,
+        )
+        expect(failed).toBeInstanceOf(LspError)
+        expect((failed as LspError).code).toBe('UNAVAILABLE')
+        expect((failed as LspError).message).toMatch(/Failed to discover workspace/)
+        // The status says it too, for a model that calls code_status after the failure.
+        expect(host.status().find((s) => s.server === 'rust-analyzer')?.reason).toMatch(
+          /the server reports an? (error|warning): Failed to discover workspace/,
+        )
+      } finally {
+        await host.dispose()
+      }
     }, 180_000)
   })
 }

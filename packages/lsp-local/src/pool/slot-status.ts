@@ -40,13 +40,26 @@ export function slotStatus(
         ? { reason: server.crashReason }
         : notice !== undefined
           ? { reason: notice }
-          : {}),
+          : ownWarning(server) !== undefined
+            ? { reason: ownWarning(server) as string }
+            : {}),
     ...(server === undefined
       ? {}
       : { uptimeMs: Date.now() - server.startedAt, operations: negotiatedOperations(server.capabilities, server.registrations) }),
     restarts,
     languages: [...new Set(Object.values(profile.extensions))],
   }
+}
+
+/**
+ * What a server reporting its own health says when that is not `ok` (rust-analyzer: "… has sysroot errors: can't
+ * load standard library from sysroot … try installing `rust-src`"): it answers, but less, and the status says why.
+ */
+function ownWarning(server: LanguageServer | undefined): string | undefined {
+  const status = server?.busy.lastStatus
+  if (status === undefined || status.health === 'ok') return undefined
+  const message = status.message?.trim()
+  return `the server reports ${status.health === 'error' ? 'an error' : 'a warning'}${message === undefined || message === '' ? '' : `: ${message}`}`
 }
 
 /** The error of a slot that no longer starts its server (a crash loop): why, and for which root. */
