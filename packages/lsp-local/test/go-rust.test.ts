@@ -1,3 +1,5 @@
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
 import { createLsp, resolveTarget, type LspService } from '@codeseam/lsp'
@@ -153,4 +155,41 @@ for (const layout of [
       copy.remove()
     }
   })
+}
+
+// A module whose dependency cannot be fetched (untrusted: GOPROXY=off; here it does not exist at all): the
+// answers that need no dependency come, and the diagnostics name the import that cannot load — never a hang,
+// never an empty "no references".
+{
+  const why = missing('gopls')
+  if (why === undefined || process.env['CI'] === 'true') {
+    test('gopls, a dependency that cannot be fetched: references answered, the broken import diagnosed', async () => {
+      expect(why).toBeUndefined()
+      const root = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-go-deps-')))
+      writeFileSync(
+        nodePath.join(root, 'go.mod'),
+        'module example.com/deps\n\ngo 1.22\n\nrequire github.com/nonexistent-codeseam/x v1.0.0\n',
+      )
+      writeFileSync(
+        nodePath.join(root, 'main.go'),
+        'package main\n\nimport "github.com/nonexistent-codeseam/x"\n\nfunc helper() int { return x.Value }\n\nfunc main() { _ = helper() }\n',
+      )
+      const host = await createLocalHost()
+      try {
+        const lsp = createLsp()
+        await host.attach(lsp, [{ root, trust: 'untrusted' }])
+        const path = nodePath.join(root, 'main.go')
+        const target = await resolveTarget(lsp, { path, symbol: 'helper' })
+        const references = await lsp.query({ operation: 'references', root, path, position: target.position })
+        const call = positionOf(root, 'main.go', 'helper()', { occurrence: 2 })
+        expect(references.locations.map((l) => l.range.start.line)).toContain(call.line)
+        const diagnostics = await lsp.query({ operation: 'diagnostics', root, path })
+        const messages = diagnostics.files.flatMap((f) => f.diagnostics.map((d) => d.message))
+        expect(messages.some((m) => m.includes('github.com/nonexistent-codeseam/x'))).toBe(true)
+      } finally {
+        await host.dispose()
+        rmSync(root, { recursive: true, force: true })
+      }
+    })
+  }
 }
