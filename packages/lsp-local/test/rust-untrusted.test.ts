@@ -135,6 +135,50 @@ if (why !== undefined && process.env['CI'] !== 'true') {
       expect((failed as LspError).message).toMatch(/reports an error/)
     }, 240_000)
 
+    test('a derive macro of the workspace runs only for a trusted root', async () => {
+      // A workspace with a proc-macro crate whose derive writes a marker when it expands, and a library using it.
+      const files = {
+        'Cargo.toml': '[workspace]\nmembers = ["trapmacro", "app"]\nresolver = "2"\n',
+        'trapmacro/Cargo.toml': '[package]\nname = "trapmacro"\nversion = "0.1.0"\nedition = "2021"\n\n[lib]\nproc-macro = true\n',
+        'trapmacro/src/lib.rs':
+          'use proc_macro::TokenStream;\n\n#[proc_macro_derive(Trap)]\npub fn trap(_input: TokenStream) -> TokenStream {\n    let _ = std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/../macro-ran.marker"), "derive ran");\n    TokenStream::new()\n}\n',
+        'app/Cargo.toml':
+          '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\ntrapmacro = { path = "../trapmacro" }\n',
+        'app/src/lib.rs':
+          'use trapmacro::Trap;\n\n#[derive(Trap)]\npub struct Shape;\n\npub fn total_area() -> u32 {\n    1\n}\n\npub fn twice() -> u32 {\n    total_area() * 2\n}\n',
+      }
+      const run = async (trust: 'trusted' | 'untrusted') => {
+        const root = realpathSync(mkdtempSync(nodePath.join(tmpdir(), `codeseam-rust-macro-${trust}-`)))
+        folders.push(root)
+        for (const [file, text] of Object.entries(files)) {
+          mkdirSync(nodePath.dirname(nodePath.join(root, file)), { recursive: true })
+          writeFileSync(nodePath.join(root, file), text)
+        }
+        const host = await createLocalHost()
+        try {
+          const lsp = createLsp()
+          await host.attach(lsp, [{ root, trust }])
+          await leaks.record()
+          const path = nodePath.join(root, 'app/src/lib.rs')
+          const result = await lsp.query({
+            operation: 'references',
+            root,
+            path,
+            position: positionOf(root, 'app/src/lib.rs', 'total_area'),
+          })
+          expect(result.locations).toHaveLength(2)
+          // Diagnostics ask for the derive's expansion (rust-analyzer expands macros of the file it checks).
+          await lsp.query({ operation: 'diagnostics', root, path })
+        } finally {
+          await host.dispose()
+        }
+        return existsSync(nodePath.join(root, 'macro-ran.marker'))
+      }
+      expect(await run('untrusted')).toBe(false)
+      // The trap works: trusted, rust-analyzer builds the macro and its proc-macro server runs it.
+      expect(await run('trusted')).toBe(true)
+    }, 300_000)
+
     test('a .rs file of no crate: UNAVAILABLE quoting rust-analyzer, never an empty answer', async () => {
       const root = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-rust-loose-')))
       folders.push(root)
