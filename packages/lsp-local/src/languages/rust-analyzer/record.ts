@@ -110,7 +110,11 @@ export const rustAnalyzerRecord: LanguageRecord = {
       stand.length === 0
         ? `rust-analyzer is neither on PATH nor in ${nodePath.join(rustAnalyzerCacheRoot(), 'bin')}`
         : `${stand.join(', ')} cannot run (\`--version\` fails: the rustup proxy without the rust-analyzer component, which cannot be downloaded here)`
-    return { found: false, command: 'rust-analyzer', why: `${why}: build it with \`${rustAnalyzerInstall}\` (about 20 minutes on 2 cores)` }
+    return {
+      found: false,
+      command: 'rust-analyzer',
+      why: `${why}: build it with \`${rustAnalyzerInstall}\` (about 12 minutes on 2 cores, once per machine)`,
+    }
   },
   install: {
     command: rustAnalyzerInstall,
