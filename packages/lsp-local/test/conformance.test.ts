@@ -1,5 +1,6 @@
 import { afterAll, expect, test } from 'vitest'
 import {
+  cppFixture,
   formatConformanceReport,
   goFixture,
   pythonFixture,
@@ -41,12 +42,16 @@ const expectedSkips: Readonly<Record<string, ReadonlyArray<ConformanceCheckId>>>
   pyright: ['inlayHints'],
   gopls: ['declaration'],
   'rust-analyzer': ['typeHierarchy'],
+  // clangd-19 (this machine's) has no outgoing calls (clangd 20 does), so the call-hierarchy check is not run.
+  // The cpp record's limits: references and rename (no background index).
+  clangd: ['callHierarchy', 'references', 'rename'],
 }
 const fixtureFor: Readonly<Record<string, ConformanceFixture>> = {
   typescript: typeScriptFixture,
   pyright: pythonFixture,
   gopls: goFixture,
   'rust-analyzer': rustFixture,
+  clangd: cppFixture,
 }
 const builtins = await builtinProfiles()
 const runs: ReadonlyArray<LanguageRun> = languageRecords

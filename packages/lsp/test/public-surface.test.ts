@@ -88,6 +88,7 @@ const testingValues = [
   'conformanceFixtureDir',
   'conformanceFixtures',
   'copyFixture',
+  'cppFixture',
   'createMemoryWorkspace',
   'formatConformanceReport',
   'goFixture',
