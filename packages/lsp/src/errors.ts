@@ -40,6 +40,11 @@ export const lspErrorCodes = [
   'UNCERTAIN',
   /** The operation would run code the untrusted workspace chooses. */
   'UNTRUSTED',
+  /**
+   * An edit would leave uses of what it changes unchanged (a rename that misses references). `data.leftBehind`
+   * names them; the caller may accept a partial edit explicitly (RFC 0018).
+   */
+  'INCOMPLETE_EDIT',
 ] as const
 
 /** A stable error code; see {@link lspErrorCodes}. */
@@ -106,6 +111,10 @@ export interface LspErrorDataByCode {
   readonly WRITE_FAILED: LspErrorData
   readonly UNCERTAIN: LspErrorData
   readonly UNTRUSTED: LspErrorData & { readonly profile?: string; readonly root?: string }
+  /** The uses the edit would leave unchanged (workspace-relative path, 1-based line, the line's text). */
+  readonly INCOMPLETE_EDIT: LspErrorData & {
+    readonly leftBehind?: ReadonlyArray<{ readonly path: string; readonly line: number; readonly column: number; readonly snippet: string }>
+  }
 }
 
 /** The data of one code (a union of codes: any of theirs). */

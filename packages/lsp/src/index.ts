@@ -60,9 +60,15 @@ export type {
   LspProviderRequest,
   LspProviderStatus,
   LspReadAlong,
+  LspSpeculatedFile,
+  LspSpeculationRequest,
+  LspSpeculationResult,
+  LspSpeculativeDocument,
   LspWorkspace,
   ProviderId,
 } from './provider.js'
+export { builtInLanguageFacts } from './language-facts.js'
+export type { LspLanguageFacts } from './language-facts.js'
 export {
   canonicalPath,
   displayPath,

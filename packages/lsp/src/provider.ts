@@ -1,5 +1,6 @@
 import type { Containment, WorkspacePath } from './containment.js'
-import type { LspOperation, LspQueryRequest, LspResultFor, LspWorkspaceEdit } from './vocabulary.js'
+import type { LspLanguageFacts } from './language-facts.js'
+import type { LspDiagnostic, LspOperation, LspQueryRequest, LspResultFor, LspWorkspaceEdit } from './vocabulary.js'
 
 /** A provider id: non-empty, trimmed, validated by {@link providerId}. */
 export type ProviderId = string & { readonly __brand: 'ProviderId' }
@@ -67,6 +68,52 @@ export interface LspProvider {
   onStatusChange?(listener: (status: LspProviderStatus) => void): () => void
   /** Called when the registration is released or the service disposed. */
   dispose?(): Promise<void> | void
+  /**
+   * Diagnostics of files as an edit would leave them, computed in the servers' memory only (RFC 0018). The
+   * seam passes only the documents and paths of this provider's extensions. Contract: nothing on disk changes;
+   * no other query (of any session) sees the speculative text while it is in a server; before the promise
+   * settles — resolved, rejected, cancelled — every server's view is the disk content again. Without it,
+   * the seam reports the provider's files as not checked.
+   */
+  speculate?(request: LspSpeculationRequest, signal: AbortSignal): Promise<LspSpeculationResult>
+  /**
+   * Language facts (identifier grammar, keywords, comments) this provider knows, for language ids the seam's
+   * built-in table lacks or describes differently; registered with the provider, released with it.
+   */
+  readonly languageFacts?: ReadonlyArray<LspLanguageFacts>
+}
+
+/** One file as an edit would leave it: its whole new text. */
+export interface LspSpeculativeDocument {
+  /** Absolute path (a file the edit creates may not exist on disk). */
+  readonly path: string
+  readonly text: string
+}
+
+/** A speculative check (RFC 0018): apply `documents` in memory, read diagnostics of `paths`, restore. */
+export interface LspSpeculationRequest {
+  readonly root: string
+  /** The files the edit changes, with their would-be content. */
+  readonly documents: ReadonlyArray<LspSpeculativeDocument>
+  /** Files whose diagnostics to collect (the changed ones and the files that referred to what changed). Absolute. */
+  readonly paths: ReadonlyArray<string>
+  /** How long to wait, per file, for diagnostics computed for the speculative content. */
+  readonly waitMs: number
+}
+
+/** The speculative diagnostics of one file. */
+export interface LspSpeculatedFile {
+  readonly path: string
+  /** current: computed for the speculative content; stale/unknown: the server had not caught up; unavailable: not checked. */
+  readonly freshness: 'current' | 'stale' | 'unknown' | 'unavailable'
+  readonly diagnostics: ReadonlyArray<LspDiagnostic>
+  /** Why a file was not checked, or what else to know. */
+  readonly note?: string
+}
+
+/** The outcome of a speculative check: one entry per requested path. */
+export interface LspSpeculationResult {
+  readonly files: ReadonlyArray<LspSpeculatedFile>
 }
 
 /** A snapshot of one document as the backend sees it (disk for a local host, the buffer in VS Code). */

@@ -14,9 +14,13 @@ import type {
   LspProvider,
   LspProviderStatus,
   LspReadAlong,
+  LspSpeculatedFile,
+  LspSpeculationRequest,
+  LspSpeculationResult,
   LspWorkspace,
   ProviderId,
 } from './provider.js'
+import { builtInLanguageFacts, type LspLanguageFacts } from './language-facts.js'
 import { OperationRollup, type LspOperationRollup } from './rollup.js'
 import { requestFile, withoutDocument } from './target-file.js'
 import {
@@ -97,6 +101,13 @@ export interface LspService {
   providerFor(path: string): { readonly providerId: ProviderId; readonly languageId: string } | undefined
   /** Operations available for a file (empty when no provider owns it). */
   operationsFor(path: string): ReadonlyArray<LspOperation>
+  /** The language facts for a language id: a provider's own first, else the seam's table (RFC 0018). */
+  languageFacts(languageId: string): LspLanguageFacts | undefined
+  /**
+   * Diagnostics of files as an edit would leave them, computed in the servers' memory only, never on disk
+   * (RFC 0018). One entry per requested path; a file whose provider cannot speculate is `unavailable`, with why.
+   */
+  speculate(request: LspSpeculationRequest, signal?: AbortSignal): Promise<LspSpeculationResult>
   /** Live status of every provider, per root. */
   status(): ReadonlyArray<LspProviderStatus>
   /** Subscribes to status changes of every provider; returns an unsubscribe function. */
@@ -463,6 +474,71 @@ export function createLsp(): LspService {
     return { registration: owner.registration, languageId: owner.registration.info.extensions[owner.extension] ?? '' }
   }
 
+  /** Splits a speculative check by the provider that owns each file; what no provider can check is said so. */
+  const speculateAcross = async (request: LspSpeculationRequest, signal: AbortSignal | undefined): Promise<LspSpeculationResult> => {
+    const workspace = workspacesByRoot.get(normalizeRoot(request.root))
+    if (workspace === undefined) throw new LspError('UNAVAILABLE', `no workspace is open at "${request.root}"`)
+    const root = workspace.root
+    const inside = (path: string): string => {
+      const absolute = resolveInRoot(root, path)
+      if (!isWithin(root, absolute)) throw new LspError('OUTSIDE_WORKSPACE', `"${path}" is outside the workspace ${root}`)
+      return absolute
+    }
+    const groups = new Map<Registration, { documents: LspSpeculationRequest['documents'][number][]; paths: string[] }>()
+    const group = (registration: Registration) => {
+      let known = groups.get(registration)
+      if (known === undefined) groups.set(registration, (known = { documents: [], paths: [] }))
+      return known
+    }
+    const unchecked = new Map<string, LspSpeculatedFile>()
+    for (const document of request.documents) {
+      const owner = ownerOf(inside(document.path))
+      if (owner !== undefined) group(owner.registration).documents.push({ path: inside(document.path), text: document.text })
+    }
+    for (const path of new Set(request.paths.map(inside))) {
+      const owner = ownerOf(path)
+      if (owner === undefined) {
+        unchecked.set(path, { path, freshness: 'unavailable', diagnostics: [], note: 'no language provider serves this file' })
+      } else if (owner.registration.provider.speculate === undefined) {
+        unchecked.set(path, {
+          path,
+          freshness: 'unavailable',
+          diagnostics: [],
+          note: `provider "${owner.registration.info.id}" cannot check an edit before it is written`,
+        })
+      } else group(owner.registration).paths.push(path)
+    }
+    const controller = new AbortController()
+    const abort = () => controller.abort(signal?.reason)
+    if (signal?.aborted === true) abort()
+    signal?.addEventListener('abort', abort, { once: true })
+    try {
+      const answers = await Promise.all(
+        [...groups]
+          .filter(([registration, g]) => g.paths.length > 0 && registration.provider.speculate !== undefined)
+          .map(async ([registration, g]) => {
+            try {
+              return (await registration.provider.speculate!({ root, documents: g.documents, paths: g.paths, waitMs: request.waitMs }, controller.signal)).files
+            } catch (cause) {
+              const error = toLspError(cause, 'SERVER_ERROR', 'speculate')
+              if (error.code === 'CANCELLED' || controller.signal.aborted) throw error
+              return g.paths.map((path): LspSpeculatedFile => ({ path, freshness: 'unavailable', diagnostics: [], note: `${error.code}: ${error.message}` }))
+            }
+          }),
+      )
+      const byPath = new Map(answers.flat().map((file) => [file.path, file]))
+      return {
+        files: [...new Set(request.paths.map(inside))].map(
+          (path) =>
+            unchecked.get(path) ??
+            byPath.get(path) ?? { path, freshness: 'unavailable', diagnostics: [], note: 'the provider returned no entry for this file' },
+        ),
+      }
+    } finally {
+      signal?.removeEventListener('abort', abort)
+    }
+  }
+
   const runOne = async (
     registration: Registration,
     request: LspQueryRequest,
@@ -771,6 +847,20 @@ export function createLsp(): LspService {
 
     operationsFor(path) {
       return ownerOf(path)?.registration.info.operations ?? []
+    },
+
+    languageFacts(languageId) {
+      // The most recently registered provider that knows the language wins; then the seam's own table.
+      for (const registration of [...registered()].reverse()) {
+        const facts = registration.provider.languageFacts?.find((f) => f.languageIds.includes(languageId))
+        if (facts !== undefined) return facts
+      }
+      return builtInLanguageFacts.find((f) => f.languageIds.includes(languageId))
+    },
+
+    async speculate(request, signal) {
+      ensureLive()
+      return speculateAcross(request, signal)
     },
 
     status() {

@@ -42,6 +42,6 @@ describe('error data typed by code', () => {
 
   test('every code has a data entry', () => {
     expectTypeOf<keyof LspErrorDataByCode>().toEqualTypeOf<LspErrorCode>()
-    expect(lspErrorCodes.length).toBe(19)
+    expect(lspErrorCodes.length).toBe(20)
   })
 })

@@ -19,6 +19,7 @@ const publicValues = [
   'annotateActiveSpan',
   'applyTextEdits',
   'assertReadable',
+  'builtInLanguageFacts',
   'canDerive',
   'canonicalPath',
   'comparePositions',
