@@ -102,8 +102,44 @@ export interface DiagnosticDelta {
   readonly resolved: ReadonlyArray<ReceiptDiagnostic>
   readonly persisting: ReadonlyArray<ReceiptDiagnostic>
   readonly files: ReadonlyArray<ReceiptDiagnosticsFile>
-  /** Every touched file's after-diagnostics were computed for its new content. */
+  /** Every checked file's after-diagnostics were computed for its new content. */
   readonly settled: boolean
+  /**
+   * Which files were checked: every touched file and every file that referred to a changed symbol before the
+   * edit (the impact set), up to the session's `maxCheckedFiles`; `notChecked` lists the rest (RFC 0018).
+   */
+  readonly checked?: {
+    readonly files: number
+    /** Of those, files the edit does not touch but that referred to what it changes. */
+    readonly impact: number
+    readonly notChecked: ReadonlyArray<string>
+  }
+}
+
+/** What a rename covers, compared with the symbol's complete references (RFC 0018). */
+export interface RenameIntegrity {
+  /** References found for the symbol before the edit (inside the workspace). */
+  readonly references: number
+  /** References an edit of the rename changes. */
+  readonly covered: number
+  /** References with the old name the rename leaves unchanged (they would break, or bind to something else). */
+  readonly leftBehind: ReadonlyArray<IntegrityLocation>
+  /** References spelled with another name: uses of an alias (`export { f as g }`), unchanged by design. */
+  readonly throughAlias: ReadonlyArray<IntegrityLocation & { readonly name: string }>
+  /** Every name the edit changes, and how often: `f → g` (and `f → g as f` where the server keeps an alias). */
+  readonly names: ReadonlyArray<{ readonly from: string; readonly to: string; readonly count: number }>
+  /** Old-name references left unchanged because the edit keeps the old name as an alias (`import { g as f }`). */
+  readonly keptByAlias: ReadonlyArray<IntegrityLocation>
+  /** The caller accepted a partial rename (`allowPartial`). */
+  readonly partialAccepted: boolean
+}
+
+/** One place in a receipt: workspace-relative path, 1-based line and column, the line's text. */
+export interface IntegrityLocation {
+  readonly path: string
+  readonly line: number
+  readonly column: number
+  readonly snippet: string
 }
 
 /** What happened to one file. */
@@ -153,6 +189,13 @@ export interface MutationReceipt {
   readonly preview?: MutationPreview
   /** Absent for dry runs and transactions that wrote nothing. */
   readonly diagnostics?: DiagnosticDelta
+  /**
+   * A dry run's (and an approval preview's) prediction: the diagnostics the edit would introduce, computed
+   * on the servers' in-memory documents without writing (RFC 0018). Absent when no check could run.
+   */
+  readonly predicted?: DiagnosticDelta
+  /** A rename compared with its symbol's references. */
+  readonly integrity?: RenameIntegrity
   /** A code action's command that ran on the server while the edit was computed. */
   readonly command?: { readonly title: string; readonly command: string; readonly result?: unknown }
   readonly error?: { readonly code: LspErrorCode; readonly message: string; readonly data?: Readonly<Record<string, unknown>> }
