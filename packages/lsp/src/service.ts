@@ -518,11 +518,21 @@ export function createLsp(): LspService {
           .filter(([registration, g]) => g.paths.length > 0 && registration.provider.speculate !== undefined)
           .map(async ([registration, g]) => {
             try {
-              return (await registration.provider.speculate!({ root, documents: g.documents, paths: g.paths, waitMs: request.waitMs }, controller.signal)).files
+              return (
+                await registration.provider.speculate!(
+                  { root, documents: g.documents, paths: g.paths, waitMs: request.waitMs },
+                  controller.signal,
+                )
+              ).files
             } catch (cause) {
               const error = toLspError(cause, 'SERVER_ERROR', 'speculate')
               if (error.code === 'CANCELLED' || controller.signal.aborted) throw error
-              return g.paths.map((path): LspSpeculatedFile => ({ path, freshness: 'unavailable', diagnostics: [], note: `${error.code}: ${error.message}` }))
+              return g.paths.map((path): LspSpeculatedFile => ({
+                path,
+                freshness: 'unavailable',
+                diagnostics: [],
+                note: `${error.code}: ${error.message}`,
+              }))
             }
           }),
       )

@@ -1,6 +1,6 @@
 import type { LspWorkspaceEdit } from '@codeseam/lsp'
 
-import type { ApprovalRecord, MutationPreview } from './receipt.js'
+import type { ApprovalRecord, DiagnosticDelta, MutationPreview } from './receipt.js'
 
 /**
  * The approval model. A harness supplies the policy: `autoApprove` (previewable changes go through without
@@ -24,6 +24,8 @@ export interface ApprovalRequest {
   readonly preview: MutationPreview
   /** Non-empty when this change needs an explicit yes (approveAll and autoApprove do not cover it). */
   readonly explicitReasons: ReadonlyArray<string>
+  /** The diagnostics the change would introduce, checked in the servers' memory before asking (RFC 0018). */
+  readonly predicted?: DiagnosticDelta
 }
 
 /** The harness's approval callback. */
@@ -70,6 +72,12 @@ export class ApprovalGate {
   /** Forgets "approve all" (e.g. when the user says so). */
   resetApproveAll(): void {
     this.approveAll = false
+  }
+
+  /** Whether deciding on a change with these explicit reasons will show it to the callback (not auto-approved). */
+  asksFor(explicitReasons: ReadonlyArray<string>): boolean {
+    if (explicitReasons.length === 0 && (this.policy.autoApprove === true || this.approveAll)) return false
+    return this.policy.approve !== undefined
   }
 
   /** Decides on one change. A callback that throws is a denial, with its message as the reason. */

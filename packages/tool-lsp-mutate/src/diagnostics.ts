@@ -1,4 +1,13 @@
-import { displayPath, toLspError, type LspDiagnostic, type LspService } from '@codeseam/lsp'
+import {
+  displayPath,
+  TextLines,
+  toLspError,
+  type LspDiagnostic,
+  type LspPosition,
+  type LspService,
+  type LspSpeculationResult,
+  type LspTextEdit,
+} from '@codeseam/lsp'
 
 import type { DiagnosticDelta, ReceiptDiagnostic, ReceiptDiagnosticsFile } from './receipt.js'
 
@@ -44,9 +53,57 @@ export async function snapshotDiagnostics(
   return new Map(entries)
 }
 
-function identity(d: LspDiagnostic): string {
-  // Positions shift when lines are inserted above, so a diagnostic is matched by what it says, not where.
-  return [d.severity, d.source ?? '', String(d.code ?? ''), d.message].join('\u0000')
+/** Maps a position in a file's old text to the new text through the edit's text edits (all against the old text). */
+export type PositionMap = (position: LspPosition) => LspPosition
+
+/**
+ * The position map of one edited file: a position after an edit moves by what the edit added or removed; a
+ * position inside an edited span goes to the span's new start.
+ */
+export function positionMap(before: string, after: string, edits: ReadonlyArray<LspTextEdit>): PositionMap {
+  const old = new TextLines(before)
+  const now = new TextLines(after)
+  const spans = edits
+    .map((e) => ({ start: old.offsetAt(e.range.start), end: old.offsetAt(e.range.end), length: e.newText.length }))
+    .sort((a, b) => a.start - b.start || a.end - b.end)
+  return (position) => {
+    const offset = old.offsetAt(position)
+    let shift = 0
+    for (const span of spans) {
+      if (span.end <= offset) {
+        shift += span.length - (span.end - span.start)
+        continue
+      }
+      if (span.start <= offset) return now.positionAt(span.start + shift)
+      break
+    }
+    return now.positionAt(offset + shift)
+  }
+}
+
+/** A speculative check's answer as snapshots, one per path. */
+export function speculatedSnapshots(result: LspSpeculationResult): Map<string, FileDiagnosticsSnapshot> {
+  return new Map(
+    result.files.map((file) => [
+      file.path,
+      {
+        path: file.path,
+        freshness: file.freshness,
+        diagnostics: file.diagnostics,
+        ...(file.note === undefined ? {} : { note: file.note }),
+      },
+    ]),
+  )
+}
+
+/**
+ * A diagnostic's identity: file (by the map it is in), severity, source, code, message and its start position
+ * — for the old snapshot, mapped through the edit — so a line shift is no change but the same message at a
+ * new place is (documented in docs/mutations.md).
+ */
+function identity(d: LspDiagnostic, map?: PositionMap): string {
+  const start = map === undefined ? d.range.start : map(d.range.start)
+  return [d.severity, d.source ?? '', String(d.code ?? ''), d.message, start.line, start.character].join('\u0000')
 }
 
 function toReceipt(root: string, path: string, d: LspDiagnostic): ReceiptDiagnostic {
@@ -70,6 +127,7 @@ export function diagnosticDelta(
   before: ReadonlyMap<string, FileDiagnosticsSnapshot>,
   after: ReadonlyMap<string, FileDiagnosticsSnapshot>,
   renamed: ReadonlyMap<string, string> = new Map(),
+  maps: ReadonlyMap<string, PositionMap> = new Map(),
 ): DiagnosticDelta {
   const introduced: ReceiptDiagnostic[] = []
   const resolved: ReceiptDiagnostic[] = []
@@ -82,8 +140,9 @@ export function diagnosticDelta(
     const old = before.get(originalOf.get(path) ?? path)
     const now = after.get(path)
     const remaining = new Map<string, LspDiagnostic[]>()
+    const map = maps.get(originalOf.get(path) ?? path)
     for (const d of old?.diagnostics ?? []) {
-      const key = identity(d)
+      const key = identity(d, map)
       remaining.set(key, [...(remaining.get(key) ?? []), d])
     }
     for (const d of now?.diagnostics ?? []) {

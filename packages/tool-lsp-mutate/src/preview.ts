@@ -87,6 +87,10 @@ export interface BuiltPreview {
   readonly renamed: ReadonlyMap<string, string>
   /** Text edits per absolute path (for receipts). */
   readonly editCounts: ReadonlyMap<string, number>
+  /** The content each surviving touched file will have (absolute path → text): what a speculative check sends. */
+  readonly contents: ReadonlyMap<string, string>
+  /** The text edits of each modified file, against its basis (to map diagnostic positions through the edit). */
+  readonly textEdits: ReadonlyMap<string, ReadonlyArray<LspTextEdit>>
 }
 
 interface Entry {
@@ -114,6 +118,7 @@ export async function buildPreview(
   const current = new Map<string, string | null>()
   const entries = new Map<string, Entry>()
   const renamed = new Map<string, string>()
+  const textEdits = new Map<string, LspTextEdit[]>()
   const createdOrMovedHere = new Set<string>()
   const rel = (path: string) => displayPath(root, path)
 
@@ -168,6 +173,7 @@ export async function buildPreview(
         target.edits.push({ range: toModelRange(e.range), oldText: before.slice(start, end), newText: e.newText })
       }
       target.editCount += op.edits.length
+      textEdits.set(op.path, [...(textEdits.get(op.path) ?? []), ...op.edits])
       current.set(op.path, after)
       continue
     }
@@ -277,6 +283,16 @@ export async function buildPreview(
     })
   }
   const survivors = [...current.entries()].filter(([path, text]) => text !== null && !folders.has(path)).map(([path]) => path)
+  const contents = new Map<string, string>()
+  for (const path of survivors) {
+    const text = current.get(path)
+    if (typeof text === 'string' && text !== basis.get(path)?.text) contents.set(path, text)
+  }
+  // Several edit operations on one file apply one after another; their ranges map through the whole edit only
+  // when there is one operation per file (the usual case). Otherwise positions are not mapped.
+  for (const path of [...textEdits.keys()]) {
+    if (edit.operations.filter((op) => op.type === 'edit' && op.path === path).length > 1) textEdits.delete(path)
+  }
   return {
     preview: {
       files,
@@ -294,5 +310,7 @@ export async function buildPreview(
     survivors,
     renamed,
     editCounts,
+    contents,
+    textEdits,
   }
 }

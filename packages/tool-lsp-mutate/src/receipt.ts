@@ -216,7 +216,16 @@ export function summarizeReceipt(receipt: MutationReceipt): string {
     if (receipt.preview.counts.resourceOperations > 0) parts.push(plural(receipt.preview.counts.resourceOperations, 'resource operation'))
   }
   if (receipt.diagnostics !== undefined) {
-    parts.push(`${receipt.diagnostics.introduced.length} introduced, ${receipt.diagnostics.resolved.length} resolved diagnostics`)
+    const checked = receipt.diagnostics.checked
+    parts.push(
+      `${receipt.diagnostics.introduced.length} introduced, ${receipt.diagnostics.resolved.length} resolved diagnostics${checked === undefined ? '' : ` in ${plural(checked.files, 'checked file')}`}`,
+    )
+  } else if (receipt.predicted !== undefined) {
+    const errors = receipt.predicted.introduced.filter((d) => d.severity === 'error')
+    const files = new Set(errors.map((d) => d.path)).size
+    parts.push(
+      `would introduce ${plural(errors.length, 'error')} in ${plural(files, 'file')} (${plural(receipt.predicted.checked?.files ?? receipt.predicted.files.length, 'file')} checked in memory)`,
+    )
   }
   if (receipt.error !== undefined) parts.push(receipt.error.code)
   return parts.join(' · ')
@@ -224,6 +233,41 @@ export function summarizeReceipt(receipt: MutationReceipt): string {
 
 function renderDiagnostic(d: ReceiptDiagnostic): string {
   return `  ${d.path}:${d.line}:${d.column} ${d.severity}${d.code === undefined ? '' : ` ${d.code}`}: ${d.message}`
+}
+
+/** A diagnostic delta as text: counts, what was checked, introduced ones grouped by file. */
+function renderDelta(lines: string[], delta: DiagnosticDelta, title: string, verb: string): void {
+  lines.push('', `${title}${delta.settled ? '' : ' (not all settled: some servers had not caught up within the wait)'}:`)
+  const checked = delta.checked
+  if (checked !== undefined) {
+    lines.push(
+      `checked ${plural(checked.files, 'file')} (${checked.impact} of them untouched files that used what changed)${checked.notChecked.length === 0 ? '' : `; not checked (over maxCheckedFiles): ${checked.notChecked.length} — ${checked.notChecked.slice(0, 5).join(', ')}${checked.notChecked.length > 5 ? ', …' : ''}`}`,
+    )
+  }
+  const unavailable = delta.files.filter((f) => f.after === 'unavailable')
+  if (unavailable.length > 0) {
+    lines.push(
+      `not checked: ${unavailable
+        .map((f) => `${f.path}${f.note === undefined ? '' : ` (${f.note})`}`)
+        .slice(0, 5)
+        .join('; ')}`,
+    )
+  }
+  lines.push(`${verb} ${delta.introduced.length}, resolved ${delta.resolved.length}, persisting ${delta.persisting.length}`)
+  if (delta.introduced.length > 0) {
+    lines.push(`${verb}:`)
+    const byFile = new Map<string, ReceiptDiagnostic[]>()
+    for (const d of delta.introduced) byFile.set(d.path, [...(byFile.get(d.path) ?? []), d])
+    let shown = 0
+    for (const [path, list] of byFile) {
+      if (shown >= 20) break
+      lines.push(`  ${path} (${list.length}):`)
+      for (const d of list.slice(0, Math.max(1, 20 - shown))) lines.push(`  ${renderDiagnostic(d)}`)
+      shown += list.length
+    }
+    if (delta.introduced.length > 20) lines.push(`  … ${delta.introduced.length - 20} more in the structured receipt`)
+  }
+  if (delta.resolved.length > 0) lines.push('resolved:', ...delta.resolved.slice(0, 10).map(renderDiagnostic))
 }
 
 /** Options for {@link renderReceipt}. */
@@ -264,13 +308,38 @@ export function renderReceipt(receipt: MutationReceipt, options: RenderReceiptOp
   const diffs = (receipt.preview?.files ?? []).map((f) => f.diff).filter((d) => d.length > 0)
   // Only the final newline goes: a diff's last context line may be a lone space (an empty line).
   if (diffs.length > 0) lines.push('', ...diffs.map((d) => (d.endsWith('\n') ? d.slice(0, -1) : d)))
-  const delta = receipt.diagnostics
-  if (delta !== undefined) {
-    lines.push('', `diagnostics${delta.settled ? '' : ' (not all settled: some servers had not caught up within the wait)'}:`)
-    lines.push(`introduced ${delta.introduced.length}, resolved ${delta.resolved.length}, persisting ${delta.persisting.length}`)
-    if (delta.introduced.length > 0) lines.push('introduced:', ...delta.introduced.slice(0, 20).map(renderDiagnostic))
-    if (delta.resolved.length > 0) lines.push('resolved:', ...delta.resolved.slice(0, 10).map(renderDiagnostic))
+  const integrity = receipt.integrity
+  if (integrity !== undefined) {
+    lines.push('', `references: ${integrity.references} found, ${integrity.covered} renamed by the edit`)
+    if (integrity.names.length > 0)
+      lines.push(`names changed: ${integrity.names.map((n) => `${n.from} → ${n.to} (${n.count})`).join(', ')}`)
+    if (integrity.leftBehind.length > 0) {
+      lines.push(
+        `left unchanged (uses of the old name the rename does not cover)${integrity.partialAccepted ? ', accepted as a partial rename' : ''}:`,
+      )
+      lines.push(...integrity.leftBehind.slice(0, 20).map((l) => `  ${l.path}:${l.line}: ${l.snippet}`))
+    }
+    if (integrity.keptByAlias.length > 0) {
+      lines.push(
+        'kept (the edit keeps the old name as an alias for them):',
+        ...integrity.keptByAlias.slice(0, 10).map((l) => `  ${l.path}:${l.line}: ${l.snippet}`),
+      )
+    }
+    if (integrity.throughAlias.length > 0) {
+      lines.push(
+        'through an alias (the alias keeps its name):',
+        ...integrity.throughAlias.slice(0, 10).map((l) => `  ${l.path}:${l.line} (${l.name}): ${l.snippet}`),
+      )
+    }
   }
+  if (receipt.predicted !== undefined)
+    renderDelta(
+      lines,
+      receipt.predicted,
+      "predicted diagnostics (the edit applied in the language servers' memory only, not on disk)",
+      'would introduce',
+    )
+  if (receipt.diagnostics !== undefined) renderDelta(lines, receipt.diagnostics, 'diagnostics', 'introduced')
   for (const note of receipt.notes) lines.push(`note: ${note}`)
   return lines.join('\n')
 }

@@ -17,11 +17,19 @@ import {
 } from '@codeseam/lsp'
 
 import { ApprovalGate, explicitApprovalReasons, type ApprovalPolicy } from './approval.js'
-import { diagnosticDelta, snapshotDiagnostics } from './diagnostics.js'
+import {
+  diagnosticDelta,
+  positionMap,
+  snapshotDiagnostics,
+  speculatedSnapshots,
+  type FileDiagnosticsSnapshot,
+  type PositionMap,
+} from './diagnostics.js'
 import { acquireRootLock, type RootLockHandle, type RootLockOptions } from './lock.js'
 import { buildPreview, snippetsAsPlainText, type BuiltPreview } from './preview.js'
 import { MutationQueue } from './queue.js'
-import type { ApprovalRecord, MutationReceipt, MutationStatus, ReceiptFile } from './receipt.js'
+import { leftBehindMessage } from './integrity.js'
+import type { ApprovalRecord, DiagnosticDelta, MutationReceipt, MutationStatus, ReceiptFile, RenameIntegrity } from './receipt.js'
 
 /**
  * The one edit-transaction engine every mutating tool runs on:
@@ -39,6 +47,16 @@ export interface MutationSessionOptions extends ApprovalPolicy {
   readonly lock?: false | Omit<RootLockOptions, 'signal'>
   /** How long to wait for diagnostics of the current content, before and after the write (default 15 s). */
   readonly diagnosticsWaitMs?: number
+  /**
+   * At most this many files' diagnostics are checked per transaction (default 200): the touched files first,
+   * then the impact set; the receipt lists the rest as not checked.
+   */
+  readonly maxCheckedFiles?: number
+  /**
+   * Predict diagnostics before writing (default true): dry runs and previews shown for approval apply the edit
+   * to the servers' in-memory documents only and report what it would introduce (RFC 0018).
+   */
+  readonly predict?: boolean
 }
 
 /** What a tool's `compute` step gets. */
@@ -58,6 +76,13 @@ export interface ComputedChange {
   /** Effects the preview cannot show; each forces explicit approval. */
   readonly unpreviewable?: ReadonlyArray<string>
   readonly notes?: ReadonlyArray<string>
+  /**
+   * Files that referred to what the edit changes before it (absolute paths): their diagnostics are checked
+   * before and after, besides the touched files' (RFC 0018).
+   */
+  readonly impact?: ReadonlyArray<string>
+  /** A rename compared with its symbol's references; left-behind uses refuse the write unless accepted. */
+  readonly integrity?: RenameIntegrity
   /** A code action's command that ran on the server while computing. */
   readonly command?: { readonly title: string; readonly command: string; readonly result?: unknown }
 }
@@ -158,6 +183,8 @@ export class MutationSession {
     const notes: string[] = []
     /** Set once the edit is applied; from then on the receipt reports the change as written, whatever follows. */
     let written: LspApplyEditResult | undefined
+    let predicted: DiagnosticDelta | undefined
+    let checked: CheckedFiles | undefined
     try {
       if (signal.aborted) throw new LspError('CANCELLED', 'the mutation was cancelled before it started')
       if (!base.dryRun && this.options.lock !== false) {
@@ -195,7 +222,40 @@ export class MutationSession {
           change: prepared.change,
         })
       }
-      if (base.dryRun) return this.receipt(base, started, 'previewed', { built: preview, snippets, notes, change: prepared.change })
+      const integrity = prepared.change.integrity
+      if (integrity !== undefined && integrity.leftBehind.length > 0) {
+        if (integrity.partialAccepted) {
+          notes.push(`partial rename accepted: ${integrity.leftBehind.length} use(s) of the old name are left as they are`)
+        } else if (base.dryRun) {
+          notes.push(
+            `${integrity.leftBehind.length} use(s) of the old name would be left unchanged (listed in integrity.leftBehind); applying will be refused unless a partial rename is accepted`,
+          )
+        } else {
+          throw new Stop(
+            'refused',
+            new LspError('INCOMPLETE_EDIT', leftBehindMessage(oldNameOf(integrity), integrity.leftBehind), {
+              data: { leftBehind: integrity.leftBehind },
+            }),
+          )
+        }
+      }
+      const checks = this.checkedFiles(workspace, preview, prepared.change.impact ?? [])
+      checked = checks
+      const maps = positionMaps(preview)
+
+      // Diagnostics before the edit, and — for a dry run, or a preview a person will see — predicted after it.
+      let before: Map<string, FileDiagnosticsSnapshot> | undefined
+      const wantsPrediction =
+        (this.options.predict ?? true) && (base.dryRun || this.approvals.asksFor(explicitApprovalReasons(edit, preview.preview)))
+      if (wantsPrediction) {
+        before = await inSpan(TelemetrySpan.postDiagnostics, { [TelemetryAttr.diagnosticsPhase]: 'before' }, () =>
+          snapshotDiagnostics(lsp, root, checks.before, waitMs, signal),
+        )
+        predicted = await this.predict(lsp, root, preview, checks, before, maps, waitMs, signal, notes)
+      }
+      if (base.dryRun) {
+        return this.receipt(base, started, 'previewed', { built: preview, snippets, notes, change: prepared.change, predicted, checked })
+      }
 
       approval = await inSpan(TelemetrySpan.approval, {}, async (span) => {
         const decided = await this.approvals.decide(
@@ -206,6 +266,7 @@ export class MutationSession {
             summary: request.summary ?? `${base.tool}: ${preview.preview.counts.edits} edits in ${preview.preview.counts.files} files`,
             preview: preview.preview,
             explicitReasons: explicitApprovalReasons(edit, preview.preview),
+            ...(predicted === undefined ? {} : { predicted }),
           },
           signal,
         )
@@ -222,9 +283,8 @@ export class MutationSession {
         )
       }
 
-      const touched = [...preview.basis.keys()]
-      const before = await inSpan(TelemetrySpan.postDiagnostics, { [TelemetryAttr.diagnosticsPhase]: 'before' }, () =>
-        snapshotDiagnostics(lsp, root, touched, waitMs, signal),
+      before ??= await inSpan(TelemetrySpan.postDiagnostics, { [TelemetryAttr.diagnosticsPhase]: 'before' }, () =>
+        snapshotDiagnostics(lsp, root, checks.before, waitMs, signal),
       )
       written = await inSpan(TelemetrySpan.apply, { [TelemetryAttr.files]: preview.preview.counts.files }, async () => {
         await this.recheck(workspace, preview, signal)
@@ -240,9 +300,9 @@ export class MutationSession {
         }
       })
       const after = await inSpan(TelemetrySpan.postDiagnostics, { [TelemetryAttr.diagnosticsPhase]: 'after' }, () =>
-        snapshotDiagnostics(lsp, root, preview.survivors, waitMs, signal),
+        snapshotDiagnostics(lsp, root, checks.after, waitMs, signal),
       )
-      const diagnostics = diagnosticDelta(root, before, after, preview.renamed)
+      const diagnostics = withChecked(diagnosticDelta(root, before, after, preview.renamed, maps), checks)
       return this.receipt(base, started, 'applied', {
         built: preview,
         snippets,
@@ -251,6 +311,7 @@ export class MutationSession {
         approval,
         files: writtenFiles(root, preview, written),
         diagnostics,
+        predicted,
       })
     } catch (cause) {
       const stop = cause instanceof Stop ? cause : undefined
@@ -272,9 +333,76 @@ export class MutationSession {
         (signal.aborted
           ? new LspError('CANCELLED', 'the mutation was cancelled; nothing was written', { cause })
           : toLspError(cause, 'SERVER_ERROR', base.tool))
-      return this.receipt(base, started, stop?.status ?? statusFor(error.code), { built, snippets, notes, change, approval, error })
+      return this.receipt(base, started, stop?.status ?? statusFor(error.code), {
+        built,
+        snippets,
+        notes,
+        change,
+        approval,
+        error,
+        predicted,
+        checked,
+      })
     } finally {
       await lock?.release()
+    }
+  }
+
+  /**
+   * The files whose diagnostics a transaction checks: every touched file, then the impact set, up to
+   * `maxCheckedFiles`. `before` are paths as they are now, `after` as they will be (renamed files moved).
+   */
+  private checkedFiles(workspace: LspWorkspace, built: BuiltPreview, impact: ReadonlyArray<string>): CheckedFiles {
+    const limit = this.options.maxCheckedFiles ?? 200
+    const touched = [...built.basis.keys()]
+    const survivors = new Set(built.survivors)
+    const extra = [...new Set(impact.map((p) => resolveInRoot(workspace.root, p)))].filter((p) => !built.basis.has(p) && !survivors.has(p))
+    const all = [...touched, ...extra]
+    const kept = all.slice(0, Math.max(limit, touched.length))
+    const keptSet = new Set(kept)
+    const impactKept = extra.filter((p) => keptSet.has(p))
+    return {
+      before: kept,
+      after: [...new Set([...built.survivors, ...impactKept])],
+      impact: impactKept.length,
+      notChecked: all.filter((p) => !keptSet.has(p)).map((p) => displayPath(workspace.root, p)),
+    }
+  }
+
+  /** The diagnostics the edit would introduce, from a speculative check of the servers' in-memory documents. */
+  private async predict(
+    lsp: LspService,
+    root: string,
+    built: BuiltPreview,
+    checks: CheckedFiles,
+    before: ReadonlyMap<string, FileDiagnosticsSnapshot>,
+    maps: ReadonlyMap<string, PositionMap>,
+    waitMs: number,
+    signal: AbortSignal,
+    notes: string[],
+  ): Promise<DiagnosticDelta | undefined> {
+    if (built.preview.resourceOperations.length > 0) {
+      notes.push('not predicted: edits that create, rename or delete files are checked only after they are written')
+      return undefined
+    }
+    try {
+      const result = await inSpan(TelemetrySpan.postDiagnostics, { [TelemetryAttr.diagnosticsPhase]: 'predicted' }, () =>
+        lsp.speculate(
+          { root, documents: [...built.contents].map(([path, text]) => ({ path, text })), paths: checks.after, waitMs },
+          signal,
+        ),
+      )
+      if (result.files.every((f) => f.freshness === 'unavailable')) {
+        const why = [...new Set(result.files.map((f) => f.note).filter((n) => n !== undefined))].join('; ')
+        notes.push(`not predicted: no file could be checked in memory${why === '' ? '' : ` (${why})`}`)
+        return undefined
+      }
+      return withChecked(diagnosticDelta(root, before, speculatedSnapshots(result), built.renamed, maps), checks)
+    } catch (cause) {
+      if (signal.aborted) throw cause
+      const error = toLspError(cause, 'SERVER_ERROR', 'speculate')
+      notes.push(`not predicted: the in-memory check failed (${error.code}: ${error.message})`)
+      return undefined
     }
   }
 
@@ -343,6 +471,8 @@ export class MutationSession {
       approval?: ApprovalRecord
       files?: ReceiptFile[]
       diagnostics?: MutationReceipt['diagnostics']
+      predicted?: DiagnosticDelta | undefined
+      checked?: CheckedFiles | undefined
       error?: LspError
     },
   ): MutationReceipt {
@@ -371,6 +501,8 @@ export class MutationSession {
       snippetEditsAsPlainText: parts.snippets ?? 0,
       ...(preview === undefined ? {} : { preview }),
       ...(parts.diagnostics === undefined ? {} : { diagnostics: parts.diagnostics }),
+      ...(parts.predicted === undefined ? {} : { predicted: parts.predicted }),
+      ...(parts.change?.integrity === undefined ? {} : { integrity: parts.change.integrity }),
       ...(parts.change?.command === undefined ? {} : { command: parts.change.command }),
       ...(error === undefined
         ? {}
@@ -386,6 +518,36 @@ export class MutationSession {
       elapsedMs: Math.round(performance.now() - started),
     }
   }
+}
+
+/** Which files a transaction checks (see MutationSession.checkedFiles). */
+interface CheckedFiles {
+  readonly before: ReadonlyArray<string>
+  readonly after: ReadonlyArray<string>
+  readonly impact: number
+  readonly notChecked: ReadonlyArray<string>
+}
+
+function withChecked(delta: DiagnosticDelta, checks: CheckedFiles): DiagnosticDelta {
+  // A file counts as checked when its diagnostics after the edit were read (not `unavailable`).
+  const files = delta.files.filter((f) => f.after !== 'unavailable').length
+  return { ...delta, checked: { files, impact: checks.impact, notChecked: checks.notChecked } }
+}
+
+/** Position maps of every modified file with one edit operation. */
+function positionMaps(built: BuiltPreview): Map<string, PositionMap> {
+  const maps = new Map<string, PositionMap>()
+  for (const [path, edits] of built.textEdits) {
+    const before = built.basis.get(path)?.text
+    const after = built.contents.get(path)
+    if (before !== undefined && after !== undefined) maps.set(path, positionMap(before, after, edits))
+  }
+  return maps
+}
+
+/** The old name of a rename: the text its most frequent edit replaces. */
+function oldNameOf(integrity: RenameIntegrity): string {
+  return integrity.names[0]?.from ?? 'the symbol'
 }
 
 /** The receipt's files after a successful apply: hashes as the applier reported them. */

@@ -10,6 +10,9 @@ import {
   type LspDiagnostic,
   type LspDocumentSnapshot,
   type LspProvider,
+  type LspProviderRequest,
+  type LspSpeculationRequest,
+  type LspSpeculationResult,
   type LspWorkspace,
   type LspWorkspaceEdit,
 } from '@codeseam/lsp'
@@ -89,37 +92,58 @@ export class MemoryWorkspace implements LspWorkspace {
   }
 }
 
-/** Diagnostics: one error per line that contains "ERROR". Reads (hover) answer at once. */
-export function memoryProvider(workspace: MemoryWorkspace): LspProvider {
-  return {
+/** One error per line that contains "ERROR". */
+function errorLines(text: string): LspDiagnostic[] {
+  const lines = new TextLines(text)
+  const diagnostics: LspDiagnostic[] = []
+  for (let line = 0; line < lines.lineCount; line++) {
+    const character = lines.lineText(line).indexOf('ERROR')
+    if (character >= 0) {
+      diagnostics.push({
+        range: { start: { line, character }, end: { line, character: character + 5 } },
+        severity: 'error',
+        message: `bad: ${lines.lineText(line).trim()}`,
+        source: 'memory',
+      })
+    }
+  }
+  return diagnostics
+}
+
+/**
+ * Diagnostics: one error per line that contains "ERROR". Reads (hover) answer at once. A speculative check
+ * computes the same diagnostics on the texts it is given (disk untouched); `speculations` counts them.
+ */
+export function memoryProvider(workspace: MemoryWorkspace): LspProvider & { speculations: number } {
+  const provider = {
     id: 'memory',
     extensions: { '.ts': 'typescript' },
-    operations: ['diagnostics', 'hover'],
-    async query(request) {
+    operations: ['diagnostics', 'hover'] as const,
+    speculations: 0,
+    async speculate(request: LspSpeculationRequest): Promise<LspSpeculationResult> {
+      provider.speculations += 1
+      const texts = new Map(request.documents.map((d) => [d.path, d.text]))
+      return {
+        files: request.paths.map((path) => ({
+          path,
+          freshness: 'current' as const,
+          diagnostics: errorLines(texts.get(path) ?? workspace.files.get(path) ?? ''),
+        })),
+      }
+    },
+    async query(request: LspProviderRequest) {
       if (request.operation === 'hover') {
         return { kind: 'hover', hover: { contents: 'a hover', format: 'plaintext' }, meta: resultMeta('memory') } as never
       }
       if (request.operation !== 'diagnostics' || request.path === undefined) throw new LspError('UNSUPPORTED_OPERATION', request.operation)
       const snapshot = await workspace.readFile(request.path)
-      const lines = new TextLines(snapshot.text)
-      const diagnostics: LspDiagnostic[] = []
-      for (let line = 0; line < lines.lineCount; line++) {
-        const character = lines.lineText(line).indexOf('ERROR')
-        if (character >= 0) {
-          diagnostics.push({
-            range: { start: { line, character }, end: { line, character: character + 5 } },
-            severity: 'error',
-            message: `bad: ${lines.lineText(line).trim()}`,
-            source: 'memory',
-          })
-        }
-      }
       return {
         kind: 'diagnostics',
-        files: [{ uri: snapshot.uri, path: snapshot.path, freshness: 'current', diagnostics }],
+        files: [{ uri: snapshot.uri, path: snapshot.path, freshness: 'current', diagnostics: errorLines(snapshot.text) }],
         coverage: { analysed: [snapshot.path], complete: true },
         meta: resultMeta('memory'),
       } as never
     },
   }
+  return provider as LspProvider & { speculations: number }
 }

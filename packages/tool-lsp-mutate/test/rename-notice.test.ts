@@ -23,7 +23,11 @@ function renamer(workspace: MemoryWorkspace, coverage: LspSearchCoverage): LspPr
       if (request.operation === 'documentSymbols')
         return { kind: 'documentSymbols', symbols: [], meta: resultMeta('local:typescript') } as never
       if (request.operation === 'prepareRename')
-        return { kind: 'prepareRename', rename: { canRename: true }, meta: resultMeta('local:typescript') } as never
+        return {
+          kind: 'prepareRename',
+          rename: { canRename: true, range: { start: { line: 0, character: 13 }, end: { line: 0, character: 18 } }, placeholder: 'total' },
+          meta: resultMeta('local:typescript'),
+        } as never
       if (request.operation !== 'rename') throw new LspError('UNSUPPORTED_OPERATION', request.operation)
       const edits = [...(workspace.files.get(path) ?? '').split('\n').entries()].flatMap(([line, content]) =>
         [...content.matchAll(/\btotal\b/g)].map((m) => ({

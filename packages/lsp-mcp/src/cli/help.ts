@@ -12,6 +12,8 @@ export const exitCodes = {
   failed: 1,
   /** The command line could not be understood. */
   usage: 2,
+  /** A change was written, and the diagnostics after it show errors it introduced (the receipt lists them). */
+  introducedErrors: 3,
   /** Interrupted (Ctrl-C): the running request was cancelled and the servers stopped. */
   interrupted: 130,
 } as const
@@ -48,6 +50,7 @@ const exitHelp = [
   '  1    the query failed (the LspError code is printed, e.g. NOT_FOUND, AMBIGUOUS, UNAVAILABLE),',
   '       or a change was not applied (denied, refused, conflict, failed)',
   '  2    usage error (unknown command or flag, missing or malformed value)',
+  '  3    a change was written and introduced errors (listed in the receipt)',
   '  130  interrupted',
 ]
 

@@ -27,8 +27,16 @@ export type { CliIo } from './io.js'
  * conflict, failed) as a failure carrying its receipt, so "not ok" covers those too.
  */
 export function exitCodeOf(outcome: ToolOutcome): number {
-  if (outcome.ok) return exitCodes.ok
+  if (outcome.ok) return introducedErrors(outcome.structured) ? exitCodes.introducedErrors : exitCodes.ok
   return outcome.error.code === 'CANCELLED' ? exitCodes.interrupted : exitCodes.failed
+}
+
+/** Whether a mutating tool's result is a written change whose after-edit diagnostics hold introduced errors. */
+function introducedErrors(structured: unknown): boolean {
+  const receipt = (
+    structured as { receipt?: { status?: unknown; diagnostics?: { introduced?: ReadonlyArray<{ severity?: unknown }> } } } | null
+  )?.receipt
+  return receipt?.status === 'applied' && (receipt.diagnostics?.introduced ?? []).some((d) => d.severity === 'error')
 }
 
 /** The CLI's approval policy: the person typed the command, so previewable changes apply; explicit ones need --yes. */

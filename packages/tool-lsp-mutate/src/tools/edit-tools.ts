@@ -3,6 +3,8 @@ import {
   LspError,
   pathToUri,
   rangesOverlap,
+  toLspError,
+  type LspService,
   type LspDocumentSnapshot,
   type LspRange,
   type LspTextEdit,
@@ -110,6 +112,37 @@ async function rootOf(context: ToolContext, targets: ReadonlyArray<typeof Target
 }
 
 /**
+ * The files that use the replaced symbols (their references before the edit): a replacement that changes a
+ * signature breaks callers in files it never touches, so their diagnostics are checked before and after.
+ */
+async function usesOf(
+  lsp: LspService,
+  root: string,
+  resolved: ReadonlyArray<ResolvedTarget>,
+  signal: AbortSignal,
+): Promise<{ paths: string[]; notes: string[] }> {
+  const paths = new Set<string>()
+  const notes: string[] = []
+  for (const target of resolved) {
+    if (target.symbol === undefined || !lsp.operationsFor(target.path).includes('references')) continue
+    try {
+      const answer = await lsp.query(
+        { operation: 'references', root, path: target.path, position: target.position, document: target.document },
+        signal,
+      )
+      for (const location of answer.locations) paths.add(location.path)
+    } catch (cause) {
+      if (signal.aborted) throw cause
+      const error = toLspError(cause, 'SERVER_ERROR', 'references')
+      notes.push(
+        `the uses of ${target.symbol.name} could not be found (${error.code}: ${error.message}); only the edited file's diagnostics are checked`,
+      )
+    }
+  }
+  return { paths: [...paths], notes }
+}
+
+/**
  * One edit tool's transaction: every target is resolved before any edit is planned (so all plans see the
  * same file contents), the plans are combined into one workspace edit, and the resolved targets reported.
  */
@@ -123,6 +156,8 @@ async function runEdits(
     readonly dryRun?: boolean | undefined
     readonly expectedHashes?: typeof ExpectedHashesInput.Type | undefined
     readonly plan: (resolved: ResolvedTarget, index: number) => PlannedEdit
+    /** Replacing a symbol may change what its users see: check the files that use it too (RFC 0018). */
+    readonly impact?: boolean
   },
 ): Promise<EditOutput> {
   const root = await rootOf(context, request.targets)
@@ -135,11 +170,14 @@ async function runEdits(
       ...(request.dryRun === undefined ? {} : { dryRun: request.dryRun }),
       ...(request.expectedHashes === undefined ? {} : { expectedHashes: expectedHashesOf(request.expectedHashes)! }),
       summary: request.summary,
-      async compute({ signal }) {
+      async compute({ lsp, signal }) {
         const resolvedAll: ResolvedTarget[] = []
         for (const target of request.targets) resolvedAll.push(await resolveExact(context, target, signal))
         targets.push(...resolvedAll.map((resolved) => targetOutput(resolved)))
-        return combine(resolvedAll.map((resolved, index) => ({ resolved, plan: request.plan(resolved, index), index })))
+        const change = combine(resolvedAll.map((resolved, index) => ({ resolved, plan: request.plan(resolved, index), index })))
+        if (request.impact !== true) return change
+        const impact = await usesOf(lsp, root, resolvedAll, signal)
+        return { ...change, impact: impact.paths, notes: [...(change.notes ?? []), ...impact.notes] }
       },
     },
     context.signal,
@@ -217,6 +255,7 @@ export function codeReplaceTool(session: MutationSession): ToolDefinition<typeof
     execute: (input, context) =>
       runEdits(session, context, {
         tool: 'code_replace',
+        impact: true,
         summary: `replace ${input.target.symbol ?? `line ${input.target.line}`} in ${input.target.path}`,
         targets: [input.target],
         dryRun: input.dryRun,
@@ -255,6 +294,7 @@ export function codeReplaceBatchTool(session: MutationSession): ToolDefinition<t
     execute: (input, context) =>
       runEdits(session, context, {
         tool: 'code_replace_batch',
+        impact: true,
         summary: `replace ${input.edits.length} targets`,
         targets: input.edits.map((e) => e.target),
         dryRun: input.dryRun,

@@ -2,6 +2,7 @@ import { isLspError, LspError } from '@codeseam/lsp'
 import { defineTool, noticeFor, ResolvedTargetOutput, TargetInput, targetOutput, type ToolDefinition } from '@codeseam/tool-lsp'
 import { Schema } from 'effect'
 
+import { renameIntegrity } from '../integrity.js'
 import type { MutationSession } from '../transaction.js'
 import { receiptOrThrow, receiptSummary, receiptText, resolveAllowedFile, resolveExact } from './common.js'
 import { DryRunInput, ExpectedHashesInput, expectedHashesOf, ReceiptOutput } from './schemas.js'
@@ -9,6 +10,10 @@ import { DryRunInput, ExpectedHashesInput, expectedHashesOf, ReceiptOutput } fro
 const RenameInput = Schema.Struct({
   target: TargetInput,
   newName: Schema.String.annotate({ description: 'The new identifier.' }),
+  allowPartial: Schema.optional(Schema.Boolean).annotate({
+    description:
+      'true: write the rename even though it leaves some uses of the old name unchanged (they are listed). Without it such a rename is refused with INCOMPLETE_EDIT.',
+  }),
   dryRun: DryRunInput,
   expectedHashes: ExpectedHashesInput,
 })
@@ -30,7 +35,8 @@ export function codeRenameTool(session: MutationSession): ToolDefinition<typeof 
       'Rename a symbol everywhere it is used, through the language server (scope-aware: no false hits in comments, strings or same-named symbols, unlike search-and-replace).',
       'Aim with target {path, symbol} (dotted for members) or {path, line, matchText} on the identifier.',
       'The server checks first whether the symbol can be renamed and its refusal reason is returned as is.',
-      'Returns a receipt: files and edit counts, a unified diff, new content hashes, and the diagnostics the rename introduced or resolved. dryRun previews without writing.',
+      'Before writing, the edit is compared with every reference of the symbol: a rename that would leave a use unchanged is refused (INCOMPLETE_EDIT, each use named) unless allowPartial is true.',
+      'Returns a receipt: files and edit counts, a unified diff, new content hashes, and the diagnostics the rename introduced or resolved in the touched files and in every file that used the symbol. dryRun previews without writing and predicts those diagnostics.',
     ].join(' '),
     input: RenameInput,
     output: RenameOutput,
@@ -51,10 +57,11 @@ export function codeRenameTool(session: MutationSession): ToolDefinition<typeof 
           ...(input.dryRun === undefined ? {} : { dryRun: input.dryRun }),
           ...(input.expectedHashes === undefined ? {} : { expectedHashes: expectedHashesOf(input.expectedHashes)! }),
           summary: `rename ${input.target.symbol ?? input.target.matchText ?? `line ${input.target.line}`} in ${file.displayPath} to ${newName}`,
-          async compute({ lsp, root, signal }) {
+          async compute({ lsp, root, workspace, signal }) {
             const resolved = await resolveExact(context, input.target, signal)
             target = targetOutput(resolved)
             const notes: string[] = []
+            let oldName: string | undefined
             try {
               const prepared = await lsp.query(
                 { operation: 'prepareRename', root, path: resolved.path, position: resolved.position },
@@ -65,6 +72,11 @@ export function codeRenameTool(session: MutationSession): ToolDefinition<typeof 
                   data: { reason: prepared.rename.reason },
                 })
               }
+              oldName = textAt(
+                resolved.lines.text,
+                resolved.lines.offsetAt(prepared.rename.range.start),
+                resolved.lines.offsetAt(prepared.rename.range.end),
+              )
             } catch (error) {
               if (!isLspError(error, 'UNSUPPORTED_OPERATION')) throw error
               notes.push('the server has no rename preflight (prepareRename); renamed without it')
@@ -81,7 +93,29 @@ export function codeRenameTool(session: MutationSession): ToolDefinition<typeof 
             // that it was still indexing) before anyone applies it.
             const notice = noticeFor(result.meta, result.edit.operations.length === 0, 'uses to rename', resolved.rootId)
             if (notice !== undefined) notes.push(notice)
-            return { edit: result.edit, basis: [resolved.document], notes }
+            oldName ??= identifierAt(resolved.lines.text, resolved.lines.offsetAt(resolved.position))
+            const check = await renameIntegrity(
+              lsp,
+              workspace,
+              {
+                root,
+                path: resolved.path,
+                position: resolved.position,
+                oldName,
+                newName,
+                edit: result.edit,
+                allowPartial: input.allowPartial === true,
+              },
+              signal,
+            )
+            notes.push(...check.notes)
+            return {
+              edit: result.edit,
+              basis: [resolved.document],
+              notes,
+              impact: check.impact,
+              ...(check.integrity === undefined ? {} : { integrity: check.integrity }),
+            }
           },
         },
         context.signal,
@@ -91,4 +125,18 @@ export function codeRenameTool(session: MutationSession): ToolDefinition<typeof 
     summary: (result) => receiptSummary(result.receipt),
     render: (result) => receiptText(result.receipt),
   })
+}
+
+function textAt(text: string, start: number, end: number): string {
+  return text.slice(start, end)
+}
+
+/** The identifier-like word around an offset (when the server gives no rename range). */
+function identifierAt(text: string, offset: number): string {
+  const isWord = (c: string | undefined) => c !== undefined && /[\p{ID_Continue}$#]/u.test(c)
+  let start = offset
+  let end = offset
+  while (isWord(text[start - 1])) start -= 1
+  while (isWord(text[end])) end += 1
+  return text.slice(start, end)
 }

@@ -85,6 +85,35 @@ const DiagnosticOutput = Schema.Struct({
   source: Schema.optional(Schema.String),
 })
 
+const DeltaOutput = Schema.Struct({
+  introduced: Schema.Array(DiagnosticOutput),
+  resolved: Schema.Array(DiagnosticOutput),
+  persisting: Schema.Array(DiagnosticOutput),
+  files: Schema.Array(Schema.Struct({ path: Schema.String, before: Freshness, after: Freshness, note: Schema.optional(Schema.String) })),
+  settled: Schema.Boolean,
+  checked: Schema.optional(
+    Schema.Struct({
+      files: NonNegativeInt,
+      impact: NonNegativeInt,
+      notChecked: Schema.Array(Schema.String),
+    }),
+  ),
+}).annotate({ description: 'Diagnostics of the checked files (touched files and files that used what changed), before and after.' })
+
+const IntegrityLocationFields = { path: Schema.String, line: PositiveInt, column: PositiveInt, snippet: Schema.String }
+
+const IntegrityOutput = Schema.Struct({
+  references: NonNegativeInt,
+  covered: NonNegativeInt,
+  leftBehind: Schema.Array(Schema.Struct(IntegrityLocationFields)),
+  throughAlias: Schema.Array(Schema.Struct({ ...IntegrityLocationFields, name: Schema.String })),
+  names: Schema.Array(Schema.Struct({ from: Schema.String, to: Schema.String, count: PositiveInt })),
+  keptByAlias: Schema.Array(Schema.Struct(IntegrityLocationFields)),
+  partialAccepted: Schema.Boolean,
+}).annotate({
+  description: 'A rename compared with every reference of its symbol: uses it changes, leaves behind, or reaches through an alias.',
+})
+
 /** A transaction's receipt. */
 export const ReceiptOutput = Schema.Struct({
   transactionId: Schema.String,
@@ -113,17 +142,9 @@ export const ReceiptOutput = Schema.Struct({
   }),
   snippetEditsAsPlainText: NonNegativeInt,
   preview: Schema.optional(PreviewOutput),
-  diagnostics: Schema.optional(
-    Schema.Struct({
-      introduced: Schema.Array(DiagnosticOutput),
-      resolved: Schema.Array(DiagnosticOutput),
-      persisting: Schema.Array(DiagnosticOutput),
-      files: Schema.Array(
-        Schema.Struct({ path: Schema.String, before: Freshness, after: Freshness, note: Schema.optional(Schema.String) }),
-      ),
-      settled: Schema.Boolean,
-    }),
-  ),
+  diagnostics: Schema.optional(DeltaOutput),
+  predicted: Schema.optional(DeltaOutput),
+  integrity: Schema.optional(IntegrityOutput),
   command: Schema.optional(Schema.Struct({ title: Schema.String, command: Schema.String, result: Schema.optional(Schema.Unknown) })),
   error: Schema.optional(
     Schema.Struct({

@@ -1,0 +1,170 @@
+import {
+  displayPath,
+  isLspError,
+  rangesOverlap,
+  TextLines,
+  toLspError,
+  type LspLocation,
+  type LspRange,
+  type LspService,
+  type LspTextEdit,
+  type LspWorkspace,
+  type LspWorkspaceEdit,
+} from '@codeseam/lsp'
+
+import type { IntegrityLocation, RenameIntegrity } from './receipt.js'
+
+/**
+ * Rename integrity (RFC 0018): a rename's edit compared with the symbol's complete references, asked the
+ * same way `code_navigate` asks them. Every reference is one of:
+ * - covered: an edit of the rename overlaps it;
+ * - through an alias: its text is another name (`g` after `export { f as g }`): the alias is unchanged, by design;
+ * - kept by an alias: its text is the old name, and the edit keeps the old name as an alias somewhere
+ *   (`export { g as f }`, `from .m import g as f`): uses of the alias keep working;
+ * - left behind: its text is the old name and nothing keeps it bound — it would break or bind to something else.
+ * The files of every reference are the impact set whose diagnostics are checked before and after.
+ */
+
+/** What {@link renameIntegrity} found. */
+export interface IntegrityCheck {
+  /** Undefined when the references could not be asked (the notes say why). */
+  readonly integrity?: RenameIntegrity
+  /** Absolute paths of the files that referred to the symbol before the edit. */
+  readonly impact: ReadonlyArray<string>
+  readonly notes: ReadonlyArray<string>
+}
+
+const wordPattern = (name: string) =>
+  new RegExp(`(^|[^\\p{ID_Continue}$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{ID_Continue}$])`, 'u')
+
+/** Compares a rename's edit with the references of the symbol at `position`. */
+export async function renameIntegrity(
+  lsp: LspService,
+  workspace: LspWorkspace,
+  request: {
+    readonly root: string
+    readonly path: string
+    readonly position: { readonly line: number; readonly character: number }
+    readonly oldName: string
+    readonly newName: string
+    readonly edit: LspWorkspaceEdit
+    readonly allowPartial: boolean
+  },
+  signal: AbortSignal,
+): Promise<IntegrityCheck> {
+  let locations: ReadonlyArray<LspLocation>
+  try {
+    const answer = await lsp.query({ operation: 'references', root: request.root, path: request.path, position: request.position }, signal)
+    locations = answer.locations
+  } catch (cause) {
+    if (signal.aborted) throw cause
+    const error = toLspError(cause, 'SERVER_ERROR', 'references')
+    if (isLspError(error, 'UNSUPPORTED_OPERATION')) {
+      return { impact: [], notes: ['the server has no references, so the rename could not be compared with the uses of the symbol'] }
+    }
+    throw error
+  }
+  const texts = new Map<string, TextLines | null>()
+  const linesOf = async (path: string): Promise<TextLines | null> => {
+    if (!texts.has(path)) {
+      try {
+        texts.set(path, new TextLines((await workspace.readFile(path, signal)).text))
+      } catch {
+        texts.set(path, null)
+      }
+    }
+    return texts.get(path) ?? null
+  }
+  const editsByPath = new Map<string, LspTextEdit[]>()
+  for (const op of request.edit.operations) {
+    if (op.type !== 'edit') continue
+    editsByPath.set(op.path, [...(editsByPath.get(op.path) ?? []), ...op.edits])
+  }
+
+  // Which names change: old text → new text of every edit.
+  const names = new Map<string, { from: string; to: string; count: number }>()
+  let keepsOldName = false
+  const oldWord = wordPattern(request.oldName)
+  for (const [path, edits] of editsByPath) {
+    const lines = await linesOf(path)
+    for (const edit of edits) {
+      const from = lines === null ? '' : textIn(lines, edit.range)
+      const key = `${from}\u0000${edit.newText}`
+      const known = names.get(key)
+      if (known === undefined) names.set(key, { from, to: edit.newText, count: 1 })
+      else known.count += 1
+      if (edit.newText !== request.oldName && oldWord.test(edit.newText)) keepsOldName = true
+    }
+  }
+
+  let covered = 0
+  const leftBehind: IntegrityLocation[] = []
+  const keptByAlias: IntegrityLocation[] = []
+  const throughAlias: Array<IntegrityLocation & { name: string }> = []
+  const impact = new Set<string>()
+  for (const location of locations) {
+    impact.add(location.path)
+    if ((editsByPath.get(location.path) ?? []).some((edit) => rangesOverlap(edit.range, location.range))) {
+      covered += 1
+      continue
+    }
+    const lines = await linesOf(location.path)
+    const text = lines === null ? '' : textIn(lines, location.range)
+    const place: IntegrityLocation = {
+      path: displayPath(request.root, location.path),
+      line: location.range.start.line + 1,
+      column: location.range.start.character + 1,
+      snippet: lines === null ? '' : lineText(lines, location.range.start.line),
+    }
+    if (text === request.newName) covered += 1
+    else if (text !== request.oldName && text.length > 0) throughAlias.push({ ...place, name: text })
+    else if (keepsOldName) keptByAlias.push(place)
+    else leftBehind.push(place)
+  }
+  const integrity: RenameIntegrity = {
+    references: locations.length,
+    covered,
+    leftBehind,
+    throughAlias,
+    names: [...names.values()].sort((a, b) => b.count - a.count),
+    keptByAlias,
+    partialAccepted: request.allowPartial && leftBehind.length > 0,
+  }
+  const notes: string[] = []
+  if (keptByAlias.length > 0) {
+    notes.push(
+      `${keptByAlias.length} use${keptByAlias.length === 1 ? '' : 's'} of "${request.oldName}" stay as they are: the rename keeps "${request.oldName}" as an alias; their diagnostics are checked`,
+    )
+  }
+  if (throughAlias.length > 0) {
+    const aliases = [...new Set(throughAlias.map((t) => t.name))].join(', ')
+    notes.push(`${throughAlias.length} use${throughAlias.length === 1 ? '' : 's'} through an alias (${aliases}) keep the alias name`)
+  }
+  return { integrity, impact: [...impact], notes }
+}
+
+function textIn(lines: TextLines, range: LspRange): string {
+  return lines.text.slice(lines.offsetAt(range.start), lines.offsetAt(range.end))
+}
+
+function lineText(lines: TextLines, line: number): string {
+  const start = lines.offsetAt({ line, character: 0 })
+  const next = lines.text.indexOf('\n', start)
+  return lines.text
+    .slice(start, next === -1 ? undefined : next)
+    .replace(/\r$/, '')
+    .trim()
+    .slice(0, 200)
+}
+
+/** The refusal message of a rename that leaves uses behind, naming them (path:line and the line's text). */
+export function leftBehindMessage(oldName: string, leftBehind: ReadonlyArray<IntegrityLocation>): string {
+  const shown = leftBehind.slice(0, 10).map((l) => `  ${l.path}:${l.line}: ${l.snippet}`)
+  const more = leftBehind.length > shown.length ? [`  … and ${leftBehind.length - shown.length} more`] : []
+  return [
+    `the rename would leave ${leftBehind.length} use${leftBehind.length === 1 ? '' : 's'} of "${oldName}" unchanged (the language server's rename does not cover every reference it finds); nothing was written:`,
+    ...shown,
+    ...more,
+    'Rename those uses yourself, or accept a partial rename explicitly (allowPartial: true; CLI --allow-partial) to write it anyway.',
+  ].join('\n')
+}

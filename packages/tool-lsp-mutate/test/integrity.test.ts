@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { LocalHost } from '@codeseam/lsp-local'
+
+import type { MutationReceipt } from '../src/index.js'
+import { openWorld, removeTestLocks, sharedHost } from './harness.js'
+
+/**
+ * Edits never break what they did not touch (RFC 0018), against the real servers: a rename is compared with
+ * the symbol's complete references before it is written, and the diagnostics after a change cover every file
+ * that used what changed, not only the files the edit touched.
+ */
+
+let host: LocalHost
+beforeAll(async () => {
+  host = await sharedHost()
+})
+afterAll(async () => {
+  await host.dispose()
+  removeTestLocks()
+})
+
+type Refusal = { code: string; data: { leftBehind?: Array<{ path: string; line: number; snippet: string }>; receipt?: MutationReceipt } }
+
+describe('rename integrity (pyright)', () => {
+  it('refuses a rename that leaves uses through the package namespace unchanged, naming each of them', async () => {
+    const world = await openWorld(host, 'py-reexport')
+    try {
+      const before = world.read('tests/test_pkg.py')
+      const outcome = await world.call('code_rename', { target: { path: 'pkg/utils.py', symbol: 'normalize' }, newName: 'canonical' })
+      // The fixture's pyright `include` leaves tests/ and examples/ out of the server's rename, while the
+      // complete references (every project loaded) find the uses there: the shape found on flask.
+      if (outcome.ok) throw new Error(`expected a refusal, got: ${outcome.text}`)
+      const error = outcome.error as unknown as Refusal
+      expect(error.code).toBe('INCOMPLETE_EDIT')
+      const named = (error.data.leftBehind ?? []).map((l) => l.path)
+      expect(named).toContain('tests/test_pkg.py')
+      expect(named).toContain('examples/demo.py')
+      for (const place of error.data.leftBehind ?? []) expect(place.snippet).toContain('normalize')
+      expect(outcome.text).toContain('tests/test_pkg.py:')
+      // Nothing was written.
+      expect(world.read('tests/test_pkg.py')).toBe(before)
+      expect(world.read('pkg/utils.py')).toContain('def normalize(')
+    } finally {
+      await world.dispose()
+    }
+  })
+
+  it('writes the partial rename when the caller accepts it, and its check covers the files left behind', async () => {
+    const world = await openWorld(host, 'py-reexport')
+    try {
+      const dry = await world.call('code_rename', {
+        target: { path: 'pkg/utils.py', symbol: 'normalize' },
+        newName: 'canonical',
+        dryRun: true,
+      })
+      if (!dry.ok) throw new Error(dry.error.message)
+      const preview = (dry.structured as { receipt: MutationReceipt }).receipt
+      expect(preview.status).toBe('previewed')
+      const leftBehind = preview.integrity?.leftBehind ?? []
+      expect(leftBehind.map((l) => l.path).sort()).toEqual(['examples/demo.py', 'tests/test_pkg.py'])
+      const outcome = await world.call('code_rename', {
+        target: { path: 'pkg/utils.py', symbol: 'normalize' },
+        newName: 'canonical',
+        allowPartial: true,
+      })
+      if (!outcome.ok) throw new Error(outcome.error.message)
+      const receipt = (outcome.structured as { receipt: MutationReceipt }).receipt
+      expect(receipt.status).toBe('applied')
+      expect(receipt.integrity?.partialAccepted).toBe(true)
+      // The untouched files that used the symbol were checked, and their breakage is reported.
+      const checkedPaths = receipt.diagnostics?.files.map((f) => f.path) ?? []
+      for (const place of leftBehind) expect(checkedPaths).toContain(place.path)
+      expect(world.read('tests/test_pkg.py')).toContain('pkg.normalize(')
+      const broken = new Set(receipt.diagnostics?.introduced.filter((d) => d.severity === 'error').map((d) => d.path))
+      expect([...broken].some((path) => leftBehind.some((l) => l.path === path))).toBe(true)
+      expect(receipt.diagnostics?.checked?.impact).toBeGreaterThan(0)
+    } finally {
+      await world.dispose()
+    }
+  })
+})
+
+describe('impact set (native TypeScript server)', () => {
+  it('a signature change reports the callers it breaks in files it did not touch', async () => {
+    const world = await openWorld(host, 'ts-impact')
+    try {
+      const outcome = await world.call('code_replace', {
+        target: { path: 'src/geometry.ts', symbol: 'area' },
+        text: 'export function area(width: number, height: number, depth: number): number {\n  return width * height * depth\n}',
+      })
+      if (!outcome.ok) throw new Error(outcome.error.message)
+      const receipt = (outcome.structured as { receipt: MutationReceipt }).receipt
+      expect(receipt.status).toBe('applied')
+      expect(receipt.files.map((f) => f.path)).toEqual(['src/geometry.ts'])
+      const introduced = receipt.diagnostics?.introduced.filter((d) => d.severity === 'error') ?? []
+      expect(introduced.map((d) => d.path)).toContain('src/report.ts')
+      expect(receipt.diagnostics?.checked?.impact).toBeGreaterThan(0)
+      expect(outcome.text).toContain('src/report.ts (')
+    } finally {
+      await world.dispose()
+    }
+  })
+
+  it('a rename through a re-export keeps the alias and lists its uses apart', async () => {
+    const world = await openWorld(host, 'ts-impact')
+    try {
+      const outcome = await world.call('code_rename', { target: { path: 'src/geometry.ts', symbol: 'area' }, newName: 'rectangleArea' })
+      if (!outcome.ok) throw new Error(outcome.error.message)
+      const receipt = (outcome.structured as { receipt: MutationReceipt }).receipt
+      expect(receipt.status).toBe('applied')
+      expect(receipt.integrity?.leftBehind).toEqual([])
+      expect(world.read('src/report.ts')).toContain('rectangleArea(2, 3)')
+      // `surface` is an alias: its uses keep the alias name.
+      expect(world.read('src/use-index.ts')).toContain('surface(1, 1)')
+      expect(receipt.diagnostics?.introduced.filter((d) => d.severity === 'error')).toEqual([])
+      expect(receipt.integrity?.names.some((n) => n.to.includes('rectangleArea'))).toBe(true)
+    } finally {
+      await world.dispose()
+    }
+  })
+})
