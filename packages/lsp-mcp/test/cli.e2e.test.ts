@@ -170,6 +170,16 @@ describe('changes', () => {
     expect(after).not.toContain('describeShapes')
   })
 
+  it('a replacement that breaks callers in other files is written and exits 3, naming them', async () => {
+    const signature =
+      'export function totalArea(shapes: ReadonlyArray<Shape>, scale: number, unit: string): number {\n  return shapes.length * scale * unit.length\n}'
+    const run = await codeseam(['replace', 'src/shapes.ts', '--symbol', 'totalArea', '--text', signature, '-q'])
+    expect(run.code, run.stderr).toBe(3)
+    // main.ts calls totalArea with two arguments and was not touched: its new error is in the receipt.
+    expect(run.stdout).toMatch(/src\/main\.ts:\d+:\d+ error/)
+    expect(await readFile(nodePath.join(root, 'src/shapes.ts'), 'utf8')).toContain('unit: string')
+  })
+
   it('a rename the server refuses exits 1 with the reason', async () => {
     const run = await codeseam(['rename', 'src/main.ts', '--line', '1', '--match', 'import', '--to', 'x', '-q'])
     expect(run.code).toBe(1)

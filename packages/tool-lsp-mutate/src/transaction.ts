@@ -32,12 +32,14 @@ import { leftBehindMessage } from './integrity.js'
 import type { ApprovalRecord, DiagnosticDelta, MutationReceipt, MutationStatus, ReceiptFile, RenameIntegrity } from './receipt.js'
 
 /**
- * The one edit-transaction engine every mutating tool runs on:
+ * The one edit-transaction engine every mutating tool runs on (RFC 0004; checks before writing, RFC 0018):
  * queue (per root, in process) → cross-process root lock → compute the edit (the tool's part: target
  * resolution, server requests) → snippets as plain text → containment check of every URI → preview → the
- * caller's expected hashes → approval → diagnostic baseline → re-check every file's hash (stale →
- * STALE_VERSION, nothing written) → `lsp.applyEdit` (atomic, rolled back on failure) → post-edit
- * diagnostics for the new content (bounded wait) → receipt. Every outcome, including refusals, conflicts and
+ * caller's expected hashes → rename integrity (left-behind uses → INCOMPLETE_EDIT) → the files to check
+ * (touched, then the impact set) → predicted diagnostics (dry runs and previews an approval callback sees) →
+ * approval → diagnostic baseline → re-check every file's hash (stale → STALE_VERSION, nothing written) →
+ * `lsp.applyEdit` (atomic, rolled back on failure) → post-edit diagnostics of the checked files (bounded
+ * wait) → receipt. Every outcome, including refusals, conflicts and
  * failures, is a receipt.
  */
 
