@@ -237,7 +237,7 @@ describe('exported span trees', () => {
     expect(restarts.value).toBe(1)
   })
 
-  it('an applied rename: preview → approval (accepted) → apply → diagnostics before and after, in that order', async () => {
+  it('an applied rename: preview → diagnostics before and predicted → approval (accepted) → apply → diagnostics after, in that order', async () => {
     const { client } = await start([], true)
     const call = await traced(client, 'code_rename', { target: { path: 'src/shapes.ts', symbol: 'totalArea' }, newName: 'sumOfAreas' })
     expect(call.result.isError, JSON.stringify(call.result.content)).toBe(false)
@@ -245,10 +245,12 @@ describe('exported span trees', () => {
     expect(await readFile(nodePath.join(root, 'src/shapes.ts'), 'utf8')).toContain('sumOfAreas')
     const { tool, text, children, below } = await treeOf(call)
     const steps = children(tool).map((s) => s.name)
+    // The person asked sees a prediction (RFC 0018): the baseline and the in-memory check come before approval.
     const order = [
       'codeseam.edit.preview',
-      'codeseam.edit.approval',
       'codeseam.edit.diagnostics',
+      'codeseam.edit.diagnostics',
+      'codeseam.edit.approval',
       'codeseam.edit.apply',
       'codeseam.edit.diagnostics',
     ]
@@ -263,7 +265,7 @@ describe('exported span trees', () => {
     expect(rename, text).toBeDefined()
     expect(below(rename!, 'codeseam.lsp.request').map((r) => r.attributes['lsp.method'])).toContain('textDocument/rename')
     expect(children(tool, 'codeseam.edit.approval')[0]?.attributes['codeseam.approval.decision']).toBe('approved')
-    expect(children(tool, 'codeseam.edit.diagnostics').map((s) => s.attributes['codeseam.diagnostics.phase'])).toEqual(['before', 'after'])
+    expect(children(tool, 'codeseam.edit.diagnostics').map((s) => s.attributes['codeseam.diagnostics.phase'])).toEqual(['before', 'predicted', 'after'])
     expectSequentialChildrenAddUp(tool, children(tool), text)
   })
 })
