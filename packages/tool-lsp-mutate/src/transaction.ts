@@ -17,14 +17,8 @@ import {
 } from '@codeseam/lsp'
 
 import { ApprovalGate, explicitApprovalReasons, type ApprovalPolicy } from './approval.js'
-import {
-  diagnosticDelta,
-  positionMap,
-  snapshotDiagnostics,
-  speculatedSnapshots,
-  type FileDiagnosticsSnapshot,
-  type PositionMap,
-} from './diagnostics.js'
+import { checkedFiles, positionMaps, predictDiagnostics, withChecked, type CheckedFiles } from './checks.js'
+import { diagnosticDelta, snapshotDiagnostics, type FileDiagnosticsSnapshot } from './diagnostics.js'
 import { acquireRootLock, type RootLockHandle, type RootLockOptions } from './lock.js'
 import { buildPreview, snippetsAsPlainText, type BuiltPreview } from './preview.js'
 import { MutationQueue } from './queue.js'
@@ -241,7 +235,7 @@ export class MutationSession {
           )
         }
       }
-      const checks = this.checkedFiles(workspace, preview, prepared.change.impact ?? [])
+      const checks = checkedFiles(workspace, preview, prepared.change.impact ?? [], this.options.maxCheckedFiles ?? 200)
       checked = checks
       const maps = positionMaps(preview)
 
@@ -253,7 +247,7 @@ export class MutationSession {
         before = await inSpan(TelemetrySpan.postDiagnostics, { [TelemetryAttr.diagnosticsPhase]: 'before' }, () =>
           snapshotDiagnostics(lsp, root, checks.before, waitMs, signal),
         )
-        predicted = await this.predict(lsp, root, preview, checks, before, maps, waitMs, signal, notes)
+        predicted = await predictDiagnostics(lsp, root, preview, checks, before, maps, waitMs, signal, notes)
       }
       if (base.dryRun) {
         return this.receipt(base, started, 'previewed', { built: preview, snippets, notes, change: prepared.change, predicted, checked })
@@ -347,64 +341,6 @@ export class MutationSession {
       })
     } finally {
       await lock?.release()
-    }
-  }
-
-  /**
-   * The files whose diagnostics a transaction checks: every touched file, then the impact set, up to
-   * `maxCheckedFiles`. `before` are paths as they are now, `after` as they will be (renamed files moved).
-   */
-  private checkedFiles(workspace: LspWorkspace, built: BuiltPreview, impact: ReadonlyArray<string>): CheckedFiles {
-    const limit = this.options.maxCheckedFiles ?? 200
-    const touched = [...built.basis.keys()]
-    const survivors = new Set(built.survivors)
-    const extra = [...new Set(impact.map((p) => resolveInRoot(workspace.root, p)))].filter((p) => !built.basis.has(p) && !survivors.has(p))
-    const all = [...touched, ...extra]
-    const kept = all.slice(0, Math.max(limit, touched.length))
-    const keptSet = new Set(kept)
-    const impactKept = extra.filter((p) => keptSet.has(p))
-    return {
-      before: kept,
-      after: [...new Set([...built.survivors, ...impactKept])],
-      impact: impactKept.length,
-      notChecked: all.filter((p) => !keptSet.has(p)).map((p) => displayPath(workspace.root, p)),
-    }
-  }
-
-  /** The diagnostics the edit would introduce, from a speculative check of the servers' in-memory documents. */
-  private async predict(
-    lsp: LspService,
-    root: string,
-    built: BuiltPreview,
-    checks: CheckedFiles,
-    before: ReadonlyMap<string, FileDiagnosticsSnapshot>,
-    maps: ReadonlyMap<string, PositionMap>,
-    waitMs: number,
-    signal: AbortSignal,
-    notes: string[],
-  ): Promise<DiagnosticDelta | undefined> {
-    if (built.preview.resourceOperations.length > 0) {
-      notes.push('not predicted: edits that create, rename or delete files are checked only after they are written')
-      return undefined
-    }
-    try {
-      const result = await inSpan(TelemetrySpan.postDiagnostics, { [TelemetryAttr.diagnosticsPhase]: 'predicted' }, () =>
-        lsp.speculate(
-          { root, documents: [...built.contents].map(([path, text]) => ({ path, text })), paths: checks.after, waitMs },
-          signal,
-        ),
-      )
-      if (result.files.every((f) => f.freshness === 'unavailable')) {
-        const why = [...new Set(result.files.map((f) => f.note).filter((n) => n !== undefined))].join('; ')
-        notes.push(`not predicted: no file could be checked in memory${why === '' ? '' : ` (${why})`}`)
-        return undefined
-      }
-      return withChecked(diagnosticDelta(root, before, speculatedSnapshots(result), built.renamed, maps), checks)
-    } catch (cause) {
-      if (signal.aborted) throw cause
-      const error = toLspError(cause, 'SERVER_ERROR', 'speculate')
-      notes.push(`not predicted: the in-memory check failed (${error.code}: ${error.message})`)
-      return undefined
     }
   }
 
@@ -520,31 +456,6 @@ export class MutationSession {
       elapsedMs: Math.round(performance.now() - started),
     }
   }
-}
-
-/** Which files a transaction checks (see MutationSession.checkedFiles). */
-interface CheckedFiles {
-  readonly before: ReadonlyArray<string>
-  readonly after: ReadonlyArray<string>
-  readonly impact: number
-  readonly notChecked: ReadonlyArray<string>
-}
-
-function withChecked(delta: DiagnosticDelta, checks: CheckedFiles): DiagnosticDelta {
-  // A file counts as checked when its diagnostics after the edit were read (not `unavailable`).
-  const files = delta.files.filter((f) => f.after !== 'unavailable').length
-  return { ...delta, checked: { files, impact: checks.impact, notChecked: checks.notChecked } }
-}
-
-/** Position maps of every modified file with one edit operation. */
-function positionMaps(built: BuiltPreview): Map<string, PositionMap> {
-  const maps = new Map<string, PositionMap>()
-  for (const [path, edits] of built.textEdits) {
-    const before = built.basis.get(path)?.text
-    const after = built.contents.get(path)
-    if (before !== undefined && after !== undefined) maps.set(path, positionMap(before, after, edits))
-  }
-  return maps
 }
 
 /** The old name of a rename: the text its most frequent edit replaces. */
