@@ -1,6 +1,7 @@
 import {
   LspError,
   operationInfo,
+  type LspLanguageFacts,
   type LspOperation,
   type LspProvider,
   type LspProviderRequest,
@@ -17,6 +18,7 @@ import { fileQuery } from './features/file-query.js'
 import type { Serving } from './features/serving.js'
 import { workspaceDiagnostics } from './features/workspace-diagnostics.js'
 import { workspaceSymbols } from './features/workspace-symbols.js'
+import { recordFor } from './languages/index.js'
 import type { HostCore } from './pool/host-core.js'
 import type { ServerProfile } from './policy/profiles.js'
 
@@ -25,6 +27,8 @@ export class ProfileProvider implements LspProvider, Serving {
   readonly id: string
   readonly extensions: Readonly<Record<string, string>>
   readonly operations: ReadonlyArray<LspOperation>
+  /** The language facts of the profile's record (the seam's entries for the built-in servers; RFC 0018). */
+  readonly languageFacts: ReadonlyArray<LspLanguageFacts>
 
   constructor(
     readonly profile: ServerProfile,
@@ -37,6 +41,7 @@ export class ProfileProvider implements LspProvider, Serving {
     this.extensions = profile.extensions
     // What the server lacks but can be built from what it has is declared too, and derived (RFC 0010).
     this.operations = [...operations, ...derivedFrom(operations)]
+    this.languageFacts = recordFor(profile)?.grammar ?? []
   }
 
   status(): ReadonlyArray<LspProviderStatus> {

@@ -2,9 +2,11 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
+import { builtInLanguageFacts } from '@codeseam/lsp'
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
 
 import { goplsRecord } from '../src/languages/gopls/record.js'
+import { createLocalHost } from '../src/index.js'
 import { languageRecords } from '../src/languages/index.js'
 import { rustAnalyzerRecord } from '../src/languages/rust-analyzer/record.js'
 
@@ -28,6 +30,21 @@ function bin(name: string, script: string): string {
 }
 
 describe('the language records', () => {
+  test("each built-in provider hands the seam its record's language facts, the seam's own entries (RFC 0018)", async () => {
+    const host = await createLocalHost()
+    try {
+      for (const provider of host.providers) {
+        const record = languageRecords.find((r) => `local:${r.id}` === provider.id)
+        if (record === undefined) continue
+        expect(provider.languageFacts, provider.id).toEqual(record.grammar)
+        for (const facts of record.grammar) expect(builtInLanguageFacts, provider.id).toContain(facts)
+      }
+      expect(host.providers.some((p) => (p.languageFacts ?? []).some((f) => f.languageIds.includes('python')))).toBe(true)
+    } finally {
+      await host.dispose()
+    }
+  })
+
   test('ids are unique; every record serves extensions and has a grammar for each language id it serves', () => {
     expect(new Set(languageRecords.map((r) => r.id)).size).toBe(languageRecords.length)
     for (const record of languageRecords) {

@@ -265,7 +265,11 @@ describe('exported span trees', () => {
     expect(rename, text).toBeDefined()
     expect(below(rename!, 'codeseam.lsp.request').map((r) => r.attributes['lsp.method'])).toContain('textDocument/rename')
     expect(children(tool, 'codeseam.edit.approval')[0]?.attributes['codeseam.approval.decision']).toBe('approved')
-    expect(children(tool, 'codeseam.edit.diagnostics').map((s) => s.attributes['codeseam.diagnostics.phase'])).toEqual(['before', 'predicted', 'after'])
+    expect(children(tool, 'codeseam.edit.diagnostics').map((s) => s.attributes['codeseam.diagnostics.phase'])).toEqual([
+      'before',
+      'predicted',
+      'after',
+    ])
     expectSequentialChildrenAddUp(tool, children(tool), text)
   })
 })

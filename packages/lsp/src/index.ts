@@ -67,8 +67,8 @@ export type {
   LspWorkspace,
   ProviderId,
 } from './provider.js'
-export { builtInLanguageFacts } from './language-facts.js'
-export type { LspLanguageFacts } from './language-facts.js'
+export { builtInFactsFor, builtInLanguageFacts, validateIdentifier } from './language-facts.js'
+export type { LspLanguageFacts, LspNameCheck } from './language-facts.js'
 export {
   canonicalPath,
   displayPath,

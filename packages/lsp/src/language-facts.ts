@@ -1,21 +1,155 @@
+import { LspError } from './errors.js'
+
 /**
  * The language facts tools need above the seam, keyed by LSP language id (RFC 0018): what a valid identifier
  * is (rename validation), which words are reserved, and the comment syntax (symbol ranges). The seam holds a
  * table for the languages every backend meets, so a backend without language records (VS Code) still
- * validates; a provider may add or replace facts for its languages (`LspProvider.languageFacts`).
+ * validates; lsp-local's records refer to the same entries; a provider may add or replace facts for its
+ * languages (`LspProvider.languageFacts`).
  */
 
 /** The facts of one language (or of several language ids that share them, e.g. TypeScript and JavaScript). */
 export interface LspLanguageFacts {
   /** LSP language ids these facts hold for. */
   readonly languageIds: ReadonlyArray<string>
+  /** How people name the language in messages (`Python`, `TypeScript/JavaScript`). */
+  readonly label: string
   /** A whole-string pattern for one identifier (`u` flag). */
   readonly identifier: RegExp
   /** Reserved words an identifier may not be. */
   readonly keywords: ReadonlyArray<string>
+  /**
+   * Reserved words are valid member names (JavaScript: `obj.delete()`, `class A { default() {} }`): a keyword
+   * is refused only when the caller knows the symbol is not a member.
+   */
+  readonly keywordsAllowedAsMemberNames?: boolean
+  /** A prefix a private member's name may carry before the identifier (JavaScript `#count`). */
+  readonly privateNamePrefix?: string
   /** Comment syntax: line-comment starts and block-comment pairs. */
   readonly comments: { readonly line: ReadonlyArray<string>; readonly block: ReadonlyArray<readonly [string, string]> }
 }
 
+const words = (list: string): ReadonlyArray<string> => list.split(/\s+/).filter((word) => word !== '')
+const slashComments = { line: ['//'], block: [['/*', '*/']] as const }
+
+const cKeywords =
+  'auto break case char const continue default do double else enum extern float for goto if inline int long register restrict return short signed sizeof static struct switch typedef union unsigned void volatile while _Alignas _Alignof _Atomic _Bool _Complex _Generic _Imaginary _Noreturn _Static_assert _Thread_local'
+const cppKeywords =
+  'alignas alignof and and_eq asm bitand bitor bool catch char8_t char16_t char32_t class compl concept consteval constexpr constinit const_cast co_await co_return co_yield decltype delete dynamic_cast explicit export false friend mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected public reinterpret_cast requires static_assert static_cast template this thread_local throw true try typeid typename using virtual wchar_t xor xor_eq'
+
 /** The seam's own table, for every backend. */
-export const builtInLanguageFacts: ReadonlyArray<LspLanguageFacts> = []
+export const builtInLanguageFacts: ReadonlyArray<LspLanguageFacts> = [
+  {
+    languageIds: ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'],
+    label: 'TypeScript/JavaScript',
+    identifier: /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u,
+    // ECMAScript reserved words and the strict-mode ones (modules are strict); contextual words such as `type`
+    // or `async` stay valid names.
+    keywords: words(
+      'await break case catch class const continue debugger default delete do else enum export extends false finally for function if implements import in instanceof interface let new null package private protected public return static super switch this throw true try typeof var void while with yield',
+    ),
+    keywordsAllowedAsMemberNames: true,
+    privateNamePrefix: '#',
+    comments: slashComments,
+  },
+  {
+    languageIds: ['python'],
+    label: 'Python',
+    identifier: /^[\p{XID_Start}_][\p{XID_Continue}]*$/u,
+    // `keyword.kwlist`; the soft keywords (`match`, `case`, `type`, `_`) stay valid names.
+    keywords: words(
+      'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield',
+    ),
+    comments: { line: ['#'], block: [] },
+  },
+  {
+    languageIds: ['go'],
+    label: 'Go',
+    identifier: /^[\p{L}_][\p{L}\p{Nd}_]*$/u,
+    keywords: words(
+      'break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var',
+    ),
+    comments: slashComments,
+  },
+  {
+    languageIds: ['rust'],
+    label: 'Rust',
+    // A raw identifier (`r#type`) may be a keyword; `_` alone is not an identifier.
+    identifier: /^(?:r#)?(?:[\p{XID_Start}][\p{XID_Continue}]*|_[\p{XID_Continue}]+)$/u,
+    keywords: words(
+      'as async await break const continue crate dyn else enum extern false fn for if impl in let loop match mod move mut pub ref return self Self static struct super trait true type unsafe use where while abstract become box do final gen macro override priv try typeof unsized virtual yield',
+    ),
+    comments: slashComments,
+  },
+  {
+    languageIds: ['c'],
+    label: 'C',
+    identifier: /^[\p{XID_Start}_][\p{XID_Continue}]*$/u,
+    keywords: words(cKeywords),
+    comments: slashComments,
+  },
+  {
+    languageIds: ['cpp'],
+    label: 'C++',
+    identifier: /^[\p{XID_Start}_][\p{XID_Continue}]*$/u,
+    keywords: words(`${cKeywords} ${cppKeywords}`),
+    comments: slashComments,
+  },
+]
+
+/** The seam's facts for one language id (throws when the table has none: for records that must have them). */
+export function builtInFactsFor(languageId: string): LspLanguageFacts {
+  const facts = builtInLanguageFacts.find((f) => f.languageIds.includes(languageId))
+  if (facts === undefined) throw new Error(`the seam has no language facts for "${languageId}"`)
+  return facts
+}
+
+/** What {@link validateIdentifier} knew. */
+export interface LspNameCheck {
+  readonly languageId: string
+  /** Whether the language's facts were known and the name was checked against them. */
+  readonly checked: boolean
+  /** Why it was not checked, when it was not. */
+  readonly note?: string
+}
+
+/**
+ * Refuses a new name that is not one identifier of the language, or is one of its reserved words, with
+ * INVALID_ARGUMENT naming the rule. `member`: whether the symbol is a member (undefined: not known; then a
+ * language whose reserved words are valid member names is not refused for a keyword).
+ */
+export function validateIdentifier(
+  facts: LspLanguageFacts | undefined,
+  languageId: string,
+  name: string,
+  options: { readonly member?: boolean } = {},
+): LspNameCheck {
+  if (typeof name !== 'string' || name.length === 0 || name.trim() !== name) {
+    throw new LspError('INVALID_ARGUMENT', 'the new name must be a non-empty identifier without surrounding whitespace')
+  }
+  if (facts === undefined) {
+    return {
+      languageId,
+      checked: false,
+      note: `codeseam knows no identifier rules for "${languageId}": only the server's own checks apply`,
+    }
+  }
+  const prefix = facts.privateNamePrefix
+  const bare = prefix !== undefined && name.startsWith(prefix) ? name.slice(prefix.length) : name
+  if (!facts.identifier.test(bare)) {
+    throw new LspError(
+      'INVALID_ARGUMENT',
+      `"${name}" is not a valid ${facts.label} identifier; choose a name made of letters, digits and underscores that does not start with a digit`,
+      {
+        data: { languageId, newName: name },
+      },
+    )
+  }
+  const keywordAllowed = facts.keywordsAllowedAsMemberNames === true && options.member !== false
+  if (bare === name && !keywordAllowed && facts.keywords.includes(name)) {
+    throw new LspError('INVALID_ARGUMENT', `"${name}" is a ${facts.label} keyword and cannot name a symbol; choose another name`, {
+      data: { languageId, newName: name, keyword: true },
+    })
+  }
+  return { languageId, checked: true }
+}

@@ -20,7 +20,7 @@ import type {
   LspWorkspace,
   ProviderId,
 } from './provider.js'
-import { builtInLanguageFacts, type LspLanguageFacts } from './language-facts.js'
+import { builtInLanguageFacts, validateIdentifier, type LspLanguageFacts } from './language-facts.js'
 import { OperationRollup, type LspOperationRollup } from './rollup.js'
 import { requestFile, withoutDocument } from './target-file.js'
 import {
@@ -474,6 +474,15 @@ export function createLsp(): LspService {
     return { registration: owner.registration, languageId: owner.registration.info.extensions[owner.extension] ?? '' }
   }
 
+  /** The most recently registered provider that knows the language wins; then the seam's own table. */
+  const factsFor = (languageId: string): LspLanguageFacts | undefined => {
+    for (const registration of [...registered()].reverse()) {
+      const facts = registration.provider.languageFacts?.find((f) => f.languageIds.includes(languageId))
+      if (facts !== undefined) return facts
+    }
+    return builtInLanguageFacts.find((f) => f.languageIds.includes(languageId))
+  }
+
   /** Splits a speculative check by the provider that owns each file; what no provider can check is said so. */
   const speculateAcross = async (request: LspSpeculationRequest, signal: AbortSignal | undefined): Promise<LspSpeculationResult> => {
     const workspace = workspacesByRoot.get(normalizeRoot(request.root))
@@ -662,6 +671,8 @@ export function createLsp(): LspService {
       if (filePath === undefined) throw new LspError('INVALID_ARGUMENT', `${request.operation} needs a file path`)
       const path = resolveInRoot(root, filePath)
       const { registration, languageId } = selectForFile(path)
+      // A new name that is no identifier of the language (or a keyword) is refused before any server is asked.
+      if (request.operation === 'rename') validateIdentifier(factsFor(languageId), languageId, request.newName)
       const { file, snapshot } = resolveRequestFile(root, filePath, request.document)
       const forwarded = {
         ...withoutDocument(request),
@@ -860,12 +871,7 @@ export function createLsp(): LspService {
     },
 
     languageFacts(languageId) {
-      // The most recently registered provider that knows the language wins; then the seam's own table.
-      for (const registration of [...registered()].reverse()) {
-        const facts = registration.provider.languageFacts?.find((f) => f.languageIds.includes(languageId))
-        if (facts !== undefined) return facts
-      }
-      return builtInLanguageFacts.find((f) => f.languageIds.includes(languageId))
+      return factsFor(languageId)
     },
 
     async speculate(request, signal) {

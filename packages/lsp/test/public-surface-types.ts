@@ -49,6 +49,7 @@ export type {
   LspProviderStatus,
   LspReadAlong,
   LspLanguageFacts,
+  LspNameCheck,
   LspSpeculatedFile,
   LspSpeculationRequest,
   LspSpeculationResult,

@@ -19,6 +19,7 @@ const publicValues = [
   'annotateActiveSpan',
   'applyTextEdits',
   'assertReadable',
+  'builtInFactsFor',
   'builtInLanguageFacts',
   'canDerive',
   'canonicalPath',
@@ -78,6 +79,7 @@ const publicValues = [
   'toModelPosition',
   'toModelRange',
   'uriToPath',
+  'validateIdentifier',
   'withQuerySpanOwner',
 ]
 

@@ -80,6 +80,35 @@ describe('rename integrity (pyright)', () => {
   })
 })
 
+describe('new names', () => {
+  it('a keyword or a non-identifier is refused with INVALID_ARGUMENT and nothing is written', async () => {
+    const world = await openWorld(host, 'py-reexport')
+    try {
+      const before = world.read('pkg/utils.py')
+      for (const newName of ['class', 'two words', 'a-b']) {
+        const outcome = await world.call('code_rename', { target: { path: 'pkg/utils.py', symbol: 'normalize' }, newName })
+        if (outcome.ok) throw new Error(`renamed to ${newName}: ${outcome.text}`)
+        expect(outcome.error.code, newName).toBe('INVALID_ARGUMENT')
+      }
+      expect(world.read('pkg/utils.py')).toBe(before)
+    } finally {
+      await world.dispose()
+    }
+  })
+
+  it('TypeScript: a reserved word is refused for a function, and the message says why', async () => {
+    const world = await openWorld(host, 'ts-impact')
+    try {
+      const outcome = await world.call('code_rename', { target: { path: 'src/geometry.ts', symbol: 'area' }, newName: 'delete' })
+      if (outcome.ok) throw new Error(outcome.text)
+      expect(outcome.error.code).toBe('INVALID_ARGUMENT')
+      expect(outcome.error.message).toMatch(/keyword/)
+    } finally {
+      await world.dispose()
+    }
+  })
+})
+
 describe('impact set (native TypeScript server)', () => {
   it('a signature change reports the callers it breaks in files it did not touch', async () => {
     const world = await openWorld(host, 'ts-impact')

@@ -1,4 +1,4 @@
-import type { LspError } from '@codeseam/lsp'
+import type { LspError, LspLanguageFacts } from '@codeseam/lsp'
 
 import type { SupportTable } from '../policy/profile-operations.js'
 import type { ProjectRootRule, ReadinessRule, ServerProfile } from '../policy/profiles.js'
@@ -96,18 +96,9 @@ export type MemoryKnob =
 
 /**
  * The language facts tools need above the seam (rename validation, symbol ranges), per LSP language id the
- * server serves.
+ * server serves: the seam's own entries (`builtInFactsFor`), so there is one definition (RFC 0018).
  */
-export interface LanguageGrammar {
-  /** LSP language ids these facts hold for. */
-  readonly languageIds: ReadonlyArray<string>
-  /** A whole-string pattern for one identifier (`u` flag). */
-  readonly identifier: RegExp
-  /** Reserved words an identifier may not be. */
-  readonly keywords: ReadonlyArray<string>
-  /** Comment syntax: line-comment starts and block-comment pairs. */
-  readonly comments: { readonly line: ReadonlyArray<string>; readonly block: ReadonlyArray<readonly [string, string]> }
-}
+export type LanguageGrammar = LspLanguageFacts
 
 /** A folder of library sources outside the workspace, and what people call it. */
 export interface LibraryRoot {
@@ -179,9 +170,4 @@ export interface LanguageRecord {
   readonly notes: string
   /** Alternatives are off until a user turns them on (default true). */
   readonly enabled?: boolean
-}
-
-/** A word list written as one space-separated string. */
-export function words(list: string): ReadonlyArray<string> {
-  return list.split(/\s+/).filter((word) => word !== '')
 }

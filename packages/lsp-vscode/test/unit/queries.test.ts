@@ -1,7 +1,7 @@
 import { symlink, writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
-import { LspError, contentHash, type LspProviderRequest, type LspQueryRequest, type LspResultFor } from '@codeseam/lsp'
+import { LspError, contentHash, createLsp, type LspProviderRequest, type LspQueryRequest, type LspResultFor } from '@codeseam/lsp'
 import * as vscode from 'vscode'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 
@@ -375,6 +375,23 @@ describe('code actions and rename preflight', () => {
     const resolved = await query({ operation: 'resolveCodeAction', root: window.root, path: b, actionId: listed.actions[0]!.id }, lazy)
     expect(calls.map((c) => c[3])).toEqual([0, 1])
     expect(resolved.edit.operations).toHaveLength(1)
+  })
+
+  test("a new name that is no TypeScript identifier is refused by the seam's language facts before VS Code is asked", async () => {
+    const a = window.path('src/a.ts')
+    let asked = 0
+    answer('vscode.executeDocumentRenameProvider', () => {
+      asked += 1
+      return undefined
+    })
+    const lsp = createLsp()
+    lsp.registerProvider(provider)
+    const error = await failure(
+      lsp.query({ operation: 'rename', root: window.root, path: a, position: window.at(a, 'alpha'), newName: 'two words' }),
+    )
+    expect(error.code).toBe('INVALID_ARGUMENT')
+    expect(error.message).toMatch(/TypeScript\/JavaScript identifier/)
+    expect(asked).toBe(0)
   })
 
   test("prepareRename: VS Code's thrown refusal is canRename false with the provider's words", async () => {

@@ -1,4 +1,4 @@
-import { isLspError, LspError } from '@codeseam/lsp'
+import { isLspError, LspError, validateIdentifier, type LspSymbolKind } from '@codeseam/lsp'
 import { defineTool, noticeFor, ResolvedTargetOutput, TargetInput, targetOutput, type ToolDefinition } from '@codeseam/tool-lsp'
 import { Schema } from 'effect'
 
@@ -26,6 +26,9 @@ const RenameOutput = Schema.Struct({
 
 type RenameOutput = typeof RenameOutput.Type
 
+/** Symbol kinds that are members of a type (JavaScript lets them be named with a reserved word). */
+const memberKinds: ReadonlySet<LspSymbolKind> = new Set(['method', 'property', 'field', 'enumMember', 'event', 'constructor'])
+
 /** `code_rename`: a scope-aware rename across the workspace, with the server's preflight. */
 export function codeRenameTool(session: MutationSession): ToolDefinition<typeof RenameInput.Type, RenameOutput> {
   return defineTool({
@@ -35,6 +38,7 @@ export function codeRenameTool(session: MutationSession): ToolDefinition<typeof 
       'Rename a symbol everywhere it is used, through the language server (scope-aware: no false hits in comments, strings or same-named symbols, unlike search-and-replace).',
       'Aim with target {path, symbol} (dotted for members) or {path, line, matchText} on the identifier.',
       'The server checks first whether the symbol can be renamed and its refusal reason is returned as is.',
+      "newName must be an identifier of the file's language and not a keyword (INVALID_ARGUMENT otherwise, before any server is asked).",
       'Before writing, the edit is compared with every reference of the symbol: a rename that would leave a use unchanged is refused (INCOMPLETE_EDIT, each use named) unless allowPartial is true.',
       'Returns a receipt: files and edit counts, a unified diff, new content hashes, and the diagnostics the rename introduced or resolved in the touched files and in every file that used the symbol. dryRun previews without writing and predicts those diagnostics.',
     ].join(' '),
@@ -48,6 +52,10 @@ export function codeRenameTool(session: MutationSession): ToolDefinition<typeof 
         throw new LspError('INVALID_ARGUMENT', 'newName must be a non-empty identifier without surrounding whitespace')
       }
       const file = await resolveAllowedFile(context, input.target.path, input.target.rootId)
+      // The new name must be an identifier of the file's language, refused before any server is asked (RFC 0018).
+      const owner = context.lsp.providerFor(file.path)
+      const nameCheck =
+        owner === undefined ? undefined : validateIdentifier(context.lsp.languageFacts(owner.languageId), owner.languageId, newName)
       let target: RenameOutput['target']
       const receipt = await session.run(
         context.lsp,
@@ -61,6 +69,13 @@ export function codeRenameTool(session: MutationSession): ToolDefinition<typeof 
             const resolved = await resolveExact(context, input.target, signal)
             target = targetOutput(resolved)
             const notes: string[] = []
+            if (owner !== undefined && resolved.symbol !== undefined) {
+              // Now the symbol's kind is known: a reserved word is refused for a non-member even where members may use one.
+              validateIdentifier(context.lsp.languageFacts(owner.languageId), owner.languageId, newName, {
+                member: memberKinds.has(resolved.symbol.kind),
+              })
+            }
+            if (nameCheck?.checked === false && nameCheck.note !== undefined) notes.push(nameCheck.note)
             let oldName: string | undefined
             try {
               const prepared = await lsp.query(

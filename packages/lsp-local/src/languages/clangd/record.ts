@@ -1,7 +1,9 @@
 import * as nodePath from 'node:path'
 
+import { builtInFactsFor } from '@codeseam/lsp'
+
 import type { SupportTable } from '../../policy/profile-operations.js'
-import { words, type LanguageRecord, type Located } from '../record.js'
+import type { LanguageRecord, Located } from '../record.js'
 import { dropFlag } from '../settings.js'
 
 import { clangdMajor, findClangd } from './lookup.js'
@@ -38,11 +40,6 @@ export const clangdSupport: SupportTable = {
 /** Why the clangd profile cannot run, and what to install. */
 export const clangdUnavailable =
   'neither clangd nor clangd-NN is on PATH: install it (e.g. `apt-get install -y clangd-19`; type hierarchy needs clangd 17 or newer) to get C/C++ support'
-
-const cKeywords =
-  'auto break case char const continue default do double else enum extern float for goto if inline int long register restrict return short signed sizeof static struct switch typedef union unsigned void volatile while _Alignas _Alignof _Atomic _Bool _Complex _Generic _Imaginary _Noreturn _Static_assert _Thread_local'
-const cppKeywords =
-  'alignas alignof and and_eq asm bitand bitor bool catch char8_t char16_t char32_t class compl concept consteval constexpr constinit const_cast co_await co_return co_yield decltype delete dynamic_cast explicit export false friend mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected public reinterpret_cast requires static_assert static_cast template this thread_local throw true try typeid typename using virtual wchar_t xor xor_eq'
 
 export const clangdRecord: LanguageRecord = {
   id: 'clangd',
@@ -84,20 +81,7 @@ export const clangdRecord: LanguageRecord = {
   memory: { kind: 'none', why: 'clangd has no heap limit flag; the process-tree memory ceiling applies' },
   environment: { passed: [] },
   projectFiles: ['compile_commands.json', 'compile_flags.txt', '.clangd'],
-  grammar: [
-    {
-      languageIds: ['c'],
-      identifier: /^[\p{XID_Start}_][\p{XID_Continue}]*$/u,
-      keywords: words(cKeywords),
-      comments: { line: ['//'], block: [['/*', '*/']] },
-    },
-    {
-      languageIds: ['cpp'],
-      identifier: /^[\p{XID_Start}_][\p{XID_Continue}]*$/u,
-      keywords: words(`${cKeywords} ${cppKeywords}`),
-      comments: { line: ['//'], block: [['/*', '*/']] },
-    },
-  ],
+  grammar: [builtInFactsFor('c'), builtInFactsFor('cpp')],
   fixture: 'c-basic',
   notes:
     "type hierarchy native from clangd 17 (Debian's plain `clangd` package is 14; older ones get it derived); absent → reported unavailable with what to install",

@@ -2,9 +2,11 @@ import { execFile } from 'node:child_process'
 import { homedir } from 'node:os'
 import * as nodePath from 'node:path'
 
+import { builtInFactsFor } from '@codeseam/lsp'
+
 import type { SupportTable } from '../../policy/profile-operations.js'
 import { absolutePathEntries, executablesNamed } from '../lookup.js'
-import { words, type LanguageRecord, type Located } from '../record.js'
+import type { LanguageRecord, Located } from '../record.js'
 import { mergeSettings } from '../settings.js'
 import { goLibraryRoots, goWorkEnvironment } from './toolchain.js'
 
@@ -236,16 +238,7 @@ export const goplsRecord: LanguageRecord = {
     ],
   },
   projectFiles: ['go.mod', 'go.sum', 'go.work', 'go.work.sum'],
-  grammar: [
-    {
-      languageIds: ['go'],
-      identifier: /^[\p{L}_][\p{L}\p{Nd}_]*$/u,
-      keywords: words(
-        'break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var',
-      ),
-      comments: { line: ['//'], block: [['/*', '*/']] },
-    },
-  ],
+  grammar: [builtInFactsFor('go')],
   fixture: 'go-basic',
   notes:
     "every operation but declaration and type hierarchy; `bash scripts/run.sh test` installs it when missing; found on PATH or in `$(go env GOPATH)/bin`; untrusted roots get the machine's own toolchain (GOTOOLCHAIN=local) and a read-only module graph (GOFLAGS=-mod=readonly)",

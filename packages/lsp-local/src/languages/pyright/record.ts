@@ -1,13 +1,13 @@
 import * as nodePath from 'node:path'
 
-import { isWithin } from '@codeseam/lsp'
+import { builtInFactsFor, isWithin } from '@codeseam/lsp'
 
 import { pythonSelectionEnvironment } from '../../policy/python-selection.js'
 import { canonical } from '../../policy/executables.js'
 import type { SupportTable } from '../../policy/profile-operations.js'
 import { projectSitePackages, userPython } from '../../policy/python-interpreter.js'
 import { packageDir } from '../lookup.js'
-import { words, type LanguageRecord, type Located } from '../record.js'
+import type { LanguageRecord, Located } from '../record.js'
 import { isRecord } from '../settings.js'
 import { missingDependency } from '../typescript/record.js'
 
@@ -141,16 +141,7 @@ export const pyrightRecord: LanguageRecord = {
     selects: ['VIRTUAL_ENV', 'CONDA_PREFIX', 'PYENV_ROOT', 'PYENV_VERSION', 'PYENV_DIR', 'PYTHONPATH', 'PYTHONHOME'],
   },
   projectFiles: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'setup.cfg'],
-  grammar: [
-    {
-      languageIds: ['python'],
-      identifier: /^[\p{XID_Start}_][\p{XID_Continue}]*$/u,
-      keywords: words(
-        'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield',
-      ),
-      comments: { line: ['#'], block: [] },
-    },
-  ],
+  grammar: [builtInFactsFor('python')],
   fixture: 'py-basic',
   notes:
     'one server per workspace root, nested `pyproject.toml` / `setup.py` projects as its workspace folders; untrusted roots get the interpreter you would get outside them; formatting, organize imports, fix-all and lint diagnostics come from ruff (in process, your `ruff.toml` / `[tool.ruff]` applied); type hierarchy and implementation (subclasses, overriding methods) derived by codeseam, since pyright has neither; no inlay hints',

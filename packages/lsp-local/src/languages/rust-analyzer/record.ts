@@ -3,9 +3,11 @@ import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import * as nodePath from 'node:path'
 
+import { builtInFactsFor } from '@codeseam/lsp'
+
 import type { SupportTable } from '../../policy/profile-operations.js'
 import { absolutePathEntries, executablesNamed, toolchainLines } from '../lookup.js'
-import { words, type LanguageRecord, type LibraryRoot, type Located } from '../record.js'
+import type { LanguageRecord, LibraryRoot, Located } from '../record.js'
 import { mergeSettings } from '../settings.js'
 import { configWalkLimit, userSysroot, workspaceRustConfigs } from './untrusted.js'
 
@@ -205,16 +207,7 @@ export const rustAnalyzerRecord: LanguageRecord = {
   memory: { kind: 'none', why: 'rust-analyzer has no heap limit; the process-tree memory ceiling applies' },
   environment: { passed: ['CARGO_HOME', 'RUSTUP_HOME', 'RUSTUP_TOOLCHAIN', 'RUST_SRC_PATH', 'CARGO_TARGET_DIR'] },
   projectFiles: ['Cargo.toml', 'Cargo.lock', 'rust-project.json', 'rust-toolchain.toml', 'rust-toolchain', '.cargo/config.toml'],
-  grammar: [
-    {
-      languageIds: ['rust'],
-      identifier: /^(?:r#)?(?:[\p{XID_Start}][\p{XID_Continue}]*|_[\p{XID_Continue}]+)$/u,
-      keywords: words(
-        'as async await break const continue crate dyn else enum extern false fn for if impl in let loop match mod move mut pub ref return self Self static struct super trait true type unsafe use where while abstract become box do final gen macro override priv try typeof unsized virtual yield',
-      ),
-      comments: { line: ['//'], block: [['/*', '*/']] },
-    },
-  ],
+  grammar: [builtInFactsFor('rust')],
   fixture: 'rust-basic',
   notes:
     'every operation but type hierarchy; `bash scripts/run.sh test` builds it when missing (about 12 minutes on 2 cores, once per machine); queries wait until its own status says it finished indexing (never a partial first answer); a server whose own status reports an error is UNAVAILABLE quoting it, a warning makes answers `degraded`; untrusted roots: no build scripts, no proc macros, no cargo check, the machine toolchain pinned by absolute path, and a tree holding a `.cargo/config.toml` or `rust-analyzer.toml` is refused; without the `rust-src` component (`rustup component add rust-src`) standard-library types are not navigable',

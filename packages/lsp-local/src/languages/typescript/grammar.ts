@@ -1,16 +1,9 @@
-import { words, type LanguageGrammar } from '../record.js'
+import { builtInFactsFor } from '@codeseam/lsp'
 
-/** TypeScript and JavaScript (both TypeScript servers): ECMAScript identifiers and reserved words. */
-export const typeScriptGrammar: LanguageGrammar = {
-  languageIds: ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'],
-  identifier: /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u,
-  // ECMAScript reserved words and the strict-mode ones (modules are strict); contextual words such as `type`
-  // or `async` stay valid names.
-  keywords: words(
-    'await break case catch class const continue debugger default delete do else enum export extends false finally for function if implements import in instanceof interface let new null package private protected public return static super switch this throw true try typeof var void while with yield',
-  ),
-  comments: { line: ['//'], block: [['/*', '*/']] },
-}
+import type { LanguageGrammar } from '../record.js'
+
+/** TypeScript and JavaScript (both TypeScript servers): the seam's ECMAScript identifiers and reserved words. */
+export const typeScriptGrammar: LanguageGrammar = builtInFactsFor('typescript')
 
 /** The extensions both TypeScript servers serve. */
 export const typeScriptExtensions = {
