@@ -68,6 +68,8 @@ export type {
   ProviderId,
 } from './provider.js'
 export { builtInFactsFor, builtInLanguageFacts, validateIdentifier } from './language-facts.js'
+export { impactOf, isTestPath } from './impact.js'
+export type { LspImpactDependent, LspImpactRequest, LspImpactResult } from './impact.js'
 export type { LspLanguageFacts, LspNameCheck } from './language-facts.js'
 export {
   canonicalPath,
