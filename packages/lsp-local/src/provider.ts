@@ -10,12 +10,15 @@ import {
   type LspQueryResult,
   type LspResultFor,
   type LspResultMeta,
+  type LspSpeculationRequest,
+  type LspSpeculationResult,
 } from '@codeseam/lsp'
 
 import { Composition } from './companions/compose.js'
 import { answeredByDerivation, derive, derivedFrom, withDerived } from './features/derived.js'
 import { fileQuery } from './features/file-query.js'
 import type { Serving } from './features/serving.js'
+import { speculate } from './features/speculate.js'
 import { workspaceDiagnostics } from './features/workspace-diagnostics.js'
 import { workspaceSymbols } from './features/workspace-symbols.js'
 import { recordFor } from './languages/index.js'
@@ -58,6 +61,11 @@ export class ProfileProvider implements LspProvider, Serving {
     // Operations a companion takes part in are composed there; the server answers its share through queryNative.
     const composed = this.composition.query(request, signal, (native) => this.queryNative(native, signal))
     return (await (composed ?? this.queryNative(request, signal))) as LspResultFor<R['operation']>
+  }
+
+  /** Diagnostics of an edit computed in the servers' memory only, behind each server's gate (RFC 0018). */
+  speculate(request: LspSpeculationRequest, signal: AbortSignal): Promise<LspSpeculationResult> {
+    return speculate(this, this.host.workspaceFor(request.root), request, signal)
   }
 
   /** The profile's own server alone. */

@@ -1,56 +1,22 @@
 import { readFile } from 'node:fs/promises'
 
 import { LspError, contentHash, isLspError, pathToUri, type LspDocumentSnapshot } from '@codeseam/lsp'
-import { TextDocumentSyncKind, type TextDocumentContentChangeEvent, type TextDocumentItem } from 'vscode-languageserver-protocol/node'
+import { TextDocumentSyncKind } from 'vscode-languageserver-protocol/node'
 
 import { contentBreach, fileLimitError, noFileLimits, sizeBreach, type FileLimits } from './file-limits.js'
+import type { DocumentChannel, OpenDocument, SyncOptions } from './open-document.js'
 import { changedAt, minimalChange, sizeOf, statKey } from './stat-key.js'
 
-/** A document the server has open, as last synced from disk. */
-export interface OpenDocument {
-  readonly uri: string
-  readonly path: string
-  readonly languageId: string
-  version: number
-  hash: string
-  text: string
-  /** mtime + size + inode at the last sync: unchanged means no need to read the file again. */
-  statKey: string
-  /** Diagnostics store sequence at the last sync. */
-  syncSeq: number
-  lastUsed: number
-  /** Pinned documents keep a project loaded and are never evicted. */
-  pinned: boolean
-  /** The file resolves out of the root: empty text on the server, pinned, until it is back (see `mask`). */
-  masked?: { readonly pinned: boolean; readonly at: string | undefined }
-}
+export type { DocumentChannel, OpenDocument, SyncOptions } from './open-document.js'
 
 /** A stat key no file has: a masked document is always checked again. */
 const maskedKey = 'masked'
-
-/** Options of {@link DocumentSync.sync}. */
-export interface SyncOptions {
-  readonly pin?: boolean
-  /** The file as read in this call, standing for the disk (used only when it is of `path` and has a revision). */
-  readonly snapshot?: LspDocumentSnapshot | undefined
-}
 
 /** A snapshot that can stand for the disk at `path`: of that path, with the stat key of its read. */
 function usable(path: string, snapshot: LspDocumentSnapshot | undefined): (LspDocumentSnapshot & { revision: string }) | undefined {
   return snapshot !== undefined && snapshot.path === path && snapshot.revision !== undefined
     ? (snapshot as LspDocumentSnapshot & { revision: string })
     : undefined
-}
-
-/** How documents reach the server. */
-export interface DocumentChannel {
-  /** Read at each change: the kind is known only after initialize. */
-  syncKind(): TextDocumentSyncKind
-  open(item: TextDocumentItem): void
-  change(uri: string, version: number, changes: TextDocumentContentChangeEvent[]): void
-  close(uri: string): void
-  /** The diagnostics sequence to record at sync. */
-  diagnosticsSeq(): number
 }
 
 /**
@@ -62,6 +28,8 @@ export class DocumentSync {
   private readonly open = new Map<string, OpenDocument>()
   /** Syncs in progress per path: concurrent queries on one file sync it one at a time (one didOpen, not two). */
   private readonly syncing = new Map<string, Promise<OpenDocument>>()
+  /** Set while a speculative check holds the documents: every other sync waits for it to end. */
+  private held: Promise<void> | undefined
 
   /**
    * @param checkRead called before each read from disk; throws to refuse it (a file that became a
@@ -95,6 +63,9 @@ export class DocumentSync {
    * the disk: it is neither stat'ed nor read again (and its positions are the ones the caller computed).
    */
   sync(path: string, languageId: string, options: SyncOptions = {}): Promise<OpenDocument> {
+    // A speculative text must never be synced over (nor served) midway: wait until the disk text is back.
+    const held = this.held
+    if (held !== undefined && options.holder !== true) return held.then(() => this.sync(path, languageId, options))
     const previous = this.syncing.get(path)
     if (previous === undefined) {
       // The common case, kept cheap: open, nobody syncing it, unchanged on disk since the last sync.
@@ -259,6 +230,51 @@ export class DocumentSync {
   /** Whether the file still has the content the document was synced with (for the `stale` flag). */
   async unchangedOnDisk(document: OpenDocument): Promise<boolean> {
     return statKey(document.path) === document.statKey
+  }
+
+  /** Holds the documents for a speculative check (RFC 0018) until the returned function is called. */
+  hold(): () => void {
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    this.held = held
+    return () => {
+      if (this.held === held) this.held = undefined
+      release()
+    }
+  }
+
+  /**
+   * Sends `text` as the content of `path` (version + 1, the stat key kept): a speculative text, or the disk text
+   * back. A document not open is opened with it, in memory only (a file the edit creates: no stat key).
+   */
+  setText(path: string, languageId: string, text: string): OpenDocument {
+    const existing = this.open.get(path)
+    if (existing === undefined) {
+      const uri = pathToUri(path)
+      const document: OpenDocument = {
+        uri,
+        path,
+        languageId,
+        version: 1,
+        hash: contentHash(text),
+        text,
+        statKey: maskedKey,
+        syncSeq: this.channel.diagnosticsSeq(),
+        lastUsed: performance.now(),
+        pinned: true,
+      }
+      this.open.set(path, document)
+      this.channel.open({ uri, languageId, version: 1, text })
+      return document
+    }
+    const change =
+      this.channel.syncKind() === TextDocumentSyncKind.Incremental ? minimalChange(existing.text, existing.hash, text) : { text }
+    existing.version++
+    existing.text = text
+    existing.hash = contentHash(text)
+    existing.syncSeq = this.channel.diagnosticsSeq()
+    this.channel.change(existing.uri, existing.version, [change])
+    return existing
   }
 
   close(path: string): void {

@@ -27,9 +27,19 @@ export interface Acquired {
 /** How long a query waits for a server that reports its own indexing (rust-analyzer) to be quiescent, by default. */
 export const defaultIndexingWaitMs = 30 * 60_000
 
-export async function acquire(slot: ServerSlot, deadline: number, signal: AbortSignal): Promise<Acquired> {
-  const release = slot.use()
+/**
+ * The slot's server for one query: through the slot's gate, shared (every query) or exclusive (a speculative
+ * check, RFC 0018), so that no query runs while the server holds text that is not on disk.
+ */
+export async function acquire(slot: ServerSlot, deadline: number, signal: AbortSignal, exclusive = false): Promise<Acquired> {
+  const used = slot.use()
+  let leave: (() => void) | undefined
+  const release = () => {
+    leave?.()
+    used()
+  }
   try {
+    leave = await (exclusive ? slot.gate.exclusive(signal) : slot.gate.shared(signal))
     const server = await slot.acquire(deadline, signal)
     return { server, release, warm: server.warm, deadline: deadline + (await untilQuiescent(slot, server, signal)) }
   } catch (error) {

@@ -10,6 +10,7 @@ import { nestedSettings, type NestedProjects } from '../workspace/nested-project
 import { recordFor } from '../languages/index.js'
 import { planSpawn } from '../policy/trust.js'
 import type { FeatureFacts } from './feature-facts.js'
+import { SlotGate } from './gate.js'
 import { SharedStart } from './shared-start.js'
 import { slotStatus, slotUnavailable } from './slot-status.js'
 import { SlotTelemetry } from './slot-telemetry.js'
@@ -43,6 +44,7 @@ export class ServerSlot {
   lastUsed = performance.now()
   private pendingRestart: string | undefined
   private readonly telemetry: SlotTelemetry
+  readonly gate = new SlotGate() // shared by every query, exclusive for a speculative check (RFC 0018)
 
   constructor(
     readonly root: string,

@@ -40,6 +40,8 @@
  * @property {number} initializeDelayMs delay before answering initialize
  * @property {boolean} garbageAtStartup print non-protocol text before anything else
  * @property {boolean} exitAfterInitialize crash as soon as `initialized` arrives (a crash loop)
+ * @property {number} crashOnChange when > 0: exit (code 72) on this didChange notification (1-based), before applying
+ *   it (a server that dies during a speculative check)
  * @property {boolean} endlessProgress begin work-done progress after initialize and never end it
  * @property {number} indexMs when > 0: index for this long after initialize, reporting work-done progress,
  *   and answer queries with empty results until done (what real servers do while loading a project)
@@ -80,6 +82,7 @@ function emptySpec() {
     initializeDelayMs: 0,
     garbageAtStartup: false,
     exitAfterInitialize: false,
+    crashOnChange: 0,
     endlessProgress: false,
     indexMs: 0,
     discoveryQuietMs: 0,
@@ -202,6 +205,9 @@ export function parseScenario(argv) {
         break
       case 'crash-when-pending':
         fault('*', 'hold-then-crash', { pending: number('pending', 50) })
+        break
+      case 'crash-on-change':
+        spec.crashOnChange = from
         break
       case 'crash-loop':
         spec.exitAfterInitialize = true

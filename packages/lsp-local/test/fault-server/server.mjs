@@ -54,7 +54,10 @@ import { parseScenario } from './scenario.mjs'
 
 const spec = parseScenario(process.argv.slice(2))
 const recorder = new FlightRecorder(spec.log)
-if (spec.firstProcessOnly && recorder.isRestart()) spec.requestFaults = []
+if (spec.firstProcessOnly && recorder.isRestart()) {
+  spec.requestFaults = []
+  spec.crashOnChange = 0
+}
 recorder.record('start', { ppid: process.ppid, argv: process.argv.slice(2), spec })
 writeSync(2, `fault-server ${process.pid}: scenarios ${spec.scenarios.join(', ') || 'normal'}\n`)
 
@@ -328,7 +331,10 @@ connection.onNotification(DidOpenTextDocumentNotification.type, ({ textDocument 
   documents.open({ uri: textDocument.uri, languageId: textDocument.languageId, version: textDocument.version, text: textDocument.text })
   publishDiagnostics(textDocument.uri)
 })
+let changes = 0
 connection.onNotification(DidChangeTextDocumentNotification.type, ({ textDocument, contentChanges }) => {
+  if (spec.crashOnChange > 0 && ++changes >= spec.crashOnChange)
+    return die(recorder, 72, `fault-server: crash on didChange ${changes} of ${textDocument.uri} (pid ${process.pid})`)
   documents.change(textDocument.uri, textDocument.version, contentChanges)
   publishDiagnostics(textDocument.uri)
 })
