@@ -170,9 +170,15 @@ describe('changes', () => {
     expect(after).not.toContain('describeShapes')
   })
 
-  it('a replacement that breaks callers in other files is written and exits 3, naming them', async () => {
+  it('a replacement that breaks callers in other files is written and exits 3, naming them; --dry-run predicts it', async () => {
     const signature =
       'export function totalArea(shapes: ReadonlyArray<Shape>, scale: number, unit: string): number {\n  return shapes.length * scale * unit.length\n}'
+    const before = await readFile(nodePath.join(root, 'src/shapes.ts'), 'utf8')
+    const dry = await codeseam(['replace', 'src/shapes.ts', '--symbol', 'totalArea', '--text', signature, '--dry-run', '-q'])
+    expect(dry.code, dry.stderr).toBe(0)
+    expect(dry.stdout).toMatch(/would introduce [1-9]\d* errors? in [1-9]\d* files?/)
+    expect(dry.stdout).toMatch(/src\/main\.ts:\d+:\d+ error/)
+    expect(await readFile(nodePath.join(root, 'src/shapes.ts'), 'utf8')).toBe(before)
     const run = await codeseam(['replace', 'src/shapes.ts', '--symbol', 'totalArea', '--text', signature, '-q'])
     expect(run.code, run.stderr).toBe(3)
     // main.ts calls totalArea with two arguments and was not touched: its new error is in the receipt.

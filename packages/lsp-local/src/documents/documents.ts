@@ -4,7 +4,7 @@ import { LspError, contentHash, isLspError, pathToUri, type LspDocumentSnapshot 
 import { TextDocumentSyncKind } from 'vscode-languageserver-protocol/node'
 
 import { contentBreach, fileLimitError, noFileLimits, sizeBreach, type FileLimits } from './file-limits.js'
-import type { DocumentChannel, OpenDocument, SyncOptions } from './open-document.js'
+import { rememberVersion, type DocumentChannel, type OpenDocument, type SyncOptions } from './open-document.js'
 import { changedAt, minimalChange, sizeOf, statKey } from './stat-key.js'
 
 export type { DocumentChannel, OpenDocument, SyncOptions } from './open-document.js'
@@ -140,6 +140,7 @@ export class DocumentSync {
       if (existing.hash === hash) return existing
       const change =
         this.channel.syncKind() === TextDocumentSyncKind.Incremental ? minimalChange(existing.text, existing.hash, text) : { text }
+      rememberVersion(existing)
       existing.version++
       existing.text = text
       existing.hash = hash
@@ -181,6 +182,7 @@ export class DocumentSync {
       existing.masked = { pinned: existing.pinned, at: statKey(path) }
       existing.pinned = true
       if (existing.text === '') return
+      rememberVersion(existing)
       existing.version++
       existing.text = ''
       existing.hash = contentHash('')
@@ -269,6 +271,7 @@ export class DocumentSync {
     }
     const change =
       this.channel.syncKind() === TextDocumentSyncKind.Incremental ? minimalChange(existing.text, existing.hash, text) : { text }
+    rememberVersion(existing)
     existing.version++
     existing.text = text
     existing.hash = contentHash(text)

@@ -18,6 +18,26 @@ export interface OpenDocument {
   pinned: boolean
   /** The file resolves out of the root: empty text on the server, pinned, until it is back (see `mask`). */
   masked?: { readonly pinned: boolean; readonly at: string | undefined }
+  /**
+   * The content hash of recent earlier versions (version → hash, the last few): an edit computed for an older
+   * version whose text is the current text again (a speculative check restored it) is still current.
+   */
+  earlier?: Map<number, string>
+}
+
+/** How many earlier versions a document remembers. */
+const rememberedVersions = 8
+
+/** Records the document's current version and hash before it moves to a new version. */
+export function rememberVersion(document: OpenDocument): void {
+  const earlier = (document.earlier ??= new Map())
+  earlier.set(document.version, document.hash)
+  if (earlier.size > rememberedVersions) earlier.delete(earlier.keys().next().value!)
+}
+
+/** Whether the document's text at `version` is its current text (the same version, or an earlier one with the same hash). */
+export function sameTextAs(document: OpenDocument, version: number): boolean {
+  return document.version === version || document.earlier?.get(version) === document.hash
 }
 
 /** Options of {@link DocumentSync.sync}. */

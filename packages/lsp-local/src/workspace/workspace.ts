@@ -1,3 +1,4 @@
+// Size: the workspace reader and the atomic applier (containment, hash and version checks, journaled apply, rollback) are one flow.
 import { existsSync, statSync } from 'node:fs'
 import { lstat, mkdir, open, readFile, rename, rm } from 'node:fs/promises'
 import * as nodePath from 'node:path'
@@ -24,6 +25,7 @@ import type { LanguageServer } from '../server/language-server.js'
 import { pathExists, replacedError, writeAtomically } from './atomic-write.js'
 import { statKeyOf } from '../documents/stat-key.js'
 import { breachOf, contentBreach, fileLimitError, noFileLimits, sizeBreach, type FileLimits } from '../documents/file-limits.js'
+import { sameTextAs } from '../documents/open-document.js' // versions a speculative check moved on, same text
 import { ReadCache } from './read-cache.js'
 
 /** What a workspace needs of the host: the running servers under a root, to check and tell them about edits. */
@@ -150,7 +152,7 @@ export class LocalWorkspace implements LspWorkspace {
         const document = server.documents.get(path)
         if (document === undefined) continue
         const onDisk = await readFile(path, 'utf8').then(contentHash, () => undefined)
-        if (document.version !== op.version || document.hash !== onDisk) {
+        if (!sameTextAs(document, op.version) || document.hash !== onDisk) {
           throw new LspError(
             'STALE_VERSION',
             `${path} is at version ${document.version}${document.hash !== onDisk ? ' and changed on disk since' : ''}, but the edit was computed for version ${op.version}; compute it again`,
