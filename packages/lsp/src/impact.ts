@@ -62,7 +62,7 @@ export function isTestPath(relative: string): boolean {
   const parts = relative.split('/')
   const name = parts.at(-1) ?? ''
   if (parts.slice(0, -1).some((p) => ['test', 'tests', '__tests__', 'spec', 'testdata'].includes(p))) return true
-  return /\.(test|spec)\.[^.]+$/.test(name) || /_test\.go$/.test(name) || /^test_.*\.py$/.test(name) || /_test\.py$/.test(name)
+  return /\.(test|spec)\.[^.]+$/.test(name) || name.endsWith('_test.go') || /^test_.*\.py$/.test(name) || name.endsWith('_test.py')
 }
 
 interface Flat {
