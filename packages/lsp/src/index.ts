@@ -68,8 +68,6 @@ export type {
   ProviderId,
 } from './provider.js'
 export { builtInFactsFor, builtInLanguageFacts, validateIdentifier } from './language-facts.js'
-export { impactOf, isTestPath } from './impact.js'
-export type { LspImpactDependent, LspImpactRequest, LspImpactResult } from './impact.js'
 export type { LspLanguageFacts, LspNameCheck } from './language-facts.js'
 export {
   canonicalPath,
