@@ -77,15 +77,15 @@ interface PyrightJson {
   readonly generalDiagnostics?: ReadonlyArray<{ file: string; severity: string; message: string; rule?: string; range?: { start: { line: number } } }>
 }
 
-function python(root: string): CheckerRun {
+function python(root: string, paths: ReadonlyArray<string> | undefined): CheckerRun {
   const cli = pyrightCli()
   if (cli === undefined || !existsSync(cli)) return { available: false, reason: 'the pyright CLI is missing: pnpm install (pyright in @codeseam/lsp-local)' }
-  const result = spawnSync(process.execPath, [cli, '--outputjson', '-p', root], { cwd: root, encoding: 'utf8', timeout: 600_000, maxBuffer: 256 * 1024 * 1024 })
+  const result = spawnSync(process.execPath, [cli, '--outputjson', ...(paths ?? ['-p', root])], { cwd: root, encoding: 'utf8', timeout: 600_000, maxBuffer: 256 * 1024 * 1024 })
   const parsed = JSON.parse(result.stdout) as PyrightJson
   const errors = (parsed.generalDiagnostics ?? [])
     .filter((d) => d.severity === 'error')
     .map((d) => ({ file: relative(root, d.file), line: (d.range?.start.line ?? 0) + 1, message: d.message, ...(d.rule === undefined ? {} : { code: d.rule }) }))
-  return { available: true, command: 'pyright --outputjson', errors }
+  return { available: true, command: `pyright --outputjson ${(paths ?? ['-p', '.']).join(' ')}`, errors }
 }
 
 function go(root: string): CheckerRun {
@@ -135,13 +135,19 @@ function rust(root: string): CheckerRun {
   }
 }
 
-/** Runs the language's checker over `root` (TypeScript: `tsconfig`, relative to root, default the root's). */
-export function runChecker(language: CheckerLanguage, root: string, tsconfig = 'tsconfig.json'): CheckerRun {
+/** Where a checker looks: TypeScript's solution tsconfig (default the root's), pyright's paths (default its project). */
+export interface CheckerOptions {
+  readonly tsconfig?: string
+  readonly paths?: ReadonlyArray<string>
+}
+
+/** Runs the language's checker over `root`. */
+export function runChecker(language: CheckerLanguage, root: string, options: CheckerOptions = {}): CheckerRun {
   switch (language) {
     case 'typescript':
-      return typescript(root, tsconfig)
+      return typescript(root, options.tsconfig ?? 'tsconfig.json')
     case 'python':
-      return python(root)
+      return python(root, options.paths)
     case 'go':
       return go(root)
     case 'rust':
