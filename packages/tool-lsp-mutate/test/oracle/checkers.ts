@@ -62,7 +62,11 @@ const goLine = /^(?:vet: )?(\S+?\.go):(\d+)(?::(\d+))?: (.*)$/
 
 function typescript(root: string, tsconfig: string): CheckerRun {
   const tsc = typescriptCompiler()
-  if (tsc === undefined) return { available: false, reason: 'the native TypeScript compiler is missing: pnpm install (typescript-native, npm:typescript@7, in @codeseam/lsp-local)' }
+  if (tsc === undefined)
+    return {
+      available: false,
+      reason: 'the native TypeScript compiler is missing: pnpm install (typescript-native, npm:typescript@7, in @codeseam/lsp-local)',
+    }
   // Build mode walks the solution's project references; --force so a tsbuildinfo never skips a project.
   const args = [tsc, '-b', tsconfig, '--force', '--noEmit', '--pretty', 'false']
   const errors: CheckerError[] = []
@@ -74,25 +78,46 @@ function typescript(root: string, tsconfig: string): CheckerRun {
 }
 
 interface PyrightJson {
-  readonly generalDiagnostics?: ReadonlyArray<{ file: string; severity: string; message: string; rule?: string; range?: { start: { line: number } } }>
+  readonly generalDiagnostics?: ReadonlyArray<{
+    file: string
+    severity: string
+    message: string
+    rule?: string
+    range?: { start: { line: number } }
+  }>
 }
 
 function python(root: string, paths: ReadonlyArray<string> | undefined): CheckerRun {
   const cli = pyrightCli()
-  if (cli === undefined || !existsSync(cli)) return { available: false, reason: 'the pyright CLI is missing: pnpm install (pyright in @codeseam/lsp-local)' }
-  const result = spawnSync(process.execPath, [cli, '--outputjson', ...(paths ?? ['-p', root])], { cwd: root, encoding: 'utf8', timeout: 600_000, maxBuffer: 256 * 1024 * 1024 })
+  if (cli === undefined || !existsSync(cli))
+    return { available: false, reason: 'the pyright CLI is missing: pnpm install (pyright in @codeseam/lsp-local)' }
+  const result = spawnSync(process.execPath, [cli, '--outputjson', ...(paths ?? ['-p', root])], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 600_000,
+    maxBuffer: 256 * 1024 * 1024,
+  })
   const parsed = JSON.parse(result.stdout) as PyrightJson
   const errors = (parsed.generalDiagnostics ?? [])
     .filter((d) => d.severity === 'error')
-    .map((d) => ({ file: relative(root, d.file), line: (d.range?.start.line ?? 0) + 1, message: d.message, ...(d.rule === undefined ? {} : { code: d.rule }) }))
+    .map((d) => ({
+      file: relative(root, d.file),
+      line: (d.range?.start.line ?? 0) + 1,
+      message: d.message,
+      ...(d.rule === undefined ? {} : { code: d.rule }),
+    }))
   return { available: true, command: `pyright --outputjson ${(paths ?? ['-p', '.']).join(' ')}`, errors }
 }
 
 function go(root: string): CheckerRun {
-  if (spawnSync('go', ['version']).status !== 0) return { available: false, reason: 'go is missing: install Go (https://go.dev/dl) so `go` is on PATH' }
+  if (spawnSync('go', ['version']).status !== 0)
+    return { available: false, reason: 'go is missing: install Go (https://go.dev/dl) so `go` is on PATH' }
   const errors: CheckerError[] = []
   const seen = new Set<string>()
-  for (const args of [['build', './...'], ['vet', './...']]) {
+  for (const args of [
+    ['build', './...'],
+    ['vet', './...'],
+  ]) {
     for (const line of run('go', args, root).split('\n')) {
       const m = goLine.exec(line.trim())
       if (m === null) continue
@@ -108,14 +133,23 @@ function go(root: string): CheckerRun {
 
 interface CargoMessage {
   readonly reason: string
-  readonly message?: { level: string; message: string; code?: { code: string } | null; spans: ReadonlyArray<{ file_name: string; line_start: number; is_primary: boolean }> }
+  readonly message?: {
+    level: string
+    message: string
+    code?: { code: string } | null
+    spans: ReadonlyArray<{ file_name: string; line_start: number; is_primary: boolean }>
+  }
 }
 
 function rust(root: string): CheckerRun {
-  if (spawnSync('cargo', ['--version']).status !== 0) return { available: false, reason: 'cargo is missing: curl https://sh.rustup.rs -sSf | sh' }
+  if (spawnSync('cargo', ['--version']).status !== 0)
+    return { available: false, reason: 'cargo is missing: curl https://sh.rustup.rs -sSf | sh' }
   const target = mkdtempSync(nodePath.join(tmpdir(), 'codeseam-oracle-cargo-target-'))
   try {
-    const out = run('cargo', ['check', '--workspace', '--all-targets', '--message-format=json', '--quiet'], root, { ...process.env, CARGO_TARGET_DIR: target })
+    const out = run('cargo', ['check', '--workspace', '--all-targets', '--message-format=json', '--quiet'], root, {
+      ...process.env,
+      CARGO_TARGET_DIR: target,
+    })
     const errors: CheckerError[] = []
     for (const line of out.split('\n')) {
       if (!line.startsWith('{')) continue
@@ -160,7 +194,11 @@ export function runChecker(language: CheckerLanguage, root: string, options: Che
  * edit's line shifts do not count as new errors). The message is compared with the old and new names made
  * equal, so a renamed symbol's own old errors are not new.
  */
-export function newErrors(before: ReadonlyArray<CheckerError>, after: ReadonlyArray<CheckerError>, rename?: { from: string; to: string }): CheckerError[] {
+export function newErrors(
+  before: ReadonlyArray<CheckerError>,
+  after: ReadonlyArray<CheckerError>,
+  rename?: { from: string; to: string },
+): CheckerError[] {
   const key = (e: CheckerError): string => {
     const message = rename === undefined ? e.message : e.message.split(rename.to).join(rename.from)
     return `${e.file}\u0000${e.code ?? ''}\u0000${message}`

@@ -44,7 +44,10 @@ function called(outcome: ToolOutcome): Called {
 function toolArgs(c: EditCase, root: string, dryRun: boolean): { tool: string; args: unknown } {
   const text = readFileSync(nodePath.join(root, c.path), 'utf8')
   if (c.kind === 'rename') {
-    return { tool: 'code_rename', args: { target: { path: c.path, line: lineOf(text, c.declaration), matchText: c.name }, newName: c.newName, dryRun } }
+    return {
+      tool: 'code_rename',
+      args: { target: { path: c.path, line: lineOf(text, c.declaration), matchText: c.name }, newName: c.newName, dryRun },
+    }
   }
   return { tool: 'code_replace', args: { target: { path: c.path, symbol: c.symbol }, text: signatureText(root, c), dryRun } }
 }
@@ -70,7 +73,8 @@ async function edit(c: EditCase, root: string): Promise<{ dry: Called; applied: 
   }
 }
 
-const errorsOf = (ds: ReadonlyArray<ReceiptDiagnostic> | undefined): ReadonlyArray<ReceiptDiagnostic> => (ds ?? []).filter((d) => d.severity === 'error')
+const errorsOf = (ds: ReadonlyArray<ReceiptDiagnostic> | undefined): ReadonlyArray<ReceiptDiagnostic> =>
+  (ds ?? []).filter((d) => d.severity === 'error')
 const comparable = (ds: ReadonlyArray<ReceiptDiagnostic>): string[] =>
   ds.map((d) => `${d.path} ${d.severity} ${String(d.code ?? '')} ${d.message}`).sort()
 const shown = (es: ReadonlyArray<CheckerError>): string[] => es.slice(0, 10).map((e) => `${e.file}:${e.line} ${e.code ?? ''} ${e.message}`)
@@ -81,7 +85,7 @@ function holdsOldName(root: string, at: IntegrityLocation, name: string): boolea
   return line.slice(at.column - 1).startsWith(name)
 }
 
-describe.skipIf(corpora === undefined)('edit integrity against the languages\' own checkers (issue 29)', () => {
+describe.skipIf(corpora === undefined)("edit integrity against the languages' own checkers (issue 29)", () => {
   test.each(editCases.map((c) => [`${c.corpus}: ${c.kind} ${c.kind === 'rename' ? `${c.name} → ${c.newName}` : c.symbol}`, c] as const))(
     '%s',
     async (_name, c) => {
@@ -132,15 +136,22 @@ describe.skipIf(corpora === undefined)('edit integrity against the languages\' o
         expect.soft(receipt?.diagnostics?.checked, 'the receipt says which files it checked').toBeDefined()
         // (i) 0 introduced errors ⇒ the checker finds no new error anywhere.
         if (receipt?.status === 'applied' && introduced.length === 0) {
-          expect.soft(shown(fresh), 'receipt said 0 introduced; the checker\'s new errors').toEqual([])
+          expect.soft(shown(fresh), "receipt said 0 introduced; the checker's new errors").toEqual([])
         }
         // (iii) the dry run predicted what applying it did.
         expect.soft(dry.receipt?.predicted, 'a dry run carries predicted diagnostics').toBeDefined()
         expect.soft(comparable(errorsOf(dry.receipt?.predicted?.introduced)), 'predicted = introduced').toEqual(comparable(introduced))
         if (c.kind === 'signature') {
           // The broken callers are in other files: the receipt lists them, as the checker does.
-          expect.soft(fresh.some((e) => !touched.has(e.file)), 'the checker finds broken callers in other files').toBe(true)
-          expect.soft(introduced.filter((d) => !touched.has(d.path)).length, 'introduced errors in files the edit did not touch').toBeGreaterThan(0)
+          expect
+            .soft(
+              fresh.some((e) => !touched.has(e.file)),
+              'the checker finds broken callers in other files',
+            )
+            .toBe(true)
+          expect
+            .soft(introduced.filter((d) => !touched.has(d.path)).length, 'introduced errors in files the edit did not touch')
+            .toBeGreaterThan(0)
         }
       } finally {
         copy.remove()
