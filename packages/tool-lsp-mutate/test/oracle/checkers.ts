@@ -146,7 +146,7 @@ function rust(root: string): CheckerRun {
     return { available: false, reason: 'cargo is missing: curl https://sh.rustup.rs -sSf | sh' }
   const target = mkdtempSync(nodePath.join(tmpdir(), 'codeseam-oracle-cargo-target-'))
   try {
-    const out = run('cargo', ['check', '--workspace', '--all-targets', '--message-format=json', '--quiet'], root, {
+    const out = run('cargo', ['check', '--workspace', '--all-targets', '--keep-going', '--message-format=json', '--quiet'], root, {
       ...process.env,
       CARGO_TARGET_DIR: target,
     })
@@ -163,7 +163,7 @@ function rust(root: string): CheckerRun {
         ...(message.code?.code === undefined ? {} : { code: message.code.code }),
       })
     }
-    return { available: true, command: 'cargo check --workspace --all-targets --message-format=json', errors }
+    return { available: true, command: 'cargo check --workspace --all-targets --keep-going --message-format=json', errors }
   } finally {
     rmSync(target, { recursive: true, force: true })
   }
