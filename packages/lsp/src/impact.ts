@@ -80,7 +80,7 @@ export function isTestPath(relative: string): boolean {
   const parts = relative.split(/[\\/]/)
   const base = parts.at(-1) ?? ''
   if (parts.slice(0, -1).some((p) => p === 'test' || p === 'tests' || p === '__tests__')) return true
-  return /\.(test|spec)\.[^.]+$/.test(base) || base.endsWith('_test.go') || /^test_.*\.py$/.test(base) || base.endsWith('_test.py')
+  return /\.(test|spec)\.[^.]+$/.test(base) || /_test\.go$/.test(base) || /^test_.*\.py$/.test(base) || /_test\.py$/.test(base)
 }
 
 /** The module of an absolute path: nearest folder (below the root) holding a manifest, else the top-level folder. */
@@ -223,11 +223,7 @@ export async function impactOf(lsp: LspService, request: ImpactRequest, signal?:
         const flats = await outline(location.path)
         const enclosing = enclosingSymbol(flats, location.range.start)
         // The declaration itself (the reference on the symbol's own name) is not a dependent.
-        if (
-          enclosing !== undefined &&
-          location.path === entry.symbol.path &&
-          rangeContains(enclosing.selectionRange, location.range.start)
-        ) {
+        if (enclosing !== undefined && location.path === entry.symbol.path && rangeContains(enclosing.selectionRange, location.range.start)) {
           const own = toSymbol(root, location.path, enclosing)
           if (own.id === entry.symbol.id) continue
         }

@@ -4,10 +4,7 @@ import { createLsp, impactOf, isTestPath, moduleOf, resultMeta, type LspDocument
 import { createMemoryWorkspace } from '../src/testing/index.js'
 
 const root = '/w'
-const span = (line: number, endLine = line, character = 0, end = 5) => ({
-  start: { line, character },
-  end: { line: endLine, character: end },
-})
+const span = (line: number, endLine = line, character = 0, end = 5) => ({ start: { line, character }, end: { line: endLine, character: end } })
 const fn = (name: string, from: number, to: number): LspDocumentSymbol => ({
   name,
   kind: 'function',
@@ -23,13 +20,7 @@ const outlines: Record<string, LspDocumentSymbol[]> = {
 const loc = (path: string, line: number): LspLocation => ({ uri: `file://${path}`, path, range: span(line, line, 9, 12) })
 /** References by the asked position's file and line; the declaration is always among them. */
 const references: Record<string, LspLocation[]> = {
-  '/w/src/core.ts:0': [
-    loc('/w/src/core.ts', 0),
-    loc('/w/src/core.ts', 5),
-    loc('/w/src/core.ts', 10),
-    loc('/w/src/app.ts', 2),
-    loc('/w/test/core.test.ts', 1),
-  ],
+  '/w/src/core.ts:0': [loc('/w/src/core.ts', 0), loc('/w/src/core.ts', 5), loc('/w/src/core.ts', 10), loc('/w/src/app.ts', 2), loc('/w/test/core.test.ts', 1)],
   '/w/src/core.ts:4': [loc('/w/src/core.ts', 4), loc('/w/src/app.ts', 1)],
   '/w/src/app.ts:0': [loc('/w/src/app.ts', 0), loc('/w/src/app.ts', 6)],
   '/w/src/app.ts:5': [loc('/w/src/app.ts', 5), loc('/w/src/app.ts', 1)],
@@ -110,16 +101,7 @@ describe('impactOf', () => {
 
 describe('grouping rules', () => {
   it('test paths', () => {
-    for (const p of [
-      'test/a.ts',
-      'pkg/tests/x.py',
-      'src/__tests__/a.ts',
-      'src/a.test.ts',
-      'src/a.spec.js',
-      'x_test.go',
-      'test_app.py',
-      'app_test.py',
-    ]) {
+    for (const p of ['test/a.ts', 'pkg/tests/x.py', 'src/__tests__/a.ts', 'src/a.test.ts', 'src/a.spec.js', 'x_test.go', 'test_app.py', 'app_test.py']) {
       expect(isTestPath(p), p).toBe(true)
     }
     for (const p of ['src/testing/a.ts', 'src/contest.ts', 'latest/a.py', 'src/attest.go']) expect(isTestPath(p), p).toBe(false)
