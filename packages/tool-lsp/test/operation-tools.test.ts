@@ -14,13 +14,8 @@ describe('toolByOperation', () => {
     }
   })
 
-  it('leaves no read tool without an operation, except status and impact (derived in the seam from several, RFC 0019)', () => {
+  it('leaves no read tool without an operation, except status', () => {
     const used = new Set(Object.values(toolByOperation).flatMap((tool) => ('read' in tool ? [tool.read] : [])))
-    expect(
-      readTools
-        .map((tool) => tool.name)
-        .filter((name) => !used.has(name as never))
-        .sort(),
-    ).toEqual(['code_impact', 'code_status'])
+    expect(readTools.map((tool) => tool.name).filter((name) => !used.has(name as never))).toEqual(['code_status'])
   })
 })
