@@ -3,7 +3,6 @@ import type { AnyTool } from './definition.js'
 import { codeDiagnostics } from './diagnostics.js'
 import { codeHierarchy } from './hierarchy.js'
 import { codeHover } from './hover.js'
-import { codeImpact } from './impact.js'
 import { codeInlayHints } from './inlay-hints.js'
 import { codeNavigate } from './navigation.js'
 import { codeStatus } from './status.js'
@@ -14,7 +13,6 @@ export const readTools: ReadonlyArray<AnyTool> = [
   codeSymbols,
   codeNavigate,
   codeHierarchy,
-  codeImpact,
   codeHover,
   codeDiagnostics,
   codeInlayHints,
