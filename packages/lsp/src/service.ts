@@ -504,7 +504,8 @@ export function createLsp(): LspService {
       const owner = ownerOf(inside(document.path))
       if (owner !== undefined) group(owner.registration).documents.push({ path: inside(document.path), text: document.text })
     }
-    for (const path of new Set(request.paths.map(inside))) {
+    const paths = [...new Set(request.paths.map(inside))]
+    for (const path of paths) {
       const owner = ownerOf(path)
       if (owner === undefined) {
         unchecked.set(path, { path, freshness: 'unavailable', diagnostics: [], note: 'no language provider serves this file' })
@@ -547,7 +548,7 @@ export function createLsp(): LspService {
       )
       const byPath = new Map(answers.flat().map((file) => [file.path, file]))
       return {
-        files: [...new Set(request.paths.map(inside))].map(
+        files: paths.map(
           (path) =>
             unchecked.get(path) ??
             byPath.get(path) ?? { path, freshness: 'unavailable', diagnostics: [], note: 'the provider returned no entry for this file' },

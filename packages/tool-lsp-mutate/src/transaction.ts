@@ -17,7 +17,7 @@ import {
 } from '@codeseam/lsp'
 
 import { ApprovalGate, explicitApprovalReasons, type ApprovalPolicy } from './approval.js'
-import { checkedFiles, positionMaps, predictDiagnostics, withChecked, type CheckedFiles } from './checks.js'
+import { checkedFiles, positionMaps, predictDiagnostics, withChecked } from './checks.js'
 import { diagnosticDelta, snapshotDiagnostics, type FileDiagnosticsSnapshot } from './diagnostics.js'
 import { acquireRootLock, type RootLockHandle, type RootLockOptions } from './lock.js'
 import { buildPreview, snippetsAsPlainText, type BuiltPreview } from './preview.js'
@@ -180,7 +180,6 @@ export class MutationSession {
     /** Set once the edit is applied; from then on the receipt reports the change as written, whatever follows. */
     let written: LspApplyEditResult | undefined
     let predicted: DiagnosticDelta | undefined
-    let checked: CheckedFiles | undefined
     try {
       if (signal.aborted) throw new LspError('CANCELLED', 'the mutation was cancelled before it started')
       if (!base.dryRun && this.options.lock !== false) {
@@ -236,13 +235,12 @@ export class MutationSession {
         }
       }
       const checks = checkedFiles(workspace, preview, prepared.change.impact ?? [], this.options.maxCheckedFiles ?? 200)
-      checked = checks
       const maps = positionMaps(preview)
 
       // Diagnostics before the edit, and — for a dry run, or a preview a person will see — predicted after it.
       let before: Map<string, FileDiagnosticsSnapshot> | undefined
-      const wantsPrediction =
-        (this.options.predict ?? true) && (base.dryRun || this.approvals.asksFor(explicitApprovalReasons(edit, preview.preview)))
+      const explicitReasons = explicitApprovalReasons(edit, preview.preview)
+      const wantsPrediction = (this.options.predict ?? true) && (base.dryRun || this.approvals.asksFor(explicitReasons))
       if (wantsPrediction) {
         before = await inSpan(TelemetrySpan.postDiagnostics, { [TelemetryAttr.diagnosticsPhase]: 'before' }, () =>
           snapshotDiagnostics(lsp, root, checks.before, waitMs, signal),
@@ -250,7 +248,7 @@ export class MutationSession {
         predicted = await predictDiagnostics(lsp, root, preview, checks, before, maps, waitMs, signal, notes)
       }
       if (base.dryRun) {
-        return this.receipt(base, started, 'previewed', { built: preview, snippets, notes, change: prepared.change, predicted, checked })
+        return this.receipt(base, started, 'previewed', { built: preview, snippets, notes, change: prepared.change, predicted })
       }
 
       approval = await inSpan(TelemetrySpan.approval, {}, async (span) => {
@@ -261,7 +259,7 @@ export class MutationSession {
             root,
             summary: request.summary ?? `${base.tool}: ${preview.preview.counts.edits} edits in ${preview.preview.counts.files} files`,
             preview: preview.preview,
-            explicitReasons: explicitApprovalReasons(edit, preview.preview),
+            explicitReasons,
             ...(predicted === undefined ? {} : { predicted }),
           },
           signal,
@@ -337,7 +335,6 @@ export class MutationSession {
         approval,
         error,
         predicted,
-        checked,
       })
     } finally {
       await lock?.release()
@@ -410,7 +407,6 @@ export class MutationSession {
       files?: ReceiptFile[]
       diagnostics?: MutationReceipt['diagnostics']
       predicted?: DiagnosticDelta | undefined
-      checked?: CheckedFiles | undefined
       error?: LspError
     },
   ): MutationReceipt {

@@ -87,11 +87,8 @@ export function codeRenameTool(session: MutationSession): ToolDefinition<typeof 
                   data: { reason: prepared.rename.reason },
                 })
               }
-              oldName = textAt(
-                resolved.lines.text,
-                resolved.lines.offsetAt(prepared.rename.range.start),
-                resolved.lines.offsetAt(prepared.rename.range.end),
-              )
+              const { start, end } = prepared.rename.range
+              oldName = resolved.lines.text.slice(resolved.lines.offsetAt(start), resolved.lines.offsetAt(end))
             } catch (error) {
               if (!isLspError(error, 'UNSUPPORTED_OPERATION')) throw error
               notes.push('the server has no rename preflight (prepareRename); renamed without it')
@@ -140,10 +137,6 @@ export function codeRenameTool(session: MutationSession): ToolDefinition<typeof 
     summary: (result) => receiptSummary(result.receipt),
     render: (result) => receiptText(result.receipt),
   })
-}
-
-function textAt(text: string, start: number, end: number): string {
-  return text.slice(start, end)
 }
 
 /** The identifier-like word around an offset (when the server gives no rename range). */
