@@ -90,6 +90,8 @@ export type { LspDerivableOperation, LspDerivationHost } from './derive/index.js
 export { TextLines, comparePositions, linesFor, rangeContains, toModelPosition, toModelRange } from './coordinates.js'
 export type { ModelPosition, ModelRange } from './coordinates.js'
 export { applyTextEdits, rangesOverlap, snippetToPlainText } from './text-edits.js'
+export { impactLimits, impactOf, isTestPath, moduleOf } from './impact.js'
+export type { ImpactDependent, ImpactRequest, ImpactResult, ImpactSymbol } from './impact.js'
 export { createLsp, relativizeText, resultMeta, textRelativizer } from './service.js'
 export type { Disposer, LspCapability, LspProviderInfo, LspService, LspWorkspaceInfo, TextRelativizer } from './service.js'
 export { documentSymbolsFor, resolveFile, resolveTarget } from './target.js'

@@ -2,6 +2,10 @@
 // package's tsconfig) fails when src/index.ts stops exporting one. The runtime names: public-surface.test.ts.
 export type {
   Disposer,
+  ImpactDependent,
+  ImpactRequest,
+  ImpactResult,
+  ImpactSymbol,
   LspApplyEditOptions,
   LspApplyEditResult,
   LspCandidate,

@@ -3,6 +3,7 @@ import type { AnyTool } from './definition.js'
 import { codeDiagnostics } from './diagnostics.js'
 import { codeHierarchy } from './hierarchy.js'
 import { codeHover } from './hover.js'
+import { codeImpact } from './impact.js'
 import { codeInlayHints } from './inlay-hints.js'
 import { codeNavigate } from './navigation.js'
 import { codeStatus } from './status.js'
@@ -13,6 +14,7 @@ export const readTools: ReadonlyArray<AnyTool> = [
   codeSymbols,
   codeNavigate,
   codeHierarchy,
+  codeImpact,
   codeHover,
   codeDiagnostics,
   codeInlayHints,

@@ -14,8 +14,13 @@ describe('toolByOperation', () => {
     }
   })
 
-  it('leaves no read tool without an operation, except status', () => {
+  it('leaves no read tool without an operation, except status and impact (derived in the seam from several, RFC 0019)', () => {
     const used = new Set(Object.values(toolByOperation).flatMap((tool) => ('read' in tool ? [tool.read] : [])))
-    expect(readTools.map((tool) => tool.name).filter((name) => !used.has(name as never))).toEqual(['code_status'])
+    expect(
+      readTools
+        .map((tool) => tool.name)
+        .filter((name) => !used.has(name as never))
+        .sort(),
+    ).toEqual(['code_impact', 'code_status'])
   })
 })

@@ -4,11 +4,12 @@ import { readTools, toAnthropicTool, toJsonSchema, toMcpTool, toOpenAiTool } fro
 import { draft07Problems, nonFiniteAdmissions, openAiStrictProblems } from './support/schema-rules.js'
 
 describe('every read tool exports a valid schema for every consumer', () => {
-  it('lists the eight tools of the issue, each read-only', () => {
+  it('lists the read tools of the issue, each read-only', () => {
     expect(readTools.map((t) => t.name)).toEqual([
       'code_symbols',
       'code_navigate',
       'code_hierarchy',
+      'code_impact',
       'code_hover',
       'code_diagnostics',
       'code_inlay_hints',
