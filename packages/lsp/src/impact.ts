@@ -115,13 +115,26 @@ interface Flat {
   readonly selectionRange: LspRange
 }
 
-function flatten(symbols: ReadonlyArray<LspDocumentSymbol>, prefix = '', out: Flat[] = []): Flat[] {
+const callables: ReadonlySet<LspSymbolKind> = new Set(['function', 'method', 'constructor'])
+const bindings: ReadonlySet<LspSymbolKind> = new Set(['variable', 'constant'])
+
+/**
+ * The outline, flattened with qualified names. The variables and constants of a function or method (its
+ * locals) are left out: a reference in `const x = f()` inside `g` is a dependency of `g`, not of `x`.
+ */
+function flatten(symbols: ReadonlyArray<LspDocumentSymbol>, prefix = '', out: Flat[] = [], inCallable = false): Flat[] {
   for (const s of symbols) {
+    if (inCallable && bindings.has(s.kind)) continue
     const qualifiedName = prefix === '' ? s.name : `${prefix}.${s.name}`
     out.push({ name: s.name, qualifiedName, kind: s.kind, range: s.range, selectionRange: s.selectionRange })
-    flatten(s.children, qualifiedName, out)
+    flatten(s.children, qualifiedName, out, inCallable || callables.has(s.kind))
   }
   return out
+}
+
+/** A reference on the name of a variable or constant that is not the walked symbol: an import or re-export binding. */
+function isBinding(symbol: Flat, position: LspPosition): boolean {
+  return bindings.has(symbol.kind) && rangeContains(symbol.selectionRange, position)
 }
 
 function size(range: LspRange): number {
@@ -221,7 +234,9 @@ export async function impactOf(lsp: LspService, request: ImpactRequest, signal?:
       firstReferences ??= refs.meta
       for (const location of refs.locations) {
         const flats = await outline(location.path)
-        const enclosing = enclosingSymbol(flats, location.range.start)
+        const inner = enclosingSymbol(flats, location.range.start)
+        // An import binding (`import { f }`, which an outline may list as a variable) is a file-level dependent.
+        const enclosing = inner !== undefined && isBinding(inner, location.range.start) && location.path !== entry.symbol.path ? undefined : inner
         // The declaration itself (the reference on the symbol's own name) is not a dependent.
         if (
           enclosing !== undefined &&

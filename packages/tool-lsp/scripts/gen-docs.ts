@@ -78,6 +78,11 @@ function examples(files: Record<string, string>): Example[] {
       args: { target: { path: 'app/boxes.py', symbol: 'Crate' }, kind: 'supertypes' },
     },
     {
+      title: 'What depends on a function, two levels deep, by file and package, tests apart',
+      tool: tool('code_impact'),
+      args: { target: { path: 'src/shapes.ts', symbol: 'describe' } },
+    },
+    {
       title: 'Overriding methods in Python (pyright has no implementation: derived)',
       tool: tool('code_navigate'),
       args: {

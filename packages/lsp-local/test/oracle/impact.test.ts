@@ -43,15 +43,21 @@ function locate(root: string, probe: Probe): SymbolTarget {
 }
 
 interface Flat {
+  readonly kind: number
   readonly qualifiedName: string
   readonly range: DocumentSymbol['range']
   readonly selectionRange: DocumentSymbol['range']
 }
-function flatten(symbols: ReadonlyArray<DocumentSymbol>, prefix = '', out: Flat[] = []): Flat[] {
+// LSP SymbolKind numbers: Method 6, Constructor 9, Function 12; Variable 13, Constant 14.
+const callables = new Set([6, 9, 12])
+const bindings = new Set([13, 14])
+/** The outline, flattened; a function's locals (variables, constants) are not dependents (RFC 0019). */
+function flatten(symbols: ReadonlyArray<DocumentSymbol>, prefix = '', out: Flat[] = [], inCallable = false): Flat[] {
   for (const s of symbols) {
+    if (inCallable && bindings.has(s.kind)) continue
     const qualifiedName = prefix === '' ? s.name : `${prefix}.${s.name}`
-    out.push({ qualifiedName, range: s.range, selectionRange: s.selectionRange })
-    flatten(s.children ?? [], qualifiedName, out)
+    out.push({ kind: s.kind, qualifiedName, range: s.range, selectionRange: s.selectionRange })
+    flatten(s.children ?? [], qualifiedName, out, inCallable || callables.has(s.kind))
   }
   return out
 }
@@ -78,7 +84,10 @@ async function expectedDependents(oracle: OracleServer, target: SymbolTarget): P
     const match = /^(.*)@(\d+):(\d+)-\d+:\d+$/.exec(key)
     if (match === null) throw new Error(`unexpected reference key ${key}`)
     const path = match[1]!
-    const enclosing = innermost(flatten(oracle.documentSymbols(path)), { line: Number(match[2]), character: Number(match[3]) })
+    const at = { line: Number(match[2]), character: Number(match[3]) }
+    const inner = innermost(flatten(oracle.documentSymbols(path)), at)
+    // A reference on the name of a variable in another file is an import binding: a file-level dependent.
+    const enclosing = inner !== undefined && bindings.has(inner.kind) && contains(inner.selectionRange, at) && path !== target.path ? undefined : inner
     const dependent = enclosing === undefined ? `file:${path}` : id(path, enclosing)
     if (dependent !== ownId) out.add(dependent)
   }
