@@ -236,7 +236,8 @@ export async function impactOf(lsp: LspService, request: ImpactRequest, signal?:
         const flats = await outline(location.path)
         const inner = enclosingSymbol(flats, location.range.start)
         // An import binding (`import { f }`, which an outline may list as a variable) is a file-level dependent.
-        const enclosing = inner !== undefined && isBinding(inner, location.range.start) && location.path !== entry.symbol.path ? undefined : inner
+        const enclosing =
+          inner !== undefined && isBinding(inner, location.range.start) && location.path !== entry.symbol.path ? undefined : inner
         // The declaration itself (the reference on the symbol's own name) is not a dependent.
         if (
           enclosing !== undefined &&

@@ -87,7 +87,8 @@ async function expectedDependents(oracle: OracleServer, target: SymbolTarget): P
     const at = { line: Number(match[2]), character: Number(match[3]) }
     const inner = innermost(flatten(oracle.documentSymbols(path)), at)
     // A reference on the name of a variable in another file is an import binding: a file-level dependent.
-    const enclosing = inner !== undefined && bindings.has(inner.kind) && contains(inner.selectionRange, at) && path !== target.path ? undefined : inner
+    const enclosing =
+      inner !== undefined && bindings.has(inner.kind) && contains(inner.selectionRange, at) && path !== target.path ? undefined : inner
     const dependent = enclosing === undefined ? `file:${path}` : id(path, enclosing)
     if (dependent !== ownId) out.add(dependent)
   }
