@@ -30,6 +30,7 @@ const readTools = [
   'code_diagnostics',
   'code_hierarchy',
   'code_hover',
+  'code_impact',
   'code_inlay_hints',
   'code_navigate',
   'code_status',

@@ -135,6 +135,7 @@ describe('privacy of exported telemetry', () => {
     await run('ambiguous', 'code_navigate', { target: { path: moduleFile, symbol: `${planted}Dup` }, kind: 'references' })
     await run('missing file', 'code_hover', { target: { path: `src/${planted}_absent.ts`, line: 1 } })
     await run('hierarchy', 'code_hierarchy', { target: { path: moduleFile, symbol: `${planted}Total` }, kind: 'callers' })
+    await run('impact', 'code_impact', { target: { path: moduleFile, symbol: `${planted}Total` } })
     await run('hover', 'code_hover', { target: { path: moduleFile, symbol: `${planted}Box` } })
     await run('diagnostics', 'code_diagnostics', { path: 'src/use.ts' })
     await run('inlay hints', 'code_inlay_hints', { path: moduleFile })
@@ -169,6 +170,7 @@ describe('privacy of exported telemetry', () => {
       'code_symbols',
       'code_navigate',
       'code_hover',
+      'code_impact',
       'code_hierarchy',
       'code_diagnostics',
       'code_inlay_hints',

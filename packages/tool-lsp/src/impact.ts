@@ -214,7 +214,7 @@ export const codeImpact = defineTool({
     const c = result.counts
     return lines(
       renderTarget(result.target),
-      `dependents (${c.total}; ${c.tests} in tests; by depth ${c.byDepth.join(' / ')}):`,
+      `dependents (${c.total}; ${c.tests} in tests; ${c.byDepth.map((n, i) => `depth ${i + 1}: ${n}`).join(', ')}):`,
       renderReadiness(result.readiness),
       renderNotice(result.notice),
       body,

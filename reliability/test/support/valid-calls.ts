@@ -7,6 +7,7 @@ export const validCalls: Record<string, Record<string, unknown>> = {
   code_navigate: { target: { path: 'src/a.ts', symbol: 'greet' }, kind: 'references' },
   code_hierarchy: { target: { path: 'src/a.ts', symbol: 'greet' }, kind: 'callers' },
   code_hover: { target: { path: 'src/a.ts', symbol: 'greet' } },
+  code_impact: { target: { path: 'src/a.ts', symbol: 'greet' } },
   code_diagnostics: { path: 'src/a.ts' },
   code_inlay_hints: { path: 'src/b.ts' },
   code_completions: { target: { path: 'src/b.ts', line: 3, matchText: 'greet' } },
