@@ -130,6 +130,30 @@ describe('impact set (native TypeScript server)', () => {
     }
   })
 
+  it('a line-range replacement checks the users of every symbol declared in those lines', async () => {
+    const world = await openWorld(host, 'ts-impact')
+    try {
+      const source = world.read('src/geometry.ts')
+      const line = source.split('\n').findIndex((l) => l.includes('export function area')) + 1
+      const endLine = source.split('\n').findIndex((l, i) => i >= line && l.startsWith('}')) + 1
+      const outcome = await world.call('code_replace', {
+        target: { path: 'src/geometry.ts', line },
+        endLine,
+        text: 'export function area(width: number, height: number, depth: number): number {\n  return width * height * depth\n}',
+        dryRun: true,
+      })
+      if (!outcome.ok) throw new Error(outcome.error.message)
+      const receipt = (outcome.structured as { receipt: MutationReceipt }).receipt
+      expect(receipt.status).toBe('previewed')
+      expect(receipt.predicted?.checked?.impact).toBeGreaterThan(0)
+      const predicted = receipt.predicted?.introduced.filter((d) => d.severity === 'error') ?? []
+      expect(predicted.map((d) => d.path)).toContain('src/report.ts')
+      expect(world.read('src/geometry.ts')).toBe(source)
+    } finally {
+      await world.dispose()
+    }
+  })
+
   it('a rename through a re-export keeps the alias and lists its uses apart', async () => {
     const world = await openWorld(host, 'ts-impact')
     try {

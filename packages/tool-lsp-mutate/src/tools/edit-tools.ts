@@ -1,5 +1,6 @@
 import {
   comparePositions,
+  documentSymbolsFor,
   LspError,
   pathToUri,
   rangesOverlap,
@@ -111,32 +112,87 @@ async function rootOf(context: ToolContext, targets: ReadonlyArray<typeof Target
   return [...roots][0]!
 }
 
+/** Symbols whose uses a line-range replacement may break: at most this many are looked up per target. */
+const maxLineTargetSymbols = 20
+
+/** Kinds whose nested symbols are locals (their uses stay inside the replaced range or the body). */
+const bodyKinds: ReadonlySet<string> = new Set(['function', 'method', 'constructor'])
+
+/**
+ * The symbols a line-range replacement touches: those declared (their name) inside the replaced lines,
+ * except locals of a function or method — a local's uses are inside its body.
+ */
+async function declaredIn(
+  lsp: LspService,
+  root: string,
+  target: ResolvedTarget,
+  range: LspRange,
+  signal: AbortSignal,
+): Promise<Array<{ name: string; position: LspRange['start'] }>> {
+  const symbols = await documentSymbolsFor(lsp, root, target.document, signal)
+  const inside = (r: LspRange) => r.start.line >= range.start.line && r.start.line <= range.end.line
+  const isLocal = (symbol: (typeof symbols)[number]) =>
+    symbols.some(
+      (outer) =>
+        outer !== symbol &&
+        bodyKinds.has(outer.kind) &&
+        comparePositions(outer.range.start, symbol.range.start) <= 0 &&
+        comparePositions(symbol.range.end, outer.range.end) <= 0,
+    )
+  return symbols
+    .filter((symbol) => inside(symbol.selectionRange) && !isLocal(symbol))
+    .map((symbol) => ({ name: symbol.qualifiedName, position: symbol.selectionRange.start }))
+}
+
 /**
  * The files that use the replaced symbols (their references before the edit): a replacement that changes a
- * signature breaks callers in files it never touches, so their diagnostics are checked before and after.
+ * signature breaks callers in files it never touches, so their diagnostics are checked before and after. A
+ * symbol target is its own symbol; a line target is every symbol declared in the replaced lines (RFC 0018).
  */
 async function usesOf(
   lsp: LspService,
   root: string,
-  resolved: ReadonlyArray<ResolvedTarget>,
+  targets: ReadonlyArray<{ readonly resolved: ResolvedTarget; readonly range: LspRange }>,
   signal: AbortSignal,
 ): Promise<{ paths: string[]; notes: string[] }> {
   const paths = new Set<string>()
   const notes: string[] = []
-  for (const target of resolved) {
-    if (target.symbol === undefined || !lsp.operationsFor(target.path).includes('references')) continue
+  for (const { resolved: target, range } of targets) {
+    if (!lsp.operationsFor(target.path).includes('references')) continue
+    let symbols: Array<{ name: string; position: LspRange['start'] }>
     try {
-      const answer = await lsp.query(
-        { operation: 'references', root, path: target.path, position: target.position, document: target.document },
-        signal,
-      )
-      for (const location of answer.locations) paths.add(location.path)
+      symbols =
+        target.symbol !== undefined
+          ? [{ name: target.symbol.name, position: target.position }]
+          : await declaredIn(lsp, root, target, range, signal)
     } catch (cause) {
       if (signal.aborted) throw cause
-      const error = toLspError(cause, 'SERVER_ERROR', 'references')
+      const error = toLspError(cause, 'SERVER_ERROR', 'documentSymbols')
       notes.push(
-        `the uses of ${target.symbol.name} could not be found (${error.code}: ${error.message}); only the edited file's diagnostics are checked`,
+        `the symbols declared in lines ${range.start.line + 1}–${range.end.line + 1} of ${target.displayPath} could not be listed (${error.code}: ${error.message}); only the edited file's diagnostics are checked`,
       )
+      continue
+    }
+    if (symbols.length > maxLineTargetSymbols) {
+      notes.push(
+        `lines ${range.start.line + 1}–${range.end.line + 1} of ${target.displayPath} declare ${symbols.length} symbols; the uses of the first ${maxLineTargetSymbols} are checked`,
+      )
+      symbols = symbols.slice(0, maxLineTargetSymbols)
+    }
+    for (const symbol of symbols) {
+      try {
+        const answer = await lsp.query(
+          { operation: 'references', root, path: target.path, position: symbol.position, document: target.document },
+          signal,
+        )
+        for (const location of answer.locations) paths.add(location.path)
+      } catch (cause) {
+        if (signal.aborted) throw cause
+        const error = toLspError(cause, 'SERVER_ERROR', 'references')
+        notes.push(
+          `the uses of ${symbol.name} could not be found (${error.code}: ${error.message}); only the edited file's diagnostics are checked`,
+        )
+      }
     }
   }
   return { paths: [...paths], notes }
@@ -174,9 +230,15 @@ async function runEdits(
         const resolvedAll: ResolvedTarget[] = []
         for (const target of request.targets) resolvedAll.push(await resolveExact(context, target, signal))
         targets.push(...resolvedAll.map((resolved) => targetOutput(resolved)))
-        const change = combine(resolvedAll.map((resolved, index) => ({ resolved, plan: request.plan(resolved, index), index })))
+        const plans = resolvedAll.map((resolved, index) => ({ resolved, plan: request.plan(resolved, index), index }))
+        const change = combine(plans)
         if (request.impact !== true) return change
-        const impact = await usesOf(lsp, root, resolvedAll, signal)
+        const impact = await usesOf(
+          lsp,
+          root,
+          plans.map(({ resolved, plan }) => ({ resolved, range: plan.edit.range })),
+          signal,
+        )
         return { ...change, impact: impact.paths, notes: [...(change.notes ?? []), ...impact.notes] }
       },
     },
