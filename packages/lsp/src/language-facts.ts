@@ -27,6 +27,12 @@ export interface LspLanguageFacts {
   readonly privateNamePrefix?: string
   /** Comment syntax: line-comment starts and block-comment pairs. */
   readonly comments: { readonly line: ReadonlyArray<string>; readonly block: ReadonlyArray<readonly [string, string]> }
+  /**
+   * What the backend's diagnostics for this language cannot see, when they are narrower than the language's
+   * own checker (rust-analyzer without `cargo check`): receipts quote it next to their counts, so "0
+   * introduced" is never read as "the compiler agrees". A provider sets it; the seam's table does not.
+   */
+  readonly diagnosticsLimit?: string
 }
 
 const words = (list: string): ReadonlyArray<string> => list.split(/\s+/).filter((word) => word !== '')

@@ -27,10 +27,27 @@ export interface CheckedFiles {
   readonly notChecked: ReadonlyArray<string>
 }
 
-export function withChecked(delta: DiagnosticDelta, checks: CheckedFiles): DiagnosticDelta {
+/**
+ * What the checked files' diagnostics cannot see, per language (`LspLanguageFacts.diagnosticsLimit`), e.g.
+ * rust-analyzer without `cargo check`: quoted by the receipt next to its counts.
+ */
+export function diagnosticsLimits(lsp: LspService, paths: ReadonlyArray<string>): string[] {
+  const limits = new Set<string>()
+  for (const path of paths) {
+    const owner = lsp.providerFor(path)
+    const facts = owner === undefined ? undefined : lsp.languageFacts(owner.languageId)
+    if (facts?.diagnosticsLimit !== undefined) limits.add(`${facts.label}: ${facts.diagnosticsLimit}`)
+  }
+  return [...limits]
+}
+
+export function withChecked(delta: DiagnosticDelta, checks: CheckedFiles, limits: ReadonlyArray<string> = []): DiagnosticDelta {
   // A file counts as checked when its diagnostics after the edit were read (not `unavailable`).
   const files = delta.files.filter((f) => f.after !== 'unavailable').length
-  return { ...delta, checked: { files, impact: checks.impact, notChecked: checks.notChecked } }
+  return {
+    ...delta,
+    checked: { files, impact: checks.impact, notChecked: checks.notChecked, ...(limits.length === 0 ? {} : { limits: [...limits] }) },
+  }
 }
 
 /** Position maps of every modified file with one edit operation. */
@@ -89,7 +106,11 @@ export async function predictDiagnostics(
       notes.push(`not predicted: no file could be checked in memory${why === '' ? '' : ` (${why})`}`)
       return undefined
     }
-    return withChecked(diagnosticDelta(root, before, speculatedSnapshots(result), built.renamed, maps), checks)
+    return withChecked(
+      diagnosticDelta(root, before, speculatedSnapshots(result), built.renamed, maps),
+      checks,
+      diagnosticsLimits(lsp, checks.after),
+    )
   } catch (cause) {
     if (signal.aborted) throw cause
     const error = toLspError(cause, 'SERVER_ERROR', 'speculate')

@@ -113,6 +113,8 @@ export interface DiagnosticDelta {
     /** Of those, files the edit does not touch but that referred to what it changes. */
     readonly impact: number
     readonly notChecked: ReadonlyArray<string>
+    /** What these diagnostics cannot see, per language (`Rust: rust-analyzer's own analysis only …`). */
+    readonly limits?: ReadonlyArray<string>
   }
 }
 
@@ -227,6 +229,8 @@ export function summarizeReceipt(receipt: MutationReceipt): string {
       `would introduce ${plural(errors.length, 'error')} in ${plural(files, 'file')} (${plural(receipt.predicted.checked?.files ?? receipt.predicted.files.length, 'file')} checked in memory)`,
     )
   }
+  const limits = (receipt.diagnostics ?? receipt.predicted)?.checked?.limits ?? []
+  if (limits.length > 0) parts.push(`not a compiler check for ${limits.map((limit) => limit.split(':')[0]).join(', ')}`)
   if (receipt.error !== undefined) parts.push(receipt.error.code)
   return parts.join(' · ')
 }
@@ -243,6 +247,7 @@ function renderDelta(lines: string[], delta: DiagnosticDelta, title: string, ver
     lines.push(
       `checked ${plural(checked.files, 'file')} (${checked.impact} of them untouched files that used what changed)${checked.notChecked.length === 0 ? '' : `; not checked (over maxCheckedFiles): ${checked.notChecked.length} — ${checked.notChecked.slice(0, 5).join(', ')}${checked.notChecked.length > 5 ? ', …' : ''}`}`,
     )
+    for (const limit of checked.limits ?? []) lines.push(`limit of these diagnostics — ${limit}`)
   }
   const unavailable = delta.files.filter((f) => f.after === 'unavailable')
   if (unavailable.length > 0) {

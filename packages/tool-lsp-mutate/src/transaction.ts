@@ -17,7 +17,7 @@ import {
 } from '@codeseam/lsp'
 
 import { ApprovalGate, explicitApprovalReasons, type ApprovalPolicy } from './approval.js'
-import { checkedFiles, positionMaps, predictDiagnostics, withChecked } from './checks.js'
+import { checkedFiles, diagnosticsLimits, positionMaps, predictDiagnostics, withChecked } from './checks.js'
 import { diagnosticDelta, snapshotDiagnostics, type FileDiagnosticsSnapshot } from './diagnostics.js'
 import { acquireRootLock, type RootLockHandle, type RootLockOptions } from './lock.js'
 import { buildPreview, snippetsAsPlainText, type BuiltPreview } from './preview.js'
@@ -296,7 +296,11 @@ export class MutationSession {
       const after = await inSpan(TelemetrySpan.postDiagnostics, { [TelemetryAttr.diagnosticsPhase]: 'after' }, () =>
         snapshotDiagnostics(lsp, root, checks.after, waitMs, signal),
       )
-      const diagnostics = withChecked(diagnosticDelta(root, before, after, preview.renamed, maps), checks)
+      const diagnostics = withChecked(
+        diagnosticDelta(root, before, after, preview.renamed, maps),
+        checks,
+        diagnosticsLimits(lsp, checks.after),
+      )
       return this.receipt(base, started, 'applied', {
         built: preview,
         snippets,

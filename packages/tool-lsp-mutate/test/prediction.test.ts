@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { createLsp, pathToUri, type LspService, type LspWorkspaceEdit } from '@codeseam/lsp'
+import { builtInFactsFor, createLsp, pathToUri, type LspService, type LspWorkspaceEdit } from '@codeseam/lsp'
 
 import { MutationSession, type ApprovalRequest, type MutationSessionOptions } from '../src/index.js'
 import type { RenameIntegrity } from '../src/receipt.js'
-import { renderReceipt } from '../src/receipt.js'
+import { renderReceipt, summarizeReceipt } from '../src/receipt.js'
 import { memoryProvider, MemoryWorkspace } from './memory.js'
 
 /**
@@ -126,5 +126,25 @@ describe('rename integrity', () => {
     })
     expect(receipt.status).toBe('applied')
     expect(receipt.notes.join('\n')).toMatch(/partial rename accepted/)
+  })
+})
+
+describe('what the diagnostics cannot see', () => {
+  test("a provider's diagnosticsLimit is quoted in the predicted and the applied receipt, and only then", async () => {
+    await lsp.dispose()
+    lsp = createLsp()
+    workspace = new MemoryWorkspace(root, { 'a.ts': 'const a = 1\n', 'c.ts': 'use(a)\n' })
+    lsp.registerWorkspace(workspace)
+    const limit = 'the memory server sees only lines that contain ERROR'
+    lsp.registerProvider({ ...memoryProvider(workspace), languageFacts: [{ ...builtInFactsFor('typescript')!, diagnosticsLimit: limit }] })
+    const compute = async () => ({ edit: breaking, impact: [`${root}/c.ts`] })
+    const dry = await session({ autoApprove: true }).run(lsp, { tool: 't', root, dryRun: true, compute })
+    const label = lsp.languageFacts('typescript')!.label
+    expect(dry.predicted?.checked?.limits).toEqual([`${label}: ${limit}`])
+    expect(renderReceipt(dry)).toContain(`limit of these diagnostics — ${label}: ${limit}`)
+    expect(summarizeReceipt(dry)).toContain(`not a compiler check for ${label}`)
+    const applied = await session({ autoApprove: true }).run(lsp, { tool: 't', root, compute })
+    expect(applied.diagnostics?.checked?.limits).toEqual([`${label}: ${limit}`])
+    expect(summarizeReceipt(applied)).toContain(`not a compiler check for ${label}`)
   })
 })

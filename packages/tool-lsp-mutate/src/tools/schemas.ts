@@ -96,6 +96,9 @@ const DeltaOutput = Schema.Struct({
       files: NonNegativeInt,
       impact: NonNegativeInt,
       notChecked: Schema.Array(Schema.String),
+      limits: Schema.optional(Schema.Array(Schema.String)).annotate({
+        description: "What these diagnostics cannot see, per language (e.g. rust-analyzer's own analysis without cargo check).",
+      }),
     }),
   ),
 }).annotate({ description: 'Diagnostics of the checked files (touched files and files that used what changed), before and after.' })

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
@@ -171,15 +171,52 @@ function rust(root: string): CheckerRun {
 
 /** Where a checker looks: TypeScript's solution tsconfig (default the root's), pyright's paths (default its project). */
 export interface CheckerOptions {
-  readonly tsconfig?: string
+  /**
+   * TypeScript: one project (root-relative), checked alone with `tsc -p` through a temporary config outside the
+   * root that extends it without `types`, composite or emit — for a monorepo package whose dependencies are not
+   * installed (its solution build stops at the missing `@types/node`). Default: `tsc -b tsconfig.json`.
+   */
+  readonly project?: string
   readonly paths?: ReadonlyArray<string>
+}
+
+function typescriptProject(root: string, project: string): CheckerRun {
+  const tsc = typescriptCompiler()
+  if (tsc === undefined)
+    return {
+      available: false,
+      reason: 'the native TypeScript compiler is missing: pnpm install (typescript-native, npm:typescript@7, in @codeseam/lsp-local)',
+    }
+  const folder = mkdtempSync(nodePath.join(tmpdir(), 'codeseam-oracle-tsconfig-'))
+  try {
+    const config = nodePath.join(folder, 'tsconfig.json')
+    const off = {
+      types: [],
+      composite: false,
+      incremental: false,
+      noEmit: true,
+      declaration: false,
+      declarationMap: false,
+      emitDeclarationOnly: false,
+    }
+    writeFileSync(config, JSON.stringify({ extends: nodePath.join(root, project), compilerOptions: off }))
+    const args = [tsc, '-p', config, '--pretty', 'false']
+    const errors: CheckerError[] = []
+    for (const line of run(process.execPath, args, root).split('\n')) {
+      const m = tscLine.exec(line.trim())
+      if (m !== null) errors.push({ file: relative(root, m[1]!), line: Number(m[2]), code: m[4]!, message: m[5]! })
+    }
+    return { available: true, command: `tsc -p (${project} without types, composite or emit)`, errors }
+  } finally {
+    rmSync(folder, { recursive: true, force: true })
+  }
 }
 
 /** Runs the language's checker over `root`. */
 export function runChecker(language: CheckerLanguage, root: string, options: CheckerOptions = {}): CheckerRun {
   switch (language) {
     case 'typescript':
-      return typescript(root, options.tsconfig ?? 'tsconfig.json')
+      return options.project === undefined ? typescript(root, 'tsconfig.json') : typescriptProject(root, options.project)
     case 'python':
       return python(root, options.paths)
     case 'go':

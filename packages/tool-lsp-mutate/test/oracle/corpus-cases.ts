@@ -43,6 +43,8 @@ export interface RenameCase {
   readonly why: string
   /** Paths the checker covers, when not the project's own configuration (pyright: `src tests`). */
   readonly checkPaths?: ReadonlyArray<string>
+  /** TypeScript: the one project to check (see CheckerOptions.project). */
+  readonly checkProject?: string
 }
 
 /** A signature change: the declaration of `symbol` (from `from` to the end of `to`) gets `parameters` instead of `oldParameters`. */
@@ -58,11 +60,38 @@ export interface SignatureCase {
   readonly parameters: string
   readonly why: string
   readonly checkPaths?: ReadonlyArray<string>
+  readonly checkProject?: string
+  /** Aim by lines (`path` + `line`..`endLine` of the declaration) instead of by symbol name. */
+  readonly aim?: 'line'
 }
 
 export type EditCase = RenameCase | SignatureCase
 
 export const editCases: ReadonlyArray<EditCase> = [
+  {
+    kind: 'rename',
+    corpus: 'tanstack-query',
+    language: 'typescript',
+    path: 'packages/query-core/src/utils.ts',
+    declaration: 'export function hashKey(',
+    name: 'hashKey',
+    newName: 'hashQueryKey',
+    why: 'used by 5 more query-core files and re-exported by the package index (`export { hashKey } from ./utils`)',
+    checkProject: 'packages/query-core/tsconfig.json',
+  },
+  {
+    kind: 'signature',
+    corpus: 'tanstack-query',
+    language: 'typescript',
+    path: 'packages/query-core/src/utils.ts',
+    symbol: 'timeUntilStale',
+    from: 'export function timeUntilStale(',
+    to: '\n}\n',
+    oldParameters: '(updatedAt: number, staleTime?: number)',
+    parameters: '(updatedAt: number, staleTime: number | undefined, now: number)',
+    why: 'a required parameter; callers in query.ts and queryObserver.ts',
+    checkProject: 'packages/query-core/tsconfig.json',
+  },
   {
     kind: 'rename',
     corpus: 'flask',
@@ -132,6 +161,19 @@ export const editCases: ReadonlyArray<EditCase> = [
     why: 'a required parameter; callers in mux_test.go',
   },
   {
+    kind: 'signature',
+    corpus: 'gorilla-mux',
+    language: 'go',
+    path: 'mux.go',
+    symbol: 'CurrentRoute',
+    from: 'func CurrentRoute(',
+    to: '\n}\n',
+    oldParameters: '(r *http.Request)',
+    parameters: '(r *http.Request, strict bool)',
+    why: 'the same change aimed by its lines: the impact set comes from the symbols declared in them',
+    aim: 'line',
+  },
+  {
     kind: 'rename',
     corpus: 'bytes',
     language: 'rust',
@@ -140,6 +182,16 @@ export const editCases: ReadonlyArray<EditCase> = [
     name: 'copy_from_slice',
     newName: 'from_slice_copy',
     why: 'Bytes::copy_from_slice, used in src and in the integration tests',
+  },
+  {
+    kind: 'rename',
+    corpus: 'bytes',
+    language: 'rust',
+    path: 'src/lib.rs',
+    declaration: 'fn panic_advance(',
+    name: 'panic_advance',
+    newName: 'panic_on_advance',
+    why: 'also used inside a macro_rules! body (src/buf/buf_impl.rs), which rust-analyzer does not resolve: the receipt must say its check cannot see that',
   },
 ]
 
@@ -150,13 +202,21 @@ export function lineOf(text: string, needle: string): number {
   return text.slice(0, at).split('\n').length
 }
 
-/** The replacement text of a signature case, from the declaration as it is in the copy. */
-export function signatureText(root: string, c: SignatureCase): string {
+/** A signature case's declaration in the copy: its text and its 1-based first and last lines. */
+export function declarationOf(root: string, c: SignatureCase): { text: string; line: number; endLine: number } {
   const text = readFileSync(nodePath.join(root, c.path), 'utf8')
   const start = text.indexOf(c.from)
   const end = text.indexOf(c.to, start)
   if (start < 0 || end < 0) throw new Error(`${c.from} … ${JSON.stringify(c.to)} not found in ${c.path}`)
-  const declaration = text.slice(start, c.to.startsWith('\n}') ? end + 2 : end)
+  const stop = c.to.startsWith('\n}') ? end + 2 : end
+  const declaration = text.slice(start, stop)
+  const lineAt = (offset: number) => text.slice(0, offset).split('\n').length
+  return { text: declaration, line: lineAt(start), endLine: lineAt(stop) }
+}
+
+/** The replacement text of a signature case, from the declaration as it is in the copy. */
+export function signatureText(root: string, c: SignatureCase): string {
+  const declaration = declarationOf(root, c).text
   if (!declaration.includes(c.oldParameters)) throw new Error(`${c.oldParameters} not in ${c.symbol}`)
   return declaration.replace(c.oldParameters, c.parameters)
 }
