@@ -69,6 +69,7 @@ export type {
 } from './provider.js'
 export { builtInFactsFor, builtInLanguageFacts, validateIdentifier } from './language-facts.js'
 export type { LspLanguageFacts, LspNameCheck } from './language-facts.js'
+export type { LspUnresolvedText, TextSpan } from './unresolved-text.js'
 export {
   canonicalPath,
   displayPath,

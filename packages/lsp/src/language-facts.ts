@@ -1,4 +1,5 @@
 import { LspError } from './errors.js'
+import { rustUnresolvedText, type LspUnresolvedText } from './unresolved-text.js'
 
 /**
  * The language facts tools need above the seam, keyed by LSP language id (RFC 0018): what a valid identifier
@@ -33,6 +34,12 @@ export interface LspLanguageFacts {
    * introduced" is never read as "the compiler agrees". A provider sets it; the seam's table does not.
    */
   readonly diagnosticsLimit?: string
+  /**
+   * Text the language's servers resolve no names in (Rust `macro_rules!` bodies): a rename never reaches an
+   * identifier written there, though the compiler binds it where the text expands. Rename integrity looks for
+   * the old name in these spans of the impact set's files and names each such use as left behind.
+   */
+  readonly unresolvedText?: LspUnresolvedText
 }
 
 const words = (list: string): ReadonlyArray<string> => list.split(/\s+/).filter((word) => word !== '')
@@ -86,6 +93,7 @@ export const builtInLanguageFacts: ReadonlyArray<LspLanguageFacts> = [
       'as async await break const continue crate dyn else enum extern false fn for if impl in let loop match mod move mut pub ref return self Self static struct super trait true type unsafe use where while abstract become box do final gen macro override priv try typeof unsized virtual yield',
     ),
     comments: slashComments,
+    unresolvedText: rustUnresolvedText,
   },
   {
     languageIds: ['c'],

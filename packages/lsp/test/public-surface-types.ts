@@ -54,6 +54,7 @@ export type {
   LspReadAlong,
   LspLanguageFacts,
   LspNameCheck,
+  LspUnresolvedText,
   LspSpeculatedFile,
   LspSpeculationRequest,
   LspSpeculationResult,
@@ -93,6 +94,7 @@ export type {
   ResolvedFile,
   ResolvedTarget,
   TextRelativizer,
+  TextSpan,
   WorkspacePath,
 } from '../src/index.js'
 export type {

@@ -121,6 +121,34 @@ export async function renameIntegrity(
     else if (keepsOldName) keptByAlias.push(place)
     else leftBehind.push(place)
   }
+
+  // Uses the server cannot see (Rust `macro_rules!` bodies): the old name in the unresolved text of the files
+  // the rename reaches, where no edit and no reference is. The compiler binds them where the text expands.
+  const seen = new Set(locations.map((l) => `${l.path}:${l.range.start.line}:${l.range.start.character}`))
+  let unresolved = 0
+  for (const path of new Set([...impact, ...editsByPath.keys()])) {
+    const owner = lsp.providerFor(path)
+    const opaque = owner === undefined ? undefined : lsp.languageFacts(owner.languageId)?.unresolvedText
+    if (opaque === undefined) continue
+    const lines = await linesOf(path)
+    if (lines === null) continue
+    const edits = editsByPath.get(path) ?? []
+    for (const [start, end] of opaque.spans(lines.text)) {
+      for (const offset of wordsIn(lines.text, start, end, request.oldName)) {
+        const from = lines.positionAt(offset)
+        const range = { start: from, end: lines.positionAt(offset + request.oldName.length) }
+        if (seen.has(`${path}:${from.line}:${from.character}`) || edits.some((edit) => rangesOverlap(edit.range, range))) continue
+        unresolved += 1
+        leftBehind.push({
+          path: displayPath(request.root, path),
+          line: from.line + 1,
+          column: from.character + 1,
+          snippet: lineText(lines, from.line),
+          inside: opaque.what,
+        })
+      }
+    }
+  }
   const integrity: RenameIntegrity = {
     references: locations.length,
     covered,
@@ -131,6 +159,11 @@ export async function renameIntegrity(
     partialAccepted: request.allowPartial && leftBehind.length > 0,
   }
   const notes: string[] = []
+  if (unresolved > 0 && request.allowPartial) {
+    notes.push(
+      `${unresolved} use${unresolved === 1 ? '' : 's'} of "${request.oldName}" inside text the server does not resolve stay unchanged (partial rename accepted)`,
+    )
+  }
   if (keptByAlias.length > 0) {
     notes.push(
       `${keptByAlias.length} use${keptByAlias.length === 1 ? '' : 's'} of "${request.oldName}" stay as they are: the rename keeps "${request.oldName}" as an alias; their diagnostics are checked`,
@@ -141,6 +174,16 @@ export async function renameIntegrity(
     notes.push(`${throughAlias.length} use${throughAlias.length === 1 ? '' : 's'} through an alias (${aliases}) keep the alias name`)
   }
   return { integrity, impact: [...impact], notes }
+}
+
+/** Offsets of `name` as a whole word between `start` and `end` (a `$name` macro metavariable is not one). */
+function wordsIn(text: string, start: number, end: number, name: string): number[] {
+  const found: number[] = []
+  const word = /[\p{ID_Continue}$]/u
+  for (let at = text.indexOf(name, start); at !== -1 && at + name.length <= end; at = text.indexOf(name, at + 1)) {
+    if (!word.test(text[at - 1] ?? ' ') && !word.test(text[at + name.length] ?? ' ')) found.push(at)
+  }
+  return found
 }
 
 function textIn(lines: TextLines, range: LspRange): string {
@@ -157,12 +200,23 @@ function lineText(lines: TextLines, line: number): string {
     .slice(0, 200)
 }
 
+/** Why uses are left behind: references the server's rename skips, text it does not resolve, or both. */
+function because(leftBehind: ReadonlyArray<IntegrityLocation>): string {
+  const inside = [...new Set(leftBehind.flatMap((l) => (l.inside === undefined ? [] : [l.inside])))]
+  const skipped = "the language server's rename does not cover every reference it finds"
+  if (inside.length === 0) return skipped
+  const opaque = `the server resolves no names inside ${inside.join(' or ')}, so neither its rename nor its references reach them`
+  return leftBehind.every((l) => l.inside !== undefined) ? opaque : `${skipped}; ${opaque}`
+}
+
 /** The refusal message of a rename that leaves uses behind, naming them (path:line and the line's text). */
 export function leftBehindMessage(oldName: string, leftBehind: ReadonlyArray<IntegrityLocation>): string {
-  const shown = leftBehind.slice(0, 10).map((l) => `  ${l.path}:${l.line}: ${l.snippet}`)
+  const shown = leftBehind
+    .slice(0, 10)
+    .map((l) => `  ${l.path}:${l.line}: ${l.snippet}${l.inside === undefined ? '' : ` (inside ${l.inside})`}`)
   const more = leftBehind.length > shown.length ? [`  … and ${leftBehind.length - shown.length} more`] : []
   return [
-    `the rename would leave ${leftBehind.length} use${leftBehind.length === 1 ? '' : 's'} of "${oldName}" unchanged (the language server's rename does not cover every reference it finds); nothing was written:`,
+    `the rename would leave ${leftBehind.length} use${leftBehind.length === 1 ? '' : 's'} of "${oldName}" unchanged (${because(leftBehind)}); nothing was written:`,
     ...shown,
     ...more,
     'Rename those uses yourself, or accept a partial rename explicitly (allowPartial: true; CLI --allow-partial) to write it anyway.',

@@ -142,6 +142,8 @@ export interface IntegrityLocation {
   readonly line: number
   readonly column: number
   readonly snippet: string
+  /** Set when the use is in text the server resolves no names in (`a macro_rules! body`): it names that text. */
+  readonly inside?: string
 }
 
 /** What happened to one file. */

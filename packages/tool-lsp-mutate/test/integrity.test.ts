@@ -1,5 +1,8 @@
+import { execFileSync } from 'node:child_process'
+import * as nodePath from 'node:path'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { LocalHost } from '@codeseam/lsp-local'
+import { builtinProfiles, type LocalHost } from '@codeseam/lsp-local'
 
 import type { MutationReceipt } from '../src/index.js'
 import { openWorld, removeTestLocks, sharedHost } from './harness.js'
@@ -19,7 +22,28 @@ afterAll(async () => {
   removeTestLocks()
 })
 
-type Refusal = { code: string; data: { leftBehind?: Array<{ path: string; line: number; snippet: string }>; receipt?: MutationReceipt } }
+type Refusal = {
+  code: string
+  data: { leftBehind?: Array<{ path: string; line: number; snippet: string; inside?: string }>; receipt?: MutationReceipt }
+}
+
+const rustMissing = (await builtinProfiles()).find((p) => p.id === 'rust-analyzer')?.unavailable
+
+/** `cargo check`'s errors in a copy (its own target folder inside the copy), as `path:line code`. */
+function cargoErrors(root: string): string[] {
+  let out = ''
+  try {
+    execFileSync('cargo', ['check', '--quiet', '--message-format=short'], {
+      cwd: root,
+      env: { ...process.env, CARGO_TARGET_DIR: nodePath.join(root, 'target') },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+  } catch (error) {
+    out = String((error as { stderr?: unknown }).stderr ?? '')
+  }
+  return [...new Set([...out.matchAll(/^(\S+?):(\d+):\d+: (error(?:\[E\d+\])?)/gm)].map((m) => `${m[1]}:${m[2]} ${m[3]}`))]
+}
 
 describe('rename integrity (pyright)', () => {
   it('refuses a rename that leaves uses through the package namespace unchanged, naming each of them', async () => {
@@ -74,6 +98,44 @@ describe('rename integrity (pyright)', () => {
       const broken = new Set(receipt.diagnostics?.introduced.filter((d) => d.severity === 'error').map((d) => d.path))
       expect([...broken].some((path) => leftBehind.some((l) => l.path === path))).toBe(true)
       expect(receipt.diagnostics?.checked?.impact).toBeGreaterThan(0)
+    } finally {
+      await world.dispose()
+    }
+  })
+})
+
+describe.skipIf(rustMissing !== undefined && process.env['CI'] !== 'true')('rename integrity (rust-analyzer)', () => {
+  if (rustMissing !== undefined) console.log(`SKIPPED the rust-analyzer rename integrity tests: ${rustMissing}`)
+
+  it('refuses a rename that would leave a use inside a macro_rules! body, naming it; cargo check agrees', async () => {
+    expect(rustMissing, 'under CI=true a built-in server that is not installed fails').toBeUndefined()
+    const world = await openWorld(host, 'rust-macro')
+    try {
+      const source = world.read('src/reader.rs')
+      const macroLine = source.split('\n').findIndex((l) => l.includes('fail_short($n')) + 1
+      const outcome = await world.call('code_rename', { target: { path: 'src/lib.rs', symbol: 'fail_short' }, newName: 'fail_truncated' })
+      if (outcome.ok) throw new Error(`expected a refusal, got: ${outcome.text}`)
+      const error = outcome.error as unknown as Refusal
+      expect(error.code).toBe('INCOMPLETE_EDIT')
+      // The one use rust-analyzer neither renames nor references: the one inside the macro's body.
+      expect(error.data.leftBehind?.map((l) => `${l.path}:${l.line} ${l.inside ?? ''}`)).toEqual([
+        `src/reader.rs:${macroLine} a macro_rules! body`,
+      ])
+      expect(outcome.text).toContain(`src/reader.rs:${macroLine}: fail_short($n, $reader.bytes.len()); (inside a macro_rules! body)`)
+      expect(outcome.text).toContain('resolves no names inside a macro_rules! body')
+      expect(world.read('src/reader.rs')).toBe(source)
+
+      // Accepted anyway, the rename breaks exactly what was named, as the compiler says.
+      const partial = await world.call('code_rename', {
+        target: { path: 'src/lib.rs', symbol: 'fail_short' },
+        newName: 'fail_truncated',
+        allowPartial: true,
+      })
+      if (!partial.ok) throw new Error(partial.error.message)
+      const receipt = (partial.structured as { receipt: MutationReceipt }).receipt
+      expect(receipt.integrity?.partialAccepted).toBe(true)
+      expect(world.read('src/reader.rs')).toContain('            fail_truncated(n, self.bytes.len());')
+      expect(cargoErrors(world.root)).toEqual([`src/reader.rs:${macroLine} error[E0425]`])
     } finally {
       await world.dispose()
     }

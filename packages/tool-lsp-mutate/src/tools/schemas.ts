@@ -108,7 +108,14 @@ const IntegrityLocationFields = { path: Schema.String, line: PositiveInt, column
 const IntegrityOutput = Schema.Struct({
   references: NonNegativeInt,
   covered: NonNegativeInt,
-  leftBehind: Schema.Array(Schema.Struct(IntegrityLocationFields)),
+  leftBehind: Schema.Array(
+    Schema.Struct({
+      ...IntegrityLocationFields,
+      inside: Schema.optional(Schema.String).annotate({
+        description: 'set when the use is in text the server resolves no names in (`a macro_rules! body`)',
+      }),
+    }),
+  ),
   throughAlias: Schema.Array(Schema.Struct({ ...IntegrityLocationFields, name: Schema.String })),
   names: Schema.Array(Schema.Struct({ from: Schema.String, to: Schema.String, count: PositiveInt })),
   keptByAlias: Schema.Array(Schema.Struct(IntegrityLocationFields)),

@@ -191,7 +191,7 @@ export const editCases: ReadonlyArray<EditCase> = [
     declaration: 'fn panic_advance(',
     name: 'panic_advance',
     newName: 'panic_on_advance',
-    why: 'also used inside a macro_rules! body (src/buf/buf_impl.rs), which rust-analyzer does not resolve: the receipt must say its check cannot see that',
+    why: 'also used inside a macro_rules! body (src/buf/buf_impl.rs), which rust-analyzer neither renames nor references: refused, naming those uses',
   },
 ]
 
