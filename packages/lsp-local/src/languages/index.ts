@@ -5,11 +5,13 @@ import type { ServerProfile } from '../policy/profiles.js'
 
 import { clangdRecord, clangdSupport } from './clangd/record.js'
 import { goplsRecord } from './gopls/record.js'
+import { jsonRecord } from './json/record.js'
 import { pyrightRecord, pyrightSupport } from './pyright/record.js'
 import type { LanguageRecord, Located } from './record.js'
 import { rustAnalyzerRecord } from './rust-analyzer/record.js'
 import { typeScriptLanguageServerRecord } from './typescript-language-server/record.js'
 import { nativeTypeScriptSupport, typeScriptRecord } from './typescript/record.js'
+import { yamlRecord } from './yaml/record.js'
 
 /** Every built-in language server, in the order the docs list them. Nothing else lists languages. */
 export const languageRecords: ReadonlyArray<LanguageRecord> = [
@@ -19,6 +21,8 @@ export const languageRecords: ReadonlyArray<LanguageRecord> = [
   goplsRecord,
   rustAnalyzerRecord,
   clangdRecord,
+  yamlRecord,
+  jsonRecord,
 ]
 
 /**

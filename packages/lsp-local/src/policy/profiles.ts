@@ -103,6 +103,12 @@ export interface ServerProfile {
   readonly companions?: ReadonlyArray<CompanionRef>
   /** A profile that serves only as another profile's companion: not a provider of its own, its extensions claim nothing. */
   readonly companionOnly?: boolean
+  /**
+   * The server is told at start to ask the client for remote content instead of downloading it
+   * (yaml-language-server's `yaml/registerContentRequest`); codeseam refuses every such request, so nothing is
+   * downloaded. Servers that ask without being told (the JSON server) need no flag.
+   */
+  readonly clientContent?: boolean
   /** Behaviour for untrusted roots. Default: run with the trusted settings (the profile runs no workspace code). */
   readonly untrusted?: UntrustedPolicy
   /** Set when the profile cannot run here (e.g. its executable is missing): why, and what to install. */

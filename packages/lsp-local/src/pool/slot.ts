@@ -172,6 +172,7 @@ export class ServerSlot {
       fileLimits: this.config.limits,
       livenessGraceMs: this.config.livenessGraceMs,
       serverStatus: this.profile.readiness === 'serverStatus',
+      clientContent: this.profile.clientContent === true,
       allowedCommands: recordFor(this.profile)?.allowedCommands,
       workspaceRoot: this.workspaceRoot,
       onEscape: () => this.hooks?.escaped?.(this.workspaceRoot),

@@ -5,10 +5,13 @@ import {
   DiagnosticRefreshRequest,
   InlayHintRefreshRequest,
   LogMessageNotification,
+  ErrorCodes,
   NotificationType,
+  NotificationType0,
   PublishDiagnosticsNotification,
   RegistrationRequest,
   RequestType,
+  ResponseError,
   SemanticTokensRefreshRequest,
   ShowDocumentRequest,
   ShowMessageNotification,
@@ -40,6 +43,16 @@ import { droppedAnswerError, guardedStream, GuardedMessageReader } from './guard
  * fail the whole refactoring after its edit was already applied, so it is answered with null.
  */
 const typeScriptRenameRequest = new RequestType<unknown, null, void>('_typescript.rename')
+
+/**
+ * VS Code's own content request: the JSON and YAML servers ask the client for a schema they do not read
+ * themselves (any `http:`/`https:` one). codeseam downloads nothing for a server, so it is refused, and the
+ * server reports the schema as not loaded.
+ */
+const vscodeContentRequest = new RequestType<string, string, void>('vscode/content')
+
+/** Tells yaml-language-server to ask the client ({@link vscodeContentRequest}) for remote schemas instead of fetching them. */
+export const yamlRegisterContentRequest = new NotificationType0('yaml/registerContentRequest')
 
 /**
  * clangd's own per-file activity (sent only when initialized with `initializationOptions.clangdFileStatus`):
@@ -103,6 +116,10 @@ export function connect(process: ServerProcess, handlers: ClientHandlers, maxMes
   connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined)
   connection.onRequest(ApplyWorkspaceEditRequest.type, (params) => handlers.applyEdit(params))
   connection.onRequest(typeScriptRenameRequest, () => null)
+  connection.onRequest(
+    vscodeContentRequest,
+    (uri) => new ResponseError(ErrorCodes.InvalidRequest, `codeseam downloads nothing for a language server (${uri} was not fetched)`),
+  )
   connection.onRequest(ShowMessageRequest.type, () => null)
   connection.onRequest(ShowDocumentRequest.type, () => ({ success: false }))
   // Refresh requests ask a UI to re-query; the host re-queries on every request anyway. A diagnostics refresh

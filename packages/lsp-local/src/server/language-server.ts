@@ -22,7 +22,7 @@ import {
 import { DocumentSync } from '../documents/documents.js'
 import { AnalysisPasses } from './analysis-passes.js'
 import { Busy } from './busy.js'
-import { connect } from './connection.js'
+import { connect, yamlRegisterContentRequest } from './connection.js'
 import { CrashSignal } from './crash.js'
 import { Deadlines } from './deadlines.js'
 import { DiagnosticsStore, type DiagnosticsEntry } from './diagnostics.js'
@@ -219,6 +219,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
     if (this.spec.serverStatus === true) this.busy.expectStatus()
     await this.connection.sendNotification(InitializedNotification.type, {})
     await this.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: this.spec.settings })
+    if (this.spec.clientContent === true) await this.connection.sendNotification(yamlRegisterContentRequest)
     this.setState(this.activeProgress.size > 0 ? 'indexing' : 'ready')
     this.on('progress', () => {
       if (this.state === 'ready' || this.state === 'indexing') this.setState(this.activeProgress.size > 0 ? 'indexing' : 'ready')

@@ -30,6 +30,8 @@ export interface LanguageServerSpec {
    * `quiescent`, it counts as busy, like an active work-done progress.
    */
   readonly serverStatus?: boolean
+  /** Tell the server to ask the client for remote content (see `ServerProfile.clientContent`). */
+  readonly clientContent?: boolean
   /** The only workspace/executeCommand commands code actions may run (the language record's), when it has a list. */
   readonly allowedCommands?: ReadonlyArray<string> | undefined
   /** The workspace root the server's files must stay in (its own root when not given). */

@@ -1,0 +1,23 @@
+import * as nodePath from 'node:path'
+
+import { packageDir } from './lookup.js'
+import type { Located } from './record.js'
+import { missingDependency } from './typescript/record.js'
+
+/**
+ * A server that is one of @codeseam/lsp-local's own npm dependencies, run by this Node.js: found when the
+ * package is installed next to it (never a copy the workspace holds).
+ */
+export function bundledNodeServer(packageName: string, script: string): Located {
+  const dir = packageDir(packageName)
+  const path = dir === undefined ? `${packageName}/${script}` : nodePath.join(dir, script)
+  return dir === undefined
+    ? { found: false, command: process.execPath, leadingArgs: [path], why: missingDependency(packageName) }
+    : { found: true, command: process.execPath, leadingArgs: [path], bundled: true }
+}
+
+/** Whether a user profile's command line runs `script` of `packageName` (or its bin, `binName`). */
+export function runsBundled(command: string, args: ReadonlyArray<string>, packageName: string, binName: string): boolean {
+  const script = args.find((a) => !a.startsWith('-')) ?? ''
+  return nodePath.basename(command) === binName || script.split(/[\\/]/).includes(packageName) && nodePath.basename(script) === binName
+}

@@ -1,0 +1,73 @@
+import type { SupportTable } from '../../policy/profile-operations.js'
+import { bundledNodeServer, runsBundled } from '../bundled.js'
+import type { LanguageRecord } from '../record.js'
+import { mergeSettings } from '../settings.js'
+
+/** The vscode-langservers-extracted release codeseam installs (its JSON server is VS Code's own). */
+export const jsonServerVersion = '4.10.0'
+
+const none = (what: string) => ({ no: `JSON has no ${what}` })
+
+/** vscode-json-language-server: a configuration file's outline, syntax and schema diagnostics, formatting. */
+export const jsonSupport: SupportTable = {
+  definition: none('definitions'),
+  typeDefinition: none('types'),
+  declaration: none('declarations'),
+  implementation: none('implementations'),
+  references: none('references'),
+  hover: true,
+  signatureHelp: none('signatures'),
+  documentSymbols: true,
+  workspaceSymbols: { no: 'the JSON server outlines one document at a time' },
+  prepareCallHierarchy: none('calls'),
+  incomingCalls: none('calls'),
+  outgoingCalls: none('calls'),
+  prepareTypeHierarchy: none('types'),
+  supertypes: none('types'),
+  subtypes: none('types'),
+  diagnostics: true,
+  inlayHints: { no: 'the JSON server has no inlay hints' },
+  completion: { no: 'the JSON server completes only from a schema, which codeseam does not associate' },
+  codeActions: { no: 'the JSON server offers no code actions without a schema' },
+  prepareRename: none('names to rename'),
+  rename: none('names to rename'),
+  format: true,
+  resolveCodeAction: { no: 'the JSON server offers no code actions without a schema' },
+}
+
+export const jsonRecord: LanguageRecord = {
+  id: 'json',
+  language: 'JSON',
+  server: `vscode-json-language-server (npm \`vscode-langservers-extracted\` ${jsonServerVersion})`,
+  support: jsonSupport,
+  locate: async () => bundledNodeServer('vscode-langservers-extracted', 'bin/vscode-json-language-server'),
+  install: { command: 'pnpm install', source: 'dependency' },
+  recognizes: (command, args) => runsBundled(command, args, 'vscode-langservers-extracted', 'vscode-json-language-server'),
+  profile: () => ({
+    args: ['--stdio'],
+    // JSON with comments for every file: tsconfig.json and most editor configs carry comments, which strict JSON
+    // would report as errors (so a comment in a strict JSON file is not reported; trailing commas are warnings).
+    extensions: { '.json': 'jsonc', '.jsonc': 'jsonc' },
+    // The server reads `file:` schemas a document names itself; any other scheme it asks the client for
+    // (`vscode/content`), which codeseam refuses: no schema is downloaded.
+    initializationOptions: { provideFormatter: true, handledSchemaProtocols: ['file'] },
+    settings: { json: { validate: { enable: true }, format: { enable: true }, schemas: [] }, http: {} },
+  }),
+  readiness: 'initialized',
+  trust: {
+    strip: [],
+    why: 'the JSON server runs no workspace code; what it may fetch is a schema a document names: for an untrusted root it reads none itself (every schema goes through the client, which refuses), and codeseam associates no schemas',
+    harden(draft) {
+      draft.initializationOptions = mergeSettings(draft.initializationOptions, { handledSchemaProtocols: [] })
+      draft.settings = mergeSettings(draft.settings, { json: { schemas: [] } }) as Record<string, unknown>
+      draft.hardening.push('no schema is read or downloaded (every schema request is refused)', 'no schema associations')
+    },
+  },
+  memory: { kind: 'node' },
+  environment: { passed: [] },
+  projectFiles: [],
+  grammar: [],
+  fixture: 'json-basic',
+  notes:
+    "outline, syntax diagnostics, formatting, hover; every `.json` file is read as JSON with comments (a comment is not reported, a trailing comma is a warning); schemas only from a document's own local `$schema`, never downloaded",
+}

@@ -1,0 +1,84 @@
+import type { SupportTable } from '../../policy/profile-operations.js'
+import { bundledNodeServer, runsBundled } from '../bundled.js'
+import type { LanguageRecord } from '../record.js'
+import { mergeSettings } from '../settings.js'
+
+/** The yaml-language-server release codeseam installs: the newest 1.x (2.0 needs Node 22). */
+export const yamlServerVersion = '1.25.0'
+
+const none = (what: string) => ({ no: `YAML has no ${what}` })
+
+/** yaml-language-server: outline, syntax (and schema) diagnostics, formatting, anchors. */
+export const yamlSupport: SupportTable = {
+  definition: true,
+  typeDefinition: none('types'),
+  declaration: none('declarations apart from definitions'),
+  implementation: none('implementations'),
+  references: { no: 'yaml-language-server has no references' },
+  hover: true,
+  signatureHelp: none('signatures'),
+  documentSymbols: true,
+  workspaceSymbols: { no: 'yaml-language-server outlines one document at a time' },
+  prepareCallHierarchy: none('calls'),
+  incomingCalls: none('calls'),
+  outgoingCalls: none('calls'),
+  prepareTypeHierarchy: none('types'),
+  supertypes: none('types'),
+  subtypes: none('types'),
+  diagnostics: true,
+  inlayHints: { no: 'yaml-language-server has no inlay hints' },
+  completion: true,
+  codeActions: true,
+  prepareRename: { no: 'yaml-language-server renames only anchors; codeseam does not offer it' },
+  rename: { no: 'yaml-language-server renames only anchors; codeseam does not offer it' },
+  format: true,
+  resolveCodeAction: { no: 'yaml-language-server resolves no code actions' },
+}
+
+export const yamlRecord: LanguageRecord = {
+  id: 'yaml',
+  language: 'YAML',
+  server: `yaml-language-server (npm, ${yamlServerVersion})`,
+  support: yamlSupport,
+  locate: async () => bundledNodeServer('yaml-language-server', 'bin/yaml-language-server'),
+  install: { command: 'pnpm install', source: 'dependency' },
+  recognizes: (command, args) => runsBundled(command, args, 'yaml-language-server', 'yaml-language-server'),
+  profile: () => ({
+    args: ['--stdio'],
+    extensions: { '.yml': 'yaml', '.yaml': 'yaml' },
+    // No schema store catalog; a remote schema a file names (`# yaml-language-server: $schema=https://…`) is
+    // asked of the client (`clientContent`), which refuses: nothing is downloaded.
+    clientContent: true,
+    settings: {
+      yaml: {
+        validate: true,
+        hover: true,
+        completion: true,
+        format: { enable: true },
+        schemaStore: { enable: false },
+        schemas: {},
+        keyOrdering: false,
+      },
+      http: {},
+    },
+  }),
+  readiness: 'initialized',
+  trust: {
+    strip: [],
+    why: 'yaml-language-server runs no workspace code; what it may fetch is a schema: the schema store is off and every remote schema is asked of the client, which refuses, at every trust level; codeseam associates no schemas',
+    harden(draft) {
+      const settings = mergeSettings(draft.settings, { yaml: { schemaStore: { enable: false } } })
+      // Replaced, not merged: no association a profile made survives.
+      settings['yaml'] = { ...(settings['yaml'] as Record<string, unknown>), schemas: {} }
+      draft.settings = settings
+      draft.hardening.push('no schema store', 'no remote schema is downloaded (the client refuses them)', 'no schema associations')
+    },
+  },
+  memory: { kind: 'node' },
+  environment: { passed: [] },
+  projectFiles: [],
+  grammar: [],
+  fixture: 'yaml-basic',
+  notes:
+    'outline, syntax diagnostics, formatting (its bundled prettier), hover and completion from schemas a file names locally, anchor definitions; no schema store, no schema download',
+}

@@ -1,0 +1,256 @@
+import { spawn } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import * as nodePath from 'node:path'
+
+import { applyTextEdits, createLsp, isLspError, pathToUri, type LspDocumentSymbol, type LspService } from '@codeseam/lsp'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import {
+  createMessageConnection,
+  ConfigurationRequest,
+  DidOpenTextDocumentNotification,
+  DocumentFormattingRequest,
+  DocumentSymbolRequest,
+  InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type Diagnostic,
+  type DocumentSymbol,
+  type MessageConnection,
+  type TextEdit,
+} from 'vscode-languageserver-protocol/node'
+
+import { createLocalHost, type LocalHost } from '../src/index.js'
+import { languageRecords } from '../src/languages/index.js'
+import type { LanguageRecord } from '../src/languages/record.js'
+import { copyFixture } from './helpers.js'
+import { corporaFolder, unpackCorpus } from './oracle/workspaces.js'
+
+/*
+ * The configuration languages of a repository (issue 30): each record's first answers through the seam — outline,
+ * diagnostics, formatting — equal what its bare server says on the same file, on its own fixture and on real files
+ * from the corpora (tanstack-query's workflows, package.json and tsconfig.json). The bare server is started from the
+ * record's own lookup and settings, spoken to with nothing but the protocol.
+ */
+
+/** Files each configuration record is compared on: in its fixture, and in a corpus (when the corpora are here). */
+const samples: Readonly<Record<string, { readonly fixture: ReadonlyArray<string>; readonly corpus: ReadonlyArray<string> }>> = {
+  yaml: {
+    fixture: ['.github/workflows/ci.yml', 'broken.yml'],
+    corpus: ['.github/workflows/pr.yml', '.github/ISSUE_TEMPLATE/bug_report.yml', 'pnpm-workspace.yaml'],
+  },
+  json: {
+    fixture: ['tsconfig.json', 'broken.json'],
+    corpus: ['package.json', 'tsconfig.json', 'packages/query-core/package.json'],
+  },
+}
+const records = languageRecords.filter((record) => samples[record.id] !== undefined)
+const inCI = process.env['CI'] === 'true'
+const corpora = corporaFolder()
+
+test('every configuration record is compared here', () => {
+  expect(records.map((r) => r.id).sort()).toEqual(Object.keys(samples).sort())
+})
+
+/** What an outline says, kind aside (the seam names kinds; the server numbers them): name, line, children. */
+type Outline = Array<{ name: string; line: number; children: Outline }>
+const seamOutline = (symbols: ReadonlyArray<LspDocumentSymbol>): Outline =>
+  symbols.map((s) => ({ name: s.name, line: s.selectionRange.start.line, children: seamOutline(s.children) }))
+const bareOutline = (symbols: ReadonlyArray<DocumentSymbol>): Outline =>
+  symbols.map((s) => ({ name: s.name, line: s.selectionRange.start.line, children: bareOutline(s.children ?? []) }))
+
+const severities = ['error', 'warning', 'information', 'hint'] as const
+/** A diagnostic's line, severity and message; a schema that did not load is compared without the reason (the bare client refuses differently). */
+const diagnosticKey = (line: number, severity: string, message: string) =>
+  `${line + 1} ${severity} ${message.replace(/^(Unable to load schema from '[^']*'):.*$/s, '$1')}`
+
+/** The record's server, bare: the lookup's command, the profile's arguments, options and settings; no codeseam in between. */
+class BareServer {
+  private readonly diagnostics = new Map<string, Diagnostic[]>()
+  private readonly waiting = new Map<string, (d: Diagnostic[]) => void>()
+  private constructor(
+    private readonly connection: MessageConnection,
+    private readonly stop: () => void,
+  ) {
+    connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+      this.diagnostics.set(params.uri, params.diagnostics)
+      this.waiting.get(params.uri)?.(params.diagnostics)
+    })
+  }
+
+  static async start(record: LanguageRecord, root: string): Promise<BareServer> {
+    const located = await record.locate()
+    if (!located.found) throw new Error(located.why)
+    const profile = record.profile(located)
+    const child = spawn(located.command, [...(located.leadingArgs ?? []), ...profile.args], { cwd: root, stdio: ['pipe', 'pipe', 'ignore'] })
+    const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin))
+    const settings = (profile.settings ?? {}) as Record<string, unknown>
+    connection.onRequest(ConfigurationRequest.type, (params) =>
+      params.items.map((item) => (item.section === undefined ? settings : (settings[item.section.replace(/\..*$/, '')] ?? null))),
+    )
+    const server = new BareServer(connection, () => child.kill())
+    connection.listen()
+    await connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: pathToUri(root),
+      workspaceFolders: [{ uri: pathToUri(root), name: 'bare' }],
+      initializationOptions: profile.initializationOptions,
+      capabilities: {
+        workspace: { configuration: true },
+        textDocument: { documentSymbol: { hierarchicalDocumentSymbolSupport: true }, publishDiagnostics: {} },
+      },
+    })
+    await connection.sendNotification(InitializedNotification.type, {})
+    return server
+  }
+
+  /** Opens a file and waits for its first published diagnostics (every one of these servers publishes on open). */
+  async open(path: string, languageId: string): Promise<Diagnostic[]> {
+    const uri = pathToUri(path)
+    const published = new Promise<Diagnostic[]>((resolve) => this.waiting.set(uri, resolve))
+    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId, version: 1, text: readFileSync(path, 'utf8') },
+    })
+    return this.diagnostics.get(uri) ?? published
+  }
+
+  async outline(path: string): Promise<Outline> {
+    const symbols = await this.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: pathToUri(path) } })
+    return bareOutline((symbols ?? []) as DocumentSymbol[])
+  }
+
+  async formatted(path: string): Promise<string> {
+    const edits: TextEdit[] | null = await this.connection.sendRequest(DocumentFormattingRequest.type, {
+      textDocument: { uri: pathToUri(path) },
+      options: { tabSize: 2, insertSpaces: true },
+    })
+    return applyTextEdits(readFileSync(path, 'utf8'), edits ?? [])
+  }
+
+  dispose(): void {
+    this.connection.dispose()
+    this.stop()
+  }
+}
+
+for (const record of records) {
+  const missing = (await record.locate()).found ? undefined : 'its npm dependency is not installed: run pnpm install'
+  const places: Array<{ name: string; open: () => { root: string; remove: () => void }; files: ReadonlyArray<string> }> = [
+    { name: `fixture ${record.fixture}`, open: () => copyFixture(record.fixture), files: samples[record.id]?.fixture ?? [] },
+  ]
+  if (corpora !== undefined) {
+    places.push({ name: 'corpus tanstack-query', open: () => unpackCorpus('tanstack-query'), files: samples[record.id]?.corpus ?? [] })
+  } else if (inCI) {
+    test(`${record.language}: the corpora`, () => expect(corpora, 'under CI=true the corpora folder must be there').toBeDefined())
+  }
+
+  describe.skipIf(missing !== undefined)(`${record.language} (${record.server}) against its bare server`, () => {
+    for (const place of places) {
+      describe(place.name, () => {
+        let host: LocalHost
+        let lsp: LspService
+        let bare: BareServer
+        let copy: { root: string; remove: () => void }
+        beforeAll(async () => {
+          copy = place.open()
+          host = await createLocalHost()
+          lsp = createLsp()
+          await host.attach(lsp, [{ root: copy.root, trust: 'untrusted' }])
+          bare = await BareServer.start(record, copy.root)
+        }, 120_000)
+        afterAll(async () => {
+          bare?.dispose()
+          await lsp?.dispose()
+          await host?.dispose()
+          copy?.remove()
+        })
+
+        test.each(place.files.map((file) => [file]))('%s: outline, diagnostics and formatting', async (file) => {
+          const path = nodePath.join(copy.root, file)
+          const owner = lsp.providerFor(path)
+          expect(owner?.providerId, `${file} is served by the record`).toBe(`local:${record.id}`)
+          const languageId = owner?.languageId ?? ''
+          const bareDiagnostics = await bare.open(path, languageId)
+
+          // Diagnostics first: the seam's first answer, the current version, no waiting for a later pass.
+          const diagnostics = await lsp.query({ operation: 'diagnostics', root: copy.root, path })
+          const seamKeys = diagnostics.files
+            .flatMap((f) => f.diagnostics)
+            .map((d) => diagnosticKey(d.range.start.line, d.severity, d.message))
+            .sort()
+          const bareKeys = bareDiagnostics
+            .map((d) => diagnosticKey(d.range.start.line, severities[(d.severity ?? 1) - 1] ?? 'error', d.message))
+            .sort()
+          expect(seamKeys, `${file}: diagnostics`).toEqual(bareKeys)
+          for (const d of diagnostics.files.flatMap((f) => f.diagnostics))
+            if (d.message.startsWith('Unable to load schema')) expect(d.message).toContain('codeseam downloads nothing')
+          if (file.startsWith('broken')) expect(seamKeys.length, `${file} is broken`).toBeGreaterThan(0)
+
+          const symbols = await lsp.query({ operation: 'documentSymbols', root: copy.root, path })
+          const outline = seamOutline(symbols.symbols)
+          expect(outline, `${file}: outline`).toEqual(await bare.outline(path))
+          expect(outline.length, `${file} has an outline`).toBeGreaterThan(0)
+
+          // Formatting: the text after the seam's edit is the text after the bare server's.
+          const text = readFileSync(path, 'utf8')
+          try {
+            const formatted = await lsp.query({ operation: 'format', root: copy.root, path, options: { tabSize: 2, insertSpaces: true } })
+            const op = formatted.edit.operations.find((o) => o.type === 'edit')
+            const after = op?.type === 'edit' ? applyTextEdits(text, op.edits) : text
+            expect(after, `${file}: formatted`).toBe(await bare.formatted(path))
+          } catch (error) {
+            // Neither formats a file that does not parse.
+            if (!(isLspError(error) && file.startsWith('broken'))) throw error
+          }
+        })
+      })
+    }
+  })
+  if (missing !== undefined) console.log(`SKIPPED ${record.language}: ${missing}`)
+}
+
+describe.skipIf(records.length === 0)('schemas are never downloaded', () => {
+  test('a remote schema a YAML or JSON file names is not fetched through the seam; the bare YAML server fetches it', async () => {
+    const requests: string[] = []
+    const server = createServer((request, response) => {
+      requests.push(request.url ?? '')
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end(JSON.stringify({ type: 'object', properties: { name: { type: 'number' } } }))
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    const copy = copyFixture('yaml-basic')
+    writeFileSync(nodePath.join(copy.root, 'remote.yml'), `# yaml-language-server: $schema=http://127.0.0.1:${port}/yaml.json\nname: text\n`)
+    writeFileSync(nodePath.join(copy.root, 'remote.json'), `{ "$schema": "http://127.0.0.1:${port}/json.json", "name": "text" }\n`)
+    const host = await createLocalHost()
+    const lsp = createLsp()
+    try {
+      // Trusted: even there nothing is downloaded.
+      await host.attach(lsp, [{ root: copy.root, trust: 'trusted' }])
+      for (const file of ['remote.yml', 'remote.json']) {
+        const path = nodePath.join(copy.root, file)
+        await lsp.query({ operation: 'diagnostics', root: copy.root, path })
+        await lsp.query({ operation: 'hover', root: copy.root, path, position: { line: file.endsWith('.yml') ? 1 : 0, character: 2 } })
+      }
+      expect(requests, 'requests the schema server received through the seam').toEqual([])
+      // The same YAML file, bare: the server downloads the schema on its own (what codeseam stops).
+      const yaml = records.find((r) => r.id === 'yaml') as LanguageRecord
+      const bare = await BareServer.start(yaml, copy.root)
+      try {
+        // It validates once the schema is in, so its first diagnostics come after the download.
+        await bare.open(nodePath.join(copy.root, 'remote.yml'), 'yaml')
+        expect(requests).toContain('/yaml.json')
+      } finally {
+        bare.dispose()
+      }
+    } finally {
+      await lsp.dispose()
+      await host.dispose()
+      copy.remove()
+      server.close()
+    }
+  }, 120_000)
+})
