@@ -85,7 +85,10 @@ class BareServer {
     const located = await record.locate()
     if (!located.found) throw new Error(located.why)
     const profile = record.profile(located)
-    const child = spawn(located.command, [...(located.leadingArgs ?? []), ...profile.args], { cwd: root, stdio: ['pipe', 'pipe', 'ignore'] })
+    const child = spawn(located.command, [...(located.leadingArgs ?? []), ...profile.args], {
+      cwd: root,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    })
     const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin))
     const settings = (profile.settings ?? {}) as Record<string, unknown>
     connection.onRequest(ConfigurationRequest.type, (params) =>
@@ -182,7 +185,13 @@ for (const record of records) {
             .map((d) => diagnosticKey(d.range.start.line, d.severity, d.message))
             .sort()
           const bareKeys = bareDiagnostics
-            .map((d) => diagnosticKey(d.range.start.line, severities[(d.severity ?? 1) - 1] ?? 'error', d.message))
+            .map((d) =>
+              diagnosticKey(
+                d.range.start.line,
+                severities[(d.severity ?? 1) - 1] ?? 'error',
+                typeof d.message === 'string' ? d.message : d.message.value,
+              ),
+            )
             .sort()
           expect(seamKeys, `${file}: diagnostics`).toEqual(bareKeys)
           for (const d of diagnostics.files.flatMap((f) => f.diagnostics))
@@ -223,7 +232,10 @@ describe.skipIf(records.length === 0)('schemas are never downloaded', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const { port } = server.address() as AddressInfo
     const copy = copyFixture('yaml-basic')
-    writeFileSync(nodePath.join(copy.root, 'remote.yml'), `# yaml-language-server: $schema=http://127.0.0.1:${port}/yaml.json\nname: text\n`)
+    writeFileSync(
+      nodePath.join(copy.root, 'remote.yml'),
+      `# yaml-language-server: $schema=http://127.0.0.1:${port}/yaml.json\nname: text\n`,
+    )
     writeFileSync(nodePath.join(copy.root, 'remote.json'), `{ "$schema": "http://127.0.0.1:${port}/json.json", "name": "text" }\n`)
     const host = await createLocalHost()
     const lsp = createLsp()

@@ -19,5 +19,5 @@ export function bundledNodeServer(packageName: string, script: string): Located 
 /** Whether a user profile's command line runs `script` of `packageName` (or its bin, `binName`). */
 export function runsBundled(command: string, args: ReadonlyArray<string>, packageName: string, binName: string): boolean {
   const script = args.find((a) => !a.startsWith('-')) ?? ''
-  return nodePath.basename(command) === binName || script.split(/[\\/]/).includes(packageName) && nodePath.basename(script) === binName
+  return nodePath.basename(command) === binName || (script.split(/[\\/]/).includes(packageName) && nodePath.basename(script) === binName)
 }
