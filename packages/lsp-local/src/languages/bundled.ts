@@ -4,6 +4,9 @@ import { packageDir } from './lookup.js'
 import type { Located } from './record.js'
 import { missingDependency } from './typescript/record.js'
 
+/** The vscode-langservers-extracted release codeseam installs: VS Code's own JSON, CSS and HTML servers. */
+export const langserversExtractedVersion = '4.10.0'
+
 /**
  * A server that is one of @codeseam/lsp-local's own npm dependencies, run by this Node.js: found when the
  * package is installed next to it (never a copy the workspace holds).

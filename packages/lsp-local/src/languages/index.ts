@@ -4,7 +4,9 @@ import { supportedOperations } from '../policy/profile-operations.js'
 import type { ServerProfile } from '../policy/profiles.js'
 
 import { clangdRecord, clangdSupport } from './clangd/record.js'
+import { cssRecord } from './css/record.js'
 import { goplsRecord } from './gopls/record.js'
+import { htmlRecord } from './html/record.js'
 import { jsonRecord } from './json/record.js'
 import { pyrightRecord, pyrightSupport } from './pyright/record.js'
 import type { LanguageRecord, Located } from './record.js'
@@ -23,6 +25,8 @@ export const languageRecords: ReadonlyArray<LanguageRecord> = [
   clangdRecord,
   yamlRecord,
   jsonRecord,
+  cssRecord,
+  htmlRecord,
 ]
 
 /**

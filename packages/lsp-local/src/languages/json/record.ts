@@ -1,10 +1,7 @@
 import type { SupportTable } from '../../policy/profile-operations.js'
-import { bundledNodeServer, runsBundled } from '../bundled.js'
+import { bundledNodeServer, langserversExtractedVersion, runsBundled } from '../bundled.js'
 import type { LanguageRecord } from '../record.js'
 import { mergeSettings } from '../settings.js'
-
-/** The vscode-langservers-extracted release codeseam installs (its JSON server is VS Code's own). */
-export const jsonServerVersion = '4.10.0'
 
 const none = (what: string) => ({ no: `JSON has no ${what}` })
 
@@ -38,7 +35,7 @@ export const jsonSupport: SupportTable = {
 export const jsonRecord: LanguageRecord = {
   id: 'json',
   language: 'JSON',
-  server: `vscode-json-language-server (npm \`vscode-langservers-extracted\` ${jsonServerVersion})`,
+  server: `vscode-json-language-server (npm \`vscode-langservers-extracted\` ${langserversExtractedVersion})`,
   support: jsonSupport,
   locate: async () => bundledNodeServer('vscode-langservers-extracted', 'bin/vscode-json-language-server'),
   install: { command: 'pnpm install', source: 'dependency' },
