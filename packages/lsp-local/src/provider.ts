@@ -29,6 +29,8 @@ import type { ServerProfile } from './policy/profiles.js'
 export class ProfileProvider implements LspProvider, Serving {
   readonly id: string
   readonly extensions: Readonly<Record<string, string>>
+  readonly fileNames: Readonly<Record<string, string>>
+  readonly interpreters: Readonly<Record<string, string>>
   readonly operations: ReadonlyArray<LspOperation>
   /** The language facts of the profile's record (the seam's entries for the built-in servers; RFC 0018). */
   readonly languageFacts: ReadonlyArray<LspLanguageFacts>
@@ -42,6 +44,8 @@ export class ProfileProvider implements LspProvider, Serving {
   ) {
     this.id = `local:${profile.id}`
     this.extensions = profile.extensions
+    this.fileNames = profile.fileNames ?? {}
+    this.interpreters = profile.interpreters ?? {}
     // What the server lacks but can be built from what it has is declared too, and derived (RFC 0010).
     this.operations = [...operations, ...derivedFrom(operations)]
     this.languageFacts = recordFor(profile)?.grammar ?? []

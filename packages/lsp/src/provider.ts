@@ -58,6 +58,16 @@ export interface LspProvider {
   readonly id: string
   /** Extension → language id, e.g. `{ '.ts': 'typescript' }`. Keys are normalized to lowercase with a dot. */
   readonly extensions: Readonly<Record<string, string>>
+  /**
+   * Exact file names → language id (`{ Dockerfile: 'dockerfile', '.bashrc': 'shellscript' }`), matched before
+   * extensions (RFC 0020). Each is an exclusive reservation, like an extension.
+   */
+  readonly fileNames?: Readonly<Record<string, string>>
+  /**
+   * Interpreters a `#!` line names → language id (`{ bash: 'shellscript', python3: 'python' }`), for files with
+   * no extension and no name match (RFC 0020); `python3.11` is looked up as itself, `python3`, then `python`.
+   */
+  readonly interpreters?: Readonly<Record<string, string>>
   /** Operations this provider can answer. Anything else fails with UNSUPPORTED_OPERATION before it is called. */
   readonly operations: ReadonlyArray<LspOperation>
   /** Answers one request. `signal` aborts when the caller cancels. */

@@ -6,6 +6,7 @@ import type { Attributes } from '@opentelemetry/api'
 
 import { LspError, toLspError } from './errors.js'
 import { extensionOf, isWithin, normalizeExtension, normalizeRoot, resolveInRoot } from './paths.js'
+import { firstLineIn, Routes } from './routing.js'
 import { relativizeResult, textRelativizer, type TextRelativizer } from './relative-text.js'
 import type {
   LspApplyEditOptions,
@@ -65,6 +66,10 @@ export type Disposer = () => Promise<void>
 export interface LspProviderInfo {
   readonly id: ProviderId
   readonly extensions: Readonly<Record<string, string>>
+  /** Exact file names it serves (RFC 0020); `{}` when none. */
+  readonly fileNames: Readonly<Record<string, string>>
+  /** Interpreters of `#!` lines it serves (RFC 0020); `{}` when none. */
+  readonly interpreters: Readonly<Record<string, string>>
   readonly operations: ReadonlyArray<LspOperation>
 }
 
@@ -146,7 +151,11 @@ function validateProvider(provider: LspProvider): LspProviderInfo {
   const id = providerId(provider.id)
   if (typeof provider.query !== 'function') throw new LspError('INVALID_PROVIDER', `provider "${id}" has no query function`)
   const entries = provider.extensions !== null && typeof provider.extensions === 'object' ? Object.entries(provider.extensions) : []
-  if (entries.length === 0) throw new LspError('INVALID_PROVIDER', `provider "${id}" claims no extensions`)
+  const fileNames = claimsOf(id, provider.fileNames, 'file name', /^[^/\\\0]+$/, '"Dockerfile" or ".bashrc"')
+  const interpreters = claimsOf(id, provider.interpreters, 'interpreter', /^[A-Za-z0-9_.+-]+$/, '"bash" or "python3"')
+  if (entries.length === 0 && Object.keys(fileNames).length === 0 && Object.keys(interpreters).length === 0) {
+    throw new LspError('INVALID_PROVIDER', `provider "${id}" claims no extensions, file names or interpreters`)
+  }
   const extensions: Record<string, string> = {}
   for (const [key, languageId] of entries) {
     const normalized = normalizeExtension(key)
@@ -169,7 +178,27 @@ function validateProvider(provider: LspProvider): LspProviderInfo {
       throw new LspError('INVALID_PROVIDER', `provider "${id}" declares unknown operation "${String(operation)}"`)
     }
   }
-  return { id, extensions, operations: [...new Set(provider.operations)] }
+  return { id, extensions, fileNames, interpreters, operations: [...new Set(provider.operations)] }
+}
+
+/** A provider's optional file-name or interpreter claims, validated: key → non-empty language id. */
+function claimsOf(id: string, given: unknown, what: string, shape: RegExp, example: string): Record<string, string> {
+  if (given === undefined) return {}
+  if (given === null || typeof given !== 'object') throw new LspError('INVALID_PROVIDER', `provider "${id}": ${what}s must be an object`)
+  const claims: Record<string, string> = {}
+  for (const [key, languageId] of Object.entries(given)) {
+    if (!shape.test(key) || key === '.' || key === '..') {
+      throw new LspError(
+        'INVALID_PROVIDER',
+        `provider "${id}": "${key}" is not ${what === 'interpreter' ? 'an' : 'a'} ${what} (expected e.g. ${example})`,
+      )
+    }
+    if (typeof languageId !== 'string' || languageId.trim().length === 0) {
+      throw new LspError('INVALID_PROVIDER', `provider "${id}": ${what} "${key}" has an empty language id`)
+    }
+    claims[key] = languageId
+  }
+  return claims
 }
 
 function isNonNegativeInteger(value: unknown): boolean {
@@ -425,7 +454,7 @@ function withCancellation<T>(signal: AbortSignal | undefined, run: (signal: Abor
 /** Creates a fresh `ctx.lsp` service with no providers and no workspaces. */
 export function createLsp(): LspService {
   const registrations = new Map<string, Registration>()
-  const extensionOwners = new Map<string, Registration>()
+  const routes = new Routes<Registration>()
   const workspacesByRoot = new Map<string, LspWorkspace>()
   const workspacesById = new Map<string, LspWorkspace>()
   const listeners = new Set<(status: LspProviderStatus) => void>()
@@ -451,27 +480,36 @@ export function createLsp(): LspService {
 
   const registered = () => [...registrations.values()]
 
-  const ownerOf = (path: string): { registration: Registration; extension: string } | undefined => {
-    const extension = extensionOf(path)
-    if (extension === undefined) return undefined
-    const registration = extensionOwners.get(extension)
-    return registration === undefined ? undefined : { registration, extension }
+  /** A file's provider: by name, extension, or `#!` line (read only inside an open workspace root; RFC 0020). */
+  const ownerOf = (path: string): { registration: Registration; languageId: string } | undefined => {
+    const route = routes.ownerOf(path, () => firstLineIn(path, workspacesByRoot.keys()))
+    return route === undefined ? undefined : { registration: route.owner, languageId: route.languageId }
   }
 
   const selectForFile = (path: string): { registration: Registration; languageId: string } => {
     const owner = ownerOf(path)
     if (owner === undefined) {
-      const known = [...extensionOwners.keys()].sort().join(', ') || 'none'
+      const known = [...routes.extensions.keys()].sort().join(', ') || 'none'
+      const names = [...routes.fileNames.keys()].sort()
+      const interpreters = [...routes.interpreters.keys()].sort()
       const extension = extensionOf(path)
+      const also = `${names.length === 0 ? '' : `; file names: ${names.join(', ')}`}${interpreters.length === 0 ? '' : `; #! interpreters: ${interpreters.join(', ')}`}`
       throw new LspError(
         'UNAVAILABLE',
         extension === undefined
-          ? `"${nodePath.basename(path)}" has no file extension, so no language provider can serve it (registered extensions: ${known})`
-          : `no language provider is registered for "${extension}" files (registered extensions: ${known})`,
-        { data: { ...(extension === undefined ? {} : { extension }), registered: [...extensionOwners.keys()] } },
+          ? `no language provider serves "${nodePath.basename(path)}": it has no file extension, its name is not one a provider claims, and its first line names no interpreter one serves (registered extensions: ${known}${also})`
+          : `no language provider is registered for "${extension}" files (registered extensions: ${known}${also})`,
+        {
+          data: {
+            ...(extension === undefined ? {} : { extension }),
+            registered: [...routes.extensions.keys()],
+            fileNames: names,
+            interpreters,
+          },
+        },
       )
     }
-    return { registration: owner.registration, languageId: owner.registration.info.extensions[owner.extension] ?? '' }
+    return owner
   }
 
   /** The most recently registered provider that knows the language wins; then the seam's own table. */
@@ -605,7 +643,16 @@ export function createLsp(): LspService {
     const scoped = fanOutSignal(signal)
     let settled: PromiseSettledResult<LspQueryResult>[]
     try {
-      settled = await Promise.allSettled(targets.map((r) => runOne(r, request, Object.values(r.info.extensions)[0] ?? '', scoped.signal)))
+      settled = await Promise.allSettled(
+        targets.map((r) =>
+          runOne(
+            r,
+            request,
+            Object.values(r.info.extensions)[0] ?? Object.values(r.info.fileNames)[0] ?? Object.values(r.info.interpreters)[0] ?? '',
+            scoped.signal,
+          ),
+        ),
+      )
     } finally {
       scoped.release()
     }
@@ -694,13 +741,12 @@ export function createLsp(): LspService {
       if (registrations.has(info.id)) {
         throw new LspError('CONFLICT', `a provider with id "${info.id}" is already registered`, { data: { providerId: info.id } })
       }
-      for (const extension of Object.keys(info.extensions)) {
-        const owner = extensionOwners.get(extension)
-        if (owner !== undefined) {
-          throw new LspError('CONFLICT', `extension "${extension}" is already served by provider "${owner.info.id}"`, {
-            data: { extension, owner: owner.info.id },
-          })
-        }
+      const conflict = routes.conflict(info)
+      if (conflict !== undefined) {
+        const what = { extension: 'extension', fileName: 'file name', interpreter: 'interpreter' }[conflict.kind]
+        throw new LspError('CONFLICT', `${what} "${conflict.key}" is already served by provider "${conflict.owner.info.id}"`, {
+          data: { [conflict.kind]: conflict.key, owner: conflict.owner.info.id },
+        })
       }
       // Everything validated: publish.
       const unsubscribe =
@@ -709,15 +755,13 @@ export function createLsp(): LspService {
         }) ?? (() => {})
       const registration: Registration = { info, provider, unsubscribe }
       registrations.set(info.id, registration)
-      for (const extension of Object.keys(info.extensions)) extensionOwners.set(extension, registration)
+      routes.add(registration)
       let released: Promise<void> | undefined
       return () => {
         released ??= (async () => {
           if (registrations.get(info.id) !== registration) return
           registrations.delete(info.id)
-          for (const extension of Object.keys(info.extensions)) {
-            if (extensionOwners.get(extension) === registration) extensionOwners.delete(extension)
-          }
+          routes.remove(registration)
           registration.unsubscribe()
           await provider.dispose?.()
         })()
@@ -864,7 +908,7 @@ export function createLsp(): LspService {
     providerFor(path) {
       const owner = ownerOf(path)
       if (owner === undefined) return undefined
-      return { providerId: owner.registration.info.id, languageId: owner.registration.info.extensions[owner.extension] ?? '' }
+      return { providerId: owner.registration.info.id, languageId: owner.languageId }
     },
 
     operationsFor(path) {
@@ -896,7 +940,7 @@ export function createLsp(): LspService {
       disposed = true
       const all = registered()
       registrations.clear()
-      extensionOwners.clear()
+      routes.clear()
       workspacesByRoot.clear()
       workspacesById.clear()
       listeners.clear()

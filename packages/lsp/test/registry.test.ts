@@ -114,7 +114,9 @@ describe('registerProvider', () => {
   it('introspection lists providers, extensions and operations per file', () => {
     const lsp = createLsp()
     lsp.registerProvider(staticProvider('ts', { '.TS': 'typescript' }, { operations: ['hover', 'definition'] }))
-    expect(lsp.providers()).toEqual([{ id: 'ts', extensions: { '.ts': 'typescript' }, operations: ['hover', 'definition'] }])
+    expect(lsp.providers()).toEqual([
+      { id: 'ts', extensions: { '.ts': 'typescript' }, fileNames: {}, interpreters: {}, operations: ['hover', 'definition'] },
+    ])
     expect(lsp.operationsFor('x/y.ts')).toEqual(['hover', 'definition'])
     expect(lsp.operationsFor('x/y.rs')).toEqual([])
     expect(lsp.providerFor('y.ts')).toEqual({ providerId: 'ts', languageId: 'typescript' })

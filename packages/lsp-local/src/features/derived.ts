@@ -88,7 +88,11 @@ function deriveWithin(
   signal: AbortSignal,
 ): Promise<LspQueryResult> {
   const host = providerDerivationHost(
-    { id: serving.id, extensions: serving.profile.extensions },
+    {
+      id: serving.id,
+      extensions: serving.profile.extensions,
+      ...(serving.profile.fileNames === undefined ? {} : { fileNames: serving.profile.fileNames }),
+    },
     request,
     (asked) => native(asked, signal),
     async (path) => (await workspace.readFile(path, signal)).text,

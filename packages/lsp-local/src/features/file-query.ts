@@ -1,7 +1,6 @@
 import {
   displayPath,
   LspError,
-  extensionOf,
   type LspProviderRequest,
   type LspQueryRequest,
   type LspQueryResult,
@@ -9,6 +8,7 @@ import {
 } from '@codeseam/lsp'
 
 import { recordFor } from '../languages/index.js'
+import { languageIdOf } from '../workspace/files.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { supportsPullDiagnostics } from '../server/capabilities.js'
 import { breachOf, fileLimitError } from '../documents/file-limits.js'
@@ -77,7 +77,7 @@ export async function fileQuery(
     } else {
       await serving.host.baseline(server, serving.profile)
     }
-    const languageId = serving.profile.extensions[extensionOf(path) ?? ''] ?? request.languageId
+    const languageId = languageIdOf(serving.profile, path) || request.languageId
     const document = await server.documents.sync(path, languageId, { snapshot: request.snapshot }).catch((error: unknown) => {
       // A file over a per-file limit (RFC 0013), named as the caller knows it: workspace-relative.
       const breach = breachOf(error)

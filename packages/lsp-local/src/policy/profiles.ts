@@ -41,6 +41,10 @@ export interface ServerProfile {
   readonly args: ReadonlyArray<string>
   /** Extension (with dot) → LSP language id. */
   readonly extensions: Readonly<Record<string, string>>
+  /** Exact file names → language id (`Dockerfile`, `.bashrc`), matched before extensions (RFC 0020). */
+  readonly fileNames?: Readonly<Record<string, string>>
+  /** Interpreters a `#!` line names → language id, for files with no extension and no name match (RFC 0020). */
+  readonly interpreters?: Readonly<Record<string, string>>
   /** Files whose presence marks a project root (used with `projectRoot: 'nearest'`). */
   readonly rootMarkers?: ReadonlyArray<string>
   /** Default `workspace`. */

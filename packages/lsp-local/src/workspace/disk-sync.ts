@@ -6,7 +6,7 @@ import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/n
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { DiskWatch, type ConfigWatch } from './disk-watch.js'
-import { languageIdOf, listFiles, profileExtensions } from './files.js'
+import { languageIdOf, listFiles, profileExtensions, profileFileNames } from './files.js'
 
 /** What disk sync tells, and asks, the project loader. */
 export interface DiskSyncHooks {
@@ -65,7 +65,12 @@ export class DiskSync {
     if (disk === undefined) {
       const config = this.hooks.configWatch(server.spec.root, profile)
       // Before the server's first file is opened (and its project read from disk): links out of the root masked.
-      disk = DiskWatch.start(server.spec.root, profileExtensions(profile), undefined, config).then((watch) => {
+      disk = DiskWatch.start(
+        server.spec.root,
+        new Set([...profileExtensions(profile), ...profileFileNames(profile)]),
+        undefined,
+        config,
+      ).then((watch) => {
         for (const link of watch.links) server.documents.maskIfEscaped(link, languageIdOf(profile, link))
         return watch
       })

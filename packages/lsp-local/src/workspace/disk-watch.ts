@@ -47,6 +47,8 @@ export class DiskWatch {
   private matches(path: string): boolean {
     const extension = extensionOf(path)
     if (extension !== undefined && this.extensions.has(extension)) return true
+    // Exact file names a profile claims (`Dockerfile`) are in the same set (RFC 0020).
+    if (this.extensions.has(nodePath.basename(path))) return true
     return this.config?.isConfig(path) === true
   }
 

@@ -71,7 +71,15 @@ export function profileExtensions(profile: ServerProfile): Set<string> {
   return new Set(Object.keys(profile.extensions).flatMap((e) => normalizeExtension(e) ?? []))
 }
 
-/** The language id a profile gives a file by its extension ('' when it names none). */
-export function languageIdOf(profile: ServerProfile, path: string): string {
-  return profile.extensions[extensionOf(path) ?? ''] ?? ''
+/**
+ * The language id a profile gives a file by its exact name, else its extension ('' when it names none: a file
+ * routed by its `#!` line takes the seam's language id). The one answer every part of the host uses (RFC 0020).
+ */
+export function languageIdOf(profile: Pick<ServerProfile, 'extensions' | 'fileNames'>, path: string): string {
+  return profile.fileNames?.[nodePath.basename(path)] ?? profile.extensions[extensionOf(path) ?? ''] ?? ''
+}
+
+/** The extensions and exact file names a profile claims: what the disk watch and file listings match. */
+export function profileFileNames(profile: ServerProfile): Set<string> {
+  return new Set(Object.keys(profile.fileNames ?? {}))
 }

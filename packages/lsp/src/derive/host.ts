@@ -1,3 +1,5 @@
+import * as nodePath from 'node:path'
+
 import { extensionOf } from '../paths.js'
 import type { LspProviderRequest } from '../provider.js'
 import { resultMeta } from '../service.js'
@@ -46,7 +48,11 @@ export function canDerive(operation: LspOperation, native: ReadonlyArray<LspOper
  * the provider does not serve (a definition landing in JSON or another language) outlines nothing.
  */
 export function providerDerivationHost(
-  provider: { readonly id: string; readonly extensions: Readonly<Record<string, string>> },
+  provider: {
+    readonly id: string
+    readonly extensions: Readonly<Record<string, string>>
+    readonly fileNames?: Readonly<Record<string, string>>
+  },
   request: { readonly languageId: string },
   native: (asked: LspProviderRequest<LspQueryRequest>) => Promise<LspQueryResult>,
   read: (path: string) => Promise<string>,
@@ -54,7 +60,10 @@ export function providerDerivationHost(
   return {
     async ask(asked) {
       const path = (asked as { path?: unknown }).path
-      const languageId = typeof path === 'string' ? provider.extensions[extensionOf(path) ?? ''] : undefined
+      const languageId =
+        typeof path === 'string'
+          ? (provider.fileNames?.[nodePath.basename(path)] ?? provider.extensions[extensionOf(path) ?? ''])
+          : undefined
       if (languageId === undefined && asked.operation === 'documentSymbols') {
         return { kind: 'documentSymbols', symbols: [], meta: resultMeta(provider.id) } as never
       }
