@@ -222,7 +222,10 @@ describe.skipIf(unreachable !== undefined && !ci)('packed tarballs installed tog
       // pnpm 10+ reads overrides from pnpm-workspace.yaml (a "pnpm" field in package.json is ignored).
       writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2))
       const lines = Object.entries(ours).map(([name, spec]) => `  ${JSON.stringify(name)}: ${JSON.stringify(spec)}\n`)
-      writeFileSync(join(dir, 'pnpm-workspace.yaml'), `overrides:\n${lines.join('')}`)
+      // pnpm 11+ refuses to install while a dependency's build script is unreviewed. core-js (a runtime
+      // dependency of vscode-langservers-extracted) has one that only prints a message: a pnpm user says
+      // no to it once, as docs/lsp-local.md tells them.
+      writeFileSync(join(dir, 'pnpm-workspace.yaml'), `overrides:\n${lines.join('')}allowBuilds:\n  core-js: false\n`)
       // Under CI pnpm would demand a lockfile; there is none to keep.
       args = ['install', '--prefer-offline', '--no-frozen-lockfile']
     }

@@ -1,6 +1,5 @@
 import { LspError, type LspProviderStatus } from '@codeseam/lsp'
 import type { Attributes, Span } from '@opentelemetry/api'
-
 import type { ResolvedHostConfig, TrustLevel } from '../policy/config.js'
 import { LanguageServer } from '../server/language-server.js'
 import type { ServerProfile } from '../policy/profiles.js'

@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events'
-
 import { LspError, TelemetryAttr, assertReadable, telemetryId, telemetryInstruments } from '@codeseam/lsp'
 import {
   DidChangeConfigurationNotification,
