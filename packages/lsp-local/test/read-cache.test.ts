@@ -36,8 +36,9 @@ beforeEach(async () => {
     return originalOpen.apply(this, args)
   }
   syncBuiltinESMExports()
-  // Files here were written moments ago: without this, none would be kept (see racyChangeMs).
-  readCacheLimits.racyChangeMs = 0
+  // Files here were written moments ago: without this, none would be kept (see racyChangeMs). Negative, not 0:
+  // a file's ctime can be a little ahead of Date.now() (a CI run once saw a just-written file refused).
+  readCacheLimits.racyChangeMs = -10_000
   host = await createLocalHost({ builtins: false })
 })
 afterEach(async () => {
