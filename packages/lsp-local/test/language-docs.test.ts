@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 
 import { expect, test } from 'vitest'
 
-import { profileTable, readmeLanguageTable } from '../src/languages/docs.js'
+import { installTable, profileTable, readmeLanguageTable } from '../src/languages/docs.js'
 import { mergeProfiles, type ProfileConfig } from '../src/policy/config.js'
 import type { ServerProfile } from '../src/policy/profiles.js'
 import { planSpawn } from '../src/policy/trust.js'
@@ -35,6 +35,10 @@ test("README.md's language table is the records'", () => {
 
 test("docs/lsp-local.md's built-in profile table is the records'", () => {
   section('docs/lsp-local.md', 'profiles', profileTable())
+})
+
+test("docs/cli.md's install table is the records'", () => {
+  section('docs/cli.md', 'install', installTable())
 })
 
 test("README.md's profile example loads, and states its untrusted rule so an untrusted root gets a plan", async () => {

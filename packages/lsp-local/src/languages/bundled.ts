@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
 import { packageDir } from './lookup.js'
@@ -16,7 +17,17 @@ export function bundledNodeServer(packageName: string, script: string): Located 
   const path = dir === undefined ? `${packageName}/${script}` : nodePath.join(dir, script)
   return dir === undefined
     ? { found: false, command: process.execPath, leadingArgs: [path], why: missingDependency(packageName) }
-    : { found: true, command: process.execPath, leadingArgs: [path], bundled: true }
+    : { found: true, command: process.execPath, leadingArgs: [path], bundled: true, ...versionOf(dir) }
+}
+
+/** The installed package's own version (its package.json), read without running it. */
+function versionOf(dir: string): { version?: string } {
+  try {
+    const version = (JSON.parse(readFileSync(nodePath.join(dir, 'package.json'), 'utf8')) as { version?: unknown }).version
+    return typeof version === 'string' ? { version } : {}
+  } catch {
+    return {}
+  }
 }
 
 /** Whether a user profile's command line runs `script` of `packageName` (or its bin, `binName`). */

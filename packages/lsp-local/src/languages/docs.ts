@@ -56,3 +56,17 @@ export function profileTable(records: ReadonlyArray<LanguageRecord> = languageRe
     ),
   ].join('\n')
 }
+
+const sourceNames = { dependency: 'npm (ships with codeseam)', go: 'the Go module proxy', cargo: 'crates.io', apt: 'Debian (needs root)' }
+
+/** docs/cli.md's table of what `codeseam install` runs for each built-in language. */
+export function installTable(records: ReadonlyArray<LanguageRecord> = languageRecords): string {
+  return [
+    '| id | language | from | `codeseam install ID` runs |',
+    '|---|---|---|---|',
+    ...records.map(
+      (r) =>
+        `| \`${r.id}\` | ${cell(r.language)} | ${sourceNames[r.install.source]} | ${r.install.source === 'dependency' ? 'nothing: reinstall codeseam' : `\`${cell(r.install.command)}\``} |`,
+    ),
+  ].join('\n')
+}

@@ -96,15 +96,22 @@ export interface BuiltinLanguage {
   readonly language: string
   readonly server: string
   readonly extensions: ReadonlyArray<string>
+  /** Exact file names it claims (`Dockerfile`), and the `#!` interpreters (`bash`). */
+  readonly fileNames: ReadonlyArray<string>
+  readonly interpreters: ReadonlyArray<string>
   readonly found: boolean
   /** Where the executable is, when found. */
   readonly command?: string
+  /** Its arguments before the profile's own (the script a `node` runs). */
+  readonly leadingArgs?: ReadonlyArray<string>
   readonly version?: string
   /** Why it cannot run, when not found. */
   readonly why?: string
   /** The exact install command, and where it installs from. */
   readonly install: string
   readonly installSource: 'dependency' | 'go' | 'cargo' | 'apt'
+  /** Where the install puts the executable, when that is not obvious. */
+  readonly installLands?: string
   readonly enabledByDefault: boolean
 }
 
@@ -113,17 +120,25 @@ export async function builtinLanguages(): Promise<ReadonlyArray<BuiltinLanguage>
   return Promise.all(
     languageRecords.map(async (record) => {
       const located = await record.locate()
+      const profile = record.profile(located)
       return {
         id: record.id,
         language: record.language,
         server: record.server,
-        extensions: Object.keys(record.profile(located).extensions),
+        extensions: Object.keys(profile.extensions),
+        fileNames: Object.keys(profile.fileNames ?? {}),
+        interpreters: Object.keys(profile.interpreters ?? {}),
         found: located.found,
         ...(located.found
-          ? { command: located.command, ...(located.version === undefined ? {} : { version: located.version }) }
+          ? {
+              command: located.command,
+              ...(located.leadingArgs === undefined || located.leadingArgs.length === 0 ? {} : { leadingArgs: located.leadingArgs }),
+              ...(located.version === undefined ? {} : { version: located.version }),
+            }
           : { why: located.why }),
         install: record.install.command,
         installSource: record.install.source,
+        ...(record.install.lands === undefined ? {} : { installLands: record.install.lands }),
         enabledByDefault: record.enabled !== false,
       }
     }),

@@ -77,7 +77,7 @@ export interface HelpTool {
 
 /** `codeseam --help`. */
 export function mainHelp(tools: ReadonlyArray<HelpTool>): string {
-  const width = Math.max(...tools.map((t) => t.command.length), 'mcp'.length) + 2
+  const width = Math.max(...tools.map((t) => t.command.length), 'install'.length) + 2
   const row = (name: string, text: string) => `  ${name.padEnd(width)}${text}`
   return [
     'codeseam: IDE-grade code intelligence from real language servers, for agents and people.',
@@ -90,6 +90,8 @@ export function mainHelp(tools: ReadonlyArray<HelpTool>): string {
     'Commands:',
     row('mcp', 'serve every tool over MCP (stdio)'),
     row('serve', 'the shared daemon: MCP over HTTP for many agents'),
+    row('doctor', 'every built-in language server: found or missing, version, install command'),
+    row('install', 'install a missing language server (codeseam install gopls; never at query time)'),
     ...tools.map((t) => row(t.command, `${t.title}${t.readOnly ? '' : ' (changes files; --dry-run previews)'}`)),
     '',
     'Global flags:',
@@ -209,5 +211,36 @@ export function serveHelp(): string {
     '                       as for every command (they decide which servers run)',
     ...otelHelp,
     '  -h, --help           this help',
+  ].join('\n')
+}
+
+/** `codeseam doctor --help`. */
+export function doctorHelp(): string {
+  return [
+    'Usage: codeseam doctor [--json]',
+    '',
+    'Lists every built-in language server as this machine has it: found or missing, where and which version,',
+    'the files it serves, and for a missing one the exact command that installs it. Starts no server and',
+    'installs nothing. Exit code 0.',
+    '',
+    '  --json               the same facts as JSON (for scripts)',
+    '  -h, --help           this help',
+  ].join('\n')
+}
+
+/** `codeseam install --help`. */
+export function installHelp(): string {
+  return [
+    'Usage: codeseam install LANGUAGE... [--dry-run]',
+    '',
+    "Runs a missing language server's install command, the one `codeseam doctor` shows (its source: the Go",
+    'module proxy, crates.io, Debian). LANGUAGE is a server id (gopls, rust-analyzer, clangd), a language',
+    '(go, rust, c++), or all (every missing one). A server already found is left alone. Servers that ship',
+    'with codeseam (npm dependencies) are never installed here. Nothing is ever installed at query time.',
+    '',
+    '  --dry-run            print the command that would run, run nothing',
+    '  -h, --help           this help',
+    '',
+    'Exit codes: 0 every named server is installed; 1 an install failed or a server is still missing; 2 usage.',
   ].join('\n')
 }

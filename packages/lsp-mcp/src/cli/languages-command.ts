@@ -1,0 +1,167 @@
+import { spawn } from 'node:child_process'
+import { parseArgs } from 'node:util'
+
+import { builtinLanguages, type BuiltinLanguage } from '@codeseam/lsp-local'
+
+import { serverInfo } from '../server-info.js'
+import { UsageError } from './arguments.js'
+import { doctorHelp, exitCodes, installHelp } from './help.js'
+import type { CliIo } from './io.js'
+
+/**
+ * `codeseam doctor` and `codeseam install`: the built-in languages as this machine has them, and the one command
+ * that installs a missing server. Both come from the language records (nothing here lists languages); nothing is
+ * installed at query time, only when `codeseam install` is typed.
+ */
+
+/** What `codeseam doctor` and a missing server's error tell the user to run. */
+export function installAdvice(language: BuiltinLanguage): string {
+  return language.installSource === 'dependency'
+    ? `it ships with @codeseam/lsp-local (an npm dependency): reinstall codeseam (in a clone of codeseam: pnpm install)`
+    : `codeseam install ${language.id}   (runs: ${language.install})`
+}
+
+function parse(
+  args: ReadonlyArray<string>,
+  command: string,
+  flags: ReadonlyArray<string>,
+): { values: Readonly<Record<string, boolean | undefined>>; positionals: ReadonlyArray<string> } {
+  const options = Object.fromEntries(flags.map((flag) => [flag, { type: 'boolean' as const }]))
+  try {
+    const parsed = parseArgs({
+      args: [...args],
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: true,
+    })
+    return { values: parsed.values as Record<string, boolean | undefined>, positionals: parsed.positionals }
+  } catch (error) {
+    throw new UsageError((error as Error).message, command)
+  }
+}
+
+function claims(language: BuiltinLanguage): string {
+  return [...language.extensions, ...language.fileNames, ...language.interpreters.map((interpreter) => `#!${interpreter}`)].join(' ')
+}
+
+/** Where a found server is: its executable, or the script a `node` runs, and its version. */
+function where(language: BuiltinLanguage): string {
+  const path = language.leadingArgs?.[0] ?? language.command ?? ''
+  return `${path}${language.version === undefined ? '' : ` (${language.version})`}`
+}
+
+/** `codeseam doctor [--json]`: every built-in language, found or missing, its version and install command. Exit 0. */
+export async function runDoctor(args: ReadonlyArray<string>, io: CliIo): Promise<number> {
+  const { values, positionals } = parse(args, 'doctor', ['json'])
+  if (values['help'] === true) {
+    io.stdout.write(`${doctorHelp()}\n`)
+    return exitCodes.ok
+  }
+  if (positionals.length > 0) throw new UsageError(`doctor takes no arguments, got "${positionals.join(' ')}"`, 'doctor')
+  const languages = await builtinLanguages()
+  if (values['json'] === true) {
+    io.stdout.write(`${JSON.stringify({ version: serverInfo.version, node: process.version, languages }, null, 2)}\n`)
+    return exitCodes.ok
+  }
+  const ready = languages.filter((l) => l.found)
+  const lines = [`codeseam ${serverInfo.version}, Node.js ${process.version}, ${process.platform} ${process.arch}`, '']
+  for (const language of languages) {
+    const state = !language.enabledByDefault ? 'off' : language.found ? 'ok' : 'missing'
+    lines.push(`${state.padEnd(8)} ${language.id.padEnd(27)} ${language.language}: ${language.server}`)
+    lines.push(`${' '.repeat(9)}files: ${claims(language)}`)
+    if (language.found) lines.push(`${' '.repeat(9)}${where(language)}`)
+    else {
+      lines.push(`${' '.repeat(9)}not found: ${language.why ?? 'unknown'}`)
+      lines.push(`${' '.repeat(9)}install: ${installAdvice(language)}`)
+    }
+  }
+  const missing = languages.filter((l) => !l.found && l.enabledByDefault)
+  lines.push(
+    '',
+    `${ready.length} of ${languages.length} built-in language servers found` +
+      (missing.length === 0 ? '.' : `; missing: ${missing.map((l) => l.id).join(', ')}.`),
+  )
+  io.stdout.write(`${lines.join('\n')}\n`)
+  return exitCodes.ok
+}
+
+/** The records a name on `codeseam install`'s command line means: a record id, else a language's name (`go`, `rust`, `c++`). */
+export function languagesNamed(name: string, languages: ReadonlyArray<BuiltinLanguage>): ReadonlyArray<BuiltinLanguage> {
+  const wanted = name.toLowerCase()
+  if (wanted === 'all') return languages.filter((l) => l.installSource !== 'dependency' && l.enabledByDefault)
+  const byId = languages.filter((l) => l.id === wanted)
+  if (byId.length > 0) return byId
+  return languages.filter((l) =>
+    l.language
+      .toLowerCase()
+      .split(/\s*\/\s*/)
+      .includes(wanted),
+  )
+}
+
+function runShell(command: string, io: CliIo): Promise<number | string> {
+  return new Promise((resolve) => {
+    // GOTOOLCHAIN=local unless the user chose: `go install` must not fetch another Go toolchain by itself.
+    // The command is one line of shell, as documented (`~` and all): /bin/sh runs it.
+    const child = spawn(command, {
+      shell: true,
+      cwd: io.cwd,
+      env: { GOTOOLCHAIN: 'local', ...io.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    child.stdout.on('data', (chunk: Buffer) => io.stdout.write(chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => io.stderr.write(chunk.toString()))
+    child.on('error', (error) => resolve(error.message))
+    child.on('close', (code, signal) => resolve(code ?? signal ?? 'unknown'))
+  })
+}
+
+/** `codeseam install LANGUAGE... [--dry-run]`: runs each missing server's record install command. */
+export async function runInstall(args: ReadonlyArray<string>, io: CliIo): Promise<number> {
+  const { values, positionals } = parse(args, 'install', ['dry-run'])
+  if (values['help'] === true) {
+    io.stdout.write(`${installHelp()}\n`)
+    return exitCodes.ok
+  }
+  const languages = await builtinLanguages()
+  if (positionals.length === 0) {
+    throw new UsageError(`install needs a language: one of ${languages.map((l) => l.id).join(', ')}, or all`, 'install')
+  }
+  const chosen = positionals.flatMap((name) => {
+    const found = languagesNamed(name, languages)
+    if (found.length === 0) {
+      throw new UsageError(`no built-in language "${name}" (languages: ${languages.map((l) => l.id).join(', ')}, or all)`, 'install')
+    }
+    return found
+  })
+  let failed = 0
+  for (const language of [...new Set(chosen)]) {
+    if (language.found) {
+      io.stdout.write(`${language.id}: already installed: ${where(language)}\n`)
+      continue
+    }
+    if (language.installSource === 'dependency') {
+      failed++
+      io.stderr.write(`${language.id}: missing (${language.why ?? 'not found'}); ${installAdvice(language)}\n`)
+      continue
+    }
+    if (values['dry-run'] === true) {
+      io.stdout.write(`${language.id}: would run: ${language.install}\n`)
+      continue
+    }
+    io.stdout.write(`${language.id}: running: ${language.install}\n`)
+    const result = await runShell(language.install, io)
+    const after = (await builtinLanguages()).find((l) => l.id === language.id)
+    if (result === 0 && after?.found === true) {
+      io.stdout.write(`${language.id}: installed: ${where(after)}\n`)
+    } else {
+      failed++
+      io.stderr.write(
+        result === 0
+          ? `${language.id}: the install command succeeded but the server is still not found: ${after?.why ?? 'unknown'}\n`
+          : `${language.id}: the install command failed (exit ${result}); nothing else was tried\n`,
+      )
+    }
+  }
+  return failed === 0 ? exitCodes.ok : exitCodes.failed
+}
