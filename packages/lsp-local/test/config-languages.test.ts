@@ -15,6 +15,7 @@ import {
   InitializedNotification,
   InitializeRequest,
   PublishDiagnosticsNotification,
+  RegistrationRequest,
   StreamMessageReader,
   StreamMessageWriter,
   type Diagnostic,
@@ -25,7 +26,8 @@ import {
 } from 'vscode-languageserver-protocol/node'
 
 import { createLocalHost, type LocalHost } from '../src/index.js'
-import { languageRecords } from '../src/languages/index.js'
+import { languageRecords, profileOf } from '../src/languages/index.js'
+import { planSpawn } from '../src/policy/trust.js'
 import type { LanguageRecord } from '../src/languages/record.js'
 import { copyFixture } from './helpers.js'
 import { corporaFolder, unpackCorpus } from './oracle/workspaces.js'
@@ -37,18 +39,30 @@ import { corporaFolder, unpackCorpus } from './oracle/workspaces.js'
  * record's own lookup and settings, spoken to with nothing but the protocol.
  */
 
-/** Files each configuration record is compared on: in its fixture, and in a corpus (when the corpora are here). */
-const samples: Readonly<Record<string, { readonly fixture: ReadonlyArray<string>; readonly corpus: ReadonlyArray<string> }>> = {
+/** Files each configuration record is compared on: in its fixture, and in corpora (when the corpora are here). */
+const samples: Readonly<
+  Record<string, { readonly fixture: ReadonlyArray<string>; readonly corpus: Readonly<Record<string, ReadonlyArray<string>>> }>
+> = {
   yaml: {
     fixture: ['.github/workflows/ci.yml', 'broken.yml'],
-    corpus: ['.github/workflows/pr.yml', '.github/ISSUE_TEMPLATE/bug_report.yml', 'pnpm-workspace.yaml'],
+    corpus: { 'tanstack-query': ['.github/workflows/pr.yml', '.github/ISSUE_TEMPLATE/bug_report.yml', 'pnpm-workspace.yaml'] },
   },
   json: {
     fixture: ['tsconfig.json', 'broken.json'],
-    corpus: ['package.json', 'tsconfig.json', 'packages/query-core/package.json'],
+    corpus: { 'tanstack-query': ['package.json', 'tsconfig.json', 'packages/query-core/package.json'] },
   },
-  css: { fixture: ['style.css', 'broken.css'], corpus: ['examples/svelte/star-wars/src/app.css'] },
-  html: { fixture: ['index.html'], corpus: ['examples/svelte/simple/index.html', 'examples/solid/simple/index.html'] },
+  css: { fixture: ['style.css', 'broken.css'], corpus: { 'tanstack-query': ['examples/svelte/star-wars/src/app.css'] } },
+  html: {
+    fixture: ['index.html'],
+    corpus: { 'tanstack-query': ['examples/svelte/simple/index.html', 'examples/solid/simple/index.html'] },
+  },
+  // Shell: by extension, by a `.bashrc`-style name, and an extension-less script by its `#!` line.
+  bash: {
+    fixture: ['scripts/build.sh', 'bin/release', '.bashrc', 'broken.sh'],
+    corpus: { bytes: ['ci/test-stable.sh', 'ci/miri.sh', 'ci/tsan.sh'] },
+  },
+  // No corpus holds a Dockerfile: the fixture's, by its name and by `.dockerfile`.
+  dockerfile: { fixture: ['Dockerfile', 'broken.dockerfile'], corpus: {} },
 }
 const records = languageRecords.filter((record) => samples[record.id] !== undefined)
 const inCI = process.env['CI'] === 'true'
@@ -87,19 +101,38 @@ class BareServer {
     })
   }
 
-  static async start(record: LanguageRecord, root: string): Promise<BareServer> {
+  /**
+   * `untrusted`: the command, environment and settings codeseam's own spawn plan gives an untrusted root (what the
+   * seam runs here, so both see the same ShellCheck options); `record`: the record's profile as it stands, unhardened.
+   */
+  static async start(record: LanguageRecord, root: string, plan: 'untrusted' | 'record' = 'untrusted'): Promise<BareServer> {
     const located = await record.locate()
     if (!located.found) throw new Error(located.why)
     const profile = record.profile(located)
-    const child = spawn(located.command, [...(located.leadingArgs ?? []), ...profile.args], {
-      cwd: root,
-      stdio: ['pipe', 'pipe', 'ignore'],
-    })
+    const spawnPlan =
+      plan === 'untrusted'
+        ? planSpawn(profileOf(record, located), { root, trust: 'untrusted', env: { ...process.env } as Record<string, string> })
+        : {
+            command: located.command,
+            args: [...(located.leadingArgs ?? []), ...profile.args],
+            settings: profile.settings ?? {},
+            env: process.env,
+          }
+    const child = spawn(spawnPlan.command, spawnPlan.args, { cwd: root, env: spawnPlan.env, stdio: ['pipe', 'pipe', 'ignore'] })
     const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin))
-    const settings = (profile.settings ?? {}) as Record<string, unknown>
-    connection.onRequest(ConfigurationRequest.type, (params) =>
-      params.items.map((item) => (item.section === undefined ? settings : (settings[item.section.replace(/\..*$/, '')] ?? null))),
-    )
+    const settings = spawnPlan.settings as Record<string, unknown>
+    // A section is a dotted path into the settings (`bashIde`, `docker.languageserver.formatter`).
+    const lookup = (section: string | undefined): unknown =>
+      (section ?? '')
+        .split('.')
+        .filter((part) => part !== '')
+        .reduce<unknown>(
+          (at, part) => (at !== null && typeof at === 'object' ? ((at as Record<string, unknown>)[part] ?? null) : null),
+          settings,
+        )
+    connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => lookup(item.section)))
+    // A server that registers capabilities as it starts (the Dockerfile server) waits for the answer.
+    connection.onRequest(RegistrationRequest.type, () => undefined)
     const server = new BareServer(connection, () => child.kill())
     connection.listen()
     await connection.sendRequest(InitializeRequest.type, {
@@ -142,7 +175,17 @@ class BareServer {
       textDocument: { uri: pathToUri(path) },
       options: { tabSize: 2, insertSpaces: true },
     })
-    return applyTextEdits(readFileSync(path, 'utf8'), edits ?? [])
+    // As a client does: a position past its line is the line's end, a line past the text is the text's end.
+    const text = readFileSync(path, 'utf8')
+    const lines = text.split(/\r?\n/)
+    const clamp = (p: { line: number; character: number }) =>
+      p.line >= lines.length
+        ? { line: lines.length - 1, character: lines.at(-1)?.length ?? 0 }
+        : { line: p.line, character: Math.min(p.character, lines[p.line]?.length ?? 0) }
+    return applyTextEdits(
+      text,
+      (edits ?? []).map((e) => ({ ...e, range: { start: clamp(e.range.start), end: clamp(e.range.end) } })),
+    )
   }
 
   dispose(): void {
@@ -157,7 +200,9 @@ for (const record of records) {
     { name: `fixture ${record.fixture}`, open: () => copyFixture(record.fixture), files: samples[record.id]?.fixture ?? [] },
   ]
   if (corpora !== undefined) {
-    places.push({ name: 'corpus tanstack-query', open: () => unpackCorpus('tanstack-query'), files: samples[record.id]?.corpus ?? [] })
+    for (const [corpus, files] of Object.entries(samples[record.id]?.corpus ?? {})) {
+      places.push({ name: `corpus ${corpus}`, open: () => unpackCorpus(corpus), files })
+    }
   } else if (inCI) {
     test(`${record.language}: the corpora`, () => expect(corpora, 'under CI=true the corpora folder must be there').toBeDefined())
   }
@@ -265,7 +310,7 @@ describe.skipIf(records.length === 0)('schemas are never downloaded', () => {
       expect(requests, 'requests the schema server received through the seam').toEqual([])
       // The same YAML file, bare: the server downloads the schema on its own (what codeseam stops).
       const yaml = records.find((r) => r.id === 'yaml') as LanguageRecord
-      const bare = await BareServer.start(yaml, copy.root)
+      const bare = await BareServer.start(yaml, copy.root, 'record')
       try {
         // It validates once the schema is in, so its first diagnostics come after the download.
         await bare.open(nodePath.join(copy.root, 'remote.yml'), 'yaml')

@@ -109,12 +109,17 @@ async function formatDocument(
           { textDocument, range: request.range, options: { ...formatting } },
           requestOptions(ctx),
         )
+  // A whole-document edit often ends past the text (bash-language-server: line 2147483647); the protocol's
+  // positions default back to the end of their line, and a line past the end is the end of the document.
+  const lines = linesOf(ctx.document)
+  const clamp = (p: { line: number; character: number }) =>
+    p.line >= lines.lineCount
+      ? lines.positionAt(Number.MAX_SAFE_INTEGER)
+      : { line: p.line, character: Math.min(p.character, lines.lineLength(p.line)) }
+  const clamped = (edits ?? []).map((e) => ({ ...e, range: { start: clamp(e.range.start), end: clamp(e.range.end) } }))
   return {
     kind: 'workspaceEdit' as const,
-    edit: ctx.translator.workspaceEdit(
-      edits === null || edits.length === 0 ? null : { changes: { [ctx.document.uri]: edits } },
-      versionOf(ctx),
-    ),
+    edit: ctx.translator.workspaceEdit(clamped.length === 0 ? null : { changes: { [ctx.document.uri]: clamped } }, versionOf(ctx)),
     meta: ctx.meta(),
   }
 }

@@ -3,8 +3,10 @@ import type { LspOperation } from '@codeseam/lsp'
 import { supportedOperations } from '../policy/profile-operations.js'
 import type { ServerProfile } from '../policy/profiles.js'
 
+import { bashRecord } from './bash/record.js'
 import { clangdRecord, clangdSupport } from './clangd/record.js'
 import { cssRecord } from './css/record.js'
+import { dockerfileRecord } from './dockerfile/record.js'
 import { goplsRecord } from './gopls/record.js'
 import { htmlRecord } from './html/record.js'
 import { jsonRecord } from './json/record.js'
@@ -27,6 +29,8 @@ export const languageRecords: ReadonlyArray<LanguageRecord> = [
   jsonRecord,
   cssRecord,
   htmlRecord,
+  bashRecord,
+  dockerfileRecord,
 ]
 
 /**
@@ -49,7 +53,7 @@ export function profileOf(record: LanguageRecord, located: Located): ServerProfi
     ...profile,
     command: located.command,
     args: [...(located.leadingArgs ?? []), ...profile.args],
-    operations: supportedOperations(record.support, major),
+    operations: supportedOperations(record.support, major).filter((op) => !located.found || located.lacking?.[op] === undefined),
     readiness: record.readiness,
     install: record.install.command,
     projectRoot: record.projectRoot ?? 'workspace',
@@ -107,6 +111,8 @@ export interface BuiltinLanguage {
   readonly version?: string
   /** Why it cannot run, when not found. */
   readonly why?: string
+  /** What this installation cannot answer though the server could, and why (a helper program missing). */
+  readonly lacking?: Readonly<Partial<Record<LspOperation, string>>>
   /** The exact install command, and where it installs from. */
   readonly install: string
   readonly installSource: 'dependency' | 'go' | 'cargo' | 'apt'

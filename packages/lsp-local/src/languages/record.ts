@@ -1,4 +1,4 @@
-import type { LspError, LspLanguageFacts } from '@codeseam/lsp'
+import type { LspError, LspLanguageFacts, LspOperation } from '@codeseam/lsp'
 
 import type { SupportTable } from '../policy/profile-operations.js'
 import type { ProjectRootRule, ReadinessRule, ServerProfile } from '../policy/profiles.js'
@@ -24,6 +24,12 @@ export type Located =
       readonly major?: number
       /** The files are codeseam's own dependencies (see {@link ServerProfile.bundled}). */
       readonly bundled?: boolean
+      /**
+       * Operations its support table offers that this installation cannot answer, and why (a helper program
+       * missing: bash-language-server formats only with shfmt): they are left out of the profile's operations,
+       * so asking answers UNSUPPORTED_OPERATION, never an empty result.
+       */
+      readonly lacking?: Readonly<Partial<Record<LspOperation, string>>>
     }
   | {
       readonly found: false

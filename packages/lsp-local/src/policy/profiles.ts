@@ -7,8 +7,10 @@ import type { CompanionOperation } from './companion-operations.js'
  * (servers that block requests until their project is loaded). `progressQuiet`: additionally wait until
  * no work-done progress is active, bounded by `readinessTimeoutMs`. `serverStatus`: until the server's own
  * `experimental/serverStatus` notification says it is quiescent (rust-analyzer), bounded the same way.
+ * `configured`: until the server has asked for its configuration (`workspace/configuration`) and been answered
+ * (bash-language-server analyses nothing before that), bounded the same way.
  */
-export type ReadinessRule = 'initialized' | 'progressQuiet' | 'serverStatus'
+export type ReadinessRule = 'initialized' | 'progressQuiet' | 'serverStatus' | 'configured'
 
 /**
  * Which directory a server runs in for a given file. `workspace`: one server for the whole workspace root

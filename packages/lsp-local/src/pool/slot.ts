@@ -2,6 +2,7 @@ import { LspError, type LspProviderStatus } from '@codeseam/lsp'
 import type { Attributes, Span } from '@opentelemetry/api'
 import type { ResolvedHostConfig, TrustLevel } from '../policy/config.js'
 import { LanguageServer } from '../server/language-server.js'
+import { readinessWait } from '../server/readiness.js'
 import type { ServerProfile } from '../policy/profiles.js'
 import { serverEnvironment } from '../policy/environment.js'
 import { withHeapCap } from '../policy/limits.js'
@@ -182,9 +183,7 @@ export class ServerSlot {
     this.onStatus(this.statusSync())
     try {
       await server.initialize(Math.max(1, deadline - Date.now()), signal)
-      if (this.profile.readiness === 'progressQuiet') {
-        await server.waitForQuiet(Math.min(deadline, Date.now() + (this.profile.readinessTimeoutMs ?? 60_000)), signal)
-      }
+      await readinessWait(server, this.profile, deadline, signal)
     } catch (error) {
       if (error instanceof LspError && (error.code === 'TIMEOUT' || error.code === 'CANCELLED') && server.state !== 'crashed') {
         // Nobody waits any more, or the host's start-up deadline passed: the server did not fail, so it is

@@ -16,7 +16,7 @@ import { EventEmitter } from 'node:events'
  * A server that never asked for its configuration, or never signalled a pass (no diagnostics pushed, no refresh
  * asked), is taken as settled: there is nothing to wait for.
  */
-export class AnalysisPasses extends EventEmitter<{ pass: [] }> {
+export class AnalysisPasses extends EventEmitter<{ pass: []; configured: [] }> {
   private seq = 0
   private signalled = false
   /** The last configuration answer (by seq; 0: none). */
@@ -32,7 +32,36 @@ export class AnalysisPasses extends EventEmitter<{ pass: [] }> {
   configured<T>(answer: T): T {
     this.lastConfiguration = ++this.seq
     this.answeredSinceConfiguration = false
+    this.emit('configured')
     return answer
+  }
+
+  /** Whether the server has asked for its configuration and been answered at least once. */
+  get configuredOnce(): boolean {
+    return this.lastConfiguration > 0
+  }
+
+  /**
+   * Resolves true once the server has been answered its configuration (the `configured` readiness rule: a
+   * server that analyses nothing before it has its settings, bash-language-server), false at the deadline or on
+   * abort.
+   */
+  waitConfigured(deadline: number, signal?: AbortSignal): Promise<boolean> {
+    if (this.configuredOnce) return Promise.resolve(true)
+    return new Promise((resolve) => {
+      const done = (configured: boolean) => {
+        clearTimeout(timer)
+        this.off('configured', onConfigured)
+        signal?.removeEventListener('abort', onAbort)
+        resolve(configured)
+      }
+      const onConfigured = () => done(true)
+      const onAbort = () => done(false)
+      const timer = setTimeout(() => done(false), Math.max(0, deadline - Date.now()))
+      this.on('configured', onConfigured)
+      signal?.addEventListener('abort', onAbort, { once: true })
+      if (signal?.aborted) done(false)
+    })
   }
 
   /**
