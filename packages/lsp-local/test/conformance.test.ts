@@ -1,6 +1,12 @@
 import { afterAll, expect, test } from 'vitest'
 import {
+  bashFixture,
   cppFixture,
+  cssFixture,
+  dockerfileFixture,
+  htmlFixture,
+  jsonFixture,
+  yamlFixture,
   formatConformanceReport,
   goFixture,
   pythonFixture,
@@ -28,7 +34,9 @@ interface LanguageRun {
   readonly fixture: ConformanceFixture
   readonly profileId: string
   /** The checks that may be skipped, because the provider does not claim their operation or the record names a limit. */
-  readonly skipped: ReadonlyArray<ConformanceCheckId>
+  readonly skipped?: ReadonlyArray<ConformanceCheckId>
+  /** Or: the record checks that must run (and pass); every other one is skipped. */
+  readonly runs?: ReadonlyArray<ConformanceCheckId>
   /** Why the run cannot happen here: the built-in profile's own reason (what is missing, and the install command). */
   readonly missing?: string
 }
@@ -46,12 +54,29 @@ const expectedSkips: Readonly<Record<string, ReadonlyArray<ConformanceCheckId>>>
   // The cpp record's limits: references and rename (no background index).
   clangd: ['callHierarchy', 'references', 'rename'],
 }
+// The configuration and script languages claim a few operations each: written as the record checks that run
+// (every other check is skipped, and none that runs may fail).
+const expectedRuns: Readonly<Record<string, ReadonlyArray<ConformanceCheckId>>> = {
+  yaml: ['definition', 'diagnostics', 'documentSymbols', 'format', 'hover'],
+  json: ['diagnostics', 'documentSymbols', 'format', 'hover'],
+  css: ['diagnostics', 'documentSymbols', 'format', 'hover'],
+  // HTML itself is not validated: no diagnostics check.
+  html: ['documentSymbols', 'format', 'hover'],
+  bash: ['definition', 'diagnostics', 'documentSymbols', 'format', 'hover', 'references'],
+  dockerfile: ['completion', 'diagnostics', 'documentSymbols', 'format', 'hover'],
+}
 const fixtureFor: Readonly<Record<string, ConformanceFixture>> = {
   typescript: typeScriptFixture,
   pyright: pythonFixture,
   gopls: goFixture,
   'rust-analyzer': rustFixture,
   clangd: cppFixture,
+  yaml: yamlFixture,
+  json: jsonFixture,
+  css: cssFixture,
+  html: htmlFixture,
+  bash: bashFixture,
+  dockerfile: dockerfileFixture,
 }
 const builtins = await builtinProfiles()
 const runs: ReadonlyArray<LanguageRun> = languageRecords
@@ -62,13 +87,13 @@ const runs: ReadonlyArray<LanguageRun> = languageRecords
       name: record.language,
       fixture: fixtureFor[record.id] as ConformanceFixture,
       profileId: record.id,
-      skipped: expectedSkips[record.id] ?? [],
+      ...(record.id in expectedRuns ? { runs: expectedRuns[record.id] ?? [] } : { skipped: expectedSkips[record.id] ?? [] }),
       ...(profile?.unavailable === undefined ? {} : { missing: profile.unavailable }),
     }
   })
 
 test('every built-in language with a fixture record has a conformance run', () => {
-  expect(runs.map((run) => run.profileId).sort()).toEqual(Object.keys(expectedSkips).sort())
+  expect(runs.map((run) => run.profileId).sort()).toEqual([...Object.keys(expectedSkips), ...Object.keys(expectedRuns)].sort())
 })
 
 for (const run of runs) {
@@ -103,13 +128,17 @@ for (const run of runs) {
       report.checks.filter((c) => c.status === 'failed'),
       text,
     ).toEqual([])
-    expect(
+    const ids = (status: string) =>
       report.checks
-        .filter((c) => c.status === 'skipped')
+        .filter((c) => c.status === status)
         .map((c) => c.id)
-        .sort(),
-      text,
-    ).toEqual([...run.skipped].sort())
+        .sort()
+    if (run.runs !== undefined)
+      expect(
+        ids('passed').filter((id) => id !== undefined),
+        text,
+      ).toEqual([...run.runs].sort())
+    else expect(ids('skipped'), text).toEqual([...(run.skipped ?? [])].sort())
     expect(report.passed).toBe(true)
   })
 }

@@ -92,17 +92,23 @@ it('exports exactly its public values', () => {
 })
 
 const testingValues = [
+  'bashFixture',
   'conformanceFixtureDir',
   'conformanceFixtures',
   'copyFixture',
   'cppFixture',
   'createMemoryWorkspace',
+  'cssFixture',
+  'dockerfileFixture',
   'formatConformanceReport',
   'goFixture',
+  'htmlFixture',
+  'jsonFixture',
   'pythonFixture',
   'runConformance',
   'rustFixture',
   'typeScriptFixture',
+  'yamlFixture',
 ]
 
 it('exports exactly its public testing kit from @codeseam/lsp/testing', async () => {

@@ -1,7 +1,20 @@
 export { runConformance, formatConformanceReport } from './conformance.js'
 export type { ConformanceCheck, ConformanceOptions, ConformanceReport, ConformanceSubject } from './conformance.js'
 export type { ConformanceCheckId, ConformanceFixture, FixtureSite, FixtureSymbol } from './fixture-record.js'
-export { conformanceFixtures, cppFixture, goFixture, pythonFixture, rustFixture, typeScriptFixture } from './records/index.js'
+export {
+  bashFixture,
+  conformanceFixtures,
+  cppFixture,
+  cssFixture,
+  dockerfileFixture,
+  goFixture,
+  htmlFixture,
+  jsonFixture,
+  pythonFixture,
+  rustFixture,
+  typeScriptFixture,
+  yamlFixture,
+} from './records/index.js'
 export { copyFixture, conformanceFixtureDir } from './fixture.js'
 export type { FixtureWorkspace } from './fixture.js'
 export { createMemoryWorkspace } from './memory-workspace.js'

@@ -24,7 +24,7 @@ export const cssSupport: SupportTable = {
   subtypes: none('types'),
   diagnostics: true,
   inlayHints: { no: 'the CSS server has no inlay hints' },
-  completion: true,
+  completion: { no: 'the CSS server offers completion only to clients that insert snippets, and codeseam does not' },
   codeActions: notYet,
   prepareRename: notYet,
   rename: notYet,
@@ -63,5 +63,5 @@ export const cssRecord: LanguageRecord = {
   projectFiles: [],
   grammar: [],
   fixture: 'css-basic',
-  notes: 'outline, lint diagnostics (unknown properties, empty rules, …), formatting, hover, completion',
+  notes: 'outline, lint diagnostics (unknown properties, empty rules, …), formatting, hover',
 }

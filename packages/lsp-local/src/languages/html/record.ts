@@ -24,7 +24,7 @@ export const htmlSupport: SupportTable = {
   subtypes: none('types'),
   diagnostics: true,
   inlayHints: { no: 'the HTML server has no inlay hints' },
-  completion: true,
+  completion: { no: 'the HTML server offers completion only to clients that insert snippets, and codeseam does not' },
   codeActions: { no: 'the HTML server offers no code actions' },
   prepareRename: notYet,
   rename: notYet,
@@ -60,5 +60,5 @@ export const htmlRecord: LanguageRecord = {
   grammar: [],
   fixture: 'html-basic',
   notes:
-    'outline (elements and embedded functions), formatting, hover, completion; diagnostics only for embedded `<style>` and `<script>` (HTML itself is not validated)',
+    'outline (elements and embedded functions), formatting, hover; diagnostics only for embedded `<style>` and `<script>` (HTML itself is not validated)',
 }

@@ -1,11 +1,24 @@
 import type { ConformanceFixture } from '../fixture-record.js'
+import { bashFixture, cssFixture, dockerfileFixture, htmlFixture, jsonFixture, yamlFixture } from './config.js'
 import { cppFixture } from './cpp.js'
 import { goFixture } from './go.js'
 import { pythonFixture } from './python.js'
 import { rustFixture } from './rust.js'
 import { typeScriptFixture } from './typescript.js'
 
-export { cppFixture, goFixture, pythonFixture, rustFixture, typeScriptFixture }
+export {
+  bashFixture,
+  cppFixture,
+  cssFixture,
+  dockerfileFixture,
+  goFixture,
+  htmlFixture,
+  jsonFixture,
+  pythonFixture,
+  rustFixture,
+  typeScriptFixture,
+  yamlFixture,
+}
 
 /** Every fixture record the kit ships, by language id. */
 export const conformanceFixtures = {
@@ -14,4 +27,10 @@ export const conformanceFixtures = {
   go: goFixture,
   rust: rustFixture,
   cpp: cppFixture,
+  yaml: yamlFixture,
+  json: jsonFixture,
+  css: cssFixture,
+  html: htmlFixture,
+  shellscript: bashFixture,
+  dockerfile: dockerfileFixture,
 } as const satisfies { readonly [languageId: string]: ConformanceFixture }

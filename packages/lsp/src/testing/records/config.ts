@@ -1,0 +1,108 @@
+import type { ConformanceFixture } from '../fixture-record.js'
+import { kitFixtureDir } from '../fixture.js'
+
+/*
+ * The fixture records of a repository's configuration and script languages: YAML, JSON, CSS, HTML, shell and
+ * Dockerfile. Their servers outline, validate and format one document at a time; each record names what its
+ * language has (a YAML anchor's definition, a shell function's references) and leaves the rest out, so those
+ * checks are skipped, never passed.
+ */
+
+/** YAML (`fixtures/conformance-yaml`): a schema named by a local `$schema` comment, an anchor and its alias. */
+export const yamlFixture: ConformanceFixture = {
+  languageId: 'yaml',
+  dir: kitFixtureDir('conformance-yaml'),
+  main: 'service.yml',
+  definition: {
+    use: { file: 'service.yml', text: 'health_port: *listen', at: 'listen' },
+    declaration: { file: 'service.yml', text: '&listen 8080', at: '8080' },
+  },
+  hover: { at: { file: 'service.yml', text: 'port: &listen', at: 'port' }, includes: ['TCP port'] },
+  unformatted: { file: 'service.yml', text: 'queue:    orders' },
+  documentSymbols: {
+    file: 'service.yml',
+    symbols: [
+      { name: 'name', kind: 'string' },
+      { name: 'worker', kind: 'module', children: [{ name: 'queue', kind: 'string' }] },
+    ],
+  },
+  typeError: { file: 'broken.yml', text: 'name: second' },
+}
+
+/** JSON (`fixtures/conformance-json`): a package manifest whose local `$schema` describes its fields. */
+export const jsonFixture: ConformanceFixture = {
+  languageId: 'json',
+  dir: kitFixtureDir('conformance-json'),
+  main: 'package.json',
+  hover: { at: { file: 'package.json', text: '"version": "1.0.0"', at: 'version' }, includes: ['semver'] },
+  unformatted: { file: 'package.json', text: '"build":    "tsc"' },
+  documentSymbols: {
+    file: 'package.json',
+    symbols: [
+      { name: 'name', kind: 'string' },
+      { name: 'scripts', kind: 'module', children: [{ name: 'build', kind: 'string' }] },
+    ],
+  },
+  typeError: { file: 'broken.json', text: '"version" "1.0.0"' },
+}
+
+/** CSS (`fixtures/conformance-css`): rules, an unknown property, a malformed declaration. */
+export const cssFixture: ConformanceFixture = {
+  languageId: 'css',
+  dir: kitFixtureDir('conformance-css'),
+  main: 'site.css',
+  hover: { at: { file: 'site.css', text: 'margin: 0 auto', at: 'margin' }, includes: ['margin'] },
+  unformatted: { file: 'site.css', text: 'padding:4px' },
+  documentSymbols: {
+    file: 'site.css',
+    symbols: [
+      { name: '.header', kind: 'class' },
+      { name: '.footer', kind: 'class' },
+    ],
+  },
+  typeError: { file: 'broken.css', text: '.panel { width: 10px; height }' },
+}
+
+/** HTML (`fixtures/conformance-html`): elements, an embedded stylesheet and script (HTML itself is not validated). */
+export const htmlFixture: ConformanceFixture = {
+  languageId: 'html',
+  dir: kitFixtureDir('conformance-html'),
+  main: 'index.html',
+  hover: { at: { file: 'index.html', text: '<main id="content">', at: 'main' }, includes: ['main'] },
+  unformatted: { file: 'index.html', text: '<p>Text</p>' },
+  documentSymbols: { file: 'index.html', symbols: [{ name: 'html', kind: 'field' }] },
+}
+
+/** Shell (`fixtures/conformance-bash`): functions and a variable across two sourced scripts, an unclosed `if`. */
+export const bashFixture: ConformanceFixture = {
+  languageId: 'shellscript',
+  dir: kitFixtureDir('conformance-bash'),
+  main: 'scripts/deploy.sh',
+  definition: {
+    use: { file: 'scripts/deploy.sh', text: 'deploy_to "$TARGET_HOST"', at: 'deploy_to' },
+    declaration: { file: 'scripts/deploy.sh', text: 'deploy_to() {', at: 'deploy_to' },
+  },
+  references: { declaration: { file: 'scripts/lib.sh', text: 'log_line() {', at: 'log_line' }, word: 'log_line' },
+  hover: { at: { file: 'scripts/deploy.sh', text: 'set -euo pipefail', at: 'set' }, includes: ['set'] },
+  unformatted: { file: 'scripts/deploy.sh', text: '  log_line "done"' },
+  documentSymbols: {
+    file: 'scripts/deploy.sh',
+    symbols: [
+      { name: 'TARGET_HOST', kind: 'variable' },
+      { name: 'deploy_to', kind: 'function' },
+    ],
+  },
+  typeError: { file: 'scripts/broken.sh', text: 'if [ -n "$1" ]; then' },
+}
+
+/** Dockerfile (`fixtures/conformance-dockerfile`): two build stages; an `EXPOSE` that is no port. */
+export const dockerfileFixture: ConformanceFixture = {
+  languageId: 'dockerfile',
+  dir: kitFixtureDir('conformance-dockerfile'),
+  main: 'Dockerfile',
+  hover: { at: { file: 'Dockerfile', text: 'WORKDIR /app', at: 'WORKDIR' }, includes: ['WORKDIR'] },
+  completion: { at: { file: 'Dockerfile', text: 'EXPOSE 80', at: 'EXPOSE' }, labels: ['EXPOSE', 'ENV'] },
+  unformatted: { file: 'Dockerfile', text: '    COPY . .' },
+  documentSymbols: { file: 'Dockerfile', symbols: [{ name: 'FROM', kind: 'function' }] },
+  typeError: { file: 'broken.dockerfile', text: 'EXPOSE notaport' },
+}
