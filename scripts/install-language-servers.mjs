@@ -1,5 +1,5 @@
 // Installs the built-in language servers codeseam does not ship inside its npm dependencies (gopls from the Go
-// module proxy, rust-analyzer from crates.io), each with its language record's own install command, when the
+// module proxy; rust-analyzer and taplo from crates.io), each with its language record's own install command, when the
 // record's lookup does not find a working one. Nothing here lists languages: the records do
 // (packages/lsp-local/src/languages/). Debian packages (clangd) need root and are .ci/run's.
 //   node scripts/install-language-servers.mjs          # after `pnpm build`

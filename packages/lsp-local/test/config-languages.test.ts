@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import * as nodePath from 'node:path'
 
 import { applyTextEdits, createLsp, isLspError, pathToUri, type LspDocumentSymbol, type LspService } from '@codeseam/lsp'
@@ -63,9 +63,15 @@ const samples: Readonly<
   },
   // No corpus holds a Dockerfile: the fixture's, by its name and by `.dockerfile`.
   dockerfile: { fixture: ['Dockerfile', 'broken.dockerfile'], corpus: {} },
+  taplo: {
+    fixture: ['Cargo.toml', 'broken.toml'],
+    corpus: { thiserror: ['Cargo.toml', 'impl/Cargo.toml', 'rust-toolchain.toml'], flask: ['pyproject.toml'] },
+  },
 }
 const records = languageRecords.filter((record) => samples[record.id] !== undefined)
 const inCI = process.env['CI'] === 'true'
+const taplo = records.find((r) => r.id === 'taplo')
+const taploFound = taplo !== undefined && (await taplo.locate()).found
 const corpora = corporaFolder()
 
 test('every configuration record is compared here', () => {
@@ -195,7 +201,11 @@ class BareServer {
 }
 
 for (const record of records) {
-  const missing = (await record.locate()).found ? undefined : 'its npm dependency is not installed: run pnpm install'
+  const located = await record.locate()
+  const missing = located.found ? undefined : located.why
+  if (missing !== undefined && inCI) {
+    test(`${record.language}: its server`, () => expect(missing, 'under CI=true every built-in server must be installed').toBeUndefined())
+  }
   const places: Array<{ name: string; open: () => { root: string; remove: () => void }; files: ReadonlyArray<string> }> = [
     { name: `fixture ${record.fixture}`, open: () => copyFixture(record.fixture), files: samples[record.id]?.fixture ?? [] },
   ]
@@ -325,4 +335,68 @@ describe.skipIf(records.length === 0)('schemas are never downloaded', () => {
       server.close()
     }
   }, 120_000)
+
+  test.skipIf(taplo === undefined || !taploFound)(
+    'taplo: the schema catalog it loads while answering initialize, and a #:schema URL, never leave through the seam; bare taplo fetches the catalog',
+    async () => {
+      // A recording HTTP proxy: every request line (`CONNECT www.schemastore.org:443 …`, `GET http://…`) is kept.
+      const seen: string[] = []
+      const proxy = createNetServer((socket) => {
+        socket.once('data', (chunk: Buffer) => {
+          seen.push(chunk.toString('latin1').split('\r\n')[0] ?? '')
+          socket.destroy()
+        })
+      })
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+      const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+      const copy = copyFixture('toml-basic')
+      writeFileSync(nodePath.join(copy.root, 'remote.toml'), '#:schema http://schemas.invalid/remote.json\nname = "x"\n')
+      const saved = { HTTPS_PROXY: process.env['HTTPS_PROXY'], HTTP_PROXY: process.env['HTTP_PROXY'] }
+      // The host's own environment names the recording proxy, as a user's might: the server must not use it.
+      process.env['HTTPS_PROXY'] = proxyUrl
+      process.env['HTTP_PROXY'] = proxyUrl
+      const host = await createLocalHost({ envAllow: ['HTTPS_PROXY', 'HTTP_PROXY'] })
+      const lsp = createLsp()
+      try {
+        await host.attach(lsp, [{ root: copy.root, trust: 'trusted' }])
+        const path = nodePath.join(copy.root, 'remote.toml')
+        await lsp.query({ operation: 'diagnostics', root: copy.root, path })
+        await lsp.query({ operation: 'documentSymbols', root: copy.root, path })
+        expect(seen, 'requests the proxy received through the seam').toEqual([])
+        // Bare, with taplo's own defaults and the same proxy: it loads the schema store catalog at initialize.
+        const located = await (taplo as LanguageRecord).locate()
+        const child = spawn(located.command, ['lsp', 'stdio'], {
+          cwd: copy.root,
+          env: { ...process.env, HTTPS_PROXY: proxyUrl, HTTP_PROXY: proxyUrl },
+          stdio: ['pipe', 'pipe', 'ignore'],
+        })
+        const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin))
+        connection.listen()
+        try {
+          const connected = new Promise<void>((resolve) => proxy.on('connection', () => resolve()))
+          await connection.sendRequest(InitializeRequest.type, {
+            processId: process.pid,
+            rootUri: pathToUri(copy.root),
+            workspaceFolders: [{ uri: pathToUri(copy.root), name: 'bare' }],
+            capabilities: {},
+          })
+          await connected
+          expect(seen.join('\n')).toMatch(/schemastore/)
+        } finally {
+          connection.dispose()
+          child.kill()
+        }
+      } finally {
+        process.env['HTTPS_PROXY'] = saved.HTTPS_PROXY
+        process.env['HTTP_PROXY'] = saved.HTTP_PROXY
+        if (saved.HTTPS_PROXY === undefined) delete process.env['HTTPS_PROXY']
+        if (saved.HTTP_PROXY === undefined) delete process.env['HTTP_PROXY']
+        await lsp.dispose()
+        await host.dispose()
+        copy.remove()
+        proxy.close()
+      }
+    },
+    120_000,
+  )
 })

@@ -6,6 +6,7 @@ import {
   dockerfileFixture,
   htmlFixture,
   jsonFixture,
+  tomlFixture,
   yamlFixture,
   formatConformanceReport,
   goFixture,
@@ -64,6 +65,7 @@ const expectedRuns: Readonly<Record<string, ReadonlyArray<ConformanceCheckId>>> 
   html: ['documentSymbols', 'format', 'hover'],
   bash: ['definition', 'diagnostics', 'documentSymbols', 'format', 'hover', 'references'],
   dockerfile: ['completion', 'diagnostics', 'documentSymbols', 'format', 'hover'],
+  taplo: ['diagnostics', 'documentSymbols', 'format'],
 }
 const fixtureFor: Readonly<Record<string, ConformanceFixture>> = {
   typescript: typeScriptFixture,
@@ -77,6 +79,7 @@ const fixtureFor: Readonly<Record<string, ConformanceFixture>> = {
   html: htmlFixture,
   bash: bashFixture,
   dockerfile: dockerfileFixture,
+  taplo: tomlFixture,
 }
 const builtins = await builtinProfiles()
 const runs: ReadonlyArray<LanguageRun> = languageRecords

@@ -107,6 +107,7 @@ const testingValues = [
   'pythonFixture',
   'runConformance',
   'rustFixture',
+  'tomlFixture',
   'typeScriptFixture',
   'yamlFixture',
 ]

@@ -13,6 +13,7 @@ import { jsonRecord } from './json/record.js'
 import { pyrightRecord, pyrightSupport } from './pyright/record.js'
 import type { LanguageRecord, Located } from './record.js'
 import { rustAnalyzerRecord } from './rust-analyzer/record.js'
+import { taploRecord } from './taplo/record.js'
 import { typeScriptLanguageServerRecord } from './typescript-language-server/record.js'
 import { nativeTypeScriptSupport, typeScriptRecord } from './typescript/record.js'
 import { yamlRecord } from './yaml/record.js'
@@ -31,6 +32,7 @@ export const languageRecords: ReadonlyArray<LanguageRecord> = [
   htmlRecord,
   bashRecord,
   dockerfileRecord,
+  taploRecord,
 ]
 
 /**

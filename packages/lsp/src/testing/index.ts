@@ -12,6 +12,7 @@ export {
   jsonFixture,
   pythonFixture,
   rustFixture,
+  tomlFixture,
   typeScriptFixture,
   yamlFixture,
 } from './records/index.js'

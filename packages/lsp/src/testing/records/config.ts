@@ -106,3 +106,19 @@ export const dockerfileFixture: ConformanceFixture = {
   documentSymbols: { file: 'Dockerfile', symbols: [{ name: 'FROM', kind: 'function' }] },
   typeError: { file: 'broken.dockerfile', text: 'EXPOSE notaport' },
 }
+
+/** TOML (`fixtures/conformance-toml`): a Cargo manifest; a key without a value. */
+export const tomlFixture: ConformanceFixture = {
+  languageId: 'toml',
+  dir: kitFixtureDir('conformance-toml'),
+  main: 'Cargo.toml',
+  unformatted: { file: 'Cargo.toml', text: 'edition  =  "2021"' },
+  documentSymbols: {
+    file: 'Cargo.toml',
+    symbols: [
+      { name: 'package', kind: 'object', children: [{ name: 'name', kind: 'string' }] },
+      { name: 'features', kind: 'object' },
+    ],
+  },
+  typeError: { file: 'broken.toml', text: 'host =' },
+}

@@ -1,5 +1,5 @@
 import type { ConformanceFixture } from '../fixture-record.js'
-import { bashFixture, cssFixture, dockerfileFixture, htmlFixture, jsonFixture, yamlFixture } from './config.js'
+import { bashFixture, cssFixture, dockerfileFixture, htmlFixture, jsonFixture, tomlFixture, yamlFixture } from './config.js'
 import { cppFixture } from './cpp.js'
 import { goFixture } from './go.js'
 import { pythonFixture } from './python.js'
@@ -16,6 +16,7 @@ export {
   jsonFixture,
   pythonFixture,
   rustFixture,
+  tomlFixture,
   typeScriptFixture,
   yamlFixture,
 }
@@ -33,4 +34,5 @@ export const conformanceFixtures = {
   html: htmlFixture,
   shellscript: bashFixture,
   dockerfile: dockerfileFixture,
+  toml: tomlFixture,
 } as const satisfies { readonly [languageId: string]: ConformanceFixture }

@@ -1,0 +1,110 @@
+import { homedir } from 'node:os'
+import * as nodePath from 'node:path'
+
+import type { SupportTable } from '../../policy/profile-operations.js'
+import { absolutePathEntries, executablesNamed } from '../lookup.js'
+import type { LanguageRecord, Located } from '../record.js'
+import { mergeSettings } from '../settings.js'
+
+/** The taplo release codeseam builds: crates.io's `taplo-cli`, whose default features include the language server. */
+export const taploVersion = '0.10.0'
+
+/** Where `codeseam install taplo` puts it: outside any clone, one build per machine. */
+export function taploCacheRoot(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const cache =
+    env['XDG_CACHE_HOME'] !== undefined && env['XDG_CACHE_HOME'] !== '' ? env['XDG_CACHE_HOME'] : nodePath.join(homedir(), '.cache')
+  return nodePath.join(cache, 'codeseam', `taplo-${taploVersion}`)
+}
+
+export const taploInstall = `cargo install taplo-cli --version ${taploVersion} --locked --root ~/.cache/codeseam/taplo-${taploVersion}`
+
+const none = (what: string) => ({ no: `TOML has no ${what}` })
+const fromSchemas = { no: 'taplo answers it from JSON schemas, and codeseam loads none (nothing is downloaded)' }
+
+/** taplo: outline, syntax diagnostics, formatting. */
+export const taploSupport: SupportTable = {
+  definition: none('definitions'),
+  typeDefinition: none('types'),
+  declaration: none('declarations'),
+  implementation: none('implementations'),
+  references: none('references'),
+  hover: fromSchemas,
+  signatureHelp: none('signatures'),
+  documentSymbols: true,
+  workspaceSymbols: { no: 'taplo outlines one document at a time' },
+  prepareCallHierarchy: none('calls'),
+  incomingCalls: none('calls'),
+  outgoingCalls: none('calls'),
+  prepareTypeHierarchy: none('types'),
+  supertypes: none('types'),
+  subtypes: none('types'),
+  diagnostics: true,
+  inlayHints: { no: 'taplo has no inlay hints' },
+  completion: fromSchemas,
+  codeActions: { no: 'taplo has no code actions codeseam offers' },
+  prepareRename: { no: 'taplo renames keys only with a schema; codeseam does not offer it' },
+  rename: { no: 'taplo renames keys only with a schema; codeseam does not offer it' },
+  format: true,
+  resolveCodeAction: { no: 'taplo resolves no code actions' },
+}
+
+/** Proxy variables (reqwest reads both cases) naming the discard port on loopback: every request fails at once. */
+const deadProxy: Readonly<Record<string, string>> = Object.fromEntries(
+  ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'].map((name) => [name, 'http://127.0.0.1:9']),
+)
+
+async function locateTaplo(): Promise<Located> {
+  const [found] = [
+    ...executablesNamed('taplo', absolutePathEntries()),
+    ...executablesNamed('taplo', [nodePath.join(taploCacheRoot(), 'bin')]),
+  ]
+  if (found !== undefined) {
+    return { found: true, command: found, ...(found.startsWith(taploCacheRoot()) ? { version: taploVersion } : {}) }
+  }
+  return {
+    found: false,
+    command: 'taplo',
+    why: `taplo is neither on PATH nor in ${nodePath.join(taploCacheRoot(), 'bin')}: build it with \`${taploInstall}\` (a few minutes, once per machine)`,
+  }
+}
+
+export const taploRecord: LanguageRecord = {
+  id: 'taplo',
+  language: 'TOML',
+  server: `taplo (crates.io \`taplo-cli\` ${taploVersion})`,
+  support: taploSupport,
+  locate: locateTaplo,
+  install: { command: taploInstall, source: 'cargo', lands: `~/.cache/codeseam/taplo-${taploVersion}/bin, found there without PATH` },
+  recognizes: (command, args) => nodePath.basename(command) === 'taplo' && args.includes('lsp'),
+  profile: () => ({
+    args: ['lsp', 'stdio'],
+    extensions: { '.toml': 'toml' },
+    initializationOptions: { configurationSection: 'evenBetterToml' },
+    // taplo initializes each workspace folder with its DEFAULT settings while it answers `initialize` — schemas
+    // on, the schema store catalog fetched — before it asks for codeseam's. Every HTTP(S) request it makes goes to
+    // a proxy on the discard port, which refuses: nothing is downloaded, at either trust level.
+    env: deadProxy,
+    settings: {
+      // Schemas are off at every trust level: taplo would fetch a catalog and any `#:schema https://…` a file names.
+      evenBetterToml: { schema: { enabled: false, catalogs: [], associations: {} }, formatter: {} },
+    },
+  }),
+  readiness: 'initialized',
+  trust: {
+    strip: [],
+    why: 'taplo runs no workspace code; what it may fetch is JSON schemas (the schema store catalog it loads while it answers `initialize`, a `#:schema` URL, a `.taplo.toml` association): its HTTP(S) proxy is a closed loopback port and schemas are off, at every trust level; for an untrusted root the workspace `.taplo.toml` is not read once the settings arrive',
+    harden(draft) {
+      draft.settings = mergeSettings(draft.settings, {
+        evenBetterToml: { schema: { enabled: false, catalogs: [] }, taplo: { configFile: { enabled: false } } },
+      })
+      draft.hardening.push('no schemas (none downloaded)', 'the workspace .taplo.toml is not read')
+    },
+  },
+  memory: { kind: 'none', why: 'taplo (Rust) has no heap limit; the process-tree memory ceiling applies' },
+  environment: { passed: [] },
+  projectFiles: [],
+  grammar: [],
+  fixture: 'toml-basic',
+  notes:
+    'outline, syntax diagnostics, formatting; no schemas (nothing is downloaded), so no hover or completion; `codeseam install taplo` builds it from crates.io',
+}
