@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -266,7 +266,22 @@ describe.skipIf(unreachable !== undefined && !ci)('packed tarballs installed tog
       const section = /\nCommands:\n([\s\S]*?)\n\n/.exec(stdout)?.[1]
       expect(section, stdout).toBeDefined()
       const commands = (section ?? '').split('\n').map((line) => line.trim().split(/\s+/)[0])
-      expect(commands.sort()).toEqual(['mcp', 'serve', ...[...readTools, ...mutatingTools].map(commandOf)].sort())
+      expect(commands.sort()).toEqual(['mcp', 'serve', 'doctor', 'install', ...[...readTools, ...mutatingTools].map(commandOf)].sort())
+    }, 600_000)
+
+    test('`codeseam doctor --json` finds every npm-shipped server inside the installed package', async () => {
+      const dir = await installed()
+      const { stdout } = await run(binOf(dir), ['doctor', '--json'], { cwd: dir, timeoutMs: 60_000 })
+      const { languages } = JSON.parse(stdout) as {
+        languages: Array<{ id: string; found: boolean; installSource: string; leadingArgs?: string[]; command?: string }>
+      }
+      const shipped = languages.filter((l) => l.installSource === 'dependency')
+      expect(shipped.length).toBeGreaterThan(0)
+      for (const language of shipped) {
+        expect(language.found, `${language.id}: ${stdout}`).toBe(true)
+        // Found in this install, never in the repository the test runs from.
+        expect(realpathSync(language.leadingArgs?.[0] ?? language.command ?? ''), language.id).toContain(realpathSync(dir))
+      }
     }, 600_000)
 
     test.each(workspaces)(
