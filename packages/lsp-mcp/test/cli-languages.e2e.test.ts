@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
@@ -7,33 +6,18 @@ import { fileURLToPath } from 'node:url'
 import { builtinLanguages, type BuiltinLanguage } from '@codeseam/lsp-local'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { requireBuiltCli, withDeadline } from './support/mcp-process.js'
+import { runBuiltCli, type CliRun } from './support/mcp-process.js'
 
 // `codeseam doctor` and `codeseam install`, run as the built bin. A "bare" machine is made by giving the CLI a
 // PATH that holds only node and an empty HOME/GOPATH: gopls, rust-analyzer and clangd are then missing, and what
 // the CLI says to run must be exactly what docs/cli.md documents.
 
-interface Run {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
 const repo = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 let bare: string
 let bareEnv: NodeJS.ProcessEnv
 
-function codeseam(args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = process.env): Promise<Run> {
-  const child = spawn(process.execPath, [requireBuiltCli(), ...args], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
-  const done = new Promise<Run>((resolve, reject) => {
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-  return withDeadline(done, 60_000, `codeseam ${args.join(' ')}`)
+function codeseam(args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = process.env): Promise<CliRun> {
+  return runBuiltCli(args, { cwd: repo, env, deadlineMs: 60_000 })
 }
 
 /** docs/cli.md's install table: id → the documented command (undefined for "nothing: reinstall codeseam"). */

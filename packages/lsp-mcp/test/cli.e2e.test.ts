@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
@@ -9,38 +8,22 @@ import { toolCommand } from '../src/cli/flags.js'
 import { runCli } from '../src/cli/main.js'
 import { collectTools } from '../src/tool-set.js'
 import { slowHoverSetup, waitForLog } from './support/fault-server.js'
-import { requireBuiltCli, withDeadline } from './support/mcp-process.js'
+import { runBuiltCli, type CliRun } from './support/mcp-process.js'
 import { copyFixture, positionOf, removeWorkspace } from './support/workspace.js'
 
 // The `codeseam` CLI as people and scripts run it: the built bin, a real workspace, real language servers.
-
-interface Run {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
 
 let root: string
 
 function codeseam(
   args: ReadonlyArray<string>,
   options: { cwd?: string; env?: NodeJS.ProcessEnv; started?: (pid: number) => void } = {},
-): Promise<Run> {
-  const child = spawn(process.execPath, [requireBuiltCli(), ...args], {
+): Promise<CliRun> {
+  return runBuiltCli(args, {
     cwd: options.cwd ?? root,
     env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.started === undefined ? {} : { started: options.started }),
   })
-  if (child.pid !== undefined) options.started?.(child.pid)
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
-  const done = new Promise<Run>((resolve, reject) => {
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-  return withDeadline(done, 120_000, `codeseam ${args.join(' ')}`)
 }
 
 const location = (position: { line: number; column: number }, path: string) => `${path}:${position.line}:${position.column}`

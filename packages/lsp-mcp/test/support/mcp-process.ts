@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
@@ -99,4 +100,38 @@ export function withDeadline<T>(promise: Promise<T>, ms: number, what: string): 
     timer = setTimeout(() => reject(new Error(`deadline of ${ms} ms passed waiting for ${what}`)), ms)
   })
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer))
+}
+
+/** What one run of the built `codeseam` bin printed, and its exit code. */
+export interface CliRun {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs the built `codeseam` bin once (no terminal), within a deadline. */
+export function runBuiltCli(
+  args: ReadonlyArray<string>,
+  options: {
+    readonly cwd: string
+    readonly env: NodeJS.ProcessEnv
+    readonly started?: (pid: number) => void
+    readonly deadlineMs?: number
+  },
+): Promise<CliRun> {
+  const child = spawn(process.execPath, [requireBuiltCli(), ...args], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  if (child.pid !== undefined) options.started?.(child.pid)
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+  const done = new Promise<CliRun>((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+  return withDeadline(done, options.deadlineMs ?? 120_000, `codeseam ${args.join(' ')}`)
 }

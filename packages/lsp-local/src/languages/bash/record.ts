@@ -1,21 +1,17 @@
 import type { SupportTable } from '../../policy/profile-operations.js'
 import { bundledNodeServer, runsBundled } from '../bundled.js'
 import { absolutePathEntries, executablesNamed } from '../lookup.js'
+import { documentLanguageSupport, notYet } from '../document-language.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { mergeSettings } from '../settings.js'
 
 /** The bash-language-server release codeseam installs. */
 export const bashServerVersion = '5.8.1'
 
-const none = (what: string) => ({ no: `shell scripts have no ${what}` })
-const notYet = { no: 'the server has it; codeseam does not offer it until a test holds it to it' }
-
 /** bash-language-server: outline, definitions and references of functions and variables, ShellCheck, shfmt. */
-export const bashSupport: SupportTable = {
+export const bashSupport: SupportTable = documentLanguageSupport({ files: 'shell scripts', verb: 'have' }, 'bash-language-server', {
   definition: true,
-  typeDefinition: none('types'),
-  declaration: none('declarations apart from definitions'),
-  implementation: none('implementations'),
+  declaration: { no: 'shell scripts have no declarations apart from definitions' },
   references: true,
   hover: true,
   signatureHelp: { no: 'bash-language-server has no signature help' },
@@ -24,18 +20,13 @@ export const bashSupport: SupportTable = {
   prepareCallHierarchy: { no: 'bash-language-server has no call hierarchy' },
   incomingCalls: { no: 'bash-language-server has no call hierarchy' },
   outgoingCalls: { no: 'bash-language-server has no call hierarchy' },
-  prepareTypeHierarchy: none('types'),
-  supertypes: none('types'),
-  subtypes: none('types'),
   diagnostics: true,
-  inlayHints: { no: 'bash-language-server has no inlay hints' },
   completion: true,
   codeActions: notYet,
   prepareRename: notYet,
   rename: notYet,
   format: true,
-  resolveCodeAction: { no: 'bash-language-server resolves no code actions' },
-}
+})
 
 /** The helper programs the server runs, found on the host's PATH now (absolute: never a workspace's copy). */
 function helpers(): { shellcheck?: string; shfmt?: string } {

@@ -1,36 +1,21 @@
 import type { SupportTable } from '../../policy/profile-operations.js'
 import { bundledNodeServer, langserversExtractedVersion, runsBundled } from '../bundled.js'
+import { documentLanguageSupport, inertNodeServer, notYet } from '../document-language.js'
 import type { LanguageRecord } from '../record.js'
 
-const none = (what: string) => ({ no: `stylesheets have no ${what}` })
-const notYet = { no: 'the server has it; codeseam does not offer it until a test holds it to it' }
-
 /** vscode-css-language-server: CSS, SCSS and Less outlines, lint diagnostics, formatting, hover. */
-export const cssSupport: SupportTable = {
+export const cssSupport: SupportTable = documentLanguageSupport({ files: 'stylesheets', verb: 'have' }, 'the CSS server', {
   definition: notYet,
-  typeDefinition: none('types'),
-  declaration: none('declarations'),
-  implementation: none('implementations'),
   references: notYet,
   hover: true,
-  signatureHelp: none('signatures'),
   documentSymbols: true,
-  workspaceSymbols: { no: 'the CSS server outlines one document at a time' },
-  prepareCallHierarchy: none('calls'),
-  incomingCalls: none('calls'),
-  outgoingCalls: none('calls'),
-  prepareTypeHierarchy: none('types'),
-  supertypes: none('types'),
-  subtypes: none('types'),
   diagnostics: true,
-  inlayHints: { no: 'the CSS server has no inlay hints' },
   completion: { no: 'the CSS server offers completion only to clients that insert snippets, and codeseam does not' },
   codeActions: notYet,
   prepareRename: notYet,
   rename: notYet,
   format: true,
-  resolveCodeAction: { no: 'the CSS server resolves no code actions' },
-}
+})
 
 export const cssRecord: LanguageRecord = {
   id: 'css',
@@ -50,18 +35,9 @@ export const cssRecord: LanguageRecord = {
       less: { validate: true, format: { enable: true } },
     },
   }),
-  readiness: 'initialized',
-  trust: {
-    strip: [],
-    why: 'the CSS server runs no workspace code and downloads nothing: it reads the stylesheets it is given and, for `@import` links, files by path',
-    harden(draft) {
-      draft.hardening.push('nothing to switch off (the server runs no workspace code)')
-    },
-  },
-  memory: { kind: 'node' },
-  environment: { passed: [] },
-  projectFiles: [],
-  grammar: [],
+  ...inertNodeServer(
+    'the CSS server runs no workspace code and downloads nothing: it reads the stylesheets it is given and, for `@import` links, files by path',
+  ),
   fixture: 'css-basic',
   notes: 'outline, lint diagnostics (unknown properties, empty rules, …), formatting, hover',
 }

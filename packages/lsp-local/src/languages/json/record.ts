@@ -1,36 +1,19 @@
 import type { SupportTable } from '../../policy/profile-operations.js'
 import { bundledNodeServer, langserversExtractedVersion, runsBundled } from '../bundled.js'
+import { documentLanguageSupport } from '../document-language.js'
 import type { LanguageRecord } from '../record.js'
 import { mergeSettings } from '../settings.js'
 
-const none = (what: string) => ({ no: `JSON has no ${what}` })
-
 /** vscode-json-language-server: a configuration file's outline, syntax and schema diagnostics, formatting. */
-export const jsonSupport: SupportTable = {
-  definition: none('definitions'),
-  typeDefinition: none('types'),
-  declaration: none('declarations'),
-  implementation: none('implementations'),
-  references: none('references'),
+export const jsonSupport: SupportTable = documentLanguageSupport({ files: 'JSON', verb: 'has' }, 'the JSON server', {
   hover: true,
-  signatureHelp: none('signatures'),
   documentSymbols: true,
-  workspaceSymbols: { no: 'the JSON server outlines one document at a time' },
-  prepareCallHierarchy: none('calls'),
-  incomingCalls: none('calls'),
-  outgoingCalls: none('calls'),
-  prepareTypeHierarchy: none('types'),
-  supertypes: none('types'),
-  subtypes: none('types'),
   diagnostics: true,
-  inlayHints: { no: 'the JSON server has no inlay hints' },
   completion: { no: 'the JSON server completes only from a schema, which codeseam does not associate' },
   codeActions: { no: 'the JSON server offers no code actions without a schema' },
-  prepareRename: none('names to rename'),
-  rename: none('names to rename'),
   format: true,
   resolveCodeAction: { no: 'the JSON server offers no code actions without a schema' },
-}
+})
 
 export const jsonRecord: LanguageRecord = {
   id: 'json',

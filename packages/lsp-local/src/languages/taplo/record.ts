@@ -3,6 +3,7 @@ import * as nodePath from 'node:path'
 
 import type { SupportTable } from '../../policy/profile-operations.js'
 import { absolutePathEntries, executablesNamed } from '../lookup.js'
+import { documentLanguageSupport } from '../document-language.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { mergeSettings } from '../settings.js'
 
@@ -18,35 +19,19 @@ export function taploCacheRoot(env: Readonly<Record<string, string | undefined>>
 
 export const taploInstall = `cargo install taplo-cli --version ${taploVersion} --locked --root ~/.cache/codeseam/taplo-${taploVersion}`
 
-const none = (what: string) => ({ no: `TOML has no ${what}` })
 const fromSchemas = { no: 'taplo answers it from JSON schemas, and codeseam loads none (nothing is downloaded)' }
 
 /** taplo: outline, syntax diagnostics, formatting. */
-export const taploSupport: SupportTable = {
-  definition: none('definitions'),
-  typeDefinition: none('types'),
-  declaration: none('declarations'),
-  implementation: none('implementations'),
-  references: none('references'),
+export const taploSupport: SupportTable = documentLanguageSupport({ files: 'TOML', verb: 'has' }, 'taplo', {
   hover: fromSchemas,
-  signatureHelp: none('signatures'),
   documentSymbols: true,
-  workspaceSymbols: { no: 'taplo outlines one document at a time' },
-  prepareCallHierarchy: none('calls'),
-  incomingCalls: none('calls'),
-  outgoingCalls: none('calls'),
-  prepareTypeHierarchy: none('types'),
-  supertypes: none('types'),
-  subtypes: none('types'),
   diagnostics: true,
-  inlayHints: { no: 'taplo has no inlay hints' },
   completion: fromSchemas,
   codeActions: { no: 'taplo has no code actions codeseam offers' },
   prepareRename: { no: 'taplo renames keys only with a schema; codeseam does not offer it' },
   rename: { no: 'taplo renames keys only with a schema; codeseam does not offer it' },
   format: true,
-  resolveCodeAction: { no: 'taplo resolves no code actions' },
-}
+})
 
 /** Proxy variables (reqwest reads both cases) naming the discard port on loopback: every request fails at once. */
 const deadProxy: Readonly<Record<string, string>> = Object.fromEntries(

@@ -1,39 +1,25 @@
 import type { SupportTable } from '../../policy/profile-operations.js'
 import { bundledNodeServer, runsBundled } from '../bundled.js'
+import { documentLanguageSupport } from '../document-language.js'
 import type { LanguageRecord } from '../record.js'
 import { mergeSettings } from '../settings.js'
 
 /** The yaml-language-server release codeseam installs: the newest 1.x (2.0 needs Node 22). */
 export const yamlServerVersion = '1.25.0'
 
-const none = (what: string) => ({ no: `YAML has no ${what}` })
-
 /** yaml-language-server: outline, syntax (and schema) diagnostics, formatting, anchors. */
-export const yamlSupport: SupportTable = {
+export const yamlSupport: SupportTable = documentLanguageSupport({ files: 'YAML', verb: 'has' }, 'yaml-language-server', {
   definition: true,
-  typeDefinition: none('types'),
-  declaration: none('declarations apart from definitions'),
-  implementation: none('implementations'),
-  references: { no: 'yaml-language-server has no references' },
+  declaration: { no: 'YAML has no declarations apart from definitions' },
   hover: true,
-  signatureHelp: none('signatures'),
   documentSymbols: true,
-  workspaceSymbols: { no: 'yaml-language-server outlines one document at a time' },
-  prepareCallHierarchy: none('calls'),
-  incomingCalls: none('calls'),
-  outgoingCalls: none('calls'),
-  prepareTypeHierarchy: none('types'),
-  supertypes: none('types'),
-  subtypes: none('types'),
   diagnostics: true,
-  inlayHints: { no: 'yaml-language-server has no inlay hints' },
   completion: true,
   codeActions: true,
   prepareRename: { no: 'yaml-language-server renames only anchors; codeseam does not offer it' },
   rename: { no: 'yaml-language-server renames only anchors; codeseam does not offer it' },
   format: true,
-  resolveCodeAction: { no: 'yaml-language-server resolves no code actions' },
-}
+})
 
 export const yamlRecord: LanguageRecord = {
   id: 'yaml',
