@@ -23,6 +23,7 @@ import { workspaceDiagnostics } from './features/workspace-diagnostics.js'
 import { workspaceSymbols } from './features/workspace-symbols.js'
 import { recordFor } from './languages/index.js'
 import type { HostCore } from './pool/host-core.js'
+import { languageLacks } from './policy/profile-operations.js'
 import type { ServerProfile } from './policy/profiles.js'
 
 /** The seam provider for one profile: routes each request to the (project root, profile) server. */
@@ -47,7 +48,9 @@ export class ProfileProvider implements LspProvider, Serving {
     this.fileNames = profile.fileNames ?? {}
     this.interpreters = profile.interpreters ?? {}
     // What the server lacks but can be built from what it has is declared too, and derived (RFC 0010).
-    this.operations = [...operations, ...derivedFrom(operations)]
+    // Not what the language itself lacks (a Dockerfile has no types to build a hierarchy of).
+    const support = recordFor(profile)?.support
+    this.operations = [...operations, ...derivedFrom(operations).filter((op) => support === undefined || !languageLacks(support, op))]
     this.languageFacts = recordFor(profile)?.grammar ?? []
   }
 

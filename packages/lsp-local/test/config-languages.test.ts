@@ -67,6 +67,8 @@ const samples: Readonly<
     fixture: ['Cargo.toml', 'broken.toml'],
     corpus: { thiserror: ['Cargo.toml', 'impl/Cargo.toml', 'rust-toolchain.toml'], flask: ['pyproject.toml'] },
   },
+  // No corpus holds a .proto file: the fixture's buf module.
+  buf: { fixture: ['proto/shop/v1/shop.proto', 'proto/shop/v1/broken.proto'], corpus: {} },
 }
 const records = languageRecords.filter((record) => samples[record.id] !== undefined)
 const inCI = process.env['CI'] === 'true'
@@ -155,14 +157,29 @@ class BareServer {
     return server
   }
 
-  /** Opens a file and waits for its first published diagnostics (every one of these servers publishes on open). */
+  /**
+   * Opens a file and takes its diagnostics as codeseam's contract says a client should: the pushes after the open
+   * until they have been quiet for the host's `diagnosticsQuietMs` (400 ms; buf pushes compile errors, then its
+   * lint findings a moment later). Every one of these servers publishes on open.
+   */
   async open(path: string, languageId: string): Promise<Diagnostic[]> {
     const uri = pathToUri(path)
-    const published = new Promise<Diagnostic[]>((resolve) => this.waiting.set(uri, resolve))
+    const first = new Promise<Diagnostic[]>((resolve) => this.waiting.set(uri, resolve))
     await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: { uri, languageId, version: 1, text: readFileSync(path, 'utf8') },
     })
-    return this.diagnostics.get(uri) ?? published
+    let latest = this.diagnostics.get(uri) ?? (await first)
+    for (;;) {
+      const next = await new Promise<Diagnostic[] | undefined>((resolve) => {
+        const quiet = setTimeout(() => resolve(undefined), 400)
+        this.waiting.set(uri, (diagnostics) => {
+          clearTimeout(quiet)
+          resolve(diagnostics)
+        })
+      })
+      if (next === undefined) return latest
+      latest = next
+    }
   }
 
   /** The outline; `flat` when the server answers the older flat form (SymbolInformation: the HTML server). */

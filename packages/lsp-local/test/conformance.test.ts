@@ -6,6 +6,7 @@ import {
   dockerfileFixture,
   htmlFixture,
   jsonFixture,
+  protoFixture,
   tomlFixture,
   yamlFixture,
   formatConformanceReport,
@@ -66,6 +67,7 @@ const expectedRuns: Readonly<Record<string, ReadonlyArray<ConformanceCheckId>>> 
   bash: ['definition', 'diagnostics', 'documentSymbols', 'format', 'hover', 'references'],
   dockerfile: ['completion', 'diagnostics', 'documentSymbols', 'format', 'hover'],
   taplo: ['diagnostics', 'documentSymbols', 'format'],
+  buf: ['definition', 'diagnostics', 'documentSymbols', 'format', 'references'],
 }
 const fixtureFor: Readonly<Record<string, ConformanceFixture>> = {
   typescript: typeScriptFixture,
@@ -80,6 +82,7 @@ const fixtureFor: Readonly<Record<string, ConformanceFixture>> = {
   bash: bashFixture,
   dockerfile: dockerfileFixture,
   taplo: tomlFixture,
+  buf: protoFixture,
 }
 const builtins = await builtinProfiles()
 const runs: ReadonlyArray<LanguageRun> = languageRecords

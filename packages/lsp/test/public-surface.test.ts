@@ -104,6 +104,7 @@ const testingValues = [
   'goFixture',
   'htmlFixture',
   'jsonFixture',
+  'protoFixture',
   'pythonFixture',
   'runConformance',
   'rustFixture',

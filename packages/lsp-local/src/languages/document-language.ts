@@ -19,7 +19,7 @@ export function documentLanguageSupport(
   server: string,
   answers: Partial<SupportTable>,
 ): SupportTable {
-  const none = (what: string) => ({ no: `${language.files} ${language.verb} no ${what}` })
+  const none = (what: string) => ({ no: `${language.files} ${language.verb} no ${what}`, inLanguage: false as const })
   const noCodeActions = { no: `${server} offers no code actions` }
   return {
     definition: none('definitions'),

@@ -4,6 +4,7 @@ import { supportedOperations } from '../policy/profile-operations.js'
 import type { ServerProfile } from '../policy/profiles.js'
 
 import { bashRecord } from './bash/record.js'
+import { bufRecord } from './buf/record.js'
 import { clangdRecord, clangdSupport } from './clangd/record.js'
 import { cssRecord } from './css/record.js'
 import { dockerfileRecord } from './dockerfile/record.js'
@@ -33,6 +34,7 @@ export const languageRecords: ReadonlyArray<LanguageRecord> = [
   bashRecord,
   dockerfileRecord,
   taploRecord,
+  bufRecord,
 ]
 
 /**

@@ -27,3 +27,12 @@ export function dropFlag(args: ReadonlyArray<string>, flag: string): string[] {
   }
   return out
 }
+
+/**
+ * Proxy variables (both cases: Go's net/http and Rust's reqwest read them) naming the discard port on loopback:
+ * every HTTP(S) request a server makes by itself fails at once, so it downloads nothing (taplo's schema catalog,
+ * buf's remote dependencies).
+ */
+export const offlineProxy: Readonly<Record<string, string>> = Object.fromEntries(
+  ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'].map((name) => [name, 'http://127.0.0.1:9']),
+)

@@ -10,6 +10,7 @@ export {
   goFixture,
   htmlFixture,
   jsonFixture,
+  protoFixture,
   pythonFixture,
   rustFixture,
   tomlFixture,

@@ -2,10 +2,11 @@
 // absolute path (asked outside the workspace), and the workspace files that no environment variable or setting
 // can neutralise, which make codeseam refuse the root.
 import { execFileSync } from 'node:child_process'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
 import { lookUp } from '../../policy/executables.js'
+import { walkTree } from '../tree-walk.js'
 
 const sysroots = new Map<string, string | undefined>()
 
@@ -38,40 +39,21 @@ export function userSysroot(path: string, env: Readonly<Record<string, string>>)
   return sysroot
 }
 
-/** Folders never searched for workspace configuration: version control, dependencies, build output. */
-const skipped = new Set(['.git', '.hg', '.svn', 'node_modules', 'target'])
-
-/** At most this many folders are walked; past it the root is refused (nothing unseen is assumed safe). */
-export const configWalkLimit = 20_000
+export { configWalkLimit } from '../tree-walk.js'
 
 /**
  * Files in the tree that rust-analyzer or the cargo it runs obey over anything the client says:
  * `.cargo/config(.toml)` (`[env]` with `force = true` reaches the rustc that `cargo metadata` runs, whatever the
  * environment; `[build] rustflags`, linkers, source replacement) and `rust-analyzer.toml` (its `checkOnSave`,
- * `rustfmt.overrideCommand` win over the client's settings). `undefined` when the walk hit {@link configWalkLimit}.
+ * `rustfmt.overrideCommand` win over the client's settings). `undefined` when the walk hit the limit.
  */
 export function workspaceRustConfigs(root: string): string[] | undefined {
   const found: string[] = []
-  const pending = [root]
-  let walked = 0
-  while (pending.length > 0) {
-    const folder = pending.pop() as string
-    if (++walked > configWalkLimit) return undefined
-    let entries
-    try {
-      entries = readdirSync(folder, { withFileTypes: true })
-    } catch {
-      continue
-    }
-    for (const entry of entries) {
-      const path = nodePath.join(folder, entry.name)
-      // `.cargo` is checked even when it is a link: cargo follows it.
-      if (entry.name === '.cargo') {
-        for (const name of ['config', 'config.toml']) if (existsSync(nodePath.join(path, name))) found.push(nodePath.join(path, name))
-      } else if (entry.isDirectory()) {
-        if (!skipped.has(entry.name)) pending.push(path)
-      } else if (entry.name === 'rust-analyzer.toml' || entry.name === '.rust-analyzer.toml') found.push(path)
-    }
-  }
-  return found.sort()
+  const complete = walkTree(root, (entry, path) => {
+    // `.cargo` is checked even when it is a link: cargo follows it.
+    if (entry.name === '.cargo') {
+      for (const name of ['config', 'config.toml']) if (existsSync(nodePath.join(path, name))) found.push(nodePath.join(path, name))
+    } else if (!entry.isDirectory() && (entry.name === 'rust-analyzer.toml' || entry.name === '.rust-analyzer.toml')) found.push(path)
+  })
+  return complete ? found.sort() : undefined
 }

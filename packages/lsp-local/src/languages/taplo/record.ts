@@ -5,7 +5,7 @@ import type { SupportTable } from '../../policy/profile-operations.js'
 import { absolutePathEntries, executablesNamed } from '../lookup.js'
 import { documentLanguageSupport } from '../document-language.js'
 import type { LanguageRecord, Located } from '../record.js'
-import { mergeSettings } from '../settings.js'
+import { mergeSettings, offlineProxy } from '../settings.js'
 
 /** The taplo release codeseam builds: crates.io's `taplo-cli`, whose default features include the language server. */
 export const taploVersion = '0.10.0'
@@ -32,11 +32,6 @@ export const taploSupport: SupportTable = documentLanguageSupport({ files: 'TOML
   rename: { no: 'taplo renames keys only with a schema; codeseam does not offer it' },
   format: true,
 })
-
-/** Proxy variables (reqwest reads both cases) naming the discard port on loopback: every request fails at once. */
-const deadProxy: Readonly<Record<string, string>> = Object.fromEntries(
-  ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'].map((name) => [name, 'http://127.0.0.1:9']),
-)
 
 async function locateTaplo(): Promise<Located> {
   const [found] = [
@@ -68,7 +63,7 @@ export const taploRecord: LanguageRecord = {
     // taplo initializes each workspace folder with its DEFAULT settings while it answers `initialize` — schemas
     // on, the schema store catalog fetched — before it asks for codeseam's. Every HTTP(S) request it makes goes to
     // a proxy on the discard port, which refuses: nothing is downloaded, at either trust level.
-    env: deadProxy,
+    env: offlineProxy,
     settings: {
       // Schemas are off at every trust level: taplo would fetch a catalog and any `#:schema https://…` a file names.
       evenBetterToml: { schema: { enabled: false, catalogs: [], associations: {} }, formatter: {} },

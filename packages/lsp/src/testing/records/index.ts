@@ -1,5 +1,5 @@
 import type { ConformanceFixture } from '../fixture-record.js'
-import { bashFixture, cssFixture, dockerfileFixture, htmlFixture, jsonFixture, tomlFixture, yamlFixture } from './config.js'
+import { bashFixture, cssFixture, dockerfileFixture, htmlFixture, jsonFixture, protoFixture, tomlFixture, yamlFixture } from './config.js'
 import { cppFixture } from './cpp.js'
 import { goFixture } from './go.js'
 import { pythonFixture } from './python.js'
@@ -14,6 +14,7 @@ export {
   goFixture,
   htmlFixture,
   jsonFixture,
+  protoFixture,
   pythonFixture,
   rustFixture,
   tomlFixture,
@@ -35,4 +36,5 @@ export const conformanceFixtures = {
   shellscript: bashFixture,
   dockerfile: dockerfileFixture,
   toml: tomlFixture,
+  proto: protoFixture,
 } as const satisfies { readonly [languageId: string]: ConformanceFixture }
