@@ -81,6 +81,11 @@ describe('codeseam doctor', () => {
       expect(human.stdout).toContain(`install: codeseam install ${language.id}   (runs: ${command})`)
     }
     expect(human.stdout).toMatch(new RegExp(`missing: ${missing.map((l) => l.id).join(', ')}\\.`))
+    // Found, but without its helper programs (ShellCheck, shfmt are not on the bare PATH): what it lacks, and why.
+    const bash = languages.find((l) => l.id === 'bash')
+    expect(bash?.found).toBe(true)
+    expect(Object.keys(bash?.lacking ?? {}).sort()).toEqual(['diagnostics', 'format'])
+    expect(human.stdout).toContain(`lacks diagnostics: ${bash?.lacking?.diagnostics ?? 'missing'}`)
   })
 })
 

@@ -144,6 +144,7 @@ export async function builtinLanguages(): Promise<ReadonlyArray<BuiltinLanguage>
               command: located.command,
               ...(located.leadingArgs === undefined || located.leadingArgs.length === 0 ? {} : { leadingArgs: located.leadingArgs }),
               ...(located.version === undefined ? {} : { version: located.version }),
+              ...(located.lacking === undefined ? {} : { lacking: located.lacking }),
             }
           : { why: located.why }),
         install: record.install.command,

@@ -69,8 +69,10 @@ export async function runDoctor(args: ReadonlyArray<string>, io: CliIo): Promise
     const state = !language.enabledByDefault ? 'off' : language.found ? 'ok' : 'missing'
     lines.push(`${state.padEnd(8)} ${language.id.padEnd(27)} ${language.language}: ${language.server}`)
     lines.push(`${' '.repeat(9)}files: ${claims(language)}`)
-    if (language.found) lines.push(`${' '.repeat(9)}${where(language)}`)
-    else {
+    if (language.found) {
+      lines.push(`${' '.repeat(9)}${where(language)}`)
+      for (const [operation, why] of Object.entries(language.lacking ?? {})) lines.push(`${' '.repeat(9)}lacks ${operation}: ${why}`)
+    } else {
       lines.push(`${' '.repeat(9)}not found: ${language.why ?? 'unknown'}`)
       lines.push(`${' '.repeat(9)}install: ${installAdvice(language)}`)
     }
