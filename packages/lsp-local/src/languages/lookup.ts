@@ -86,3 +86,31 @@ export function toolchainLines(
     )
   })
 }
+
+const versionProbes = new Map<string, Promise<string | undefined>>()
+
+/**
+ * An executable's version as it reports it (`gopls version`, `buf --version`): run in the home folder (never a
+ * workspace), without a shell, bounded, once per executable and arguments; the first group of `pattern` in its
+ * output, undefined when it fails.
+ */
+export function probeVersion(executable: string, args: ReadonlyArray<string>, pattern: RegExp): Promise<string | undefined> {
+  const key = [executable, ...args].join('\0')
+  let probe = versionProbes.get(key)
+  if (probe === undefined) {
+    probe = new Promise((resolve) => {
+      execFile(executable, [...args], { encoding: 'utf8', timeout: 10_000, cwd: homedir(), windowsHide: true }, (error, out) => {
+        resolve(error === null ? pattern.exec(typeof out === 'string' ? out : '')?.[1] : undefined)
+      })
+    })
+    versionProbes.set(key, probe)
+  }
+  return probe
+}
+
+/** Where codeseam's own install commands put a built server: `$XDG_CACHE_HOME/codeseam/NAME`, else `~/.cache/codeseam/NAME`. */
+export function codeseamCacheDir(name: string, env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const cache =
+    env['XDG_CACHE_HOME'] !== undefined && env['XDG_CACHE_HOME'] !== '' ? env['XDG_CACHE_HOME'] : nodePath.join(homedir(), '.cache')
+  return nodePath.join(cache, 'codeseam', name)
+}

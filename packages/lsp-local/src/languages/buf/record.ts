@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { homedir } from 'node:os'
 import * as nodePath from 'node:path'
 
 import type { SupportTable } from '../../policy/profile-operations.js'
 import { documentLanguageSupport, notYet } from '../document-language.js'
 import { goBinDirectories } from '../gopls/record.js'
-import { absolutePathEntries, executablesNamed } from '../lookup.js'
+import { absolutePathEntries, executablesNamed, probeVersion } from '../lookup.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { offlineProxy } from '../settings.js'
 import { configWalkLimit, walkTree } from '../tree-walk.js'
@@ -32,21 +30,9 @@ export const bufSupport: SupportTable = documentLanguageSupport({ files: 'protob
   format: true,
 })
 
-const probed = new Map<string, Promise<string | undefined>>()
-
-/** `buf --version`, run in the home folder (never a workspace), bounded, once per path. */
+/** `buf --version` (see probeVersion). */
 function bufVersionOf(executable: string): Promise<string | undefined> {
-  let probe = probed.get(executable)
-  if (probe === undefined) {
-    probe = new Promise((resolve) => {
-      execFile(executable, ['--version'], { encoding: 'utf8', timeout: 10_000, cwd: homedir(), windowsHide: true }, (error, out) => {
-        const match = /^(\d+\.\d+\.\d+\S*)/.exec(typeof out === 'string' ? out.trim() : '')
-        resolve(error === null ? match?.[1] : undefined)
-      })
-    })
-    probed.set(executable, probe)
-  }
-  return probe
+  return probeVersion(executable, ['--version'], /^(\d+\.\d+\.\d+\S*)/m)
 }
 
 async function locateBuf(): Promise<Located> {

@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process'
 import { homedir } from 'node:os'
 import * as nodePath from 'node:path'
 
 import { builtInFactsFor } from '@codeseam/lsp'
 
 import type { SupportTable } from '../../policy/profile-operations.js'
-import { absolutePathEntries, executablesNamed } from '../lookup.js'
+import { absolutePathEntries, executablesNamed, probeVersion } from '../lookup.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { mergeSettings } from '../settings.js'
 import { goLibraryRoots, goWorkEnvironment } from './toolchain.js'
@@ -50,21 +49,9 @@ export function goBinDirectories(env: Readonly<Record<string, string | undefined
   return gopath.filter((dir) => nodePath.isAbsolute(dir)).map((dir) => nodePath.join(dir, 'bin'))
 }
 
-const probed = new Map<string, Promise<string | undefined>>()
-
-/** `gopls version` (the binary's own report, run outside any workspace, bounded, once per path). */
+/** `gopls version` (see probeVersion). */
 function goplsVersionOf(executable: string): Promise<string | undefined> {
-  let probe = probed.get(executable)
-  if (probe === undefined) {
-    probe = new Promise((resolve) => {
-      execFile(executable, ['version'], { encoding: 'utf8', timeout: 10_000, cwd: homedir(), windowsHide: true }, (error, out) => {
-        const match = /gopls (v\d+\.\d+\.\d+\S*)/.exec(typeof out === 'string' ? out : '')
-        resolve(error === null ? match?.[1] : undefined)
-      })
-    })
-    probed.set(executable, probe)
-  }
-  return probe
+  return probeVersion(executable, ['version'], /gopls (v\d+\.\d+\.\d+\S*)/)
 }
 
 /**

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import * as nodePath from 'node:path'
@@ -6,7 +5,7 @@ import * as nodePath from 'node:path'
 import { builtInFactsFor } from '@codeseam/lsp'
 
 import type { SupportTable } from '../../policy/profile-operations.js'
-import { absolutePathEntries, executablesNamed, toolchainLines } from '../lookup.js'
+import { absolutePathEntries, codeseamCacheDir, executablesNamed, probeVersion, toolchainLines } from '../lookup.js'
 import type { LanguageRecord, LibraryRoot, Located } from '../record.js'
 import { mergeSettings } from '../settings.js'
 import { configWalkLimit, userSysroot, workspaceRustConfigs } from './untrusted.js'
@@ -16,9 +15,7 @@ export const rustAnalyzerVersion = '0.0.348'
 
 /** Where the project's own install script puts it: outside any clone, so every checkout on the machine reuses one build. */
 export function rustAnalyzerCacheRoot(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  const cache =
-    env['XDG_CACHE_HOME'] !== undefined && env['XDG_CACHE_HOME'] !== '' ? env['XDG_CACHE_HOME'] : nodePath.join(homedir(), '.cache')
-  return nodePath.join(cache, 'codeseam', `rust-analyzer-${rustAnalyzerVersion}`)
+  return codeseamCacheDir(`rust-analyzer-${rustAnalyzerVersion}`, env)
 }
 
 export const rustAnalyzerInstall = `cargo install ra_ap_rust-analyzer --version ${rustAnalyzerVersion} --locked --root ~/.cache/codeseam/rust-analyzer-${rustAnalyzerVersion}`
@@ -50,25 +47,13 @@ export const rustAnalyzerSupport: SupportTable = {
   resolveCodeAction: true,
 }
 
-const probed = new Map<string, Promise<string | undefined>>()
-
 /**
- * `rust-analyzer --version`, run outside any workspace, bounded, once per path. The rustup proxy that
- * `~/.cargo/bin/rust-analyzer` is on machines without the component fails here ("Unknown binary
- * 'rust-analyzer' in official toolchain"), which is how it is told apart from a real server.
+ * `rust-analyzer --version` (see probeVersion). The rustup proxy that `~/.cargo/bin/rust-analyzer` is on machines
+ * without the component fails here ("Unknown binary 'rust-analyzer' in official toolchain"), which is how it is
+ * told apart from a real server.
  */
 function rustAnalyzerVersionOf(executable: string): Promise<string | undefined> {
-  let probe = probed.get(executable)
-  if (probe === undefined) {
-    probe = new Promise((resolve) => {
-      execFile(executable, ['--version'], { encoding: 'utf8', timeout: 10_000, cwd: homedir(), windowsHide: true }, (error, out) => {
-        const match = /^rust-analyzer (\S+)/m.exec(typeof out === 'string' ? out : '')
-        resolve(error === null ? (match?.[1] ?? undefined) : undefined)
-      })
-    })
-    probed.set(executable, probe)
-  }
-  return probe
+  return probeVersion(executable, ['--version'], /^rust-analyzer (\S+)/m)
 }
 
 let rustLibraries: Promise<ReadonlyArray<LibraryRoot>> | undefined

@@ -1,8 +1,7 @@
-import { homedir } from 'node:os'
 import * as nodePath from 'node:path'
 
 import type { SupportTable } from '../../policy/profile-operations.js'
-import { absolutePathEntries, executablesNamed } from '../lookup.js'
+import { absolutePathEntries, codeseamCacheDir, executablesNamed } from '../lookup.js'
 import { documentLanguageSupport } from '../document-language.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { mergeSettings, offlineProxy } from '../settings.js'
@@ -12,9 +11,7 @@ export const taploVersion = '0.10.0'
 
 /** Where `codeseam install taplo` puts it: outside any clone, one build per machine. */
 export function taploCacheRoot(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  const cache =
-    env['XDG_CACHE_HOME'] !== undefined && env['XDG_CACHE_HOME'] !== '' ? env['XDG_CACHE_HOME'] : nodePath.join(homedir(), '.cache')
-  return nodePath.join(cache, 'codeseam', `taplo-${taploVersion}`)
+  return codeseamCacheDir(`taplo-${taploVersion}`, env)
 }
 
 export const taploInstall = `cargo install taplo-cli --version ${taploVersion} --locked --root ~/.cache/codeseam/taplo-${taploVersion}`
