@@ -19,7 +19,7 @@ import {
   type ConformanceFixture,
 } from '@codeseam/lsp/testing'
 
-import { builtinProfiles, createLocalHost, type LocalHost } from '../src/index.js'
+import { builtinLanguages, builtinProfiles, createLocalHost, type LocalHost } from '../src/index.js'
 import { languageRecords } from '../src/languages/index.js'
 import { LeakCheck } from './helpers.js'
 
@@ -85,6 +85,9 @@ const fixtureFor: Readonly<Record<string, ConformanceFixture>> = {
   buf: protoFixture,
 }
 const builtins = await builtinProfiles()
+// A server found without a helper program its record's checks need (bash without ShellCheck or shfmt) cannot run
+// them: it is missing here, with what to install, as an absent server is.
+const lacking = new Map((await builtinLanguages()).map((l) => [l.id, Object.values(l.lacking ?? {}).join('; ')]))
 const runs: ReadonlyArray<LanguageRun> = languageRecords
   .filter((record) => record.enabled !== false && fixtureFor[record.id] !== undefined)
   .map((record) => {
@@ -94,7 +97,11 @@ const runs: ReadonlyArray<LanguageRun> = languageRecords
       fixture: fixtureFor[record.id] as ConformanceFixture,
       profileId: record.id,
       ...(record.id in expectedRuns ? { runs: expectedRuns[record.id] ?? [] } : { skipped: expectedSkips[record.id] ?? [] }),
-      ...(profile?.unavailable === undefined ? {} : { missing: profile.unavailable }),
+      ...(profile?.unavailable !== undefined
+        ? { missing: profile.unavailable }
+        : (lacking.get(record.id) ?? '') !== ''
+          ? { missing: lacking.get(record.id) ?? '' }
+          : {}),
     }
   })
 
