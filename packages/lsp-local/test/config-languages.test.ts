@@ -8,27 +8,16 @@ import { applyTextEdits, createLsp, isLspError, pathToUri, type LspDocumentSymbo
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
   createMessageConnection,
-  ConfigurationRequest,
-  DidOpenTextDocumentNotification,
-  DocumentFormattingRequest,
-  DocumentSymbolRequest,
-  InitializedNotification,
   InitializeRequest,
-  PublishDiagnosticsNotification,
-  RegistrationRequest,
   StreamMessageReader,
   StreamMessageWriter,
-  type Diagnostic,
   type DocumentSymbol,
-  type SymbolInformation,
-  type MessageConnection,
-  type TextEdit,
 } from 'vscode-languageserver-protocol/node'
 
 import { createLocalHost, type LocalHost } from '../src/index.js'
-import { languageRecords, profileOf } from '../src/languages/index.js'
-import { planSpawn } from '../src/policy/trust.js'
+import { languageRecords } from '../src/languages/index.js'
 import type { LanguageRecord } from '../src/languages/record.js'
+import { BareServer, type Outline } from './config-bare-server.js'
 import { copyFixture } from './helpers.js'
 import { corporaFolder, unpackCorpus } from './oracle/workspaces.js'
 
@@ -67,6 +56,14 @@ const samples: Readonly<
     fixture: ['Cargo.toml', 'broken.toml'],
     corpus: { thiserror: ['Cargo.toml', 'impl/Cargo.toml', 'rust-toolchain.toml'], flask: ['pyproject.toml'] },
   },
+  // Markdown: broken and unused links in the fixture; real docs with YAML front matter and relative links.
+  markdown: {
+    fixture: ['README.md', 'docs/guide.md', 'broken.md'],
+    corpus: {
+      'tanstack-query': ['README.md', 'docs/framework/react/overview.md', 'docs/framework/react/guides/queries.md'],
+      flask: ['README.md'],
+    },
+  },
   // No corpus holds a .proto file: the fixture's buf module.
   buf: { fixture: ['proto/shop/v1/shop.proto', 'proto/shop/v1/broken.proto'], corpus: {} },
 }
@@ -80,12 +77,8 @@ test('every configuration record is compared here', () => {
   expect(records.map((r) => r.id).sort()).toEqual(Object.keys(samples).sort())
 })
 
-/** What an outline says, kind aside (the seam names kinds; the server numbers them): name, line, children. */
-type Outline = Array<{ name: string; line: number; children: Outline }>
 const seamOutline = (symbols: ReadonlyArray<LspDocumentSymbol>): Outline =>
   symbols.map((s) => ({ name: s.name, line: s.selectionRange.start.line, children: seamOutline(s.children) }))
-const bareOutline = (symbols: ReadonlyArray<DocumentSymbol>): Outline =>
-  symbols.map((s) => ({ name: s.name, line: s.selectionRange.start.line, children: bareOutline(s.children ?? []) }))
 
 const flatten = (outline: Outline): Outline => outline.flatMap((s) => [{ ...s, children: [] }, ...flatten(s.children)])
 const byLine = (a: Outline[number], b: Outline[number]) => a.line - b.line || a.name.localeCompare(b.name)
@@ -94,128 +87,6 @@ const severities = ['error', 'warning', 'information', 'hint'] as const
 /** A diagnostic's line, severity and message; a schema that did not load is compared without the reason (the bare client refuses differently). */
 const diagnosticKey = (line: number, severity: string, message: string) =>
   `${line + 1} ${severity} ${message.replace(/^(Unable to load schema from '[^']*'):.*$/s, '$1')}`
-
-/** The record's server, bare: the lookup's command, the profile's arguments, options and settings; no codeseam in between. */
-class BareServer {
-  private readonly diagnostics = new Map<string, Diagnostic[]>()
-  private readonly waiting = new Map<string, (d: Diagnostic[]) => void>()
-  private constructor(
-    private readonly connection: MessageConnection,
-    private readonly stop: () => void,
-  ) {
-    connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
-      this.diagnostics.set(params.uri, params.diagnostics)
-      this.waiting.get(params.uri)?.(params.diagnostics)
-    })
-  }
-
-  /**
-   * `untrusted`: the command, environment and settings codeseam's own spawn plan gives an untrusted root (what the
-   * seam runs here, so both see the same ShellCheck options); `record`: the record's profile as it stands, unhardened.
-   */
-  static async start(record: LanguageRecord, root: string, plan: 'untrusted' | 'record' = 'untrusted'): Promise<BareServer> {
-    const located = await record.locate()
-    if (!located.found) throw new Error(located.why)
-    const profile = record.profile(located)
-    const spawnPlan =
-      plan === 'untrusted'
-        ? planSpawn(profileOf(record, located), { root, trust: 'untrusted', env: { ...process.env } as Record<string, string> })
-        : {
-            command: located.command,
-            args: [...(located.leadingArgs ?? []), ...profile.args],
-            settings: profile.settings ?? {},
-            env: process.env,
-          }
-    const child = spawn(spawnPlan.command, spawnPlan.args, { cwd: root, env: spawnPlan.env, stdio: ['pipe', 'pipe', 'ignore'] })
-    const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin))
-    const settings = spawnPlan.settings as Record<string, unknown>
-    // A section is a dotted path into the settings (`bashIde`, `docker.languageserver.formatter`).
-    const lookup = (section: string | undefined): unknown =>
-      (section ?? '')
-        .split('.')
-        .filter((part) => part !== '')
-        .reduce<unknown>(
-          (at, part) => (at !== null && typeof at === 'object' ? ((at as Record<string, unknown>)[part] ?? null) : null),
-          settings,
-        )
-    connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => lookup(item.section)))
-    // A server that registers capabilities as it starts (the Dockerfile server) waits for the answer.
-    connection.onRequest(RegistrationRequest.type, () => undefined)
-    const server = new BareServer(connection, () => child.kill())
-    connection.listen()
-    await connection.sendRequest(InitializeRequest.type, {
-      processId: process.pid,
-      rootUri: pathToUri(root),
-      workspaceFolders: [{ uri: pathToUri(root), name: 'bare' }],
-      initializationOptions: profile.initializationOptions,
-      capabilities: {
-        workspace: { configuration: true },
-        textDocument: { documentSymbol: { hierarchicalDocumentSymbolSupport: true }, publishDiagnostics: {} },
-      },
-    })
-    await connection.sendNotification(InitializedNotification.type, {})
-    return server
-  }
-
-  /**
-   * Opens a file and takes its diagnostics as codeseam's contract says a client should: the pushes after the open
-   * until they have been quiet for the host's `diagnosticsQuietMs` (400 ms; buf pushes compile errors, then its
-   * lint findings a moment later). Every one of these servers publishes on open.
-   */
-  async open(path: string, languageId: string): Promise<Diagnostic[]> {
-    const uri = pathToUri(path)
-    const first = new Promise<Diagnostic[]>((resolve) => this.waiting.set(uri, resolve))
-    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {
-      textDocument: { uri, languageId, version: 1, text: readFileSync(path, 'utf8') },
-    })
-    let latest = this.diagnostics.get(uri) ?? (await first)
-    for (;;) {
-      const next = await new Promise<Diagnostic[] | undefined>((resolve) => {
-        const quiet = setTimeout(() => resolve(undefined), 400)
-        this.waiting.set(uri, (diagnostics) => {
-          clearTimeout(quiet)
-          resolve(diagnostics)
-        })
-      })
-      if (next === undefined) return latest
-      latest = next
-    }
-  }
-
-  /** The outline; `flat` when the server answers the older flat form (SymbolInformation: the HTML server). */
-  async outline(path: string): Promise<{ outline: Outline; flat: boolean }> {
-    const symbols = (await this.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: pathToUri(path) } })) ?? []
-    const flat = symbols.some((s) => 'location' in s)
-    if (flat) {
-      const lines = (symbols as SymbolInformation[]).map((s) => ({ name: s.name, line: s.location.range.start.line, children: [] }))
-      return { outline: lines, flat }
-    }
-    return { outline: bareOutline(symbols as DocumentSymbol[]), flat }
-  }
-
-  async formatted(path: string): Promise<string> {
-    const edits: TextEdit[] | null = await this.connection.sendRequest(DocumentFormattingRequest.type, {
-      textDocument: { uri: pathToUri(path) },
-      options: { tabSize: 2, insertSpaces: true },
-    })
-    // As a client does: a position past its line is the line's end, a line past the text is the text's end.
-    const text = readFileSync(path, 'utf8')
-    const lines = text.split(/\r?\n/)
-    const clamp = (p: { line: number; character: number }) =>
-      p.line >= lines.length
-        ? { line: lines.length - 1, character: lines.at(-1)?.length ?? 0 }
-        : { line: p.line, character: Math.min(p.character, lines[p.line]?.length ?? 0) }
-    return applyTextEdits(
-      text,
-      (edits ?? []).map((e) => ({ ...e, range: { start: clamp(e.range.start), end: clamp(e.range.end) } })),
-    )
-  }
-
-  dispose(): void {
-    this.connection.dispose()
-    this.stop()
-  }
-}
 
 for (const record of records) {
   const located = await record.locate()
@@ -276,7 +147,8 @@ for (const record of records) {
               diagnosticKey(
                 d.range.start.line,
                 severities[(d.severity ?? 1) - 1] ?? 'error',
-                typeof d.message === 'string' ? d.message : d.message.value,
+                // The seam says a path inside the workspace relative to its root (the Markdown server's missing files).
+                (typeof d.message === 'string' ? d.message : d.message.value).replaceAll(`${copy.root}/`, ''),
               ),
             )
             .sort()
@@ -293,7 +165,8 @@ for (const record of records) {
           else expect(outline, `${file}: outline`).toEqual(expected.outline)
           expect(outline.length, `${file} has an outline`).toBeGreaterThan(0)
 
-          // Formatting: the text after the seam's edit is the text after the bare server's.
+          // Formatting: the text after the seam's edit is the text after the bare server's (the Markdown server has none).
+          if (record.support.format !== true) return
           const text = readFileSync(path, 'utf8')
           try {
             const formatted = await lsp.query({ operation: 'format', root: copy.root, path, options: { tabSize: 2, insertSpaces: true } })

@@ -11,6 +11,7 @@ import { dockerfileRecord } from './dockerfile/record.js'
 import { goplsRecord } from './gopls/record.js'
 import { htmlRecord } from './html/record.js'
 import { jsonRecord } from './json/record.js'
+import { markdownRecord } from './markdown/record.js'
 import { pyrightRecord, pyrightSupport } from './pyright/record.js'
 import type { LanguageRecord, Located } from './record.js'
 import { rustAnalyzerRecord } from './rust-analyzer/record.js'
@@ -31,6 +32,7 @@ export const languageRecords: ReadonlyArray<LanguageRecord> = [
   jsonRecord,
   cssRecord,
   htmlRecord,
+  markdownRecord,
   bashRecord,
   dockerfileRecord,
   taploRecord,

@@ -115,6 +115,11 @@ export interface ServerProfile {
    * downloaded. Servers that ask without being told (the JSON server) need no flag.
    */
   readonly clientContent?: boolean
+  /**
+   * The server asks its client for what an editor gives it (VS Code's Markdown server: `markdown/parse` and the
+   * workspace's files, answered for the workspace root only; see server/markdown-client.ts).
+   */
+  readonly editorServices?: 'markdown'
   /** Behaviour for untrusted roots. Default: run with the trusted settings (the profile runs no workspace code). */
   readonly untrusted?: UntrustedPolicy
   /** Set when the profile cannot run here (e.g. its executable is missing): why, and what to install. */

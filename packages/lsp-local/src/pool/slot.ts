@@ -14,6 +14,7 @@ import { SlotGate } from './gate.js'
 import { SharedStart } from './shared-start.js'
 import { slotStatus, slotUnavailable } from './slot-status.js'
 import { SlotTelemetry } from './slot-telemetry.js'
+import { editorServicesOf } from '../server/markdown-client.js'
 
 /** What a slot asks of the host around a start. */
 export interface SlotHooks {
@@ -173,6 +174,7 @@ export class ServerSlot {
       livenessGraceMs: this.config.livenessGraceMs,
       serverStatus: this.profile.readiness === 'serverStatus',
       clientContent: this.profile.clientContent === true,
+      editorServices: editorServicesOf(this.profile),
       allowedCommands: recordFor(this.profile)?.allowedCommands,
       workspaceRoot: this.workspaceRoot,
       onEscape: () => this.hooks?.escaped?.(this.workspaceRoot),

@@ -33,7 +33,9 @@ import {
   type WorkspaceFolder,
 } from 'vscode-languageserver-protocol/node'
 
+import { serveMarkdownClient } from './markdown-client.js'
 import { messageWriter } from './message-writer.js'
+import type { LanguageServerSpec } from './spec.js'
 import type { ServerProcess } from './process.js'
 import { droppedAnswerError, guardedStream, GuardedMessageReader } from './guarded-stream.js'
 
@@ -98,7 +100,12 @@ export interface ClientHandlers {
  * of the reader. Every server→client request gets an answer, because some servers (the native
  * TypeScript 7 server) block until theirs are answered.
  */
-export function connect(process: ServerProcess, handlers: ClientHandlers, maxMessageBytes: number): MessageConnection {
+export function connect(
+  process: ServerProcess,
+  handlers: ClientHandlers,
+  maxMessageBytes: number,
+  editor?: (connection: MessageConnection) => void,
+): MessageConnection {
   // An answer over maxMessageBytes is dropped unread and its request fails (requests.ts says how); any other
   // oversized or malformed output breaks the connection.
   const reader: GuardedMessageReader = new GuardedMessageReader(
@@ -144,8 +151,20 @@ export function connect(process: ServerProcess, handlers: ClientHandlers, maxMes
       handlers.progress(params.token, value as WorkDoneProgressBegin)
     }
   })
+  editor?.(connection)
   connection.onError(([error]) => handlers.broken(error))
   connection.onClose(() => handlers.closed())
   connection.listen()
   return connection
+}
+
+/** The editor requests a spec's server makes (see `ServerProfile.editorServices`), answered; none for most servers. */
+export function editorRequests(
+  spec: LanguageServerSpec,
+  openText: (path: string) => string | undefined,
+): ((connection: MessageConnection) => void) | undefined {
+  const services = spec.editorServices
+  if (services === undefined) return undefined
+  const workspaceRoot = spec.workspaceRoot ?? spec.root
+  return (connection) => serveMarkdownClient(connection, { workspaceRoot, extensions: services.extensions, openText })
 }

@@ -21,7 +21,7 @@ import {
 import { DocumentSync } from '../documents/documents.js'
 import { AnalysisPasses } from './analysis-passes.js'
 import { Busy } from './busy.js'
-import { connect, yamlRegisterContentRequest } from './connection.js'
+import { connect, editorRequests, yamlRegisterContentRequest } from './connection.js'
 import { CrashSignal } from './crash.js'
 import { Deadlines } from './deadlines.js'
 import { DiagnosticsStore, type DiagnosticsEntry } from './diagnostics.js'
@@ -109,6 +109,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
         },
       },
       spec.maxMessageBytes,
+      editorRequests(spec, (path) => this.documents.get(path)?.text),
     )
     this.documents = new DocumentSync(
       {
@@ -275,8 +276,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
 
   /** A timed-out request starts a liveness probe (see {@link Liveness}); not while crashed or stopping. */
   private probeLiveness(): void {
-    if (this.crashed.error !== undefined || this.stopping !== undefined) return
-    this.liveness.probe()
+    if (this.crashed.error === undefined && this.stopping === undefined) this.liveness.probe()
   }
 
   /** Runs `body` while capturing workspace/applyEdit requests instead of refusing them; one capture at a time. */

@@ -1,6 +1,7 @@
 import type { ClientCapabilities } from 'vscode-languageserver-protocol/node'
 
 import type { FileLimits } from '../documents/file-limits.js'
+import type { EditorServices } from './markdown-client.js'
 
 /** Everything needed to run one server for one project root. */
 export interface LanguageServerSpec {
@@ -32,6 +33,8 @@ export interface LanguageServerSpec {
   readonly serverStatus?: boolean
   /** Tell the server to ask the client for remote content (see `ServerProfile.clientContent`). */
   readonly clientContent?: boolean
+  /** Answer the server's editor requests (see `ServerProfile.editorServices`), for these extensions' files. */
+  readonly editorServices?: EditorServices | undefined
   /** The only workspace/executeCommand commands code actions may run (the language record's), when it has a list. */
   readonly allowedCommands?: ReadonlyArray<string> | undefined
   /** The workspace root the server's files must stay in (its own root when not given). */

@@ -1,0 +1,65 @@
+import type { SupportTable } from '../../policy/profile-operations.js'
+import { bundledNodeServer, langserversExtractedVersion, runsBundled } from '../bundled.js'
+import { documentLanguageSupport, inertNodeServer, notYet } from '../document-language.js'
+import type { LanguageRecord } from '../record.js'
+
+/**
+ * vscode-markdown-language-server: a document's headers and link definitions as its outline, the workspace's
+ * headers as symbols, links followed to the header or file they name, a header's references, broken links.
+ */
+export const markdownSupport: SupportTable = documentLanguageSupport({ files: 'Markdown', verb: 'has' }, 'the Markdown server', {
+  definition: true,
+  references: true,
+  hover: notYet,
+  documentSymbols: true,
+  workspaceSymbols: true,
+  diagnostics: true,
+  completion: notYet,
+  codeActions: notYet,
+  prepareRename: notYet,
+  rename: notYet,
+  resolveCodeAction: notYet,
+})
+
+/** How each link check reports (VS Code's defaults, with validation on: it is off in VS Code until a user turns it on). */
+const validate = {
+  enabled: true,
+  referenceLinks: { enabled: 'warning' },
+  fragmentLinks: { enabled: 'warning' },
+  fileLinks: { enabled: 'warning', markdownFragmentLinks: 'inherit' },
+  ignoredLinks: [],
+  unusedLinkDefinitions: { enabled: 'hint' },
+  duplicateLinkDefinitions: { enabled: 'warning' },
+}
+
+export const markdownRecord: LanguageRecord = {
+  id: 'markdown',
+  language: 'Markdown',
+  server: `vscode-markdown-language-server (npm \`vscode-langservers-extracted\` ${langserversExtractedVersion})`,
+  support: markdownSupport,
+  locate: async () => bundledNodeServer('vscode-langservers-extracted', 'bin/vscode-markdown-language-server'),
+  install: { command: 'pnpm install', source: 'dependency' },
+  recognizes: (command, args) => runsBundled(command, args, 'vscode-langservers-extracted', 'vscode-markdown-language-server'),
+  profile: () => ({
+    args: ['--stdio'],
+    extensions: { '.md': 'markdown', '.markdown': 'markdown' },
+    initializationOptions: { markdownFileExtensions: ['md', 'markdown'] },
+    settings: {
+      markdown: {
+        validate,
+        suggest: { paths: { enabled: false, includeWorkspaceHeaderCompletions: 'never' } },
+        occurrencesHighlight: { enabled: false },
+        preferredMdPathExtensionStyle: 'auto',
+        server: { log: 'off' },
+      },
+    },
+    // It parses nothing and reads no file itself: codeseam answers its markdown/parse and markdown/fs requests.
+    editorServices: 'markdown',
+  }),
+  ...inertNodeServer(
+    'the Markdown server runs no workspace code and downloads nothing: it reads every file through the client (codeseam), which answers for the workspace root only (a link out of it is not checked, so never reported broken)',
+  ),
+  fixture: 'markdown-basic',
+  notes:
+    'outline (headers, link definitions), workspace symbols (headers), definition and references of header links, broken-link diagnostics (warnings); no formatting',
+}
