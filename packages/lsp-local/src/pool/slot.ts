@@ -7,14 +7,13 @@ import type { ServerProfile } from '../policy/profiles.js'
 import { serverEnvironment } from '../policy/environment.js'
 import { withHeapCap } from '../policy/limits.js'
 import { nestedSettings, type NestedProjects } from '../workspace/nested-projects.js'
-import { recordFor } from '../languages/index.js'
+import { editorServicesOf, recordFor } from '../languages/index.js'
 import { planSpawn } from '../policy/trust.js'
 import type { FeatureFacts } from './feature-facts.js'
 import { SlotGate } from './gate.js'
 import { SharedStart } from './shared-start.js'
 import { slotStatus, slotUnavailable } from './slot-status.js'
 import { SlotTelemetry } from './slot-telemetry.js'
-import { editorServicesOf } from '../server/markdown-client.js'
 
 /** What a slot asks of the host around a start. */
 export interface SlotHooks {
