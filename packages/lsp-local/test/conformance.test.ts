@@ -6,6 +6,7 @@ import {
   dockerfileFixture,
   htmlFixture,
   jsonFixture,
+  markdownFixture,
   protoFixture,
   tomlFixture,
   yamlFixture,
@@ -64,6 +65,8 @@ const expectedRuns: Readonly<Record<string, ReadonlyArray<ConformanceCheckId>>> 
   css: ['diagnostics', 'documentSymbols', 'format', 'hover'],
   // HTML itself is not validated: no diagnostics check.
   html: ['documentSymbols', 'format', 'hover'],
+  // Markdown's link checks are warnings (no type error to find) and it has no formatter.
+  markdown: ['definition', 'documentSymbols', 'references', 'workspaceSymbols'],
   bash: ['definition', 'diagnostics', 'documentSymbols', 'format', 'hover', 'references'],
   dockerfile: ['completion', 'diagnostics', 'documentSymbols', 'format', 'hover'],
   taplo: ['diagnostics', 'documentSymbols', 'format'],
@@ -79,6 +82,7 @@ const fixtureFor: Readonly<Record<string, ConformanceFixture>> = {
   json: jsonFixture,
   css: cssFixture,
   html: htmlFixture,
+  markdown: markdownFixture,
   bash: bashFixture,
   dockerfile: dockerfileFixture,
   taplo: tomlFixture,

@@ -104,6 +104,7 @@ const testingValues = [
   'goFixture',
   'htmlFixture',
   'jsonFixture',
+  'markdownFixture',
   'protoFixture',
   'pythonFixture',
   'runConformance',

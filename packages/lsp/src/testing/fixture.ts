@@ -19,7 +19,7 @@ export function kitFixtureDir(name: string): string {
 export const conformanceFixtureDir = kitFixtureDir('conformance')
 
 /** Source files whose words {@link FixtureWorkspace.occurrences} searches. */
-const sourceFile = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|pyi|go|rs|c|h|cc|cpp|cxx|hh|hpp|hxx|sh|bash|proto)$/
+const sourceFile = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|pyi|go|rs|c|h|cc|cpp|cxx|hh|hpp|hxx|sh|bash|proto|md|markdown)$/
 
 /** Folders a fixture copy may gain from its servers (build output, caches) that hold no fixture source. */
 const generatedFolder = new Set(['node_modules', 'target', '__pycache__'])

@@ -10,6 +10,7 @@ export {
   goFixture,
   htmlFixture,
   jsonFixture,
+  markdownFixture,
   protoFixture,
   pythonFixture,
   rustFixture,

@@ -2,10 +2,10 @@ import type { ConformanceFixture } from '../fixture-record.js'
 import { kitFixtureDir } from '../fixture.js'
 
 /*
- * The fixture records of a repository's configuration and script languages: YAML, JSON, CSS, HTML, shell and
- * Dockerfile. Their servers outline, validate and format one document at a time; each record names what its
- * language has (a YAML anchor's definition, a shell function's references) and leaves the rest out, so those
- * checks are skipped, never passed.
+ * The fixture records of a repository's configuration, documentation and script languages: YAML, JSON, CSS, HTML,
+ * Markdown, shell, Dockerfile, TOML and protobuf. Their servers outline, validate and format a document at a time;
+ * each record names what its language has (a YAML anchor's definition, a Markdown header's references) and leaves
+ * the rest out, so those checks are skipped, never passed.
  */
 
 /** YAML (`fixtures/conformance-yaml`): a schema named by a local `$schema` comment, an anchor and its alias. */
@@ -71,6 +71,26 @@ export const htmlFixture: ConformanceFixture = {
   hover: { at: { file: 'index.html', text: '<main id="content">', at: 'main' }, includes: ['main'] },
   unformatted: { file: 'index.html', text: '<p>Text</p>' },
   documentSymbols: { file: 'index.html', symbols: [{ name: 'html', kind: 'field' }] },
+}
+
+/** Markdown (`fixtures/conformance-markdown`): a header linked from two files, a link definition (its checks are warnings: no type error). */
+export const markdownFixture: ConformanceFixture = {
+  languageId: 'markdown',
+  dir: kitFixtureDir('conformance-markdown'),
+  main: 'README.md',
+  definition: {
+    use: { file: 'README.md', text: '(docs/guide.md#deployment)', at: 'guide.md' },
+    declaration: { file: 'docs/guide.md', text: '## Deployment', at: 'Deployment' },
+  },
+  references: { declaration: { file: 'docs/guide.md', text: '## Deployment', at: 'Deployment' }, word: 'deployment' },
+  documentSymbols: {
+    file: 'README.md',
+    symbols: [
+      { name: '# Shop', kind: 'string' },
+      { name: '[faq]', kind: 'constant' },
+    ],
+  },
+  workspaceSymbol: { query: 'Deployment', name: '## Deployment', kind: 'string', file: 'docs/guide.md' },
 }
 
 /** Shell (`fixtures/conformance-bash`): functions and a variable across two sourced scripts, an unclosed `if`. */

@@ -1,5 +1,5 @@
 import type { ConformanceFixture } from '../fixture-record.js'
-import { bashFixture, cssFixture, dockerfileFixture, htmlFixture, jsonFixture, protoFixture, tomlFixture, yamlFixture } from './config.js'
+import { bashFixture, cssFixture, dockerfileFixture, htmlFixture, jsonFixture, markdownFixture, protoFixture, tomlFixture, yamlFixture } from './config.js'
 import { cppFixture } from './cpp.js'
 import { goFixture } from './go.js'
 import { pythonFixture } from './python.js'
@@ -14,6 +14,7 @@ export {
   goFixture,
   htmlFixture,
   jsonFixture,
+  markdownFixture,
   protoFixture,
   pythonFixture,
   rustFixture,
@@ -33,6 +34,7 @@ export const conformanceFixtures = {
   json: jsonFixture,
   css: cssFixture,
   html: htmlFixture,
+  markdown: markdownFixture,
   shellscript: bashFixture,
   dockerfile: dockerfileFixture,
   toml: tomlFixture,
