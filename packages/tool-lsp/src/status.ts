@@ -11,7 +11,8 @@ const ServerOutput = Schema.Struct({
   server: Schema.optional(Schema.String),
   /** Workspace id, when the server belongs to one root. */
   rootId: Schema.optional(Schema.String),
-  state: Schema.Literals(['starting', 'indexing', 'ready', 'idle', 'crashed', 'unavailable']),
+  /** `not-started`: registered, with no server running for any open root yet; it starts on the first question about its files. */
+  state: Schema.Literals(['not-started', 'starting', 'indexing', 'ready', 'idle', 'crashed', 'unavailable']),
   /** Why it is unavailable or crashed, and what to do. */
   reason: Schema.optional(Schema.String),
   /** The exact command that installs a missing server (from the backend). */
@@ -59,7 +60,7 @@ export const codeStatus = defineTool({
   name: 'code_status',
   title: 'Language server status',
   description: [
-    'Which language servers serve this workspace, per language: state (starting, indexing, ready, idle, crashed, unavailable and why), the projects each has loaded of those found, the operations each answers, uptime and memory.',
+    'Which language servers serve this workspace, per language: state (not-started, starting, indexing, ready, idle, crashed, unavailable and why), the projects each has loaded of those found, the operations each answers, uptime and memory.',
     'Call it when another code_ tool answered empty or failed, to see whether a server is still indexing, crashed, or missing for that language (with what to install).',
     'It also lists, per operation since start, the calls made, their p50/p95 latency and failures by code.',
   ].join(' '),
@@ -70,7 +71,7 @@ export const codeStatus = defineTool({
   async execute(_input, context) {
     const providers = new Map(context.lsp.providers().map((p) => [String(p.id), p]))
     const roots = new Map(context.roots.map((r) => [r.root, r.id]))
-    const servers = context.lsp
+    const servers: Array<StatusResult['servers'][number]> = context.lsp
       .status()
       .filter((s) => s.root === undefined || roots.has(s.root))
       .map((status) => {
@@ -107,7 +108,23 @@ export const codeStatus = defineTool({
           ...(status.projects === undefined ? {} : { projects: { loaded: status.projects.loaded, found: status.projects.found } }),
         }
       })
-      .sort((a, b) => (a.provider < b.provider ? -1 : a.provider > b.provider ? 1 : (a.rootId ?? '') < (b.rootId ?? '') ? -1 : 1))
+    // A registered provider with no status yet (a local host starts servers on their first query) is listed as not
+    // started: a model asking before its first call learns which languages are served, and that none is running.
+    if (context.roots.length > 0) {
+      const listed = new Set(servers.map((s) => s.provider))
+      for (const provider of providers.values()) {
+        if (listed.has(String(provider.id))) continue
+        servers.push({
+          provider: String(provider.id),
+          state: 'not-started' as const,
+          reason: 'it starts on the first question about one of its files',
+          languages: [...new Set(Object.values(provider.extensions))].sort(),
+          extensions: Object.keys(provider.extensions).sort(),
+          operations: [...provider.operations],
+        })
+      }
+    }
+    servers.sort((a, b) => (a.provider < b.provider ? -1 : a.provider > b.provider ? 1 : (a.rootId ?? '') < (b.rootId ?? '') ? -1 : 1))
     const problems = servers.filter(
       (s) => s.state === 'unavailable' || s.state === 'crashed' || s.state === 'indexing' || s.state === 'starting',
     )
@@ -135,29 +152,34 @@ export const codeStatus = defineTool({
   },
 
   summary(result) {
-    const ready = result.servers.filter((s) => s.state === 'ready' || s.state === 'idle').length
-    return `${ready}/${plural(result.servers.length, 'server')} ready`
+    const started = result.servers.filter((s) => s.state !== 'not-started')
+    const ready = started.filter((s) => s.state === 'ready' || s.state === 'idle').length
+    const waiting = result.servers.length - started.length
+    return `${ready}/${plural(started.length, 'server')} ready${waiting === 0 ? '' : `, ${waiting} not started`}`
   },
 
   render(result) {
     return lines(
       `workspaces: ${result.workspaces.map((w) => w.id).join(', ') || 'none'}`,
       renderNotice(result.notice),
-      result.servers.map((s) => {
-        const extra = [
-          s.uptimeSeconds === undefined ? undefined : `up ${s.uptimeSeconds}s`,
-          s.memoryMb === undefined ? undefined : `${s.memoryMb} MB`,
-          s.restarts === undefined || s.restarts === 0 ? undefined : `${plural(s.restarts, 'restart')}`,
-        ].filter((x) => x !== undefined)
-        return [
-          `${s.server ?? s.provider}${s.rootId === undefined ? '' : ` @ ${s.rootId}`}: ${s.state}${s.projects === undefined ? '' : `, ${s.projects.loaded}/${plural(s.projects.found, 'project')}`}${extra.length === 0 ? '' : ` (${extra.join(', ')})`}  ${s.extensions.join(' ')}`,
-          ...(s.reason === undefined ? [] : [`    why: ${s.reason}`]),
-          ...(s.install === undefined ? [] : [`    install: ${s.install}`]),
-          `    can: ${s.operations.join(', ') || 'nothing yet'}`,
-          ...(s.derivedOperations === undefined ? [] : [`    derived by codeseam: ${s.derivedOperations.join(', ')}`]),
-          ...(s.companions ?? []).map((c) => `    with ${c.id}: ${c.operations.join(', ')}`),
-        ].join('\n')
-      }),
+      result.servers
+        .filter((s) => s.state !== 'not-started')
+        .map((s) => {
+          const extra = [
+            s.uptimeSeconds === undefined ? undefined : `up ${s.uptimeSeconds}s`,
+            s.memoryMb === undefined ? undefined : `${s.memoryMb} MB`,
+            s.restarts === undefined || s.restarts === 0 ? undefined : `${plural(s.restarts, 'restart')}`,
+          ].filter((x) => x !== undefined)
+          return [
+            `${s.server ?? s.provider}${s.rootId === undefined ? '' : ` @ ${s.rootId}`}: ${s.state}${s.projects === undefined ? '' : `, ${s.projects.loaded}/${plural(s.projects.found, 'project')}`}${extra.length === 0 ? '' : ` (${extra.join(', ')})`}  ${s.extensions.join(' ')}`,
+            ...(s.reason === undefined ? [] : [`    why: ${s.reason}`]),
+            ...(s.install === undefined ? [] : [`    install: ${s.install}`]),
+            `    can: ${s.operations.join(', ') || 'nothing yet'}`,
+            ...(s.derivedOperations === undefined ? [] : [`    derived by codeseam: ${s.derivedOperations.join(', ')}`]),
+            ...(s.companions ?? []).map((c) => `    with ${c.id}: ${c.operations.join(', ')}`),
+          ].join('\n')
+        }),
+      notStarted(result.servers.filter((s) => s.state === 'not-started')),
       result.activity.length === 0 ? [] : ['activity since start:'],
       result.activity.map(
         (a) =>
@@ -166,3 +188,12 @@ export const codeStatus = defineTool({
     )
   },
 })
+
+/** Servers not started yet, one line each (their operations are in the structured result). */
+function notStarted(servers: StatusResult['servers']): string[] {
+  if (servers.length === 0) return []
+  return [
+    'not started yet (each starts on the first question about one of its files):',
+    ...servers.map((s) => `  ${s.server ?? s.provider}  ${s.extensions.join(' ')}`),
+  ]
+}

@@ -27,6 +27,25 @@ describe('read tools on the native TypeScript 7 server', { timeout: 120_000 }, (
     await project?.remove()
   })
 
+  // First in this file: no other tool has run, so no server has started (issue 32: it said "no language server is
+  // registered" here).
+  it('code_status before any other tool: every registered server listed as not started, none counted ready', async () => {
+    const outcome = await real.call(codeStatus, {})
+    const result = structured(outcome)
+    expect(result.notice ?? '').not.toMatch(/no language server is registered/)
+    const ts = result.servers.find((s: any) => s.provider === 'local:typescript')
+    expect(ts).toMatchObject({ state: 'not-started', languages: expect.arrayContaining(['typescript']) })
+    expect(ts.rootId).toBeUndefined()
+    expect(ts.operations).toContain('references')
+    expect(result.servers.every((s: any) => s.state === 'not-started' || s.state === 'unavailable')).toBe(true)
+    const started = result.servers.filter((s: any) => s.state !== 'not-started').length
+    const waiting = result.servers.length - started
+    expect(outcome.summary).toBe(`0/${started} server${started === 1 ? '' : 's'} ready, ${waiting} not started`)
+    expect(outcome.text).toMatch(
+      /not started yet \(each starts on the first question about one of its files\):\n(.*\n)*  local:typescript  .*\.ts/,
+    )
+  })
+
   it('code_symbols: nested outline with name columns, and workspace search', async () => {
     const outline = structured(await real.call(codeSymbols, { path: 'src/shapes.ts' }))
     const names = outline.outline.map((n: any) => n.name)
