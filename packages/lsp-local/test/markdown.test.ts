@@ -55,7 +55,9 @@ describe.skipIf(!located.found)('Markdown through the seam against its bare serv
 
   const key = (path: string, line: number) => `${nodePath.relative(copy.root, path)}:${line + 1}`
   const bareKey = (l: Location | LocationLink) =>
-    'targetUri' in l ? key(uriToPath(l.targetUri) ?? '', l.targetSelectionRange.start.line) : key(uriToPath(l.uri) ?? '', l.range.start.line)
+    'targetUri' in l
+      ? key(uriToPath(l.targetUri) ?? '', l.targetSelectionRange.start.line)
+      : key(uriToPath(l.uri) ?? '', l.range.start.line)
 
   test.each([
     ['README.md', '[setup guide](docs/guide.md#setup)', 'docs/guide', 'docs/guide.md:8'],
@@ -90,7 +92,9 @@ describe.skipIf(!located.found)('Markdown through the seam against its bare serv
   test('workspace symbols are the headers of every Markdown file, as the bare server lists them', async () => {
     const seam = await lsp.query({ operation: 'workspaceSymbols', root: copy.root, query: 'Setup' })
     const answer = (await bare.connection.sendRequest(WorkspaceSymbolRequest.type, { query: 'Setup' })) ?? []
-    const bareNames = answer.map((s) => `${s.name} ${'range' in s.location ? key(uriToPath(s.location.uri) ?? '', s.location.range.start.line) : ''}`)
+    const bareNames = answer.map(
+      (s) => `${s.name} ${'range' in s.location ? key(uriToPath(s.location.uri) ?? '', s.location.range.start.line) : ''}`,
+    )
     expect(seam.symbols.map((s) => `${s.name} ${key(s.location.path, s.location.range.start.line)}`).sort()).toEqual(bareNames.sort())
     expect(bareNames).toContain('## Setup docs/guide.md:8')
   })

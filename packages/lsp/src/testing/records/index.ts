@@ -1,5 +1,15 @@
 import type { ConformanceFixture } from '../fixture-record.js'
-import { bashFixture, cssFixture, dockerfileFixture, htmlFixture, jsonFixture, markdownFixture, protoFixture, tomlFixture, yamlFixture } from './config.js'
+import {
+  bashFixture,
+  cssFixture,
+  dockerfileFixture,
+  htmlFixture,
+  jsonFixture,
+  markdownFixture,
+  protoFixture,
+  tomlFixture,
+  yamlFixture,
+} from './config.js'
 import { cppFixture } from './cpp.js'
 import { goFixture } from './go.js'
 import { pythonFixture } from './python.js'
