@@ -132,10 +132,16 @@ export class BareServer {
       initializationOptions: profile.initializationOptions,
       capabilities: {
         workspace: { configuration: true },
-        textDocument: { documentSymbol: { hierarchicalDocumentSymbolSupport: true }, publishDiagnostics: {}, diagnostic: {} },
+        textDocument: {
+          documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+          publishDiagnostics: {},
+          // Pull diagnostics for the Markdown server only (it has no push): told a client pulls, the JSON and
+          // CSS servers would stop pushing, and each is compared as it answers codeseam.
+          ...(profile.editorServices === 'markdown' ? { diagnostic: {} } : {}),
+        },
       },
     })
-    server.pulls = initialized.capabilities.diagnosticProvider !== undefined && profile.editorServices === 'markdown'
+    server.pulls = profile.editorServices === 'markdown' && initialized.capabilities.diagnosticProvider !== undefined
     await connection.sendNotification(InitializedNotification.type, {})
     // Servers that take their settings pushed rather than asked for (the Markdown server).
     await connection.sendNotification(DidChangeConfigurationNotification.type, { settings })
