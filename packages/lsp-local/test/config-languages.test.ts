@@ -6,13 +6,7 @@ import * as nodePath from 'node:path'
 
 import { applyTextEdits, createLsp, isLspError, pathToUri, type LspDocumentSymbol, type LspService } from '@codeseam/lsp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import {
-  createMessageConnection,
-  InitializeRequest,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type DocumentSymbol,
-} from 'vscode-languageserver-protocol/node'
+import { createMessageConnection, InitializeRequest, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node'
 
 import { createLocalHost, type LocalHost } from '../src/index.js'
 import { languageRecords } from '../src/languages/index.js'

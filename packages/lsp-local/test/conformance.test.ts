@@ -42,6 +42,21 @@ interface LanguageRun {
   readonly runs?: ReadonlyArray<ConformanceCheckId>
   /** Why the run cannot happen here: the built-in profile's own reason (what is missing, and the install command). */
   readonly missing?: string
+  /** An alternative (off by default): the host config that turns it on and turns off the records it stands in for. */
+  readonly profiles?: ReadonlyArray<{ readonly id: string; readonly enabled: boolean }> | undefined
+}
+
+/** For an alternative record, the profiles that turn it on in place of the default records claiming its extensions. */
+function alternativeProfiles(record: (typeof languageRecords)[number]): LanguageRun['profiles'] {
+  if (record.enabled !== false) return undefined
+  const extensions = Object.keys(record.profile({ found: true, command: 'node' }).extensions)
+  const replaced = languageRecords.filter(
+    (other) =>
+      other !== record &&
+      other.enabled !== false &&
+      Object.keys(other.profile({ found: true, command: 'node' }).extensions).some((e) => extensions.includes(e)),
+  )
+  return [{ id: record.id, enabled: true }, ...replaced.map((other) => ({ id: other.id, enabled: false }))]
 }
 
 // The built-in profiles as the language records found them on this machine, and what each may skip: the checks
@@ -51,6 +66,8 @@ const expectedSkips: Readonly<Record<string, ReadonlyArray<ConformanceCheckId>>>
   typescript: ['declaration'],
   // pyright has no inlay hints; its type hierarchy and implementation are derived by codeseam.
   pyright: ['inlayHints'],
+  // basedpyright (an alternative, turned on for its run in place of pyright): pyright's answers plus inlay hints.
+  basedpyright: [],
   gopls: ['declaration'],
   'rust-analyzer': ['typeHierarchy'],
   // clangd-19 (this machine's) has no outgoing calls (clangd 20 does), so the call-hierarchy check is not run.
@@ -87,19 +104,21 @@ const fixtureFor: Readonly<Record<string, ConformanceFixture>> = {
   dockerfile: dockerfileFixture,
   taplo: tomlFixture,
   buf: protoFixture,
+  basedpyright: pythonFixture,
 }
 const builtins = await builtinProfiles()
 // A server found without a helper program its record's checks need (bash without ShellCheck or shfmt) cannot run
 // them: it is missing here, with what to install, as an absent server is.
 const lacking = new Map((await builtinLanguages()).map((l) => [l.id, Object.values(l.lacking ?? {}).join('; ')]))
 const runs: ReadonlyArray<LanguageRun> = languageRecords
-  .filter((record) => record.enabled !== false && fixtureFor[record.id] !== undefined)
+  .filter((record) => fixtureFor[record.id] !== undefined)
   .map((record) => {
     const profile = builtins.find((p) => p.id === record.id)
     return {
       name: record.language,
       fixture: fixtureFor[record.id] as ConformanceFixture,
       profileId: record.id,
+      ...(record.enabled === false ? { profiles: alternativeProfiles(record) } : {}),
       ...(record.id in expectedRuns ? { runs: expectedRuns[record.id] ?? [] } : { skipped: expectedSkips[record.id] ?? [] }),
       ...(profile?.unavailable !== undefined
         ? { missing: profile.unavailable }
@@ -124,7 +143,7 @@ for (const run of runs) {
     const report = await runConformance({
       fixture: run.fixture,
       setup: async (root) => {
-        const host = await createLocalHost()
+        const host = await createLocalHost(run.profiles === undefined ? {} : { profiles: [...run.profiles] })
         hosts.push(host)
         const workspace = await host.openWorkspace(root, { trust: 'trusted' })
         const provider = host.providers.find((p) => p.id === `local:${run.profileId}`)

@@ -57,7 +57,13 @@ export function profileTable(records: ReadonlyArray<LanguageRecord> = languageRe
   ].join('\n')
 }
 
-const sourceNames = { dependency: 'npm (ships with codeseam)', go: 'the Go module proxy', cargo: 'crates.io', apt: 'Debian (needs root)' }
+const sourceNames = {
+  dependency: 'npm (ships with codeseam)',
+  npm: 'the npm registry',
+  go: 'the Go module proxy',
+  cargo: 'crates.io',
+  apt: 'Debian (needs root)',
+}
 
 /** docs/cli.md's table of what `codeseam install` runs for each built-in language. */
 export function installTable(records: ReadonlyArray<LanguageRecord> = languageRecords): string {

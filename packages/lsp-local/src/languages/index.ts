@@ -3,6 +3,7 @@ import type { LspOperation } from '@codeseam/lsp'
 import { supportedOperations } from '../policy/profile-operations.js'
 import type { ServerProfile } from '../policy/profiles.js'
 
+import { basedPyrightRecord } from './basedpyright/record.js'
 import { bashRecord } from './bash/record.js'
 import { bufRecord } from './buf/record.js'
 import { clangdRecord, clangdSupport } from './clangd/record.js'
@@ -28,6 +29,7 @@ export const languageRecords: ReadonlyArray<LanguageRecord> = [
   typeScriptRecord,
   typeScriptLanguageServerRecord,
   pyrightRecord,
+  basedPyrightRecord,
   goplsRecord,
   rustAnalyzerRecord,
   clangdRecord,
@@ -124,7 +126,7 @@ export interface BuiltinLanguage {
   readonly lacking?: Readonly<Partial<Record<LspOperation, string>>>
   /** The exact install command, and where it installs from. */
   readonly install: string
-  readonly installSource: 'dependency' | 'go' | 'cargo' | 'apt'
+  readonly installSource: 'dependency' | 'npm' | 'go' | 'cargo' | 'apt'
   /** Where the install puts the executable, when that is not obvious. */
   readonly installLands?: string
   readonly enabledByDefault: boolean

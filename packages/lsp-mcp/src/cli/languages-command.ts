@@ -93,12 +93,15 @@ export function languagesNamed(name: string, languages: ReadonlyArray<BuiltinLan
   if (wanted === 'all') return languages.filter((l) => l.installSource !== 'dependency' && l.enabledByDefault)
   const byId = languages.filter((l) => l.id === wanted)
   if (byId.length > 0) return byId
-  return languages.filter((l) =>
+  const byLanguage = languages.filter((l) =>
     l.language
       .toLowerCase()
       .split(/\s*\/\s*/)
       .includes(wanted),
   )
+  // A language's name means the servers it runs by default (`python` is pyright, not the basedpyright alternative).
+  const defaults = byLanguage.filter((l) => l.enabledByDefault)
+  return defaults.length > 0 ? defaults : byLanguage
 }
 
 function runShell(command: string, io: CliIo): Promise<number | string> {

@@ -59,7 +59,9 @@ export const pyrightRecord: LanguageRecord = {
   install: { command: 'pnpm install', source: 'dependency' },
   recognizes: (command, args) => {
     const script = args.find((a) => !a.startsWith('-')) ?? ''
-    return /^(based)?pyright-langserver$/.test(nodePath.basename(command)) || /(based)?pyright[\\/]langserver\.index\.js$/.test(script)
+    // basedpyright's own scripts are its record's (it ships a `pyright-langserver` alias too).
+    if (/basedpyright/.test(script) || /basedpyright/.test(command)) return false
+    return nodePath.basename(command) === 'pyright-langserver' || /pyright[\\/]langserver\.index\.js$/.test(script)
   },
   profile: () => ({
     args: ['--stdio'],

@@ -1,0 +1,84 @@
+import { existsSync } from 'node:fs'
+import * as nodePath from 'node:path'
+
+import type { SupportTable } from '../../policy/profile-operations.js'
+import { absolutePathEntries, codeseamCacheDir, executablesNamed } from '../lookup.js'
+import { pyrightRecord, pyrightSupport } from '../pyright/record.js'
+import type { LanguageRecord, Located } from '../record.js'
+import { isRecord, mergeSettings } from '../settings.js'
+
+/** The basedpyright release `codeseam install basedpyright` puts in codeseam's cache (npm). */
+export const basedPyrightVersion = '1.40.1'
+
+export function basedPyrightCacheRoot(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return codeseamCacheDir(`basedpyright-${basedPyrightVersion}`, env)
+}
+
+export const basedPyrightInstall = `npm install --prefix ~/.cache/codeseam/basedpyright-${basedPyrightVersion} --no-audit --no-fund -E basedpyright@${basedPyrightVersion}`
+
+/** basedpyright: pyright's answers, plus inlay hints (inferred variable, return and call-argument types) and implementations. */
+export const basedPyrightSupport: SupportTable = { ...pyrightSupport, implementation: true, inlayHints: true }
+
+async function locateBasedPyright(): Promise<Located> {
+  const script = nodePath.join(basedPyrightCacheRoot(), 'node_modules', 'basedpyright', 'langserver.index.js')
+  if (existsSync(script)) return { found: true, command: process.execPath, leadingArgs: [script], version: basedPyrightVersion }
+  const [onPath] = executablesNamed('basedpyright-langserver', absolutePathEntries())
+  if (onPath !== undefined) return { found: true, command: onPath }
+  return {
+    found: false,
+    command: process.execPath,
+    leadingArgs: [script],
+    why: `basedpyright is neither in ${nodePath.dirname(script)} nor on PATH (basedpyright-langserver): install it with \`${basedPyrightInstall}\``,
+  }
+}
+
+/** Moves what pyright's trust rule set under `python.analysis` to `basedpyright.analysis`, where basedpyright reads it. */
+function asBasedPyright(settings: Record<string, unknown>): Record<string, unknown> {
+  const python = isRecord(settings['python']) ? settings['python'] : {}
+  const { analysis, ...rest } = python
+  if (!isRecord(analysis)) return settings
+  return mergeSettings({ ...settings, python: rest }, { basedpyright: { analysis } }) as Record<string, unknown>
+}
+
+const pyrightProfile = pyrightRecord.profile({ found: true, command: process.execPath })
+
+/**
+ * basedpyright (a pyright fork, npm): an alternative to pyright for Python, off until a user turns it on (and
+ * turns pyright off). Its analysis settings live under `basedpyright.analysis`; the interpreter under `python`.
+ */
+export const basedPyrightRecord: LanguageRecord = {
+  ...pyrightRecord,
+  id: 'basedpyright',
+  language: 'Python',
+  server: `basedpyright (npm \`basedpyright\` ${basedPyrightVersion}), with ruff beside it`,
+  support: basedPyrightSupport,
+  locate: locateBasedPyright,
+  install: {
+    command: basedPyrightInstall,
+    source: 'npm',
+    lands: `~/.cache/codeseam/basedpyright-${basedPyrightVersion}/node_modules/basedpyright, found there without PATH`,
+  },
+  recognizes: (command, args) => {
+    const script = args.find((a) => !a.startsWith('-')) ?? ''
+    return nodePath.basename(command) === 'basedpyright-langserver' || /basedpyright[\\/]langserver\.index\.js$/.test(script)
+  },
+  profile: () => ({
+    ...pyrightProfile,
+    nestedFoldersSetting: 'basedpyright.analysis.extraPaths',
+    ownConfig: [
+      { file: 'pyrightconfig.json' },
+      { file: 'pyproject.toml', contains: '[tool.basedpyright' },
+      { file: 'pyproject.toml', contains: '[tool.pyright' },
+    ],
+    settings: asBasedPyright({ ...(pyrightProfile.settings ?? {}) }),
+  }),
+  trust: {
+    ...pyrightRecord.trust,
+    harden(draft, context) {
+      pyrightRecord.trust.harden(draft, context)
+      draft.settings = asBasedPyright(draft.settings)
+    },
+  },
+  notes: `alternative to pyright (\`{ "id": "basedpyright", "enabled": true }\` and disable \`pyright\`): pyright's answers and trust rules, plus inlay hints and its own implementation (subclasses, overrides); analysis settings under \`basedpyright.analysis\``,
+  enabled: false,
+}
