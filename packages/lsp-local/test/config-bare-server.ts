@@ -134,7 +134,9 @@ export class BareServer {
         workspace: { configuration: true },
         textDocument: {
           documentSymbol: { hierarchicalDocumentSymbolSupport: true },
-          publishDiagnostics: {},
+          // What codeseam's client says it understands of a diagnostic (features/diagnostics.ts): ty words its
+          // messages by it.
+          publishDiagnostics: { relatedInformation: true, versionSupport: true, tagSupport: { valueSet: [1, 2] }, dataSupport: true },
           // Pull diagnostics for the Markdown server only (it has no push): told a client pulls, the JSON and
           // CSS servers would stop pushing, and each is compared as it answers codeseam.
           ...(profile.editorServices === 'markdown' ? { diagnostic: {} } : {}),

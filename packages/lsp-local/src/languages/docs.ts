@@ -60,6 +60,7 @@ export function profileTable(records: ReadonlyArray<LanguageRecord> = languageRe
 const sourceNames = {
   dependency: 'npm (ships with codeseam)',
   npm: 'the npm registry',
+  pypi: 'PyPI',
   go: 'the Go module proxy',
   cargo: 'crates.io',
   apt: 'Debian (needs root)',

@@ -17,6 +17,7 @@ import { pyrightRecord, pyrightSupport } from './pyright/record.js'
 import type { LanguageRecord, Located } from './record.js'
 import { rustAnalyzerRecord } from './rust-analyzer/record.js'
 import { taploRecord } from './taplo/record.js'
+import { tyRecord } from './ty/record.js'
 import { typeScriptLanguageServerRecord } from './typescript-language-server/record.js'
 import { nativeTypeScriptSupport, typeScriptRecord } from './typescript/record.js'
 import { yamlRecord } from './yaml/record.js'
@@ -30,6 +31,7 @@ export const languageRecords: ReadonlyArray<LanguageRecord> = [
   typeScriptLanguageServerRecord,
   pyrightRecord,
   basedPyrightRecord,
+  tyRecord,
   goplsRecord,
   rustAnalyzerRecord,
   clangdRecord,
@@ -126,7 +128,7 @@ export interface BuiltinLanguage {
   readonly lacking?: Readonly<Partial<Record<LspOperation, string>>>
   /** The exact install command, and where it installs from. */
   readonly install: string
-  readonly installSource: 'dependency' | 'npm' | 'go' | 'cargo' | 'apt'
+  readonly installSource: 'dependency' | 'npm' | 'pypi' | 'go' | 'cargo' | 'apt'
   /** Where the install puts the executable, when that is not obvious. */
   readonly installLands?: string
   readonly enabledByDefault: boolean

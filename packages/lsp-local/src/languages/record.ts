@@ -44,8 +44,8 @@ export type Located =
 export interface InstallRecipe {
   /** One shell command, copied into error messages, `code_status` and docs verbatim. */
   readonly command: string
-  /** Where it comes from: this package's own npm dependencies, the npm registry, the Go module proxy, crates.io or Debian. */
-  readonly source: 'dependency' | 'npm' | 'go' | 'cargo' | 'apt'
+  /** Where it comes from: this package's own npm dependencies, the npm registry, PyPI, the Go module proxy, crates.io or Debian. */
+  readonly source: 'dependency' | 'npm' | 'pypi' | 'go' | 'cargo' | 'apt'
   /** Where the installed executable lands, when that is not on PATH by default. */
   readonly lands?: string
 }
