@@ -11,6 +11,7 @@ export {
   clangdOperationsFor,
   toolchainEnvironment,
   builtinLanguages,
+  projectRootMarkers,
 } from './languages/index.js'
 export type { BuiltinLanguage } from './languages/index.js'
 export type { HostConfig, HostOptions, ProfileConfig, ResolvedHostConfig, TrustLevel } from './policy/config.js'

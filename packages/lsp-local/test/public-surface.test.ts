@@ -18,6 +18,7 @@ const publicValues = [
   'mergeProfiles',
   'minimalEnvironment',
   'nativeTypeScriptOperations',
+  'projectRootMarkers',
   'pyrightOperations',
   'readConfigFile',
   'resolveHostConfig',

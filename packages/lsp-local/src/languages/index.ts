@@ -107,6 +107,14 @@ export function clangdOperationsFor(major: number | undefined): ReadonlyArray<Ls
   return supportedOperations(clangdSupport, major ?? 0)
 }
 
+/**
+ * The files that mark a project's root, from every record's profile (`tsconfig.json`, `go.mod`, `Cargo.toml`,
+ * `pyproject.toml`, …): where a command line started in a subfolder finds its workspace when no VCS root encloses it.
+ */
+export function projectRootMarkers(): ReadonlyArray<string> {
+  return [...new Set(languageRecords.flatMap((record) => record.profile({ found: true, command: record.id }).rootMarkers ?? []))]
+}
+
 /** One built-in language as this machine has it: for `codeseam doctor`, install scripts and docs. */
 export interface BuiltinLanguage {
   readonly id: string

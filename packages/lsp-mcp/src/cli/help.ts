@@ -26,7 +26,7 @@ const otelHelp = [
 ]
 
 const globalHelp = [
-  '  --root DIR           workspace root (repeatable; default: the current directory)',
+  '  --root DIR           workspace root (repeatable; default: the enclosing repository, else the nearest project folder, else the current directory; --root . for the current one)',
   '  --config FILE        lsp-local config (extra or overriding language-server profiles)',
   '  --trust LEVEL        trusted | untrusted (default untrusted: no server runs code the workspace chooses)',
   '  --max-servers N      at most N language-server processes at once (least recently used idle ones stop first)',

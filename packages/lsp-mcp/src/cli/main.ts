@@ -1,3 +1,6 @@
+import { realpathSync } from 'node:fs'
+
+import { projectRootMarkers } from '@codeseam/lsp-local'
 import { callTool, toolContext, type ToolOutcome } from '@codeseam/tool-lsp'
 import { MutationSession, type ApprovalPolicy } from '@codeseam/tool-lsp-mutate'
 
@@ -15,6 +18,7 @@ import { runMcp } from './mcp-command.js'
 import { runServe } from './serve-command.js'
 import { humanOutcome, jsonOutcome, note, useColor } from './output.js'
 import { progressLine } from './progress-line.js'
+import { commandLinePath, discoverRoot, rootNote } from './root-discovery.js'
 
 /**
  * The `codeseam` command line. Thin on purpose: it maps flags to a tool's input, runs the tool through the
@@ -78,13 +82,21 @@ async function runWithSession(
   color: boolean,
   errorColor: boolean,
 ): Promise<number> {
+  // Without --root: the enclosing repository or project, as an editor opens it (root-discovery.ts).
+  const discovered = globals.roots.length > 0 ? undefined : discoverRoot(io.cwd, projectRootMarkers())
   const session = await openSession({
-    roots: globals.roots.length > 0 ? globals.roots : [io.cwd],
+    roots: discovered === undefined ? globals.roots : [discovered.root],
     ...(globals.config === undefined ? {} : { configFile: globals.config }),
     ...(globals.trust === undefined ? {} : { trust: globals.trust }),
     limits: globals.limits,
     envAllow: globals.envAllow,
   })
+  const said = discovered === undefined ? undefined : rootNote(discovered, io.cwd)
+  if (said !== undefined && !globals.quiet && !globals.json) io.stderr.write(note(said, errorColor))
+  const workspaceRoot = session.roots[0]?.root
+  const positional = command.positional?.path
+  if (workspaceRoot !== undefined && positional !== undefined)
+    rewritePath(input, positional, (path) => commandLinePath(path, canonical(io.cwd), workspaceRoot))
   const line = progressLine(io.stderr, { quiet: globals.quiet || globals.json })
   const progress = followCallProgress(session.lsp, session.roots, (report) => line.report(report))
   const controller = new AbortController()
@@ -122,6 +134,22 @@ async function runWithSession(
     io.interrupt?.removeEventListener('abort', onInterrupt)
     await session.dispose()
   }
+}
+
+function canonical(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return path
+  }
+}
+
+/** Rewrites the string at `path` in a tool input, when there is one. */
+function rewritePath(input: Record<string, unknown>, path: ReadonlyArray<string>, rewrite: (value: string) => string): void {
+  let at: Record<string, unknown> | undefined = input
+  for (const key of path.slice(0, -1)) at = at?.[key] as Record<string, unknown> | undefined
+  const last = path[path.length - 1]
+  if (at !== undefined && last !== undefined && typeof at[last] === 'string') at[last] = rewrite(at[last] as string)
 }
 
 /** Runs one command line (without the `node` and script arguments); resolves to the exit code. */
