@@ -118,6 +118,56 @@ describe('usage', () => {
     }
   })
 
+  // Issue 32: these exited 1, named the tool's input fields, and printed Node's parser text.
+  it("exits 2 when the tool refuses the arguments themselves, naming the flags, not the tool's fields", async () => {
+    for (const [args, says] of [
+      [['navigate', 'src/shapes.ts', '--kind', 'references'], 'a target needs a symbol, or a line (with --match or column)'],
+      [
+        ['navigate', 'src/shapes.ts', '--line', '0', '--kind', 'references'],
+        '- --line: expected a value greater than or equal to 1, got 0',
+      ],
+      [
+        ['hierarchy', 'src/shapes.ts', '--symbol', 'totalArea', '--kind', 'callers', '--depth', '99'],
+        '- --depth: expected a value less than or equal to 4',
+      ],
+    ] as const) {
+      const run = await codeseam([...args, '-q'])
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(2)
+      expect(run.stderr).toContain(says)
+      expect(run.stderr).not.toMatch(/matchText|target\.line/)
+      expect(run.stderr).toContain(`Run \`codeseam ${args[0]} --help\` for usage.`)
+    }
+    // A query that ran and found nothing is not a usage error.
+    const missing = await codeseam(['navigate', 'src/shapes.ts', '--line', '3', '--match', 'nothere', '--kind', 'definition', '-q'])
+    expect(missing.code, missing.stderr).toBe(1)
+  })
+
+  it('an unknown flag is named, with the closest one; under --json a usage error is JSON', async () => {
+    const text = await codeseam(['navigate', 'src/shapes.ts', '--kindd', 'references'])
+    expect(text.code).toBe(2)
+    expect(text.stderr).toContain('codeseam: unknown flag --kindd (did you mean --kind?)')
+    expect(text.stderr).not.toContain('To specify a positional argument')
+    const json = await codeseam(['navigate', 'src/shapes.ts', '--kindd', 'references', '--json'])
+    expect(json.code).toBe(2)
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: false,
+      error: {
+        code: 'INVALID_ARGUMENT',
+        message: 'unknown flag --kindd (did you mean --kind?)',
+        data: { usage: true, command: 'navigate' },
+      },
+    })
+    const value = await codeseam(['navigate', 'src/shapes.ts', '--line'])
+    expect(value.stderr).toContain('codeseam: --line needs a value')
+  })
+
+  it("a dry run's receipt says how to apply in the CLI's words", async () => {
+    const run = await codeseam(['rename', 'src/shapes.ts', '--symbol', 'totalArea', '--to', 'sumArea', '--dry-run', '-q'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout).toContain('dry run: nothing was written; run it again without --dry-run to apply')
+    expect(run.stdout).not.toContain('dryRun')
+  })
+
   it('--help works for the program and for every command, listing the flags of the tool schema', async () => {
     const main = await codeseam(['--help'])
     expect(main.code).toBe(0)

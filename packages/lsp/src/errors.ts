@@ -106,7 +106,8 @@ export interface LspErrorDataByCode {
   /** What matched: always listed. */
   readonly AMBIGUOUS: LspErrorData & { readonly candidates: ReadonlyArray<LspCandidate> }
   readonly STALE_VERSION: LspErrorData & { readonly path?: string }
-  readonly INVALID_ARGUMENT: LspErrorData
+  /** The arguments that are wrong, by input path, when the caller's input itself is (not a server's refusal). */
+  readonly INVALID_ARGUMENT: LspErrorData & { readonly issues?: ReadonlyArray<{ readonly path: string; readonly message: string }> }
   readonly APPROVAL_DENIED: LspErrorData
   readonly WRITE_FAILED: LspErrorData
   readonly UNCERTAIN: LspErrorData

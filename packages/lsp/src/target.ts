@@ -264,7 +264,9 @@ async function resolveTargetNow(lsp: LspService, target: LspTarget, options: Res
   }
 
   if (target.line === undefined) {
-    throw new LspError('INVALID_ARGUMENT', 'a target needs a symbol, or a line (with matchText or column)')
+    const message = 'a target needs a symbol, or a line (with matchText or column)'
+    // The caller's argument mistake (the CLI's usage error), said as the schema's issues are.
+    throw new LspError('INVALID_ARGUMENT', message, { data: { issues: [{ path: 'target', message }] } })
   }
   const line = target.line - 1
   if (target.matchText !== undefined) {

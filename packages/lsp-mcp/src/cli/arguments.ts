@@ -26,6 +26,45 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * Node's argument-parser error, said in the CLI's words: which flag, and what to do (the closest flag for a
+ * misspelt one).
+ */
+export function parseError(error: unknown, command: string, flags: ReadonlyArray<string>): UsageError {
+  const { code, message } = error as { code?: string; message: string }
+  const quoted = /'(-{1,2}[^' ]+)/.exec(message)?.[1]
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted !== undefined) {
+    const name = quoted.replace(/^-+/, '').split('=')[0] ?? ''
+    const closest = flags
+      .map((flag) => ({ flag, distance: editDistance(name, flag) }))
+      .filter((f) => f.distance <= Math.max(1, Math.floor(name.length / 3)))
+      .sort((a, b) => a.distance - b.distance)[0]
+    return new UsageError(`unknown flag ${quoted}${closest === undefined ? '' : ` (did you mean --${closest.flag}?)`}`, command)
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && quoted !== undefined) {
+    return new UsageError(/does not take an argument/.test(message) ? `${quoted} takes no value` : `${quoted} needs a value`, command)
+  }
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    const argument = /'([^']*)'/.exec(message)?.[1]
+    return new UsageError(`unexpected argument${argument === undefined ? '' : ` "${argument}"`}: ${command} takes only flags`, command)
+  }
+  return new UsageError(message.replace(/^TypeError \[[A-Z_]+\]: /, ''), command)
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0] ?? 0
+    row[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j] ?? 0
+      row[j] = Math.min(above + 1, (row[j - 1] ?? 0) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1))
+      diagonal = above
+    }
+  }
+  return row[b.length] ?? 0
+}
+
 /** Flags every command takes. */
 export interface GlobalFlags {
   readonly roots: ReadonlyArray<string>
@@ -200,7 +239,7 @@ export function parseCommand(command: ToolCommand, args: ReadonlyArray<string>):
   try {
     parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true })
   } catch (error) {
-    throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''), command.name)
+    throw parseError(error, command.name, Object.keys(options))
   }
   const values = parsed.values as ParsedValues
   const globals = globalFlags(values, command.name)

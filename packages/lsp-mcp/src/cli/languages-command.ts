@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util'
 import { builtinLanguages, type BuiltinLanguage } from '@codeseam/lsp-local'
 
 import { serverInfo } from '../server-info.js'
-import { UsageError } from './arguments.js'
+import { parseError, UsageError } from './arguments.js'
 import { doctorHelp, exitCodes, installHelp } from './help.js'
 import type { CliIo } from './io.js'
 
@@ -36,7 +36,7 @@ function parse(
     })
     return { values: parsed.values as Record<string, boolean | undefined>, positionals: parsed.positionals }
   } catch (error) {
-    throw new UsageError((error as Error).message, command)
+    throw parseError(error, command, [...flags, 'help'])
   }
 }
 

@@ -19,6 +19,7 @@ import { runServe } from './serve-command.js'
 import { humanOutcome, jsonOutcome, note, useColor } from './output.js'
 import { progressLine } from './progress-line.js'
 import { commandLinePath, discoverRoot, rootNote } from './root-discovery.js'
+import { inCliWords, isUsageFailure } from './cli-words.js'
 
 /**
  * The `codeseam` command line. Thin on purpose: it maps flags to a tool's input, runs the tool through the
@@ -33,6 +34,7 @@ export type { CliIo } from './io.js'
  */
 export function exitCodeOf(outcome: ToolOutcome): number {
   if (outcome.ok) return introducedErrors(outcome.structured) ? exitCodes.introducedErrors : exitCodes.ok
+  if (isUsageFailure(outcome)) return exitCodes.usage
   return outcome.error.code === 'CANCELLED' ? exitCodes.interrupted : exitCodes.failed
 }
 
@@ -117,8 +119,13 @@ async function runWithSession(
     if (globals.json) io.stdout.write(jsonOutcome(outcome))
     else {
       const root = session.roots[0]?.root ?? io.cwd
-      if (outcome.ok) io.stdout.write(humanOutcome(outcome, root, io.cwd, color))
-      else io.stderr.write(humanOutcome(outcome, root, io.cwd, errorColor))
+      // A failure's words name the flags; an answer's text is the code's own (never rewritten) but for the receipt's hint.
+      const said = outcome.ok
+        ? { ...outcome, text: outcome.text.replace('call again without dryRun to apply', 'run it again without --dry-run to apply') }
+        : { ...outcome, text: inCliWords(outcome.text, command) }
+      if (said.ok) io.stdout.write(humanOutcome(said, root, io.cwd, color))
+      else io.stderr.write(humanOutcome(said, root, io.cwd, errorColor))
+      if (isUsageFailure(outcome)) io.stderr.write(note(`Run \`codeseam ${command.name} --help\` for usage.`, errorColor))
     }
     if (!outcome.ok && outcome.error.code === 'UNTRUSTED' && !globals.json) {
       io.stderr.write(
@@ -186,6 +193,6 @@ export async function runCli(argv: ReadonlyArray<string>, io: CliIo): Promise<nu
     }
     return await runToolCommand(command, globals, input, io)
   } catch (error) {
-    return reportCliError(error, io)
+    return reportCliError(error, io, argv)
   }
 }

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 
 import { otelSignals } from '../telemetry-settings.js'
 import { loadToolManifest } from '../tool-manifest.js'
-import { globalFlags, serverOptions, UsageError, type GlobalFlags } from './arguments.js'
+import { globalFlags, serverOptions, parseError, UsageError, type GlobalFlags } from './arguments.js'
 import { exitCodes, mcpHelp } from './help.js'
 import type { CliIo } from './io.js'
 import { idleTimeoutFlag } from './serve-command.js'
@@ -14,21 +14,22 @@ import { idleTimeoutFlag } from './serve-command.js'
 
 /** Runs `codeseam mcp ARGS` until the server stops; resolves to the exit code (usage and start errors throw). */
 export async function runMcp(args: ReadonlyArray<string>, io: CliIo, toolNames?: ReadonlyArray<string>): Promise<number> {
+  const options = {
+    ...serverOptions,
+    'disable-tool': { type: 'string', multiple: true },
+    daemon: { type: 'string' },
+    'idle-timeout': { type: 'string' },
+  } as const
   let parsed
   try {
     parsed = parseArgs({
       args: [...args],
-      options: {
-        ...serverOptions,
-        'disable-tool': { type: 'string', multiple: true },
-        daemon: { type: 'string' },
-        'idle-timeout': { type: 'string' },
-      },
+      options,
       strict: true,
       allowPositionals: false,
     })
   } catch (error) {
-    throw new UsageError((error as Error).message, 'mcp')
+    throw parseError(error, 'mcp', Object.keys(options))
   }
   const values = parsed.values
   if (values.help === true) {

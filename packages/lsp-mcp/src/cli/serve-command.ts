@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 
 import { otelSignals } from '../telemetry-settings.js'
-import { globalFlags, serverOptions, UsageError, type GlobalFlags } from './arguments.js'
+import { globalFlags, serverOptions, parseError, UsageError, type GlobalFlags } from './arguments.js'
 import { exitCodes, serveHelp } from './help.js'
 import type { CliIo } from './io.js'
 
@@ -33,26 +33,27 @@ function hostPort(text: string): { host: string; port: number } {
 
 /** Runs `codeseam serve ARGS` until the daemon stops; resolves to the exit code. */
 export async function runServe(args: ReadonlyArray<string>, io: CliIo): Promise<number> {
+  const options = {
+    ...serverOptions,
+    socket: { type: 'string' },
+    'no-socket': { type: 'boolean' },
+    http: { type: 'string' },
+    'token-file': { type: 'string' },
+    'allowed-origin': { type: 'string', multiple: true },
+    'allowed-host': { type: 'string', multiple: true },
+    'idle-timeout': { type: 'string' },
+    auto: { type: 'boolean' },
+  } as const
   let parsed
   try {
     parsed = parseArgs({
       args: [...args],
-      options: {
-        ...serverOptions,
-        socket: { type: 'string' },
-        'no-socket': { type: 'boolean' },
-        http: { type: 'string' },
-        'token-file': { type: 'string' },
-        'allowed-origin': { type: 'string', multiple: true },
-        'allowed-host': { type: 'string', multiple: true },
-        'idle-timeout': { type: 'string' },
-        auto: { type: 'boolean' },
-      },
+      options,
       strict: true,
       allowPositionals: false,
     })
   } catch (error) {
-    throw new UsageError((error as Error).message, 'serve')
+    throw parseError(error, 'serve', Object.keys(options))
   }
   const values = parsed.values
   if (values.help === true) {
