@@ -142,6 +142,21 @@ describe('usage', () => {
     expect(missing.code, missing.stderr).toBe(1)
   })
 
+  it('a folder given where a file goes is named a folder (it said "does not exist" or "no language server")', async () => {
+    for (const args of [
+      ['symbols', 'src'],
+      ['diagnostics', 'src'],
+      ['hover', 'src', '--symbol', 'x'],
+    ]) {
+      const run = await codeseam([...args, '-q'])
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(2)
+      expect(run.stderr).toContain('"src" is a folder, not a file: name a file in it')
+    }
+    const missing = await codeseam(['symbols', 'src/nothere.ts', '-q'])
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toContain('error NOT_FOUND')
+  })
+
   it('an unknown flag is named, with the closest one; under --json a usage error is JSON', async () => {
     const text = await codeseam(['navigate', 'src/shapes.ts', '--kindd', 'references'])
     expect(text.code).toBe(2)

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
 import type { WorkspacePath } from './containment.js'
@@ -69,10 +70,7 @@ export async function resolveFile(lsp: LspService, path: string, rootId?: string
   if (existing.length === 0) {
     // A path that is there but leads out of its root (a symbolic link) is OUTSIDE_WORKSPACE, not missing.
     for (const candidate of candidates) if (candidate.workspace.containment !== undefined) containmentOf(candidate.workspace).fresh(path)
-    throw notFoundFile(
-      path,
-      candidates.map((c) => c.workspace),
-    )
+    throw notFoundFile(path, candidates)
   }
   if (existing.length > 1) {
     throw new LspError('AMBIGUOUS', `"${path}" exists in ${existing.length} open workspaces: pass rootId to pick one`, {
@@ -106,7 +104,7 @@ export async function locateAndRead(
     // A disk-backed workspace (one that keeps the seam's containment) exists where the realpath found a
     // file; any other (in memory, editor buffers) says so itself.
     const exists = only.workspace.containment === undefined ? await only.workspace.exists(only.path) : resolved.exists
-    if (!exists) throw notFoundFile(target.path, [only.workspace])
+    if (!exists) throw notFoundFile(target.path, [only])
     file = { workspace: only.workspace, path: only.path, displayPath: displayPath(only.workspace.root, only.path) }
   } else {
     file = await resolveFile(lsp, target.path, target.rootId)
@@ -123,15 +121,23 @@ export async function locateAndRead(
         : await workspace.readFile(file.path, options.signal)
   } catch (error) {
     // A directory, or a file deleted since: what the existence check said before reads were folded in.
-    if (only !== undefined && isLspError(error, 'NOT_FOUND')) throw notFoundFile(target.path, [only.workspace])
+    if (only !== undefined && isLspError(error, 'NOT_FOUND')) throw notFoundFile(target.path, [only])
     throw error
   }
   bindDocument(document, resolved)
   return { file, resolved, document }
 }
 
-function notFoundFile(path: string, workspaces: ReadonlyArray<LspWorkspace>): LspError {
-  return new LspError('NOT_FOUND', `file "${path}" does not exist in ${workspaces.map((w) => w.root).join(' or ')}`, {
+/** NOT_FOUND for a file that is not there; a folder on disk is named as one (the caller gave a folder, not a file). */
+function notFoundFile(path: string, candidates: ReadonlyArray<{ readonly workspace: LspWorkspace; readonly path: string }>): LspError {
+  const folder = candidates.find(
+    (c) => c.workspace.containment !== undefined && statSync(c.path, { throwIfNoEntry: false })?.isDirectory() === true,
+  )
+  if (folder !== undefined) {
+    const message = `"${path}" is a folder, not a file: name a file in it (or search the workspace with a symbol query)`
+    return new LspError('INVALID_ARGUMENT', message, { data: { path, issues: [{ path: 'path', message }] } })
+  }
+  return new LspError('NOT_FOUND', `file "${path}" does not exist in ${candidates.map((c) => c.workspace.root).join(' or ')}`, {
     data: { path },
   })
 }

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs'
+
 import {
   displayPath,
   extensionOf,
@@ -50,6 +52,10 @@ export function installHint(path: string): string {
 /** Fails with UNAVAILABLE (and what to install) when no provider owns the file. */
 export function requireProvider(context: ToolContext, absolutePath: string, shownPath: string): void {
   if (context.lsp.providerFor(absolutePath) !== undefined) return
+  if (statSync(absolutePath, { throwIfNoEntry: false })?.isDirectory() === true) {
+    const message = `"${shownPath}" is a folder, not a file: name a file in it (or search the workspace with a symbol query)`
+    throw new LspError('INVALID_ARGUMENT', message, { data: { path: shownPath, issues: [{ path: 'path', message }] } })
+  }
   const extension = extensionOf(absolutePath) ?? '(none)'
   const served = [...new Set(context.lsp.providers().flatMap((p) => Object.keys(p.extensions)))].sort()
   throw new LspError(
