@@ -225,6 +225,28 @@ describe('HTTP', () => {
     params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
   })
 
+  // Issue 32: these answered 401 with a Bearer challenge, and OAuth-capable clients started a login.
+  it('answers the OAuth discovery and registration paths 404 without a challenge, naming the bearer token', async () => {
+    const daemon = await serve(['--no-socket', '--http', '127.0.0.1:0'])
+    const base = new URL(daemon.url ?? '')
+    for (const path of [
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/openid-configuration',
+      '/register',
+    ]) {
+      const answer = await fetch(new URL(path, base), { method: path === '/register' ? 'POST' : 'GET' })
+      expect(answer.status, path).toBe(404)
+      expect(answer.headers.get('www-authenticate'), path).toBeNull()
+      expect(await answer.text()).toContain('codeseam has no OAuth: send its bearer token')
+    }
+    // MCP itself still needs the token, and says so.
+    const mcp = await rawRequest(`${daemon.url}?root=${encodeURIComponent(root)}`, {}, initialize)
+    expect(mcp.status).toBe(401)
+    expect(mcp.body).toContain('a bearer token is required')
+  })
+
   it('needs the bearer token, refuses a foreign Origin and Host, and serves a client with the token', async () => {
     const daemon = await serve(['--no-socket', '--http', '127.0.0.1:0'])
     expect(daemon.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/)

@@ -399,6 +399,21 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
         )
         return
       }
+      // OAuth discovery and registration, asked before any token is sent: codeseam has no OAuth, and a 401 with a
+      // Bearer challenge here makes an OAuth-capable client start a login it can never finish. 404, saying what to send.
+      if (oauthPath(req.url ?? '/')) {
+        sendJson(
+          res,
+          404,
+          rpcError(
+            new LspError(
+              'NOT_FOUND',
+              'codeseam has no OAuth: send its bearer token instead (Authorization: Bearer <the token in the --token-file file>)',
+            ),
+          ),
+        )
+        return
+      }
       const auth = req.headers.authorization ?? ''
       const given = auth.startsWith('Bearer ') ? auth.slice('Bearer '.length).trim() : ''
       if (token === undefined || !sameToken(given, token)) {
@@ -584,4 +599,17 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     closed,
     close,
   }
+}
+
+/** The paths OAuth clients probe (RFC 9728 protected-resource metadata, RFC 8414 server metadata, OIDC, the MCP defaults). */
+function oauthPath(url: string): boolean {
+  const path = new URL(url, 'http://codeseam').pathname
+  return (
+    path.startsWith('/.well-known/oauth-protected-resource') ||
+    path.startsWith('/.well-known/oauth-authorization-server') ||
+    path.startsWith('/.well-known/openid-configuration') ||
+    path === '/register' ||
+    path === '/authorize' ||
+    path === '/token'
+  )
 }
