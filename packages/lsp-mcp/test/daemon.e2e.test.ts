@@ -280,5 +280,15 @@ describe('HTTP', () => {
     // Paths in answers are relative to the root: an agent elsewhere needs no path mapping.
     expect(textOf(answer)).toContain('src/shapes.ts')
     expect(textOf(answer)).not.toContain(root)
+    // A receipt too names its workspace by id, not by the server's absolute root (issue 32).
+    const preview = await callTool(client, 'code_rename', {
+      target: { path: 'src/shapes.ts', symbol: 'totalArea' },
+      newName: 'sumArea',
+      dryRun: true,
+    })
+    expect(preview.isError, textOf(preview)).toBe(false)
+    const receipt = (preview.structuredContent as { receipt: Record<string, unknown> }).receipt
+    expect(receipt['rootId']).toBe(nodePath.basename(root))
+    expect(JSON.stringify(preview.structuredContent)).not.toContain(root)
   })
 })

@@ -125,6 +125,59 @@ export interface McpTool {
   }
 }
 
+/** Any JSON value, said explicitly (an empty `{}` schema node is refused by some clients' schema converters). */
+const anyJsonValue: JsonSchemaObject = { type: ['string', 'number', 'boolean', 'object', 'array', 'null'] }
+
+/** How deep a recursive definition (an outline's children) is written out before its nodes are just objects. */
+const inlinedRecursionDepth = 4
+
+/**
+ * A schema every MCP client can read: no `$ref` (several clients' converters resolve none, and a recursive one
+ * loops them) and no empty `{}` node. Each reference is written out in place, a recursive one to
+ * {@link inlinedRecursionDepth} levels and then as a bare object (the output schema is open, so deeper nodes still
+ * validate); an empty node says "any JSON value".
+ */
+export function forMcpClients(schema: JsonSchemaObject): JsonSchemaObject {
+  const definitions = {
+    ...((schema['definitions'] ?? {}) as Record<string, JsonSchemaObject>),
+    ...((schema['$defs'] ?? {}) as Record<string, JsonSchemaObject>),
+  }
+  const visit = (node: unknown, expanding: ReadonlyArray<string>): unknown => {
+    if (Array.isArray(node)) return node.map((item) => visit(item, expanding))
+    if (node === null || typeof node !== 'object') return node
+    const object = node as JsonSchemaObject
+    if (Object.keys(object).length === 0) return anyJsonValue
+    const ref = object['$ref']
+    if (typeof ref === 'string') {
+      const name = ref.replace(/^#\/(definitions|\$defs)\//, '')
+      const definition = definitions[name]
+      if (definition === undefined) return object
+      const { $ref: _ref, ...siblings } = object
+      const depth = expanding.filter((n) => n === name).length
+      const body = depth >= inlinedRecursionDepth ? { type: definition['type'] ?? 'object' } : visit(definition, [...expanding, name])
+      return Object.keys(siblings).length === 0
+        ? body
+        : { ...(body as JsonSchemaObject), ...(visit(siblings, expanding) as JsonSchemaObject) }
+    }
+    const out: JsonSchemaObject = {}
+    for (const [key, value] of Object.entries(object)) {
+      if (key === 'definitions' || key === '$defs') continue
+      // Values, not schemas.
+      if (key === 'default' || key === 'examples' || key === 'const' || key === 'enum') {
+        out[key] = value
+        continue
+      }
+      // `properties` maps names to schemas: an empty one there is a schema too.
+      out[key] =
+        key === 'properties' && value !== null && typeof value === 'object'
+          ? Object.fromEntries(Object.entries(value as JsonSchemaObject).map(([name, inner]) => [name, visit(inner, expanding)]))
+          : visit(value, expanding)
+    }
+    return out
+  }
+  return visit(schema, []) as JsonSchemaObject
+}
+
 /**
  * The MCP tool listing. Schemas are draft-07 (the official SDK client validates with a draft-07 validator:
  * no `prefixItems`, no `$defs`); the output schema is open to extra properties so a newer server never
@@ -135,8 +188,8 @@ export function toMcpTool(tool: AnyTool): McpTool {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: assertObjectRoot(tool, toJsonSchema(tool.input, { dialect: 'draft-07' }), 'input'),
-    outputSchema: assertObjectRoot(tool, toJsonSchema(tool.output, { dialect: 'draft-07', closed: false }), 'output'),
+    inputSchema: assertObjectRoot(tool, forMcpClients(toJsonSchema(tool.input, { dialect: 'draft-07' })), 'input'),
+    outputSchema: assertObjectRoot(tool, forMcpClients(toJsonSchema(tool.output, { dialect: 'draft-07', closed: false })), 'output'),
     annotations: {
       title: tool.title,
       readOnlyHint: tool.hints.readOnly,

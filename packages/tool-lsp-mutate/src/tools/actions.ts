@@ -187,7 +187,7 @@ export function codeActionsTool(session: MutationSession): ToolDefinition<typeof
         },
         context.signal,
       )
-      return { path: file.displayPath, ...(applied === undefined ? {} : { applied: describe(applied) }), receipt: receiptOrThrow(receipt) }
+      return { path: file.displayPath, ...(applied === undefined ? {} : { applied: describe(applied) }), receipt: receiptOrThrow(receipt, context) }
     },
     summary: (result) => (result.receipt !== undefined ? receiptSummary(result.receipt) : `${result.actions?.length ?? 0} actions`),
     render: (result) => {

@@ -36,16 +36,27 @@ export async function resolveExact(context: ToolContext, target: TargetInput, si
 }
 
 /** A receipt that wrote something or was a dry run comes back as the result; any other throws with it attached. */
-export function receiptOrThrow(receipt: MutationReceipt): MutationReceipt {
-  if (receipt.status === 'applied' || receipt.status === 'previewed' || receipt.status === 'unchanged') return receipt
+export function receiptOrThrow(receipt: MutationReceipt, context: ToolContext): ModelReceipt {
+  const said = receiptForModel(receipt, context)
+  if (receipt.status === 'applied' || receipt.status === 'previewed' || receipt.status === 'unchanged') return said
   const error = receipt.error ?? { code: 'SERVER_ERROR' as const, message: `${receipt.tool} ${receipt.status}` }
   throw new LspError(error.code, `${error.message}\n${renderReceipt(receipt, { includeError: false })}`, {
-    data: { ...error.data, receipt: JSON.parse(JSON.stringify(receipt)) as unknown },
+    data: { ...error.data, receipt: JSON.parse(JSON.stringify(said)) as unknown },
   })
 }
 
+/** A receipt as a tool answers it: its workspace named by id (every path in it is relative to that root). */
+export type ModelReceipt = Omit<MutationReceipt, 'root'> & { readonly rootId: string }
+
+/** The receipt without the absolute root a server-side path would reveal (HTTP clients elsewhere must not see it). */
+export function receiptForModel(receipt: MutationReceipt, context: ToolContext): ModelReceipt {
+  const { root, ...rest } = receipt
+  const rootId = context.roots.find((r) => nodePath.normalize(r.root) === nodePath.normalize(root))?.id ?? nodePath.basename(root)
+  return { ...rest, rootId }
+}
+
 /** A receipt as decoded output (optional fields may hold undefined) is the same receipt. */
-type ReceiptLike = Omit<MutationReceipt, 'files'> | { readonly status: MutationReceipt['status'] }
+type ReceiptLike = Omit<ModelReceipt, 'files'> | { readonly status: MutationReceipt['status'] }
 
 /** The one-line summary of a tool result that carries a receipt. */
 export function receiptSummary(receipt: ReceiptLike): string {

@@ -244,7 +244,7 @@ async function runEdits(
     },
     context.signal,
   )
-  return { receipt: receiptOrThrow(receipt), targets }
+  return { receipt: receiptOrThrow(receipt, context), targets }
 }
 
 const InsertInput = Schema.Struct({

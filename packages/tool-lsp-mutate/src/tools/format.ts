@@ -86,7 +86,7 @@ export function codeFormatTool(session: MutationSession): ToolDefinition<typeof 
         },
         context.signal,
       )
-      return { receipt: receiptOrThrow(receipt) }
+      return { receipt: receiptOrThrow(receipt, context) }
     },
     summary: (result) => receiptSummary(result.receipt),
     render: (result) => receiptText(result.receipt),

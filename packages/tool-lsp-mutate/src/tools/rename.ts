@@ -132,7 +132,7 @@ export function codeRenameTool(session: MutationSession): ToolDefinition<typeof 
         },
         context.signal,
       )
-      return { ...(target === undefined ? {} : { target }), newName, receipt: receiptOrThrow(receipt) }
+      return { ...(target === undefined ? {} : { target }), newName, receipt: receiptOrThrow(receipt, context) }
     },
     summary: (result) => receiptSummary(result.receipt),
     render: (result) => receiptText(result.receipt),

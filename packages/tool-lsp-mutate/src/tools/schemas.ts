@@ -128,7 +128,8 @@ const IntegrityOutput = Schema.Struct({
 export const ReceiptOutput = Schema.Struct({
   transactionId: Schema.String,
   tool: Schema.String,
-  root: Schema.String,
+  /** The workspace, by id (paths in the receipt are relative to its root; the absolute root is never shown). */
+  rootId: Schema.String,
   status: Schema.Literals(['applied', 'unchanged', 'previewed', 'denied', 'conflict', 'refused', 'failed']),
   dryRun: Schema.Boolean,
   files: Schema.Array(
