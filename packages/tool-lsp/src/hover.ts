@@ -38,28 +38,56 @@ const HoverOutput = Schema.Struct({
 /** The decoded result of `code_hover`. */
 export type HoverResult = typeof HoverOutput.Type
 
-/** Splits markdown hover text into code (fences removed) and prose (separators and escapes removed). */
+/**
+ * Splits markdown hover text into the signature (the code blocks before any prose: what the server says the symbol
+ * is) and the documentation (the prose, separators and escapes removed, HTML entities decoded). A code block inside
+ * the documentation (a JSDoc `@example`) stays there, fenced, in its place.
+ */
 export function splitHover(contents: string, format: 'markdown' | 'plaintext'): { code: string; prose: string } {
-  if (format === 'plaintext') return { code: '', prose: contents.trim() }
+  if (format === 'plaintext') return { code: '', prose: decodeEntities(contents).trim() }
   const code: string[] = []
   const prose: string[] = []
+  // Code blocks kept in the documentation, out of the prose's clean-up (their text is code, not markdown).
+  const kept: string[] = []
   const fence = /```[\w+-]*\n([\s\S]*?)```/g
   let last = 0
   for (const match of contents.matchAll(fence)) {
-    prose.push(contents.slice(last, match.index))
-    code.push(match[1]!.trimEnd())
+    const before = contents.slice(last, match.index)
+    const leading = prose.every((part) => isSeparators(part)) && isSeparators(before)
+    if (leading) code.push(match[1]!.trimEnd())
+    if (!leading) kept.push(match[0])
+    prose.push(leading ? before : `${before}\u0000${kept.length - 1}\u0000`)
     last = match.index + match[0].length
   }
   prose.push(contents.slice(last))
-  const cleanProse = prose
-    .join('\n')
-    .split('\n')
-    .filter((line) => !/^\s*(-{3,}|\*{3,}|_{3,})\s*$/.test(line))
-    .join('\n')
-    .replace(/\\([\\`*_{}[\]()#+\-.!<>])/g, '$1')
+  const cleanProse = decodeEntities(
+    prose
+      .join('\n')
+      .split('\n')
+      .filter((line) => !/^\s*(-{3,}|\*{3,}|_{3,})\s*$/.test(line))
+      .join('\n')
+      .replace(/\\([\\`*_{}[\]()#+\-.!<>])/g, '$1'),
+  )
     .replace(/\n{3,}/g, '\n\n')
     .trim()
+    .replace(/\u0000(\d+)\u0000/g, (_, index: string) => kept[Number(index)] ?? '')
   return { code: code.join('\n').trim(), prose: cleanProse }
+}
+
+/** Blank text or markdown separator lines only. */
+function isSeparators(text: string): boolean {
+  return text.split('\n').every((line) => /^\s*((-{3,}|\*{3,}|_{3,})\s*)?$/.test(line))
+}
+
+const namedEntities: Readonly<Record<string, string>> = { nbsp: ' ', lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" }
+
+/** HTML entities servers put in markdown (pyright indents docstrings with `&nbsp;`), as the characters they stand for. */
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
+    if (name.startsWith('#x') || name.startsWith('#X')) return String.fromCodePoint(Number.parseInt(name.slice(2), 16))
+    if (name.startsWith('#')) return String.fromCodePoint(Number.parseInt(name.slice(1), 10))
+    return namedEntities[name.toLowerCase()] ?? entity
+  })
 }
 
 function cap(text: string, budget: number): { text: string; cut: boolean } {

@@ -116,4 +116,28 @@ describe('rendering', () => {
     })
     expect(splitHover('plain text', 'plaintext')).toEqual({ code: '', prose: 'plain text' })
   })
+
+  // Issue 32: a JSDoc @example block went where the signature goes, and pyright's &nbsp; indents were printed.
+  it('keeps a code block inside the documentation there, fenced and untouched, and decodes HTML entities', () => {
+    const hover = [
+      '```typescript',
+      'function route(path: string): Router',
+      '```',
+      '---',
+      'Adds a route.',
+      '',
+      '@example',
+      '```ts',
+      "app.route('/a\\.b')",
+      '---',
+      '```',
+      '',
+      'Returns&nbsp;the&nbsp;router &amp; more &#x41;.',
+    ].join('\n')
+    expect(splitHover(hover, 'markdown')).toEqual({
+      code: 'function route(path: string): Router',
+      prose: "Adds a route.\n\n@example\n```ts\napp.route('/a\\.b')\n---\n```\n\nReturns the router & more A.",
+    })
+    expect(splitHover('Args:\n&nbsp;&nbsp;&nbsp;&nbsp;name: the name', 'markdown').prose).toBe('Args:\n    name: the name')
+  })
 })
