@@ -354,7 +354,7 @@ export class MutationSession {
     for (const [path, hash] of Object.entries(expected)) {
       const absolute = resolveInRoot(workspace.root, path)
       const actual = built.basis.get(absolute)?.hash ?? (await workspace.readFile(absolute, signal)).hash
-      if (actual !== hash) {
+      if (!sameHash(actual, hash)) {
         throw new LspError(
           'STALE_VERSION',
           `${displayPath(workspace.root, absolute)} has changed: expected hash ${hash.slice(0, 12)}…, it is now ${actual.slice(0, 12)}…; re-read it and retry; nothing was written`,
@@ -487,4 +487,13 @@ function jsonSafe(value: object): Record<string, unknown> {
   } catch {
     return {}
   }
+}
+
+/**
+ * Whether an expected hash names this content: the whole sha-256, or its first 12 or more hex digits (what a
+ * receipt's text prints: a person copies that from a terminal).
+ */
+export function sameHash(actual: string, expected: string): boolean {
+  const given = expected.trim().toLowerCase()
+  return actual === given || (given.length >= 12 && /^[0-9a-f]+$/.test(given) && actual.startsWith(given))
 }

@@ -122,15 +122,31 @@ describe('code_rename (native TypeScript 7)', () => {
     expect(stale.ok).toBe(false)
     if (!stale.ok) expect(stale.error.code).toBe('STALE_VERSION')
     expect(w.read('src/shapes.ts')).toBe(before)
-    const fresh = expectOk(
-      await w.call('code_rename', {
-        target: { path: 'src/shapes.ts', symbol: 'Rect' },
-        newName: 'Box',
-        expectedHashes: [{ path: 'src/shapes.ts', hash: contentHash(before) }],
-      }),
-    )
+    const freshOutcome = await w.call('code_rename', {
+      target: { path: 'src/shapes.ts', symbol: 'Rect' },
+      newName: 'Box',
+      expectedHashes: [{ path: 'src/shapes.ts', hash: contentHash(before) }],
+    })
+    const fresh = expectOk(freshOutcome)
     expect(fresh.status).toBe('applied')
     expect(w.read('src/shapes.ts')).toContain('export class Box')
+    // The hash as the receipt's text prints it (12 digits, issue 32) is accepted; fewer digits are not a hash.
+    const printed = /modify src\/shapes\.ts: [^\n]* hash ([0-9a-f]{12})/.exec(freshOutcome.text)?.[1]
+    expect(printed, freshOutcome.text).toBe(contentHash(w.read('src/shapes.ts')).slice(0, 12))
+    const again = expectOk(
+      await w.call('code_rename', {
+        target: { path: 'src/shapes.ts', symbol: 'Box' },
+        newName: 'Rect',
+        expectedHashes: [{ path: 'src/shapes.ts', hash: printed ?? '' }],
+      }),
+    )
+    expect(again.status).toBe('applied')
+    const short = await w.call('code_rename', {
+      target: { path: 'src/shapes.ts', symbol: 'Rect' },
+      newName: 'Box',
+      expectedHashes: [{ path: 'src/shapes.ts', hash: contentHash(w.read('src/shapes.ts')).slice(0, 8) }],
+    })
+    expect(short.ok === false && short.error.code).toBe('STALE_VERSION')
   })
 })
 

@@ -187,7 +187,11 @@ export function codeActionsTool(session: MutationSession): ToolDefinition<typeof
         },
         context.signal,
       )
-      return { path: file.displayPath, ...(applied === undefined ? {} : { applied: describe(applied) }), receipt: receiptOrThrow(receipt, context) }
+      return {
+        path: file.displayPath,
+        ...(applied === undefined ? {} : { applied: describe(applied) }),
+        receipt: receiptOrThrow(receipt, context),
+      }
     },
     summary: (result) => (result.receipt !== undefined ? receiptSummary(result.receipt) : `${result.actions?.length ?? 0} actions`),
     render: (result) => {

@@ -17,7 +17,10 @@ export const ExpectedHashesInput = Schema.optional(
   Schema.Array(
     Schema.Struct({
       path: Schema.String.annotate({ description: 'Workspace-relative file path.' }),
-      hash: Schema.String.annotate({ description: 'The sha-256 content hash (hex) you last saw for it.' }),
+      hash: Schema.String.annotate({
+        description:
+          'The sha-256 content hash (hex) you last saw for it: all of it, or its first 12 or more digits as a receipt prints them.',
+      }),
     }),
   ),
 ).annotate({
