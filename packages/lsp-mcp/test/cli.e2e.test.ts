@@ -176,6 +176,23 @@ describe('usage', () => {
     expect(value.stderr).toContain('codeseam: --line needs a value')
   })
 
+  // Issue 32: ids were random per process ("apply by id" could not work from a terminal), the documented
+  // `--apply "Organize Imports"` found nothing without --only, and a dry run printed `applied`.
+  it('an action id printed by one command applies in the next; a source action applies by title without --only', async () => {
+    const listed = await codeseam(['actions', 'src/imports.ts', '--line', '2', '--only', 'source.organizeImports', '-q'])
+    expect(listed.code, listed.stderr).toBe(0)
+    const id = /- (ca-[0-9a-f]+): Organize Imports/.exec(listed.stdout)?.[1]
+    expect(id, listed.stdout).toBeDefined()
+    const again = await codeseam(['actions', 'src/imports.ts', '--line', '2', '--only', 'source.organizeImports', '-q'])
+    expect(again.stdout).toContain(`- ${id}: Organize Imports`)
+    for (const apply of [id ?? '', 'Organize Imports']) {
+      const run = await codeseam(['actions', 'src/imports.ts', '--line', '2', '--apply', apply, '--dry-run', '-q'])
+      expect(run.code, `${apply}: ${run.stderr}`).toBe(0)
+      expect(run.stdout).toMatch(/^previewed \(not applied\) "Organize Imports"\n/)
+      expect(run.stdout).toContain('modify src/imports.ts: 1 edit')
+    }
+  })
+
   it("a dry run's receipt says how to apply in the CLI's words", async () => {
     const run = await codeseam(['rename', 'src/shapes.ts', '--symbol', 'totalArea', '--to', 'sumArea', '--dry-run', '-q'])
     expect(run.code, run.stderr).toBe(0)

@@ -1,5 +1,5 @@
 import { LspError } from '@codeseam/lsp'
-import { CodeActionKind, CodeActionRequest } from 'vscode-languageserver-protocol/node'
+import { CodeActionKind, CodeActionRequest, type CodeAction, type Command } from 'vscode-languageserver-protocol/node'
 
 import { resolveAction } from './code-actions.js'
 import { linesOf, requestOptions, versionOf } from './context.js'
@@ -66,7 +66,9 @@ export const codeActions = {
         )) ?? []
       return {
         kind: 'codeActions',
-        actions: actions.map((a) => ctx.actions.add(a, document.path, document.version, document.hash)),
+        actions: actions.map((a, index) =>
+          ctx.actions.add(a, document.path, document.version, document.hash, sameTitledBefore(actions, index)),
+        ),
         meta: ctx.meta(),
       }
     },
@@ -102,3 +104,11 @@ export const resolveCodeAction = {
     },
   },
 } satisfies Feature<'resolveCodeAction'>
+
+/** How many actions before `index` have its title and kind (so two identical titles get two ids). */
+function sameTitledBefore(actions: ReadonlyArray<CodeAction | Command>, index: number): number {
+  const kindOf = (a: CodeAction | Command) => (typeof (a as Command).command === 'string' ? 'command' : ((a as CodeAction).kind ?? ''))
+  const at = actions[index]
+  if (at === undefined) return 0
+  return actions.slice(0, index).filter((a) => a.title === at.title && kindOf(a) === kindOf(at)).length
+}

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { createHash } from 'node:crypto'
 
 import { LspError, type LspCodeAction, type LspCommandOutcome, type LspWorkspaceEdit } from '@codeseam/lsp'
 import { CodeActionResolveRequest, ExecuteCommandRequest, type CodeAction, type Command } from 'vscode-languageserver-protocol/node'
@@ -14,16 +14,24 @@ interface StoredAction {
 }
 
 /**
- * Code actions handed out by `codeActions`, kept so `resolveCodeAction` can run them later. Ids are opaque
- * and bound to the document version they were computed for; the store is bounded.
+ * Code actions handed out by `codeActions`, kept so `resolveCodeAction` can run them later. Ids are derived from the
+ * action and the document's content (stable across listings and processes) and bound to the document version they
+ * were computed for; the store is bounded.
  */
 export class CodeActionStore {
   private readonly actions = new Map<string, StoredAction>()
 
   constructor(private readonly capacity = 1_000) {}
 
-  add(action: CodeAction | Command, path: string, version: number, hash: string): LspCodeAction {
-    const id = `ca-${randomUUID()}`
+  /**
+   * Stores an action under an id derived from what it is — its file, the document's content, its title and kind,
+   * and which of the same-titled actions it is (`occurrence`) — so listing the same document again, in this process
+   * or the next, gives it the same id (a terminal user applies by the id another command printed).
+   */
+  add(action: CodeAction | Command, path: string, version: number, hash: string, occurrence = 0): LspCodeAction {
+    const kind = typeof (action as Command).command === 'string' ? 'command' : ((action as CodeAction).kind ?? '')
+    const id = `ca-${createHash('sha256').update(`${path}\0${hash}\0${action.title}\0${kind}\0${occurrence}`).digest('hex').slice(0, 20)}`
+    this.actions.delete(id)
     this.actions.set(id, { action, path, version, hash })
     while (this.actions.size > this.capacity) {
       const oldest = this.actions.keys().next().value

@@ -103,7 +103,7 @@ export function codeActionsTool(session: MutationSession): ToolDefinition<typeof
     hints: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
     async execute(input, context) {
       const file = await resolveAllowedFile(context, input.path, input.rootId)
-      const list = async (signal: AbortSignal) => {
+      const list = async (signal: AbortSignal, only: ReadonlyArray<string> | undefined = input.only) => {
         const document = await file.workspace.readFile(file.path, signal)
         const lines = new TextLines(document.text)
         const endLine = input.endLine ?? input.line
@@ -120,7 +120,7 @@ export function codeActionsTool(session: MutationSession): ToolDefinition<typeof
             root: file.workspace.root,
             path: file.path,
             range,
-            ...(input.only === undefined ? {} : { only: input.only }),
+            ...(only === undefined ? {} : { only }),
           },
           signal,
         )
@@ -141,9 +141,16 @@ export function codeActionsTool(session: MutationSession): ToolDefinition<typeof
           ...(input.expectedHashes === undefined ? {} : { expectedHashes: expectedHashesOf(input.expectedHashes)! }),
           summary: `code action "${wanted}" in ${file.displayPath}`,
           async compute({ lsp, root, signal }) {
-            const { document, actions } = await list(signal)
-            // Ids are minted per listing: an id from an earlier listing goes to the provider, which knows
-            // whether it is still valid for this document version (and refuses disabled actions).
+            let { document, actions } = await list(signal)
+            // Source actions (organize imports, fix all) are offered only when asked for by kind: a title or id
+            // not among the line's actions is looked for among them too.
+            if (input.only === undefined && !actions.some((a) => a.id === wanted || a.title === wanted)) {
+              const source = await list(signal, ['source'])
+              if (source.actions.some((a) => a.id === wanted || a.title === wanted)) ({ document, actions } = source)
+            }
+            // Ids are derived from the action and the document's content, so one listed by another process is found
+            // again here; an id that is not listed goes to the provider, which knows whether it is still valid for
+            // this document version (and refuses disabled actions).
             const listed = actions.some((a) => a.id === wanted || a.title === wanted)
             let resolution
             if (listed) {
@@ -195,8 +202,12 @@ export function codeActionsTool(session: MutationSession): ToolDefinition<typeof
     },
     summary: (result) => (result.receipt !== undefined ? receiptSummary(result.receipt) : `${result.actions?.length ?? 0} actions`),
     render: (result) => {
-      if (result.receipt !== undefined)
-        return `${result.applied === undefined ? '' : `applied "${result.applied.title}"\n`}${receiptText(result.receipt)}`
+      if (result.receipt !== undefined) {
+        // What happened to the action: a dry run only previewed it, a refused one did nothing.
+        const status = result.receipt.status
+        const verb = status === 'applied' ? 'applied' : status === 'previewed' ? 'previewed (not applied)' : status
+        return `${result.applied === undefined ? '' : `${verb} "${result.applied.title}"\n`}${receiptText(result.receipt)}`
+      }
       const actions = result.actions ?? []
       if (actions.length === 0) return `no code actions for ${result.path} here`
       return [

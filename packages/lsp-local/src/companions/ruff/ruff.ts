@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { createHash } from 'node:crypto'
 
 import {
   BoundedCache,
@@ -108,7 +108,9 @@ export class RuffCompanion implements Companion {
     const lint = ruffWorkspace(options, source)
     const actions: LspCodeAction[] = []
     const add = (title: string, kind: string, edits: ReadonlyArray<LspTextEdit>) => {
-      const id = `ruff-${randomUUID()}`
+      // Derived from what the action is and the document's content, as the servers' action ids are.
+      const occurrence = actions.filter((a) => a.title === title && a.kind === kind).length
+      const id = `ruff-${createHash('sha256').update(`${path}\0${document.hash}\0${title}\0${kind}\0${occurrence}`).digest('hex').slice(0, 20)}`
       this.actions.set(id, { path, hash: document.hash, title, edit: editOf(document, ...edits) }, 1)
       actions.push({ id, title, kind, hasEdit: true, hasCommand: false })
     }
