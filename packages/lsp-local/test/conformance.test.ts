@@ -89,7 +89,7 @@ const expectedRuns: Readonly<Record<string, ReadonlyArray<ConformanceCheckId>>> 
   // HTML itself is not validated: no diagnostics check.
   html: ['documentSymbols', 'format', 'hover'],
   // Markdown's link checks are warnings (no type error to find) and it has no formatter.
-  markdown: ['definition', 'documentSymbols', 'references', 'workspaceSymbols'],
+  markdown: ['definition', 'documentSymbols', 'references'],
   bash: ['definition', 'diagnostics', 'documentSymbols', 'format', 'hover', 'references'],
   dockerfile: ['completion', 'diagnostics', 'documentSymbols', 'format', 'hover'],
   taplo: ['diagnostics', 'documentSymbols', 'format'],

@@ -19,7 +19,9 @@ import {
 } from 'vscode-languageserver-protocol/node'
 
 import { createLocalHost, type LocalHost } from '../src/index.js'
+import { profileOf } from '../src/languages/index.js'
 import { markdownRecord } from '../src/languages/markdown/record.js'
+import { editorServicesOf } from '../src/workspace/editor-services.js'
 import { markdownTokens, serveMarkdownClient } from '../src/server/markdown-client.js'
 import { BareServer } from './config-bare-server.js'
 import { copyFixture, positionOf } from './helpers.js'
@@ -89,14 +91,12 @@ describe.skipIf(!located.found)('Markdown through the seam against its bare serv
     expect(seamKeys).toEqual(expect.arrayContaining(['README.md:3', 'docs/guide.md:14']))
   })
 
-  test('workspace symbols are the headers of every Markdown file, as the bare server lists them', async () => {
-    const seam = await lsp.query({ operation: 'workspaceSymbols', root: copy.root, query: 'Setup' })
+  test('a workspace symbol search leaves the headers out (the server has them; codeseam does not ask it)', async () => {
     const answer = (await bare.connection.sendRequest(WorkspaceSymbolRequest.type, { query: 'Setup' })) ?? []
-    const bareNames = answer.map(
-      (s) => `${s.name} ${'range' in s.location ? key(uriToPath(s.location.uri) ?? '', s.location.range.start.line) : ''}`,
-    )
-    expect(seam.symbols.map((s) => `${s.name} ${key(s.location.path, s.location.range.start.line)}`).sort()).toEqual(bareNames.sort())
-    expect(bareNames).toContain('## Setup docs/guide.md:8')
+    expect(answer.map((s) => s.name)).toContain('## Setup')
+    const seam = await lsp.query({ operation: 'workspaceSymbols', root: copy.root, query: 'Setup' })
+    expect(seam.symbols).toEqual([])
+    expect(lsp.operationsFor(nodePath.join(copy.root, 'README.md'))).not.toContain('workspaceSymbols')
   })
 
   test('front matter is not a header: the outline starts at the first real header', async () => {
@@ -136,7 +136,10 @@ describe('the Markdown client requests stay in the workspace root', () => {
     const toClient = new PassThrough()
     client = createMessageConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer))
     server = createMessageConnection(new StreamMessageReader(toServer), new StreamMessageWriter(toClient))
-    serveMarkdownClient(client, { workspaceRoot: copy.root, extensions: new Set(['.md']), openText: () => undefined })
+    // The file listing the host gives the server: the record's profile, through the same function the pool uses.
+    const services = editorServicesOf(profileOf(markdownRecord, { found: true, command: 'node' }))
+    if (services === undefined) throw new Error('the Markdown record asks for no editor services')
+    serveMarkdownClient(client, { workspaceRoot: copy.root, openText: () => undefined, listFiles: (root) => services.listFiles(root) })
     client.listen()
     server.listen()
   })

@@ -22,9 +22,6 @@ import { typeScriptLanguageServerRecord } from './typescript-language-server/rec
 import { nativeTypeScriptSupport, typeScriptRecord } from './typescript/record.js'
 import { yamlRecord } from './yaml/record.js'
 
-/** The editor requests a profile's server makes, for the spawn spec (the Markdown record's `editorServices`). */
-export { editorServicesOf } from '../server/markdown-client.js'
-
 /** Every built-in language server, in the order the docs list them. Nothing else lists languages. */
 export const languageRecords: ReadonlyArray<LanguageRecord> = [
   typeScriptRecord,

@@ -7,7 +7,8 @@ import type { ServerProfile } from '../policy/profiles.js'
 import { serverEnvironment } from '../policy/environment.js'
 import { withHeapCap } from '../policy/limits.js'
 import { nestedSettings, type NestedProjects } from '../workspace/nested-projects.js'
-import { editorServicesOf, recordFor } from '../languages/index.js'
+import { editorServicesOf } from '../workspace/editor-services.js'
+import { recordFor } from '../languages/index.js'
 import { planSpawn } from '../policy/trust.js'
 import type { FeatureFacts } from './feature-facts.js'
 import { SlotGate } from './gate.js'
@@ -39,8 +40,7 @@ export class ServerSlot {
   private inFlight = 0
   private idleTimer: NodeJS.Timeout | undefined
   private disposed = false
-  /** Set by a memory restart; the next result reports `degraded` once. */
-  private notice: string | undefined
+  private notice: string | undefined // set by a memory restart; the next result reports `degraded` once
   lastUsed = performance.now()
   private pendingRestart: string | undefined
   private readonly telemetry: SlotTelemetry

@@ -166,5 +166,5 @@ export function editorRequests(
   const services = spec.editorServices
   if (services === undefined) return undefined
   const workspaceRoot = spec.workspaceRoot ?? spec.root
-  return (connection) => serveMarkdownClient(connection, { workspaceRoot, extensions: services.extensions, openText })
+  return (connection) => serveMarkdownClient(connection, { workspaceRoot, openText, listFiles: (root) => services.listFiles(root) })
 }

@@ -4,9 +4,6 @@ import { containPath, isLspError, pathToUri, uriToPath } from '@codeseam/lsp'
 import markdownIt, { type Token } from 'markdown-it'
 import { ErrorCodes, RequestType, ResponseError, type MessageConnection } from 'vscode-languageserver-protocol/node'
 
-import type { ServerProfile } from '../policy/profiles.js'
-import { listFiles, profileExtensions } from '../workspace/files.js'
-
 /*
  * VS Code's Markdown server parses nothing and reads no file itself: it asks its client, as VS Code's Markdown
  * extension answers it (`markdown/parse` for markdown-it tokens, `markdown/fs/*` for the files a link names,
@@ -28,8 +25,6 @@ const findFilesRequest = new RequestType<Record<string, never>, string[], void>(
 const watcherCreateRequest = new RequestType<{ id: number; uri: string }, null, void>('markdown/fs/watcher/create')
 const watcherDeleteRequest = new RequestType<{ id: number }, null, void>('markdown/fs/watcher/delete')
 
-/** Markdown files the server is told of (the workspace index it searches for symbols and link targets). */
-export const markdownWorkspaceFileLimit = 5_000
 /** A file the server may read through `markdown/fs/readFile` (a link target is previewed, a document indexed). */
 const maxReadBytes = 4 * 1024 * 1024
 
@@ -50,14 +45,11 @@ function withoutFrontMatter(text: string): string {
   return lines.map((line, index) => (index <= end ? '' : line)).join('\n')
 }
 
-/** The editor requests a server's spec says to answer, and for which files. */
+/** The editor requests a server's spec says to answer, and the workspace's files they are about. */
 export interface EditorServices {
   readonly kind: 'markdown'
-  readonly extensions: ReadonlySet<string>
-}
-
-export function editorServicesOf(profile: ServerProfile): EditorServices | undefined {
-  return profile.editorServices === undefined ? undefined : { kind: profile.editorServices, extensions: profileExtensions(profile) }
+  /** The workspace's files of the server's languages (bounded), for `markdown/findMarkdownFilesInWorkspace`. */
+  listFiles(root: string): Promise<ReadonlyArray<string>>
 }
 
 export interface MarkdownClientContext {
@@ -65,8 +57,8 @@ export interface MarkdownClientContext {
   readonly workspaceRoot: string
   /** The text the server has for an open document (what codeseam synced), by path. */
   openText(path: string): string | undefined
-  /** The extensions the record routes to the Markdown server (`.md`, `.markdown`). */
-  readonly extensions: ReadonlySet<string>
+  /** The workspace's Markdown files (see {@link EditorServices.listFiles}). */
+  listFiles(root: string): Promise<ReadonlyArray<string>>
 }
 
 /** Answers the Markdown server's client requests on `connection`. */
@@ -120,10 +112,7 @@ export function serveMarkdownClient(connection: MessageConnection, context: Mark
       return []
     }
   })
-  connection.onRequest(findFilesRequest, async () => {
-    const listed = await listFiles(context.workspaceRoot, { extensions: context.extensions }, markdownWorkspaceFileLimit)
-    return listed.files.map((file) => pathToUri(file))
-  })
+  connection.onRequest(findFilesRequest, async () => (await context.listFiles(context.workspaceRoot)).map((file) => pathToUri(file)))
   connection.onRequest(watcherCreateRequest, () => null)
   connection.onRequest(watcherDeleteRequest, () => null)
 }

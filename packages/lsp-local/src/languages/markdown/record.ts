@@ -4,15 +4,17 @@ import { documentLanguageSupport, inertNodeServer, notYet } from '../document-la
 import type { LanguageRecord } from '../record.js'
 
 /**
- * vscode-markdown-language-server: a document's headers and link definitions as its outline, the workspace's
- * headers as symbols, links followed to the header or file they name, a header's references, broken links.
+ * vscode-markdown-language-server: a document's headers and link definitions as its outline, links followed to the
+ * header or file they name, a header's references across files, broken links.
  */
 export const markdownSupport: SupportTable = documentLanguageSupport({ files: 'Markdown', verb: 'has' }, 'the Markdown server', {
   definition: true,
   references: true,
   hover: notYet,
   documentSymbols: true,
-  workspaceSymbols: true,
+  workspaceSymbols: {
+    no: "the Markdown server lists every header as a workspace symbol; codeseam leaves them out of a workspace symbol search so documentation headers never crowd out code (a file's headers are its outline)",
+  },
   diagnostics: true,
   completion: notYet,
   codeActions: notYet,
@@ -61,5 +63,5 @@ export const markdownRecord: LanguageRecord = {
   ),
   fixture: 'markdown-basic',
   notes:
-    'outline (headers, link definitions), workspace symbols (headers), definition and references of header links, broken-link diagnostics (warnings); no formatting',
+    'outline (headers, link definitions), definition and references of header links across files, broken-link diagnostics (warnings); no formatting; headers are kept out of workspace symbol search',
 }
