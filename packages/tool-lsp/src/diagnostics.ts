@@ -34,6 +34,9 @@ export const severities = ['error', 'warning', 'information', 'hint'] as const s
 /** Limits of `code_diagnostics`. */
 export const diagnosticsLimits = { defaultLimit: 100, maxLimit: 500 } as const
 
+/** The most files a workspace-wide question may ask each server to open. */
+const maxWorkspaceFiles = 2_000
+
 const DiagnosticsInput = Schema.Struct({
   path: Schema.optional(Schema.String).annotate({
     description: 'One file. Omit for the whole workspace (the files the servers have analysed).',
@@ -43,6 +46,9 @@ const DiagnosticsInput = Schema.Struct({
     description: 'Lowest severity shown (default "information"). "hint" also shows unused-code and style hints, left out by default.',
   }),
   limit: Schema.optional(PositiveInt).annotate({ description: 'Diagnostics per page (default 100, max 500).' }),
+  maxFiles: Schema.optional(PositiveInt.check(Schema.isLessThanOrEqualTo(maxWorkspaceFiles))).annotate({
+    description: `Whole workspace only: how many files each language server opens to analyse (default: the host's limit, 50 for the local host; max ${maxWorkspaceFiles}).`,
+  }),
   cursor: Schema.optional(Schema.String).annotate({ description: 'nextCursor from a previous result with the same arguments.' }),
 })
 
@@ -146,7 +152,10 @@ export const codeDiagnostics = defineTool({
           answers.push({
             root: root.root,
             rootId: root.id,
-            result: await context.lsp.query({ operation: 'diagnostics', root: root.root }, context.signal),
+            result: await context.lsp.query(
+              { operation: 'diagnostics', root: root.root, ...(input.maxFiles === undefined ? {} : { maxFiles: input.maxFiles }) },
+              context.signal,
+            ),
           })
         } catch (error) {
           if (!isLspError(error) || error.code === 'CANCELLED' || error.code === 'DISPOSED' || context.signal.aborted) throw error
@@ -226,7 +235,7 @@ export const codeDiagnostics = defineTool({
         gaps,
       ),
       !complete && path === undefined
-        ? `only ${plural(analysed, 'file')} ${analysed === 1 ? 'was' : 'were'} analysed${eligibleKnown ? ` of ${answers.reduce((s, a) => s + (a.result.coverage.eligible ?? 0), 0)}` : ''}; ask per file (path) for files not covered`
+        ? `only ${plural(analysed, 'file')} ${analysed === 1 ? 'was' : 'were'} analysed${eligibleKnown ? ` of ${answers.reduce((s, a) => s + (a.result.coverage.eligible ?? 0), 0)}` : ''}: a workspace-wide question opens a bounded number of files per language server${input.maxFiles === undefined ? '' : ` (maxFiles ${input.maxFiles})`}; pass maxFiles (up to ${maxWorkspaceFiles}) to analyse more, or ask per file (path)`
         : undefined,
       skippedFilesNote(answers.flatMap((a) => a.result.coverage.filesSkipped ?? [])),
       stale > 0

@@ -85,7 +85,8 @@ export async function workspaceDiagnostics(
       providerId: serving.id,
       status: 'ready',
       warm: warmAll,
-      truncated: !coverage.complete,
+      // The server answered every file it was given: what was not given is in the coverage, not a cut answer.
+      truncated: false,
       elapsedMs: 0,
       ...(translator.dropped > 0 ? { droppedOutsideWorkspace: translator.dropped } : {}),
     },

@@ -195,6 +195,22 @@ describe('read tools on the native TypeScript 7 server', { timeout: 120_000 }, (
     expect(result.files.map((f: any) => f.path)).toContain('src/broken.ts')
   })
 
+  // Issue 32: codeseam's own file bound was reported as "the language server cut its answer short", with no way to
+  // raise it.
+  it('code_diagnostics over the workspace: a bounded answer names the bound and how to raise it; maxFiles raises it', async () => {
+    const bounded = await real.call(codeDiagnostics, { maxFiles: 5 })
+    const partial = structured(bounded)
+    // Five opened, plus any file already open from an earlier question.
+    expect(partial.coverage.complete).toBe(false)
+    expect(partial.coverage.analysed).toBeGreaterThanOrEqual(5)
+    expect(partial.coverage.analysed).toBeLessThan(partial.coverage.eligible)
+    expect(partial.notice).toContain(`only ${partial.coverage.analysed} files were analysed of ${partial.coverage.eligible}`)
+    expect(partial.notice).toContain('pass maxFiles (up to 2000) to analyse more')
+    expect(partial.notice).not.toMatch(/cut its answer short/)
+    const whole = structured(await real.call(codeDiagnostics, { maxFiles: 2000 }))
+    expect(whole.coverage).toMatchObject({ analysed: partial.coverage.eligible, complete: true })
+  })
+
   it('code_inlay_hints: inferred types and parameter names', async () => {
     const line = project.lineOf('src/main.ts', "track('report'")
     const result = structured(await real.call(codeInlayHints, { path: 'src/main.ts', range: { startLine: line, endLine: line } }))
