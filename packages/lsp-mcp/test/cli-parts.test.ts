@@ -4,7 +4,10 @@ import * as nodePath from 'node:path'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { noticeFor } from '@codeseam/tool-lsp'
+
 import { globalFlags, parseCommand, UsageError } from '../src/cli/arguments.js'
+import { forOneShot } from '../src/cli/cli-words.js'
 import { commandName, toolCommand } from '../src/cli/flags.js'
 import { linkLocations, useColor } from '../src/cli/output.js'
 import { collectTools } from '../src/tool-set.js'
@@ -164,5 +167,30 @@ describe('output', () => {
     expect(useColor({ write: () => true, isTTY: true }, undefined, { NO_COLOR: '1' })).toBe(false)
     expect(useColor({ write: () => true }, undefined, { FORCE_COLOR: '1' })).toBe(true)
     expect(useColor({ write: () => true, isTTY: true }, false, {})).toBe(false)
+  })
+})
+
+// Issue 32: a one-shot command was told to "ask again once code_status shows it ready", which starts cold again.
+describe('advice for a one-shot command', () => {
+  const meta = (status: 'ready' | 'indexing', warm: boolean) => ({
+    providerId: 'local:typescript',
+    status,
+    warm,
+    truncated: false,
+    elapsedMs: 1,
+  })
+  it("rewrites the tools' cold-server advice, as the tools word it today", () => {
+    const indexing = noticeFor(meta('indexing', false), true, 'references') ?? ''
+    const cold = noticeFor(meta('ready', false), true, 'references') ?? ''
+    expect(indexing).toContain('code_status')
+    expect(cold).toContain('ask again before concluding')
+    for (const notice of [indexing, cold]) {
+      const said = forOneShot(notice)
+      expect(said).not.toMatch(/code_status|ask again before concluding/)
+      expect(said).toContain('ask through `codeseam mcp` (it keeps the servers running)')
+    }
+    expect(forOneShot('dry run: nothing was written; call again without dryRun to apply')).toBe(
+      'dry run: nothing was written; run it again without --dry-run to apply',
+    )
   })
 })

@@ -34,3 +34,18 @@ export function inCliWords(text: string, command: ToolCommand): string {
   const fields = new Map(command.flags.map((spec) => [spec.path.join('.'), `--${spec.flag}`]))
   return flagged.replace(/^- ([\w.]+):/gm, (line, field: string) => (fields.has(field) ? `- ${fields.get(field)}:` : line))
 }
+
+/** What a one-shot command can do about a cold server: asking again starts cold again. */
+const coldAdvice =
+  'a codeseam command starts its language servers anew each time, so asking again starts cold again; for answers from a loaded project, ask through `codeseam mcp` (it keeps the servers running)'
+
+/**
+ * Advice written for a model in a long session, said as it holds for a one-shot command, and the receipt's hint in
+ * flags. Exact phrases only: the rest of an answer's text is the code's own and never rewritten.
+ */
+export function forOneShot(text: string): string {
+  return text
+    .replace('call again without dryRun to apply', 'run it again without --dry-run to apply')
+    .replace(/; ask again once code_status shows it ready/g, `; ${coldAdvice}`)
+    .replace(/, so ask again before concluding there are (none there|no [^\n.;]+)/g, `: ${coldAdvice}`)
+}

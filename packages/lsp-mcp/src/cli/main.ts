@@ -19,7 +19,7 @@ import { runServe } from './serve-command.js'
 import { humanOutcome, jsonOutcome, note, useColor } from './output.js'
 import { progressLine } from './progress-line.js'
 import { commandLinePath, discoverRoot, rootNote } from './root-discovery.js'
-import { inCliWords, isUsageFailure } from './cli-words.js'
+import { forOneShot, inCliWords, isUsageFailure } from './cli-words.js'
 
 /**
  * The `codeseam` command line. Thin on purpose: it maps flags to a tool's input, runs the tool through the
@@ -121,8 +121,8 @@ async function runWithSession(
       const root = session.roots[0]?.root ?? io.cwd
       // A failure's words name the flags; an answer's text is the code's own (never rewritten) but for the receipt's hint.
       const said = outcome.ok
-        ? { ...outcome, text: outcome.text.replace('call again without dryRun to apply', 'run it again without --dry-run to apply') }
-        : { ...outcome, text: inCliWords(outcome.text, command) }
+        ? { ...outcome, text: forOneShot(outcome.text) }
+        : { ...outcome, text: forOneShot(inCliWords(outcome.text, command)) }
       if (said.ok) io.stdout.write(humanOutcome(said, root, io.cwd, color))
       else io.stderr.write(humanOutcome(said, root, io.cwd, errorColor))
       if (isUsageFailure(outcome)) io.stderr.write(note(`Run \`codeseam ${command.name} --help\` for usage.`, errorColor))
