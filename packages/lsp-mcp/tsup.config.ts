@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
@@ -29,6 +30,16 @@ const deferSdkAjv: Plugin = {
   },
 }
 
+/** The commit this build is made from (an unreleased `0.0.0` build is named by it); empty outside a git checkout. */
+function buildCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short=10', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+  } catch {
+    return ''
+  }
+}
+const define = { __CODESEAM_COMMIT__: JSON.stringify(buildCommit()) }
+
 export default defineConfig([
   // The library: its dependencies stay dependencies.
   {
@@ -39,6 +50,7 @@ export default defineConfig([
     clean: false,
     sourcemap: true,
     target: 'node20',
+    define,
   },
   // The `codeseam` bin: one bundle with its dependencies, split so the parts a command loads lazily (the
   // tools, effect, the host, the MCP SDK) are chunks of their own and `--help` reads only what it needs.
@@ -50,6 +62,7 @@ export default defineConfig([
     sourcemap: true,
     target: 'node20',
     splitting: true,
+    define,
     noExternal: [/.*/],
     external: resolvedAtRunTime,
     platform: 'node',

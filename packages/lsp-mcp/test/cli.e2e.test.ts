@@ -157,6 +157,17 @@ describe('usage', () => {
     expect(missing.stderr).toContain('error NOT_FOUND')
   })
 
+  // Issue 32: `--version` printed 0.0.0 for every unreleased build.
+  it('--version names an unreleased build by the commit it was built from, as doctor does', async () => {
+    const run = await codeseam(['--version'])
+    expect(run.code).toBe(0)
+    const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+    if (pkg.version === '0.0.0') expect(run.stdout).toMatch(/^0\.0\.0-dev(\+[0-9a-f]{10})?\n$/)
+    else expect(run.stdout).toBe(`${pkg.version}\n`)
+    const doctor = await codeseam(['doctor'])
+    expect(doctor.stdout.split('\n')[0]).toContain(`codeseam ${run.stdout.trim()}, Node.js`)
+  })
+
   it('an unknown flag is named, with the closest one; under --json a usage error is JSON', async () => {
     const text = await codeseam(['navigate', 'src/shapes.ts', '--kindd', 'references'])
     expect(text.code).toBe(2)
