@@ -217,7 +217,7 @@ describe('usage', () => {
     const commands = collectTools().map(toolCommand)
     for (const command of commands) expect(main.stdout).toContain(command.name)
     // Every command's help, in process (spawning a Node process per command costs seconds on a busy machine).
-    for (const command of [...commands.map((c) => c.name), 'mcp', 'serve', 'doctor', 'install']) {
+    for (const command of [...commands.map((c) => c.name), 'mcp', 'serve', 'daemon', 'doctor', 'install']) {
       let stdout = ''
       const io = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => true }, cwd: root, env: {} }
       expect(await runCli([command, '--help'], io), command).toBe(0)

@@ -21,7 +21,7 @@ import {
   waitUntilGone,
   type ProxyProcess,
 } from './support/daemon.js'
-import { withDeadline } from './support/mcp-process.js'
+import { requireBuiltCli, withDeadline } from './support/mcp-process.js'
 import { commandLineOf, isRunning } from './support/processes.js'
 import { copyFixture, removeWorkspace } from './support/workspace.js'
 
@@ -82,6 +82,46 @@ afterEach(async () => {
 
 afterAll(async () => {
   await removeWorkspace(root)
+})
+
+// Issue 32: no command listed or stopped the daemons.
+describe('codeseam daemon status, logs, stop', () => {
+  it('lists the daemon `codeseam mcp` started, prints its log, and stops it', async () => {
+    runtime = privateRuntimeDir()
+    const client = await proxy(['--root', root])
+    expect((await callTool(client.client, 'code_navigate', references('Square'))).isError).toBe(false)
+    const pid = await daemonPidIn(runtime)
+    const cli = (args: ReadonlyArray<string>) =>
+      spawnSync(process.execPath, [requireBuiltCli(), 'daemon', ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, CODESEAM_RUNTIME_DIR: runtime },
+      })
+    const status = cli(['status', '--json'])
+    expect(status.status, status.stderr).toBe(0)
+    const listed = JSON.parse(status.stdout) as { daemons: Array<{ key: string; health?: { pid: number; sessions: number } }> }
+    expect(listed.daemons).toHaveLength(1)
+    expect(listed.daemons[0]?.health).toMatchObject({ pid, sessions: 1 })
+    const key = listed.daemons[0]?.key ?? ''
+    const human = cli(['status'])
+    expect(human.stdout).toContain(`running  ${key}  pid ${pid}`)
+    const logs = cli(['logs', key.slice(0, 6)])
+    expect(logs.status, logs.stderr).toBe(0)
+    expect(logs.stdout).toMatch(/listening/)
+    // A line per session opened and per call: the tool, how it ended, how long; no path, root or symbol.
+    expect(logs.stdout).toMatch(/session \S+ opened over a relay \(untrusted, 1 root, 1 open\)/)
+    expect(logs.stdout).toMatch(/session \S+: code_navigate ok in \d+ ms/)
+    expect(logs.stdout).not.toContain(root)
+    expect(logs.stdout).not.toContain('Square')
+    const stop = cli(['stop'])
+    expect(stop.status, stop.stderr).toBe(0)
+    expect(stop.stdout).toContain(`stopped ${key} (pid ${pid})`)
+    expect(isRunning(pid)).toBe(false)
+    const after = cli(['status'])
+    expect(after.stdout).toContain('no codeseam daemon is running')
+    const unknown = cli(['restart'])
+    expect(unknown.status).toBe(2)
+    expect(unknown.stderr).toContain('unknown daemon command "restart" (status, stop, logs)')
+  })
 })
 
 describe('codeseam mcp --daemon auto', () => {

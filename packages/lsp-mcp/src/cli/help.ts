@@ -90,6 +90,7 @@ export function mainHelp(tools: ReadonlyArray<HelpTool>): string {
     'Commands:',
     row('mcp', 'serve every tool over MCP (stdio)'),
     row('serve', 'the shared daemon: MCP over HTTP for many agents'),
+    row('daemon', 'the running shared daemons: status, stop, logs'),
     row('doctor', 'every built-in language server: found or missing, version, install command'),
     row('install', 'install a missing language server (codeseam install gopls; never at query time)'),
     ...tools.map((t) => row(t.command, `${t.title}${t.readOnly ? '' : ' (changes files; --dry-run previews)'}`)),

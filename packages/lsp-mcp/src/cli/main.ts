@@ -13,6 +13,7 @@ import { parseCommand, UsageError, type GlobalFlags } from './arguments.js'
 import { reportCliError, type CliIo } from './io.js'
 import { commandName, toolCommand, type ToolCommand } from './flags.js'
 import { commandHelp, exitCodes, mainHelp } from './help.js'
+import { runDaemon } from './daemon-command.js'
 import { runDoctor, runInstall } from './languages-command.js'
 import { runMcp } from './mcp-command.js'
 import { runServe } from './serve-command.js'
@@ -181,9 +182,12 @@ export async function runCli(argv: ReadonlyArray<string>, io: CliIo): Promise<nu
     if (name === 'serve') return await runServe(rest, io)
     if (name === 'doctor') return await runDoctor(rest, io)
     if (name === 'install') return await runInstall(rest, io)
+    if (name === 'daemon') return await runDaemon(rest, io)
     const tool = tools.find((t) => commandName(t) === name || t.name === name)
     if (tool === undefined)
-      throw new UsageError(`unknown command "${name}" (commands: mcp, serve, doctor, install, ${tools.map(commandName).join(', ')})`)
+      throw new UsageError(
+        `unknown command "${name}" (commands: mcp, serve, daemon, doctor, install, ${tools.map(commandName).join(', ')})`,
+      )
     // Flags come from the tool's input schema, derived only for the command that runs.
     const command = toolCommand(tool)
     const { globals, input } = parseCommand(command, rest)

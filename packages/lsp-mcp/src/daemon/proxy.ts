@@ -62,13 +62,16 @@ export interface McpProxyOptions {
 const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
 /** The daemon's identity as its health endpoint reports it. */
-interface Health {
+export interface Health {
   readonly version: string
   readonly key: string
   readonly pid: number
+  /** Open sessions (the health endpoint's count). */
+  readonly sessions?: number
 }
 
-function health(socket: string, timeoutMs = 2_000): Promise<Health | undefined> {
+/** The health of the daemon on a socket; undefined when nothing answers there. */
+export function health(socket: string, timeoutMs = 2_000): Promise<Health | undefined> {
   return new Promise((resolve) => {
     const req = get({ socketPath: socket, path: healthPath, timeout: timeoutMs }, (res) => {
       let text = ''

@@ -257,6 +257,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       roots: params.roots ?? [],
       ...(ceiling.roots === undefined ? {} : { within: ceiling.roots }),
     })
+    // What the log says of a session: how it came, its trust, how many roots (never which: paths stay out of the log).
+    const opened = (id: string, via: string) =>
+      `session ${id} opened over ${via} (${params.trust}, ${(params.roots ?? []).length} root${(params.roots ?? []).length === 1 ? '' : 's'}${params.roots === undefined ? " (the client's)" : ''}, ${sessions.size} open)`
     let bound: { readonly call: ToolCall } | undefined
     let roots: ClientRoots | undefined
     // No --root: the client's roots (roots/list, asked on the first call's own stream), else the fallback.
@@ -274,7 +277,14 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     const call: ToolCall = async (request, extra) => {
       await follow()?.beforeCall(extra.requestId)
       if (bound === undefined) throw new Error('tool calls are bound when the session initializes')
-      return bound.call(request, extra)
+      // One log line per call: the tool, how it ended and how long it took; never paths, names or source text.
+      const started = performance.now()
+      const result = await bound.call(request, extra)
+      const code = (result._meta?.['codeseam/error'] as { code?: string } | undefined)?.code
+      log(
+        `session ${entry.id ?? '(new)'}: ${request.params.name} ${result.isError === true ? `failed ${code ?? ''}`.trim() : 'ok'} in ${Math.round(performance.now() - started)} ms`,
+      )
+      return result
     }
     const server = createMcpShell(listed, call, validator)
     try {
@@ -294,6 +304,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
             onsessioninitialized: (id) => {
               entry.id = id
               sessions.set(id, entry)
+              log(opened(id, 'HTTP'))
               armIdle()
             },
           })
@@ -322,6 +333,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     if (link !== undefined) {
       entry.id = randomUUID()
       sessions.set(entry.id, entry)
+      log(opened(entry.id, 'a relay'))
       armIdle()
       // The relay's connection is the session: its end (the relay or its client died, or it closed) closes it.
       link.once('close', () => void entry.close('its client went away'))
