@@ -12,6 +12,7 @@ import { Schema } from 'effect'
 import { clampLimit, paginate, queryFingerprint } from './budget.js'
 import { defineTool, type ToolContext } from './definition.js'
 import { at, lines, plural, renderNotice, renderPage, renderReadiness } from './render.js'
+import { readableOutline, type ReadableSymbol } from './readable-outline.js'
 import { NonNegativeInt, PageOutput, PositiveInt, ReadinessOutput, SymbolKind } from './schemas.js'
 import {
   busyServersReason,
@@ -32,6 +33,9 @@ export const symbolsLimits = { defaultLimit: 200, maxLimit: 1000 } as const
 /** Outline depth when none is asked for: top level and members. */
 export const defaultOutlineDepth = 2
 
+/** An outline's kinds: the protocol's, and a type alias (TypeScript `type`), which the protocol has no kind for. */
+const OutlineKind = Schema.Literals([...SymbolKind.literals, 'typeAlias'])
+
 const SymbolsInput = Schema.Struct({
   path: Schema.optional(Schema.String).annotate({
     description:
@@ -42,7 +46,9 @@ const SymbolsInput = Schema.Struct({
       'Workspace symbol search: part of a name ("parseConf" finds parseConfig). Required when path is omitted; must not be empty.',
   }),
   rootId: Schema.optional(Schema.String).annotate({ description: 'Limit to one open workspace (by id).' }),
-  kind: Schema.optional(SymbolKind).annotate({ description: 'Only symbols of this kind (e.g. "class", "function", "method").' }),
+  kind: Schema.optional(OutlineKind).annotate({
+    description: 'Only symbols of this kind (e.g. "class", "function", "method"; "typeAlias" for a TypeScript type alias in an outline).',
+  }),
   depth: Schema.optional(PositiveInt.check(Schema.isLessThanOrEqualTo(10))).annotate({
     description: 'Outline nesting shown (1 = top level only; default 2 = top level and members; max 10).',
   }),
@@ -52,7 +58,7 @@ const SymbolsInput = Schema.Struct({
 
 interface OutlineNode {
   readonly name: string
-  readonly kind: typeof SymbolKind.Type
+  readonly kind: typeof OutlineKind.Type
   readonly detail?: string | undefined
   /** 1-based line and column of the name. */
   readonly line: number
@@ -69,7 +75,7 @@ interface OutlineNode {
 
 const OutlineNodeSchema: Schema.Codec<OutlineNode> = Schema.Struct({
   name: Schema.String,
-  kind: SymbolKind,
+  kind: OutlineKind,
   detail: Schema.optional(Schema.String),
   line: PositiveInt,
   column: PositiveInt,
@@ -108,7 +114,7 @@ const SymbolsOutput = Schema.Struct({
 export type SymbolsResult = typeof SymbolsOutput.Type
 
 interface FlatOutlineEntry {
-  readonly symbol: LspDocumentSymbol
+  readonly symbol: ReadableSymbol
   readonly depth: number
   readonly qualified: string
   readonly parent?: string
@@ -116,9 +122,9 @@ interface FlatOutlineEntry {
 }
 
 /** Pre-order walk within the depth limit, keeping symbols of `kind` (and the containers leading to them). */
-function walk(symbols: ReadonlyArray<LspDocumentSymbol>, maxDepth: number, kind: string | undefined): FlatOutlineEntry[] {
+function walk(symbols: ReadonlyArray<ReadableSymbol>, maxDepth: number, kind: string | undefined): FlatOutlineEntry[] {
   const out: FlatOutlineEntry[] = []
-  const visit = (list: ReadonlyArray<LspDocumentSymbol>, depth: number, parent: string | undefined) => {
+  const visit = (list: ReadonlyArray<ReadableSymbol>, depth: number, parent: string | undefined) => {
     for (const symbol of list) {
       const qualified = parent === undefined ? symbol.name : `${parent}.${symbol.name}`
       const below = depth >= maxDepth ? symbol.children.length : 0
@@ -179,7 +185,13 @@ async function outlineOf(input: typeof SymbolsInput.Type, path: string, context:
   requireProvider(context, file.path, file.displayPath)
   const result = await context.lsp.query({ operation: 'documentSymbols', root: file.workspace.root, path: file.path }, context.signal)
   const depth = input.depth ?? defaultOutlineDepth
-  const entries = walk(result.symbols, depth, input.kind)
+  // Read to tell imports, parameters and type aliases apart, when the text is the one the outline was computed for.
+  const document = await file.workspace.readFile(file.path, context.signal)
+  const readable =
+    result.meta.contentHash === undefined || result.meta.contentHash === document.hash
+      ? readableOutline(result.symbols, document.text)
+      : { symbols: result.symbols, imports: 0, parameters: 0 }
+  const entries = walk(readable.symbols, depth, input.kind)
   const fingerprint = queryFingerprint([
     'code_symbols',
     'outline',
@@ -194,6 +206,9 @@ async function outlineOf(input: typeof SymbolsInput.Type, path: string, context:
     noticeFor(result.meta, entries.length === 0, 'symbols', file.workspace.id),
     entries.length === 0 && result.symbols.length > 0 && input.kind !== undefined
       ? `no ${input.kind} within depth ${depth}; ${result.symbols.length} top-level symbols of other kinds exist`
+      : undefined,
+    readable.imports + readable.parameters > 0
+      ? `left out of the outline: ${[readable.imports > 0 ? plural(readable.imports, 'import binding') : '', readable.parameters > 0 ? plural(readable.parameters, 'parameter') : ''].filter((x) => x !== '').join(' and ')}`
       : undefined,
   )
   return {
