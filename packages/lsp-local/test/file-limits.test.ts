@@ -8,7 +8,7 @@ import * as nodePath from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { createLsp, pathToUri, type LspQueryResult } from '@codeseam/lsp'
 
-import { binaryBreach, breachOf, lineBreach, sizeBreach, SkippedFiles } from '../src/documents/file-limits.js'
+import { binaryBreach, breachOf, breachReason, breachRemedy, lineBreach, sizeBreach, SkippedFiles } from '../src/documents/file-limits.js'
 import { resolveResourceLimits } from '../src/policy/limits.js'
 import { useFaultSuite, type FaultRequest } from './fault-server/host-fixture.js'
 
@@ -21,11 +21,15 @@ describe('the checks', () => {
     expect(sizeBreach(10 ** 9, { maxFileBytes: 0, maxLineLength: 0 })).toBeUndefined()
   })
 
-  test('binary: a NUL byte or invalid UTF-8 in the first 8 KB; a sequence the probe cuts is not counted', () => {
+  test('binary: a NUL byte in the first 8 KB; text that is not UTF-8 is said to be that; a sequence the probe cuts is not counted', () => {
     const text = (s: string) => Buffer.from(s, 'utf8')
     expect(binaryBreach(text('export const a = "é€😀"\n'))).toBeUndefined()
     expect(binaryBreach(text('a\u0000b'))).toEqual({ limit: 'binary' })
-    expect(binaryBreach(Buffer.from([0x61, 0xff, 0x62]))).toEqual({ limit: 'binary' })
+    // Issue 32: a Latin-1 file was "binary content".
+    expect(binaryBreach(Buffer.from([0x61, 0xff, 0x62]))).toEqual({ limit: 'notUtf8' })
+    expect(binaryBreach(Buffer.from('# caf\xe9 cr\xe8me\nx = 1\n', 'latin1'))).toEqual({ limit: 'notUtf8' })
+    expect(breachReason({ limit: 'notUtf8' })).toMatch(/not UTF-8 \(an 8-bit encoding such as Latin-1\?\)/)
+    expect(breachRemedy('notUtf8')).toContain('iconv -f latin1 -t utf-8')
     // A four-byte character straddling the 8 KB probe's end: valid text.
     const straddling = Buffer.concat([Buffer.alloc(8190, 0x61), text('😀'), text('tail')])
     expect(binaryBreach(straddling)).toBeUndefined()

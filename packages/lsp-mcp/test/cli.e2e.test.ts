@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 
 import { toolCommand } from '../src/cli/flags.js'
 import { runCli } from '../src/cli/main.js'
@@ -166,6 +166,17 @@ describe('usage', () => {
     else expect(run.stdout).toBe(`${pkg.version}\n`)
     const doctor = await codeseam(['doctor'])
     expect(doctor.stdout.split('\n')[0]).toContain(`codeseam ${run.stdout.trim()}, Node.js`)
+  })
+
+  it('a Latin-1 file is said to be text that is not UTF-8, with how to convert it (it said "binary content")', async () => {
+    const latin1 = nodePath.join(root, 'src/latin1.ts')
+    await writeFile(latin1, Buffer.from("export const caf\xe9 = 'cr\xe8me'\n", 'latin1'))
+    onTestFinished(() => rm(latin1, { force: true }))
+    const run = await codeseam(['symbols', 'src/latin1.ts', '-q'])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('text that is not UTF-8 (an 8-bit encoding such as Latin-1?)')
+    expect(run.stderr).toContain('iconv -f latin1 -t utf-8')
+    expect(run.stderr).not.toContain('binary')
   })
 
   it('an unknown flag is named, with the closest one; under --json a usage error is JSON', async () => {

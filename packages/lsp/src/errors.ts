@@ -85,7 +85,7 @@ export interface LspErrorDataByCode {
     readonly root?: string
     readonly maxServers?: number
     readonly path?: string
-    readonly limit?: 'maxFileBytes' | 'maxLineLength' | 'binary' | 'maxMessageBytes'
+    readonly limit?: 'maxFileBytes' | 'maxLineLength' | 'binary' | 'notUtf8' | 'maxMessageBytes'
     readonly value?: number
     readonly ceiling?: number
     readonly raise?: string

@@ -230,11 +230,11 @@ export interface LspSearchCoverage {
 
 /**
  * Files a workspace-wide answer left out because they break a per-file limit (RFC 0013): larger than
- * `maxFileBytes`, a line longer than `maxLineLength` (a minified bundle), or binary content (a NUL byte or
- * invalid UTF-8 in the first 8 KB). `ceiling` is the limit in force (bytes, characters); none for binary.
+ * `maxFileBytes`, a line longer than `maxLineLength` (a minified bundle), binary content (a NUL byte in the
+ * first 8 KB), or text that is not UTF-8 (`notUtf8`: an 8-bit encoding such as Latin-1). `ceiling` is the limit in force (bytes, characters); none for binary.
  */
 export interface LspFilesSkipped {
-  readonly limit: 'maxFileBytes' | 'maxLineLength' | 'binary'
+  readonly limit: 'maxFileBytes' | 'maxLineLength' | 'binary' | 'notUtf8'
   readonly count: number
   readonly ceiling?: number
 }

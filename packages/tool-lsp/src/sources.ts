@@ -63,7 +63,7 @@ export class SourceReader {
               (error: unknown) => {
                 if (isLspError(error, 'CANCELLED', 'DISPOSED', 'OUTSIDE_WORKSPACE')) throw error
                 const { limit, ceiling } = (isLspError(error, 'UNAVAILABLE') ? error.data : undefined) ?? {}
-                if (limit === 'maxFileBytes' || limit === 'maxLineLength' || limit === 'binary') {
+                if (limit === 'maxFileBytes' || limit === 'maxLineLength' || limit === 'binary' || limit === 'notUtf8') {
                   this.limited.set(path, { limit, count: 1, ...(ceiling === undefined ? {} : { ceiling }) })
                   return undefined
                 }

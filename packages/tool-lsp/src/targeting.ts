@@ -286,7 +286,9 @@ export function skippedFilesNote(entries: ReadonlyArray<LspFilesSkipped>): strin
         ? `over ${formatCeiling(ceiling ?? 0)} (limits.maxFileBytes)`
         : limit === 'maxLineLength'
           ? `a line over ${ceiling ?? 0} characters, minified (limits.maxLineLength)`
-          : 'binary content'
+          : limit === 'notUtf8'
+            ? 'text that is not UTF-8'
+            : 'binary content'
     return `${plural(count, 'file')} skipped: ${why}`
   })
   return parts.length === 0 ? undefined : parts.join('; ')

@@ -48,14 +48,17 @@ export function sizeBreach(size: number, limits: FileLimits): FileLimitBreach | 
     : undefined
 }
 
-/** A NUL byte, or bytes that are not UTF-8, in the first {@link binaryProbeBytes} (a sequence cut by the probe's end is not counted). */
+/**
+ * A NUL byte in the first {@link binaryProbeBytes} (binary content), or bytes there that are not UTF-8 (text in an
+ * 8-bit encoding such as Latin-1: `notUtf8`; a sequence cut by the probe's end is not counted).
+ */
 export function binaryBreach(bytes: Uint8Array): FileLimitBreach | undefined {
   const probe = bytes.subarray(0, binaryProbeBytes)
   if (probe.includes(0)) return { limit: 'binary' }
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(probe, { stream: probe.length < bytes.length })
   } catch {
-    return { limit: 'binary' }
+    return { limit: 'notUtf8' }
   }
   return undefined
 }
@@ -88,7 +91,9 @@ export function breachReason(breach: Pick<FileLimitBreach, 'limit' | 'ceiling'>)
     case 'maxLineLength':
       return `a line over ${breach.ceiling ?? 0} characters (minified?)`
     case 'binary':
-      return 'binary content (NUL bytes or invalid UTF-8)'
+      return 'binary content (NUL bytes)'
+    case 'notUtf8':
+      return 'text that is not UTF-8 (an 8-bit encoding such as Latin-1?)'
   }
 }
 
@@ -100,7 +105,9 @@ export function breachRemedy(limit: FileLimitName): string {
     case 'maxLineLength':
       return 'raise limits.maxLineLength in the config or pass --max-line-length N (0: no ceiling)'
     case 'binary':
-      return 'a file that is not UTF-8 text is never sent to a language server'
+      return 'a binary file is never sent to a language server'
+    case 'notUtf8':
+      return 'language servers read UTF-8: convert the file (for Latin-1: iconv -f latin1 -t utf-8 FILE > FILE.utf8) to have it analysed'
   }
 }
 
