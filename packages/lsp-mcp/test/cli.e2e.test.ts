@@ -179,6 +179,17 @@ describe('usage', () => {
     expect(run.stderr).not.toContain('binary')
   })
 
+  it('a file whose name is not UTF-8 is named as such (it said "does not exist")', async () => {
+    const name = Buffer.concat([Buffer.from(`${root}/src/caf`), Buffer.from([0xe9]), Buffer.from('.ts')])
+    await writeFile(name, 'export const x = 1\n')
+    onTestFinished(() => rm(name, { force: true }))
+    // What a shell hands Node for that name: the byte decoded as U+FFFD.
+    const run = await codeseam(['symbols', 'src/caf\uFFFD.ts', '-q'])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('a file whose name is not UTF-8 cannot be named through codeseam; rename it')
+    expect(run.stderr).not.toContain('does not exist')
+  })
+
   it('an unknown flag is named, with the closest one; under --json a usage error is JSON', async () => {
     const text = await codeseam(['navigate', 'src/shapes.ts', '--kindd', 'references'])
     expect(text.code).toBe(2)

@@ -137,6 +137,15 @@ function notFoundFile(path: string, candidates: ReadonlyArray<{ readonly workspa
     const message = `"${path}" is a folder, not a file: name a file in it (or search the workspace with a symbol query)`
     return new LspError('INVALID_ARGUMENT', message, { data: { path, issues: [{ path: 'path', message }] } })
   }
+  // A name with a byte that is not UTF-8 reaches here with U+FFFD in its place (the command line and every JavaScript
+  // string decode it so): the file may well exist, under a name no UTF-8 string can spell.
+  if (path.includes('\uFFFD')) {
+    return new LspError(
+      'NOT_FOUND',
+      `"${path}" holds a character that stands for a byte that is not UTF-8 (�): a file whose name is not UTF-8 cannot be named through codeseam; rename it to a UTF-8 name`,
+      { data: { path, notUtf8Name: true } },
+    )
+  }
   return new LspError('NOT_FOUND', `file "${path}" does not exist in ${candidates.map((c) => c.workspace.root).join(' or ')}`, {
     data: { path },
   })
