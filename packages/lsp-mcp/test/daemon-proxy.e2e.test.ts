@@ -104,6 +104,14 @@ describe('codeseam daemon status, logs, stop', () => {
     const key = listed.daemons[0]?.key ?? ''
     const human = cli(['status'])
     expect(human.stdout).toContain(`running  ${key}  pid ${pid}`)
+    // `codeseam status` says a daemon runs (issue 32: it never mentioned one).
+    const status2 = spawnSync(process.execPath, [requireBuiltCli(), 'status', '--root', root, '-q'], {
+      encoding: 'utf8',
+      env: { ...process.env, CODESEAM_RUNTIME_DIR: runtime },
+    })
+    expect(status2.stdout).toContain(
+      'daemon: 1 running, 1 session (this command ran its own language servers; see `codeseam daemon status`)',
+    )
     const logs = cli(['logs', key.slice(0, 6)])
     expect(logs.status, logs.stderr).toBe(0)
     expect(logs.stdout).toMatch(/listening/)

@@ -26,14 +26,14 @@ export function daemonHelp(): string {
   ].join('\n')
 }
 
-interface Listed {
+export interface Listed {
   readonly key: string
   readonly socket: string
   readonly log?: string
   readonly health?: Health
 }
 
-async function listDaemons(dir: string): Promise<Listed[]> {
+export async function listDaemons(dir: string): Promise<Listed[]> {
   if (!existsSync(dir)) return []
   const sockets = readdirSync(dir).filter((name) => /^daemon-[0-9a-f]+\.sock$/.test(name))
   return Promise.all(
@@ -158,4 +158,13 @@ export async function runDaemon(args: ReadonlyArray<string>, io: CliIo): Promise
     return exitCodes.ok
   }
   throw new UsageError(`unknown daemon command "${subcommand}" (status, stop, logs)`, 'daemon')
+}
+
+/** One line for `codeseam status`: the shared daemons, which this command (a process of its own) does not use. */
+export async function daemonLine(io: CliIo): Promise<string> {
+  const running = (await listDaemons(runtimeDir(io.env))).filter((d) => d.health !== undefined)
+  const own = 'this command ran its own language servers'
+  if (running.length === 0) return `daemon: none running (${own}; \`codeseam mcp\` starts one its clients share)`
+  const sessions = running.reduce((sum, d) => sum + (d.health?.sessions ?? 0), 0)
+  return `daemon: ${running.length} running, ${sessions} session${sessions === 1 ? '' : 's'} (${own}; see \`codeseam daemon status\`)`
 }

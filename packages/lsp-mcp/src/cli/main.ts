@@ -13,7 +13,7 @@ import { parseCommand, UsageError, type GlobalFlags } from './arguments.js'
 import { reportCliError, type CliIo } from './io.js'
 import { commandName, toolCommand, type ToolCommand } from './flags.js'
 import { commandHelp, exitCodes, mainHelp } from './help.js'
-import { runDaemon } from './daemon-command.js'
+import { daemonLine, runDaemon } from './daemon-command.js'
 import { runDoctor, runInstall } from './languages-command.js'
 import { runMcp } from './mcp-command.js'
 import { runServe } from './serve-command.js'
@@ -127,6 +127,7 @@ async function runWithSession(
       if (said.ok) io.stdout.write(humanOutcome(said, root, io.cwd, color))
       else io.stderr.write(humanOutcome(said, root, io.cwd, errorColor))
       if (isUsageFailure(outcome)) io.stderr.write(note(`Run \`codeseam ${command.name} --help\` for usage.`, errorColor))
+      if (outcome.ok && command.tool.name === 'code_status') io.stdout.write(`${await daemonLine(io)}\n`)
     }
     if (!outcome.ok && outcome.error.code === 'UNTRUSTED' && !globals.json) {
       io.stderr.write(
