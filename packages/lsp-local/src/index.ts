@@ -12,6 +12,7 @@ export {
   toolchainEnvironment,
   builtinLanguages,
   projectRootMarkers,
+  pathExecutables,
 } from './languages/index.js'
 export type { BuiltinLanguage } from './languages/index.js'
 export type { HostConfig, HostOptions, ProfileConfig, ResolvedHostConfig, TrustLevel } from './policy/config.js'

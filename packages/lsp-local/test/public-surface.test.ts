@@ -18,6 +18,7 @@ const publicValues = [
   'mergeProfiles',
   'minimalEnvironment',
   'nativeTypeScriptOperations',
+  'pathExecutables',
   'projectRootMarkers',
   'pyrightOperations',
   'readConfigFile',

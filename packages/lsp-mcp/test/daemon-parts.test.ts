@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
@@ -18,7 +18,6 @@ describe('daemonKey', () => {
   it('is stable for the same inputs and changes with what decides which servers and interpreters run', () => {
     const base = daemonKey({ env })
     expect(daemonKey({ env: { ...env } })).toBe(base)
-    expect(daemonKey({ env: { ...env, PATH: '/opt/bin:/usr/bin' } })).not.toBe(base)
     expect(daemonKey({ env: { ...env, VIRTUAL_ENV: '/repo/.venv' } })).not.toBe(base)
     expect(daemonKey({ env: { ...env, PYENV_VERSION: '3.12' } })).not.toBe(base)
     expect(daemonKey({ env, envAllow: ['JAVA_HOME'] })).not.toBe(base)
@@ -27,6 +26,28 @@ describe('daemonKey', () => {
     expect(daemonKey({ env: { ...env, TERM: 'xterm' } })).toBe(base)
     expect(daemonKey({ env: { ...env, JAVA_HOME: '/a' }, envAllow: ['JAVA_HOME'] })).not.toBe(
       daemonKey({ env: { ...env, JAVA_HOME: '/b' }, envAllow: ['JAVA_HOME'] }),
+    )
+  })
+
+  // Issue 32: two clients whose PATH differed (one launched through npx) started two daemons for one user and repository.
+  it('keys PATH by where it resolves the servers, toolchains and interpreters: a folder of other tools does not split daemons', () => {
+    const npxBin = nodePath.join(scratch, 'npx-bin')
+    const goBin = nodePath.join(scratch, 'go-bin')
+    for (const [dir, name] of [
+      [npxBin, 'some-cli'],
+      [goBin, 'gopls'],
+    ] as const) {
+      mkdirSync(dir, { recursive: true })
+      writeFileSync(nodePath.join(dir, name), '#!/bin/sh\n')
+      chmodSync(nodePath.join(dir, name), 0o755)
+    }
+    const base = daemonKey({ env })
+    expect(daemonKey({ env: { ...env, PATH: `${npxBin}:${env.PATH}` } })).toBe(base)
+    // A gopls that PATH now finds first: another server would run.
+    expect(daemonKey({ env: { ...env, PATH: `${goBin}:${env.PATH}` } })).not.toBe(base)
+    // Named by --env-allow, PATH counts whole.
+    expect(daemonKey({ env: { ...env, PATH: `${npxBin}:${env.PATH}` }, envAllow: ['PATH'] })).not.toBe(
+      daemonKey({ env, envAllow: ['PATH'] }),
     )
   })
 

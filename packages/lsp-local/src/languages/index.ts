@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs'
+
 import type { LspOperation } from '@codeseam/lsp'
 
 import { supportedOperations } from '../policy/profile-operations.js'
@@ -14,6 +16,7 @@ import { htmlRecord } from './html/record.js'
 import { jsonRecord } from './json/record.js'
 import { markdownRecord } from './markdown/record.js'
 import { pyrightRecord, pyrightSupport } from './pyright/record.js'
+import { pathEntriesMatching } from './lookup.js'
 import type { LanguageRecord, Located } from './record.js'
 import { rustAnalyzerRecord } from './rust-analyzer/record.js'
 import { taploRecord } from './taplo/record.js'
@@ -81,6 +84,24 @@ export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
 /** Every host variable a built-in server's toolchain depends on (passed or selecting): the daemon key includes them all. */
 export function toolchainEnvironment(): ReadonlyArray<string> {
   return [...new Set(languageRecords.flatMap((record) => [...record.environment.passed, ...(record.environment.selects ?? [])]))]
+}
+
+/**
+ * Where PATH resolves the executables the records look up on it (name → real path, the first on PATH): what a PATH
+ * decides about the servers, their toolchains and interpreters, without the folders that hold none of them.
+ */
+export function pathExecutables(path = process.env['PATH'] ?? ''): Readonly<Record<string, string>> {
+  const patterns = languageRecords.flatMap((record) => (record.environment.onPath === undefined ? [] : [record.environment.onPath.source]))
+  const found: Record<string, string> = {}
+  for (const entry of pathEntriesMatching(new RegExp(patterns.map((p) => `(?:${p})`).join('|')), path)) {
+    if (found[entry.name] !== undefined) continue
+    try {
+      found[entry.name] = realpathSync(entry.path)
+    } catch {
+      found[entry.name] = entry.path
+    }
+  }
+  return found
 }
 
 /** The minimum set of the native TS 7 server: everything but declaration and type hierarchy. */

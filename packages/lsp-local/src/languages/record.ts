@@ -146,6 +146,12 @@ export interface LanguageRecord {
     readonly passed: ReadonlyArray<string>
     /** Read by codeseam to choose what the server runs (an interpreter), never passed; part of the key. */
     readonly selects?: ReadonlyArray<string>
+    /**
+     * The executables looked up on PATH that decide what runs (the server, its toolchain, an interpreter): the shared
+     * daemon is keyed by where PATH resolves these, not by PATH itself, so two clients whose PATHs differ only in
+     * folders holding none of them (an `npx` launch) share one daemon.
+     */
+    readonly onPath?: RegExp
   }
   /** Files whose change invalidates the server's project model (root markers and lock files). */
   readonly projectFiles: ReadonlyArray<string>

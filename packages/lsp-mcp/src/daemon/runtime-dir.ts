@@ -4,7 +4,7 @@ import * as os from 'node:os'
 import * as nodePath from 'node:path'
 
 import { LspError } from '@codeseam/lsp'
-import { toolchainEnvironment } from '@codeseam/lsp-local'
+import { pathExecutables, toolchainEnvironment } from '@codeseam/lsp-local'
 
 import { serverInfo } from '../server-info.js'
 import { otelKeyMaterial, type OtelFlags } from '../telemetry-settings.js'
@@ -67,8 +67,8 @@ export interface DaemonKeyInputs {
 
 /**
  * The daemon key: user, codeseam version, the config file (path and content), limits, `--env-allow`, the
- * values of every environment variable that decides what runs, and, when export is on, the OpenTelemetry
- * export settings (flags and `OTEL_*` variables). Throws NOT_FOUND for a missing config file.
+ * values of every environment variable that decides what runs (PATH by where it resolves the records' executables),
+ * and, when export is on, the OpenTelemetry export settings (flags and `OTEL_*` variables). Throws NOT_FOUND for a missing config file.
  */
 export function daemonKey(inputs: DaemonKeyInputs): string {
   const env = inputs.env ?? process.env
@@ -90,7 +90,10 @@ export function daemonKey(inputs: DaemonKeyInputs): string {
     config,
     limits: inputs.limits ?? {},
     envAllow: allow,
-    env: Object.fromEntries(names.map((name) => [name, env[name] ?? null])),
+    // PATH by what it resolves (the records' executables), not by its text: an `npx` launch adds folders that hold
+    // none of them, and must share the daemon of a plain one. Asked for by name (`--env-allow PATH`), it counts whole.
+    env: Object.fromEntries(names.filter((name) => name !== 'PATH' || allow.includes('PATH')).map((name) => [name, env[name] ?? null])),
+    onPath: pathExecutables(env['PATH'] ?? ''),
   }
   // Only when on: a daemon without export keeps the key it had before export existed.
   const otel = otelKeyMaterial(inputs.otel ?? {}, env)

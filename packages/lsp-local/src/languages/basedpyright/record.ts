@@ -72,6 +72,7 @@ export const basedPyrightRecord: LanguageRecord = {
     ],
     settings: asBasedPyright({ ...(pyrightProfile.settings ?? {}) }),
   }),
+  environment: { ...pyrightRecord.environment, onPath: /^(basedpyright-langserver|python3?)$/ },
   trust: {
     ...pyrightRecord.trust,
     harden(draft, context) {

@@ -99,7 +99,7 @@ export const bashRecord: LanguageRecord = {
     },
   },
   memory: { kind: 'node' },
-  environment: { passed: [] },
+  environment: { passed: [], onPath: /^(shellcheck|shfmt|bash)$/ },
   projectFiles: [],
   grammar: [],
   fixture: 'bash-basic',

@@ -108,7 +108,7 @@ export const bufRecord: LanguageRecord = {
     },
   },
   memory: { kind: 'go' },
-  environment: { passed: [] },
+  environment: { passed: [], onPath: /^buf$/ },
   projectFiles: ['buf.yaml', 'buf.work.yaml', 'buf.lock'],
   grammar: [],
   fixture: 'proto-basic',

@@ -79,7 +79,7 @@ export const clangdRecord: LanguageRecord = {
     },
   },
   memory: { kind: 'none', why: 'clangd has no heap limit flag; the process-tree memory ceiling applies' },
-  environment: { passed: [] },
+  environment: { passed: [], onPath: /^clangd(-\d+)?$/ },
   projectFiles: ['compile_commands.json', 'compile_flags.txt', '.clangd'],
   grammar: [builtInFactsFor('c'), builtInFactsFor('cpp')],
   fixture: 'c-basic',

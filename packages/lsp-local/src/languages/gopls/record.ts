@@ -223,6 +223,7 @@ export const goplsRecord: LanguageRecord = {
       'GOOS',
       'GOARCH',
     ],
+    onPath: /^(gopls|go)$/,
   },
   projectFiles: ['go.mod', 'go.sum', 'go.work', 'go.work.sum'],
   grammar: [builtInFactsFor('go')],

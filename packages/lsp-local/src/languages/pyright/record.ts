@@ -141,6 +141,7 @@ export const pyrightRecord: LanguageRecord = {
   environment: {
     passed: [],
     selects: ['VIRTUAL_ENV', 'CONDA_PREFIX', 'PYENV_ROOT', 'PYENV_VERSION', 'PYENV_DIR', 'PYTHONPATH', 'PYTHONHOME'],
+    onPath: /^python3?$/,
   },
   projectFiles: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'setup.cfg'],
   grammar: [builtInFactsFor('python')],

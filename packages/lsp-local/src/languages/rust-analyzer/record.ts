@@ -190,7 +190,10 @@ export const rustAnalyzerRecord: LanguageRecord = {
     },
   },
   memory: { kind: 'none', why: 'rust-analyzer has no heap limit; the process-tree memory ceiling applies' },
-  environment: { passed: ['CARGO_HOME', 'RUSTUP_HOME', 'RUSTUP_TOOLCHAIN', 'RUST_SRC_PATH', 'CARGO_TARGET_DIR'] },
+  environment: {
+    passed: ['CARGO_HOME', 'RUSTUP_HOME', 'RUSTUP_TOOLCHAIN', 'RUST_SRC_PATH', 'CARGO_TARGET_DIR'],
+    onPath: /^(rust-analyzer|cargo|rustc|rustup)$/,
+  },
   projectFiles: ['Cargo.toml', 'Cargo.lock', 'rust-project.json', 'rust-toolchain.toml', 'rust-toolchain', '.cargo/config.toml'],
   grammar: [
     {

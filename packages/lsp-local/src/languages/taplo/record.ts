@@ -78,7 +78,7 @@ export const taploRecord: LanguageRecord = {
     },
   },
   memory: { kind: 'none', why: 'taplo (Rust) has no heap limit; the process-tree memory ceiling applies' },
-  environment: { passed: [] },
+  environment: { passed: [], onPath: /^taplo$/ },
   projectFiles: [],
   grammar: [],
   fixture: 'toml-basic',

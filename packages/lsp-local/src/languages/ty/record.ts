@@ -94,7 +94,7 @@ export const tyRecord: LanguageRecord = {
     },
   },
   memory: { kind: 'none', why: 'ty has no heap-size option (the process-tree RSS ceiling applies)' },
-  environment: { passed: [] },
+  environment: { passed: [], onPath: /^(ty|python3?)$/ },
   projectFiles: ['pyproject.toml', 'ty.toml', 'setup.py', 'setup.cfg'],
   grammar: [builtInFactsFor('python')],
   fixture: 'py-basic',
