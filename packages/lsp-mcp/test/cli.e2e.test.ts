@@ -26,6 +26,9 @@ function codeseam(
   })
 }
 
+/** The 1-based line of the first occurrence of `text` in a file. */
+const lineOfText = async (path: string, text: string) => (await readFile(path, 'utf8')).split('\n').findIndex((l) => l.includes(text)) + 1
+
 const location = (position: { line: number; column: number }, path: string) => `${path}:${position.line}:${position.column}`
 
 beforeAll(async () => {
@@ -188,6 +191,22 @@ describe('usage', () => {
     expect(run.code).toBe(1)
     expect(run.stderr).toContain('a file whose name is not UTF-8 cannot be named through codeseam; rename it')
     expect(run.stderr).not.toContain('does not exist')
+  })
+
+  // Issue 32: an inherited member was NOT_FOUND with no hint of where it is declared; "add kind" named no flag.
+  it('an inherited member names the base class that declares it; an ambiguous name is told the flags that narrow it', async () => {
+    const base = nodePath.join(root, 'src/base.ts')
+    const app = nodePath.join(root, 'src/app.ts')
+    await writeFile(base, 'export class Base {\n  route(path: string): string {\n    return path\n  }\n}\n')
+    await writeFile(app, "import { Base } from './base.js'\nexport class App extends Base {\n  listen(): void {}\n}\n")
+    onTestFinished(() => Promise.all([rm(base, { force: true }), rm(app, { force: true })]).then(() => undefined))
+    const inherited = await codeseam(['hover', 'src/app.ts', '--symbol', 'App.route', '-q'])
+    expect(inherited.code).toBe(1)
+    expect(inherited.stderr).toContain(
+      `"route" is declared elsewhere (inherited?): Base.route (method) src/base.ts:${await lineOfText(base, 'route(')}`,
+    )
+    const ambiguous = await codeseam(['hover', 'src/shapes.ts', '--symbol', 'area', '-q'])
+    expect(ambiguous.stderr).toContain('add --symbol-kind, a dotted container name in --symbol, or --line')
   })
 
   it('an unknown flag is named, with the closest one; under --json a usage error is JSON', async () => {

@@ -1,6 +1,7 @@
 import type { WorkspacePath } from './containment.js'
 import { linesFor, type TextLines } from './coordinates.js'
 import { LspError } from './errors.js'
+import { displayPath } from './paths.js'
 import { locateAndRead, type ResolvedFile } from './locate.js'
 import type { LspDocumentSnapshot } from './provider.js'
 import type { LspService } from './service.js'
@@ -148,6 +149,38 @@ function matchesSymbol(symbol: LspFlatSymbol, wanted: string): boolean {
   return symbol.qualifiedName === wanted || symbol.qualifiedName.endsWith(`.${wanted}`) || symbol.name === wanted
 }
 
+/**
+ * For `Container.member` when the container is in this file but the member is not: where a member of that name is
+ * declared in the workspace (a base class in another file), from a workspace symbol search; none when the search
+ * cannot be asked or finds nothing.
+ */
+async function inheritedFrom(
+  lsp: LspService,
+  root: string,
+  symbols: ReadonlyArray<{ readonly qualifiedName: string }>,
+  wanted: string,
+  signal: AbortSignal | undefined,
+): Promise<Array<{ label: string; path: string; line: number }>> {
+  const dot = wanted.lastIndexOf('.')
+  if (dot <= 0) return []
+  const container = wanted.slice(0, dot)
+  const member = wanted.slice(dot + 1)
+  if (!symbols.some((s) => s.qualifiedName === container || s.qualifiedName.endsWith(`.${container}`))) return []
+  try {
+    const found = await lsp.query({ operation: 'workspaceSymbols', root, query: member }, signal)
+    return found.symbols
+      .filter((s) => s.name === member && s.containerName !== undefined && s.containerName !== container)
+      .slice(0, 5)
+      .map((s) => {
+        const shown = displayPath(root, s.location.path)
+        const line = s.location.range.start.line + 1
+        return { label: `${s.containerName}.${member} (${s.kind}) ${shown}:${line}`, path: shown, line }
+      })
+  } catch {
+    return []
+  }
+}
+
 /** Names closest to `wanted`, for NOT_FOUND messages. */
 function nearestNames(symbols: ReadonlyArray<LspFlatSymbol>, wanted: string, count = 5): string[] {
   const last = wanted.split('.').pop()?.toLowerCase() ?? wanted.toLowerCase()
@@ -233,10 +266,17 @@ async function resolveTargetNow(lsp: LspService, target: LspTarget, options: Res
     if (exact.length === 1) matches = exact
     if (matches.length === 0) {
       const nearest = nearestNames(symbols, wanted)
+      const elsewhere = await inheritedFrom(lsp, workspace.root, symbols, wanted, options.signal)
       throw new LspError(
         'NOT_FOUND',
-        `no symbol "${wanted}"${target.kind ? ` of kind ${target.kind}` : ''} in ${file.displayPath}${nearest.length ? `; nearest: ${nearest.join(', ')}` : ''}`,
-        { data: { nearest } },
+        `no symbol "${wanted}"${target.kind ? ` of kind ${target.kind}` : ''} in ${file.displayPath}${
+          elsewhere.length > 0
+            ? `: its container is here, but "${wanted.slice(wanted.lastIndexOf('.') + 1)}" is declared elsewhere (inherited?): ${elsewhere.map((c) => c.label).join(', ')}; aim at that declaration`
+            : nearest.length
+              ? `; nearest: ${nearest.join(', ')}`
+              : ''
+        }`,
+        { data: { nearest, ...(elsewhere.length > 0 ? { candidates: elsewhere } : {}) } },
       )
     }
     annotateActiveSpan(() => ({ [TelemetryAttr.candidates]: matches.length }))

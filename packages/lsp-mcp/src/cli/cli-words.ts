@@ -30,9 +30,17 @@ export function inCliWords(text: string, command: ToolCommand): string {
   const longestFirst = [...names.keys()].sort((a, b) => b.length - a.length)
   const pattern = new RegExp(`(?<![\\w.-])(${longestFirst.map((n) => n.replace(/[.]/g, '\\.')).join('|')})(?![\\w])`, 'g')
   const flagged = longestFirst.length === 0 ? text : text.replace(pattern, (name) => names.get(name) ?? name)
+  // The seam's advice on an ambiguous name names its fields in prose.
+  const flag = (path: string) => command.flags.find((spec) => spec.path.join('.') === path)?.flag
+  const kind = flag('target.kind')
+  const line = flag('target.line')
+  const advised =
+    kind !== undefined && line !== undefined
+      ? flagged.replace('add kind, a dotted container name, or line', `add --${kind}, a dotted container name in --symbol, or --${line}`)
+      : flagged
   // An argument issue's line names its field first (`- depth: expected …`): any flag's field, plain words too.
   const fields = new Map(command.flags.map((spec) => [spec.path.join('.'), `--${spec.flag}`]))
-  return flagged.replace(/^- ([\w.]+):/gm, (line, field: string) => (fields.has(field) ? `- ${fields.get(field)}:` : line))
+  return advised.replace(/^- ([\w.]+):/gm, (line, field: string) => (fields.has(field) ? `- ${fields.get(field)}:` : line))
 }
 
 /** What a one-shot command can do about a cold server: asking again starts cold again. */
