@@ -130,9 +130,7 @@ export async function locateAndRead(
 
 /** NOT_FOUND for a file that is not there; a folder on disk is named as one (the caller gave a folder, not a file). */
 function notFoundFile(path: string, candidates: ReadonlyArray<{ readonly workspace: LspWorkspace; readonly path: string }>): LspError {
-  const folder = candidates.find(
-    (c) => c.workspace.containment !== undefined && statSync(c.path, { throwIfNoEntry: false })?.isDirectory() === true,
-  )
+  const folder = candidates.find((c) => c.workspace.containment !== undefined && isFolder(c.path))
   if (folder !== undefined) {
     const message = `"${path}" is a folder, not a file: name a file in it (or search the workspace with a symbol query)`
     return new LspError('INVALID_ARGUMENT', message, { data: { path, issues: [{ path: 'path', message }] } })
@@ -149,4 +147,13 @@ function notFoundFile(path: string, candidates: ReadonlyArray<{ readonly workspa
   return new LspError('NOT_FOUND', `file "${path}" does not exist in ${candidates.map((c) => c.workspace.root).join(' or ')}`, {
     data: { path },
   })
+}
+
+/** Whether a path is a folder; false for anything stat refuses (missing, a file on the way, a name too long). */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true
+  } catch {
+    return false
+  }
 }

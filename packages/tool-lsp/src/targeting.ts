@@ -49,10 +49,19 @@ export function installHint(path: string): string {
   return knownServers[extension] ?? `configure a language server profile for "${extension}" files`
 }
 
+/** Whether a path is a folder; false for anything stat refuses (missing, a file on the way, a name too long). */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true
+  } catch {
+    return false
+  }
+}
+
 /** Fails with UNAVAILABLE (and what to install) when no provider owns the file. */
 export function requireProvider(context: ToolContext, absolutePath: string, shownPath: string): void {
   if (context.lsp.providerFor(absolutePath) !== undefined) return
-  if (statSync(absolutePath, { throwIfNoEntry: false })?.isDirectory() === true) {
+  if (isFolder(absolutePath)) {
     const message = `"${shownPath}" is a folder, not a file: name a file in it (or search the workspace with a symbol query)`
     throw new LspError('INVALID_ARGUMENT', message, { data: { path: shownPath, issues: [{ path: 'path', message }] } })
   }
