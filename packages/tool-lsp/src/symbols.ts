@@ -180,6 +180,17 @@ function rank(symbol: LspWorkspaceSymbol, query: string): number {
   return 4
 }
 
+/**
+ * Among equally good name matches, declarations people search for come first: types and functions, then members,
+ * then variables (which include a function's parameters and locals, as pyright lists them).
+ */
+function kindWeight(kind: string): number {
+  if (['class', 'interface', 'enum', 'struct', 'function', 'method', 'constructor', 'namespace', 'module', 'package'].includes(kind))
+    return 0
+  if (['property', 'field', 'enumMember', 'constant', 'event', 'operator', 'typeParameter'].includes(kind)) return 1
+  return 2
+}
+
 async function outlineOf(input: typeof SymbolsInput.Type, path: string, context: ToolContext): Promise<SymbolsResult> {
   const file = await resolveToolFile(context, path, input.rootId)
   requireProvider(context, file.path, file.displayPath)
@@ -253,6 +264,7 @@ async function search(input: typeof SymbolsInput.Type, query: string, context: T
     .sort(
       (a, b) =>
         rank(a.symbol, query) - rank(b.symbol, query) ||
+        kindWeight(a.symbol.kind) - kindWeight(b.symbol.kind) ||
         (a.symbol.location.path < b.symbol.location.path
           ? -1
           : a.symbol.location.path > b.symbol.location.path

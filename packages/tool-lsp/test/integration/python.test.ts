@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs'
+import * as nodePath from 'node:path'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { codeCompletions } from '../../src/completions.js'
@@ -137,5 +140,30 @@ describe('read tools on pyright', { timeout: 120_000 }, () => {
     expect(pyright.derivedOperations).toEqual(['implementation', 'prepareTypeHierarchy', 'supertypes', 'subtypes'])
     const text = await real.call(codeStatus, {})
     expect(text.ok && text.text).toContain('derived by codeseam: implementation, prepareTypeHierarchy, supertypes, subtypes')
+  })
+})
+
+// Issue 32: a search for `echo` listed parameters named echo (from a file earlier in path order) above the function.
+describe('code_symbols search ranks declarations above variables of the same name', { timeout: 120_000 }, () => {
+  let project: Project
+  let real: RealHost
+  beforeAll(async () => {
+    project = await pythonProject()
+    writeFileSync(nodePath.join(project.root, 'app/a_callers.py'), 'def shout(relay_echo: str) -> str:\n    return relay_echo.upper()\n')
+    writeFileSync(nodePath.join(project.root, 'app/z_relay.py'), 'def relay_echo(text: str) -> str:\n    return text\n')
+    real = await startRealHost(project.root)
+  }, 120_000)
+  afterAll(async () => {
+    await real?.dispose()
+    await project?.remove()
+  })
+
+  it('the function relay_echo comes before the parameter relay_echo of an earlier file', async () => {
+    const result = structured(await real.call(codeSymbols, { query: 'relay_echo' }))
+    const exact = result.matches.filter((m: any) => m.name === 'relay_echo')
+    expect(exact.map((m: any) => `${m.kind} ${m.path}`)).toEqual(
+      expect.arrayContaining(['function app/z_relay.py', 'variable app/a_callers.py']),
+    )
+    expect(exact[0]).toMatchObject({ kind: 'function', path: 'app/z_relay.py' })
   })
 })
