@@ -346,6 +346,9 @@ function mergeFanOut(
         analysed: all.flatMap((r) => r.coverage.analysed),
         ...(eligible === undefined ? {} : { eligible }),
         ...mergeSkipped(all.map((r) => r.coverage)),
+        ...(all.some((r) => (r.coverage.notAnalysed?.length ?? 0) > 0)
+          ? { notAnalysed: all.flatMap((r) => r.coverage.notAnalysed ?? []) }
+          : {}),
         complete: failures.length === 0 && all.every((r) => r.coverage.complete),
       },
       meta,

@@ -368,6 +368,8 @@ export interface LspDiagnosticsCoverage {
   readonly eligible?: number
   /** Eligible files never sent to a server because they break a per-file limit, counted by limit (RFC 0013). */
   readonly filesSkipped?: ReadonlyArray<LspFilesSkipped>
+  /** Some eligible files that were not analysed (a bounded answer's first few, paths), when the provider knows them. */
+  readonly notAnalysed?: ReadonlyArray<string>
   /** Whether every eligible file was analysed. */
   readonly complete: boolean
 }

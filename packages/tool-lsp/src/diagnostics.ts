@@ -1,4 +1,5 @@
 import {
+  displayPath,
   isLspError,
   LspError,
   toModelPosition,
@@ -235,7 +236,7 @@ export const codeDiagnostics = defineTool({
         gaps,
       ),
       !complete && path === undefined
-        ? `only ${plural(analysed, 'file')} ${analysed === 1 ? 'was' : 'were'} analysed${eligibleKnown ? ` of ${answers.reduce((s, a) => s + (a.result.coverage.eligible ?? 0), 0)}` : ''}: a workspace-wide question opens a bounded number of files per language server${input.maxFiles === undefined ? '' : ` (maxFiles ${input.maxFiles})`}; pass maxFiles (up to ${maxWorkspaceFiles}) to analyse more, or ask per file (path)`
+        ? `only ${plural(analysed, 'file')} ${analysed === 1 ? 'was' : 'were'} analysed${eligibleKnown ? ` of ${answers.reduce((s, a) => s + (a.result.coverage.eligible ?? 0), 0)}` : ''}: a workspace-wide question opens a bounded number of files per language server${input.maxFiles === undefined ? '' : ` (maxFiles ${input.maxFiles})`}; pass maxFiles (up to ${maxWorkspaceFiles}) to analyse more, or ask per file (path)${notAnalysedNote(answers)}`
         : undefined,
       skippedFilesNote(answers.flatMap((a) => a.result.coverage.filesSkipped ?? [])),
       stale > 0
@@ -297,3 +298,9 @@ export const codeDiagnostics = defineTool({
     )
   },
 })
+
+/** The files a bounded answer names as left out (workspace-relative), when the backend names any. */
+function notAnalysedNote(answers: ReadonlyArray<{ readonly root: string; readonly result: LspResultFor<'diagnostics'> }>): string {
+  const named = answers.flatMap((a) => (a.result.coverage.notAnalysed ?? []).map((path) => displayPath(a.root, path)))
+  return named.length === 0 ? '' : `; not analysed, among others: ${named.join(', ')}`
+}

@@ -14,6 +14,9 @@ import { breachOf, SkippedFiles } from '../documents/file-limits.js'
 import { languageIdOf } from '../workspace/files.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
 
+/** How many of the files a bounded answer left out it names. */
+const notAnalysedShown = 10
+
 /** Bounded activation: opens up to `maxFiles` eligible files, fairly across languages, and reports coverage. */
 export async function workspaceDiagnostics(
   serving: Serving,
@@ -71,10 +74,13 @@ export async function workspaceDiagnostics(
       release()
     }
   }
+  const analysedSet = new Set(analysed)
+  const left = eligible.files.filter((path) => !analysedSet.has(path)).slice(0, notAnalysedShown)
   const coverage: LspDiagnosticsCoverage = {
     analysed,
     eligible: eligible.files.length,
     ...skipped.field(),
+    ...(left.length === 0 ? {} : { notAnalysed: left }),
     complete: eligible.complete && analysed.length === eligible.files.length,
   }
   return {

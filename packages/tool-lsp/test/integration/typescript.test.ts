@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs'
+import * as nodePath from 'node:path'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { codeCompletions } from '../../src/completions.js'
@@ -207,6 +210,11 @@ describe('read tools on the native TypeScript 7 server', { timeout: 120_000 }, (
     expect(partial.notice).toContain(`only ${partial.coverage.analysed} files were analysed of ${partial.coverage.eligible}`)
     expect(partial.notice).toContain('pass maxFiles (up to 2000) to analyse more')
     expect(partial.notice).not.toMatch(/cut its answer short/)
+    // It names some of the files it left out, each one a file of the workspace that was not analysed.
+    const after = partial.notice.split('not analysed, among others: ')[1] ?? ''
+    const named = after.match(/src\/[\w/.-]+?\.ts/g) ?? []
+    expect(named.length, partial.notice).toBeGreaterThan(0)
+    for (const file of named) expect(existsSync(nodePath.join(project.root, file)), file).toBe(true)
     const whole = structured(await real.call(codeDiagnostics, { maxFiles: 2000 }))
     expect(whole.coverage).toMatchObject({ analysed: partial.coverage.eligible, complete: true })
   })
