@@ -189,6 +189,9 @@ describe('advice for a one-shot command', () => {
       expect(said).not.toMatch(/code_status|ask again before concluding/)
       expect(said).toContain('ask through `codeseam mcp` (it keeps the servers running)')
     }
+    expect(forOneShot('showing references 1–100 of 500; more: call again with cursor "c1.abc"')).toBe(
+      'showing references 1–100 of 500; more: run it again with --cursor c1.abc',
+    )
     expect(forOneShot('dry run: nothing was written; call again without dryRun to apply')).toBe(
       'dry run: nothing was written; run it again without --dry-run to apply',
     )

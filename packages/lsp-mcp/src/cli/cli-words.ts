@@ -54,6 +54,8 @@ const coldAdvice =
 export function forOneShot(text: string): string {
   return text
     .replace('call again without dryRun to apply', 'run it again without --dry-run to apply')
+    .replace(/more: call again with cursor "([^"]+)"/g, 'more: run it again with --cursor $1')
+    .replace('pass nextCursor from the previous result unchanged', 'pass --cursor the value the previous answer printed, unchanged')
     .replace(/; ask again once code_status shows it ready/g, `; ${coldAdvice}`)
     .replace(/, so ask again before concluding there are (none there|no [^\n.;]+)/g, `: ${coldAdvice}`)
 }
