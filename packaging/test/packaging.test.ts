@@ -266,7 +266,9 @@ describe.skipIf(unreachable !== undefined && !ci)('packed tarballs installed tog
       const section = /\nCommands:\n([\s\S]*?)\n\n/.exec(stdout)?.[1]
       expect(section, stdout).toBeDefined()
       const commands = (section ?? '').split('\n').map((line) => line.trim().split(/\s+/)[0])
-      expect(commands.sort()).toEqual(['mcp', 'serve', 'doctor', 'install', ...[...readTools, ...mutatingTools].map(commandOf)].sort())
+      expect(commands.sort()).toEqual(
+        ['mcp', 'serve', 'daemon', 'doctor', 'install', ...[...readTools, ...mutatingTools].map(commandOf)].sort(),
+      )
     }, 600_000)
 
     test('`codeseam doctor --json` finds every npm-shipped server inside the installed package', async () => {
