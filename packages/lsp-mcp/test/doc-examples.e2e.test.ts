@@ -50,7 +50,7 @@ function examplesOf(file: string): { run: Example[]; notRun: string[] } {
   const notRun: string[] = []
   let inShell = false
   lines.forEach((text, index) => {
-    if (/^```/.test(text)) {
+    if (text.startsWith('```')) {
       inShell = !inShell && text.trim() === '```sh'
       return
     }

@@ -56,7 +56,7 @@ export function splitHover(contents: string, format: 'markdown' | 'plaintext'): 
     const leading = prose.every((part) => isSeparators(part)) && isSeparators(before)
     if (leading) code.push(match[1]!.trimEnd())
     if (!leading) kept.push(match[0])
-    prose.push(leading ? before : `${before}\u0000${kept.length - 1}\u0000`)
+    prose.push(leading ? before : `${before}\uE000${kept.length - 1}\uE001`)
     last = match.index + match[0].length
   }
   prose.push(contents.slice(last))
@@ -70,7 +70,7 @@ export function splitHover(contents: string, format: 'markdown' | 'plaintext'): 
   )
     .replace(/\n{3,}/g, '\n\n')
     .trim()
-    .replace(/\u0000(\d+)\u0000/g, (_, index: string) => kept[Number(index)] ?? '')
+    .replace(/\uE000(\d+)\uE001/g, (_, index: string) => kept[Number(index)] ?? '')
   return { code: code.join('\n').trim(), prose: cleanProse }
 }
 

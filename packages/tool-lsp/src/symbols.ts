@@ -1,12 +1,4 @@
-import {
-  isLspError,
-  LspError,
-  toModelPosition,
-  toModelRange,
-  type LspDocumentSymbol,
-  type LspResultFor,
-  type LspWorkspaceSymbol,
-} from '@codeseam/lsp'
+import { isLspError, LspError, toModelPosition, toModelRange, type LspResultFor, type LspWorkspaceSymbol } from '@codeseam/lsp'
 import { Schema } from 'effect'
 
 import { clampLimit, paginate, queryFingerprint } from './budget.js'
