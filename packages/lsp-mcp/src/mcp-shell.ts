@@ -16,6 +16,7 @@ import type { ToolOutcome } from '@codeseam/tool-lsp'
 import { context, propagation, ROOT_CONTEXT, type Context } from '@opentelemetry/api'
 
 import { serverInfo } from './server-info.js'
+import { shellCapabilities, shellInstructions } from './shell-answers.js'
 
 /**
  * The MCP server without the tools: the low-level SDK `Server`, its instructions, a fixed `tools/list` and
@@ -25,12 +26,6 @@ import { serverInfo } from './server-info.js'
 
 /** Runs one named, listed tool call. */
 export type ToolCall = (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => Promise<CallToolResult>
-
-const instructions = [
-  'codeseam answers code questions with real language servers: definitions, references, types, symbols, call hierarchies, diagnostics; its mutating tools (when listed) rename and edit with a preview and a receipt.',
-  'Aim with a file path plus a symbol name rather than line/column. Paths are relative to the workspace root.',
-  'A result says how far to trust it (readiness: ready / indexing); a failure names a stable code and what to do next.',
-].join(' ')
 
 /** The result MCP returns for one outcome: text for the model, structured JSON on success, the error code on failure. */
 export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
@@ -61,8 +56,8 @@ export function clientTraceContext(meta: Readonly<Record<string, unknown>> | und
  */
 export function createMcpShell(listed: ReadonlyArray<Tool>, call: ToolCall, validator: jsonSchemaValidator): Server {
   const server = new Server(serverInfo, {
-    capabilities: { tools: { listChanged: false } },
-    instructions,
+    capabilities: shellCapabilities,
+    instructions: shellInstructions,
     jsonSchemaValidator: validator,
   })
   const names = listed.map((tool) => tool.name)

@@ -1,5 +1,8 @@
 import { parseArgs } from 'node:util'
 
+import type { McpProxyOptions } from '../daemon/proxy.js'
+import type { McpServerOptions, RunningMcpServer } from '../stdio-server.js'
+import type { TelemetryExport } from '../telemetry-export.js'
 import { otelSignals } from '../telemetry-settings.js'
 import { loadToolManifest } from '../tool-manifest.js'
 import { globalFlags, serverOptions, parseError, UsageError, type GlobalFlags } from './arguments.js'
@@ -42,34 +45,52 @@ export async function runMcp(args: ReadonlyArray<string>, io: CliIo, toolNames?:
   if (values['read-only'] === true && values['allow-edits'] === true)
     throw new UsageError('--read-only and --allow-edits exclude each other', 'mcp')
   const idleTimeoutMs = idleTimeoutFlag(values['idle-timeout'], 600_000, 'mcp')
-  if (daemon === 'auto') {
-    const server = await startProxyOrNull(args, values, globals, io, idleTimeoutMs)
-    if (server !== undefined) {
-      const reason = await server.closed
-      io.stderr.write(`codeseam mcp: stopped (${reason})\n`)
-      return exitCodes.ok
-    }
-  }
   // In this process (not in a relay: the daemon exports its own): before the server, flushed after it stops.
-  const telemetry =
-    otelSignals(globals.otel, io.env) === undefined
-      ? undefined
-      : await (await import('../telemetry-export.js')).startTelemetryExport({ ...globals.otel, env: io.env })
+  let telemetry: Promise<TelemetryExport | undefined> | undefined
+  const startTelemetry = () =>
+    (telemetry ??=
+      otelSignals(globals.otel, io.env) === undefined
+        ? Promise.resolve(undefined)
+        : import('../telemetry-export.js').then(({ startTelemetryExport }) => startTelemetryExport({ ...globals.otel, env: io.env })))
   try {
-    return await serveInProcess(values, globals, io)
+    if (daemon === 'auto') {
+      // When the daemon cannot be had, the relay serves the session with the server `--daemon never` runs.
+      const inProcess: InProcessServer = async (streams) => {
+        await startTelemetry()
+        return startInProcess(values, globals, io, { ...streams, handleSignals: false })
+      }
+      const server = await startProxyOrNull(args, values, globals, io, idleTimeoutMs, inProcess)
+      if (server !== undefined) {
+        const reason = await server.closed
+        io.stderr.write(`codeseam mcp: stopped (${reason})\n`)
+        return exitCodes.ok
+      }
+    }
+    await startTelemetry()
+    const server = await startInProcess(values, globals, io)
+    const reason = await server.closed
+    io.stderr.write(`codeseam mcp: stopped (${reason})\n`)
+    return exitCodes.ok
   } finally {
-    await telemetry?.shutdown()
+    await (await telemetry)?.shutdown()
   }
 }
 
-async function serveInProcess(
-  values: { readonly 'read-only'?: boolean; readonly 'allow-edits'?: boolean; readonly 'disable-tool'?: string[] },
+type McpValues = { readonly 'read-only'?: boolean; readonly 'allow-edits'?: boolean; readonly 'disable-tool'?: string[] }
+
+/** What `--daemon auto` serves in this process when the daemon cannot be had (see daemon/proxy.ts). */
+type InProcessServer = NonNullable<McpProxyOptions['inProcess']>
+
+/** The server of `--daemon never`, on the process's stdio or on the streams given. */
+async function startInProcess(
+  values: McpValues,
   globals: GlobalFlags,
   io: CliIo,
-): Promise<number> {
+  streams: Pick<McpServerOptions, 'stdin' | 'stdout' | 'handleSignals'> = {},
+): Promise<RunningMcpServer> {
   // Loaded on demand: one-shot commands never pay for the MCP SDK.
   const { startMcpServer } = await import('../stdio-server.js')
-  const server = await startMcpServer({
+  return startMcpServer({
     // Without --root: the client's roots (MCP roots/list), or the working folder when it has none.
     ...(globals.roots.length > 0 ? { roots: globals.roots } : {}),
     cwd: io.cwd,
@@ -80,10 +101,8 @@ async function serveInProcess(
     readOnly: values['read-only'] === true,
     allowEdits: values['allow-edits'] === true,
     ...(values['disable-tool'] === undefined ? {} : { disable: values['disable-tool'] }),
+    ...streams,
   })
-  const reason = await server.closed
-  io.stderr.write(`codeseam mcp: stopped (${reason})\n`)
-  return exitCodes.ok
 }
 
 /** The flags that set limits, as given (passed on to a daemon this command starts). */
@@ -100,16 +119,19 @@ function limitFlags(args: ReadonlyArray<string>): string[] {
 }
 
 /**
- * `--daemon auto`: the stdio proxy to the user's daemon. When the daemon cannot be reached or started (a
- * refused runtime folder, a failed start), says why on stderr and returns undefined: the caller serves in
- * this process instead, so a client is never left without a server.
+ * `--daemon auto`: the stdio proxy to the user's daemon. It answers `initialize` and `tools/list` at once and
+ * finds or starts the daemon in the background; when the daemon cannot be reached or started (a refused
+ * runtime folder, a failed start, another daemon on the socket), it says why on stderr and serves the session
+ * with `inProcess`, so a client is never left without a server. When the proxy itself cannot start (its
+ * configuration cannot be read), says why and returns undefined: the caller serves in this process instead.
  */
 async function startProxyOrNull(
   args: ReadonlyArray<string>,
-  values: { readonly 'read-only'?: boolean; readonly 'allow-edits'?: boolean; readonly 'disable-tool'?: string[] },
+  values: McpValues,
   globals: GlobalFlags,
   io: CliIo,
   idleTimeoutMs: number,
+  inProcess: InProcessServer,
 ) {
   const [{ startMcpProxy }, { checkRootFolder }, { loadToolManifest: manifest, selectFromManifest }] = await Promise.all([
     import('../daemon/proxy.js'),
@@ -135,6 +157,7 @@ async function startProxyOrNull(
         otel: globals.otel,
       },
       idleTimeoutMs,
+      inProcess,
     })
   } catch (error) {
     io.stderr.write(

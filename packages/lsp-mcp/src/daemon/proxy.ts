@@ -3,6 +3,7 @@ import { closeSync, openSync } from 'node:fs'
 import { get } from 'node:http'
 import { createConnection, type Socket } from 'node:net'
 import * as nodePath from 'node:path'
+import { PassThrough } from 'node:stream'
 
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import {
@@ -14,10 +15,13 @@ import {
   type JSONRPCMessage,
   type JSONRPCRequest,
   type RequestId,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import { LspError, type LspErrorCode } from '@codeseam/lsp'
 
 import { serverInfo } from '../server-info.js'
+import { initializeAnswer } from '../shell-answers.js'
+import { loadToolManifest, selectFromManifest } from '../tool-manifest.js'
 import { otelArguments } from '../telemetry-settings.js'
 import type { RunningMcpServer } from '../stdio-server.js'
 import { daemonKey, ensurePrivateDir, runtimeDir, socketPathFor, type DaemonKeyInputs } from './runtime-dir.js'
@@ -35,6 +39,13 @@ import { readLine, writeLine, type SessionWelcome } from './socket-link.js'
  * The relay talks to the daemon over one connection of its Unix socket (MCP's stdio framing, socket-link.ts),
  * which is the session: when it ends, the daemon died; every request still waiting is answered with a typed error at once (never a hang), and the next
  * request starts a daemon again and replays the client's `initialize` to open a new session there.
+ *
+ * What a client asks before its first call the relay answers itself, at once, from what it knows without the
+ * daemon: `initialize` (shell-answers.ts, the in-process server's own answer), `tools/list` (the build's tool
+ * manifest, selected as the daemon selects it) and `ping`. The daemon is found or started in the background
+ * from the moment the process starts; the client's `initialize` is replayed to it to open the session, and a
+ * tool call waits for that. A session the daemon refuses (its ceiling) is refused at each call, with the
+ * daemon's code; a daemon that cannot be reached or started hands the session to {@link McpProxyOptions.inProcess}.
  */
 
 /** How to start the daemon: `node <cli> serve …`. */
@@ -53,6 +64,13 @@ export interface McpProxyOptions {
   readonly idleTimeoutMs: number
   /** The CLI that runs `serve` (default: this process's own script). */
   readonly command?: DaemonCommand
+  /**
+   * Serves the session in this process, on the streams given, when the daemon cannot be reached or started (a
+   * refused runtime folder, a failed start, a daemon of another version on the socket): `codeseam mcp` passes
+   * the server `--daemon never` runs. Without it such a failure answers each request with its typed error. A
+   * daemon that answers but refuses the session (its ceiling) is not such a failure: each call is refused.
+   */
+  readonly inProcess?: (streams: { readonly stdin: PassThrough; readonly stdout: PassThrough }) => Promise<RunningMcpServer>
   readonly stdin?: NodeJS.ReadableStream & { on(event: 'end' | 'close', listener: () => void): unknown }
   readonly stdout?: NodeJS.WritableStream
   readonly handleSignals?: boolean
@@ -158,10 +176,16 @@ async function ensureDaemon(options: McpProxyOptions, key: string, log: (line: s
   throw new LspError('UNAVAILABLE', `the codeseam daemon did not start (exit code ${outcome}); see ${logFile}`, { data: { log: logFile } })
 }
 
-/** The connection to the daemon: MCP's stdio framing over the socket, after the handshake (socket-link.ts). */
+/**
+ * Where the session is served: the daemon, over one connection of its socket (MCP's stdio framing, after the
+ * handshake of socket-link.ts), or a server in this process over a pair of in-memory streams.
+ */
 interface Link {
-  readonly socket: Socket
   readonly transport: StdioServerTransport
+  /** Ends the session as the client leaves, and says what became of its servers: the daemon keeps them; a server in this process stops them. */
+  end(): Promise<string>
+  /** Drops the connection at once (it was lost). */
+  destroy(): void
   dead: boolean
 }
 
@@ -198,17 +222,34 @@ async function openLink(socketPath: string, session: SessionParams): Promise<Soc
   return socket
 }
 
-/** Starts the proxy: checks (or starts) the daemon first, then relays stdio to it until the client goes away. */
+/**
+ * Starts the proxy: answers what a client asks before its first call at once, starts (or joins) the daemon in
+ * the background, and relays the rest to it until the client goes away.
+ */
 export async function startMcpProxy(options: McpProxyOptions): Promise<RunningMcpServer> {
   const log = options.log ?? ((line: string) => process.stderr.write(`codeseam mcp: ${line}\n`))
   const key = daemonKey(options.daemon)
-  let socket = await ensureDaemon(options, key, log)
+  // The list the daemon gives this session, from the same manifest and the same selection (serve.ts).
+  const listed: Tool[] = selectFromManifest(await loadToolManifest(), {
+    readOnly: options.session.edits === 'read-only',
+    disable: options.session.disable,
+  }).map((entry) => entry.mcp)
+  // The daemon is found or started from now on, while the client starts up; the first link takes this promise.
+  let prestarted: Promise<string> | undefined = ensureDaemon(options, key, log)
+  prestarted.catch(() => {})
+  const daemonSocket = (): Promise<string> => {
+    const found = prestarted ?? ensureDaemon(options, key, log)
+    prestarted = undefined
+    return found
+  }
   const stdin = options.stdin ?? process.stdin
   const stdio = new StdioServerTransport(stdin as typeof process.stdin, (options.stdout ?? process.stdout) as typeof process.stdout)
   const pending = new Map<RequestId, string>()
   let initialize: JSONRPCRequest | undefined
   let initialized = false
   let link: Link | undefined
+  // Once the daemon could not be reached, the session stays in this process.
+  let inProcessOnly = false
   let replays = 0
   const internal = new Map<RequestId, (message: JSONRPCMessage) => void>()
   let closing: Promise<string> | undefined
@@ -221,12 +262,17 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<RunningMc
     if (lost.dead) return
     lost.dead = true
     if (link === lost) link = undefined
-    lost.socket.destroy()
+    lost.destroy()
     if (closing !== undefined) return
-    log(`lost the daemon: ${why}`)
+    log(inProcessOnly ? `the server in this process stopped: ${why}` : `lost the daemon: ${why}`)
+    const again = inProcessOnly ? 'call again: a new server starts in this process' : 'call again: a new daemon starts'
     for (const [id, method] of pending) {
       toClient(
-        failure({ id, method }, 'UNAVAILABLE', `the codeseam daemon stopped before answering (${why}); call again: a new daemon starts`),
+        failure(
+          { id, method },
+          'UNAVAILABLE',
+          `the codeseam ${inProcessOnly ? 'server' : 'daemon'} stopped before answering (${why}); ${again}`,
+        ),
       )
     }
     pending.clear()
@@ -234,7 +280,7 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<RunningMc
     internal.clear()
   }
 
-  const fromDaemon = (current: Link, message: JSONRPCMessage) => {
+  const fromServer = (current: Link, message: JSONRPCMessage) => {
     if (current.dead) return
     if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
       const id = message.id
@@ -251,33 +297,83 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<RunningMc
     toClient(message)
   }
 
-  const connect = async (): Promise<Link> => {
-    const connection = await openLink(socket, options.session)
+  /** Relays a link's transport to the client once it is open. */
+  const attach = async (current: Link) => {
+    current.transport.onmessage = (message) => fromServer(current, message)
+    current.transport.onerror = () => {}
+    await current.transport.start()
+  }
+
+  const connectDaemon = async (socketPath: string): Promise<Link> => {
+    const connection = await openLink(socketPath, options.session)
     // The connection is the session: its end means the daemon died (or closed the session).
-    const transport = new StdioServerTransport(connection, connection)
-    const current: Link = { socket: connection, transport, dead: false }
-    transport.onmessage = (message) => fromDaemon(current, message)
-    transport.onerror = () => {}
+    const current: Link = {
+      transport: new StdioServerTransport(connection, connection),
+      end: async () => {
+        connection.end()
+        return 'the daemon keeps its language servers for other sessions'
+      },
+      destroy: () => connection.destroy(),
+      dead: false,
+    }
     connection.once('close', () => lose(current, 'its connection closed'))
     connection.on('error', () => {})
-    await transport.start()
+    await attach(current)
     connection.resume()
     return current
   }
 
-  /** A new session on a (new) daemon for a client that had initialized the lost one: replay its initialize. */
-  const reopen = async (): Promise<Link> => {
-    socket = await ensureDaemon(options, key, log)
-    const current = await connect()
+  const connectInProcess = async (serve: NonNullable<McpProxyOptions['inProcess']>): Promise<Link> => {
+    const toServer = new PassThrough()
+    const fromServerStream = new PassThrough()
+    const server = await serve({ stdin: toServer, stdout: fromServerStream })
+    const current: Link = {
+      transport: new StdioServerTransport(fromServerStream, toServer),
+      // The server's own words (`language servers stopped in N ms`), after its reason.
+      end: async () => (await server.close('the client went away')).replace(/^[^;]*; /, ''),
+      destroy: () => void server.close(),
+      dead: false,
+    }
+    void server.closed.then((reason) => lose(current, `the server in this process stopped (${reason})`))
+    await attach(current)
+    return current
+  }
+
+  /** Opens the session: on the daemon, or in this process when the daemon cannot be had; replays `initialize`. */
+  const open = async (): Promise<Link> => {
+    let current: Link | undefined
+    if (!inProcessOnly) {
+      let socketPath: string | undefined
+      try {
+        socketPath = await daemonSocket()
+      } catch (error) {
+        if (options.inProcess === undefined) throw error
+        log(`the shared daemon is not available (${error instanceof Error ? error.message : String(error)}); serving in this process`)
+        inProcessOnly = true
+      }
+      if (socketPath !== undefined) current = await connectDaemon(socketPath)
+    }
+    current ??= await connectInProcess(options.inProcess!)
+    if (closing !== undefined) {
+      // The client left while the session was opening: nobody will use it.
+      current.dead = true
+      await current.end().catch(() => '')
+      throw new LspError('UNAVAILABLE', 'the client went away')
+    }
+    link = current
     if (initialize === undefined) return current
     replays += 1
     const id = `codeseam-proxy-initialize-${replays}`
     const answer = new Promise<JSONRPCMessage>((resolve) => internal.set(id, resolve))
     await current.transport.send({ ...initialize, id })
     const result = await answer
-    if (!isJSONRPCResultResponse(result)) throw new LspError('UNAVAILABLE', 'the new codeseam daemon refused the session')
+    if (!isJSONRPCResultResponse(result)) {
+      const why = isJSONRPCErrorResponse(result) ? result.error.message : 'no answer'
+      lose(current, why)
+      throw new LspError('UNAVAILABLE', `the codeseam server refused the session: ${why}`)
+    }
     if (initialized) await current.transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' })
-    log('opened a new session on the daemon')
+    if (replays > 1 && !inProcessOnly) log('opened a new session on the daemon')
     return current
   }
 
@@ -291,18 +387,9 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<RunningMc
     let current = link
     try {
       if (current === undefined || current.dead) {
-        if (request !== undefined && isInitializeRequest(request)) {
-          initialize = request
-          // The daemon checked at start may have idled out or died since.
-          socket = await ensureDaemon(options, key, log)
-          current = await connect()
-        } else if (request === undefined) {
-          // A notification or an answer for a session that is gone: nobody waits for it.
-          return
-        } else {
-          current = await reopen()
-        }
-        link = current
+        // A notification or an answer for a session that is gone: nobody waits for it.
+        if (request === undefined) return
+        current = await open()
       }
       await current.transport.send(message)
     } catch (error) {
@@ -324,9 +411,37 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<RunningMc
   }
 
   let chain: Promise<void> = Promise.resolve()
-  stdio.onmessage = (message) => {
+  const enqueue = (step: () => Promise<void>) => {
     // In order, one at a time: a reconnect finishes before the next message goes out.
-    chain = chain.then(() => forward(message))
+    chain = chain.then(step)
+  }
+  stdio.onmessage = (message) => {
+    if (isJSONRPCRequest(message)) {
+      // Answered here, at once, as the server itself answers them.
+      if (isInitializeRequest(message)) {
+        initialize = message
+        toClient({ jsonrpc: '2.0', id: message.id, result: initializeAnswer(message.params.protocolVersion) })
+        enqueue(async () => {
+          if (link !== undefined && !link.dead) return
+          try {
+            await open()
+          } catch (error) {
+            // The first call meets it again and answers it with its code.
+            log(error instanceof Refused ? `the codeseam daemon refused the session: ${error.message}` : `no session yet: ${String(error)}`)
+          }
+        })
+        return
+      }
+      if (message.method === 'tools/list') {
+        toClient({ jsonrpc: '2.0', id: message.id, result: { tools: listed } })
+        return
+      }
+      if (message.method === 'ping') {
+        toClient({ jsonrpc: '2.0', id: message.id, result: {} })
+        return
+      }
+    }
+    enqueue(() => forward(message))
   }
 
   let resolveClosed: (reason: string) => void = () => {}
@@ -339,14 +454,19 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<RunningMc
       stdin.removeListener('end', onEnd)
       stdin.removeListener('close', onEnd)
       const current = link
+      let after = inProcessOnly ? 'no language server ran in this process' : 'the daemon keeps its language servers for other sessions'
       if (current !== undefined && !current.dead) {
         current.dead = true
-        // Ends the daemon's session (its in-flight calls are cancelled there); the daemon and its servers stay.
-        current.socket.end()
+        // Ends the session (the daemon cancels its in-flight calls; the daemon and its servers stay), or stops
+        // the server in this process and its language servers.
+        after = await current
+          .end()
+          .catch((error: unknown) => `ending the session failed: ${error instanceof Error ? error.message : String(error)}`)
       }
       await stdio.close().catch(() => {})
+      // Signal handlers stay until then: a SIGTERM while language servers of this process stop must not kill it first.
       for (const signal of signals) process.off(signal, onSignal)
-      resolveClosed(`${reason}; the daemon keeps its language servers for other sessions`)
+      resolveClosed(`${reason}; ${after}`)
       return closed
     })
     return closing
