@@ -2,10 +2,14 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, describe, expect, it } from 'vitest'
 
 import { daemonKey, ensurePrivateDir, runtimeDir, socketPathFor } from '../src/daemon/runtime-dir.js'
 import { checkCeiling, sessionParamsFrom, sessionQuery } from '../src/daemon/session-params.js'
+import { createMcpShell } from '../src/mcp-shell.js'
+import { initializeAnswer } from '../src/shell-answers.js'
 
 // The daemon's pure parts: which daemon a session joins, the runtime folder's checks, session parameters.
 
@@ -131,4 +135,31 @@ describe('session parameters', () => {
     expect(() => checkCeiling({ ...ask, edits: 'read-only' }, { trust: 'untrusted', edits: 'read-only' })).not.toThrow()
     expect(() => checkCeiling({ ...ask, trust: 'trusted', edits: 'allow' }, {})).not.toThrow()
   })
+})
+
+// The stdio relay answers `initialize` itself (daemon/proxy.ts): its answer must be the one the server gives.
+describe('the answer to initialize', () => {
+  it.each(['2024-11-05', '2025-06-18', LATEST_PROTOCOL_VERSION, '1999-01-01'])(
+    'for protocol version %s is the one the MCP server (the SDK Server of mcp-shell.ts) gives',
+    async (version) => {
+      const [client, server] = InMemoryTransport.createLinkedPair()
+      const shell = createMcpShell([], async () => ({ content: [] }), {
+        getValidator: () => {
+          throw new Error('initialize validates nothing')
+        },
+      })
+      await shell.connect(server)
+      const answered = new Promise<JSONRPCMessage>((resolve) => (client.onmessage = resolve))
+      await client.start()
+      await client.send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'parts', version: '1' } },
+      })
+      expect(await answered).toEqual({ jsonrpc: '2.0', id: 1, result: initializeAnswer(version) })
+      expect(initializeAnswer(version).protocolVersion).toBe(version === '1999-01-01' ? LATEST_PROTOCOL_VERSION : version)
+      await shell.close()
+    },
+  )
 })

@@ -175,6 +175,8 @@ describe('codeseam mcp --daemon auto', () => {
       },
     })
     const survivor = await proxy(['--root', root])
+    // The relay answers initialize itself; a call waits until its session is open on the daemon.
+    expect((await callTool(survivor.client, 'code_status', {})).isError).toBe(false)
     daemonPid = await daemonPidIn(runtime)
     const before = await readFile(nodePath.join(root, 'src/shapes.ts'), 'utf8')
     const call = callTool(victim.client, 'code_rename', {
@@ -292,7 +294,15 @@ describe('codeseam mcp --daemon auto', () => {
       expect((await callTool(joined.client, 'code_navigate', references('Circle'))).isError).toBe(false)
       expect(joined.stderr()).not.toContain('started the codeseam daemon')
       expect(typescriptServers(daemon.pid)).toHaveLength(1)
-      await expect(proxy(['--root', root, '--trust', 'trusted'])).rejects.toThrow(/UNTRUSTED[\s\S]*--trust trusted/)
+      // The relay answers initialize and tools/list itself; the daemon's refusal comes at each call, with its code and words.
+      const refused = await proxy(['--root', root, '--trust', 'trusted'])
+      expect((await refused.client.listTools()).tools.length).toBeGreaterThan(0)
+      for (const symbol of ['Circle', 'Square']) {
+        const answer = await callTool(refused.client, 'code_navigate', references(symbol))
+        expect(answer.isError).toBe(true)
+        expect(errorCodeOf(answer)).toBe('UNTRUSTED')
+        expect(textOf(answer)).toMatch(/refused the session: this codeseam daemon serves untrusted sessions only[\s\S]*--trust trusted/)
+      }
       expect(daemon.stderr()).toContain('a session was refused')
     } finally {
       await Promise.all(proxies.splice(0).map((p) => p.close().catch(() => {})))

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 
-import { daemonPidIn, privateRuntimeDir, removeDir, startProxy, waitUntilGone, type ProxyProcess } from './support/daemon.js'
+import { callTool, daemonPidIn, privateRuntimeDir, removeDir, startProxy, waitUntilGone, type ProxyProcess } from './support/daemon.js'
 import { requireBuiltCli, startMcp, withDeadline, type McpProcess } from './support/mcp-process.js'
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver.js'
 import { isRunning } from './support/processes.js'
@@ -191,6 +191,8 @@ describe('trace context from the client', () => {
     proxies.push(plain)
     const other = await startProxy(['--root', root, '--otel-endpoint', 'http://127.0.0.1:9/'], dir)
     proxies.push(other)
+    // The relays answer initialize themselves; a call waits until each one's session is open on its daemon.
+    for (const started of [plain, other]) expect((await callTool(started.client, 'code_status', {})).isError).toBe(false)
     expect(readdirSync(dir).filter((name) => name.endsWith('.sock'))).toHaveLength(3)
     // The one that exports still is the same daemon (the second relay did not replace it).
     expect(isRunning(exporting)).toBe(true)
