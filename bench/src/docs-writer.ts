@@ -4,6 +4,7 @@ import * as nodePath from 'node:path'
 import { languagesSection } from './language-tables.js'
 import { layerDescriptions, layers, type BenchReport } from './report.js'
 import {
+  diskChangesSection,
   manyAgentsSection,
   ownCostSection,
   realRepositoriesSection,
@@ -107,6 +108,24 @@ const manyAgentsIntroduction: ReadonlyArray<string> = [
 
 /** Text under a section's heading, before its tables. */
 const sectionIntroductions: Readonly<Record<string, ReadonlyArray<string>>> = {
+  [diskChangesSection]: [
+    "What codeseam's catch-up with the disk before each question costs (issue 43; bench/src/scenarios/disk-changes.ts).",
+    'On fresh copies of the generated 50-file TypeScript workspace (the native TS 7 server) and of the small Python one',
+    '(pyright), one copy per side, both sides are asked for the references of the hot symbol in turns, the side going',
+    'first alternating. *codeseam*: `ctx.lsp` over a local host, asked right after a plain write to disk and told',
+    'nothing. *bare*: the bare client (advertising watched files, as an editor does) told of the change the way an',
+    'editor would — `didChange` for the file it has open (the one it asks from), `workspace/didChangeWatchedFiles`',
+    '(Changed, or Created / Deleted) for the others — then asked; its time runs from the end of the write through the',
+    "notification to the answer, as codeseam's does. Each series alternates a change and its undoing: a use of the hot",
+    'symbol appended to a file and removed again, or a file using it created and deleted. Every answer is compared',
+    'with the set known to be true (the warm answer plus the added uses, or without them), location by location; a',
+    'different first answer counts as wrong, and that side is asked again at once until it is right ("first right',
+    'answer", timed from the same start). "× bare" is codeseam ÷ bare; "paired Δ" is codeseam − bare within each',
+    'turn. Nothing sleeps: each side waits only for its own answers. For pyright, files created or deleted cost',
+    'codeseam a quiet wait of about a second (pyright plans its files on a timer of its own, and is left alone until',
+    'it has), where the bare server, asked at once, may answer without the new file: see "wrong", and the first right',
+    "answer's time.",
+  ],
   [manyAgentsSection]: manyAgentsIntroduction,
   [telemetrySection]: [
     "What codeseam's OpenTelemetry spans and metrics add to a tool call (issue 18; bench/src/scenarios/telemetry-overhead.ts).",

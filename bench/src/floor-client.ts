@@ -9,6 +9,8 @@ import {
   ConfigurationRequest,
   createProtocolConnection,
   DefinitionRequest,
+  DidChangeTextDocumentNotification,
+  DidChangeWatchedFilesNotification,
   DidOpenTextDocumentNotification,
   DocumentDiagnosticReportKind,
   DocumentDiagnosticRequest,
@@ -29,6 +31,7 @@ import {
   WorkspaceSymbolRequest,
   type Diagnostic,
   type DocumentSymbol,
+  type FileChangeType,
   type Location,
   type ProtocolConnection,
   type ServerCapabilities,
@@ -67,6 +70,8 @@ export interface ServerStatus {
  */
 export class FloorClient {
   private readonly opened = new Set<string>()
+  /** The version last sent for each open document (1 at didOpen). */
+  private readonly versions = new Map<string, number>()
   /** The server's capabilities from initialize, and the methods it registered later. */
   private capabilities: ServerCapabilities = {}
   private readonly registered = new Set<string>()
@@ -105,6 +110,11 @@ export class FloorClient {
        * {@link FloorClient.untilQuiescent}), as codeseam's client does; off elsewhere.
        */
       readonly serverStatus?: boolean
+      /**
+       * Advertise `workspace.didChangeWatchedFiles` (dynamic registration), as an editor that watches the disk
+       * for its server does and then tells it of changes ({@link FloorClient.notifyWatchedFiles}); off elsewhere.
+       */
+      readonly watchedFiles?: boolean
     } = {},
   ): Promise<FloorClient> {
     const child = spawn(server.command, [...server.args], {
@@ -165,6 +175,9 @@ export class FloorClient {
             workspaceFolders: true,
             // Every symbol kind, so workspace-symbol kinds are not folded into the LSP 3.0 set.
             symbol: { symbolKind: { valueSet: Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind) } },
+            ...(options.watchedFiles === true
+              ? { didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true } }
+              : {}),
           },
           textDocument: {
             definition: { linkSupport: true },
@@ -222,12 +235,41 @@ export class FloorClient {
     const uri = pathToFileURL(absolute).href
     if (!this.opened.has(uri)) {
       this.opened.add(uri)
+      this.versions.set(uri, 1)
       const text = await readFile(absolute, 'utf8')
       await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {
         textDocument: { uri, languageId: this.server.languageIdFor(absolute), version: 1, text },
       })
     }
     return uri
+  }
+
+  /** Whether the file is open on the server (opened by an earlier query); `path` is workspace-relative or absolute. */
+  isOpen(path: string): boolean {
+    return this.opened.has(this.uriOf(path))
+  }
+
+  /** An open document's new text, as an editor sends it (didChange, the whole text, the next version). */
+  async changeDocument(path: string, text: string): Promise<void> {
+    const uri = this.uriOf(path)
+    if (!this.opened.has(uri)) throw new Error(`${path} is not open on the bare server`)
+    const version = (this.versions.get(uri) ?? 1) + 1
+    this.versions.set(uri, version)
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version },
+      contentChanges: [{ text }],
+    })
+  }
+
+  /** Files created, changed or deleted on disk, as an editor's file watcher reports them (didChangeWatchedFiles). */
+  async notifyWatchedFiles(changes: ReadonlyArray<{ readonly path: string; readonly type: FileChangeType }>): Promise<void> {
+    await this.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: changes.map((change) => ({ uri: this.uriOf(change.path), type: change.type })),
+    })
+  }
+
+  private uriOf(path: string): string {
+    return pathToFileURL(nodePath.isAbsolute(path) ? path : nodePath.join(this.root, path)).href
   }
 
   /** Sends one read query; resolves to the server's raw answer. */

@@ -12,6 +12,7 @@ import { runWorkspace, type WorkspaceRun } from './run-workspace.js'
 import { pythonDefinitionQuery, runColdStarts, type ColdStartCase } from './scenarios/cold-start.js'
 import { childProcesses } from './process-memory.js'
 import { generatedReadMix, isDerivedOperation, repositoryMixFiles, repositoryReadMix } from './read-mix.js'
+import { runDiskChanges } from './scenarios/disk-changes.js'
 import { runLanguages } from './scenarios/languages.js'
 import { runManyAgents } from './scenarios/many-agents.js'
 import { runRealRepositories } from './scenarios/real-repositories.js'
@@ -39,11 +40,15 @@ const { values: options } = parseArgs({
      * startup (start-up and the MCP SDK's no-op round trip), many-agents (1, 4 and 8 concurrent sessions with and
      * without the daemon), telemetry (tool calls with codeseam's telemetry on against off, without and with an
      * OpenTelemetry SDK), languages (the Go and Rust rows: gopls and rust-analyzer on their corpora against the
-     * bare servers). Default: all of them. The docs are written only when every section ran.
+     * bare servers), disk-changes (keeping up with the disk: the hot references question with nothing changed and
+     * right after one file changed, was created or deleted, codeseam against the bare server told of it, on
+     * TypeScript and pyright). Default: all of them. The docs are written only when every section ran.
      */
     only: { type: 'string' },
     /** Timed pairs (instrumented + plain call) per series of the telemetry section. */
     'telemetry-pairs': { type: 'string', default: '2000' },
+    /** Turns per series of the disk-changes section (made even: each change is undone by the next turn). */
+    'disk-turns': { type: 'string', default: '20' },
     /** Rounds of the start-up series (each round runs every side once; the issue asks for at least 15). */
     'startup-rounds': { type: 'string', default: '15' },
     /** Timed tools/call round trips of the no-op MCP SDK server. */
@@ -51,7 +56,7 @@ const { values: options } = parseArgs({
   },
 })
 
-const allSections = ['generated', 'repository', 'cold', 'real', 'languages', 'startup', 'many-agents', 'telemetry'] as const
+const allSections = ['generated', 'repository', 'cold', 'real', 'languages', 'startup', 'many-agents', 'disk-changes', 'telemetry'] as const
 type Section = (typeof allSections)[number]
 
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '')
@@ -179,6 +184,12 @@ async function main(): Promise<void> {
       languages = await runLanguages({ rounds, missing, log })
     }
 
+    let diskChanges: BenchReport['diskChanges']
+    if (selected('disk-changes')) {
+      log('keeping up with the disk: the hot references question with nothing changed and right after a change, against the bare server')
+      diskChanges = await runDiskChanges({ scratch, turns: Math.max(2, Number(options['disk-turns'])), missing, log })
+    }
+
     // Last: the "with exporter" series registers an OpenTelemetry SDK in this process, and the API's proxy tracer
     // codeseam took at load keeps its tracer even after the SDK is unregistered.
     let telemetry: BenchReport['telemetry']
@@ -219,6 +230,7 @@ async function main(): Promise<void> {
       ...(firstAnswer === undefined ? {} : { firstAnswer }),
       ...(manyAgents === undefined ? {} : { manyAgents }),
       ...(languages === undefined ? {} : { languages }),
+      ...(diskChanges === undefined ? {} : { diskChanges }),
       ...(telemetry === undefined ? {} : { telemetry }),
       ownMemory: runs.flatMap((run) => run.ownMemory),
       missing,

@@ -508,6 +508,54 @@ export interface TelemetryOverheadResult {
   readonly setup: ReadonlyArray<string>
 }
 
+/** What changed on disk right before a call of the "keeping up with the disk" series (issue 43). */
+export type DiskChange = 'nothing changed' | 'open file changed' | 'closed file changed' | 'file created / deleted'
+
+/**
+ * One series of the "keeping up with the disk" scenario: the hot references question asked of codeseam
+ * (ctx.lsp, told nothing) and of the bare server (told of the change the way an editor would), each on its own
+ * copy of the workspace, turn by turn, the side going first alternating.
+ */
+export interface DiskChangeSeriesResult {
+  readonly language: 'TypeScript' | 'Python'
+  /** The built-in profile (the same server on both sides). */
+  readonly server: string
+  readonly workspace: string
+  readonly change: DiskChange
+  /** The file appended to and restored, or created and deleted (workspace-relative). */
+  readonly path?: string
+  /** What the bare client sent before asking: nothing, didChange, didChangeWatchedFiles (…). */
+  readonly bareTold: string
+  readonly turns: number
+  /** From the write's end (for the bare side: through its notification) to the answer, ms. */
+  readonly bare: TimingSummary
+  readonly codeseam: TimingSummary
+  /** codeseam ÷ bare, median over median and p95 over p95. */
+  readonly ratio: FloorRatio
+  /** codeseam − bare within each turn, ms. */
+  readonly paired: TimingSummary
+  /** From the same start to the first right answer (a wrong one is followed by asking again at once, back to back). */
+  readonly firstCorrect: { readonly bare: TimingSummary; readonly codeseam: TimingSummary; readonly ratio: number }
+  /** First answers that differed from the set known to be true (the appended or created uses present, or gone). */
+  readonly wrong: {
+    readonly bare: number
+    readonly codeseam: number
+    /** The same per step of the series: [change made, change undone] (one entry when nothing changed). */
+    readonly byStep: { readonly bare: ReadonlyArray<number>; readonly codeseam: ReadonlyArray<number> }
+  }
+  /** codeseam answers whose meta said changes on disk were taken in (`meta.disk.filesChanged` > 0). */
+  readonly codeseamSawChanges: number
+}
+
+/** Keeping up with the disk (issue 43): warm calls with nothing changed and calls right after one change on disk. */
+export interface DiskChangesResult {
+  /** What both sides were asked. */
+  readonly question: string
+  readonly turns: number
+  readonly series: ReadonlyArray<DiskChangeSeriesResult>
+  readonly durationMs: number
+}
+
 /** One of issue 15's targets, judged. */
 export interface TargetVerdictRow {
   readonly target: string
@@ -567,6 +615,8 @@ export interface BenchReport {
   readonly manyAgents?: ReadonlyArray<ManyAgentsResult>
   /** Go and Rust rows: gopls and rust-analyzer on their corpora against the bare servers (absent when it did not run). */
   readonly languages?: ReadonlyArray<LanguageResult>
+  /** Keeping up with the disk: calls with nothing changed and right after a change, against the bare server (absent when it did not run). */
+  readonly diskChanges?: DiskChangesResult
   /** Telemetry overhead: instrumented against plain tool calls, without and with an SDK (absent when it did not run). */
   readonly telemetry?: TelemetryOverheadResult
   /** Present when the report summarises several runs (`--runs N`): its other figures are the last run's. */

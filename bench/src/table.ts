@@ -335,6 +335,58 @@ export function manyAgentsTables(report: BenchReport): ReportTable[] {
   ]
 }
 
+/** The section holding the "keeping up with the disk" table (issue 43). */
+export const diskChangesSection = 'Keeping up with the disk'
+
+/** Keeping up with the disk: codeseam told nothing against the bare server told of the change, per series. */
+export function diskChangeTables(report: BenchReport): ReportTable[] {
+  const result = report.diskChanges
+  if (result === undefined || result.series.length === 0) return []
+  return [
+    {
+      section: diskChangesSection,
+      title: `${result.question}, ms: codeseam (ctx.lsp, told nothing) against the bare server told of the change`,
+      header: [
+        'server (workspace) / change',
+        'bare told',
+        'bare median',
+        'bare p95',
+        'codeseam median',
+        'codeseam p95',
+        '× bare (median)',
+        '× bare (p95)',
+        'paired Δ median / p95',
+        'first right answer: bare / codeseam median',
+        'turns',
+        'wrong (bare, codeseam)',
+      ],
+      rows: result.series.map((s) => [
+        `${s.server} (${s.workspace}) / ${s.change}${s.path === undefined ? '' : `: ${s.path}`}`,
+        s.bareTold,
+        ms(s.bare.median),
+        ms(s.bare.p95),
+        ms(s.codeseam.median),
+        ms(s.codeseam.p95),
+        ratio(s.ratio.median),
+        ratio(s.ratio.p95),
+        `${ms(s.paired.median)} / ${ms(s.paired.p95)}`,
+        `${ms(s.firstCorrect.bare.median)} / ${ms(s.firstCorrect.codeseam.median)}`,
+        String(s.turns),
+        wrongText(s),
+      ]),
+    },
+  ]
+}
+
+/** "bare, codeseam", with the step (change made / undone) a wrong first answer came on. */
+function wrongText(s: NonNullable<BenchReport['diskChanges']>['series'][number]): string {
+  const steps = (counts: ReadonlyArray<number>) =>
+    s.change === 'nothing changed' || counts.every((n) => n === 0)
+      ? ''
+      : ` (${counts[0] ?? 0} after the change, ${counts[1] ?? 0} after undoing it)`
+  return `${s.wrong.bare}${steps(s.wrong.byStep.bare)}, ${s.wrong.codeseam}${steps(s.wrong.byStep.codeseam)}`
+}
+
 /** The section holding the telemetry-overhead tables (issue 18). */
 export const telemetrySection = 'Telemetry overhead'
 
@@ -509,6 +561,7 @@ export function reportTables(report: BenchReport): ReportTable[] {
     ...languageTables(report),
     ...ownCostTables(report),
     ...manyAgentsTables(report),
+    ...diskChangeTables(report),
     ...telemetryTables(report),
   ]
 }

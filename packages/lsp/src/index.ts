@@ -26,6 +26,7 @@ export type {
   LspInlayHint,
   LspInlayHintLabelPart,
   LspLibraryLocation,
+  LspDiskCatchUp,
   LspLocation,
   LspOperation,
   LspOperationScope,

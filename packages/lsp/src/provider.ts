@@ -47,6 +47,11 @@ export interface LspProviderStatus {
   readonly languages?: ReadonlyArray<string>
   /** Projects the server has loaded (TypeScript configs, Python project folders), when the backend knows them. */
   readonly projects?: { readonly loaded: number; readonly found: number }
+  /**
+   * How changes made on disk by other tools reach the server before each answer (RFC 0023): its folder is
+   * watched, or (a tree with too many folders to watch) its files are scanned, which is slower.
+   */
+  readonly diskChanges?: 'watched' | 'scanned'
 }
 
 /**

@@ -296,13 +296,26 @@ function mergeCoverage(results: ReadonlyArray<LspQueryResult>): { coverage?: Lsp
  * What each answer of a fan-out says it left out of the workspace: the dropped count summed, the library
  * locations it named kept (each once), so a merged answer never hides what one provider dropped.
  */
-function mergeDropped(results: ReadonlyArray<LspQueryResult>): Pick<LspResultMeta, 'droppedOutsideWorkspace' | 'libraryLocations'> {
+function mergeDropped(
+  results: ReadonlyArray<LspQueryResult>,
+): Pick<LspResultMeta, 'droppedOutsideWorkspace' | 'libraryLocations' | 'disk'> {
   const dropped = results.reduce((sum, r) => sum + (r.meta.droppedOutsideWorkspace ?? 0), 0)
   const libraries = new Map<string, LspLibraryLocation>()
   for (const r of results) for (const location of r.meta.libraryLocations ?? []) libraries.set(JSON.stringify(location), location)
+  const disks = results.flatMap((r) => (r.meta.disk === undefined ? [] : [r.meta.disk]))
+  const locationsDropped = disks.reduce((sum, d) => sum + (d.locationsDropped ?? 0), 0)
   return {
     ...(dropped > 0 ? { droppedOutsideWorkspace: dropped } : {}),
     ...(libraries.size > 0 ? { libraryLocations: [...libraries.values()] } : {}),
+    ...(disks.length > 0
+      ? {
+          disk: {
+            filesChanged: disks.reduce((sum, d) => sum + d.filesChanged, 0),
+            method: disks.some((d) => d.method === 'scan') ? 'scan' : 'watch',
+            ...(locationsDropped > 0 ? { locationsDropped } : {}),
+          },
+        }
+      : {}),
   }
 }
 

@@ -262,11 +262,27 @@ export interface LspResultMeta {
   readonly libraryLocations?: ReadonlyArray<LspLibraryLocation>
   /** Workspace-wide answers: how much of the workspace was searched. */
   readonly coverage?: LspSearchCoverage
+  /**
+   * What the provider took in from the disk before answering, when anything changed there since its last
+   * question (files written, created or deleted by other tools), or when it left out locations in files that
+   * are gone (RFC 0023).
+   */
+  readonly disk?: LspDiskCatchUp
   /** Providers that failed during a fan-out, with their error. */
   readonly failures?: ReadonlyArray<{ readonly providerId: string; readonly code: string; readonly message: string }>
   /** Present when no server offered the operation and the provider built the answer from others (RFC 0010). */
   readonly derived?: LspDerivation
   readonly elapsedMs: number
+}
+
+/** What a provider took in from the disk before an answer (see {@link LspResultMeta.disk}). */
+export interface LspDiskCatchUp {
+  /** Files created, changed or deleted on disk since the provider's last question, told to its servers first. */
+  readonly filesChanged: number
+  /** How they were found: the folder's watch, or a scan of its files (a tree too large to watch). */
+  readonly method: 'watch' | 'scan'
+  /** Locations in files that no longer exist on disk, left out after the server was asked once more. */
+  readonly locationsDropped?: number
 }
 
 /**

@@ -30,6 +30,8 @@ const ServerOutput = Schema.Struct({
   restarts: Schema.optional(NonNegativeInt),
   /** Projects the server has loaded, of those found (TypeScript configs, Python project folders), once known. */
   projects: Schema.optional(Schema.Struct({ loaded: NonNegativeInt, found: NonNegativeInt })),
+  /** How changes on disk reach the server before each answer: its folder watched, or scanned (too many folders to watch). */
+  diskChanges: Schema.optional(Schema.Literals(['watched', 'scanned'])),
 })
 
 const ActivityOutput = Schema.Struct({
@@ -106,6 +108,7 @@ export const codeStatus = defineTool({
           ...(status.rssBytes === undefined ? {} : { memoryMb: Math.round(status.rssBytes / (1024 * 1024)) }),
           ...(status.restarts === undefined ? {} : { restarts: status.restarts }),
           ...(status.projects === undefined ? {} : { projects: { loaded: status.projects.loaded, found: status.projects.found } }),
+          ...(status.diskChanges === undefined ? {} : { diskChanges: status.diskChanges }),
         }
       })
     // A registered provider with no status yet (a local host starts servers on their first query) is listed as not
@@ -174,6 +177,9 @@ export const codeStatus = defineTool({
             `${s.server ?? s.provider}${s.rootId === undefined ? '' : ` @ ${s.rootId}`}: ${s.state}${s.projects === undefined ? '' : `, ${s.projects.loaded}/${plural(s.projects.found, 'project')}`}${extra.length === 0 ? '' : ` (${extra.join(', ')})`}  ${s.extensions.join(' ')}`,
             ...(s.reason === undefined ? [] : [`    why: ${s.reason}`]),
             ...(s.install === undefined ? [] : [`    install: ${s.install}`]),
+            ...(s.diskChanges === 'scanned'
+              ? ['    disk: too many folders to watch; its files are scanned for changes before each answer (slower)']
+              : []),
             `    can: ${s.operations.join(', ') || 'nothing yet'}`,
             ...(s.derivedOperations === undefined ? [] : [`    derived by codeseam: ${s.derivedOperations.join(', ')}`]),
             ...(s.companions ?? []).map((c) => `    with ${c.id}: ${c.operations.join(', ')}`),

@@ -363,6 +363,8 @@ export function noticeForRoots(
   if (missing.size > 0) notes.push(`not covered, no server installed: ${[...missing].join('; ')}`)
   const dropped = metas.reduce((sum, m) => sum + (m.droppedOutsideWorkspace ?? 0), 0)
   if (dropped > 0) notes.push(`${dropped} result(s) outside the workspace (libraries, generated files) were left out`)
+  const gone = metas.reduce((sum, m) => sum + (m.disk?.locationsDropped ?? 0), 0)
+  if (gone > 0) notes.push(`${gone} result(s) in files that no longer exist on disk were left out (the server still knew them)`)
   const library = metas.flatMap((m) => m.libraryLocations ?? [])
   if (library.length > 0) {
     const shownLibrary = library

@@ -229,11 +229,6 @@ export class DocumentSync {
     return [...this.open.values()].filter((d) => d.masked !== undefined && statKey(d.path) !== d.masked.at)
   }
 
-  /** Whether the file still has the content the document was synced with (for the `stale` flag). */
-  async unchangedOnDisk(document: OpenDocument): Promise<boolean> {
-    return statKey(document.path) === document.statKey
-  }
-
   /** Holds the documents for a speculative check (RFC 0018) until the returned function is called. */
   hold(): () => void {
     let release = () => {}

@@ -1,11 +1,14 @@
 import {
   displayPath,
+  isLspError,
   LspError,
   type LspProviderRequest,
   type LspQueryRequest,
   type LspQueryResult,
   type LspSearchCoverage,
 } from '@codeseam/lsp'
+
+import { LSPErrorCodes } from 'vscode-languageserver-protocol/node'
 
 import { recordFor } from '../languages/index.js'
 import { languageIdOf } from '../workspace/files.js'
@@ -15,10 +18,19 @@ import { breachOf, fileLimitError } from '../documents/file-limits.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
 import { CodeActionStore } from './code-actions.js'
 import { fileDiagnostics } from './diagnostics-query.js'
+import { statKeyOf } from '../documents/stat-key.js'
+import { diskMeta, goneFiles, settleQuietMs, statOnce, takeInDisk, withoutGone } from './disk-changes.js'
 import { runOperation } from './operations.js'
 import { acquire, foldersCoverage, requireOperation, resultMeta, type Serving } from './serving.js'
 import { featureOf } from './table.js'
 import { Translator } from './translate.js'
+
+/** The server's "content modified" error (LSP -32801), as requests.ts reports it. */
+function isContentModified(error: unknown): boolean {
+  return (
+    isLspError(error, 'STALE_VERSION') && (error.data as { serverCode?: number } | undefined)?.serverCode === LSPErrorCodes.ContentModified
+  )
+}
 
 function isEmpty(result: LspQueryResult): boolean {
   switch (result.kind) {
@@ -33,12 +45,6 @@ function isEmpty(result: LspQueryResult): boolean {
       return false
   }
 }
-
-/**
- * How long a server left alone without signalling an analysis pass has none pending (see AnalysisPasses):
- * four times pyright's 250 ms, for a loaded machine.
- */
-const settleQuietMs = 1_000
 
 /** Servers whose workspace-wide answers were confirmed stable once (see fileQuery). */
 const confirmedServers = new WeakSet<LanguageServer>()
@@ -71,12 +77,10 @@ export async function fileQuery(
     const feature = featureOf(request.operation)
     const everyProject = feature.scope === 'everyProject'
     let coverage: LspSearchCoverage | undefined
-    if (everyProject) {
-      await serving.host.announceDiskChanges(server, serving.profile)
+    // The disk as it is at the question, whatever wrote to it since the last one (docs/lsp-local.md).
+    const caught = [await takeInDisk(serving, server, deadline, signal)]
+    if (everyProject)
       coverage = (await serving.host.loadProjects(server, workspace, serving.profile, deadline, signal)) ?? foldersCoverage(serving, server)
-    } else {
-      await serving.host.baseline(server, serving.profile)
-    }
     const languageId = languageIdOf(serving.profile, path) || request.languageId
     const document = await server.documents.sync(path, languageId, { snapshot: request.snapshot }).catch((error: unknown) => {
       // A file over a per-file limit (RFC 0013), named as the caller knows it: workspace-relative.
@@ -108,7 +112,11 @@ export async function fileQuery(
         kind: 'diagnostics',
         files: [file],
         coverage: { analysed: [path], eligible: 1, complete: file.freshness === 'current' },
-        meta: resultMeta(serving, server, warm, translator, { documentVersion: versionAtStart, contentHash: hashAtStart }),
+        meta: resultMeta(serving, server, warm, translator, {
+          documentVersion: versionAtStart,
+          contentHash: hashAtStart,
+          ...diskMeta(caught, 0),
+        }),
       }
     }
     // Where the language keeps its libraries outside the root (GOROOT, the module cache, the toolchain): named, never read.
@@ -120,10 +128,13 @@ export async function fileQuery(
     let settleWaitUntil: number | undefined
     // One bound for every wait on the server's file status, however often the document turns busy again.
     let fileStatusWaitUntil: number | undefined
+    // An answer pointing into a file gone from the disk is asked again once, after taking the disk in again.
+    let reaskedForGone = false
+    let contentModifiedRetries = 0
     for (;;) {
       const settledWhenAsked = server.analysis.settled
       const translator = new Translator(workspace.containment, libraries)
-      const result = await runOperation(request, {
+      const asked = runOperation(request, {
         server,
         translator,
         document,
@@ -138,6 +149,30 @@ export async function fileQuery(
             ...extra,
           }),
       })
+      let answered: LspQueryResult
+      try {
+        answered = await asked
+      } catch (error) {
+        // "Content modified" (LSP -32801): the server dropped the answer because its view changed while it
+        // computed it (rust-analyzer, taking in a change it was just told of): ask again, as the protocol says.
+        if (isContentModified(error) && contentModifiedRetries < 3 && Date.now() < deadline) {
+          contentModifiedRetries++
+          continue
+        }
+        throw error
+      }
+      // A location in a file that is not on the disk now: the server has not taken a deletion in yet (its
+      // watch event came after the question was taken in), or never will (a document it keeps). Asked once more
+      // after taking the disk in again; what still points there is left out and counted, never returned.
+      const stat = statOnce()
+      const gone = goneFiles(answered, stat)
+      if (gone.size > 0 && !reaskedForGone && Date.now() < deadline) {
+        reaskedForGone = true
+        caught.push(await takeInDisk(serving, server, deadline, signal))
+        continue
+      }
+      const { result: kept, dropped } = withoutGone(answered, gone)
+      const result = { ...kept, meta: { ...kept.meta, ...diskMeta(caught, dropped) } } as LspQueryResult
       // An empty answer while the server is still indexing is not an answer yet: retry once it is quiet.
       if (feature.retryWhenEmpty && isEmpty(result) && Date.now() < deadline) {
         if (server.activeProgress.size > 0) {
@@ -214,7 +249,9 @@ export async function fileQuery(
       // pass costs one wait, not one per query.
       if (everyProject) confirmedServers.add(server)
       server.warm = true
-      const stale = !(await server.documents.unchangedOnDisk(document)) || document.hash !== hashAtStart
+      // The file changed on disk while the server worked: one stat, shared with the check of the answer's files.
+      const now = stat(document.path)
+      const stale = !(now?.isFile() === true && statKeyOf(now) === document.statKey) || document.hash !== hashAtStart
       const marked = unsettled ? { ...result, meta: { ...result.meta, status: 'indexing' as const } } : result
       return stale ? { ...marked, meta: { ...marked.meta, stale: true } } : marked
     }

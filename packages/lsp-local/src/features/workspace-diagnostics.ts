@@ -8,6 +8,8 @@ import {
 
 import type { ServerSlot } from '../pool/slot.js'
 import { fileDiagnostics } from './diagnostics-query.js'
+import { diskMeta, takeInDisk } from './disk-changes.js'
+import type { CatchUp } from '../workspace/disk-sync.js'
 import { acquire, type Serving } from './serving.js'
 import { Translator } from './translate.js'
 import { breachOf, SkippedFiles } from '../documents/file-limits.js'
@@ -35,6 +37,7 @@ export async function workspaceDiagnostics(
   let warmAll = true
   // Files over a per-file limit are never sent: skipped and counted, not a failure of the whole answer.
   const skipped = new SkippedFiles()
+  const caught: CatchUp[] = []
   const bySlot = new Map<ServerSlot, string[]>()
   for (const path of chosen) {
     const slot = serving.host.slotFor(workspace, serving.profile, path)
@@ -46,6 +49,7 @@ export async function workspaceDiagnostics(
     deadline = acquired.deadline
     try {
       warmAll &&= warm
+      caught.push(await takeInDisk(serving, server, deadline, signal))
       const documents = []
       for (const path of paths) {
         try {
@@ -95,6 +99,7 @@ export async function workspaceDiagnostics(
       truncated: false,
       elapsedMs: 0,
       ...(translator.dropped > 0 ? { droppedOutsideWorkspace: translator.dropped } : {}),
+      ...diskMeta(caught, 0),
     },
   }
 }

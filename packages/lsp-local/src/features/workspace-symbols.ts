@@ -7,6 +7,8 @@ import { supportsPullDiagnostics } from '../server/capabilities.js'
 import { SkippedFiles } from '../documents/file-limits.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
 import { fileDiagnostics } from './diagnostics-query.js'
+import { diskMeta, goneFiles, takeInDisk, withoutGone } from './disk-changes.js'
+import type { CatchUp } from '../workspace/disk-sync.js'
 import { acquire, foldersCoverage, requireOperation, type Acquired, type Serving } from './serving.js'
 import { Translator } from './translate.js'
 
@@ -38,6 +40,7 @@ export async function workspaceSymbols(
   let complete = true
   let warmAll = true
   let indexing = false
+  const caught: CatchUp[] = []
   try {
     for (const slot of slots) {
       let acquired: Acquired
@@ -60,7 +63,7 @@ export async function workspaceSymbols(
       deadline = acquired.deadline
       releases.push(release)
       requireOperation(serving, server, 'workspaceSymbols')
-      await serving.host.announceDiskChanges(server, serving.profile)
+      caught.push(await takeInDisk(serving, server, deadline, signal))
       const coverage = (await serving.host.loadProjects(server, workspace, serving.profile, deadline, signal)) ??
         foldersCoverage(serving, server) ?? { projectsSearched: 1, projectsFound: 1, complete: true }
       projectsSearched += coverage.projectsSearched
@@ -124,7 +127,7 @@ export async function workspaceSymbols(
           ...skipped.field(),
           complete: complete && filesNotSearched === 0,
         }
-  return {
+  const answer: LspQueryResult = {
     kind: 'workspaceSymbols',
     symbols,
     meta: {
@@ -137,4 +140,8 @@ export async function workspaceSymbols(
       ...(translator.dropped > 0 ? { droppedOutsideWorkspace: translator.dropped } : {}),
     },
   }
+  // A symbol in a file gone from the disk since the server last looked is left out and counted (file-query.ts
+  // asks again first; symbol search is not worth a second round over every server).
+  const { result: kept, dropped } = withoutGone(answer, goneFiles(answer))
+  return { ...kept, meta: { ...kept.meta, ...diskMeta(caught, dropped) } }
 }

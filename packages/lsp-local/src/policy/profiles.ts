@@ -101,6 +101,13 @@ export interface ServerProfile {
    */
   readonly deferredDiscovery?: boolean
   /**
+   * The server reads a file it is told changed on disk (`didChangeWatchedFiles`) on a thread of its own, after the
+   * next request may already have run (rust-analyzer's file loader): changes are also sent as document content,
+   * which it takes in before the next request — a file changed or created is opened with its text from disk, a
+   * deleted one emptied, then closed (docs/lsp-local.md, "Keeping up with the disk").
+   */
+  readonly changesThroughDocuments?: boolean
+  /**
    * Others answering some operations beside this profile's server, per operation: an in-process companion
    * by id (`ruff`), or a profile marked {@link companionOnly}. `format` goes to the companion alone,
    * `codeActions` and `diagnostics` are merged, `resolveCodeAction` goes to whoever listed the action; the

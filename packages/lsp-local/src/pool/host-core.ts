@@ -4,7 +4,7 @@ import type { ResolvedHostConfig } from '../policy/config.js'
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import type { DiskWatch } from '../workspace/disk-watch.js'
-import { DiskSync } from '../workspace/disk-sync.js'
+import { DiskSync, type CatchUp } from '../workspace/disk-sync.js'
 import { listFiles, profileExtensions } from '../workspace/files.js'
 import { ProjectLoader } from '../workspace/project-loader.js'
 import { WorkspaceRegistry } from '../workspace/registry.js'
@@ -38,6 +38,7 @@ export class HostCore implements LiveServers {
     this.pool = new ServerPool(config, features, {
       escaped: (workspaceRoot) => this.registry.get(workspaceRoot)?.containment.invalidate(),
       projectsOf: (server) => this.projects.projectsOf(server),
+      diskChangesOf: (server) => this.disk.modeOf(server),
     })
   }
 
@@ -86,8 +87,9 @@ export class HostCore implements LiveServers {
     return this.pool.slotsFor(workspace, profile)
   }
 
-  announceDiskChanges(server: LanguageServer, profile: ServerProfile): Promise<void> {
-    return this.disk.announceDiskChanges(server, profile)
+  /** Takes in every change on disk under the server's folder since its last question (see DiskSync.catchUp). */
+  catchUp(server: LanguageServer, profile: ServerProfile): Promise<CatchUp> {
+    return this.disk.catchUp(server, profile)
   }
 
   baseline(server: LanguageServer, profile: ServerProfile): Promise<DiskWatch> {

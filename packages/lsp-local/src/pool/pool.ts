@@ -21,6 +21,8 @@ export interface PoolHooks {
   escaped(workspaceRoot: string): void
   /** Projects a server has loaded, of those found (for status); undefined before its projects were loaded. */
   projectsOf(server: LanguageServer): { loaded: number; found: number } | undefined
+  /** How disk changes reach a server (for status); undefined before its folder's watch started. */
+  diskChangesOf(server: LanguageServer): 'watched' | 'scanned' | undefined
 }
 
 /**
@@ -189,8 +191,10 @@ export class ServerPool {
     return Promise.all([...this.slots.values()].map(async (slot) => this.withProjects(slot, await slot.status())))
   }
 
-  private withProjects(slot: ServerSlot, status: LspProviderStatus): LspProviderStatus {
+  private withProjects(slot: ServerSlot, given: LspProviderStatus): LspProviderStatus {
     const live = slot.live
+    const disk = live === undefined ? undefined : this.hooks.diskChangesOf(live)
+    const status = disk === undefined ? given : { ...given, diskChanges: disk }
     if (live !== undefined && slot.profile.projectRoot === 'workspaceFolders') {
       const folders = live.projectCount
       return { ...status, projects: { loaded: folders, found: folders } }

@@ -106,6 +106,40 @@ export class AnalysisPasses extends EventEmitter<{ pass: []; configured: [] }> {
   }
 
   /**
+   * The server was told of files created or deleted, which a server that plans its files late (pyright) takes
+   * in on a timer of its own, put off by every request (250 ms after the last one): the quiet window of
+   * {@link waitQuiet} counts from now.
+   */
+  filesChanged(): void {
+    this.lastActivity = Date.now()
+  }
+
+  /**
+   * Resolves true once the server has had nothing in flight and no request (nor file change, see
+   * {@link filesChanged}) for `quietMs`: any pass it had pending has run. False at the deadline or on abort.
+   */
+  waitQuiet(deadline: number, quietMs: number, signal?: AbortSignal): Promise<boolean> {
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined
+      const done = (quiet: boolean) => {
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', onAbort)
+        resolve(quiet)
+      }
+      const onAbort = () => done(false)
+      const check = () => {
+        const now = Date.now()
+        if (this.inFlight === 0 && now - this.lastActivity >= quietMs) return done(true)
+        if (now >= deadline) return done(false)
+        timer = setTimeout(check, Math.max(1, Math.min(deadline, Math.max(now, this.lastActivity) + quietMs) - now))
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
+      if (signal?.aborted) done(false)
+      else check()
+    })
+  }
+
+  /**
    * Resolves `settled` once a pass settles the server, `quiet` once it has had nothing in flight and no request
    * for `quietMs` without one (nothing was pending), `timeout` at the deadline or on abort.
    */

@@ -5,6 +5,7 @@ import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/n
 
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
+import { statKey } from '../documents/stat-key.js'
 import { DiskWatch, type ConfigWatch } from './disk-watch.js'
 import { languageIdOf, listFiles, profileExtensions, profileFileNames } from './files.js'
 
@@ -16,28 +17,89 @@ export interface DiskSyncHooks {
   configWatch(root: string, profile: ServerProfile): ConfigWatch | undefined
 }
 
+/** What one catch-up with the disk did before a question (see {@link DiskSync.catchUp}). */
+export interface CatchUp {
+  /** Files found created, changed or deleted since the last question, told to the server. */
+  readonly files: number
+  /** Some were created or deleted (not only changed): servers that plan their files late re-plan. */
+  readonly addedOrRemoved: boolean
+  /** How the changes were found: the folder's watch, or (a tree too large to watch) a scan of its files. */
+  readonly method: 'watch' | 'scan'
+}
+
 /**
- * Files created, changed or deleted on disk by someone else (an agent's own file tools) are invisible to
- * servers that rely on the client to watch files. Each server's folder is watched from its first query
- * ({@link DiskWatch}); before whole-workspace queries the changes seen are sent with
- * didChangeWatchedFiles. Trees too large to watch are compared by a snapshot scan instead.
+ * Files created, changed or deleted on disk by someone else (an agent's own file tools, a shell, `git
+ * checkout`) are invisible to servers that rely on the client: an open document wins over the disk, and a
+ * server that watches nothing itself never hears of the rest. Each server's folder is watched from its first
+ * query ({@link DiskWatch}); before every question ({@link catchUp}) the changes seen are taken in as one
+ * batch: open documents re-checked by stat (the watch's events arrive after the write, asynchronously) and
+ * updated or closed, the rest announced with didChangeWatchedFiles. Trees too large to watch are compared by
+ * a snapshot scan instead (said in status).
  */
 export class DiskSync {
   /** Per server: mtime + size of every file of its languages, when its tree is too large to watch. */
   private readonly snapshots = new WeakMap<LanguageServer, Map<string, string>>()
   private readonly watches = new WeakMap<LanguageServer, Promise<DiskWatch>>()
+  private readonly modes = new WeakMap<LanguageServer, 'watched' | 'scanned'>()
+  /** Per server: the catch-up running now; the next one starts after it (the watch's events are taken once). */
+  private readonly running = new WeakMap<LanguageServer, Promise<CatchUp>>()
 
   constructor(private readonly hooks: DiskSyncHooks) {}
 
-  /** Sends a server the changes seen since the last call (nothing the first time a snapshot is taken). */
-  async announceDiskChanges(server: LanguageServer, profile: ServerProfile): Promise<void> {
+  /**
+   * Brings the server up to the disk as it is now: every change since the last call, one batch. Concurrent
+   * callers run one after another, so none answers before the changes taken by another were sent.
+   */
+  catchUp(server: LanguageServer, profile: ServerProfile): Promise<CatchUp> {
+    const previous = this.running.get(server)
+    const run =
+      previous === undefined
+        ? this.catchUpOnce(server, profile)
+        : previous.catch(() => undefined).then(() => this.catchUpOnce(server, profile))
+    const tracked = run.finally(() => {
+      if (this.running.get(server) === tracked) this.running.delete(server)
+    })
+    this.running.set(server, tracked)
+    return tracked
+  }
+
+  /** How changes reach the server: its folder watched, or scanned (too many folders); undefined before its first query. */
+  modeOf(server: LanguageServer): 'watched' | 'scanned' | undefined {
+    return this.modes.get(server)
+  }
+
+  private async catchUpOnce(server: LanguageServer, profile: ServerProfile): Promise<CatchUp> {
     const disk = await this.baseline(server, profile)
-    if (disk.complete) {
-      const events = await guardLinks(server, profile, await disk.take())
-      if (events.some((e) => e.type !== FileChangeType.Changed)) this.hooks.filesAddedOrRemoved(server)
-      server.notifyFiles(events)
-      return
+    const method = disk.complete ? 'watch' : 'scan'
+    const seen = disk.complete ? await disk.take() : await this.scan(server, profile)
+    const events = await guardLinks(server, profile, seen ?? [])
+    // Open documents first: the server reads them from the client, never from the disk, whatever it is told.
+    const announced = new Map(events.map((event) => [event.uri, event]))
+    let resynced = 0
+    for (const document of server.documents.openDocuments) {
+      if (document.masked !== undefined || !document.statKey.includes(':')) continue
+      const key = statKey(document.path)
+      if (key === document.statKey) continue
+      resynced++
+      if (key === undefined) {
+        if (profile.changesThroughDocuments === true) server.documents.setText(document.path, document.languageId, '')
+        server.documents.close(document.path)
+        if (!announced.has(document.uri)) announced.set(document.uri, { uri: document.uri, type: FileChangeType.Deleted })
+        continue
+      }
+      await server.documents.sync(document.path, document.languageId).catch(() => server.documents.close(document.path))
+      if (!announced.has(document.uri)) announced.set(document.uri, { uri: document.uri, type: FileChangeType.Changed })
     }
+    const batch = [...announced.values()]
+    if (profile.changesThroughDocuments === true) await throughDocuments(server, profile, events)
+    const addedOrRemoved = batch.some((e) => e.type !== FileChangeType.Changed)
+    if (addedOrRemoved) this.hooks.filesAddedOrRemoved(server)
+    server.notifyFiles(batch)
+    return { files: Math.max(batch.length, resynced), addedOrRemoved, method }
+  }
+
+  /** The changes since the last scan of a tree too large to watch (undefined the first time: the baseline). */
+  private async scan(server: LanguageServer, profile: ServerProfile): Promise<FileEvent[] | undefined> {
     const { files } = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 20_000)
     const next = new Map<string, string>()
     for (const file of files) {
@@ -46,7 +108,7 @@ export class DiskSync {
     }
     const previous = this.snapshots.get(server)
     this.snapshots.set(server, next)
-    if (previous === undefined) return
+    if (previous === undefined) return undefined
     const events: FileEvent[] = []
     for (const [file, key] of next) {
       const before = previous.get(file)
@@ -54,9 +116,7 @@ export class DiskSync {
       else if (before !== key) events.push({ uri: pathToUri(file), type: FileChangeType.Changed })
     }
     for (const file of previous.keys()) if (!next.has(file)) events.push({ uri: pathToUri(file), type: FileChangeType.Deleted })
-    const kept = await guardLinks(server, profile, events)
-    if (kept.some((e) => e.type !== FileChangeType.Changed)) this.hooks.filesAddedOrRemoved(server)
-    server.notifyFiles(kept)
+    return events
   }
 
   /** Starts watching a server's folder once (at its first query); the watch closes when the server stops. */
@@ -72,6 +132,7 @@ export class DiskSync {
         config,
       ).then((watch) => {
         for (const link of watch.links) server.documents.maskIfEscaped(link, languageIdOf(profile, link))
+        this.modes.set(server, watch.complete ? 'watched' : 'scanned')
         return watch
       })
       this.watches.set(server, disk)
@@ -82,6 +143,27 @@ export class DiskSync {
       })
     }
     return disk
+  }
+}
+
+/**
+ * The changes of files not open, as document content, for a server that reads what it is told changed on disk
+ * after the next request may have run (the profile's `changesThroughDocuments`): a file changed or created is
+ * opened with its text from disk (the open-document limit closes the least recently used later); a deleted one
+ * is opened empty and closed, so that until its loader has found it gone the server holds no text of it.
+ */
+async function throughDocuments(server: LanguageServer, profile: ServerProfile, events: ReadonlyArray<FileEvent>): Promise<void> {
+  for (const event of events) {
+    const path = uriToPath(event.uri)
+    if (path === undefined || server.documents.get(path) !== undefined) continue
+    const languageId = languageIdOf(profile, path)
+    if (languageId === '') continue
+    if (event.type === FileChangeType.Deleted) {
+      server.documents.setText(path, languageId, '')
+      server.documents.close(path)
+    } else {
+      await server.documents.sync(path, languageId).catch(() => undefined)
+    }
   }
 }
 

@@ -114,6 +114,8 @@ export const rustAnalyzerRecord: LanguageRecord = {
     args: [],
     extensions: { '.rs': 'rust' },
     rootMarkers: ['Cargo.toml', 'rust-project.json'],
+    // Its file loader reads a file it is told changed on a thread of its own: the next request can run first.
+    changesThroughDocuments: true,
     initializationOptions: {
       // No `cargo check` on every save: diagnostics come from rust-analyzer's own analysis.
       checkOnSave: false,
