@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-import { applyTextEdits, pathToUri } from '@codeseam/lsp'
+import { applyTextEdits, pathToUri, symbolKindFromNumber } from '@codeseam/lsp'
 import {
   createMessageConnection,
   ConfigurationRequest,
@@ -26,7 +26,7 @@ import {
 } from 'vscode-languageserver-protocol/node'
 
 import { profileOf } from '../src/languages/index.js'
-import type { LanguageRecord } from '../src/languages/record.js'
+import type { LanguageRecord, SymbolNaming } from '../src/languages/record.js'
 import { planSpawn } from '../src/policy/trust.js'
 import { markdownTokens } from '../src/server/markdown-client.js'
 
@@ -37,8 +37,12 @@ import { markdownTokens } from '../src/server/markdown-client.js'
 
 /** What an outline says, kind aside (the seam names kinds; the server numbers them): name, line, children. */
 export type Outline = Array<{ name: string; line: number; children: Outline }>
-export const bareOutline = (symbols: ReadonlyArray<DocumentSymbol>): Outline =>
-  symbols.map((s) => ({ name: s.name, line: s.selectionRange.start.line, children: bareOutline(s.children ?? []) }))
+export const bareOutline = (symbols: ReadonlyArray<DocumentSymbol>, naming?: SymbolNaming): Outline =>
+  symbols.map((s) => ({
+    name: naming?.(s.name, symbolKindFromNumber(s.kind))?.name ?? s.name,
+    line: s.selectionRange.start.line,
+    children: bareOutline(s.children ?? [], naming),
+  }))
 
 /** VS Code's answers to the Markdown server's client requests, from the file system with no containment. */
 function serveMarkdownBare(connection: MessageConnection, root: string): void {
@@ -179,15 +183,22 @@ export class BareServer {
     }
   }
 
-  /** The outline; `flat` when the server answers the older flat form (SymbolInformation: the HTML server). */
-  async outline(path: string): Promise<{ outline: Outline; flat: boolean }> {
+  /**
+   * The outline; `flat` when the server answers the older flat form (SymbolInformation: the HTML server). With
+   * `naming`, its labels named as the language's record names them (RFC 0024).
+   */
+  async outline(path: string, naming?: SymbolNaming): Promise<{ outline: Outline; flat: boolean }> {
     const symbols = (await this.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: pathToUri(path) } })) ?? []
     const flat = symbols.some((s) => 'location' in s)
     if (flat) {
-      const lines = (symbols as SymbolInformation[]).map((s) => ({ name: s.name, line: s.location.range.start.line, children: [] }))
+      const lines = (symbols as SymbolInformation[]).map((s) => ({
+        name: naming?.(s.name, symbolKindFromNumber(s.kind))?.name ?? s.name,
+        line: s.location.range.start.line,
+        children: [],
+      }))
       return { outline: lines, flat }
     }
-    return { outline: bareOutline(symbols as DocumentSymbol[]), flat }
+    return { outline: bareOutline(symbols as DocumentSymbol[], naming), flat }
   }
 
   async formatted(path: string): Promise<string> {

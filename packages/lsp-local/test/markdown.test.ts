@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 import { PassThrough } from 'node:stream'
 
-import { createLsp, pathToUri, uriToPath, type LspService } from '@codeseam/lsp'
+import { createLsp, pathToUri, resolveTarget, uriToPath, type LspService } from '@codeseam/lsp'
 import markdownIt from 'markdown-it'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
@@ -99,10 +99,33 @@ describe.skipIf(!located.found)('Markdown through the seam against its bare serv
     expect(lsp.operationsFor(nodePath.join(copy.root, 'README.md'))).not.toContain('workspaceSymbols')
   })
 
+  test('headers are named without their # markers, at every depth, and a target by that name lands on the header', async () => {
+    const path = nodePath.join(copy.root, 'docs/guide.md')
+    const outline = await lsp.query({ operation: 'documentSymbols', root: copy.root, path })
+    const names = (symbols: typeof outline.symbols): unknown[] => symbols.map((s) => [s.name, names(s.children)])
+    expect(names(outline.symbols)).toEqual([
+      [
+        'Guide',
+        [
+          ['Setup', []],
+          ['Running', []],
+        ],
+      ],
+    ])
+    // The bare server says `## Setup`: the record's naming, not the server, drops the markers.
+    const bareOutline = await bare.outline(path)
+    expect(bareOutline.outline[0]?.children.map((c) => c.name)).toEqual(['## Setup', '## Running'])
+    for (const symbol of ['Setup', 'Guide.Setup']) {
+      const target = await resolveTarget(lsp, { path, symbol })
+      expect(target.position.line, symbol).toBe(positionOf(copy.root, 'docs/guide.md', '## Setup').line)
+      expect(target.symbol?.qualifiedName).toBe('Guide.Setup')
+    }
+  })
+
   test('front matter is not a header: the outline starts at the first real header', async () => {
     const path = nodePath.join(copy.root, 'docs/guide.md')
     const outline = await lsp.query({ operation: 'documentSymbols', root: copy.root, path })
-    expect(outline.symbols.map((s) => s.name)).toEqual(['# Guide'])
+    expect(outline.symbols.map((s) => s.name)).toEqual(['Guide'])
     expect(outline.symbols[0]?.selectionRange.start.line).toBe(positionOf(copy.root, 'docs/guide.md', '# Guide').line)
     // Parsed as plain Markdown, its closing `---` would make `layout: page` a heading.
     const plain = new markdownIt({ html: true }).parse('---\ntitle: Guide\nlayout: page\n---\n\n# Guide\n', {})

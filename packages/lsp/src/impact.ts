@@ -125,7 +125,9 @@ const bindings: ReadonlySet<LspSymbolKind> = new Set(['variable', 'constant'])
 function flatten(symbols: ReadonlyArray<LspDocumentSymbol>, prefix = '', out: Flat[] = [], inCallable = false): Flat[] {
   for (const s of symbols) {
     if (inCallable && bindings.has(s.kind)) continue
-    const qualifiedName = prefix === '' ? s.name : `${prefix}.${s.name}`
+    // A container the outline names without nesting (a Go method's receiver type) qualifies the name too.
+    const own = s.containerName === undefined ? s.name : `${s.containerName}.${s.name}`
+    const qualifiedName = prefix === '' ? own : `${prefix}.${own}`
     out.push({ name: s.name, qualifiedName, kind: s.kind, range: s.range, selectionRange: s.selectionRange })
     flatten(s.children, qualifiedName, out, inCallable || callables.has(s.kind))
   }

@@ -69,7 +69,11 @@ export interface ResolveTargetOptions {
   readonly accept?: (file: ResolvedFile) => void
 }
 
-/** Go methods in gopls outlines: `(*Router).Match`, `(Router).Match`, `(*List[T]).Push` — receiver type and method. */
+/**
+ * Go methods in gopls' own labels: `(*Router).Match`, `(Router).Match`, `(*List[T]).Push` — receiver type and method.
+ * The local host's outline names them already (`Match` in `Router`, RFC 0024); an outline passed through unnamed (an
+ * editor's) still has them, and a target may still be spelled so.
+ */
 const receiverMethod = /^\(\*?([\p{L}_][\p{L}\p{N}_]*)(?:\[[^\]]*\])?\)\.(.+)$/u
 /** Rust impl blocks in rust-analyzer outlines: `impl Shape for Circle`, `impl<T> Buf for Take<T>`, `impl Circle`. */
 const implBlock = /^impl\b(?:\s*<.*?>)?\s+(?:.*?\s+for\s+)?(?:[\p{L}\p{N}_]+::)*([\p{L}_][\p{L}\p{N}_]*)/u
@@ -82,8 +86,14 @@ const implBlock = /^impl\b(?:\s*<.*?>)?\s+(?:.*?\s+for\s+)?(?:[\p{L}\p{N}_]+::)*
 function qualify(
   name: string,
   container: string | undefined,
+  named?: string,
 ): { readonly qualifiedName: string; readonly container?: string; readonly children: string } {
   const join = (part: string) => (container === undefined ? part : `${container}.${part}`)
+  if (named !== undefined) {
+    // A container the outline names without nesting (a Go method's receiver type).
+    const receiver = join(named)
+    return { qualifiedName: `${receiver}.${name}`, container: receiver, children: `${receiver}.${name}` }
+  }
   const method = receiverMethod.exec(name)
   if (method !== null) {
     const receiver = join(method[1] ?? '')
@@ -98,7 +108,7 @@ function qualify(
 export function flattenSymbols(symbols: ReadonlyArray<LspDocumentSymbol>, container?: string): LspFlatSymbol[] {
   const out: LspFlatSymbol[] = []
   for (const symbol of symbols) {
-    const qualified = qualify(symbol.name, container)
+    const qualified = qualify(symbol.name, container, symbol.containerName)
     out.push({
       name: symbol.name,
       qualifiedName: qualified.qualifiedName,
@@ -143,6 +153,12 @@ export async function documentSymbolsFor(
   cache.set(key, flat)
   if (cache.size > symbolCacheSize) cache.delete(cache.keys().next().value as string)
   return flat
+}
+
+/** A target spelled as gopls labels a method (`(*Router).Match`) is the method people write `Router.Match`. */
+function asWritten(wanted: string): string {
+  const method = receiverMethod.exec(wanted)
+  return method === null ? wanted : `${method[1]}.${method[2]}`
 }
 
 function matchesSymbol(symbol: LspFlatSymbol, wanted: string): boolean {
@@ -252,7 +268,7 @@ async function resolveTargetNow(lsp: LspService, target: LspTarget, options: Res
   }
 
   if (target.symbol !== undefined) {
-    const wanted = target.symbol.trim()
+    const wanted = asWritten(target.symbol.trim())
     if (wanted.length === 0) throw new LspError('INVALID_ARGUMENT', 'symbol is empty: give a name such as "Router.match"')
     const symbols = await documentSymbolsFor(lsp, workspace.root, document, options.signal)
     let matches = symbols.filter((s) => matchesSymbol(s, wanted) && (target.kind === undefined || s.kind === target.kind))

@@ -329,9 +329,15 @@ export interface LspSignatureHelp {
 
 /** A node of a document outline. */
 export interface LspDocumentSymbol {
+  /** The name as people aim at it (a Go method's `Value`, a Markdown header's `Setup`), not a server's label. */
   readonly name: string
   readonly kind: LspSymbolKind
   readonly detail?: string
+  /**
+   * The symbol's container when the outline does not nest it in one: a Go method's receiver type (`DemoStruct`
+   * for `func (d *DemoStruct) Value()`, which gopls lists beside the type). Targeting qualifies it with this.
+   */
+  readonly containerName?: string
   readonly range: LspRange
   readonly selectionRange: LspRange
   readonly children: ReadonlyArray<LspDocumentSymbol>

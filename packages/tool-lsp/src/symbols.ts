@@ -58,7 +58,10 @@ interface OutlineNode {
   /** 1-based first and last line of the whole declaration. */
   readonly startLine: number
   readonly endLine: number
-  /** Qualified name of the parent, when the parent is not on this page. */
+  /**
+   * Qualified name of the parent, when the parent is not on this page; or the container the server names without
+   * nesting the symbol in it (a Go method's receiver type): `container.name` targets the symbol.
+   */
   readonly container?: string | undefined
   /** Children below the depth limit (or the kind filter), not shown. */
   readonly hiddenChildren?: number | undefined
@@ -118,7 +121,8 @@ function walk(symbols: ReadonlyArray<ReadableSymbol>, maxDepth: number, kind: st
   const out: FlatOutlineEntry[] = []
   const visit = (list: ReadonlyArray<ReadableSymbol>, depth: number, parent: string | undefined) => {
     for (const symbol of list) {
-      const qualified = parent === undefined ? symbol.name : `${parent}.${symbol.name}`
+      const own = symbol.containerName === undefined ? symbol.name : `${symbol.containerName}.${symbol.name}`
+      const qualified = parent === undefined ? own : `${parent}.${own}`
       const below = depth >= maxDepth ? symbol.children.length : 0
       if (kind === undefined || symbol.kind === kind) {
         out.push({ symbol, depth, qualified, ...(parent === undefined ? {} : { parent }), hidden: below })
@@ -140,6 +144,11 @@ function nest(entries: ReadonlyArray<FlatOutlineEntry>): OutlineNode[] {
     const extent = toModelRange(symbol.range)
     const children: OutlineNode[] = []
     const parentHolder = entry.parent === undefined ? undefined : byQualified.get(entry.parent)
+    // The container a symbol is named in: its parent's qualified name when the parent is off the page, and the
+    // container the outline names without nesting (a Go method's receiver type) in any case.
+    const offPage = entry.parent !== undefined && parentHolder === undefined ? entry.parent : undefined
+    const own = symbol.containerName
+    const container = own === undefined ? offPage : entry.parent === undefined ? own : `${entry.parent}.${own}`
     const node: OutlineNode = {
       name: symbol.name,
       kind: symbol.kind,
@@ -148,7 +157,7 @@ function nest(entries: ReadonlyArray<FlatOutlineEntry>): OutlineNode[] {
       column: name.column,
       startLine: extent.start.line,
       endLine: extent.end.line,
-      ...(entry.parent !== undefined && parentHolder === undefined ? { container: entry.parent } : {}),
+      ...(container === undefined ? {} : { container }),
       ...(entry.hidden > 0 ? { hiddenChildren: entry.hidden } : {}),
       children,
     }

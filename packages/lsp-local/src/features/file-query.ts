@@ -120,7 +120,8 @@ export async function fileQuery(
       }
     }
     // Where the language keeps its libraries outside the root (GOROOT, the module cache, the toolchain): named, never read.
-    const libraries = (await recordFor(serving.profile)?.libraries?.()) ?? []
+    const record = recordFor(serving.profile)
+    const libraries = (await record?.libraries?.()) ?? []
     let waitedForAnalysis = false
     let previousAnswer: string | undefined
     let confirmations = 0
@@ -133,7 +134,7 @@ export async function fileQuery(
     let contentModifiedRetries = 0
     for (;;) {
       const settledWhenAsked = server.analysis.settled
-      const translator = new Translator(workspace.containment, libraries)
+      const translator = new Translator(workspace.containment, libraries, record?.symbolName)
       const asked = runOperation(request, {
         server,
         translator,

@@ -48,7 +48,7 @@ import {
   type WorkspaceSymbol,
 } from 'vscode-languageserver-protocol/node'
 
-import type { LibraryRoot } from '../languages/record.js'
+import type { LibraryRoot, SymbolNaming } from '../languages/record.js'
 
 /**
  * Every protocol → seam conversion in one place. Server output is untrusted: in read results anything that
@@ -63,7 +63,19 @@ export class Translator {
   constructor(
     private readonly containment: Containment,
     private readonly libraries: ReadonlyArray<LibraryRoot> = [],
+    /** The language record's naming of outline labels (RFC 0024); none keeps the server's labels. */
+    private readonly symbolName?: SymbolNaming,
   ) {}
+
+  /** An outline label as the record names it, with the container it names (a Go method's receiver type). */
+  private named(label: string, kind: LspDocumentSymbol['kind']): { name: string; containerName?: string } {
+    const named = this.symbolName?.(label, kind)
+    if (named === undefined || named.name === '') return { name: label }
+    return {
+      name: named.name,
+      ...(named.containerName === undefined || named.containerName === '' ? {} : { containerName: named.containerName }),
+    }
+  }
 
   /** An outside location in a known library root, by its URI's path alone (nothing is read). */
   private libraryOf(uri: string, range: Range): LspLibraryLocation | undefined {
@@ -178,7 +190,7 @@ export class Translator {
   documentSymbols(result: ReadonlyArray<DocumentSymbol | SymbolInformation> | null | undefined): LspDocumentSymbol[] {
     if (result === null || result === undefined) return []
     const convert = (symbol: DocumentSymbol): LspDocumentSymbol => ({
-      name: symbol.name,
+      ...this.named(symbol.name, symbolKindFromNumber(symbol.kind)),
       kind: symbolKindFromNumber(symbol.kind),
       ...(symbol.detail ? { detail: symbol.detail } : {}),
       range: symbol.range,
@@ -188,7 +200,7 @@ export class Translator {
     return result.map((symbol) =>
       'location' in symbol
         ? {
-            name: symbol.name,
+            ...this.named(symbol.name, symbolKindFromNumber(symbol.kind)),
             kind: symbolKindFromNumber(symbol.kind),
             range: symbol.location.range,
             selectionRange: symbol.location.range,

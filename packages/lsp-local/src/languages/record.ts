@@ -1,4 +1,4 @@
-import type { LspError, LspLanguageFacts, LspOperation } from '@codeseam/lsp'
+import type { LspError, LspLanguageFacts, LspOperation, LspSymbolKind } from '@codeseam/lsp'
 
 import type { SupportTable } from '../policy/profile-operations.js'
 import type { ProjectRootRule, ReadinessRule, ServerProfile } from '../policy/profiles.js'
@@ -115,6 +115,18 @@ export interface LibraryRoot {
 /** The fields of a built-in profile a record decides (the lookup supplies command, bundled and unavailable). */
 export type RecordProfile = Omit<ServerProfile, 'id' | 'command' | 'bundled' | 'unavailable' | 'operations' | 'readiness' | 'projectRoot'>
 
+/** A document symbol's name as people aim at it, and its container when the outline does not nest it in one. */
+export interface SymbolName {
+  readonly name: string
+  readonly containerName?: string
+}
+
+/**
+ * Names a server's outline label as people aim at it, or undefined to keep it (RFC 0024). The translation applies it
+ * to every document symbol, so the outline, the names tools give locations and the names targeting takes are one.
+ */
+export type SymbolNaming = (label: string, kind: LspSymbolKind) => SymbolName | undefined
+
 /** One built-in language server. */
 export interface LanguageRecord {
   /** The profile id (`typescript`, `gopls`, …); the provider is `local:<id>`. */
@@ -174,6 +186,11 @@ export interface LanguageRecord {
     root: string,
     find: (names: ReadonlyArray<string>) => Promise<ReadonlyArray<string>>,
   ): Promise<Readonly<Record<string, string>>>
+  /**
+   * Outline labels that are not the names people aim at (gopls: `(*DemoStruct).Value`; the Markdown server:
+   * `## Setup`), named as they are: without it, the server's labels are the names.
+   */
+  readonly symbolName?: SymbolNaming
   /** The language facts for each language id the server serves. */
   readonly grammar: ReadonlyArray<LanguageGrammar>
   /** The test fixture's folder under packages/lsp-local/test/fixtures. */

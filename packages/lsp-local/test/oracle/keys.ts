@@ -76,6 +76,14 @@ export function hoverKey(text: string, range: Range | undefined): string {
 }
 
 /** One document symbol: `parent/…/name|kind|path@range ^selectionRange (detail)`, the parent chain making nesting part of it. */
+/**
+ * A symbol's name in a key, with the container its outline names without nesting it (a Go method's receiver type):
+ * the bare server's label named by the language's record (RFC 0024), so both sides say the same.
+ */
+export function symbolKeyName(name: string, containerName: string | undefined): string {
+  return containerName === undefined ? name : `${containerName}.${name}`
+}
+
 export function documentSymbolKey(
   chain: ReadonlyArray<string>,
   name: string,

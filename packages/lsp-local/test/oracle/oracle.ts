@@ -10,7 +10,10 @@ import { createRequire } from 'node:module'
 import * as nodePath from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
+import { symbolKindFromNumber } from '@codeseam/lsp'
+
 import { clientCapabilities as codeseamClientCapabilities } from '../../src/features/client-capabilities.js'
+import { goplsSymbolName } from '../../src/languages/gopls/record.js'
 import { builtinProfiles } from '../../src/languages/index.js'
 import { serverEnvironment } from '../../src/policy/environment.js'
 import { defaultResourceLimits, withHeapCap } from '../../src/policy/limits.js'
@@ -74,6 +77,7 @@ import {
   callKey,
   diagnosticKey,
   documentSymbolKey,
+  symbolKeyName,
   cappedKeys,
   droppedKey,
   fileOperationKey,
@@ -776,20 +780,38 @@ export class OracleServer {
     return text.trim() === '' ? [] : [hoverKey(text, answer.range)]
   }
 
-  /** A file's outline, every symbol at every depth with its parent chain, as the server gives it now. */
+  /**
+   * A file's outline, every symbol at every depth with its parent chain, as the server gives it now; its labels named
+   * as the language's record names them (gopls' `(*T).M` is `M` in `T`: RFC 0024).
+   */
   async documentSymbolKeys(path: string): Promise<string[]> {
     const relative = this.relative(this.uri(path)) ?? path
     const keys: string[] = []
+    const nameOf = (label: string, kind: SymbolKind): string => {
+      const named = this.language === 'go' ? goplsSymbolName(label, symbolKindFromNumber(kind)) : undefined
+      return named === undefined ? label : symbolKeyName(named.name, named.containerName)
+    }
     const visit = (symbol: DocumentSymbol, chain: ReadonlyArray<string>) => {
-      keys.push(documentSymbolKey(chain, symbol.name, symbol.kind, relative, symbol.range, symbol.selectionRange, symbol.detail))
-      for (const child of symbol.children ?? []) visit(child, [...chain, symbol.name])
+      const name = nameOf(symbol.name, symbol.kind)
+      keys.push(documentSymbolKey(chain, name, symbol.kind, relative, symbol.range, symbol.selectionRange, symbol.detail))
+      for (const child of symbol.children ?? []) visit(child, [...chain, name])
     }
     const answer: ReadonlyArray<DocumentSymbol | SymbolInformation> =
       (await this.request('documentSymbol', (c) => c.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: this.uri(path) } }))) ??
       []
     for (const symbol of answer) {
       if ('location' in symbol) {
-        keys.push(documentSymbolKey([], symbol.name, symbol.kind, relative, symbol.location.range, symbol.location.range, undefined))
+        keys.push(
+          documentSymbolKey(
+            [],
+            nameOf(symbol.name, symbol.kind),
+            symbol.kind,
+            relative,
+            symbol.location.range,
+            symbol.location.range,
+            undefined,
+          ),
+        )
       } else {
         visit(symbol, [])
       }

@@ -9,6 +9,7 @@ import {
   callKey,
   diagnosticKey,
   documentSymbolKey,
+  symbolKeyName,
   cappedKeys,
   droppedKey,
   fileOperationKey,
@@ -173,8 +174,9 @@ async function positionAnswer(
         const { symbols } = await lsp.query({ operation: 'documentSymbols', root, path: target.path })
         const keys: string[] = []
         const visit = (symbol: LspDocumentSymbol, chain: ReadonlyArray<string>) => {
-          keys.push(documentSymbolKey(chain, symbol.name, symbol.kind, target.path, symbol.range, symbol.selectionRange, symbol.detail))
-          for (const child of symbol.children ?? []) visit(child, [...chain, symbol.name])
+          const name = symbolKeyName(symbol.name, symbol.containerName)
+          keys.push(documentSymbolKey(chain, name, symbol.kind, target.path, symbol.range, symbol.selectionRange, symbol.detail))
+          for (const child of symbol.children ?? []) visit(child, [...chain, name])
         }
         for (const symbol of symbols) visit(symbol, [])
         return unique(keys)

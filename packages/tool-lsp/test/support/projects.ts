@@ -182,3 +182,54 @@ export function typeScriptProject(generatedFiles = 40): Promise<Project> {
 export function pythonProject(): Promise<Project> {
   return writeProject('tool-lsp-py-', pythonFiles())
 }
+
+/** A Go module: a struct with a pointer-receiver and a value-receiver method, an interface and a type implementing it. */
+export function goNamesFiles(): Record<string, string> {
+  return {
+    'go.mod': 'module example.com/names\n\ngo 1.22\n',
+    'names.go': [
+      'package names',
+      '',
+      'import "fmt"',
+      '',
+      '// DemoStruct holds a value.',
+      'type DemoStruct struct {',
+      '\tvalue int',
+      '}',
+      '',
+      '// Value returns the value (a pointer receiver).',
+      'func (d *DemoStruct) Value() int {',
+      '\treturn d.value',
+      '}',
+      '',
+      '// Label names it (a value receiver).',
+      'func (d DemoStruct) Label() string {',
+      '\treturn fmt.Sprint(d.Value())',
+      '}',
+      '',
+      '// Greeter formats greetings.',
+      'type Greeter interface {',
+      '\tFormatGreeting(name string) string',
+      '}',
+      '',
+      '// ConsoleGreeter greets on the console.',
+      'type ConsoleGreeter struct{}',
+      '',
+      '// FormatGreeting greets by name.',
+      'func (ConsoleGreeter) FormatGreeting(name string) string {',
+      '\treturn "hello " + name',
+      '}',
+      '',
+      '// Greet greets through any Greeter.',
+      'func Greet(g Greeter) string {',
+      '\treturn g.FormatGreeting(DemoStruct{}.Label())',
+      '}',
+      '',
+    ].join('\n'),
+  }
+}
+
+/** Writes the Go project. */
+export function goNamesProject(): Promise<Project> {
+  return writeProject('tool-lsp-go-', goNamesFiles())
+}

@@ -5,7 +5,7 @@ import { builtInFactsFor } from '@codeseam/lsp'
 
 import type { SupportTable } from '../../policy/profile-operations.js'
 import { absolutePathEntries, executablesNamed, probeVersion } from '../lookup.js'
-import type { LanguageRecord, Located } from '../record.js'
+import type { LanguageRecord, Located, SymbolNaming } from '../record.js'
 import { mergeSettings } from '../settings.js'
 import { goLibraryRoots, goWorkEnvironment } from './toolchain.js'
 
@@ -126,6 +126,18 @@ export const goUntrustedEnvironment: Readonly<Record<string, string>> = {
   CGO_ENABLED: '0',
 }
 
+/** gopls' outline label of a method: `(*DemoStruct).Value`, `(Router).Match`, `(*List[T]).Push` — receiver type and method. */
+const receiverMethod = /^\(\*?([\p{L}_][\p{L}\p{N}_]*)(?:\[[^\]]*\])?\)\.([\p{L}_][\p{L}\p{N}_]*)$/u
+
+/**
+ * A method as people aim at it: gopls labels `func (d *DemoStruct) Value()` `(*DemoStruct).Value` and lists it beside
+ * its type; its name is `Value` and its container the receiver type `DemoStruct`, so `DemoStruct.Value` targets it.
+ */
+export const goplsSymbolName: SymbolNaming = (label) => {
+  const method = receiverMethod.exec(label)
+  return method === null ? undefined : { name: method[2] ?? label, containerName: method[1] ?? '' }
+}
+
 export const goplsInstall = `go install golang.org/x/tools/gopls@${goplsVersion}`
 
 export const goplsRecord: LanguageRecord = {
@@ -150,6 +162,7 @@ export const goplsRecord: LanguageRecord = {
   install: { command: goplsInstall, source: 'go', lands: '$(go env GOPATH)/bin (usually ~/go/bin), found there without PATH' },
   recognizes: (command) => nodePath.basename(command) === 'gopls',
   libraries: goLibraryRoots,
+  symbolName: goplsSymbolName,
   profile: () => ({
     args: ['serve'],
     extensions: { '.go': 'go' },

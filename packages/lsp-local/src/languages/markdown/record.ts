@@ -1,7 +1,7 @@
 import type { SupportTable } from '../../policy/profile-operations.js'
 import { bundledNodeServer, langserversExtractedVersion, runsBundled } from '../bundled.js'
 import { documentLanguageSupport, inertNodeServer, notYet } from '../document-language.js'
-import type { LanguageRecord } from '../record.js'
+import type { LanguageRecord, SymbolNaming } from '../record.js'
 
 /**
  * vscode-markdown-language-server: a document's headers and link definitions as its outline, links followed to the
@@ -34,6 +34,17 @@ const validate = {
   duplicateLinkDefinitions: { enabled: 'warning' },
 }
 
+/**
+ * A header as people aim at it: the Markdown server labels it with its markers (`## Setup`); its name is the
+ * header's text (`Setup`), which targets it (`Guide.Setup` under `# Guide`). Link definitions (`[faq]`) keep theirs.
+ */
+export const markdownSymbolName: SymbolNaming = (label, kind) => {
+  if (kind !== 'string') return undefined
+  const header = /^#{1,6}[ \t]+(.*?)$/.exec(label)
+  const text = header?.[1]?.trim()
+  return text === undefined || text === '' ? undefined : { name: text }
+}
+
 export const markdownRecord: LanguageRecord = {
   id: 'markdown',
   language: 'Markdown',
@@ -42,6 +53,7 @@ export const markdownRecord: LanguageRecord = {
   locate: async () => bundledNodeServer('vscode-langservers-extracted', 'bin/vscode-markdown-language-server'),
   install: { command: 'pnpm install', source: 'dependency' },
   recognizes: (command, args) => runsBundled(command, args, 'vscode-langservers-extracted', 'vscode-markdown-language-server'),
+  symbolName: markdownSymbolName,
   profile: () => ({
     args: ['--stdio'],
     extensions: { '.md': 'markdown', '.markdown': 'markdown' },

@@ -86,7 +86,7 @@ export const markdownFixture: ConformanceFixture = {
   documentSymbols: {
     file: 'README.md',
     symbols: [
-      { name: '# Shop', kind: 'string' },
+      { name: 'Shop', kind: 'string' },
       { name: '[faq]', kind: 'constant' },
     ],
   },
