@@ -8,6 +8,7 @@ import {
   type LspService,
   type LspWorkspace,
 } from '@codeseam/lsp'
+import { languageDiagnosticsLimits, quoteDiagnosticsLimit } from '@codeseam/tool-lsp'
 
 import { diagnosticDelta, positionMap, speculatedSnapshots, type FileDiagnosticsSnapshot, type PositionMap } from './diagnostics.js'
 import type { BuiltPreview } from './preview.js'
@@ -32,13 +33,7 @@ export interface CheckedFiles {
  * rust-analyzer without `cargo check`: quoted by the receipt next to its counts.
  */
 export function diagnosticsLimits(lsp: LspService, paths: ReadonlyArray<string>): string[] {
-  const limits = new Set<string>()
-  for (const path of paths) {
-    const owner = lsp.providerFor(path)
-    const facts = owner === undefined ? undefined : lsp.languageFacts(owner.languageId)
-    if (facts?.diagnosticsLimit !== undefined) limits.add(`${facts.label}: ${facts.diagnosticsLimit}`)
-  }
-  return [...limits]
+  return languageDiagnosticsLimits(lsp, paths).map(quoteDiagnosticsLimit)
 }
 
 export function withChecked(delta: DiagnosticDelta, checks: CheckedFiles, limits: ReadonlyArray<string> = []): DiagnosticDelta {

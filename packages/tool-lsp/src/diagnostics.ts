@@ -12,6 +12,7 @@ import { Schema } from 'effect'
 
 import { clampLimit, paginate, queryFingerprint } from './budget.js'
 import { defineTool } from './definition.js'
+import { languageDiagnosticsLimits, quoteDiagnosticsLimit } from './diagnostics-limits.js'
 import { lines, plural, renderNotice, renderPage, renderReadiness } from './render.js'
 import { NonNegativeInt, PageOutput, PositiveInt, ReadinessOutput } from './schemas.js'
 import { snippetLine, sourceReader } from './sources.js'
@@ -92,6 +93,11 @@ const DiagnosticsOutput = Schema.Struct({
     eligible: Schema.optional(NonNegativeInt),
     complete: Schema.Boolean,
   }),
+  /**
+   * Checks the language servers did not run for the languages in this answer (rust-analyzer without `cargo
+   * check`), each with how to get them: absent when every language is checked as its compiler would.
+   */
+  notChecked: Schema.optional(Schema.Array(Schema.Struct({ language: Schema.String, limit: Schema.String }))),
   page: PageOutput,
   readiness: ReadinessOutput,
   notice: Schema.optional(Schema.String),
@@ -228,9 +234,19 @@ export const codeDiagnostics = defineTool({
             a.result.coverage.analysed.length >= a.result.coverage.eligible),
       )
     const stale = [...groups.values()].filter((g) => g.file.freshness === 'stale').length
+    // The languages the answer covers: its files' and the files it analysed.
+    const notChecked = languageDiagnosticsLimits(
+      context.lsp,
+      answers.flatMap((a) => [...a.result.files.map((f) => f.path), ...a.result.coverage.analysed]),
+    )
     const notice = joinNotices(
       noticeForRoots(
-        answers.map((a) => ({ meta: a.result.meta, rootId: a.rootId })),
+        // Diagnostics the server computed for every file as it is now: asking again gives the same answer.
+        answers.map((a) => ({
+          meta: a.result.meta,
+          rootId: a.rootId,
+          settled: a.result.meta.status !== 'indexing' && a.result.files.every((f) => f.freshness === 'current'),
+        })),
         kept.length === 0,
         'diagnostics',
         gaps,
@@ -260,6 +276,7 @@ export const codeDiagnostics = defineTool({
         ...(eligibleKnown ? { eligible: answers.reduce((s, a) => s + (a.result.coverage.eligible ?? 0), 0) } : {}),
         complete,
       },
+      ...(notChecked.length === 0 ? {} : { notChecked }),
       page,
       readiness: worstReadiness([
         ...answers.map((a) => readinessOf(a.result.meta)),
@@ -273,7 +290,12 @@ export const codeDiagnostics = defineTool({
     const parts = severities
       .filter((s) => result.counts[s] > 0)
       .map((s) => plural(result.counts[s], s === 'information' ? 'info' : s, s === 'information' ? 'infos' : undefined))
-    return parts.length === 0 ? 'no problems' : parts.join(', ')
+    const languages = (result.notChecked ?? []).map((l) => l.language)
+    const unseen = languages.length === 0 ? '' : ` (not checked: some ${languages.join(', ')} compiler checks)`
+    if (parts.length > 0) return `${parts.join(', ')}${unseen}`
+    return result.scope === 'workspace'
+      ? `no problems in ${plural(result.coverage.analysed, 'file')} analysed${unseen}`
+      : `no problems reported${unseen}`
   },
 
   render(result) {
@@ -288,9 +310,11 @@ export const codeDiagnostics = defineTool({
       }
     }
     const counts = severities.filter((s) => result.counts[s] > 0).map((s) => `${result.counts[s]} ${s}`)
+    const limited = result.notChecked !== undefined && result.notChecked.length > 0
     return lines(
-      `${result.scope === 'file' ? result.path : 'workspace'}: ${counts.length === 0 ? 'no problems' : counts.join(', ')}${result.hidden > 0 ? ` (${result.hidden} hints/unused hidden)` : ''}`,
+      `${result.scope === 'file' ? result.path : 'workspace'}: ${counts.length === 0 ? noProblems(result, limited) : counts.join(', ')}${result.hidden > 0 ? ` (${result.hidden} hints/unused hidden)` : ''}`,
       `coverage: ${plural(result.coverage.analysed, 'file')} analysed${result.coverage.eligible === undefined ? '' : ` of ${result.coverage.eligible}`}${result.coverage.complete ? '' : ' (incomplete)'}`,
+      limited ? `not checked: ${result.notChecked!.map(quoteDiagnosticsLimit).join('; ')}` : undefined,
       renderReadiness(result.readiness),
       renderNotice(result.notice),
       body,
@@ -298,6 +322,25 @@ export const codeDiagnostics = defineTool({
     )
   },
 })
+
+/**
+ * "No problems" as far as it was checked: in the files analysed (a workspace answer covers only the files the
+ * servers were given, none has workspace-wide diagnostics), and as the language servers check them when their
+ * checks are narrower than the compiler's (`notChecked`).
+ */
+function noProblems(result: DiagnosticsResult, limited: boolean): string {
+  const analysed = result.coverage.analysed
+  const where =
+    result.scope === 'file'
+      ? result.coverage.complete
+        ? ''
+        : ' reported yet (the diagnostics are not for the file as it is now)'
+      : analysed === 0
+        ? ' known: no file was analysed'
+        : ` in the ${plural(analysed, 'file')} analysed`
+  const languages = (result.notChecked ?? []).map((l) => l.language).join(', ')
+  return `no problems${where}${limited ? ` (${languages}: only the language server's own checks, not every check the compiler runs; see "not checked")` : ''}`
+}
 
 /** The files a bounded answer names as left out (workspace-relative), when the backend names any. */
 function notAnalysedNote(answers: ReadonlyArray<{ readonly root: string; readonly result: LspResultFor<'diagnostics'> }>): string {

@@ -196,7 +196,7 @@ export const codeHierarchy = defineTool({
         graph: emptyGraph,
         readiness: readiness[0]!,
         notice:
-          noticeFor(prepared.meta, true, 'hierarchy items', resolved.rootId) ??
+          noticeFor(prepared.meta, true, 'hierarchy items', resolved.rootId, resolved) ??
           `the server found no ${typeWalk ? 'type' : 'function or method'} at the target; aim at the declaration name of a ${typeWalk ? 'class or interface' : 'function or method'}`,
       }
     }

@@ -154,7 +154,7 @@ export const codeHover = defineTool({
     const documentation = cap(parts.prose, Math.max(0, maxHoverChars - signature.text.length))
     const empty = signature.text === '' && documentation.text === ''
     const notice =
-      noticeFor(hover.meta, empty, 'type information', resolved.rootId) ??
+      noticeFor(hover.meta, empty, 'type information', resolved.rootId, resolved) ??
       (empty
         ? 'the server has no hover information at this position; aim at an identifier (symbol, or line + matchText on the name)'
         : undefined)

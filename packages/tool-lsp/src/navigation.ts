@@ -240,7 +240,7 @@ export const codeNavigate = defineTool({
     const fileCounts = [...counts.entries()].slice(0, 200).map(([path, count]) => ({ path: shown(resolved.root, path), count }))
     const [, pluralNoun] = noun[input.kind]
     let notice = joinNotices(
-      noticeFor(result.meta, all.length === 0, pluralNoun, resolved.rootId),
+      noticeFor(result.meta, all.length === 0, pluralNoun, resolved.rootId, resolved),
       contextLines < requestedContext
         ? `context windows were left out: ${items.length} locations × ${2 * requestedContext + 1} lines exceeds ${maxSnippetLinesPerPage} lines; lower limit to get them`
         : undefined,

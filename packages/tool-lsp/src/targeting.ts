@@ -190,6 +190,11 @@ export interface RootMeta {
   readonly rootId?: string | undefined
   /** This root's own answer is empty (default: the whole answer's emptiness). */
   readonly empty?: boolean | undefined
+  /**
+   * Asking again cannot change this root's answer (diagnostics the server computed for every file as it is
+   * now): no "had just started … ask again" advice, however cold the server.
+   */
+  readonly settled?: boolean | undefined
 }
 
 /** `<root id>/<folder>` for a folder relative to the root ('.' is the root itself). */
@@ -308,8 +313,37 @@ export function skippedFilesNote(entries: ReadonlyArray<LspFilesSkipped>): strin
  * exists": the server is still indexing, answered cold, some providers failed, or the search did not cover
  * the whole workspace (`meta.coverage`; complete coverage adds no text).
  */
-export function noticeFor(meta: LspResultMeta, empty: boolean, what: string, rootId?: string): string | undefined {
-  return noticeForRoots([{ meta, rootId }], empty, what)
+export function noticeFor(
+  meta: LspResultMeta,
+  empty: boolean,
+  what: string,
+  rootId?: string,
+  at?: Pick<ResolvedTarget, 'position' | 'lines'>,
+): string | undefined {
+  // An empty answer where the text holds nothing to ask about is the true answer: asking again cannot change it.
+  const nothing = empty && at !== undefined ? nothingAt(at) : undefined
+  if (nothing === undefined) return noticeForRoots([{ meta, rootId }], empty, what)
+  return joinNotices(
+    `there is no identifier at the target: ${nothing} (checked in the file's text), so the server has no ${what} to give there and asking again will not change that; aim with symbol, or matchText on the name itself.`,
+    noticeForRoots([{ meta, rootId, settled: true }], empty, what, [], { readiness: false }),
+  )
+}
+
+/**
+ * Why a position holds nothing a server could answer about, read from the file's text: a blank line, or
+ * whitespace touching no token on either side. Undefined when a token touches it (an identifier, and also an
+ * operator, a string or a comment: servers answer on some of those, e.g. an overloaded operator, an import path
+ * or a doc-comment link).
+ */
+export function nothingAt(at: Pick<ResolvedTarget, 'position' | 'lines'>): string | undefined {
+  const { line, character } = at.position
+  const text = at.lines.lineText(line)
+  if (text.trim() === '') return `line ${line + 1} is blank`
+  const blank = (c: string | undefined) => c === undefined || /\s/u.test(c)
+  if (blank(text[character - 1]) && blank(text[character])) {
+    return `line ${line + 1}, column ${character + 1} is ${character >= text.length ? 'past the end of the line' : 'whitespace'}, touching no token`
+  }
+  return undefined
 }
 
 /**
@@ -321,17 +355,23 @@ export function noticeForRoots(
   empty: boolean,
   what: string,
   gaps: ReadonlyArray<SearchGap> = [],
+  options: { readonly readiness?: boolean } = {},
 ): string | undefined {
   const notes: string[] = []
   const metas = answers.map((a) => a.meta)
   // An answer that lands in a library outside the workspace is not empty: it is named below.
   if (metas.some((m) => (m.libraryLocations?.length ?? 0) > 0)) empty = false
-  if (metas.some((m) => m.status === 'indexing')) {
+  if (options.readiness === false) {
+    // The caller knows asking again cannot change the answer (nothing at the position): no readiness advice.
+  } else if (metas.some((m) => m.status === 'indexing')) {
     notes.push(
       `the language server is still indexing the workspace, so ${what} may be incomplete${empty ? ' (an empty answer does not mean there are none)' : ''}; ask again once code_status shows it ready`,
     )
   } else {
-    const coldEmpty = answers.filter((a) => (a.empty ?? empty) && !a.meta.warm && (a.meta.libraryLocations?.length ?? 0) === 0)
+    // Only where asking again can change the answer: never for a warm server, nor for a settled answer.
+    const coldEmpty = answers.filter(
+      (a) => (a.empty ?? empty) && !a.meta.warm && a.settled !== true && (a.meta.libraryLocations?.length ?? 0) === 0,
+    )
     const where = coldEmpty.map((a) => a.rootId).filter((id): id is string => id !== undefined)
     if (coldEmpty.length > 0 && answers.length > 1 && where.length === coldEmpty.length) {
       // Over several roots, a cold root that found nothing is named even when the others found something.

@@ -5,6 +5,7 @@ export type {
   AnyTool,
   CallToolOptions,
   JsonSchemaObject,
+  LanguageDiagnosticsLimit,
   McpTool,
   OpenAiFunction,
   OpenAiTool,

@@ -173,6 +173,38 @@ export function pythonFiles(): Record<string, string> {
   }
 }
 
+/**
+ * A Rust crate with two errors `cargo check` reports (E0382 use of a moved value, E0499 two mutable borrows)
+ * and rust-analyzer's own analysis does not: borrow checking is the compiler's.
+ */
+export function rustFiles(): Record<string, string> {
+  return {
+    'Cargo.toml': '[package]\nname = "unseen"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n',
+    'src/lib.rs': [
+      'pub fn moved() -> usize {',
+      '    let name = String::from("codeseam");',
+      '    let taken = name;',
+      '    name.len() + taken.len()',
+      '}',
+      '',
+      'pub fn borrowed_twice() -> usize {',
+      '    let mut items = vec![1];',
+      '    let first = &mut items;',
+      '    let second = &mut items;',
+      '    first.push(2);',
+      '    second.push(3);',
+      '    items.len()',
+      '}',
+      '',
+    ].join('\n'),
+  }
+}
+
+/** Writes the Rust crate. */
+export function rustProject(): Promise<Project> {
+  return writeProject('tool-lsp-rs-', rustFiles())
+}
+
 /** Writes the TypeScript project. */
 export function typeScriptProject(generatedFiles = 40): Promise<Project> {
   return writeProject('tool-lsp-ts-', typeScriptFiles(generatedFiles))
