@@ -6,7 +6,7 @@ import { createLsp } from '@codeseam/lsp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 
 import { builtinProfiles, createLocalHost } from '../src/index.js'
-import { databaseCopyFor, databaseCopyWritten } from '../src/languages/clangd/database.js'
+import { databaseCopyFor, databaseCopyWritten, databaseEnvironment } from '../src/languages/clangd/database.js'
 import { positionOf } from './helpers.js'
 
 // A compile_commands.json whose `directory` is relative (the JSON Compilation Database format: "All paths
@@ -180,4 +180,51 @@ describe('clangd and a compile_commands.json with a relative directory', () => {
       },
     )
   }
+})
+
+describe('the copy keeps what clangd per-file search would pick', () => {
+  test('the nearest database wins per file, compile_flags.txt folders are listed, a profile with its own --compile-commands-dir is left alone', async () => {
+    const root = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-c-merge-')))
+    try {
+      for (const dir of ['src', 'nested', 'flags/deep']) mkdirSync(nodePath.join(root, dir), { recursive: true })
+      for (const file of ['src/a.cpp', 'nested/lib.cpp', 'flags/f.cpp', 'flags/deep/g.h']) writeFileSync(nodePath.join(root, file), '')
+      writeFileSync(
+        nodePath.join(root, 'compile_commands.json'),
+        JSON.stringify([
+          { directory: '.', file: 'src/a.cpp', command: 'c++ -DROOT -c src/a.cpp' },
+          { directory: 'src', file: '../nested/lib.cpp', command: 'c++ -DWRONG -c ../nested/lib.cpp' },
+        ]),
+      )
+      writeFileSync(
+        nodePath.join(root, 'nested', 'compile_commands.json'),
+        JSON.stringify([{ directory: nodePath.join(root, 'nested'), file: 'lib.cpp', command: 'c++ -DNESTED -c lib.cpp' }]),
+      )
+      writeFileSync(nodePath.join(root, 'flags', 'compile_flags.txt'), '-DFLAGS\n-std=c++20\n')
+      const extensions = new Set(['.cpp', '.h'])
+      expect(await databaseEnvironment(root, ['--compile-commands-dir=/elsewhere'], extensions)).toEqual({})
+      const env = await databaseEnvironment(root, [], extensions)
+      expect(env['CLANGD_FLAGS']).toBe(`--compile-commands-dir="${nodePath.dirname(databaseCopyFor(root))}"`)
+      const copy = JSON.parse(readFileSync(databaseCopyFor(root), 'utf8')) as Array<{
+        directory: string
+        file: string
+        command?: string
+        arguments?: string[]
+      }>
+      const byFile = (file: string) => copy.filter((e) => nodePath.resolve(e.directory, e.file) === nodePath.join(root, file))
+      expect(byFile('src/a.cpp').map((e) => [e.directory, e.command])).toEqual([[root, 'c++ -DROOT -c src/a.cpp']])
+      expect(byFile('nested/lib.cpp').map((e) => e.command)).toEqual(['c++ -DNESTED -c lib.cpp'])
+      expect(byFile('flags/f.cpp').map((e) => e.arguments)).toEqual([
+        ['clang', '-DFLAGS', '-std=c++20', nodePath.join(root, 'flags/f.cpp')],
+      ])
+      expect(byFile('flags/deep/g.h')).toHaveLength(1)
+      // Every directory absolute: clangd's own search reads them; no copy.
+      writeFileSync(
+        nodePath.join(root, 'compile_commands.json'),
+        JSON.stringify([{ directory: root, file: 'src/a.cpp', command: 'c++ -c src/a.cpp' }]),
+      )
+      expect(await databaseEnvironment(root, [], extensions)).toEqual({})
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
 })
