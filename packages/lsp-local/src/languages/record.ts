@@ -2,6 +2,7 @@ import type { LspError, LspLanguageFacts, LspOperation, LspSymbolKind } from '@c
 
 import type { SupportTable } from '../policy/profile-operations.js'
 import type { ProjectRootRule, ReadinessRule, ServerProfile } from '../policy/profiles.js'
+import type { ConfigWatch } from '../workspace/disk-watch.js'
 
 /*
  * One record per built-in language server: everything codeseam knows about it, in one folder
@@ -180,17 +181,25 @@ export interface LanguageRecord {
   readonly allowedCommands?: ReadonlyArray<string>
   /**
    * Environment for one server, from the project's layout (gopls: a go.work codeseam writes outside the workspace
-   * when the root holds several modules and no go.work of its own). `find` lists files by name under the root.
+   * when the root holds several modules and no go.work of its own; clangd: a compile_commands.json with its
+   * relative directories resolved). `find` lists files by name under the root; `profile` is the server's profile
+   * (its arguments and extensions). Asked at every start.
    */
   workspaceEnvironment?(
     root: string,
     find: (names: ReadonlyArray<string>) => Promise<ReadonlyArray<string>>,
+    profile: ServerProfile,
   ): Promise<Readonly<Record<string, string>>>
   /**
    * Outline labels that are not the names people aim at (gopls: `(*DemoStruct).Value`; the Markdown server:
    * `## Setup`), named as they are: without it, the server's labels are the names.
    */
   readonly symbolName?: SymbolNaming
+  /**
+   * The files of the layout {@link workspaceEnvironment} read, watched while the server runs, for what it wrote
+   * outside the workspace to be written again when one changes (clangd's compile_commands.json copy).
+   */
+  layoutWatch?(root: string): ConfigWatch | undefined
   /** The language facts for each language id the server serves. */
   readonly grammar: ReadonlyArray<LanguageGrammar>
   /** The test fixture's folder under packages/lsp-local/test/fixtures. */

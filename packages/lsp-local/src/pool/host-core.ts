@@ -3,7 +3,8 @@ import { LspError, type LspProviderStatus, type LspSearchCoverage } from '@codes
 import type { ResolvedHostConfig } from '../policy/config.js'
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
-import type { DiskWatch } from '../workspace/disk-watch.js'
+import { recordFor } from '../languages/index.js'
+import type { ConfigWatch, DiskWatch } from '../workspace/disk-watch.js'
 import { DiskSync, type CatchUp } from '../workspace/disk-sync.js'
 import { listFiles, profileExtensions } from '../workspace/files.js'
 import { ProjectLoader } from '../workspace/project-loader.js'
@@ -34,7 +35,11 @@ export class HostCore implements LiveServers {
     features: FeatureFacts,
   ) {
     this.projects = new ProjectLoader(config.limits.maxOpenDocuments, config.limits)
-    this.disk = new DiskSync(this.projects)
+    this.disk = new DiskSync({
+      filesAddedOrRemoved: (server) => this.projects.filesAddedOrRemoved(server),
+      // The project loader's config files (tsconfig graphs) and the files of a record's layout (clangd's databases).
+      configWatch: (root, profile) => bothWatches(this.projects.configWatch(root, profile), recordFor(profile)?.layoutWatch?.(root)),
+    })
     this.pool = new ServerPool(config, features, {
       escaped: (workspaceRoot) => this.registry.get(workspaceRoot)?.containment.invalidate(),
       projectsOf: (server) => this.projects.projectsOf(server),
@@ -143,5 +148,17 @@ export class HostCore implements LiveServers {
     this.disposed = true
     this.lifetime.abort()
     await this.pool.dispose()
+  }
+}
+
+/** One watch telling both owners of what each watches. */
+function bothWatches(first: ConfigWatch | undefined, second: ConfigWatch | undefined): ConfigWatch | undefined {
+  if (first === undefined || second === undefined) return first ?? second
+  return {
+    isConfig: (path) => first.isConfig(path) || second.isConfig(path),
+    onConfigChange: () => {
+      first.onConfigChange()
+      second.onConfigChange()
+    },
   }
 }

@@ -96,5 +96,5 @@ function withFolderList(
 /** The environment a project's layout needs, from its language record (gopls: a go.work over every module). */
 export async function layoutEnvironment(root: string, profile: ServerProfile): Promise<Readonly<Record<string, string>>> {
   const hook = recordFor(profile)?.workspaceEnvironment
-  return hook === undefined ? {} : hook(root, async (names) => (await listFiles(root, { names: new Set(names) }, 1_000)).files)
+  return hook === undefined ? {} : hook(root, async (names) => (await listFiles(root, { names: new Set(names) }, 1_000)).files, profile)
 }

@@ -5,7 +5,9 @@ import { builtInFactsFor } from '@codeseam/lsp'
 import type { SupportTable } from '../../policy/profile-operations.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { dropFlag } from '../settings.js'
+import { profileExtensions } from '../../workspace/files.js'
 
+import { databaseEnvironment, databaseWatch } from './database.js'
 import { clangdMajor, findClangd } from './lookup.js'
 
 const standardTypeHierarchy = { since: 17, why: 'the standard LSP type hierarchy came in clangd 17' }
@@ -68,6 +70,10 @@ export const clangdRecord: LanguageRecord = {
   // from the file, so nested C/C++ projects need no server of their own.
   projectRoot: 'workspace',
   readiness: 'initialized',
+  // A compile_commands.json with a relative `directory` is read by clangd as naming no file: clangd gets a copy
+  // with it resolved against the database's folder, in codeseam's cache, and the copy follows the user's file.
+  workspaceEnvironment: (root, _find, profile) => databaseEnvironment(root, profile.args, profileExtensions(profile)),
+  layoutWatch: databaseWatch,
   trust: {
     strip: ['CLANGD_FLAGS'],
     why: '--query-driver globs let clangd execute the compilers compile_commands.json names; .clangd files in the tree can change flags and the compiler; CLANGD_FLAGS adds arguments',
