@@ -60,6 +60,11 @@ export interface DraftPlan {
   settings: Record<string, unknown>
   /** Each change, said for status and logs. */
   hardening: string[]
+  /**
+   * Whether the workspace files the rule judged changed since, so that the running server must be planned
+   * again (which may refuse the root): asked before each question to a running server.
+   */
+  stale?: () => boolean
 }
 
 /** What a trust rule knows about the root it hardens for. */

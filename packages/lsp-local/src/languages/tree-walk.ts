@@ -8,6 +8,9 @@ import * as nodePath from 'node:path'
 
 const skipped = new Set(['.git', '.hg', '.svn', 'node_modules', 'target'])
 
+/** Whether the walk leaves a folder of this name out (version control, dependencies, build output). */
+export const isSkippedFolder = (name: string): boolean => skipped.has(name)
+
 /** At most this many folders are walked; past it the root is refused (nothing unseen is assumed safe). */
 export const configWalkLimit = 20_000
 

@@ -26,6 +26,8 @@ export interface SpawnPlan {
   readonly settings: Readonly<Record<string, unknown>>
   /** What untrusted mode changed, for status and logs (empty when trusted). */
   readonly hardening: ReadonlyArray<string>
+  /** Untrusted: true when the workspace files the plan was judged on changed so that it must be made again. */
+  readonly stale?: () => boolean
 }
 
 export interface TrustContext {
@@ -172,6 +174,7 @@ export function planSpawn(profile: ServerProfile, context: TrustContext): SpawnP
     initializationOptions: draft.initializationOptions,
     settings: draft.settings,
     hardening: draft.hardening,
+    ...(draft.stale === undefined ? {} : { stale: draft.stale }),
   }
 }
 

@@ -1,3 +1,4 @@
+// Size: one slot's whole life — start, readiness, crash backoff, idle and memory restarts, re-planning when an untrusted root's judged files change — kept in one class.
 import { LspError, type LspProviderStatus } from '@codeseam/lsp'
 import type { Attributes, Span } from '@opentelemetry/api'
 import type { ResolvedHostConfig, TrustLevel } from '../policy/config.js'
@@ -43,6 +44,7 @@ export class ServerSlot {
   private notice: string | undefined // set by a memory restart; the next result reports `degraded` once
   lastUsed = performance.now()
   private pendingRestart: string | undefined
+  private planStale: (() => boolean) | undefined // untrusted: whether files the plan was judged on changed (SpawnPlan.stale)
   private readonly telemetry: SlotTelemetry
   readonly gate = new SlotGate() // shared by every query, exclusive for a speculative check (RFC 0018)
 
@@ -115,7 +117,8 @@ export class ServerSlot {
   private async acquireIn(span: Span, deadline: number, signal?: AbortSignal): Promise<LanguageServer> {
     if (this.disposed) throw new LspError('DISPOSED', 'the lsp-local host was disposed')
     if (this.unavailable !== undefined) throw slotUnavailable(this.profile, this.root, this.unavailable)
-    const live = this.live
+    // Untrusted, a file the plan was judged on changed (a .cargo/config.toml): planned again below (refused if unsafe).
+    const live = this.planStale?.() === true ? undefined : this.live
     if (live !== undefined) {
       this.telemetry.acquired(span, false)
       return live
@@ -148,6 +151,7 @@ export class ServerSlot {
       trust: this.trust,
       env: serverEnvironment(this.config.envAllow, this.profile),
     })
+    this.planStale = plan.stale
     const capped = withHeapCap(this.profile, plan, this.config.limits.nodeHeapMb)
     // The project's layout may need an environment of its own (gopls: a go.work over every module of the root).
     const layout = (await this.hooks?.layout?.(this)) ?? {}

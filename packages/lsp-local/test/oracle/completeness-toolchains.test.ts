@@ -16,7 +16,7 @@
 // purpose, to see every comparison fail: CODESEAM_ORACLE_PERTURB=1 (every oracle answer loses a key, or gains
 // one when empty) and CODESEAM_ORACLE_WITHHOLD=<regexp> (source files whose workspace-relative path matches are
 // not opened in the oracle).
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
 import { afterAll, describe, expect, test } from 'vitest'
@@ -111,6 +111,17 @@ const cases: ReadonlyArray<Case> = [
     plan: goPlan,
     timeoutMs: 300_000,
   },
+  {
+    // The default trust level on a repository whose cargo configuration only sets flags (issue 44): served, and
+    // complete. Its label ends in neither trust level, so the trust-level comparison leaves it out.
+    label: 'bytes with a flags-only .cargo/config.toml',
+    language: 'rust',
+    trust: 'untrusted',
+    corpus: true,
+    make: () => withFlagsOnlyCargoConfig(unpackCorpus('bytes')),
+    plan: rustPlan,
+    timeoutMs: 600_000,
+  },
   ...(['untrusted', 'trusted'] as const).flatMap((trust): Case[] => [
     {
       label: `bytes (${trust})`,
@@ -142,6 +153,26 @@ const cases: ReadonlyArray<Case> = [
     },
   ]),
 ]
+
+/** The workspace given a `.cargo/config.toml` that sets only flags for targets other than the host's, and aliases. */
+function withFlagsOnlyCargoConfig(workspace: OracleWorkspace): OracleWorkspace {
+  mkdirSync(nodePath.join(workspace.root, '.cargo'), { recursive: true })
+  writeFileSync(
+    nodePath.join(workspace.root, '.cargo/config.toml'),
+    [
+      '[alias]',
+      'xtask = "run --package xtask --"',
+      '',
+      '[target.x86_64-pc-windows-msvc]',
+      'rustflags = ["-C", "target-feature=+crt-static"]',
+      '',
+      `[target.'cfg(target_env = "musl")']`,
+      'rustflags = ["-C", "target-feature=+crt-static"]',
+      '',
+    ].join('\n'),
+  )
+  return workspace
+}
 
 /** Every answer of the oracle made wrong by one key (CODESEAM_ORACLE_PERTURB=1): each row must then fail. */
 function perturbed(run: OracleRun): OracleRun {

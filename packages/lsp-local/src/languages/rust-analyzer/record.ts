@@ -6,9 +6,9 @@ import { builtInFactsFor } from '@codeseam/lsp'
 
 import type { SupportTable } from '../../policy/profile-operations.js'
 import { absolutePathEntries, codeseamCacheDir, executablesNamed, probeVersion, toolchainLines } from '../lookup.js'
-import type { LanguageRecord, LibraryRoot, Located } from '../record.js'
+import type { HardenContext, LanguageRecord, LibraryRoot, Located } from '../record.js'
 import { mergeSettings } from '../settings.js'
-import { configWalkLimit, userSysroot, workspaceRustConfigs } from './untrusted.js'
+import { configWalkLimit, judgeRustConfigs, statPrint, userSysroot, type RustConfigJudgement } from './untrusted.js'
 
 /** The rust-analyzer release codeseam builds: crates.io's `ra_ap_rust-analyzer`, the newest declaring rust-version 1.95. */
 export const rustAnalyzerVersion = '0.0.348'
@@ -75,6 +75,38 @@ function rustLibraryRoots(): Promise<ReadonlyArray<LibraryRoot>> {
   return rustLibraries
 }
 
+/** A path as a refusal names it: relative to the workspace when inside it. */
+function named(file: string, workspaceRoot: string): string {
+  const relative = nodePath.relative(workspaceRoot, file)
+  return relative.startsWith('..') || nodePath.isAbsolute(relative) ? file : relative
+}
+
+/** Refuses a root whose Rust configuration could not be judged, names a program or an environment, or overrides codeseam's settings. */
+function refuseUnsafe(judged: RustConfigJudgement | undefined, context: HardenContext): asserts judged is RustConfigJudgement {
+  if (judged === undefined) {
+    throw context.refuse(
+      `needs the tree checked for .cargo/config.toml and rust-analyzer.toml, and it has more than ${configWalkLimit} folders`,
+    )
+  }
+  if (judged.refused.length > 0) {
+    const keys = judged.refused.map((entry) => {
+      const at = entry.indexOf(': ')
+      return `${named(entry.slice(0, at), context.workspaceRoot)}${entry.slice(at)}`
+    })
+    throw context.refuse(
+      `would obey ${keys.slice(0, 6).join('; ')}${keys.length > 6 ? ` and ${keys.length - 6} more` : ''} (cargo configuration that chooses a program or an environment cargo or rustc would run with, or that codeseam does not know)`,
+      'remove those keys (a configuration that only sets flags, aliases, sources or profiles is served) or vet them',
+    )
+  }
+  if (judged.analyzerConfigs.length > 0) {
+    const files = judged.analyzerConfigs.map((file) => named(file, context.workspaceRoot))
+    throw context.refuse(
+      `would obey ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''} (a rust-analyzer.toml overrides codeseam's settings, re-enabling cargo check and build scripts)`,
+      'remove or vet those files',
+    )
+  }
+}
+
 export const rustAnalyzerRecord: LanguageRecord = {
   id: 'rust-analyzer',
   language: 'Rust',
@@ -139,21 +171,26 @@ export const rustAnalyzerRecord: LanguageRecord = {
       'CARGO_BUILD_RUSTFLAGS',
       'RUST_SRC_PATH',
     ],
-    why: 'build scripts and procedural macros are workspace code that rust-analyzer compiles and runs; `cargo check` runs them too; a workspace rust-toolchain.toml makes the rustup proxies choose (and install) a toolchain; a workspace .cargo/config.toml can set the rustc, its wrappers and (with `[env] force`) its environment, and a workspace rust-analyzer.toml overrides the client settings',
+    why: 'build scripts and procedural macros are workspace code that rust-analyzer compiles and runs; `cargo check` runs them too; a workspace rust-toolchain.toml makes the rustup proxies choose (and install) a toolchain; a .cargo/config.toml in the tree or above it can set the rustc, its wrappers, linkers and (with `[env] force`) its environment, and a workspace rust-analyzer.toml overrides the client settings',
     harden(draft, context) {
-      // Files no setting or variable neutralises: refuse, naming them (docs/security.md, "rust-analyzer").
-      const configs = workspaceRustConfigs(context.workspaceRoot)
-      if (configs === undefined) {
-        throw context.refuse(
-          `needs the tree checked for .cargo/config.toml and rust-analyzer.toml, and it has more than ${configWalkLimit} folders`,
-        )
-      }
-      if (configs.length > 0) {
-        const named = configs.slice(0, 3).map((file) => nodePath.relative(context.workspaceRoot, file))
-        throw context.refuse(
-          `would obey ${named.join(', ')}${configs.length > 3 ? ` and ${configs.length - 3} more` : ''} (a .cargo/config.toml can choose the rustc cargo runs and its environment; a rust-analyzer.toml overrides codeseam's settings, re-enabling cargo check and build scripts)`,
-          'remove or vet those files',
-        )
+      // Files no setting or variable neutralises: judged, and refused naming file and key (docs/security.md, "rust-analyzer").
+      const judge = () => judgeRustConfigs(context.workspaceRoot, draft.env)
+      const judged = judge()
+      refuseUnsafe(judged, context)
+      // Judged again at a question when anything it read (or a folder it walked) changed since: a file that now
+      // names a program refuses the root, and a changed configuration restarts the server on it.
+      let watched = judged.watched
+      let seen = statPrint(watched)
+      const read = statPrint(judged.cargoFiles)
+      draft.stale = () => {
+        const now = statPrint(watched)
+        if (now === seen) return false
+        const again = judge()
+        if (again === undefined || again.refused.length > 0 || again.analyzerConfigs.length > 0) return true
+        if (again.cargoFiles.join('|') !== judged.cargoFiles.join('|') || statPrint(again.cargoFiles) !== read) return true
+        watched = again.watched
+        seen = statPrint(watched)
+        return false
       }
       // The machine's own toolchain by absolute path, whatever rust-toolchain.toml says: rustup then never resolves
       // (or installs) a channel, cargo runs no rustc a workspace names, and rust-analyzer never runs
@@ -187,7 +224,9 @@ export const rustAnalyzerRecord: LanguageRecord = {
           ? `toolchain pinned (RUSTUP_TOOLCHAIN=${draft.env['RUSTUP_TOOLCHAIN']}; a workspace rust-toolchain.toml is ignored)`
           : `toolchain pinned to ${sysroot} (RUSTUP_TOOLCHAIN, RUSTC, CARGO, cargo.sysroot; a workspace rust-toolchain.toml is ignored, nothing is installed)`,
         'no rustc wrappers (RUSTC_WRAPPER and RUSTC_WORKSPACE_WRAPPER empty)',
-        'the tree holds no .cargo/config.toml and no rust-analyzer.toml (checked)',
+        judged.cargoFiles.length === 0
+          ? 'no cargo configuration in the tree or above it; no rust-analyzer.toml (checked)'
+          : `cargo configuration judged: ${judged.cargoFiles.map((file) => named(file, context.workspaceRoot)).join(', ')} choose no program and no environment; no rust-analyzer.toml (checked)`,
       )
     },
   },
@@ -207,5 +246,5 @@ export const rustAnalyzerRecord: LanguageRecord = {
   ],
   fixture: 'rust-basic',
   notes:
-    'every operation but type hierarchy; `bash scripts/run.sh test` builds it when missing (about 12 minutes on 2 cores, once per machine); queries wait until its own status says it finished indexing (never a partial first answer); a server whose own status reports an error is UNAVAILABLE quoting it, a warning makes answers `degraded`; untrusted roots: no build scripts, no proc macros, no cargo check, the machine toolchain pinned by absolute path, and a tree holding a `.cargo/config.toml` or `rust-analyzer.toml` is refused; without the `rust-src` component (`rustup component add rust-src`) standard-library types are not navigable',
+    'every operation but type hierarchy; `bash scripts/run.sh test` builds it when missing (about 12 minutes on 2 cores, once per machine); queries wait until its own status says it finished indexing (never a partial first answer); a server whose own status reports an error is UNAVAILABLE quoting it, a warning makes answers `degraded`; untrusted roots: no build scripts, no proc macros, no cargo check, the machine toolchain pinned by absolute path, and a cargo configuration (in the tree, above it, or included) whose keys name a program or an environment, or any `rust-analyzer.toml`, is refused naming file and key (flags-only configurations are served); without the `rust-src` component (`rustup component add rust-src`) standard-library types are not navigable',
 }
