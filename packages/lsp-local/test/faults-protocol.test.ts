@@ -168,6 +168,48 @@ describe('bad answers', { timeout: 60_000 }, () => {
   })
 })
 
+describe('"content modified" (-32801): the server dropped its answer because its view changed; asked again', { timeout: 60_000 }, () => {
+  it('a references answer dropped once is asked again and answered', async () => {
+    const run = await start({
+      server: [
+        '--scenario',
+        'error',
+        '--method',
+        'textDocument/references',
+        '--code',
+        '-32801',
+        '--message',
+        'content modified',
+        '--after',
+        '1',
+        '--once',
+      ],
+    })
+    const references = await run.query({ operation: 'references', ...run.greetCall() })
+    expect(references.locations).toHaveLength(greetReferences(run).length)
+  })
+
+  it('a diagnostics pull dropped once is pulled again and answered for the current text', async () => {
+    const run = await start({
+      server: [
+        '--scenario',
+        'error',
+        '--method',
+        'textDocument/diagnostic',
+        '--code',
+        '-32801',
+        '--message',
+        'content modified',
+        '--after',
+        '1',
+        '--once',
+      ],
+    })
+    const diagnostics = await run.query({ operation: 'diagnostics', path: run.main })
+    expect(diagnostics.files.find((f) => f.path === run.main)?.freshness).toBe('current')
+  })
+})
+
 describe('server-initiated traffic', { timeout: 60_000 }, () => {
   it('progress that never ends: once the server reports work, no answer is reported ready', async () => {
     const run = await start({

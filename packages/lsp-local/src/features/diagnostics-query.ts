@@ -2,6 +2,7 @@ import type { LspFileDiagnostics } from '@codeseam/lsp'
 import { DocumentDiagnosticReportKind, DocumentDiagnosticRequest } from 'vscode-languageserver-protocol/node'
 
 import { supportsPullDiagnostics } from '../server/capabilities.js'
+import { isContentModified } from '../server/requests.js'
 import type { DiagnosticsEntry } from '../server/diagnostics.js'
 import type { OpenDocument } from '../documents/documents.js'
 import type { LanguageServer } from '../server/language-server.js'
@@ -34,11 +35,7 @@ export async function fileDiagnostics(
     pull = waited.pullReady && !options.signal.aborted
   }
   if (pull) {
-    const report = await server.request(
-      DocumentDiagnosticRequest.type,
-      { textDocument: { uri: document.uri } },
-      { timeoutMs: Math.max(1, options.timeoutMs), signal: options.signal },
-    )
+    const report = await pullDiagnostics(server, document, options)
     entry =
       report.kind === DocumentDiagnosticReportKind.Full
         ? server.diagnostics.pulled(document.uri, document.version, report.items)
@@ -60,5 +57,23 @@ export async function fileDiagnostics(
     version: document.version,
     freshness,
     diagnostics: (entry?.diagnostics ?? []).map((d) => translator.diagnostic(d)),
+  }
+}
+
+/**
+ * One diagnostics pull, asked again (up to three times) while the server answers "content modified": it computed
+ * them over a view that changed meanwhile (another document synced), which a busy machine makes likelier.
+ */
+async function pullDiagnostics(server: LanguageServer, document: OpenDocument, options: { timeoutMs: number; signal: AbortSignal }) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await server.request(
+        DocumentDiagnosticRequest.type,
+        { textDocument: { uri: document.uri } },
+        { timeoutMs: Math.max(1, options.timeoutMs), signal: options.signal },
+      )
+    } catch (error) {
+      if (attempt >= 2 || !isContentModified(error) || options.signal.aborted) throw error
+    }
   }
 }

@@ -1,6 +1,5 @@
 import {
   displayPath,
-  isLspError,
   LspError,
   type LspProviderRequest,
   type LspQueryRequest,
@@ -8,12 +7,11 @@ import {
   type LspSearchCoverage,
 } from '@codeseam/lsp'
 
-import { LSPErrorCodes } from 'vscode-languageserver-protocol/node'
-
 import { recordFor } from '../languages/index.js'
 import { languageIdOf } from '../workspace/files.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { supportsPullDiagnostics } from '../server/capabilities.js'
+import { isContentModified } from '../server/requests.js'
 import { breachOf, fileLimitError } from '../documents/file-limits.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
 import { CodeActionStore } from './code-actions.js'
@@ -24,13 +22,6 @@ import { runOperation } from './operations.js'
 import { acquire, foldersCoverage, requireOperation, resultMeta, type Serving } from './serving.js'
 import { featureOf } from './table.js'
 import { Translator } from './translate.js'
-
-/** The server's "content modified" error (LSP -32801), as requests.ts reports it. */
-function isContentModified(error: unknown): boolean {
-  return (
-    isLspError(error, 'STALE_VERSION') && (error.data as { serverCode?: number } | undefined)?.serverCode === LSPErrorCodes.ContentModified
-  )
-}
 
 function isEmpty(result: LspQueryResult): boolean {
   switch (result.kind) {

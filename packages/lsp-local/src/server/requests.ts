@@ -1,4 +1,4 @@
-import { LspError, TelemetryAttr, TelemetrySpan, inSpan, telemetryId } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, TelemetrySpan, inSpan, isLspError, telemetryId } from '@codeseam/lsp'
 import type { Span } from '@opentelemetry/api'
 import {
   CancellationTokenSource,
@@ -106,6 +106,16 @@ function send<P, R, PR, E, RO>(
       settle(requestError(channel, error, what))
     }
   })
+}
+
+/**
+ * The server dropped an answer because its view changed while it computed it ("content modified", LSP -32801, as
+ * {@link requestError} reports it): the protocol says to ask again.
+ */
+export function isContentModified(error: unknown): boolean {
+  return (
+    isLspError(error, 'STALE_VERSION') && (error.data as { serverCode?: number } | undefined)?.serverCode === LSPErrorCodes.ContentModified
+  )
 }
 
 /** A failed request as an LspError: the crash when there was one, the server's own error otherwise. */
