@@ -42,7 +42,6 @@ export const codeActions = {
   scope: 'document',
   retryWhenEmpty: false,
   source: {
-    kind: 'server',
     enabledBy,
     client,
     run: async (request, ctx) => {
@@ -79,7 +78,6 @@ export const resolveCodeAction = {
   scope: 'document',
   retryWhenEmpty: false,
   source: {
-    kind: 'server',
     enabledBy,
     client,
     run: async (request, ctx) => {

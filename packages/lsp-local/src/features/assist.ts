@@ -16,7 +16,6 @@ export const hover = {
   scope: 'document',
   retryWhenEmpty: true,
   source: {
-    kind: 'server',
     enabledBy: [{ capability: 'hoverProvider', method: HoverRequest.method }],
     client: { textDocument: { hover: { dynamicRegistration: true, contentFormat: [MarkupKind.Markdown, MarkupKind.PlainText] } } },
     run: async (request, ctx) => ({
@@ -31,7 +30,6 @@ export const signatureHelp = {
   scope: 'document',
   retryWhenEmpty: false,
   source: {
-    kind: 'server',
     enabledBy: [{ capability: 'signatureHelpProvider', method: SignatureHelpRequest.method }],
     client: {
       textDocument: {
@@ -60,7 +58,6 @@ export const completion = {
   scope: 'document',
   retryWhenEmpty: false,
   source: {
-    kind: 'server',
     enabledBy: [{ capability: 'completionProvider', method: CompletionRequest.method }],
     client: {
       textDocument: {
@@ -93,7 +90,6 @@ export const inlayHints = {
   scope: 'document',
   retryWhenEmpty: false,
   source: {
-    kind: 'server',
     enabledBy: [{ capability: 'inlayHintProvider', method: InlayHintRequest.method }],
     client: { textDocument: { inlayHint: { dynamicRegistration: true } }, workspace: { inlayHint: { refreshSupport: true } } },
     run: async (request, ctx) => {

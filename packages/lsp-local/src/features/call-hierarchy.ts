@@ -21,7 +21,6 @@ export const prepareCallHierarchy = {
   scope: 'everyProject',
   retryWhenEmpty: false,
   source: {
-    kind: 'server',
     enabledBy,
     client,
     run: async (request, ctx) => ({
@@ -38,7 +37,6 @@ export const incomingCalls = {
   scope: 'everyProject',
   retryWhenEmpty: false,
   source: {
-    kind: 'server',
     enabledBy,
     client,
     run: async (request, ctx) => {
@@ -53,7 +51,6 @@ export const outgoingCalls = {
   scope: 'document',
   retryWhenEmpty: false,
   source: {
-    kind: 'server',
     enabledBy,
     client,
     run: async (request, ctx) => {

@@ -6,7 +6,6 @@ export const diagnostics = {
   scope: 'document',
   retryWhenEmpty: false,
   source: {
-    kind: 'server',
     // Every server can push diagnostics; pull (textDocument/diagnostic) is used when offered.
     enabledBy: 'always',
     client: {

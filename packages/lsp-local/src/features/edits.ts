@@ -20,7 +20,6 @@ export const prepareRename = {
   scope: 'document',
   retryWhenEmpty: false,
   source: {
-    kind: 'server',
     enabledBy: renameEnabler,
     client: renameClient,
     run: async (request, ctx) => {
@@ -65,7 +64,6 @@ export const rename = {
   scope: 'everyProject',
   retryWhenEmpty: false,
   source: {
-    kind: 'server',
     enabledBy: renameEnabler,
     client: renameClient,
     run: async (request, ctx) => {
@@ -84,7 +82,6 @@ export const format = {
   scope: 'document',
   retryWhenEmpty: false,
   source: {
-    kind: 'server',
     // Either kind of formatting is enough: a range request to a server without range formatting fails typed.
     enabledBy: [
       { capability: 'documentFormattingProvider', method: DocumentFormattingRequest.method },

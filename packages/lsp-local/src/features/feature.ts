@@ -20,7 +20,6 @@ export type Run<O extends LspOperation> = (
  * the request (or, for an operation spanning several servers or waiting on pushes, the provider's own code).
  */
 export interface ServerSource<O extends LspOperation> {
-  readonly kind: 'server'
   /** The server offers the operation when any of these is advertised or registered; `always`: every server does. */
   readonly enabledBy: ReadonlyArray<Enabler> | 'always'
   /** What the host must tell the server it understands for this operation; the host sends the union of all records. */
@@ -28,13 +27,6 @@ export interface ServerSource<O extends LspOperation> {
   /** The request and its translation, or why the provider answers it itself. */
   readonly run: Run<O> | { readonly byProvider: string }
 }
-
-/**
- * Who answers an operation: the profile's own server. A companion answering beside it (ruff beside pyright)
- * is the profile's choice, not the operation's: `ServerProfile.companions`, composed in companions/compose.ts.
- * An operation the server lacks may be derived from others ({@link Feature.whenMissing}).
- */
-export type FeatureSource<O extends LspOperation> = ServerSource<O>
 
 /**
  * What the server needs loaded before it answers. `document`: the document synced (its own project loads
@@ -51,7 +43,12 @@ export interface Feature<O extends LspOperation> {
   readonly scope: FeatureScope<O>
   /** An empty answer while the server is still indexing is asked again (within the deadline) once it is quiet. */
   readonly retryWhenEmpty: boolean
-  readonly source: FeatureSource<O>
+  /**
+   * Who answers: the profile's own server. A companion answering beside it (ruff beside pyright) is the
+   * profile's choice, not the operation's: `ServerProfile.companions`, composed in companions/compose.ts. An
+   * operation the server lacks may be derived from others ({@link Feature.whenMissing}).
+   */
+  readonly source: ServerSource<O>
   /**
    * When the running server does not offer the operation: `derived` — built from the operations the seam's
    * `derivedOperations` table names, if the server offers those (RFC 0010, features/derived.ts).

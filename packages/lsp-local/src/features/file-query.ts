@@ -10,14 +10,16 @@ import {
 import { recordFor } from '../languages/index.js'
 import { languageIdOf } from '../workspace/files.js'
 import type { LanguageServer } from '../server/language-server.js'
-import { supportsPullDiagnostics } from '../server/capabilities.js'
 import { isContentModified } from '../server/requests.js'
 import { breachOf, fileLimitError } from '../documents/file-limits.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
 import { CodeActionStore } from './code-actions.js'
 import { fileDiagnostics } from './diagnostics-query.js'
 import { statKeyOf } from '../documents/stat-key.js'
-import { diskMeta, goneFiles, settleQuietMs, statOnce, takeInDisk, withoutGone } from './disk-changes.js'
+import type { OpenDocument } from '../documents/documents.js'
+import type { CatchUp } from '../workspace/disk-sync.js'
+import { confirmFirstAnswer, confirmedServers, notAnalysedYet, type AnalysisWaits, type Confirmation } from './answer-waits.js'
+import { diskMeta, goneFiles, statOnce, takeInDisk, withoutGone } from './disk-changes.js'
 import { runOperation } from './operations.js'
 import { acquire, foldersCoverage, requireOperation, resultMeta, type Serving } from './serving.js'
 import { featureOf } from './table.js'
@@ -36,9 +38,6 @@ function isEmpty(result: LspQueryResult): boolean {
       return false
   }
 }
-
-/** Servers whose workspace-wide answers were confirmed stable once (see fileQuery). */
-const confirmedServers = new WeakSet<LanguageServer>()
 
 const stores = new WeakMap<LanguageServer, CodeActionStore>()
 function actionsOf(server: LanguageServer): CodeActionStore {
@@ -89,37 +88,13 @@ export async function fileQuery(
         { data: { path } },
       )
     }
-    if (request.operation === 'diagnostics') {
-      const waitMs = request.waitMs ?? serving.host.config.diagnosticsWaitMs
-      // One translator for the diagnostics and the meta, so related locations it dropped are counted.
-      const translator = new Translator(workspace.containment)
-      const file = await fileDiagnostics(server, document, translator, {
-        deadline: Math.min(deadline, Date.now() + waitMs),
-        quietMs: serving.host.config.diagnosticsQuietMs,
-        timeoutMs: deadline - Date.now(),
-        signal,
-      })
-      return {
-        kind: 'diagnostics',
-        files: [file],
-        coverage: { analysed: [path], eligible: 1, complete: file.freshness === 'current' },
-        meta: resultMeta(serving, server, warm, translator, {
-          documentVersion: versionAtStart,
-          contentHash: hashAtStart,
-          ...diskMeta(caught, 0),
-        }),
-      }
-    }
+    if (request.operation === 'diagnostics')
+      return diagnosticsAnswer(serving, server, warm, workspace, request, document, caught, deadline, signal)
     // Where the language keeps its libraries outside the root (GOROOT, the module cache, the toolchain): named, never read.
     const record = recordFor(serving.profile)
     const libraries = (await record?.libraries?.()) ?? []
-    let waitedForAnalysis = false
-    let previousAnswer: string | undefined
-    let confirmations = 0
-    // One bound for every wait on the server's analysis pass (see below).
-    let settleWaitUntil: number | undefined
-    // One bound for every wait on the server's file status, however often the document turns busy again.
-    let fileStatusWaitUntil: number | undefined
+    const waits: AnalysisWaits = { waitedForAnalysis: false }
+    const confirmation: Confirmation = { confirmations: 0 }
     // An answer pointing into a file gone from the disk is asked again once, after taking the disk in again.
     let reaskedForGone = false
     let contentModifiedRetries = 0
@@ -167,74 +142,13 @@ export async function fileQuery(
       const result = { ...kept, meta: { ...kept.meta, ...diskMeta(caught, dropped) } } as LspQueryResult
       // An empty answer while the server is still indexing is not an answer yet: retry once it is quiet.
       if (feature.retryWhenEmpty && isEmpty(result) && Date.now() < deadline) {
-        if (server.activeProgress.size > 0) {
-          await server.waitForQuiet(deadline, signal)
-          continue
-        }
-        if (server.reportsFileStatus) {
-          // A server that reports file status (clangd) has caught up with the document only once it reports
-          // it idle after the last sync: diagnostics for the current version prove nothing, since clangd 19
-          // publishes them first from the stale preamble of a changed header, answers from that AST, and
-          // publishes again after rebuilding the preamble. An empty answer while the document is busy (or
-          // not reported since the sync) is asked again once it is idle. An empty answer while it has been
-          // idle only for a moment is asked again once it has stayed idle for the quiet window: clangd also
-          // reports idle when the change's preamble rebuild is queued but its worker has not started yet.
-          fileStatusWaitUntil ??= Math.min(deadline, Date.now() + 10_000)
-          const settleMs = server.fileIdle(document.uri) ? serving.host.config.diagnosticsQuietMs : 0
-          if (!server.fileIdle(document.uri, settleMs) && Date.now() < fileStatusWaitUntil) {
-            await server.waitForFileIdle(document.uri, fileStatusWaitUntil, signal, settleMs)
-            continue
-          }
-        } else {
-          // A push server that has not yet published diagnostics for this version has not analysed it
-          // (clangd without file status answers from the previous AST right after a change): wait for that,
-          // then ask once more.
-          const entry = server.diagnostics.get(document.uri)
-          const analysed =
-            entry !== undefined && entry.seq > document.syncSeq && (entry.version === undefined || entry.version === document.version)
-          if (!waitedForAnalysis && !analysed && !supportsPullDiagnostics(server.capabilities, server.registrations)) {
-            waitedForAnalysis = true
-            await server.waitForPushOrPull(
-              document.uri,
-              document.syncSeq,
-              document.version,
-              0,
-              Math.min(deadline, Date.now() + 10_000),
-              signal,
-            )
-            continue
-          }
-        }
+        if (await notAnalysedYet(server, document, serving.host.config.diagnosticsQuietMs, waits, deadline, signal)) continue
       }
-      // A server's first workspace-wide answer can come while it is still taking in the workspace it was just
-      // given (pyright answered references over part of its program right after start, 146 of 198 on the
-      // Python corpus): it is asked again until two answers agree (at most twice more) before it is trusted.
-      // Agreement alone proves nothing while the server has not yet been through the analysis pass after its
-      // configuration (see AnalysisPasses): pyright puts off finding its files while requests keep coming, and
-      // answers alike over the open files meanwhile. An answer asked before that pass is asked again once the
-      // server signals it (settled when asked and when answered: the first sign can come after the question),
-      // and trusted if the server, left alone for a quiet window, shows it had no pass pending.
-      // Only for a server that discovers its files late (the profile says so): the wait costs a second of quiet
-      // on the first workspace-wide query of every other server (the native TypeScript server: 1.2 s → 2.3 s).
-      const settled = serving.profile.deferredDiscovery !== true || (settledWhenAsked && server.analysis.settled)
       let unsettled = false
-      if (everyProject && !confirmedServers.has(server) && Date.now() < deadline) {
-        const { meta: _meta, ...answer } = result
-        const fingerprint = JSON.stringify(answer)
-        const agrees = fingerprint === previousAnswer
-        previousAnswer = fingerprint
-        if (!agrees && confirmations < 2) {
-          confirmations++
-          continue
-        }
-        if (!settled) {
-          settleWaitUntil ??= Math.min(deadline, Date.now() + 10_000)
-          const outcome = await server.analysis.waitSettled(settleWaitUntil, settleQuietMs, signal)
-          if (outcome === 'settled') continue
-          unsettled = outcome === 'timeout'
-        }
-      } else if (everyProject && !confirmedServers.has(server)) {
-        unsettled = !settled
+      if (everyProject && !confirmedServers.has(server)) {
+        const confirmed = await confirmFirstAnswer(serving, server, result, settledWhenAsked, confirmation, deadline, signal)
+        if (confirmed === 'again') continue
+        unsettled = confirmed.unsettled
       }
       // An answer given before that pass by the end of the wait (or the deadline) is returned as it is, marked as
       // from a server still indexing; the server is trusted from then on, so that one that never signals the
@@ -249,5 +163,39 @@ export async function fileQuery(
     }
   } finally {
     release()
+  }
+}
+
+/** One file's diagnostics, for the document as synced at the question (see fileDiagnostics). */
+async function diagnosticsAnswer(
+  serving: Serving,
+  server: LanguageServer,
+  warm: boolean,
+  workspace: LocalWorkspace,
+  request: Extract<LspQueryRequest, { operation: 'diagnostics' }>,
+  document: OpenDocument,
+  caught: ReadonlyArray<CatchUp>,
+  deadline: number,
+  signal: AbortSignal,
+): Promise<LspQueryResult> {
+  const [versionAtStart, hashAtStart] = [document.version, document.hash]
+  const waitMs = request.waitMs ?? serving.host.config.diagnosticsWaitMs
+  // One translator for the diagnostics and the meta, so related locations it dropped are counted.
+  const translator = new Translator(workspace.containment)
+  const file = await fileDiagnostics(server, document, translator, {
+    deadline: Math.min(deadline, Date.now() + waitMs),
+    quietMs: serving.host.config.diagnosticsQuietMs,
+    timeoutMs: deadline - Date.now(),
+    signal,
+  })
+  return {
+    kind: 'diagnostics',
+    files: [file],
+    coverage: { analysed: [document.path], eligible: 1, complete: file.freshness === 'current' },
+    meta: resultMeta(serving, server, warm, translator, {
+      documentVersion: versionAtStart,
+      contentHash: hashAtStart,
+      ...diskMeta(caught, 0),
+    }),
   }
 }

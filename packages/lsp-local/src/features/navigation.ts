@@ -15,7 +15,6 @@ export const definition = {
   scope: 'document',
   retryWhenEmpty: true,
   source: {
-    kind: 'server',
     enabledBy: [{ capability: 'definitionProvider', method: DefinitionRequest.method }],
     client: { textDocument: { definition: { dynamicRegistration: true, linkSupport: true } } },
     run: async (request, ctx) => ({
@@ -32,7 +31,6 @@ export const typeDefinition = {
   scope: 'document',
   retryWhenEmpty: true,
   source: {
-    kind: 'server',
     enabledBy: [{ capability: 'typeDefinitionProvider', method: TypeDefinitionRequest.method }],
     client: { textDocument: { typeDefinition: { dynamicRegistration: true, linkSupport: true } } },
     run: async (request, ctx) => ({
@@ -49,7 +47,6 @@ export const declaration = {
   scope: 'document',
   retryWhenEmpty: true,
   source: {
-    kind: 'server',
     enabledBy: [{ capability: 'declarationProvider', method: DeclarationRequest.method }],
     client: { textDocument: { declaration: { dynamicRegistration: true, linkSupport: true } } },
     run: async (request, ctx) => ({
@@ -67,7 +64,6 @@ export const implementation = {
   scope: 'everyProject',
   retryWhenEmpty: true,
   source: {
-    kind: 'server',
     enabledBy: [{ capability: 'implementationProvider', method: ImplementationRequest.method }],
     client: { textDocument: { implementation: { dynamicRegistration: true, linkSupport: true } } },
     run: async (request, ctx) => ({
@@ -84,7 +80,6 @@ export const references = {
   scope: 'everyProject',
   retryWhenEmpty: true,
   source: {
-    kind: 'server',
     enabledBy: [{ capability: 'referencesProvider', method: ReferencesRequest.method }],
     client: { textDocument: { references: { dynamicRegistration: true } } },
     // The seam's references always include the declaration.

@@ -9,7 +9,6 @@ export const documentSymbols = {
   scope: 'document',
   retryWhenEmpty: true,
   source: {
-    kind: 'server',
     enabledBy: [{ capability: 'documentSymbolProvider', method: DocumentSymbolRequest.method }],
     client: {
       textDocument: {
@@ -31,7 +30,6 @@ export const workspaceSymbols = {
   // Retried by the provider's fan-out, per server, once that server has analysed an open document.
   retryWhenEmpty: true,
   source: {
-    kind: 'server',
     enabledBy: [{ capability: 'workspaceSymbolProvider', method: WorkspaceSymbolRequest.method }],
     client: { workspace: { symbol: { dynamicRegistration: true, symbolKind: { valueSet: allSymbolKinds } } } },
     run: { byProvider: 'asks every server the root needs and merges their answers (ProfileProvider.workspaceSymbols)' },

@@ -16,7 +16,6 @@ export const prepareTypeHierarchy = {
   scope: 'document',
   retryWhenEmpty: false,
   source: {
-    kind: 'server',
     enabledBy,
     client,
     run: async (request, ctx) => ({
@@ -34,7 +33,6 @@ export const supertypes = {
   scope: 'document',
   retryWhenEmpty: false,
   source: {
-    kind: 'server',
     enabledBy,
     client,
     run: async (request, ctx) => ({
@@ -52,7 +50,6 @@ export const subtypes = {
   scope: 'document',
   retryWhenEmpty: false,
   source: {
-    kind: 'server',
     enabledBy,
     client,
     run: async (request, ctx) => ({

@@ -24,9 +24,9 @@ export class ProjectLoader {
   /** Per server: the project graph its pinned files were chosen from, and what opening them covered. */
   private readonly loaded = new WeakMap<LanguageServer, ProjectLoad>()
   /** Per pyright server: the files outside every configuration's program that were opened, and the coverage. */
-  private readonly pythonLoads = new WeakMap<LanguageServer, PythonLoad>()
+  private readonly pythonLoads = new WeakMap<LanguageServer, PinnedLoad>()
   /** Per gopls server: one file of every Go package, opened, and the coverage. */
-  private readonly goLoads = new WeakMap<LanguageServer, PythonLoad>()
+  private readonly goLoads = new WeakMap<LanguageServer, PinnedLoad>()
   /** Servers that saw files created or deleted since their projects were loaded (loose files to re-plan). */
   private readonly replan = new WeakSet<LanguageServer>()
   /** Per (server folder, profile): the TypeScript project graph, until one of its config files changes. */
@@ -172,36 +172,25 @@ export class ProjectLoader {
    * open-document limit, like TypeScript's files of no project.
    */
   private loadPyrightFiles(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile): Promise<LspSearchCoverage> {
-    const previous = this.pythonLoads.get(server)
-    if (previous !== undefined && !this.replan.has(server) && previous.opened.every((file) => server.documents.get(file) !== undefined))
-      return previous.coverage
-    this.replan.delete(server)
-    const load: PythonLoad = {
-      opened: [],
-      settled: false,
-      coverage: Promise.resolve({ projectsSearched: 0, projectsFound: 0, complete: false }),
-    }
-    load.coverage = (async () => {
+    return this.pinnedLoad(this.pythonLoads, server, async () => {
       const projects = server.projectCount
       const scopes = [server.spec.root, ...(server.spec.folders ?? [])].map((folder) => pyrightScope(folder))
       const sources = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 20_000)
       const loose = sources.files.filter((file) => !scopes.some((scope) => inScope(scope, file)) && workspace.containment.contains(file))
       const budget = this.pinBudget()
       const { opened, failed, skipped } = await openPinned(server, profile, loose.slice(0, budget))
-      load.opened = opened
       const missed = Math.max(0, loose.length - budget) + (sources.complete ? 0 : 1) + failed
-      load.settled = true
       return {
-        projectsSearched: projects,
-        projectsFound: projects,
-        ...(missed > 0 ? { filesNotSearched: missed } : {}),
-        ...skipped.field(),
-        complete: missed === 0 && skipped.total === 0,
+        opened,
+        coverage: {
+          projectsSearched: projects,
+          projectsFound: projects,
+          ...(missed > 0 ? { filesNotSearched: missed } : {}),
+          ...skipped.field(),
+          complete: missed === 0 && skipped.total === 0,
+        },
       }
-    })()
-    this.pythonLoads.set(server, load)
-    load.coverage.catch(() => this.pythonLoads.get(server) === load && this.pythonLoads.delete(server))
-    return load.coverage
+    })
   }
 
   /**
@@ -213,34 +202,49 @@ export class ProjectLoader {
    * first answer sees what it sees with every file open.
    */
   private loadGoPackages(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile): Promise<LspSearchCoverage> {
-    const previous = this.goLoads.get(server)
-    if (previous !== undefined && !this.replan.has(server) && previous.opened.every((file) => server.documents.get(file) !== undefined))
-      return previous.coverage
-    this.replan.delete(server)
-    const load: PythonLoad = {
-      opened: [],
-      settled: false,
-      coverage: Promise.resolve({ projectsSearched: 0, projectsFound: 0, complete: false }),
-    }
-    load.coverage = (async () => {
+    return this.pinnedLoad(this.goLoads, server, async () => {
       const sources = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 20_000)
       const usable = sources.files.filter((file) => workspace.containment.contains(file) && !this.oversized(file))
       const packages = await goPackageFiles(server.spec.root, usable)
       const budget = this.pinBudget()
       const { opened, failed, skipped } = await openPinned(server, profile, packages.slice(0, budget))
-      load.opened = opened
       const missed = Math.max(0, packages.length - budget) + (sources.complete ? 0 : 1) + failed
-      load.settled = true
       return {
-        projectsSearched: opened.length,
-        projectsFound: packages.length,
-        ...(missed > 0 ? { filesNotSearched: missed } : {}),
-        ...skipped.field(),
-        complete: missed === 0 && skipped.total === 0,
+        opened,
+        coverage: {
+          projectsSearched: opened.length,
+          projectsFound: packages.length,
+          ...(missed > 0 ? { filesNotSearched: missed } : {}),
+          ...skipped.field(),
+          complete: missed === 0 && skipped.total === 0,
+        },
       }
-    })()
-    this.goLoads.set(server, load)
-    load.coverage.catch(() => this.goLoads.get(server) === load && this.goLoads.delete(server))
+    })
+  }
+
+  /**
+   * A load that opens and pins files for a server (pyright's files of no configuration, one file of every Go
+   * package), kept until files are created or deleted or one of its files is closed; a failed one is forgotten.
+   */
+  private pinnedLoad(
+    loads: WeakMap<LanguageServer, PinnedLoad>,
+    server: LanguageServer,
+    open: () => Promise<{ opened: string[]; coverage: LspSearchCoverage }>,
+  ): Promise<LspSearchCoverage> {
+    const previous = loads.get(server)
+    if (previous !== undefined && this.stillOpen(server, previous.opened)) return previous.coverage
+    this.replan.delete(server)
+    const load: PinnedLoad = {
+      opened: [],
+      settled: false,
+      coverage: open().then(({ opened, coverage }) => {
+        load.opened = opened
+        load.settled = true
+        return coverage
+      }),
+    }
+    loads.set(server, load)
+    load.coverage.catch(() => loads.get(server) === load && loads.delete(server))
     return load.coverage
   }
 
@@ -341,7 +345,8 @@ interface ProjectLoad {
 }
 
 /** What opening a pyright server's files outside every configuration (or a gopls server's packages) covered. */
-interface PythonLoad {
+/** Files opened and pinned for a server, and the coverage that gave. */
+interface PinnedLoad {
   opened: string[]
   coverage: Promise<LspSearchCoverage>
   /** The coverage is known. */

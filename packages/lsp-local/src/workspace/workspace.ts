@@ -137,30 +137,7 @@ export class LocalWorkspace implements LspWorkspace {
     )
     // 2. Hashes and versions re-checked: nothing is written when one is stale.
     const expected = new Map(Object.entries(options.expectedHashes ?? {}).map(([path, hash]) => [this.containment.fresh(path).path, hash]))
-    for (const [path, hash] of expected) {
-      const current = await readFile(path, 'utf8').then(contentHash, () => undefined)
-      if (current !== hash)
-        throw new LspError(
-          'STALE_VERSION',
-          `${path} changed since the edit was computed (its content hash differs); compute the edit again`,
-          { data: { path } },
-        )
-    }
-    for (const { op, path } of resolved) {
-      if (op.type !== 'edit' || op.version === null) continue
-      for (const server of this.host.liveServersUnder(this.root)) {
-        const document = server.documents.get(path)
-        if (document === undefined) continue
-        const onDisk = await readFile(path, 'utf8').then(contentHash, () => undefined)
-        if (!sameTextAs(document, op.version) || document.hash !== onDisk) {
-          throw new LspError(
-            'STALE_VERSION',
-            `${path} is at version ${document.version}${document.hash !== onDisk ? ' and changed on disk since' : ''}, but the edit was computed for version ${op.version}; compute it again`,
-            { data: { path } },
-          )
-        }
-      }
-    }
+    await this.assertCurrent(resolved, expected)
     // 3. Apply in order, journaling how to undo each step.
     const undo: Array<() => Promise<void>> = []
     const files = new Map<string, { path: string; hashBefore?: string; hashAfter?: string; editCount: number; saved: boolean }>()
@@ -283,6 +260,40 @@ export class LocalWorkspace implements LspWorkspace {
     this.reads.clear()
     await this.notifyServers(events)
     return { files: [...files.values()], resourceOperations }
+  }
+
+  /**
+   * Every expected hash still matches the disk, and every edit computed for a document version still matches
+   * the servers' documents and the disk: STALE_VERSION otherwise, before anything is written.
+   */
+  private async assertCurrent(
+    resolved: ReadonlyArray<{ op: LspWorkspaceEdit['operations'][number]; path: string }>,
+    expected: ReadonlyMap<string, string>,
+  ): Promise<void> {
+    for (const [path, hash] of expected) {
+      const current = await readFile(path, 'utf8').then(contentHash, () => undefined)
+      if (current !== hash)
+        throw new LspError(
+          'STALE_VERSION',
+          `${path} changed since the edit was computed (its content hash differs); compute the edit again`,
+          { data: { path } },
+        )
+    }
+    for (const { op, path } of resolved) {
+      if (op.type !== 'edit' || op.version === null) continue
+      for (const server of this.host.liveServersUnder(this.root)) {
+        const document = server.documents.get(path)
+        if (document === undefined) continue
+        const onDisk = await readFile(path, 'utf8').then(contentHash, () => undefined)
+        if (!sameTextAs(document, op.version) || document.hash !== onDisk) {
+          throw new LspError(
+            'STALE_VERSION',
+            `${path} is at version ${document.version}${document.hash !== onDisk ? ' and changed on disk since' : ''}, but the edit was computed for version ${op.version}; compute it again`,
+            { data: { path } },
+          )
+        }
+      }
+    }
   }
 
   /** Tells every running server under this root what changed: open documents are re-synced, the rest announced. */
