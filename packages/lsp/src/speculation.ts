@@ -8,21 +8,27 @@ import type { Registration, Registry } from './registry.js'
  * provider that owns each file; what no provider can check is said so, file by file.
  */
 
-/** Splits a speculative check by the provider that owns each file; what no provider can check is said so. */
-export async function speculateAcross(
-  registry: Registry,
-  request: LspSpeculationRequest,
-  signal: AbortSignal | undefined,
-): Promise<LspSpeculationResult> {
-  const workspace = registry.workspaceAt(normalizeRoot(request.root))
-  if (workspace === undefined) throw new LspError('UNAVAILABLE', `no workspace is open at "${request.root}"`)
-  const root = workspace.root
+/** The files one provider is asked to check: the edited documents it owns, and the paths it reports on. */
+interface SpeculationGroup {
+  readonly documents: LspSpeculationRequest['documents'][number][]
+  readonly paths: string[]
+}
+
+/** A speculative check split by owner: the paths asked for, each provider's group, and what none can check. */
+interface SpeculationPlan {
+  readonly paths: ReadonlyArray<string>
+  readonly groups: ReadonlyMap<Registration, SpeculationGroup>
+  readonly unchecked: ReadonlyMap<string, LspSpeculatedFile>
+}
+
+/** Splits a request's documents and paths (each contained to `root`) by the provider that owns each file. */
+function planSpeculation(registry: Registry, root: string, request: LspSpeculationRequest): SpeculationPlan {
   const inside = (path: string): string => {
     const absolute = resolveInRoot(root, path)
     if (!isWithin(root, absolute)) throw new LspError('OUTSIDE_WORKSPACE', `"${path}" is outside the workspace ${root}`)
     return absolute
   }
-  const groups = new Map<Registration, { documents: LspSpeculationRequest['documents'][number][]; paths: string[] }>()
+  const groups = new Map<Registration, SpeculationGroup>()
   const group = (registration: Registration) => {
     let known = groups.get(registration)
     if (known === undefined) groups.set(registration, (known = { documents: [], paths: [] }))
@@ -47,6 +53,41 @@ export async function speculateAcross(
       })
     } else group(owner.registration).paths.push(path)
   }
+  return { paths, groups, unchecked }
+}
+
+/** Asks one provider to check its group; a failure other than cancellation marks its files unavailable, with why. */
+async function askProvider(
+  registration: Registration,
+  group: SpeculationGroup,
+  root: string,
+  waitMs: LspSpeculationRequest['waitMs'],
+  signal: AbortSignal,
+): Promise<ReadonlyArray<LspSpeculatedFile>> {
+  try {
+    return (await registration.provider.speculate!({ root, documents: group.documents, paths: group.paths, waitMs }, signal)).files
+  } catch (cause) {
+    const error = toLspError(cause, 'SERVER_ERROR', 'speculate')
+    if (error.code === 'CANCELLED' || signal.aborted) throw error
+    return group.paths.map((path): LspSpeculatedFile => ({
+      path,
+      freshness: 'unavailable',
+      diagnostics: [],
+      note: `${error.code}: ${error.message}`,
+    }))
+  }
+}
+
+/** Splits a speculative check by the provider that owns each file; what no provider can check is said so. */
+export async function speculateAcross(
+  registry: Registry,
+  request: LspSpeculationRequest,
+  signal: AbortSignal | undefined,
+): Promise<LspSpeculationResult> {
+  const workspace = registry.workspaceAt(normalizeRoot(request.root))
+  if (workspace === undefined) throw new LspError('UNAVAILABLE', `no workspace is open at "${request.root}"`)
+  const root = workspace.root
+  const { paths, groups, unchecked } = planSpeculation(registry, root, request)
   const controller = new AbortController()
   const abort = () => controller.abort(signal?.reason)
   if (signal?.aborted === true) abort()
@@ -55,25 +96,7 @@ export async function speculateAcross(
     const answers = await Promise.all(
       [...groups]
         .filter(([registration, g]) => g.paths.length > 0 && registration.provider.speculate !== undefined)
-        .map(async ([registration, g]) => {
-          try {
-            return (
-              await registration.provider.speculate!(
-                { root, documents: g.documents, paths: g.paths, waitMs: request.waitMs },
-                controller.signal,
-              )
-            ).files
-          } catch (cause) {
-            const error = toLspError(cause, 'SERVER_ERROR', 'speculate')
-            if (error.code === 'CANCELLED' || controller.signal.aborted) throw error
-            return g.paths.map((path): LspSpeculatedFile => ({
-              path,
-              freshness: 'unavailable',
-              diagnostics: [],
-              note: `${error.code}: ${error.message}`,
-            }))
-          }
-        }),
+        .map(([registration, g]) => askProvider(registration, g, root, request.waitMs, controller.signal)),
     )
     const byPath = new Map(answers.flat().map((file) => [file.path, file]))
     return {
