@@ -1,20 +1,33 @@
-import { check, describeLocations, expect, find, landsOn, linePrefix } from './check-kit.js'
+import type { FixtureSite } from './fixture-record.js'
+import { check, describeLocations, expect, find, landsOn, linePrefix, type CheckContext, type Found } from './check-kit.js'
 
 // Checks that a provider navigates the code: to definitions, declarations, types, implementations and
 // references, and up and down the call and type hierarchies.
+
+/**
+ * Asks a navigation operation at `from` (found in the fixture) and expects an answer on `to`: on its name when
+ * `selection`, anywhere in its range otherwise. Returns what was found, for the report.
+ */
+async function expectLanding(
+  { fixture, root, query }: CheckContext,
+  operation: 'definition' | 'declaration' | 'typeDefinition',
+  from: FixtureSite | Found,
+  to: FixtureSite,
+  selection: boolean,
+): Promise<string> {
+  const use = 'path' in from ? from : await find(fixture, from)
+  const target = await find(fixture, to)
+  const result = await query({ operation, root, path: use.path, position: use.position })
+  expect(landsOn(result.locations, target, selection), `expected ${target.where}, got ${describeLocations(result.locations, root)}`)
+  return describeLocations(result.locations, root)
+}
 
 export const definitionCheck = check({
   id: 'definition',
   name: 'definition lands on the declaration',
   needs: ['definition'],
   uses: ['definition'],
-  async run({ fixture, root, query }, { definition }) {
-    const use = await find(fixture, definition.use)
-    const target = await find(fixture, definition.declaration)
-    const result = await query({ operation: 'definition', root, path: use.path, position: use.position })
-    expect(landsOn(result.locations, target, true), `expected ${target.where}, got ${describeLocations(result.locations, root)}`)
-    return describeLocations(result.locations, root)
-  },
+  run: (context, { definition }) => expectLanding(context, 'definition', definition.use, definition.declaration, true),
 })
 
 export const definitionUtf16Check = check({
@@ -29,10 +42,7 @@ export const definitionUtf16Check = check({
       [...before].some((c) => (c.codePointAt(0) ?? 0) > 0xffff),
       `the fixture's use of ${nonAscii.name} (${use.where}) should follow a character outside the BMP on its line`,
     )
-    const target = await find(fixture, nonAscii.declaration)
-    const result = await query({ operation: 'definition', root, path: use.path, position: use.position })
-    expect(landsOn(result.locations, target, true), `expected ${target.where}, got ${describeLocations(result.locations, root)}`)
-    return describeLocations(result.locations, root)
+    return expectLanding({ fixture, root, query }, 'definition', use, nonAscii.declaration, true)
   },
 })
 
@@ -41,13 +51,7 @@ export const declarationCheck = check({
   name: 'declaration lands on the declaration',
   needs: ['declaration'],
   uses: ['definition'],
-  async run({ fixture, root, query }, { definition }) {
-    const use = await find(fixture, definition.use)
-    const target = await find(fixture, definition.declaration)
-    const result = await query({ operation: 'declaration', root, path: use.path, position: use.position })
-    expect(landsOn(result.locations, target, false), `expected ${target.where}, got ${describeLocations(result.locations, root)}`)
-    return describeLocations(result.locations, root)
-  },
+  run: (context, { definition }) => expectLanding(context, 'declaration', definition.use, definition.declaration, false),
 })
 
 export const typeDefinitionCheck = check({
@@ -55,13 +59,7 @@ export const typeDefinitionCheck = check({
   name: 'typeDefinition lands on the type of a variable',
   needs: ['typeDefinition'],
   uses: ['typeDefinition'],
-  async run({ fixture, root, query }, { typeDefinition }) {
-    const use = await find(fixture, typeDefinition.use)
-    const target = await find(fixture, typeDefinition.type)
-    const result = await query({ operation: 'typeDefinition', root, path: use.path, position: use.position })
-    expect(landsOn(result.locations, target, false), `expected ${target.where}, got ${describeLocations(result.locations, root)}`)
-    return describeLocations(result.locations, root)
-  },
+  run: (context, { typeDefinition }) => expectLanding(context, 'typeDefinition', typeDefinition.use, typeDefinition.type, false),
 })
 
 export const implementationCheck = check({
