@@ -68,11 +68,28 @@ function pick(daemons: ReadonlyArray<Listed>, key: string | undefined, command: 
   )
 }
 
-/** Waits until the daemon's socket no longer answers (it stops within its own bounded shutdown). */
+/** Whether a process still runs (a zombie, exited and not yet reaped, does not). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  try {
+    return !/^\S+ \(.*\) Z /s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return true
+  }
+}
+
+/**
+ * Waits until the daemon's socket no longer answers and its process is gone (it stops within its own bounded
+ * shutdown: the socket goes first, the language servers after), so "stopped" is said only once it is.
+ */
 async function stopped(daemon: Listed, deadlineMs: number): Promise<boolean> {
   const deadline = Date.now() + deadlineMs
   while (Date.now() < deadline) {
-    if ((await health(daemon.socket, 500)) === undefined) return true
+    if ((await health(daemon.socket, 500)) === undefined && (daemon.health === undefined || !running(daemon.health.pid))) return true
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   return false
@@ -138,7 +155,7 @@ export async function runDaemon(args: ReadonlyArray<string>, io: CliIo): Promise
       if (await stopped(target, 30_000)) io.stdout.write(`stopped ${target.key} (pid ${target.health.pid})\n`)
       else {
         failed++
-        io.stderr.write(`codeseam: ${target.key} (pid ${target.health.pid}) still answers 30 s after SIGTERM\n`)
+        io.stderr.write(`codeseam: ${target.key} (pid ${target.health.pid}) still answers or runs 30 s after SIGTERM\n`)
       }
     }
     return failed === 0 ? exitCodes.ok : exitCodes.failed
