@@ -180,12 +180,23 @@ export function hotReferencesQuery(workspace: GeneratedWorkspace): ReadQuery {
 /** The read mix on this repository (files read from disk by the caller). */
 export function repositoryReadMix(files: ReadonlyMap<string, string>): ReadQuery[] {
   const service = 'packages/lsp/src/service.ts'
+  const routing = 'packages/lsp/src/query-routing.ts'
+  const validation = 'packages/lsp/src/provider-validation.ts'
   return [
-    queryAt(files, 'definition: resolveInRoot', 'definition', service, 'resolveInRoot(root, item.path)', 0, {
+    queryAt(files, 'definition: resolveInRoot', 'definition', routing, 'resolveInRoot(root, item.path)', 0, {
       file: 'packages/lsp/src/paths.ts',
     }),
     queryAt(files, 'references: createLsp', 'references', service, 'function createLsp', 0, { minLocations: 2 }, 'function '.length),
-    queryAt(files, 'hover: LspError', 'hover', service, "new LspError('INVALID_PROVIDER'", 0, { hoverIncludes: 'LspError' }, 'new '.length),
+    queryAt(
+      files,
+      'hover: LspError',
+      'hover',
+      validation,
+      "new LspError('INVALID_PROVIDER'",
+      0,
+      { hoverIncludes: 'LspError' },
+      'new '.length,
+    ),
     queryAt(
       files,
       'documentSymbols: service.ts',
@@ -200,4 +211,8 @@ export function repositoryReadMix(files: ReadonlyMap<string, string>): ReadQuery
 }
 
 /** Files of this repository the repository mix reads. */
-export const repositoryMixFiles = ['packages/lsp/src/service.ts'] as const
+export const repositoryMixFiles = [
+  'packages/lsp/src/service.ts',
+  'packages/lsp/src/query-routing.ts',
+  'packages/lsp/src/provider-validation.ts',
+] as const

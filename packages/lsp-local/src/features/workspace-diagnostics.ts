@@ -13,7 +13,7 @@ import type { CatchUp } from '../workspace/disk-sync.js'
 import { acquire, type Serving } from './serving.js'
 import { Translator } from './translate.js'
 import { breachOf, SkippedFiles } from '../documents/file-limits.js'
-import { languageIdOf } from '../workspace/files.js'
+import { languageIdOf } from '../policy/files.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
 
 /** How many of the files a bounded answer left out it names. */

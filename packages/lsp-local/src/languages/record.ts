@@ -2,7 +2,6 @@ import type { LspError, LspLanguageFacts, LspOperation, LspSymbolKind } from '@c
 
 import type { SupportTable } from '../policy/profile-operations.js'
 import type { ProjectRootRule, ReadinessRule, ServerProfile } from '../policy/profiles.js'
-import type { ConfigWatch } from '../workspace/disk-watch.js'
 
 /*
  * One record per built-in language server: everything codeseam knows about it, in one folder
@@ -10,6 +9,15 @@ import type { ConfigWatch } from '../workspace/disk-watch.js'
  * key's environment and the docs' language tables are all derived from these records (RFC 0016); nothing
  * else lists languages.
  */
+
+/**
+ * Files to watch besides the languages' own, and what to do when one changes: project configs (TypeScript's
+ * tsconfig*.json and `extends` targets), or the layout a record wrote a copy of (clangd's compile_commands.json).
+ */
+export interface ConfigWatch {
+  isConfig(path: string): boolean
+  onConfigChange(): void
+}
 
 /** Where a server's executable was found, or why it was not. */
 export type Located =

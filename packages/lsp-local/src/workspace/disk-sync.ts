@@ -7,7 +7,7 @@ import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { statKey } from '../documents/stat-key.js'
 import { DiskWatch, type ConfigWatch } from './disk-watch.js'
-import { languageIdOf, listFiles, profileExtensions, profileFileNames } from './files.js'
+import { languageIdOf, listFiles, profileExtensions, profileFileNames } from '../policy/files.js'
 
 /** What disk sync tells, and asks, the project loader. */
 export interface DiskSyncHooks {

@@ -5,13 +5,11 @@ import * as nodePath from 'node:path'
 import { extensionOf, pathToUri } from '@codeseam/lsp'
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/node'
 
-import { skippedFolders } from './files.js'
+import { skippedFolders } from '../policy/files.js'
 
-/** Project configs to watch besides the languages' files (TypeScript's tsconfig*.json and `extends` targets). */
-export interface ConfigWatch {
-  isConfig(path: string): boolean
-  onConfigChange(): void
-}
+import type { ConfigWatch } from '../languages/record.js'
+
+export type { ConfigWatch } from '../languages/record.js'
 
 /**
  * Watches one server's project folder for files of its languages created, changed or deleted by someone

@@ -1,6 +1,6 @@
 import type { ServerProfile } from '../policy/profiles.js'
 import type { EditorServices } from '../server/markdown-client.js'
-import { listFiles, profileExtensions } from './files.js'
+import { listFiles, profileExtensions } from '../policy/files.js'
 
 /** Markdown files the Markdown server is told of (the workspace index it searches for symbols and link targets). */
 export const editorFileLimit = 5_000

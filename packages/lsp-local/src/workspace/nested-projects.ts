@@ -4,7 +4,7 @@ import * as nodePath from 'node:path'
 import type { ServerProfile } from '../policy/profiles.js'
 import { recordFor } from '../languages/index.js'
 import { mergeSettings } from '../languages/settings.js'
-import { listFiles } from './files.js'
+import { listFiles } from '../policy/files.js'
 
 /**
  * Nested projects under a server's root, for a `workspaceFolders` profile (pyright). A nested folder with a

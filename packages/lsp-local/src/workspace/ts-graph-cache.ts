@@ -2,7 +2,7 @@ import { statSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
 import type { ServerProfile } from '../policy/profiles.js'
-import { listFiles } from './files.js'
+import { listFiles } from '../policy/files.js'
 import { discoverTsProjects, isTsConfigName, type TsProjectGraph } from './ts-projects.js'
 
 /**

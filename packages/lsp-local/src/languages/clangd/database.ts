@@ -5,8 +5,8 @@ import { realpathSync } from 'node:fs'
 import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
-import type { ConfigWatch } from '../../workspace/disk-watch.js'
-import { listFiles, skippedFolders } from '../../workspace/files.js'
+import type { ConfigWatch } from '../record.js'
+import { listFiles, skippedFolders } from '../../policy/files.js'
 import { codeseamCacheDir } from '../lookup.js'
 
 /*

@@ -5,7 +5,7 @@ import { builtInFactsFor } from '@codeseam/lsp'
 import type { SupportTable } from '../../policy/profile-operations.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { dropFlag } from '../settings.js'
-import { profileExtensions } from '../../workspace/files.js'
+import { profileExtensions } from '../../policy/files.js'
 
 import { databaseEnvironment, databaseWatch } from './database.js'
 import { clangdMajor, findClangd } from './lookup.js'

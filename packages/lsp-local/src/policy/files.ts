@@ -3,7 +3,7 @@ import * as nodePath from 'node:path'
 
 import { extensionOf, normalizeExtension } from '@codeseam/lsp'
 
-import type { ServerProfile } from '../policy/profiles.js'
+import type { ServerProfile } from './profiles.js'
 
 /** Folders never walked: dependencies, build output, VCS and caches. */
 export const skippedFolders: ReadonlySet<string> = new Set([
