@@ -40,7 +40,8 @@ export async function answeredByDerivation(
 ): Promise<boolean> {
   if (!derivesWhenMissing(request.operation)) return false
   if ('item' in request && isDerivedItem(request.item)) return true
-  const { server, release } = await acquire(serving.host.slotFor(workspace, serving.profile, path), deadline, signal)
+  const group = serving.host.groupOf(workspace, request.workspaceRoots)
+  const { server, release } = await acquire(serving.host.slotFor(workspace, serving.profile, path, group), deadline, signal)
   try {
     return derivedFrom(negotiatedOperations(server.capabilities, server.registrations)).includes(request.operation)
   } finally {

@@ -49,7 +49,7 @@ export async function speculate(
   // Each server whose files are asked for sees the whole edit: a caller's server must see the callee's new text.
   const bySlot = new Map<ServerSlot, string[]>()
   for (const path of paths) {
-    const slot = serving.host.slotFor(workspace, serving.profile, path)
+    const slot = serving.host.slotFor(workspace, serving.profile, path, serving.host.groupOf(workspace, request.workspaceRoots))
     bySlot.set(slot, [...(bySlot.get(slot) ?? []), path])
   }
   const files = new Map<string, LspSpeculatedFile>()
