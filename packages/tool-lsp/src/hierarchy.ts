@@ -1,4 +1,4 @@
-import { LspError, toModelPosition, type LspHierarchyItem, type LspRange, type LspResultMeta } from '@codeseam/lsp'
+import { LspError, toModelPosition, type LspHierarchyItem, type LspRange, type LspResultMeta, type LspWorkspaceInfo } from '@codeseam/lsp'
 import { Schema } from 'effect'
 
 import { clampLimit, paginate, queryFingerprint } from './budget.js'
@@ -14,7 +14,8 @@ import {
   SymbolKind,
   TargetInput,
 } from './schemas.js'
-import { joinNotices, noticeFor, readinessOf, resolveToolTarget, shown, targetOutput, worstReadiness } from './targeting.js'
+import { OtherRootField, placed } from './placement.js'
+import { joinNotices, noticeFor, readinessOf, resolveToolTarget, targetOutput, worstReadiness } from './targeting.js'
 
 /** Directions a model can walk. */
 export const hierarchyKinds = ['callers', 'callees', 'supertypes', 'subtypes'] as const
@@ -60,6 +61,7 @@ const symbolFields = {
   kind: SymbolKind,
   detail: Schema.optional(Schema.String),
   path: Schema.String,
+  rootId: OtherRootField,
   line: PositiveInt,
   column: PositiveInt,
 }
@@ -118,18 +120,25 @@ interface Hop {
   readonly callSites?: ReadonlyArray<LspRange>
 }
 
-function nodeId(root: string, item: LspHierarchyItem): string {
-  return `${item.name}@${shown(root, item.path)}:${item.selectionRange.start.line + 1}`
+/** The target's root and the workspace's open roots: where a node's path is shown from (RFC 0025). */
+interface Where {
+  readonly root: string
+  readonly roots: ReadonlyArray<LspWorkspaceInfo>
 }
 
-function toNode(root: string, item: LspHierarchyItem, depth: number): Node {
+function nodeId(where: Where, item: LspHierarchyItem): string {
+  const place = placed(where.roots, where.root, item.path)
+  return `${item.name}@${place.rootId === undefined ? '' : `${place.rootId}:`}${place.path}:${item.selectionRange.start.line + 1}`
+}
+
+function toNode(where: Where, item: LspHierarchyItem, depth: number): Node {
   const position = toModelPosition(item.selectionRange.start)
   return {
-    id: nodeId(root, item),
+    id: nodeId(where, item),
     name: item.name,
     kind: item.kind,
     ...(item.detail === undefined || item.detail === '' ? {} : { detail: item.detail }),
-    path: shown(root, item.path),
+    ...placed(where.roots, where.root, item.path),
     line: position.line,
     column: position.column,
     depth,
@@ -170,6 +179,7 @@ export const codeHierarchy = defineTool({
   async execute(input, context) {
     const resolved = await resolveToolTarget(context, input.target, { firstMatch: input.firstMatch })
     const root = resolved.root
+    const where: Where = { root, roots: context.roots }
     const typeWalk = input.kind === 'supertypes' || input.kind === 'subtypes'
     const prepared = await context.lsp.query(
       {
@@ -212,7 +222,7 @@ export const codeHierarchy = defineTool({
     const nodes = new Map<string, Node>()
     const edges: Edge[] = []
     const truncated = { nodes: false, edges: false, time: false }
-    const rootNode = toNode(root, start, 0)
+    const rootNode = toNode(where, start, 0)
     nodes.set(rootNode.id, rootNode)
     let frontier: Array<{ item: LspHierarchyItem; hops?: Hop[] }> = [{ item: start, hops: first.hops }]
     const failures: string[] = []
@@ -243,15 +253,15 @@ export const codeHierarchy = defineTool({
             throw error
           }
         }
-        const fromId = nodeId(root, entry.item)
+        const fromId = nodeId(where, entry.item)
         for (const hop of hops) {
-          const id = nodeId(root, hop.item)
+          const id = nodeId(where, hop.item)
           if (!nodes.has(id)) {
             if (nodes.size >= limit) {
               truncated.nodes = true
               continue
             }
-            nodes.set(id, toNode(root, hop.item, level))
+            nodes.set(id, toNode(where, hop.item, level))
             if (level < depth) next.push({ item: hop.item })
           }
           if (edges.length >= maxEdges) {
@@ -280,7 +290,7 @@ export const codeHierarchy = defineTool({
       target: targetOutput(resolved),
       root: rootNode,
       direct: direct.items.map((hop) => {
-        const node = toNode(root, hop.item, 1)
+        const node = toNode(where, hop.item, 1)
         const { depth: _depth, ...rest } = node
         return { ...rest, ...(hop.callSites === undefined ? {} : { callSites: hop.callSites.map(callSite) }) }
       }),
@@ -305,7 +315,7 @@ export const codeHierarchy = defineTool({
         d.callSites === undefined || d.callSites.length === 0
           ? ''
           : `  calls at ${d.callSites.map((s) => `${s.line}:${s.column}`).join(', ')}`
-      body.push(`  ${d.kind} ${d.name}  ${at(d.path, d.line, d.column)}${sites}`)
+      body.push(`  ${d.kind} ${d.name}  ${at(d.path, d.line, d.column)}${d.rootId === undefined ? '' : ` (in root ${d.rootId})`}${sites}`)
     }
     const graph: string[] = []
     if (result.graph.depth > 1) {

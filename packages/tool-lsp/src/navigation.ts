@@ -16,7 +16,8 @@ import {
   TargetInput,
 } from './schemas.js'
 import { snippetLine, snippetWindow, sourceReader } from './sources.js'
-import { joinNotices, noticeFor, readinessOf, resolveToolTarget, shown, targetOutput } from './targeting.js'
+import { placed, placedText, OtherRootField } from './placement.js'
+import { joinNotices, noticeFor, readinessOf, resolveToolTarget, targetOutput } from './targeting.js'
 
 /** Navigation kinds a model picks from, each a seam operation. */
 export const navigationKinds = ['definition', 'typeDefinition', 'declaration', 'implementation', 'references'] as const
@@ -68,6 +69,7 @@ const LocationOutput = Schema.Struct({
 
 const FileGroupOutput = Schema.Struct({
   path: Schema.String,
+  rootId: OtherRootField,
   /** Locations in this file in the whole answer (not just this page). */
   count: NonNegativeInt,
   locations: Schema.Array(LocationOutput),
@@ -75,6 +77,7 @@ const FileGroupOutput = Schema.Struct({
 
 const BodyOutput = Schema.Struct({
   path: Schema.String,
+  rootId: OtherRootField,
   line: PositiveInt,
   endLine: PositiveInt,
   symbol: Schema.optional(Schema.String),
@@ -93,7 +96,7 @@ const NavigateOutput = Schema.Struct({
   /** This page's locations, grouped by file, in path order. */
   files: Schema.Array(FileGroupOutput),
   /** Every file with its count (up to 200 files), so the spread is visible even when the page is short. */
-  fileCounts: Schema.Array(Schema.Struct({ path: Schema.String, count: NonNegativeInt })),
+  fileCounts: Schema.Array(Schema.Struct({ path: Schema.String, rootId: OtherRootField, count: NonNegativeInt })),
   bodies: Schema.optional(Schema.Array(BodyOutput)),
   page: PageOutput,
   readiness: ReadinessOutput,
@@ -207,7 +210,7 @@ export const codeNavigate = defineTool({
       groups.set(location.path, group)
     }
     const files = [...groups.entries()].map(([path, locations]) => ({
-      path: shown(resolved.root, path),
+      ...placed(context.roots, resolved.root, path),
       count: counts.get(path) ?? locations.length,
       locations,
     }))
@@ -227,7 +230,7 @@ export const codeNavigate = defineTool({
         const text: string[] = []
         for (let l = first; l <= cappedLast; l++) text.push(source.lines.lineText(l))
         bodies.push({
-          path: shown(resolved.root, location.path),
+          ...placed(context.roots, resolved.root, location.path),
           line: first + 1,
           endLine: cappedLast + 1,
           ...(declared === undefined ? {} : { symbol: declared.qualifiedName }),
@@ -237,7 +240,9 @@ export const codeNavigate = defineTool({
       }
     }
 
-    const fileCounts = [...counts.entries()].slice(0, 200).map(([path, count]) => ({ path: shown(resolved.root, path), count }))
+    const fileCounts = [...counts.entries()]
+      .slice(0, 200)
+      .map(([path, count]) => ({ ...placed(context.roots, resolved.root, path), count }))
     const [, pluralNoun] = noun[input.kind]
     let notice = joinNotices(
       noticeFor(result.meta, all.length === 0, pluralNoun, resolved.rootId, resolved),
@@ -276,7 +281,7 @@ export const codeNavigate = defineTool({
     const [one, many] = noun[result.kind]
     const body: string[] = []
     for (const file of result.files) {
-      body.push(`${file.path} (${file.count})`)
+      body.push(`${placedText(file)} (${file.count})`)
       for (const location of file.locations) {
         const labels = [
           location.symbol === undefined ? undefined : `${location.kind === undefined ? '' : `${location.kind} `}${location.symbol}`,
@@ -293,10 +298,12 @@ export const codeNavigate = defineTool({
       }
     }
     for (const b of result.bodies ?? []) {
-      body.push(`--- ${b.symbol ?? 'definition'} ${at(b.path, b.line)}-${b.endLine}${b.truncated ? ' (cut at 200 lines)' : ''}`)
+      body.push(
+        `--- ${b.symbol ?? 'definition'} ${at(b.path, b.line)}-${b.endLine}${b.rootId === undefined ? '' : ` (in root ${b.rootId})`}${b.truncated ? ' (cut at 200 lines)' : ''}`,
+      )
       body.push(b.text)
     }
-    const others = result.fileCounts.filter((f) => !result.files.some((g) => g.path === f.path))
+    const others = result.fileCounts.filter((f) => !result.files.some((g) => g.path === f.path && g.rootId === f.rootId))
     return lines(
       renderTarget(result.target),
       `${plural(result.totalFound, one, many)} in ${plural(result.fileCount, 'file')}`,
@@ -308,7 +315,7 @@ export const codeNavigate = defineTool({
         ? undefined
         : `not on this page: ${others
             .slice(0, 30)
-            .map((f) => `${f.path} (${f.count})`)
+            .map((f) => `${placedText(f)} (${f.count})`)
             .join(', ')}${others.length > 30 ? ', …' : ''}`,
     )
   },

@@ -60,7 +60,7 @@ export async function fileQuery(
   signal: AbortSignal,
 ): Promise<LspQueryResult> {
   // The other open roots of the request's workspace: a server that shares them answers across them (RFC 0025).
-  const group = serving.host.groupOf(workspace, request.workspaceRoots)
+  const group = await serving.host.sharingGroup(workspace, request.workspaceRoots, serving.profile)
   const slot = serving.host.slotFor(workspace, serving.profile, path, group)
   const acquired = await acquire(slot, deadline, signal)
   const scope = scopeOf([workspace, ...group.filter((other) => slot.servesRoot(other.root))].map((w) => w.containment))

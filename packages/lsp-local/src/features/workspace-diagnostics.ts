@@ -33,7 +33,7 @@ export async function workspaceDiagnostics(
   const chosen = fairSelection(eligible.files, (path) => languageIdOf(serving.profile, path), maxFiles)
   const waitDeadline = Math.min(deadline, Date.now() + (request.waitMs ?? serving.host.config.diagnosticsWaitMs))
   // The other open roots of the request's workspace: a server that shares them is the one asked (RFC 0025).
-  const group = serving.host.groupOf(workspace, request.workspaceRoots)
+  const group = await serving.host.sharingGroup(workspace, request.workspaceRoots, serving.profile)
   const translator = new Translator(scopeOf([workspace, ...group].map((w) => w.containment)))
   const files: LspFileDiagnostics[] = []
   const analysed: string[] = []

@@ -28,7 +28,7 @@ export async function workspaceSymbols(
 ): Promise<LspQueryResult> {
   // A server shared with the workspace's other roots answers for all of them (RFC 0025): this root's answer keeps
   // its own symbols (the others are each root's own answer), without counting theirs as left out.
-  const group = serving.host.groupOf(workspace, workspaceRoots)
+  const group = await serving.host.sharingGroup(workspace, workspaceRoots, serving.profile)
   const translator = new Translator(scopeOf([workspace, ...group].map((w) => w.containment)))
   // A profile with no files of its languages under the root has nothing to say: start no server for it.
   const slots = (await serving.host.hasEligibleFiles(workspace, serving.profile))

@@ -96,6 +96,34 @@ export class HostCore implements LiveServers {
     })
   }
 
+  /**
+   * The other open roots of a request's workspace a profile's server may serve with the workspace's own: those
+   * holding files of its languages (a Python server takes no folder of TypeScript alone). Whether a root holds any
+   * is asked once per root and profile for the host's life.
+   */
+  async sharingGroup(
+    workspace: LocalWorkspace,
+    workspaceRoots: ReadonlyArray<string> | undefined,
+    profile: ServerProfile,
+  ): Promise<LocalWorkspace[]> {
+    const others = this.groupOf(workspace, workspaceRoots)
+    if (others.length === 0) return []
+    const eligible = await Promise.all(others.map((other) => this.holdsLanguages(other, profile)))
+    return others.filter((_, index) => eligible[index] === true)
+  }
+
+  private readonly holding = new Map<string, Promise<boolean>>()
+
+  private holdsLanguages(workspace: LocalWorkspace, profile: ServerProfile): Promise<boolean> {
+    const key = `${workspace.root}\0${profile.id}`
+    let known = this.holding.get(key)
+    if (known === undefined) {
+      known = this.hasEligibleFiles(workspace, profile).catch(() => false)
+      this.holding.set(key, known)
+    }
+    return known
+  }
+
   slotFor(workspace: LocalWorkspace, profile: ServerProfile, path: string, group: ReadonlyArray<LocalWorkspace> = []): ServerSlot {
     return this.pool.slotFor(workspace, profile, path, group)
   }

@@ -8,7 +8,8 @@ import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { watchdogIdle } from '../server/watchdog.js'
 import { listFiles, profileExtensions } from '../policy/files.js'
-import { layoutEnvironment, nestedProjects } from '../workspace/nested-projects.js'
+import { layoutEnvironment, nestedProjectsOf } from '../workspace/nested-projects.js'
+import { worktreesOfOneRepository } from '../workspace/worktrees.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
 import { recordFor } from '../languages/index.js'
 import type { FeatureFacts } from './feature-facts.js'
@@ -55,7 +56,7 @@ export class ServerPool {
         if (pid !== undefined) this.memory.watch(keyOf(slot.root, slot.profile), pid, config.limits.maxServerMemoryBytes)
       },
       escaped: (workspaceRoot) => hooks.escaped(workspaceRoot),
-      nested: (slot) => nestedProjects(slot.root, slot.profile),
+      nested: (slot) => nestedProjectsOf([slot.root, ...slot.sharedRoots], slot.profile),
       layout: (slot) => layoutEnvironment(slot.root, slot.profile),
     }
     this.unobserve = [
@@ -256,13 +257,16 @@ function servesUnder(slot: ServerSlot, root: string): boolean {
 /**
  * The roots one server serves for a request (RFC 0025), sorted so every session with the same roots finds the
  * same slot: the request's workspace and the other open roots of its workspace at the same trust, when the
- * profile's record shares roots, its server runs at the workspace root, and no root lies inside another (a
- * nested root is already served by its parent's server). Undefined: the workspace's own server.
+ * profile's record shares roots, its server runs at the workspace root, no root lies inside another (a nested
+ * root is already served by its parent's server) and no two are worktrees of one repository. Undefined: the
+ * workspace's own server.
  */
 function sharedGroup(workspace: LocalWorkspace, profile: ServerProfile, group: ReadonlyArray<LocalWorkspace>): string[] | undefined {
   if (group.length === 0 || recordFor(profile)?.sharesRoots !== true || profile.projectRoot === 'nearest') return undefined
   const roots = [...new Set([workspace.root, ...group.filter((other) => other.trust === workspace.trust).map((other) => other.root)])]
   if (roots.length < 2) return undefined
   if (roots.some((root) => roots.some((other) => other !== root && isWithin(other, root)))) return undefined
+  // Worktrees of one repository hold other versions of the same files: each keeps its own server.
+  if (worktreesOfOneRepository(roots)) return undefined
   return roots.sort()
 }

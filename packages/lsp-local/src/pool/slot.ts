@@ -178,7 +178,7 @@ export class ServerSlot {
       args: capped.args,
       root: this.root,
       folders: nested.folders,
-      projectCount: 1 + nested.folders.length + nested.plain.length,
+      projectCount: 1 + this.sharedRoots.length + nested.folders.length + nested.plain.length,
       ...(unscopedSettings === undefined ? {} : { unscopedSettings }),
       env: { ...capped.env, ...layout },
       initializationOptions: capped.initializationOptions,

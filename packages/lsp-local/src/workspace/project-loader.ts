@@ -1,7 +1,7 @@
 // Size: the one loader of every server's project model (TypeScript projects, pyright's programs, Go packages): they share the open-document pin budget and the re-plan state of a server, which splitting the class would spread over files.
 import { statSync } from 'node:fs'
 
-import { LspError, TelemetryAttr, TelemetrySpan, inSpan, telemetryId, type LspSearchCoverage } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, TelemetrySpan, inSpan, isWithin, telemetryId, type LspSearchCoverage } from '@codeseam/lsp'
 
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
@@ -182,10 +182,10 @@ export class ProjectLoader {
     profile: ServerProfile,
   ): Promise<LspSearchCoverage> {
     return this.pinnedLoad(this.pythonLoads, server, folder, async () => {
-      const own = folder === server.spec.root
-      // The server's own root counts its nested project folders; another root it serves counts as one.
-      const projects = own ? server.projectCount : 1
-      const scopes = [folder, ...(own ? (server.spec.folders ?? []) : [])].map((scope) => pyrightScope(scope))
+      // The server's own root counts every project folder but the other roots it serves, each of which counts one.
+      const projects = folder === server.spec.root ? server.projectCount - (server.spec.sharedRoots?.length ?? 0) : 1
+      const nested = (server.spec.folders ?? []).filter((each) => isWithin(folder, each))
+      const scopes = [folder, ...nested].map((scope) => pyrightScope(scope))
       const sources = await listFiles(folder, { extensions: profileExtensions(profile) }, 20_000)
       const loose = sources.files.filter((file) => !scopes.some((scope) => inScope(scope, file)) && workspace.containment.contains(file))
       const budget = this.pinBudget(server)
