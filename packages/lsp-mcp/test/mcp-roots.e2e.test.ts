@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -17,6 +17,8 @@ import { positionOf } from './support/workspace.js'
 // answers), never on time.
 
 type Json = any
+
+const multiRootFixture = nodePath.join(nodePath.dirname(fileURLToPath(import.meta.url)), '../../lsp-local/test/fixtures/multi-root-ts')
 
 /** A temp workspace with one TypeScript file exporting `symbol`; its folder name (the root id) starts with `name`. */
 async function workspace(name: string, symbol: string): Promise<string> {
@@ -176,6 +178,38 @@ describe('codeseam mcp without --root, a client with roots', () => {
     await mcp.client.sendRootsListChanged()
     expect(await workspaceIds(mcp.client)).toEqual([idOf(beta)])
     expect(mcp.listed()).toBe(0)
+  })
+})
+
+describe('two client roots, one importing the other (RFC 0025)', () => {
+  it('answers across the roots with one TypeScript server, naming the other root of each location', async () => {
+    const parent = await realpath(await mkdtemp(nodePath.join(tmpdir(), 'codeseam-roots-pair-')))
+    try {
+      await cp(multiRootFixture, parent, { recursive: true })
+      const [lib, app] = [nodePath.join(parent, 'lib'), nodePath.join(parent, 'app')]
+      const mcp = await connectWithRoots([], [rootOf(lib), rootOf(app)])
+      const references = await call(mcp.client, 'code_navigate', {
+        kind: 'references',
+        target: { path: 'src/shapes.ts', rootId: 'lib', symbol: 'totalArea' },
+      })
+      expect(references.files.filter((f: Json) => f.rootId === 'app').map((f: Json) => f.path)).toEqual(['src/main.ts'])
+      const definition = await call(mcp.client, 'code_navigate', {
+        kind: 'definition',
+        target: { path: 'src/main.ts', rootId: 'app', symbol: 'mixedArea' },
+      })
+      expect(definition.files.map((f: Json) => f.path)).toEqual(['src/main.ts'])
+      const across = await call(mcp.client, 'code_navigate', {
+        kind: 'definition',
+        target: { ...(await positionOf(app, 'src/main.ts', 'totalArea([')), path: 'src/main.ts', rootId: 'app' },
+      })
+      expect(across.files.map((f: Json) => [f.rootId, f.path])).toEqual([['lib', 'src/shapes.ts']])
+      expect(across.notice ?? '').not.toContain('outside the workspace')
+      const status = await call(mcp.client, 'code_status', {})
+      const typescript = (status.servers as Json[]).filter((s) => s.provider === 'local:typescript' && s.state !== 'not-started')
+      expect(typescript.map((s) => [s.rootId, ...(s.sharedRootIds ?? [])])).toEqual([['app', 'lib']])
+    } finally {
+      await rm(parent, { recursive: true, force: true })
+    }
   })
 })
 

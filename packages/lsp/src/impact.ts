@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs'
 import * as path from 'node:path'
 
 import { comparePositions, rangeContains } from './coordinates.js'
+import { isWithin } from './paths.js'
 import type { LspService } from './service.js'
 import type { LspDocumentSymbol, LspOperation, LspPosition, LspRange, LspResultMeta, LspSymbolKind } from './vocabulary.js'
 
@@ -181,12 +182,26 @@ export async function impactOf(lsp: LspService, request: ImpactRequest, signal?:
     if (!from.includes(operation)) from.push(operation)
   }
   const metas: LspResultMeta[] = []
+  // A file of another root of the workspace (RFC 0025) is asked about in its own root.
+  const otherRoot = (file: string) =>
+    isWithin(root, file)
+      ? undefined
+      : lsp
+          .workspaces()
+          .filter((each) => isWithin(each.root, file))
+          .sort((a, b) => b.root.length - a.root.length)[0]
+  const rootOf = (file: string): string => otherRoot(file)?.root ?? root
+  // Its module is named in its own root, after that root's id.
+  const moduleIn = (file: string): string => {
+    const other = otherRoot(file)
+    return other === undefined ? moduleOf(root, file) : `${other.id}:${moduleOf(other.root, file)}`
+  }
   const outlines = new Map<string, Promise<Flat[]>>()
   const outline = (file: string): Promise<Flat[]> => {
     let known = outlines.get(file)
     if (known === undefined) {
       asked('documentSymbols')
-      known = lsp.query({ operation: 'documentSymbols', root, path: file }, signal).then((r) => {
+      known = lsp.query({ operation: 'documentSymbols', root: rootOf(file), path: file }, signal).then((r) => {
         metas.push(r.meta)
         return flatten(r.symbols)
       })
@@ -231,7 +246,10 @@ export async function impactOf(lsp: LspService, request: ImpactRequest, signal?:
       }
       expanded++
       asked('references')
-      const refs = await lsp.query({ operation: 'references', root, path: entry.symbol.path, position: entry.position }, signal)
+      const refs = await lsp.query(
+        { operation: 'references', root: rootOf(entry.symbol.path), path: entry.symbol.path, position: entry.position },
+        signal,
+      )
       metas.push(refs.meta)
       firstReferences ??= refs.meta
       for (const location of refs.locations) {
@@ -271,7 +289,7 @@ export async function impactOf(lsp: LspService, request: ImpactRequest, signal?:
             path: location.path,
             depth: level,
             test: isTestPath(relative),
-            module: moduleOf(root, location.path),
+            module: moduleIn(location.path),
           },
           dependsOn: new Set([entry.symbol.id]),
           sites: [location.range],

@@ -1,4 +1,12 @@
-import { impactLimits, impactOf, lspOperations, toModelPosition, type ImpactDependent, type LspRange } from '@codeseam/lsp'
+import {
+  impactLimits,
+  impactOf,
+  lspOperations,
+  toModelPosition,
+  type ImpactDependent,
+  type LspRange,
+  type LspWorkspaceInfo,
+} from '@codeseam/lsp'
 import { Schema } from 'effect'
 
 import { clampLimit, paginate, queryFingerprint } from './budget.js'
@@ -14,7 +22,8 @@ import {
   SymbolKind,
   TargetInput,
 } from './schemas.js'
-import { joinNotices, noticeFor, readinessOf, resolveToolTarget, shown, targetOutput, worstReadiness } from './targeting.js'
+import { OtherRootField, placed } from './placement.js'
+import { joinNotices, noticeFor, readinessOf, resolveToolTarget, targetOutput, worstReadiness } from './targeting.js'
 
 /** Limits of `code_impact`'s dependents list. */
 export const impactListLimits = { defaultLimit: 50, maxLimit: 200 } as const
@@ -40,6 +49,7 @@ const SymbolOutput = Schema.Struct({
   name: Schema.String,
   kind: SymbolKind,
   path: Schema.String,
+  rootId: OtherRootField,
   line: PositiveInt,
   column: PositiveInt,
 })
@@ -50,6 +60,7 @@ const DependentOutput = Schema.Struct({
   /** The enclosing symbol; absent for a file-level dependent (never expanded further). */
   symbol: Schema.optional(SymbolOutput),
   path: Schema.String,
+  rootId: OtherRootField,
   module: Schema.String,
   test: Schema.Boolean,
   /** Levels away from the target (1 = direct). */
@@ -83,7 +94,9 @@ const ImpactOutput = Schema.Struct({
     revisits: NonNegativeInt,
   }),
   /** Every dependent's file (not only this page's), with counts. */
-  files: Schema.Array(Schema.Struct({ path: Schema.String, module: Schema.String, test: Schema.Boolean, dependents: NonNegativeInt })),
+  files: Schema.Array(
+    Schema.Struct({ path: Schema.String, rootId: OtherRootField, module: Schema.String, test: Schema.Boolean, dependents: NonNegativeInt }),
+  ),
   /** Per package/module (the nearest folder with a manifest, else the top-level folder). */
   modules: Schema.Array(Schema.Struct({ module: Schema.String, ...CountOutput.fields })),
   /** The native operations the answer was derived from. */
@@ -99,8 +112,15 @@ function site(range: LspRange): typeof SiteOutput.Type {
   return toModelPosition(range.start)
 }
 
-function dependentId(root: string, d: ImpactDependent): string {
-  return d.symbol?.id ?? `file:${shown(root, d.path)}`
+function dependentId(where: Where, d: ImpactDependent): string {
+  const place = placed(where.roots, where.root, d.path)
+  return d.symbol?.id ?? `file:${place.rootId === undefined ? '' : `${place.rootId}:`}${place.path}`
+}
+
+/** The target's root and the workspace's open roots: where a path is shown from (RFC 0025). */
+interface Where {
+  readonly root: string
+  readonly roots: ReadonlyArray<LspWorkspaceInfo>
 }
 
 /** `code_impact`: the dependents of a symbol to a depth, grouped by file and module, tests apart. */
@@ -119,6 +139,7 @@ export const codeImpact = defineTool({
   async execute(input, context) {
     const resolved = await resolveToolTarget(context, input.target, { firstMatch: input.firstMatch })
     const root = resolved.root
+    const where: Where = { root, roots: context.roots }
     const depth = input.depth ?? impactLimits.defaultDepth
     const result = await impactOf(
       context.lsp,
@@ -140,8 +161,9 @@ export const codeImpact = defineTool({
     const modules = new Map<string, { module: string; dependents: number; tests: number }>()
     const byDepth = Array.from({ length: result.depth }, () => 0)
     for (const d of all) {
-      const file = shown(root, d.path)
-      const f = files.get(file) ?? { path: file, module: d.module, test: d.test, dependents: 0 }
+      const place = placed(where.roots, root, d.path)
+      const file = `${place.rootId ?? ''}:${place.path}`
+      const f = files.get(file) ?? { ...place, module: d.module, test: d.test, dependents: 0 }
       f.dependents++
       files.set(file, f)
       const m = modules.get(d.module) ?? { module: d.module, dependents: 0, tests: 0 }
@@ -152,7 +174,7 @@ export const codeImpact = defineTool({
     }
     const toSymbol = (s: NonNullable<ImpactDependent['symbol']>) => {
       const p = toModelPosition(s.selectionRange.start)
-      return { id: s.id, name: s.name, kind: s.kind, path: shown(root, s.path), line: p.line, column: p.column }
+      return { id: s.id, name: s.name, kind: s.kind, ...placed(where.roots, root, s.path), line: p.line, column: p.column }
     }
     // The note about derivation is this tool's own; the references answer's notice (coverage, readiness) is kept.
     const { derived: _derived, ...referencesMeta } = result.meta
@@ -168,9 +190,9 @@ export const codeImpact = defineTool({
       ...(result.target.name === '' ? {} : { root: toSymbol(result.target) }),
       depth: result.depth,
       dependents: page.items.map((d) => ({
-        id: dependentId(root, d),
+        id: dependentId(where, d),
         ...(d.symbol === undefined ? {} : { symbol: toSymbol(d.symbol) }),
-        path: shown(root, d.path),
+        ...placed(where.roots, root, d.path),
         module: d.module,
         test: d.test,
         depth: d.depth,
@@ -209,7 +231,7 @@ export const codeImpact = defineTool({
       const where = d.sites.map((s) => `${s.line}:${s.column}`).join(', ')
       const name = d.symbol === undefined ? '(file level)' : `${d.symbol.kind} ${d.symbol.name}`
       const line = d.symbol?.line ?? d.sites[0]?.line ?? 1
-      body.push(`  [${d.depth}] ${name}  ${at(d.path, line)}  refs at ${where}`)
+      body.push(`  [${d.depth}] ${name}  ${at(d.path, line)}${d.rootId === undefined ? '' : ` (in root ${d.rootId})`}  refs at ${where}`)
     }
     const c = result.counts
     return lines(

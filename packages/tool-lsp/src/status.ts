@@ -11,6 +11,8 @@ const ServerOutput = Schema.Struct({
   server: Schema.optional(Schema.String),
   /** Workspace id, when the server belongs to one root. */
   rootId: Schema.optional(Schema.String),
+  /** The other workspaces (ids) the same server serves beside rootId: several roots, one workspace (RFC 0025). */
+  sharedRootIds: Schema.optional(Schema.Array(Schema.String)),
   /** `not-started`: registered, with no server running for any open root yet; it starts on the first question about its files. */
   state: Schema.Literals(['not-started', 'starting', 'indexing', 'ready', 'idle', 'crashed', 'unavailable']),
   /** Why it is unavailable or crashed, and what to do. */
@@ -75,7 +77,8 @@ export const codeStatus = defineTool({
     const roots = new Map(context.roots.map((r) => [r.root, r.id]))
     const servers: Array<StatusResult['servers'][number]> = context.lsp
       .status()
-      .filter((s) => s.root === undefined || roots.has(s.root))
+      // A server is this session's when every root it serves is (one serving other roots too is another session's).
+      .filter((s) => s.root === undefined || [s.root, ...(s.sharedRoots ?? [])].every((root) => roots.has(root)))
       .map((status) => {
         const provider = providers.get(status.providerId)
         const extensions = provider === undefined ? [] : Object.keys(provider.extensions).sort()
@@ -85,6 +88,9 @@ export const codeStatus = defineTool({
           provider: status.providerId,
           ...(status.server === undefined ? {} : { server: status.server }),
           ...(rootId === undefined ? {} : { rootId }),
+          ...(status.sharedRoots === undefined || status.sharedRoots.length === 0
+            ? {}
+            : { sharedRootIds: status.sharedRoots.map((root) => roots.get(root) ?? root) }),
           state: status.state,
           // A reason may quote a path under the server's root (a profile command, a config file): shown relative.
           ...(status.reason === undefined
@@ -174,7 +180,7 @@ export const codeStatus = defineTool({
             s.restarts === undefined || s.restarts === 0 ? undefined : `${plural(s.restarts, 'restart')}`,
           ].filter((x) => x !== undefined)
           return [
-            `${s.server ?? s.provider}${s.rootId === undefined ? '' : ` @ ${s.rootId}`}: ${s.state}${s.projects === undefined ? '' : `, ${s.projects.loaded}/${plural(s.projects.found, 'project')}`}${extra.length === 0 ? '' : ` (${extra.join(', ')})`}  ${s.extensions.join(' ')}`,
+            `${s.server ?? s.provider}${s.rootId === undefined ? '' : ` @ ${[s.rootId, ...(s.sharedRootIds ?? [])].join(' + ')}`}: ${s.state}${s.projects === undefined ? '' : `, ${s.projects.loaded}/${plural(s.projects.found, 'project')}`}${extra.length === 0 ? '' : ` (${extra.join(', ')})`}  ${s.extensions.join(' ')}`,
             ...(s.reason === undefined ? [] : [`    why: ${s.reason}`]),
             ...(s.install === undefined ? [] : [`    install: ${s.install}`]),
             ...(s.diskChanges === 'scanned'

@@ -107,7 +107,7 @@ export class ServerPool {
   takeNotices(root: string, profileId: string): string[] {
     const notices: string[] = []
     for (const slot of this.slots.values()) {
-      if (!slot.hasNotice || slot.profile.id !== profileId || !isWithin(root, slot.root)) continue
+      if (!slot.hasNotice || slot.profile.id !== profileId || !servesUnder(slot, root)) continue
       const notice = slot.takeNotice()
       if (notice !== undefined) notices.push(notice)
     }

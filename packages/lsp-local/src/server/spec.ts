@@ -1,3 +1,4 @@
+import { isWithin } from '@codeseam/lsp'
 import type { ClientCapabilities } from 'vscode-languageserver-protocol/node'
 
 import type { FileLimits } from '../documents/file-limits.js'
@@ -51,4 +52,10 @@ export interface LanguageServerSpec {
 /** Every workspace root a server serves: its own, then the roots it shares (RFC 0025). */
 export function serverRoots(spec: Pick<LanguageServerSpec, 'root' | 'workspaceRoot' | 'sharedRoots'>): ReadonlyArray<string> {
   return [spec.workspaceRoot ?? spec.root, ...(spec.sharedRoots ?? [])]
+}
+
+/** The root a file of the server lies in (a server may serve several roots of one workspace, RFC 0025); its own when none. */
+export function rootOfFile(spec: Pick<LanguageServerSpec, 'root' | 'workspaceRoot' | 'sharedRoots'>, path: string): string {
+  const roots = serverRoots(spec)
+  return roots.find((root) => isWithin(root, path)) ?? spec.workspaceRoot ?? spec.root
 }

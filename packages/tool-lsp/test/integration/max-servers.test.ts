@@ -144,9 +144,11 @@ describe(`code_symbols over four roots with limits.maxServers = ${maxServers}`, 
     }
     host = await createLocalHost({ limits: { maxServers } })
     lsp = createLsp()
+    // Roots of one workspace at the same trust share a server where the language can (RFC 0025): alternating the
+    // trust keeps more servers in play (two pyright, one TypeScript) than the limit allows.
     await host.attach(
       lsp,
-      roots.map((r) => ({ root: r.root, id: r.id, trust: 'trusted' as const })),
+      roots.map((r, index) => ({ root: r.root, id: r.id, trust: index % 2 === 0 ? ('trusted' as const) : ('untrusted' as const) })),
     )
   }, 120_000)
 

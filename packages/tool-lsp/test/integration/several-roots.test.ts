@@ -8,6 +8,7 @@ import { createLocalHost, type LocalHost } from '@codeseam/lsp-local'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { codeHierarchy } from '../../src/hierarchy.js'
+import { codeImpact } from '../../src/impact.js'
 import { codeNavigate } from '../../src/navigation.js'
 import { callTool, toMcpTool, toolContext, type AnyTool, type ToolContext } from '../../src/index.js'
 import { structured } from '../support/real-host.js'
@@ -91,5 +92,12 @@ describe('tools over two roots of one workspace', { timeout: 180_000 }, () => {
     const subtypes = await call(codeHierarchy, { kind: 'subtypes', target: { path: 'src/shapes.ts', rootId: 'lib', symbol: 'Shape' } })
     const circle = subtypes.direct.find((d: { name: string }) => d.name === 'Circle')
     expect(circle).toMatchObject({ path: 'src/circle.ts', rootId: 'app', line: lineOf(parent, 'app/src/circle.ts', 'class Circle') })
+  })
+
+  it('the impact of a change reaches the dependents in the other root, named in their own root', async () => {
+    const result = await call(codeImpact, { target: { path: 'src/shapes.ts', rootId: 'lib', symbol: 'totalArea' } })
+    const mixed = result.dependents.find((d: { symbol?: { name: string } }) => d.symbol?.name === 'mixedArea')
+    expect(mixed).toMatchObject({ path: 'src/main.ts', rootId: 'app', symbol: { path: 'src/main.ts', rootId: 'app' } })
+    expect(result.files.some((f: { path: string; rootId?: string }) => f.rootId === 'app' && f.path === 'src/main.ts')).toBe(true)
   })
 })
