@@ -6,7 +6,17 @@ import { fileURLToPath } from 'node:url'
 
 import { TextLines, type LspPosition } from '@codeseam/lsp'
 
+import type { HostOptions } from '../src/index.js'
+
 const fixturesDir = nodePath.join(nodePath.dirname(fileURLToPath(import.meta.url)), 'fixtures')
+
+/** Host options that run typescript-language-server in place of the native TypeScript server. */
+export const typeScriptLanguageServerInstead: HostOptions = {
+  profiles: [
+    { id: 'typescript', enabled: false },
+    { id: 'typescript-language-server', enabled: true },
+  ],
+}
 
 /** Copies a fixture project into a fresh temp folder (real files on disk) and returns its canonical path. */
 export function copyFixture(name: string): { root: string; remove: () => void } {
