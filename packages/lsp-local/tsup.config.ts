@@ -1,10 +1,3 @@
-import { defineConfig } from 'tsup'
+import { libraryBuild } from '../../tsup.base.js'
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-})
+export default libraryBuild()

@@ -1,12 +1,3 @@
-import { defineProject } from 'vitest/config'
+import { packageProject, realServerDeadlines } from '../../vitest.project.js'
 
-export default defineProject({
-  resolve: { conditions: ['@codeseam/source'] },
-  ssr: { resolve: { conditions: ['@codeseam/source'] } },
-  test: {
-    include: ['test/**/*.test.ts'],
-    // Real language servers on a shared 2-core machine: generous deadlines, never sleeps.
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
-  },
-})
+export default packageProject(realServerDeadlines)

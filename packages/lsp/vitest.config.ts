@@ -1,9 +1,3 @@
-import { defineProject } from 'vitest/config'
+import { packageProject } from '../../vitest.project.js'
 
-export default defineProject({
-  resolve: { conditions: ['@codeseam/source'] },
-  ssr: { resolve: { conditions: ['@codeseam/source'] } },
-  test: {
-    include: ['test/**/*.test.ts'],
-  },
-})
+export default packageProject()

@@ -9,6 +9,7 @@ import { afterAll, expect, test } from 'vitest'
 import { createLsp, type LspPosition } from '@codeseam/lsp'
 
 import { createLocalHost, type LocalHost } from '../src/index.js'
+import { typeScriptLanguageServerInstead } from './helpers.js'
 
 const root = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'lsp-local-capture-')))
 const files = ['first', 'second', 'third'].map((name) => {
@@ -35,13 +36,7 @@ function positionOf(text: string, needle: string): LspPosition {
 }
 
 test('overlapping refactorings through executeCommand each return their own applied edits', { timeout: 180_000 }, async () => {
-  host = await createLocalHost({
-    requestTimeoutMs: 120_000,
-    profiles: [
-      { id: 'typescript', enabled: false },
-      { id: 'typescript-language-server', enabled: true },
-    ],
-  })
+  host = await createLocalHost({ ...typeScriptLanguageServerInstead, requestTimeoutMs: 120_000 })
   const lsp = createLsp()
   await host.attach(lsp, [{ root, trust: 'trusted' }])
   const picked = await Promise.all(
@@ -75,13 +70,7 @@ test(
   'an extract refactoring, which ends by asking the client to start a rename, returns its applied edit',
   { timeout: 180_000 },
   async () => {
-    host ??= await createLocalHost({
-      requestTimeoutMs: 120_000,
-      profiles: [
-        { id: 'typescript', enabled: false },
-        { id: 'typescript-language-server', enabled: true },
-      ],
-    })
+    host ??= await createLocalHost({ ...typeScriptLanguageServerInstead, requestTimeoutMs: 120_000 })
     const lsp = createLsp()
     await host.attach(lsp, [{ root, trust: 'trusted' }])
     const file = files[0]

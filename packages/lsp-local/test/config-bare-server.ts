@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-import { applyTextEdits, pathToUri, symbolKindFromNumber } from '@codeseam/lsp'
+import { applyTextEdits, createLsp, pathToUri, symbolKindFromNumber, type LspService } from '@codeseam/lsp'
 import {
   createMessageConnection,
   ConfigurationRequest,
@@ -25,14 +25,16 @@ import {
   type TextEdit,
 } from 'vscode-languageserver-protocol/node'
 
+import { createLocalHost } from '../src/index.js'
 import { profileOf } from '../src/languages/index.js'
 import type { LanguageRecord, SymbolNaming } from '../src/languages/record.js'
 import { planSpawn } from '../src/policy/trust.js'
 import { markdownTokens } from '../src/server/markdown-client.js'
 
 /*
- * A configuration language's server, bare (config-languages.test.ts and markdown.test.ts compare the seam's answers
- * with it): started from the record's own lookup and settings, spoken to with nothing but the protocol.
+ * A configuration language's server, bare (config-languages.test.ts, markdown.test.ts and python-alternatives.test.ts
+ * compare the seam's answers with it): started from the record's own lookup and settings, spoken to with nothing but
+ * the protocol.
  */
 
 /** What an outline says, kind aside (the seam names kinds; the server numbers them): name, line, children. */
@@ -222,5 +224,42 @@ export class BareServer {
   dispose(): void {
     this.connection.dispose()
     this.stop()
+  }
+}
+
+/** A root served two ways: through the seam (a local host, the root untrusted) and by the record's bare server. */
+export interface SeamAndBare {
+  readonly lsp: LspService
+  readonly bare: BareServer
+  /** Stops both sides. */
+  stop(): Promise<void>
+}
+
+/** Starts both sides on `root`; `hostOptions` say which profiles the host runs. A failed start stops what it started. */
+export async function startSeamAndBare(
+  record: LanguageRecord,
+  root: string,
+  hostOptions?: Parameters<typeof createLocalHost>[0],
+): Promise<SeamAndBare> {
+  const host = await createLocalHost(hostOptions)
+  const lsp = createLsp()
+  const stopSeam = async () => {
+    await lsp.dispose()
+    await host.dispose()
+  }
+  try {
+    await host.attach(lsp, [{ root, trust: 'untrusted' }])
+    const bare = await BareServer.start(record, root)
+    return {
+      lsp,
+      bare,
+      async stop() {
+        bare.dispose()
+        await stopSeam()
+      },
+    }
+  } catch (error) {
+    await stopSeam()
+    throw error
   }
 }

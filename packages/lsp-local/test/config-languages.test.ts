@@ -8,10 +8,10 @@ import { applyTextEdits, createLsp, isLspError, pathToUri, type LspDocumentSymbo
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createMessageConnection, InitializeRequest, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node'
 
-import { createLocalHost, type LocalHost } from '../src/index.js'
+import { createLocalHost } from '../src/index.js'
 import { languageRecords } from '../src/languages/index.js'
 import type { LanguageRecord } from '../src/languages/record.js'
-import { BareServer, type Outline } from './config-bare-server.js'
+import { BareServer, startSeamAndBare, type Outline } from './config-bare-server.js'
 import { copyFixture } from './helpers.js'
 import { corporaFolder, unpackCorpus } from './oracle/workspaces.js'
 
@@ -105,21 +105,16 @@ for (const record of records) {
   describe.skipIf(missing !== undefined)(`${record.language} (${record.server}) against its bare server`, () => {
     for (const place of places) {
       describe(place.name, () => {
-        let host: LocalHost
         let lsp: LspService
         let bare: BareServer
+        let stop: (() => Promise<void>) | undefined
         let copy: { root: string; remove: () => void }
         beforeAll(async () => {
           copy = place.open()
-          host = await createLocalHost()
-          lsp = createLsp()
-          await host.attach(lsp, [{ root: copy.root, trust: 'untrusted' }])
-          bare = await BareServer.start(record, copy.root)
+          ;({ lsp, bare, stop } = await startSeamAndBare(record, copy.root))
         }, 120_000)
         afterAll(async () => {
-          bare?.dispose()
-          await lsp?.dispose()
-          await host?.dispose()
+          await stop?.()
           copy?.remove()
         })
 

@@ -9,6 +9,7 @@ import { afterAll, expect, test } from 'vitest'
 import { createLsp } from '@codeseam/lsp'
 
 import { createLocalHost, type LocalHost } from '../src/index.js'
+import { typeScriptLanguageServerInstead } from './helpers.js'
 
 const base = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'lsp-local-diag-meta-')))
 const root = nodePath.join(base, 'root')
@@ -28,13 +29,7 @@ afterAll(async () => {
 })
 
 test('related locations outside the root are dropped and counted in meta.droppedOutsideWorkspace', { timeout: 180_000 }, async () => {
-  host = await createLocalHost({
-    requestTimeoutMs: 120_000,
-    profiles: [
-      { id: 'typescript', enabled: false },
-      { id: 'typescript-language-server', enabled: true },
-    ],
-  })
+  host = await createLocalHost({ ...typeScriptLanguageServerInstead, requestTimeoutMs: 120_000 })
   const lsp = createLsp()
   await host.attach(lsp, [{ root, trust: 'trusted' }])
   const result = await lsp.query({ operation: 'diagnostics', root, path: main, waitMs: 60_000 })

@@ -6,7 +6,30 @@ import { fileURLToPath } from 'node:url'
 
 import { TextLines, type LspPosition } from '@codeseam/lsp'
 
+import type { HostOptions } from '../src/index.js'
+
 const fixturesDir = nodePath.join(nodePath.dirname(fileURLToPath(import.meta.url)), 'fixtures')
+
+const supportDir = nodePath.join(nodePath.dirname(fileURLToPath(import.meta.url)), 'support')
+
+/** Node.js arguments that run `script` of test/support/ from the TypeScript sources, with `args` after it. */
+export function supportScriptArgs(script: string, ...args: ReadonlyArray<string>): string[] {
+  return [
+    '--conditions=@codeseam/source',
+    '--import',
+    nodePath.join(supportDir, 'register.mjs'),
+    nodePath.join(supportDir, script),
+    ...args,
+  ]
+}
+
+/** Host options that run typescript-language-server in place of the native TypeScript server. */
+export const typeScriptLanguageServerInstead: HostOptions = {
+  profiles: [
+    { id: 'typescript', enabled: false },
+    { id: 'typescript-language-server', enabled: true },
+  ],
+}
 
 /** Copies a fixture project into a fresh temp folder (real files on disk) and returns its canonical path. */
 export function copyFixture(name: string): { root: string; remove: () => void } {

@@ -4,30 +4,20 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
-import { fileURLToPath } from 'node:url'
 
 import { afterAll, expect, test } from 'vitest'
 
 import { faultServerPath, withDeadline } from './fault-server/harness.js'
+import { supportScriptArgs } from './helpers.js'
 
-const here = nodePath.dirname(fileURLToPath(import.meta.url))
 const root = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'lsp-local-idle-dispose-')))
 writeFileSync(nodePath.join(root, 'main.fault'), 'function main() {}\n')
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 test('a plain script that disposes after idle reclamation prints "disposed" and exits 0', { timeout: 90_000 }, async () => {
-  const child = spawn(
-    process.execPath,
-    [
-      '--conditions=@codeseam/source',
-      '--import',
-      nodePath.join(here, 'support', 'register.mjs'),
-      nodePath.join(here, 'support', 'idle-dispose-host.ts'),
-      root,
-      faultServerPath,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  )
+  const child = spawn(process.execPath, supportScriptArgs('idle-dispose-host.ts', root, faultServerPath), {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk) => (stdout += String(chunk)))

@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 import { PassThrough } from 'node:stream'
 
-import { createLsp, pathToUri, resolveTarget, uriToPath, type LspService } from '@codeseam/lsp'
+import { pathToUri, resolveTarget, uriToPath, type LspService } from '@codeseam/lsp'
 import markdownIt from 'markdown-it'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
@@ -18,12 +18,11 @@ import {
   type MessageConnection,
 } from 'vscode-languageserver-protocol/node'
 
-import { createLocalHost, type LocalHost } from '../src/index.js'
 import { profileOf } from '../src/languages/index.js'
 import { markdownRecord } from '../src/languages/markdown/record.js'
 import { editorServicesOf } from '../src/workspace/editor-services.js'
 import { markdownTokens, serveMarkdownClient } from '../src/server/markdown-client.js'
-import { BareServer } from './config-bare-server.js'
+import { BareServer, startSeamAndBare } from './config-bare-server.js'
 import { copyFixture, positionOf } from './helpers.js'
 
 /*
@@ -37,21 +36,16 @@ const located = await markdownRecord.locate()
 
 describe.skipIf(!located.found)('Markdown through the seam against its bare server', () => {
   let copy: { root: string; remove: () => void }
-  let host: LocalHost
   let lsp: LspService
   let bare: BareServer
+  let stop: (() => Promise<void>) | undefined
   beforeAll(async () => {
     copy = copyFixture(markdownRecord.fixture)
-    host = await createLocalHost()
-    lsp = createLsp()
-    await host.attach(lsp, [{ root: copy.root, trust: 'untrusted' }])
-    bare = await BareServer.start(markdownRecord, copy.root)
+    ;({ lsp, bare, stop } = await startSeamAndBare(markdownRecord, copy.root))
     for (const file of ['README.md', 'docs/guide.md', 'docs/changes.md']) await bare.open(nodePath.join(copy.root, file), 'markdown')
   }, 120_000)
   afterAll(async () => {
-    bare?.dispose()
-    await lsp?.dispose()
-    await host?.dispose()
+    await stop?.()
     copy?.remove()
   })
 

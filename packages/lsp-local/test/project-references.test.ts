@@ -4,14 +4,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createLsp, type LspService } from '@codeseam/lsp'
 
 import { createLocalHost, type HostOptions, type LocalHost } from '../src/index.js'
-import { LeakCheck, copyFixture, positionOf, textAt } from './helpers.js'
+import { LeakCheck, copyFixture, positionOf, textAt, typeScriptLanguageServerInstead } from './helpers.js'
 
-const tsls: HostOptions = {
-  profiles: [
-    { id: 'typescript', enabled: false },
-    { id: 'typescript-language-server', enabled: true },
-  ],
-}
+const tsls = typeScriptLanguageServerInstead
 // ts-refs: a solution-style root tsconfig referencing three projects; ts-monorepo: the same projects with no
 // root tsconfig at all (each package stands alone, as in many pnpm monorepos).
 const profiles: Array<[string, string, HostOptions]> = [

@@ -7,11 +7,11 @@ import { createLsp, pathToUri, type LspService } from '@codeseam/lsp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { InlayHintRequest, type Diagnostic, type InlayHint } from 'vscode-languageserver-protocol/node'
 
-import { createLocalHost, type LocalHost } from '../src/index.js'
+import { createLocalHost } from '../src/index.js'
 import { basedPyrightRecord } from '../src/languages/basedpyright/record.js'
 import type { LanguageRecord } from '../src/languages/record.js'
 import { tyRecord } from '../src/languages/ty/record.js'
-import { BareServer, type Outline } from './config-bare-server.js'
+import { BareServer, startSeamAndBare, type Outline } from './config-bare-server.js'
 import { copyFixture, positionOf } from './helpers.js'
 import { corporaFolder, unpackCorpus } from './oracle/workspaces.js'
 
@@ -48,25 +48,19 @@ for (const record of [basedPyrightRecord, tyRecord] as ReadonlyArray<LanguageRec
     for (const place of places) {
       describe(place.name, () => {
         let copy: { root: string; remove: () => void }
-        let host: LocalHost
         let lsp: LspService
         let bare: BareServer
+        let stop: (() => Promise<void>) | undefined
         beforeAll(async () => {
           copy = place.open()
-          host = await createLocalHost({
-            profiles: [
-              { id: record.id, enabled: true },
-              { id: 'pyright', enabled: false },
-            ],
-          })
-          lsp = createLsp()
-          await host.attach(lsp, [{ root: copy.root, trust: 'untrusted' }])
-          bare = await BareServer.start(record, copy.root)
+          const profiles = [
+            { id: record.id, enabled: true },
+            { id: 'pyright', enabled: false },
+          ]
+          ;({ lsp, bare, stop } = await startSeamAndBare(record, copy.root, { profiles }))
         }, 120_000)
         afterAll(async () => {
-          bare?.dispose()
-          await lsp?.dispose()
-          await host?.dispose()
+          await stop?.()
           copy?.remove()
         })
 

@@ -11,7 +11,7 @@ import { afterAll, afterEach, describe, expect, test } from 'vitest'
 
 import { builtinProfiles, createLocalHost, type HostOptions, type LocalHost, type TrustLevel } from '../src/index.js'
 import { lookUp } from '../src/policy/executables.js'
-import { LeakCheck, positionOf } from './helpers.js'
+import { LeakCheck, positionOf, typeScriptLanguageServerInstead } from './helpers.js'
 import { fakeNpmDir, prepareAttack, type AttackWorkspace } from './fixtures/untrusted/prepare.js'
 
 const realPython = lookUp('python3', process.env['PATH'] ?? '', { skipShims: true }) ?? '/usr/bin/python3'
@@ -209,12 +209,7 @@ describe('resource limits through the host', () => {
   test('a server over its memory ceiling is restarted and reported in status and the next result', { timeout: 180_000 }, async () => {
     // The host's watchdog is shared (not in a server's tree) and the native server stays under 64 MiB on
     // this fixture, so use typescript-language-server: its process tree (node + tsserver) is far above.
-    const tsls: HostOptions = {
-      profiles: [
-        { id: 'typescript', enabled: false },
-        { id: 'typescript-language-server', enabled: true },
-      ],
-    }
+    const tsls = typeScriptLanguageServerInstead
     const w = await attach(
       'ts',
       'untrusted',

@@ -1,18 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
-import * as nodePath from 'node:path'
 import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 
 import { afterEach, expect, test } from 'vitest'
 
-import { isAlive } from './helpers.js'
+import { isAlive, supportScriptArgs } from './helpers.js'
 
 // The watchdog's list of process groups, driven through the real guardProcessGroup / releaseProcessGroup in
 // a separate host process (test/support/watchdog-guard-host.ts) that the test SIGKILLs. The groups are
 // stubborn processes this test starts (so it gets their exit events), each with a grandchild in its group.
 
-const here = nodePath.dirname(fileURLToPath(import.meta.url))
 const started: ChildProcess[] = []
 
 afterEach(() => {
@@ -89,17 +86,9 @@ interface Host {
 }
 
 async function startHost(program: 'sh' | 'node'): Promise<Host> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--conditions=@codeseam/source',
-      '--import',
-      nodePath.join(here, 'support', 'register.mjs'),
-      nodePath.join(here, 'support', 'watchdog-guard-host.ts'),
-      ...(program === 'node' ? ['node'] : []),
-    ],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  )
+  const child = spawn(process.execPath, supportScriptArgs('watchdog-guard-host.ts', ...(program === 'node' ? ['node'] : [])), {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const answers = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
   return {

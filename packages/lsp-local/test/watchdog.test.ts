@@ -2,13 +2,10 @@ import { execFileSync, spawn } from 'node:child_process'
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
-import { fileURLToPath } from 'node:url'
 
 import { expect, test } from 'vitest'
 
-import { isAlive } from './helpers.js'
-
-const here = nodePath.dirname(fileURLToPath(import.meta.url))
+import { isAlive, supportScriptArgs } from './helpers.js'
 
 /** Resolves with `value` when `event` fires, rejects after `ms` (a bounded wait on an event, not a sleep). */
 function within<T>(ms: number, what: string, attach: (resolve: (value: T) => void) => void): Promise<T> {
@@ -39,18 +36,7 @@ test('a SIGKILLed host takes its language servers with it, grandchildren include
   execFileSync('mkfifo', [fifo])
   try {
     const reader = createReadStream(fifo, { encoding: 'utf8' })
-    const host = spawn(
-      process.execPath,
-      [
-        '--conditions=@codeseam/source',
-        '--import',
-        nodePath.join(here, 'support', 'register.mjs'),
-        nodePath.join(here, 'support', 'watchdog-host.ts'),
-        dir,
-        fifo,
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    )
+    const host = spawn(process.execPath, supportScriptArgs('watchdog-host.ts', dir, fifo), { stdio: ['ignore', 'pipe', 'inherit'] })
     const started = await within<string>(60_000, 'the server to start', (resolve) => {
       let text = ''
       reader.on('data', (chunk) => {

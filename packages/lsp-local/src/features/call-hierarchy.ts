@@ -6,10 +6,11 @@ import {
   type Range,
 } from 'vscode-languageserver-protocol/node'
 
-import type { LspHierarchyCall } from '@codeseam/lsp'
+import type { LspHierarchyCall, LspResultMeta } from '@codeseam/lsp'
 
 import { positionParams, protocolItem, requestOptions, type OperationContext } from './context.js'
 import type { Enabler, Feature } from './feature.js'
+import { answerHierarchyItems } from './hierarchy.js'
 
 // The follow-ups need no capability of their own: a server that prepares call hierarchy answers them.
 const enabledBy: ReadonlyArray<Enabler> = [{ capability: 'callHierarchyProvider', method: CallHierarchyPrepareRequest.method }]
@@ -23,13 +24,9 @@ export const prepareCallHierarchy = {
   source: {
     enabledBy,
     client,
-    run: async (request, ctx) => ({
-      kind: 'hierarchyItems',
-      items: ctx.translator.hierarchyItems(
-        await ctx.server.request(CallHierarchyPrepareRequest.type, positionParams(request, ctx), requestOptions(ctx)),
-      ),
-      meta: ctx.meta(),
-    }),
+    run: answerHierarchyItems((request, ctx) =>
+      ctx.server.request(CallHierarchyPrepareRequest.type, positionParams(request, ctx), requestOptions(ctx)),
+    ),
   },
 } satisfies Feature<'prepareCallHierarchy'>
 
@@ -39,11 +36,11 @@ export const incomingCalls = {
   source: {
     enabledBy,
     client,
-    run: async (request, ctx) => {
-      const calls =
-        (await ctx.server.request(CallHierarchyIncomingCallsRequest.type, { item: protocolItem(request, ctx) }, requestOptions(ctx))) ?? []
-      return { kind: 'hierarchyCalls', calls: seamCalls(ctx, calls, (call) => call.from), meta: ctx.meta() }
-    },
+    run: answerCalls(
+      (request, ctx) =>
+        ctx.server.request(CallHierarchyIncomingCallsRequest.type, { item: protocolItem(request, ctx) }, requestOptions(ctx)),
+      (call) => call.from,
+    ),
   },
 } satisfies Feature<'incomingCalls'>
 
@@ -53,13 +50,27 @@ export const outgoingCalls = {
   source: {
     enabledBy,
     client,
-    run: async (request, ctx) => {
-      const calls =
-        (await ctx.server.request(CallHierarchyOutgoingCallsRequest.type, { item: protocolItem(request, ctx) }, requestOptions(ctx))) ?? []
-      return { kind: 'hierarchyCalls', calls: seamCalls(ctx, calls, (call) => call.to), meta: ctx.meta() }
-    },
+    run: answerCalls(
+      (request, ctx) =>
+        ctx.server.request(CallHierarchyOutgoingCallsRequest.type, { item: protocolItem(request, ctx) }, requestOptions(ctx)),
+      (call) => call.to,
+    ),
   },
 } satisfies Feature<'outgoingCalls'>
+
+/**
+ * An incoming or outgoing calls run: `ask` sends its request; each call is answered as the item at its other end
+ * (`end`), dropped when outside the root.
+ */
+function answerCalls<R, C extends { readonly fromRanges: Range[] }>(
+  ask: (request: R, ctx: OperationContext) => Promise<ReadonlyArray<C> | null>,
+  end: (call: C) => CallHierarchyItem,
+): (request: R, ctx: OperationContext) => Promise<{ kind: 'hierarchyCalls'; calls: LspHierarchyCall[]; meta: LspResultMeta }> {
+  return async (request, ctx) => {
+    const calls = (await ask(request, ctx)) ?? []
+    return { kind: 'hierarchyCalls', calls: seamCalls(ctx, calls, end), meta: ctx.meta() }
+  }
+}
 
 /** Incoming or outgoing calls as the seam's: the item at the other end (`end`), dropped when outside the root. */
 function seamCalls<C extends { readonly fromRanges: Range[] }>(

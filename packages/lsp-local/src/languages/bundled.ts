@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
 import { packageDir } from './lookup.js'
-import type { Located } from './record.js'
+import type { LanguageRecord, Located } from './record.js'
 import { missingDependency } from './typescript/record.js'
 
 /** The vscode-langservers-extracted release codeseam installs: VS Code's own JSON, CSS and HTML servers. */
@@ -34,4 +34,20 @@ function versionOf(dir: string): { version?: string } {
 export function runsBundled(command: string, args: ReadonlyArray<string>, packageName: string, binName: string): boolean {
   const script = args.find((a) => !a.startsWith('-')) ?? ''
   return nodePath.basename(command) === binName || (script.split(/[\\/]/).includes(packageName) && nodePath.basename(script) === binName)
+}
+
+/**
+ * The record parts of a bundled server: found beside @codeseam/lsp-local (`script` of `packageName`), installed
+ * with its dependencies, and recognised in a user profile by that script or its bin, `binName`.
+ */
+export function bundledServerRecord(
+  packageName: string,
+  script: string,
+  binName: string,
+): Pick<LanguageRecord, 'locate' | 'install' | 'recognizes'> {
+  return {
+    locate: async () => bundledNodeServer(packageName, script),
+    install: { command: 'pnpm install', source: 'dependency' },
+    recognizes: (command, args) => runsBundled(command, args, packageName, binName),
+  }
 }

@@ -49,12 +49,20 @@ export function documentLanguageSupport(
   }
 }
 
+/**
+ * The record parts of a document language's Node.js server: ready once initialized, a Node.js heap, nothing from
+ * the environment, no project files or grammar of its own.
+ */
+export function documentNodeServer(): Pick<LanguageRecord, 'memory' | 'environment' | 'projectFiles' | 'grammar' | 'readiness'> {
+  return { readiness: 'initialized', memory: { kind: 'node' }, environment: { passed: [] }, projectFiles: [], grammar: [] }
+}
+
 /** The record parts of a Node.js server that runs no workspace code and fetches nothing: nothing to switch off. */
 export function inertNodeServer(
   why: string,
 ): Pick<LanguageRecord, 'trust' | 'memory' | 'environment' | 'projectFiles' | 'grammar' | 'readiness'> {
   return {
-    readiness: 'initialized',
+    ...documentNodeServer(),
     trust: {
       strip: [],
       why,
@@ -62,9 +70,5 @@ export function inertNodeServer(
         draft.hardening.push('nothing to switch off (the server runs no workspace code)')
       },
     },
-    memory: { kind: 'node' },
-    environment: { passed: [] },
-    projectFiles: [],
-    grammar: [],
   }
 }

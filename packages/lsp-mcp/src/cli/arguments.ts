@@ -85,6 +85,24 @@ export interface GlobalFlags {
   readonly otel: OtelFlags
 }
 
+type FlagOptions = NonNullable<ParseArgsConfig['options']>
+
+/** A parseArgs call with `options`, strict, without positional arguments. */
+type FlagsOnly<O extends FlagOptions> = { args: string[]; options: O; strict: true; allowPositionals: false }
+
+/** A command's flags parsed strictly, with no positional arguments; a parse error is the CLI's usage error. */
+export function parseFlags<O extends FlagOptions>(
+  command: string,
+  args: ReadonlyArray<string>,
+  options: O,
+): ReturnType<typeof parseArgs<FlagsOnly<O>>> {
+  try {
+    return parseArgs({ args: [...args], options, strict: true, allowPositionals: false })
+  } catch (error) {
+    throw parseError(error, command, Object.keys(options))
+  }
+}
+
 /** The global flags' parseArgs options (shared with `codeseam mcp`). */
 export const globalOptions = {
   root: { type: 'string', multiple: true },

@@ -1,11 +1,9 @@
-import { parseArgs } from 'node:util'
-
 import type { McpProxyOptions } from '../daemon/proxy.js'
 import type { McpServerOptions, RunningMcpServer } from '../stdio-server.js'
 import type { TelemetryExport } from '../telemetry-export.js'
 import { otelSignals } from '../telemetry-settings.js'
 import { loadToolManifest } from '../tool-manifest.js'
-import { globalFlags, serverOptions, parseError, UsageError, type GlobalFlags } from './arguments.js'
+import { globalFlags, parseFlags, serverOptions, UsageError, type GlobalFlags } from './arguments.js'
 import { exitCodes, mcpHelp } from './help.js'
 import type { CliIo } from './io.js'
 import { idleTimeoutFlag } from './serve-command.js'
@@ -23,18 +21,7 @@ export async function runMcp(args: ReadonlyArray<string>, io: CliIo, toolNames?:
     daemon: { type: 'string' },
     'idle-timeout': { type: 'string' },
   } as const
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      options,
-      strict: true,
-      allowPositionals: false,
-    })
-  } catch (error) {
-    throw parseError(error, 'mcp', Object.keys(options))
-  }
-  const values = parsed.values
+  const values = parseFlags('mcp', args, options).values
   if (values.help === true) {
     io.stdout.write(`${mcpHelp(toolNames ?? (await loadToolManifest()).map((t) => t.name))}\n`)
     return exitCodes.ok

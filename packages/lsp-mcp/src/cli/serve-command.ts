@@ -1,7 +1,5 @@
-import { parseArgs } from 'node:util'
-
 import { otelSignals } from '../telemetry-settings.js'
-import { globalFlags, serverOptions, parseError, UsageError, type GlobalFlags } from './arguments.js'
+import { globalFlags, parseFlags, serverOptions, UsageError, type GlobalFlags } from './arguments.js'
 import { exitCodes, serveHelp } from './help.js'
 import type { CliIo } from './io.js'
 
@@ -44,18 +42,7 @@ export async function runServe(args: ReadonlyArray<string>, io: CliIo): Promise<
     'idle-timeout': { type: 'string' },
     auto: { type: 'boolean' },
   } as const
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      options,
-      strict: true,
-      allowPositionals: false,
-    })
-  } catch (error) {
-    throw parseError(error, 'serve', Object.keys(options))
-  }
-  const values = parsed.values
+  const values = parseFlags('serve', args, options).values
   if (values.help === true) {
     io.stdout.write(`${serveHelp()}\n`)
     return exitCodes.ok

@@ -1,11 +1,12 @@
 // When the adapter derives and when it refuses to (rfc/0005, addendum "derived operations"), and that a failing
 // native query inside a derivation is a typed error, never an empty answer.
-import { LspError, lspOperations, type LspOperation, type LspProviderRequest, type LspQueryRequest, type LspResultFor } from '@codeseam/lsp'
+import { lspOperations, type LspOperation, type LspProviderRequest, type LspQueryRequest, type LspResultFor } from '@codeseam/lsp'
 import * as vscode from 'vscode'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 
 import { createVsCodeProvider, type VsCodeProvider, type VsCodeProviderOptions } from '../../src/index.js'
 import { playToyLanguage, toyTypeScript } from './toy-language.js'
+import { failure } from './failure.js'
 import { answer, openWindow, type TestWindow } from './window.js'
 
 const files = {
@@ -41,15 +42,6 @@ function query<R extends LspQueryRequest>(on: VsCodeProvider, request: R): Promi
 function prepare(on: VsCodeProvider, needle: string, file = 'src/circle.ts'): Promise<LspResultFor<'prepareTypeHierarchy'>> {
   const path = window.path(file)
   return query(on, { operation: 'prepareTypeHierarchy', root: window.root, path, position: window.at(path, needle) })
-}
-
-async function failure(promise: Promise<unknown>): Promise<LspError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(LspError)
-  return error as LspError
 }
 
 describe('what the provider claims and derives', () => {

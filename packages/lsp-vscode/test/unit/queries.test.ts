@@ -1,12 +1,13 @@
 import { symlink, writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
-import { LspError, contentHash, createLsp, type LspProviderRequest, type LspQueryRequest, type LspResultFor } from '@codeseam/lsp'
+import { contentHash, createLsp, type LspProviderRequest, type LspQueryRequest, type LspResultFor } from '@codeseam/lsp'
 import * as vscode from 'vscode'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 
 import { createVsCodeProvider, type VsCodeProvider, type VsCodeProviderOptions } from '../../src/index.js'
 import { host } from '../fake-vscode/host.js'
+import { failure } from './failure.js'
 import { answer, openWindow, type TestWindow } from './window.js'
 
 const files = {
@@ -40,15 +41,6 @@ function query<R extends LspQueryRequest>(
   signal = new AbortController().signal,
 ): Promise<LspResultFor<R['operation']>> {
   return on.query({ ...request, languageId: 'typescript' } as LspProviderRequest<R>, signal)
-}
-
-async function failure(promise: Promise<unknown>): Promise<LspError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(LspError)
-  return error as LspError
 }
 
 describe('documents', () => {

@@ -1,12 +1,13 @@
 import { mkdir, readFile, readdir, symlink } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
-import { LspError, contentHash, createLsp, type LspWorkspaceEdit } from '@codeseam/lsp'
+import { contentHash, createLsp, type LspWorkspaceEdit } from '@codeseam/lsp'
 import * as vscode from 'vscode'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 
 import { createVsCodeWorkspace, languageExtensions, registerVsCode } from '../../src/index.js'
 import { host } from '../fake-vscode/host.js'
+import { failure } from './failure.js'
 import { answer, openWindow, type TestWindow } from './window.js'
 
 const original = 'export const one = 1\nexport const two = 2\n'
@@ -23,15 +24,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await window.dispose()
 })
-
-async function failure(promise: Promise<unknown>): Promise<LspError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(LspError)
-  return error as LspError
-}
 
 /** An edit replacing the first `needle` in `path` (as its buffer or file reads now) with `newText`. */
 function replaceEdit(path: string, version: number | null, needle: string, newText: string): LspWorkspaceEdit {

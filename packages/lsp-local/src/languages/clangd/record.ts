@@ -3,6 +3,7 @@ import * as nodePath from 'node:path'
 import { builtInFactsFor } from '@codeseam/lsp'
 
 import type { SupportTable } from '../../policy/profile-operations.js'
+import { codeLanguageSupport, typeHierarchy } from '../code-language.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { dropFlag } from '../settings.js'
 import { profileExtensions } from '../../policy/files.js'
@@ -13,31 +14,11 @@ import { clangdMajor, findClangd } from './lookup.js'
 const standardTypeHierarchy = { since: 17, why: 'the standard LSP type hierarchy came in clangd 17' }
 
 /** clangd, by major version (14 is Debian 12's). */
-export const clangdSupport: SupportTable = {
-  definition: true,
-  typeDefinition: true,
-  declaration: true,
-  implementation: true,
-  references: true,
-  hover: true,
-  signatureHelp: true,
-  documentSymbols: true,
-  workspaceSymbols: true,
-  prepareCallHierarchy: true,
-  incomingCalls: true,
+export const clangdSupport: SupportTable = codeLanguageSupport({
   outgoingCalls: { since: 20, why: 'outgoing calls came in clangd 20' },
-  prepareTypeHierarchy: standardTypeHierarchy,
-  supertypes: standardTypeHierarchy,
-  subtypes: standardTypeHierarchy,
-  diagnostics: true,
+  ...typeHierarchy(standardTypeHierarchy),
   inlayHints: { since: 16, why: 'standard inlay hints came in clangd 16' },
-  completion: true,
-  codeActions: true,
-  prepareRename: true,
-  rename: true,
-  format: true,
-  resolveCodeAction: true,
-}
+})
 
 /** Why the clangd profile cannot run, and what to install. */
 export const clangdUnavailable =

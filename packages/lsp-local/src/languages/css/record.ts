@@ -1,5 +1,5 @@
 import type { SupportTable } from '../../policy/profile-operations.js'
-import { bundledNodeServer, langserversExtractedVersion, runsBundled } from '../bundled.js'
+import { bundledServerRecord, langserversExtractedVersion } from '../bundled.js'
 import { documentLanguageSupport, inertNodeServer, notYet } from '../document-language.js'
 import type { LanguageRecord } from '../record.js'
 
@@ -22,9 +22,7 @@ export const cssRecord: LanguageRecord = {
   language: 'CSS / SCSS / Less',
   server: `vscode-css-language-server (npm \`vscode-langservers-extracted\` ${langserversExtractedVersion})`,
   support: cssSupport,
-  locate: async () => bundledNodeServer('vscode-langservers-extracted', 'bin/vscode-css-language-server'),
-  install: { command: 'pnpm install', source: 'dependency' },
-  recognizes: (command, args) => runsBundled(command, args, 'vscode-langservers-extracted', 'vscode-css-language-server'),
+  ...bundledServerRecord('vscode-langservers-extracted', 'bin/vscode-css-language-server', 'vscode-css-language-server'),
   profile: () => ({
     args: ['--stdio'],
     extensions: { '.css': 'css', '.scss': 'scss', '.less': 'less' },

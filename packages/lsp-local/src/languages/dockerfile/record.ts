@@ -1,5 +1,5 @@
 import type { SupportTable } from '../../policy/profile-operations.js'
-import { bundledNodeServer, runsBundled } from '../bundled.js'
+import { bundledServerRecord } from '../bundled.js'
 import { documentLanguageSupport, inertNodeServer, notYet } from '../document-language.js'
 import type { LanguageRecord } from '../record.js'
 
@@ -25,9 +25,7 @@ export const dockerfileRecord: LanguageRecord = {
   language: 'Dockerfile',
   server: `dockerfile-language-server-nodejs (npm, ${dockerfileServerVersion})`,
   support: dockerfileSupport,
-  locate: async () => bundledNodeServer('dockerfile-language-server-nodejs', 'bin/docker-langserver'),
-  install: { command: 'pnpm install', source: 'dependency' },
-  recognizes: (command, args) => runsBundled(command, args, 'dockerfile-language-server-nodejs', 'docker-langserver'),
+  ...bundledServerRecord('dockerfile-language-server-nodejs', 'bin/docker-langserver', 'docker-langserver'),
   profile: () => ({
     args: ['--stdio'],
     extensions: { '.dockerfile': 'dockerfile' },

@@ -4,6 +4,7 @@ import * as nodePath from 'node:path'
 import { builtInFactsFor } from '@codeseam/lsp'
 
 import type { SupportTable } from '../../policy/profile-operations.js'
+import { codeLanguageSupport, typeHierarchy } from '../code-language.js'
 import { absolutePathEntries, executablesNamed, probeVersion } from '../lookup.js'
 import type { LanguageRecord, Located, SymbolNaming } from '../record.js'
 import { mergeSettings } from '../settings.js'
@@ -15,31 +16,10 @@ export const goplsVersion = 'v0.23.0'
 const noTypeHierarchy = { no: 'gopls v0.23 has no type hierarchy' }
 
 /** gopls v0.23. */
-export const goplsSupport: SupportTable = {
-  definition: true,
-  typeDefinition: true,
+export const goplsSupport: SupportTable = codeLanguageSupport({
   declaration: { no: 'gopls has no textDocument/declaration (a Go name has one declaration: use definition)' },
-  implementation: true,
-  references: true,
-  hover: true,
-  signatureHelp: true,
-  documentSymbols: true,
-  workspaceSymbols: true,
-  prepareCallHierarchy: true,
-  incomingCalls: true,
-  outgoingCalls: true,
-  prepareTypeHierarchy: noTypeHierarchy,
-  supertypes: noTypeHierarchy,
-  subtypes: noTypeHierarchy,
-  diagnostics: true,
-  inlayHints: true,
-  completion: true,
-  codeActions: true,
-  prepareRename: true,
-  rename: true,
-  format: true,
-  resolveCodeAction: true,
-}
+  ...typeHierarchy(noTypeHierarchy),
+})
 
 /** Where `go install` puts binaries: $GOBIN, else each $GOPATH entry's bin, else ~/go/bin (without running go). */
 export function goBinDirectories(env: Readonly<Record<string, string | undefined>> = process.env): string[] {

@@ -1,5 +1,5 @@
 import type { SupportTable } from '../../policy/profile-operations.js'
-import { bundledNodeServer, langserversExtractedVersion, runsBundled } from '../bundled.js'
+import { bundledServerRecord, langserversExtractedVersion } from '../bundled.js'
 import { documentLanguageSupport, inertNodeServer, notYet } from '../document-language.js'
 import type { LanguageRecord } from '../record.js'
 
@@ -22,9 +22,7 @@ export const htmlRecord: LanguageRecord = {
   language: 'HTML',
   server: `vscode-html-language-server (npm \`vscode-langservers-extracted\` ${langserversExtractedVersion})`,
   support: htmlSupport,
-  locate: async () => bundledNodeServer('vscode-langservers-extracted', 'bin/vscode-html-language-server'),
-  install: { command: 'pnpm install', source: 'dependency' },
-  recognizes: (command, args) => runsBundled(command, args, 'vscode-langservers-extracted', 'vscode-html-language-server'),
+  ...bundledServerRecord('vscode-langservers-extracted', 'bin/vscode-html-language-server', 'vscode-html-language-server'),
   profile: () => ({
     args: ['--stdio'],
     extensions: { '.html': 'html', '.htm': 'html' },

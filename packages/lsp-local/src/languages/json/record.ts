@@ -1,6 +1,6 @@
 import type { SupportTable } from '../../policy/profile-operations.js'
-import { bundledNodeServer, langserversExtractedVersion, runsBundled } from '../bundled.js'
-import { documentLanguageSupport } from '../document-language.js'
+import { bundledServerRecord, langserversExtractedVersion } from '../bundled.js'
+import { documentLanguageSupport, documentNodeServer } from '../document-language.js'
 import type { LanguageRecord } from '../record.js'
 import { mergeSettings } from '../settings.js'
 
@@ -20,9 +20,7 @@ export const jsonRecord: LanguageRecord = {
   language: 'JSON',
   server: `vscode-json-language-server (npm \`vscode-langservers-extracted\` ${langserversExtractedVersion})`,
   support: jsonSupport,
-  locate: async () => bundledNodeServer('vscode-langservers-extracted', 'bin/vscode-json-language-server'),
-  install: { command: 'pnpm install', source: 'dependency' },
-  recognizes: (command, args) => runsBundled(command, args, 'vscode-langservers-extracted', 'vscode-json-language-server'),
+  ...bundledServerRecord('vscode-langservers-extracted', 'bin/vscode-json-language-server', 'vscode-json-language-server'),
   profile: () => ({
     args: ['--stdio'],
     // JSON with comments for every file: tsconfig.json and most editor configs carry comments, which strict JSON
@@ -33,7 +31,7 @@ export const jsonRecord: LanguageRecord = {
     initializationOptions: { provideFormatter: true, handledSchemaProtocols: ['file'] },
     settings: { json: { validate: { enable: true }, format: { enable: true }, schemas: [] }, http: {} },
   }),
-  readiness: 'initialized',
+  ...documentNodeServer(),
   trust: {
     strip: [],
     why: 'the JSON server runs no workspace code; what it may fetch is a schema a document names: for an untrusted root it reads none itself (every schema goes through the client, which refuses), and codeseam associates no schemas',
@@ -43,10 +41,6 @@ export const jsonRecord: LanguageRecord = {
       draft.hardening.push('no schema is read or downloaded (every schema request is refused)', 'no schema associations')
     },
   },
-  memory: { kind: 'node' },
-  environment: { passed: [] },
-  projectFiles: [],
-  grammar: [],
   fixture: 'json-basic',
   notes:
     "outline, syntax diagnostics, formatting, hover; every `.json` file is read as JSON with comments (a comment is not reported, a trailing comma is a warning); schemas only from a document's own local `$schema`, never downloaded",

@@ -1,5 +1,5 @@
 import type { SupportTable } from '../../policy/profile-operations.js'
-import { bundledNodeServer, langserversExtractedVersion, runsBundled } from '../bundled.js'
+import { bundledServerRecord, langserversExtractedVersion } from '../bundled.js'
 import { documentLanguageSupport, inertNodeServer, notYet } from '../document-language.js'
 import type { LanguageRecord, SymbolNaming } from '../record.js'
 
@@ -50,9 +50,7 @@ export const markdownRecord: LanguageRecord = {
   language: 'Markdown',
   server: `vscode-markdown-language-server (npm \`vscode-langservers-extracted\` ${langserversExtractedVersion})`,
   support: markdownSupport,
-  locate: async () => bundledNodeServer('vscode-langservers-extracted', 'bin/vscode-markdown-language-server'),
-  install: { command: 'pnpm install', source: 'dependency' },
-  recognizes: (command, args) => runsBundled(command, args, 'vscode-langservers-extracted', 'vscode-markdown-language-server'),
+  ...bundledServerRecord('vscode-langservers-extracted', 'bin/vscode-markdown-language-server', 'vscode-markdown-language-server'),
   symbolName: markdownSymbolName,
   profile: () => ({
     args: ['--stdio'],

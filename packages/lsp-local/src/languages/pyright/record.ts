@@ -5,6 +5,7 @@ import { builtInFactsFor, isWithin } from '@codeseam/lsp'
 import { pythonSelectionEnvironment } from '../../policy/python-selection.js'
 import { canonical } from '../../policy/executables.js'
 import type { SupportTable } from '../../policy/profile-operations.js'
+import { codeLanguageSupport, typeHierarchy } from '../code-language.js'
 import { projectSitePackages, userPython } from '../../policy/python-interpreter.js'
 import { packageDir } from '../lookup.js'
 import type { LanguageRecord, Located } from '../record.js'
@@ -18,31 +19,14 @@ const noTypeHierarchy = { no: 'the server has no type hierarchy' }
 const pyrightCodeActions = { no: 'pyright only offers "create type stub", which no fixture can exercise' }
 
 /** pyright. */
-export const pyrightSupport: SupportTable = {
-  definition: true,
-  typeDefinition: true,
-  declaration: true,
+export const pyrightSupport: SupportTable = codeLanguageSupport({
   implementation: { no: 'pyright has no textDocument/implementation' },
-  references: true,
-  hover: true,
-  signatureHelp: true,
-  documentSymbols: true,
-  workspaceSymbols: true,
-  prepareCallHierarchy: true,
-  incomingCalls: true,
-  outgoingCalls: true,
-  prepareTypeHierarchy: noTypeHierarchy,
-  supertypes: noTypeHierarchy,
-  subtypes: noTypeHierarchy,
-  diagnostics: true,
+  ...typeHierarchy(noTypeHierarchy),
   inlayHints: { no: 'pyright has no inlay hints' },
-  completion: true,
   codeActions: pyrightCodeActions,
-  prepareRename: true,
-  rename: true,
   format: { no: 'pyright does not format' },
   resolveCodeAction: pyrightCodeActions,
-}
+})
 
 export const pyrightRecord: LanguageRecord = {
   id: 'pyright',

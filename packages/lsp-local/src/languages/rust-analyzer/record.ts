@@ -5,6 +5,7 @@ import * as nodePath from 'node:path'
 import { builtInFactsFor } from '@codeseam/lsp'
 
 import type { SupportTable } from '../../policy/profile-operations.js'
+import { codeLanguageSupport, typeHierarchy } from '../code-language.js'
 import { absolutePathEntries, codeseamCacheDir, executablesNamed, probeVersion, toolchainLines } from '../lookup.js'
 import type { HardenContext, LanguageRecord, LibraryRoot, Located } from '../record.js'
 import { mergeSettings } from '../settings.js'
@@ -21,31 +22,9 @@ export function rustAnalyzerCacheRoot(env: Readonly<Record<string, string | unde
 export const rustAnalyzerInstall = `cargo install ra_ap_rust-analyzer --version ${rustAnalyzerVersion} --locked --root ~/.cache/codeseam/rust-analyzer-${rustAnalyzerVersion}`
 
 /** rust-analyzer. */
-export const rustAnalyzerSupport: SupportTable = {
-  definition: true,
-  typeDefinition: true,
-  declaration: true,
-  implementation: true,
-  references: true,
-  hover: true,
-  signatureHelp: true,
-  documentSymbols: true,
-  workspaceSymbols: true,
-  prepareCallHierarchy: true,
-  incomingCalls: true,
-  outgoingCalls: true,
-  prepareTypeHierarchy: { no: 'rust-analyzer has no type hierarchy' },
-  supertypes: { no: 'rust-analyzer has no type hierarchy' },
-  subtypes: { no: 'rust-analyzer has no type hierarchy' },
-  diagnostics: true,
-  inlayHints: true,
-  completion: true,
-  codeActions: true,
-  prepareRename: true,
-  rename: true,
-  format: true,
-  resolveCodeAction: true,
-}
+export const rustAnalyzerSupport: SupportTable = codeLanguageSupport({
+  ...typeHierarchy({ no: 'rust-analyzer has no type hierarchy' }),
+})
 
 /**
  * `rust-analyzer --version` (see probeVersion). The rustup proxy that `~/.cargo/bin/rust-analyzer` is on machines

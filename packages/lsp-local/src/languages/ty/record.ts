@@ -4,6 +4,7 @@ import * as nodePath from 'node:path'
 import { builtInFactsFor } from '@codeseam/lsp'
 
 import type { SupportTable } from '../../policy/profile-operations.js'
+import { codeLanguageSupport } from '../code-language.js'
 import { absolutePathEntries, codeseamCacheDir, executablesNamed, probeVersion } from '../lookup.js'
 import type { LanguageRecord, Located } from '../record.js'
 
@@ -22,31 +23,11 @@ const quickFixesUntested = {
 }
 
 /** ty: Astral's type checker; every navigation operation, type hierarchy and inlay hints of its own. */
-export const tySupport: SupportTable = {
-  definition: true,
-  typeDefinition: true,
-  declaration: true,
-  implementation: true,
-  references: true,
-  hover: true,
-  signatureHelp: true,
-  documentSymbols: true,
-  workspaceSymbols: true,
-  prepareCallHierarchy: true,
-  incomingCalls: true,
-  outgoingCalls: true,
-  prepareTypeHierarchy: true,
-  supertypes: true,
-  subtypes: true,
-  diagnostics: true,
-  inlayHints: true,
-  completion: true,
+export const tySupport: SupportTable = codeLanguageSupport({
   codeActions: quickFixesUntested,
-  prepareRename: true,
-  rename: true,
   format: noFormat,
   resolveCodeAction: quickFixesUntested,
-}
+})
 
 async function locateTy(): Promise<Located> {
   const cached = nodePath.join(tyCacheRoot(), 'bin', 'ty')

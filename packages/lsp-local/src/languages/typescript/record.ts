@@ -2,6 +2,7 @@ import * as nodePath from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 import type { SupportTable } from '../../policy/profile-operations.js'
+import { codeLanguageSupport, typeHierarchy } from '../code-language.js'
 import { packageDir } from '../lookup.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { dropFlag, mergeSettings } from '../settings.js'
@@ -11,31 +12,10 @@ import { typeScriptExtensions, typeScriptGrammar, typeScriptProjectFiles, typeSc
 const noTypeHierarchy = { no: 'the server has no type hierarchy' }
 
 /** The native TS 7 server (tsgo). */
-export const nativeTypeScriptSupport: SupportTable = {
-  definition: true,
-  typeDefinition: true,
+export const nativeTypeScriptSupport: SupportTable = codeLanguageSupport({
   declaration: { no: 'tsgo does not answer textDocument/declaration' },
-  implementation: true,
-  references: true,
-  hover: true,
-  signatureHelp: true,
-  documentSymbols: true,
-  workspaceSymbols: true,
-  prepareCallHierarchy: true,
-  incomingCalls: true,
-  outgoingCalls: true,
-  prepareTypeHierarchy: noTypeHierarchy,
-  supertypes: noTypeHierarchy,
-  subtypes: noTypeHierarchy,
-  diagnostics: true,
-  inlayHints: true,
-  completion: true,
-  codeActions: true,
-  prepareRename: true,
-  rename: true,
-  format: true,
-  resolveCodeAction: true,
-}
+  ...typeHierarchy(noTypeHierarchy),
+})
 
 let nativeExe: Promise<string | undefined> | undefined
 

@@ -1,6 +1,6 @@
 import type { SupportTable } from '../../policy/profile-operations.js'
-import { bundledNodeServer, runsBundled } from '../bundled.js'
-import { documentLanguageSupport } from '../document-language.js'
+import { bundledServerRecord } from '../bundled.js'
+import { documentLanguageSupport, documentNodeServer } from '../document-language.js'
 import type { LanguageRecord } from '../record.js'
 import { mergeSettings } from '../settings.js'
 
@@ -26,9 +26,7 @@ export const yamlRecord: LanguageRecord = {
   language: 'YAML',
   server: `yaml-language-server (npm, ${yamlServerVersion})`,
   support: yamlSupport,
-  locate: async () => bundledNodeServer('yaml-language-server', 'bin/yaml-language-server'),
-  install: { command: 'pnpm install', source: 'dependency' },
-  recognizes: (command, args) => runsBundled(command, args, 'yaml-language-server', 'yaml-language-server'),
+  ...bundledServerRecord('yaml-language-server', 'bin/yaml-language-server', 'yaml-language-server'),
   profile: () => ({
     args: ['--stdio'],
     extensions: { '.yml': 'yaml', '.yaml': 'yaml' },
@@ -48,7 +46,7 @@ export const yamlRecord: LanguageRecord = {
       http: {},
     },
   }),
-  readiness: 'initialized',
+  ...documentNodeServer(),
   trust: {
     strip: [],
     why: 'yaml-language-server runs no workspace code; what it may fetch is a schema: the schema store is off and every remote schema is asked of the client, which refuses, at every trust level; codeseam associates no schemas',
@@ -60,10 +58,6 @@ export const yamlRecord: LanguageRecord = {
       draft.hardening.push('no schema store', 'no remote schema is downloaded (the client refuses them)', 'no schema associations')
     },
   },
-  memory: { kind: 'node' },
-  environment: { passed: [] },
-  projectFiles: [],
-  grammar: [],
   fixture: 'yaml-basic',
   notes:
     'outline, syntax diagnostics, formatting (its bundled prettier), hover and completion from schemas a file names locally, anchor definitions; no schema store, no schema download',
