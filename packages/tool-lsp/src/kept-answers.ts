@@ -97,15 +97,16 @@ export interface PageAnswer<T> {
 export async function pageAnswer<T>(
   context: ToolContext,
   options: {
-    readonly root: string
+    /** The workspace roots the answer covers: their change marks decide whether it still holds. */
+    readonly roots: ReadonlyArray<string>
     readonly fingerprint: string
     readonly cursor: string | undefined
     readonly compute: (keepable: boolean) => Promise<Computed<T>>
   },
 ): Promise<PageAnswer<T>> {
   const wanted = decodeCursorState(options.cursor, options.fingerprint).mark
-  const now = await context.lsp.changeMark(options.root, context.signal)
-  const mark = now === undefined ? undefined : contentHash(now).slice(0, 12)
+  const marks = await Promise.all(options.roots.map((root) => context.lsp.changeMark(root, context.signal)))
+  const mark = marks.some((m) => m === undefined) ? undefined : contentHash(marks.join('\n\n')).slice(0, 12)
   if (wanted !== undefined && mark !== undefined && wanted !== mark) {
     throw new LspError(
       'STALE_VERSION',

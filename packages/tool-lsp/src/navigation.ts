@@ -203,7 +203,7 @@ export const codeNavigate = defineTool({
     reader.seed(resolved.document, resolved.lines)
     // A later page of a kept answer asks no server (RFC 0026); otherwise the query runs.
     const answer = await pageAnswer(context, {
-      root: resolved.root,
+      roots: [resolved.root],
       fingerprint,
       cursor: input.cursor,
       compute: (keepable) => computeNavigation(context, input.kind, resolved, reader, keepable ? limit : undefined),

@@ -8,7 +8,11 @@ import { pathToUri } from '@codeseam/lsp'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import { typeScriptRecord } from '../../../lsp-local/src/languages/typescript/record.js'
+import { codeDiagnostics } from '../../src/diagnostics.js'
+import { codeHierarchy } from '../../src/hierarchy.js'
+import type { AnyTool } from '../../src/index.js'
 import { codeNavigate } from '../../src/navigation.js'
+import { codeSymbols } from '../../src/symbols.js'
 import { startRealHost, structured, type RealHost } from '../support/real-host.js'
 
 /**
@@ -31,6 +35,8 @@ for (let i = 0; i < userFiles; i++) {
   files[`src/user${i}.ts`] =
     `import { shared } from './target'\n\nexport function use${i}(): number {\n  let total = 0\n${calls}\n  return total\n}\n`
 }
+files['src/many.ts'] = Array.from({ length: 24 }, (_, i) => `export function helper${i}(): number {\n  return ${i}\n}\n`).join('')
+files['src/broken.ts'] = Array.from({ length: 12 }, (_, i) => `export const wrong${i}: number = 'text ${i}'\n`).join('')
 // The declaration, the import in each file and each call.
 const totalReferences = 1 + userFiles * (1 + callsPerFile)
 
@@ -93,6 +99,68 @@ describe('pages from the computed answer (native TypeScript, requests counted on
     )
     expect(shown.filter((s: string) => s.endsWith(':use3'))).toHaveLength(callsPerFile)
   })
+
+  // Every other capped answer the issue names: each page as text, so the pages joined are the one-page answer.
+  const others: ReadonlyArray<{
+    name: string
+    tool: AnyTool
+    args: Record<string, unknown>
+    limit: number
+    big: number
+    items: (r: any) => string[]
+  }> = [
+    {
+      name: 'callers',
+      tool: codeHierarchy,
+      args: { target: { path: 'src/target.ts', symbol: 'shared' }, kind: 'callers' },
+      limit: 3,
+      big: 200,
+      items: (r) => r.direct.map((d: any) => `${d.name}@${d.path}:${d.line}:${(d.callSites ?? []).length}`),
+    },
+    {
+      name: 'outline',
+      tool: codeSymbols,
+      args: { path: 'src/many.ts' },
+      limit: 5,
+      big: 1000,
+      items: (r) => r.outline.map((n: any) => `${n.name}:${n.line}`),
+    },
+    {
+      name: 'symbol search',
+      tool: codeSymbols,
+      args: { query: 'helper' },
+      limit: 5,
+      big: 1000,
+      items: (r) => r.matches.map((m: any) => `${m.name}@${m.path}:${m.line}`),
+    },
+    {
+      name: 'workspace diagnostics',
+      tool: codeDiagnostics,
+      args: {},
+      limit: 4,
+      big: 500,
+      items: (r) => r.files.flatMap((f: any) => f.diagnostics.map((d: any) => `${f.path}:${d.line}:${d.message}`)),
+    },
+  ]
+
+  for (const other of others) {
+    it(`serves later pages of ${other.name} from the first answer, with no request to the server`, async () => {
+      const first = structured(await real.call(other.tool, { ...other.args, limit: other.limit }))
+      expect(first.page.truncated).toBe(true)
+      const shown = other.items(first)
+      let cursor: string | undefined = first.page.nextCursor
+      while (cursor !== undefined) {
+        const before = requests().length
+        const next = structured(await real.call(other.tool, { ...other.args, limit: other.limit, cursor }))
+        expect(requests().slice(before)).toEqual([])
+        shown.push(...other.items(next))
+        cursor = next.page.nextCursor
+      }
+      const whole = structured(await real.call(other.tool, { ...other.args, limit: other.big }))
+      expect(whole.page.truncated).toBe(false)
+      expect(shown).toEqual(other.items(whole))
+    })
+  }
 
   it('refuses a cursor after a plain write to another file, at once, and the answer asked again has the new reference', async () => {
     const first = structured(await references())
