@@ -15,7 +15,7 @@ import { defineTool } from './definition.js'
 import { askDiagnostics, keepableDiagnostics } from './diagnostics-answers.js'
 import { languageDiagnosticsLimits, quoteDiagnosticsLimit } from './diagnostics-limits.js'
 import { lines, plural, renderNotice, renderPage, renderReadiness } from './render.js'
-import { NonNegativeInt, PageOutput, PositiveInt, ReadinessOutput } from './schemas.js'
+import { KeptCursorInput, NonNegativeInt, PageOutput, PositiveInt, ReadinessOutput } from './schemas.js'
 import { pageAnswer } from './kept-answers.js'
 import { snippetLine, sourceReader } from './sources.js'
 import {
@@ -51,7 +51,7 @@ const DiagnosticsInput = Schema.Struct({
   maxFiles: Schema.optional(PositiveInt.check(Schema.isLessThanOrEqualTo(maxWorkspaceFiles))).annotate({
     description: `Whole workspace only: how many files each language server opens to analyse (default: the host's limit, 50 for the local host; max ${maxWorkspaceFiles}).`,
   }),
-  cursor: Schema.optional(Schema.String).annotate({ description: 'nextCursor from a previous result with the same arguments.' }),
+  cursor: KeptCursorInput,
 })
 
 const Counts = Schema.Struct({ error: NonNegativeInt, warning: NonNegativeInt, information: NonNegativeInt, hint: NonNegativeInt })

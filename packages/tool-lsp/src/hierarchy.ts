@@ -7,6 +7,7 @@ import { completeAnswer, pageAnswer, type Computed } from './kept-answers.js'
 import { at, lines, plural, renderNotice, renderPage, renderReadiness, renderTarget } from './render.js'
 import {
   FirstMatchInput,
+  KeptCursorInput,
   NonNegativeInt,
   PageOutput,
   PositiveInt,
@@ -38,9 +39,7 @@ const HierarchyInput = Schema.Struct({
     description: 'Levels to walk (1–4, default 1). Deeper levels come back as a deduplicated graph.',
   }),
   limit: Schema.optional(PositiveInt).annotate({ description: 'Direct results per page and graph node budget (default 50, max 200).' }),
-  cursor: Schema.optional(Schema.String).annotate({
-    description: 'nextCursor from a previous result with the same arguments (pages the direct list).',
-  }),
+  cursor: KeptCursorInput,
   firstMatch: FirstMatchInput,
 })
 

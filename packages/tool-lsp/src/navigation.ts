@@ -16,6 +16,7 @@ import { completeAnswer, pageAnswer, type Computed } from './kept-answers.js'
 import { at, indent, lines, plural, renderNotice, renderPage, renderReadiness, renderTarget } from './render.js'
 import {
   FirstMatchInput,
+  KeptCursorInput,
   NonNegativeInt,
   PageOutput,
   PositiveInt,
@@ -55,7 +56,7 @@ const NavigateInput = Schema.Struct({
     description: 'Lines of source shown around each location (0–3, default 0: just the line).',
   }),
   limit: Schema.optional(PositiveInt).annotate({ description: 'Locations per page (default 100, max 500).' }),
-  cursor: Schema.optional(Schema.String).annotate({ description: 'nextCursor from a previous result with the same arguments.' }),
+  cursor: KeptCursorInput,
   firstMatch: FirstMatchInput,
 })
 

@@ -7,7 +7,7 @@ import { completeAnswer, pageAnswer, type Computed } from './kept-answers.js'
 import { searchAnswer } from './symbol-search.js'
 import { at, lines, plural, renderNotice, renderPage, renderReadiness } from './render.js'
 import { readableOutline, type ReadableSymbol } from './readable-outline.js'
-import { NonNegativeInt, PageOutput, PositiveInt, ReadinessOutput, SymbolKind } from './schemas.js'
+import { KeptCursorInput, NonNegativeInt, PageOutput, PositiveInt, ReadinessOutput, SymbolKind } from './schemas.js'
 import {
   busyServersReason,
   joinNotices,
@@ -46,7 +46,7 @@ const SymbolsInput = Schema.Struct({
     description: 'Outline nesting shown (1 = top level only; default 2 = top level and members; max 10).',
   }),
   limit: Schema.optional(PositiveInt).annotate({ description: 'Symbols per page (default 200, max 1000).' }),
-  cursor: Schema.optional(Schema.String).annotate({ description: 'nextCursor from a previous result with the same arguments.' }),
+  cursor: KeptCursorInput,
 })
 
 interface OutlineNode {

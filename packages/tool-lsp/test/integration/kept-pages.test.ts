@@ -181,6 +181,56 @@ describe('pages from the computed answer (native TypeScript, requests counted on
     expect(again.totalFound).toBe(totalReferences + 2)
   })
 
+  // Each kind of change, made the moment before the page is asked: an edit of a file the server holds open (seen
+  // by a stat of open documents), a file created and a file deleted (seen by the folder watch).
+  const changes: ReadonlyArray<{ name: string; change: () => Promise<void>; undo: () => Promise<void> }> = [
+    {
+      name: 'an edit of a file of the answer',
+      change: () => writeFile(nodePath.join(root, 'src/user0.ts'), `${files['src/user0.ts']}// edited\n`),
+      undo: () => writeFile(nodePath.join(root, 'src/user0.ts'), files['src/user0.ts']!),
+    },
+    {
+      name: 'a file created',
+      change: () => writeFile(nodePath.join(root, 'src/created.ts'), 'export const created = 1\n'),
+      undo: () => rm(nodePath.join(root, 'src/created.ts'), { force: true }),
+    },
+    {
+      name: 'a file deleted',
+      change: () => rm(nodePath.join(root, 'src/elsewhere.ts')),
+      undo: () => writeFile(nodePath.join(root, 'src/elsewhere.ts'), files['src/elsewhere.ts']!),
+    },
+  ]
+  for (const { name, change, undo } of changes) {
+    it(`refuses a cursor after ${name}`, async () => {
+      const first = structured(await references())
+      const cursor = first.page.nextCursor as string
+      expect(structured(await references({ cursor })).page.offset).toBe(10)
+      await change()
+      try {
+        const stale = await references({ cursor })
+        expect(stale.ok ? 'ok' : stale.error.code).toBe('STALE_VERSION')
+      } finally {
+        await undo()
+      }
+    })
+  }
+
+  it('keeps the answer across a speculative check (its text never reaches the disk, and is taken back)', async () => {
+    const first = structured(await references())
+    const cursor = first.page.nextCursor as string
+    const path = nodePath.join(root, 'src/user1.ts')
+    const checked = await real.lsp.speculate({
+      root,
+      documents: [{ path, text: `${files['src/user1.ts']}export const broken: number = 'no'\n` }],
+      paths: [path],
+      waitMs: 10_000,
+    })
+    expect(checked.files[0]?.freshness).toBe('current')
+    const before = requests().length
+    expect(structured(await references({ cursor })).page.offset).toBe(10)
+    expect(requests().length).toBe(before)
+  })
+
   it("refuses a cursor after codeseam's own write (applyEdit)", async () => {
     const first = structured(await references())
     const cursor = first.page.nextCursor as string
