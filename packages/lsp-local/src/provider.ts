@@ -120,7 +120,7 @@ export class ProfileProvider implements LspProvider, Serving {
     if (scope === 'workspace' || (scope === 'fileOrWorkspace' && !hasPath)) {
       result =
         request.operation === 'workspaceSymbols'
-          ? await workspaceSymbols(this, workspace, request.query, deadline, signal)
+          ? await workspaceSymbols(this, workspace, request.query, deadline, signal, request.workspaceRoots)
           : await workspaceDiagnostics(
               this,
               workspace,

@@ -52,7 +52,7 @@ test('a file created and deleted again before the next take() is not announced a
   const root = nodePath.join(base, 'created-deleted')
   mkdirSync(root)
   writeFileSync(nodePath.join(root, 'kept.fault'), 'kept\n')
-  const disk = await DiskWatch.start(root, new Set(['.fault']))
+  const disk = await DiskWatch.start([root], new Set(['.fault']))
   try {
     expect(await disk.take()).toEqual([])
     const brief = nodePath.join(root, 'brief.fault')
@@ -71,7 +71,7 @@ test('a tree over maxFolders is marked incomplete and leaves no watcher open', a
   const root = nodePath.join(base, 'many-folders')
   for (let index = 0; index < 6; index++) mkdirSync(nodePath.join(root, `folder-${index}`), { recursive: true })
   const before = await openWatches()
-  const disk = await DiskWatch.start(root, new Set(['.fault']), 3)
+  const disk = await DiskWatch.start([root], new Set(['.fault']), 3)
   try {
     expect(disk.complete).toBe(false)
     expect(await openWatches()).toBe(before)

@@ -24,22 +24,24 @@ function mergeSkipped(parts: ReadonlyArray<{ readonly filesSkipped?: ReadonlyArr
   return skipped.size === 0 ? {} : { filesSkipped: [...skipped.values()] }
 }
 
-/** The search coverage of a fan-out: the sum of its parts (absent when no part reports one). */
-function mergeCoverage(results: ReadonlyArray<LspQueryResult>): { coverage?: LspSearchCoverage } {
-  const parts = results.flatMap((r) => (r.meta.coverage === undefined ? [] : [r.meta.coverage]))
-  if (parts.length === 0) return {}
+/** Coverages summed: what every part searched, found, left out and skipped; complete when every part is. */
+export function sumCoverage(parts: ReadonlyArray<LspSearchCoverage>): LspSearchCoverage {
   const notOpened = parts.reduce((sum, c) => sum + (c.filesNotSearched ?? 0), 0)
   const roots = parts.flatMap((c) => c.rootsNotSearched ?? [])
   return {
-    coverage: {
-      projectsSearched: parts.reduce((sum, c) => sum + c.projectsSearched, 0),
-      projectsFound: parts.reduce((sum, c) => sum + c.projectsFound, 0),
-      ...(notOpened > 0 ? { filesNotSearched: notOpened } : {}),
-      ...(roots.length > 0 ? { rootsNotSearched: roots } : {}),
-      ...mergeSkipped(parts),
-      complete: parts.every((c) => c.complete),
-    },
+    projectsSearched: parts.reduce((sum, c) => sum + c.projectsSearched, 0),
+    projectsFound: parts.reduce((sum, c) => sum + c.projectsFound, 0),
+    ...(notOpened > 0 ? { filesNotSearched: notOpened } : {}),
+    ...(roots.length > 0 ? { rootsNotSearched: roots } : {}),
+    ...mergeSkipped(parts),
+    complete: parts.every((c) => c.complete),
   }
+}
+
+/** The search coverage of a fan-out: the sum of its parts (absent when no part reports one). */
+function mergeCoverage(results: ReadonlyArray<LspQueryResult>): { coverage?: LspSearchCoverage } {
+  const parts = results.flatMap((r) => (r.meta.coverage === undefined ? [] : [r.meta.coverage]))
+  return parts.length === 0 ? {} : { coverage: sumCoverage(parts) }
 }
 
 /**

@@ -50,7 +50,9 @@ export async function fanOut(
   const scoped = fanOutSignal(signal)
   let settled: PromiseSettledResult<LspQueryResult>[]
   try {
-    settled = await Promise.allSettled(targets.map((r) => callProvider(r, request, languageOf(r.info), scoped.signal, relativizers)))
+    settled = await Promise.allSettled(
+      targets.map((r) => callProvider(r, request, languageOf(r.info), scoped.signal, relativizers, registry.openRoots())),
+    )
   } finally {
     scoped.release()
   }

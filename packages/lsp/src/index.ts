@@ -86,6 +86,7 @@ export {
 export { Containment, assertReadable, containPath, isWorkspacePath } from './containment.js'
 export type { WorkspacePath } from './containment.js'
 export { contentHash } from './hash.js'
+export { sumCoverage } from './fan-out-merge.js'
 export { BoundedCache } from './bounded-cache.js'
 export { canDerive, deriveOperation, derivedOperations, isDerivable, isDerivedItem, providerDerivationHost } from './derive/index.js'
 export type { LspDerivableOperation, LspDerivationHost } from './derive/index.js'

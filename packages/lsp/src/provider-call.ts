@@ -44,11 +44,12 @@ function withCancellation<T>(signal: AbortSignal | undefined, run: (signal: Abor
 }
 
 /**
- * Drops locations outside the root (defence in depth: providers must already do this) and counts them;
- * drops repeated workspace symbols.
+ * Drops locations outside every root of the workspace (defence in depth: providers must already do this) and
+ * counts them; drops repeated workspace symbols. A location in another open root of the same service is an
+ * answer, never "outside the workspace" (RFC 0025).
  */
-function containLocations<T extends LspQueryResult>(result: T, root: string): T {
-  const inside = (location: LspLocation) => isWithin(root, location.path)
+function containLocations<T extends LspQueryResult>(result: T, roots: ReadonlyArray<string>): T {
+  const inside = (location: LspLocation) => roots.some((root) => isWithin(root, location.path))
   if (result.kind === 'locations') {
     const kept = result.locations.filter(inside)
     const dropped = result.locations.length - kept.length
@@ -73,6 +74,14 @@ function containLocations<T extends LspQueryResult>(result: T, root: string): T 
   return result
 }
 
+/**
+ * The roots of a request's workspace (RFC 0025): its own root first, then every other root open in the same
+ * service. A service is one workspace; harnesses that keep roots apart use one service each.
+ */
+export function workspaceRootsOf(root: string, openRoots: ReadonlyArray<string>): ReadonlyArray<string> {
+  return [root, ...openRoots.filter((open) => open !== root)]
+}
+
 /** Asks one provider; throws UNSUPPORTED_OPERATION, CANCELLED, SERVER_ERROR or MALFORMED_RESPONSE as the call goes. */
 export async function callProvider(
   registration: Registration,
@@ -80,7 +89,9 @@ export async function callProvider(
   languageId: string,
   signal: AbortSignal | undefined,
   relativizers: RelativizerCache,
+  openRoots: ReadonlyArray<string> = [],
 ): Promise<LspQueryResult> {
+  const workspaceRoots = workspaceRootsOf(request.root, openRoots)
   const { info, provider } = registration
   if (!info.operations.includes(request.operation)) {
     throw new LspError(
@@ -92,7 +103,7 @@ export async function callProvider(
   const started = performance.now()
   let result: LspQueryResult
   try {
-    result = await withCancellation(signal, (inner) => provider.query({ ...request, languageId }, inner))
+    result = await withCancellation(signal, (inner) => provider.query({ ...request, languageId, workspaceRoots }, inner))
   } catch (error) {
     throw toLspError(error, 'SERVER_ERROR', `provider "${info.id}" failed on ${request.operation}`)
   }
@@ -105,6 +116,6 @@ export async function callProvider(
     )
   }
   // Paths in free text (names, hovers, messages) become workspace-relative; `path`/`uri` fields stay absolute.
-  const contained = relativizeResult(containLocations(result, request.root), relativizers.for(request.root))
+  const contained = relativizeResult(containLocations(result, workspaceRoots), relativizers.for(request.root))
   return { ...contained, meta: { ...contained.meta, providerId: info.id, elapsedMs: performance.now() - started } }
 }

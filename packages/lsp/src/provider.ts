@@ -20,12 +20,20 @@ export type LspProviderRequest<R extends LspQueryRequest = LspQueryRequest> = R 
    * may give it to its server instead of reading the file again. Absent when nothing was read.
    */
   readonly snapshot?: LspDocumentSnapshot
+  /**
+   * Every root of the request's workspace (RFC 0025): `root` first, then the other roots open in the same
+   * service. A location in any of them is an answer; a backend may serve them with one server. Absent when a
+   * provider is called outside a service (then the workspace is `root` alone).
+   */
+  readonly workspaceRoots?: ReadonlyArray<string>
 }
 
 /** Live state of one provider for one workspace root (or its backend as a whole when `root` is absent). */
 export interface LspProviderStatus {
   readonly providerId: string
   readonly root?: string
+  /** The other roots of the same workspace this server serves beside `root`, when it serves several (RFC 0025). */
+  readonly sharedRoots?: ReadonlyArray<string>
   /** The profile or server behind it (e.g. `typescript`, `pyright`). */
   readonly server?: string
   readonly state: 'starting' | 'indexing' | 'ready' | 'idle' | 'crashed' | 'unavailable'
@@ -122,6 +130,8 @@ export interface LspSpeculationRequest {
   readonly paths: ReadonlyArray<string>
   /** How long to wait, per file, for diagnostics computed for the speculative content. */
   readonly waitMs: number
+  /** Every root of the request's workspace, `root` first (RFC 0025); set by the seam, as for queries. */
+  readonly workspaceRoots?: ReadonlyArray<string>
 }
 
 /** The speculative diagnostics of one file. */

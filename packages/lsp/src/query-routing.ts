@@ -63,6 +63,7 @@ async function routeItem(
     languageId,
     signal,
     relativizers,
+    registry.openRoots(),
   )
 }
 
@@ -86,7 +87,7 @@ async function routeFile(
     ...(file === undefined ? {} : { file }),
     ...(snapshot === undefined ? {} : { snapshot }),
   }
-  return callProvider(registration, forwarded as LspQueryRequest, languageId, signal, relativizers)
+  return callProvider(registration, forwarded as LspQueryRequest, languageId, signal, relativizers, registry.openRoots())
 }
 
 /** Sends a validated query where its operation's scope says: every provider, an item's, or a file's. */

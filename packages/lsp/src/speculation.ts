@@ -2,6 +2,7 @@ import { LspError, toLspError } from './errors.js'
 import { isWithin, normalizeRoot, resolveInRoot } from './paths.js'
 import type { LspSpeculatedFile, LspSpeculationRequest, LspSpeculationResult } from './provider.js'
 import type { Registration, Registry } from './registry.js'
+import { workspaceRootsOf } from './provider-call.js'
 
 /*
  * The speculation stage (RFC 0018): diagnostics of files as an edit would leave them, the check split by the
@@ -63,9 +64,11 @@ async function askProvider(
   root: string,
   waitMs: LspSpeculationRequest['waitMs'],
   signal: AbortSignal,
+  workspaceRoots: ReadonlyArray<string>,
 ): Promise<ReadonlyArray<LspSpeculatedFile>> {
   try {
-    return (await registration.provider.speculate!({ root, documents: group.documents, paths: group.paths, waitMs }, signal)).files
+    const request = { root, documents: group.documents, paths: group.paths, waitMs, workspaceRoots }
+    return (await registration.provider.speculate!(request, signal)).files
   } catch (cause) {
     const error = toLspError(cause, 'SERVER_ERROR', 'speculate')
     if (error.code === 'CANCELLED' || signal.aborted) throw error
@@ -96,7 +99,9 @@ export async function speculateAcross(
     const answers = await Promise.all(
       [...groups]
         .filter(([registration, g]) => g.paths.length > 0 && registration.provider.speculate !== undefined)
-        .map(([registration, g]) => askProvider(registration, g, root, request.waitMs, controller.signal)),
+        .map(([registration, g]) =>
+          askProvider(registration, g, root, request.waitMs, controller.signal, workspaceRootsOf(root, registry.openRoots())),
+        ),
     )
     const byPath = new Map(answers.flat().map((file) => [file.path, file]))
     return {

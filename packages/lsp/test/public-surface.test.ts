@@ -72,6 +72,7 @@ const publicValues = [
   'rollupWindow',
   'rootAttributes',
   'snippetToPlainText',
+  'sumCoverage',
   'symbolKindFromNumber',
   'telemetryEnabled',
   'telemetryHash',

@@ -1,6 +1,7 @@
 import {
   displayPath,
   isLspError,
+  isWithin,
   rangesOverlap,
   TextLines,
   toLspError,
@@ -68,7 +69,9 @@ export async function renameIntegrity(
   const linesOf = async (path: string): Promise<TextLines | null> => {
     if (!texts.has(path)) {
       try {
-        texts.set(path, new TextLines((await workspace.readFile(path, signal)).text))
+        // A reference in another open root of the workspace (RFC 0025) is read there.
+        const owner = isWithin(workspace.root, path) ? workspace : (holdingWorkspace(lsp, path) ?? workspace)
+        texts.set(path, new TextLines((await owner.readFile(path, signal)).text))
       } catch {
         texts.set(path, null)
       }
@@ -221,4 +224,13 @@ export function leftBehindMessage(oldName: string, leftBehind: ReadonlyArray<Int
     ...more,
     'Rename those uses yourself, or accept a partial rename explicitly (allowPartial: true; CLI --allow-partial) to write it anyway.',
   ].join('\n')
+}
+
+/** The open workspace of the service that holds a path (the deepest root), if any. */
+function holdingWorkspace(lsp: LspService, path: string): LspWorkspace | undefined {
+  const root = lsp
+    .workspaces()
+    .filter((each) => isWithin(each.root, path))
+    .sort((a, b) => b.root.length - a.root.length)[0]
+  return root === undefined ? undefined : lsp.workspace(root.root)
 }

@@ -14,6 +14,7 @@ import {
   type LspTextEdit,
   type LspWorkspace,
   type LspWorkspaceEdit,
+  type LspWorkspaceInfo,
   type LspWorkspaceEditOperation,
 } from '@codeseam/lsp'
 
@@ -27,8 +28,11 @@ import { applyTextEdits, snippetToPlainText } from '@codeseam/lsp'
  * unified diff plus a structured edit list per file.
  */
 
-/** Every URI and path of an edit, checked against the root: OUTSIDE_WORKSPACE names the first escape. */
-export function checkContainment(root: string, edit: LspWorkspaceEdit): void {
+/**
+ * Every URI and path of an edit, checked against the root: OUTSIDE_WORKSPACE names the first escape. `others`:
+ * the other open roots of the workspace (RFC 0025), so an edit reaching into one is named as such.
+ */
+export function checkContainment(root: string, edit: LspWorkspaceEdit, others: ReadonlyArray<LspWorkspaceInfo> = []): void {
   const check = (uri: string, path: string) => {
     const fromUri = uriToPath(uri)
     if (fromUri === undefined) {
@@ -36,6 +40,14 @@ export function checkContainment(root: string, edit: LspWorkspaceEdit): void {
     }
     for (const candidate of [fromUri, path]) {
       if (!isWithin(root, candidate)) {
+        const other = others.find((each) => each.root !== root && isWithin(each.root, candidate))
+        if (other !== undefined) {
+          throw new LspError(
+            'OUTSIDE_WORKSPACE',
+            `the edit also changes ${displayPath(other.root, candidate)} in the open root "${other.id}": an edit that spans roots is not applied yet (RFC 0025), so nothing was written in any root; open the folder that holds both as one root to apply it`,
+            { data: { uri, path: candidate, root, otherRootId: other.id } },
+          )
+        }
         throw new LspError('OUTSIDE_WORKSPACE', `the edit touches ${candidate}, outside the workspace root ${root}; nothing was written`, {
           data: { uri, path: candidate, root },
         })
@@ -135,8 +147,9 @@ export async function buildPreview(
   known: ReadonlyMap<string, LspDocumentSnapshot> = new Map(),
   unpreviewable: ReadonlyArray<string> = [],
   signal?: AbortSignal,
+  others: ReadonlyArray<LspWorkspaceInfo> = [],
 ): Promise<BuiltPreview> {
-  checkContainment(workspace.root, edit)
+  checkContainment(workspace.root, edit, others)
   const replay = startReplay(workspace, edit, known, signal)
   for (const op of edit.operations) await replayOperation(replay, op)
   const { files, editCounts } = previewFiles(replay)

@@ -145,7 +145,7 @@ function asPlainText(state: Computed): PlainEdit {
 /** Containment check of every URI, then the preview (on the documents the change was computed against). */
 async function preview(tx: Transaction, state: PlainEdit): Promise<Previewed> {
   const known = new Map((state.change.basis ?? []).map((s) => [s.path, s]))
-  const built = await buildPreview(tx.workspace, state.edit, known, state.change.unpreviewable ?? [], tx.signal)
+  const built = await buildPreview(tx.workspace, state.edit, known, state.change.unpreviewable ?? [], tx.signal, tx.lsp.workspaces())
   return { ...state, built }
 }
 

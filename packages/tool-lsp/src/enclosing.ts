@@ -3,6 +3,7 @@ import {
   displayPath,
   documentSymbolsFor,
   isLspError,
+  isWithin,
   LspError,
   rangeContains,
   type LspFlatSymbol,
@@ -10,6 +11,7 @@ import {
 } from '@codeseam/lsp'
 
 import { mapBounded } from './budget.js'
+import { rootHolding } from './placement.js'
 import type { ToolContext } from './definition.js'
 import type { SourceFile, SourceReader } from './sources.js'
 
@@ -72,7 +74,9 @@ export async function outlinesFor(
     outlineConcurrency,
     async (file) => {
       try {
-        return await documentSymbolsFor(context.lsp, root, file.document, context.signal)
+        // A file in another open root of the workspace (RFC 0025) is asked about in its own root.
+        const own = isWithin(root, file.document.path) ? root : (rootHolding(context.lsp.workspaces(), file.document.path)?.root ?? root)
+        return await documentSymbolsFor(context.lsp, own, file.document, context.signal)
       } catch (error) {
         if (isLspError(error, 'CANCELLED', 'TIMEOUT', 'SERVER_CRASHED', 'DISPOSED') || !(error instanceof LspError)) throw error
         if (error.code !== 'UNSUPPORTED_OPERATION') failures.push(`${displayPath(root, file.document.path)}: ${error.code}`)

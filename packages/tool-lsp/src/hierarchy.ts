@@ -1,4 +1,12 @@
-import { LspError, toModelPosition, type LspHierarchyItem, type LspRange, type LspResultMeta, type ResolvedTarget } from '@codeseam/lsp'
+import {
+  LspError,
+  toModelPosition,
+  type LspHierarchyItem,
+  type LspRange,
+  type LspResultMeta,
+  type LspWorkspaceInfo,
+  type ResolvedTarget,
+} from '@codeseam/lsp'
 import { Schema } from 'effect'
 
 import { clampLimit, paginate, queryFingerprint } from './budget.js'
@@ -16,7 +24,8 @@ import {
   SymbolKind,
   TargetInput,
 } from './schemas.js'
-import { joinNotices, noticeFor, readinessOf, resolveToolTarget, shown, targetOutput, worstReadiness } from './targeting.js'
+import { OtherRootField, placed } from './placement.js'
+import { joinNotices, noticeFor, readinessOf, resolveToolTarget, targetOutput, worstReadiness } from './targeting.js'
 
 /** Directions a model can walk. */
 export const hierarchyKinds = ['callers', 'callees', 'supertypes', 'subtypes'] as const
@@ -60,6 +69,7 @@ const symbolFields = {
   kind: SymbolKind,
   detail: Schema.optional(Schema.String),
   path: Schema.String,
+  rootId: OtherRootField,
   line: PositiveInt,
   column: PositiveInt,
 }
@@ -118,18 +128,25 @@ interface Hop {
   readonly callSites?: ReadonlyArray<LspRange>
 }
 
-function nodeId(root: string, item: LspHierarchyItem): string {
-  return `${item.name}@${shown(root, item.path)}:${item.selectionRange.start.line + 1}`
+/** The target's root and the workspace's open roots: where a node's path is shown from (RFC 0025). */
+interface Where {
+  readonly root: string
+  readonly roots: ReadonlyArray<LspWorkspaceInfo>
 }
 
-function toNode(root: string, item: LspHierarchyItem, depth: number): Node {
+function nodeId(where: Where, item: LspHierarchyItem): string {
+  const place = placed(where.roots, where.root, item.path)
+  return `${item.name}@${place.rootId === undefined ? '' : `${place.rootId}:`}${place.path}:${item.selectionRange.start.line + 1}`
+}
+
+function toNode(where: Where, item: LspHierarchyItem, depth: number): Node {
   const position = toModelPosition(item.selectionRange.start)
   return {
-    id: nodeId(root, item),
+    id: nodeId(where, item),
     name: item.name,
     kind: item.kind,
     ...(item.detail === undefined || item.detail === '' ? {} : { detail: item.detail }),
-    path: shown(root, item.path),
+    ...placed(where.roots, where.root, item.path),
     line: position.line,
     column: position.column,
     depth,
@@ -180,29 +197,15 @@ async function computeHierarchy(
   depth: number,
   keepable: boolean,
 ): Promise<Computed<HierarchyAnswer>> {
-  const typeWalk = kind === 'supertypes' || kind === 'subtypes'
-  const prepared = await context.lsp.query(
-    {
-      operation: typeWalk ? 'prepareTypeHierarchy' : 'prepareCallHierarchy',
-      root: resolved.root,
-      path: resolved.path,
-      position: resolved.position,
-      document: resolved.document,
-    },
-    context.signal,
-  )
+  const operation = kind === 'supertypes' || kind === 'subtypes' ? 'prepareTypeHierarchy' : 'prepareCallHierarchy'
+  const { root, path, position, document } = resolved
+  const prepared = await context.lsp.query({ operation, root, path, position, document }, context.signal)
   const start = prepared.items[0]
   if (start === undefined) return { value: { prepared: prepared.meta }, keep: false }
   const first = await step(context, resolved.root, kind, start)
-  const walked = await walkGraph(context, kind, resolved.root, start, first, limit, depth)
-  const keep =
-    keepable &&
-    first.hops.length > limit &&
-    completeAnswer(prepared.meta) &&
-    completeAnswer(first.meta) &&
-    walked.failures.length === 0 &&
-    !walked.truncated.time &&
-    walked.readiness.every((r) => r.status === 'ready')
+  const walked = await walkGraph(context, kind, { root: resolved.root, roots: context.roots }, start, first, limit, depth)
+  const settled = walked.failures.length === 0 && !walked.truncated.time && walked.readiness.every((r) => r.status === 'ready')
+  const keep = keepable && first.hops.length > limit && completeAnswer(prepared.meta) && completeAnswer(first.meta) && settled
   return { value: { prepared: prepared.meta, start, first, walked }, keep }
 }
 
@@ -210,7 +213,7 @@ async function computeHierarchy(
 async function walkGraph(
   context: ToolContext,
   kind: HierarchyKind,
-  root: string,
+  where: Where,
   start: LspHierarchyItem,
   first: { readonly hops: Hop[]; readonly meta: LspResultMeta },
   limit: number,
@@ -222,7 +225,7 @@ async function walkGraph(
   const edges: Edge[] = []
   const truncated = { nodes: false, edges: false, time: false }
   const readiness = [readinessOf(first.meta)]
-  const rootNode = toNode(root, start, 0)
+  const rootNode = toNode(where, start, 0)
   nodes.set(rootNode.id, rootNode)
   let frontier: Array<{ item: LspHierarchyItem; hops?: Hop[] }> = [{ item: start, hops: first.hops }]
   const failures: string[] = []
@@ -241,7 +244,7 @@ async function walkGraph(
       let hops = entry.hops
       if (hops === undefined) {
         try {
-          const answer = await step(context, root, kind, entry.item)
+          const answer = await step(context, where.root, kind, entry.item)
           readiness.push(readinessOf(answer.meta))
           hops = answer.hops
         } catch (error) {
@@ -253,15 +256,15 @@ async function walkGraph(
           throw error
         }
       }
-      const fromId = nodeId(root, entry.item)
+      const fromId = nodeId(where, entry.item)
       for (const hop of hops) {
-        const id = nodeId(root, hop.item)
+        const id = nodeId(where, hop.item)
         if (!nodes.has(id)) {
           if (nodes.size >= limit) {
             truncated.nodes = true
             continue
           }
-          nodes.set(id, toNode(root, hop.item, level))
+          nodes.set(id, toNode(where, hop.item, level))
           if (level < depth) next.push({ item: hop.item })
         }
         if (edges.length >= maxEdges) {
@@ -296,13 +299,14 @@ export const codeHierarchy = defineTool({
   async execute(input, context) {
     const resolved = await resolveToolTarget(context, input.target, { firstMatch: input.firstMatch })
     const root = resolved.root
+    const where: Where = { root, roots: context.roots }
     const typeWalk = input.kind === 'supertypes' || input.kind === 'subtypes'
     const limit = clampLimit(input.limit, hierarchyLimits)
     const depth = input.depth ?? 1
     const fingerprint = queryFingerprint(['code_hierarchy', input.kind, resolved.rootId, resolved.displayPath, resolved.position, depth])
     // A later page of a kept answer asks no server (RFC 0026): the prepare, the first hop and the graph are kept.
     const answer = await pageAnswer(context, {
-      roots: [root],
+      roots: context.roots.map((r) => r.root),
       fingerprint,
       cursor: input.cursor,
       compute: (keepable) => computeHierarchy(context, input.kind, resolved, limit, depth, keepable),
@@ -333,9 +337,9 @@ export const codeHierarchy = defineTool({
     return {
       kind: input.kind,
       target: targetOutput(resolved),
-      root: toNode(root, start, 0),
+      root: toNode(where, start, 0),
       direct: direct.items.map((hop) => {
-        const node = toNode(root, hop.item, 1)
+        const node = toNode(where, hop.item, 1)
         const { depth: _depth, ...rest } = node
         return { ...rest, ...(hop.callSites === undefined ? {} : { callSites: hop.callSites.map(callSite) }) }
       }),
@@ -360,7 +364,7 @@ export const codeHierarchy = defineTool({
         d.callSites === undefined || d.callSites.length === 0
           ? ''
           : `  calls at ${d.callSites.map((s) => `${s.line}:${s.column}`).join(', ')}`
-      body.push(`  ${d.kind} ${d.name}  ${at(d.path, d.line, d.column)}${sites}`)
+      body.push(`  ${d.kind} ${d.name}  ${at(d.path, d.line, d.column)}${d.rootId === undefined ? '' : ` (in root ${d.rootId})`}${sites}`)
     }
     const graph: string[] = []
     if (result.graph.depth > 1) {

@@ -26,7 +26,8 @@ import {
   TargetInput,
 } from './schemas.js'
 import { snippetLine, snippetWindow, sourceReader, type SourceReader } from './sources.js'
-import { joinNotices, noticeFor, readinessOf, resolveToolTarget, shown, targetOutput } from './targeting.js'
+import { placed, placedText, OtherRootField } from './placement.js'
+import { joinNotices, noticeFor, readinessOf, resolveToolTarget, targetOutput } from './targeting.js'
 
 /** Navigation kinds a model picks from, each a seam operation. */
 export const navigationKinds = ['definition', 'typeDefinition', 'declaration', 'implementation', 'references'] as const
@@ -78,6 +79,7 @@ const LocationOutput = Schema.Struct({
 
 const FileGroupOutput = Schema.Struct({
   path: Schema.String,
+  rootId: OtherRootField,
   /** Locations in this file in the whole answer (not just this page). */
   count: NonNegativeInt,
   locations: Schema.Array(LocationOutput),
@@ -85,6 +87,7 @@ const FileGroupOutput = Schema.Struct({
 
 const BodyOutput = Schema.Struct({
   path: Schema.String,
+  rootId: OtherRootField,
   line: PositiveInt,
   endLine: PositiveInt,
   symbol: Schema.optional(Schema.String),
@@ -103,7 +106,7 @@ const NavigateOutput = Schema.Struct({
   /** This page's locations, grouped by file, in path order. */
   files: Schema.Array(FileGroupOutput),
   /** Every file with its count (up to 200 files), so the spread is visible even when the page is short. */
-  fileCounts: Schema.Array(Schema.Struct({ path: Schema.String, count: NonNegativeInt })),
+  fileCounts: Schema.Array(Schema.Struct({ path: Schema.String, rootId: OtherRootField, count: NonNegativeInt })),
   bodies: Schema.optional(Schema.Array(BodyOutput)),
   page: PageOutput,
   readiness: ReadinessOutput,
@@ -202,9 +205,10 @@ export const codeNavigate = defineTool({
     ])
     const reader = sourceReader(context, resolved.root)
     reader.seed(resolved.document, resolved.lines)
-    // A later page of a kept answer asks no server (RFC 0026); otherwise the query runs.
+    // A later page of a kept answer asks no server (RFC 0026); otherwise the query runs. The answer may reach
+    // into every open root of the workspace (RFC 0025): a change in any of them ends it.
     const answer = await pageAnswer(context, {
-      roots: [resolved.root],
+      roots: context.roots.map((r) => r.root),
       fingerprint,
       cursor: input.cursor,
       compute: (keepable) => computeNavigation(context, input.kind, resolved, reader, keepable ? limit : undefined),
@@ -258,7 +262,7 @@ export const codeNavigate = defineTool({
       groups.set(location.path, group)
     }
     const files = [...groups.entries()].map(([path, locations]) => ({
-      path: shown(resolved.root, path),
+      ...placed(context.roots, resolved.root, path),
       count: counts.get(path) ?? locations.length,
       locations,
     }))
@@ -278,7 +282,7 @@ export const codeNavigate = defineTool({
         const text: string[] = []
         for (let l = first; l <= cappedLast; l++) text.push(source.lines.lineText(l))
         bodies.push({
-          path: shown(resolved.root, location.path),
+          ...placed(context.roots, resolved.root, location.path),
           line: first + 1,
           endLine: cappedLast + 1,
           ...(declared === undefined ? {} : { symbol: declared.qualifiedName }),
@@ -288,7 +292,9 @@ export const codeNavigate = defineTool({
       }
     }
 
-    const fileCounts = [...counts.entries()].slice(0, 200).map(([path, count]) => ({ path: shown(resolved.root, path), count }))
+    const fileCounts = [...counts.entries()]
+      .slice(0, 200)
+      .map(([path, count]) => ({ ...placed(context.roots, resolved.root, path), count }))
     const [, pluralNoun] = noun[input.kind]
     let notice = joinNotices(
       noticeFor(meta, all.length === 0, pluralNoun, resolved.rootId, resolved),
@@ -327,7 +333,7 @@ export const codeNavigate = defineTool({
     const [one, many] = noun[result.kind]
     const body: string[] = []
     for (const file of result.files) {
-      body.push(`${file.path} (${file.count})`)
+      body.push(`${placedText(file)} (${file.count})`)
       for (const location of file.locations) {
         const labels = [
           location.symbol === undefined ? undefined : `${location.kind === undefined ? '' : `${location.kind} `}${location.symbol}`,
@@ -344,10 +350,12 @@ export const codeNavigate = defineTool({
       }
     }
     for (const b of result.bodies ?? []) {
-      body.push(`--- ${b.symbol ?? 'definition'} ${at(b.path, b.line)}-${b.endLine}${b.truncated ? ' (cut at 200 lines)' : ''}`)
+      body.push(
+        `--- ${b.symbol ?? 'definition'} ${at(b.path, b.line)}-${b.endLine}${b.rootId === undefined ? '' : ` (in root ${b.rootId})`}${b.truncated ? ' (cut at 200 lines)' : ''}`,
+      )
       body.push(b.text)
     }
-    const others = result.fileCounts.filter((f) => !result.files.some((g) => g.path === f.path))
+    const others = result.fileCounts.filter((f) => !result.files.some((g) => g.path === f.path && g.rootId === f.rootId))
     return lines(
       renderTarget(result.target),
       `${plural(result.totalFound, one, many)} in ${plural(result.fileCount, 'file')}`,
@@ -359,7 +367,7 @@ export const codeNavigate = defineTool({
         ? undefined
         : `not on this page: ${others
             .slice(0, 30)
-            .map((f) => `${f.path} (${f.count})`)
+            .map((f) => `${placedText(f)} (${f.count})`)
             .join(', ')}${others.length > 30 ? ', …' : ''}`,
     )
   },

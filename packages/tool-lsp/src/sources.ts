@@ -1,6 +1,7 @@
 import {
   displayPath,
   isLspError,
+  isWithin,
   linesFor,
   type LspDocumentSnapshot,
   type LspFilesSkipped,
@@ -9,6 +10,7 @@ import {
 } from '@codeseam/lsp'
 
 import { mapBounded } from './budget.js'
+import { rootHolding } from './placement.js'
 import type { ToolContext } from './definition.js'
 import { skippedFilesNote } from './targeting.js'
 
@@ -54,7 +56,10 @@ export class SourceReader {
   read(path: string): Promise<SourceFile | undefined> {
     let pending = this.files.get(path)
     if (pending === undefined) {
-      const workspace = this.lsp.workspace(this.root)
+      // A file in another open root of the workspace (RFC 0025) is read through that root's own reader.
+      const workspace = this.lsp.workspace(
+        isWithin(this.root, path) ? this.root : (rootHolding(this.lsp.workspaces(), path)?.root ?? this.root),
+      )
       pending =
         workspace === undefined
           ? Promise.resolve(this.skip(path))

@@ -6,6 +6,7 @@ import {
   deriveOperation,
   isDerivable,
   isDerivedItem,
+  isWithin,
   lspOperations,
   providerDerivationHost,
   type LspDerivableOperation,
@@ -40,7 +41,8 @@ export async function answeredByDerivation(
 ): Promise<boolean> {
   if (!derivesWhenMissing(request.operation)) return false
   if ('item' in request && isDerivedItem(request.item)) return true
-  const { server, release } = await acquire(serving.host.slotFor(workspace, serving.profile, path), deadline, signal)
+  const group = await serving.host.sharingGroup(workspace, request.workspaceRoots, serving.profile)
+  const { server, release } = await acquire(serving.host.slotFor(workspace, serving.profile, path, group), deadline, signal)
   try {
     return derivedFrom(negotiatedOperations(server.capabilities, server.registrations)).includes(request.operation)
   } finally {
@@ -87,6 +89,9 @@ function deriveWithin(
   native: NativeQuery,
   signal: AbortSignal,
 ): Promise<LspQueryResult> {
+  const roots = [workspace, ...serving.host.groupOf(workspace, request.workspaceRoots)]
+  const holding = (path: string): LocalWorkspace =>
+    roots.filter((each) => isWithin(each.root, path)).sort((a, b) => b.root.length - a.root.length)[0] ?? workspace
   const host = providerDerivationHost(
     {
       id: serving.id,
@@ -94,8 +99,14 @@ function deriveWithin(
       ...(serving.profile.fileNames === undefined ? {} : { fileNames: serving.profile.fileNames }),
     },
     request,
-    (asked) => native(asked, signal),
-    async (path) => (await workspace.readFile(path, signal)).text,
+    (asked) => {
+      // A file of another root of the workspace (RFC 0025) is asked about, and read, in its own root.
+      const path = (asked as { path?: unknown }).path
+      const owner = typeof path === 'string' ? holding(path) : workspace
+      const inWorkspace = request.workspaceRoots === undefined ? asked : { ...asked, workspaceRoots: request.workspaceRoots }
+      return native(owner === workspace ? inWorkspace : { ...inWorkspace, root: owner.root }, signal)
+    },
+    async (path) => (await holding(path).readFile(path, signal)).text,
   )
   const operation = request.operation as LspDerivableOperation
   return deriveOperation(operation, request as unknown as LspRequestFor<typeof operation>, host)

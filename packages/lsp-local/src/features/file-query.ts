@@ -23,6 +23,7 @@ import { diskMeta, goneFiles, statOnce, takeInDisk, withoutGone } from './disk-c
 import { runOperation } from './operations.js'
 import { acquire, foldersCoverage, requireOperation, resultMeta, type Serving } from './serving.js'
 import { featureOf } from './table.js'
+import { scopeOf, type LocationScope } from './location-scope.js'
 import { Translator } from './translate.js'
 
 function isEmpty(result: LspQueryResult): boolean {
@@ -58,8 +59,11 @@ export async function fileQuery(
   deadline: number,
   signal: AbortSignal,
 ): Promise<LspQueryResult> {
-  const slot = serving.host.slotFor(workspace, serving.profile, path)
+  // The other open roots of the request's workspace: a server that shares them answers across them (RFC 0025).
+  const group = await serving.host.sharingGroup(workspace, request.workspaceRoots, serving.profile)
+  const slot = serving.host.slotFor(workspace, serving.profile, path, group)
   const acquired = await acquire(slot, deadline, signal)
+  const scope = scopeOf([workspace, ...group.filter((other) => slot.servesRoot(other.root))].map((w) => w.containment))
   const { server, release, warm } = acquired
   deadline = acquired.deadline
   try {
@@ -70,7 +74,8 @@ export async function fileQuery(
     // The disk as it is at the question, whatever wrote to it since the last one (docs/lsp-local.md).
     const caught = [await takeInDisk(serving, workspace, server, deadline, signal)]
     if (everyProject)
-      coverage = (await serving.host.loadProjects(server, workspace, serving.profile, deadline, signal)) ?? foldersCoverage(serving, server)
+      coverage =
+        (await serving.host.loadProjects(server, workspace, serving.profile, deadline, signal, group)) ?? foldersCoverage(serving, server)
     const languageId = languageIdOf(serving.profile, path) || request.languageId
     const document = await server.documents.sync(path, languageId, { snapshot: request.snapshot }).catch((error: unknown) => {
       // A file over a per-file limit (RFC 0013), named as the caller knows it: workspace-relative.
@@ -89,7 +94,7 @@ export async function fileQuery(
       )
     }
     if (request.operation === 'diagnostics')
-      return diagnosticsAnswer(serving, server, warm, workspace, request, document, caught, deadline, signal)
+      return diagnosticsAnswer(serving, server, warm, scope, request, document, caught, deadline, signal)
     // Where the language keeps its libraries outside the root (GOROOT, the module cache, the toolchain): named, never read.
     const record = recordFor(serving.profile)
     const libraries = (await record?.libraries?.()) ?? []
@@ -100,7 +105,7 @@ export async function fileQuery(
     let contentModifiedRetries = 0
     for (;;) {
       const settledWhenAsked = server.analysis.settled
-      const translator = new Translator(workspace.containment, libraries, record?.symbolName)
+      const translator = new Translator(scope, libraries, record?.symbolName)
       const asked = runOperation(request, {
         server,
         translator,
@@ -171,7 +176,7 @@ async function diagnosticsAnswer(
   serving: Serving,
   server: LanguageServer,
   warm: boolean,
-  workspace: LocalWorkspace,
+  scope: LocationScope,
   request: Extract<LspQueryRequest, { operation: 'diagnostics' }>,
   document: OpenDocument,
   caught: ReadonlyArray<CatchUp>,
@@ -181,7 +186,7 @@ async function diagnosticsAnswer(
   const [versionAtStart, hashAtStart] = [document.version, document.hash]
   const waitMs = request.waitMs ?? serving.host.config.diagnosticsWaitMs
   // One translator for the diagnostics and the meta, so related locations it dropped are counted.
-  const translator = new Translator(workspace.containment)
+  const translator = new Translator(scope)
   const file = await fileDiagnostics(server, document, translator, {
     deadline: Math.min(deadline, Date.now() + waitMs),
     quietMs: serving.host.config.diagnosticsQuietMs,

@@ -48,8 +48,9 @@ export async function speculate(
   }
   // Each server whose files are asked for sees the whole edit: a caller's server must see the callee's new text.
   const bySlot = new Map<ServerSlot, string[]>()
+  const group = await serving.host.sharingGroup(workspace, request.workspaceRoots, serving.profile)
   for (const path of paths) {
-    const slot = serving.host.slotFor(workspace, serving.profile, path)
+    const slot = serving.host.slotFor(workspace, serving.profile, path, group)
     bySlot.set(slot, [...(bySlot.get(slot) ?? []), path])
   }
   const files = new Map<string, LspSpeculatedFile>()

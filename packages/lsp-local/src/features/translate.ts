@@ -6,7 +6,6 @@ import {
   isWithin,
   LspError,
   symbolKindFromNumber,
-  type Containment,
   type LspCompletionItem,
   type LspDiagnostic,
   type LspDocumentSymbol,
@@ -49,6 +48,7 @@ import {
 } from 'vscode-languageserver-protocol/node'
 
 import type { LibraryRoot, SymbolNaming } from '../languages/record.js'
+import type { LocationScope } from './location-scope.js'
 
 /**
  * Every protocol → seam conversion in one place. Server output is untrusted: in read results anything that
@@ -61,7 +61,7 @@ export class Translator {
   readonly library: LspLibraryLocation[] = []
 
   constructor(
-    private readonly containment: Containment,
+    private readonly containment: LocationScope,
     private readonly libraries: ReadonlyArray<LibraryRoot> = [],
     /** The language record's naming of outline labels (RFC 0024); none keeps the server's labels. */
     private readonly symbolName?: SymbolNaming,

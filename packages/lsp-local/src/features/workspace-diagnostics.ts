@@ -11,6 +11,7 @@ import { fileDiagnostics } from './diagnostics-query.js'
 import { diskMeta, takeInDisk } from './disk-changes.js'
 import type { CatchUp } from '../workspace/disk-sync.js'
 import { acquire, type Serving } from './serving.js'
+import { scopeOf } from './location-scope.js'
 import { Translator } from './translate.js'
 import { breachOf, SkippedFiles } from '../documents/file-limits.js'
 import { languageIdOf } from '../policy/files.js'
@@ -31,7 +32,9 @@ export async function workspaceDiagnostics(
   const eligible = await serving.host.eligibleFiles(workspace, serving.profile)
   const chosen = fairSelection(eligible.files, (path) => languageIdOf(serving.profile, path), maxFiles)
   const waitDeadline = Math.min(deadline, Date.now() + (request.waitMs ?? serving.host.config.diagnosticsWaitMs))
-  const translator = new Translator(workspace.containment)
+  // The other open roots of the request's workspace: a server that shares them is the one asked (RFC 0025).
+  const group = await serving.host.sharingGroup(workspace, request.workspaceRoots, serving.profile)
+  const translator = new Translator(scopeOf([workspace, ...group].map((w) => w.containment)))
   const files: LspFileDiagnostics[] = []
   const analysed: string[] = []
   let warmAll = true
@@ -40,7 +43,7 @@ export async function workspaceDiagnostics(
   const caught: CatchUp[] = []
   const bySlot = new Map<ServerSlot, string[]>()
   for (const path of chosen) {
-    const slot = serving.host.slotFor(workspace, serving.profile, path)
+    const slot = serving.host.slotFor(workspace, serving.profile, path, group)
     bySlot.set(slot, [...(bySlot.get(slot) ?? []), path])
   }
   for (const [slot, paths] of bySlot) {

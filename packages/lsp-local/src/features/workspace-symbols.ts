@@ -1,6 +1,6 @@
 import * as nodePath from 'node:path'
 
-import { LspError, type LspQueryResult, type LspSearchCoverage } from '@codeseam/lsp'
+import { isWithin, LspError, type LspQueryResult, type LspSearchCoverage, type LspWorkspaceSymbol } from '@codeseam/lsp'
 import { WorkspaceSymbolRequest } from 'vscode-languageserver-protocol/node'
 
 import { supportsPullDiagnostics } from '../server/capabilities.js'
@@ -10,6 +10,7 @@ import { fileDiagnostics } from './diagnostics-query.js'
 import { diskMeta, goneFiles, takeInDisk, withoutGone } from './disk-changes.js'
 import type { CatchUp } from '../workspace/disk-sync.js'
 import { acquire, foldersCoverage, requireOperation, type Acquired, type Serving } from './serving.js'
+import { scopeOf } from './location-scope.js'
 import { Translator } from './translate.js'
 
 /**
@@ -23,11 +24,15 @@ export async function workspaceSymbols(
   query: string,
   deadline: number,
   signal: AbortSignal,
+  workspaceRoots?: ReadonlyArray<string>,
 ): Promise<LspQueryResult> {
-  const translator = new Translator(workspace.containment)
+  // A server shared with the workspace's other roots answers for all of them (RFC 0025): this root's answer keeps
+  // its own symbols (the others are each root's own answer), without counting theirs as left out.
+  const group = await serving.host.sharingGroup(workspace, workspaceRoots, serving.profile)
+  const translator = new Translator(scopeOf([workspace, ...group].map((w) => w.containment)))
   // A profile with no files of its languages under the root has nothing to say: start no server for it.
   const slots = (await serving.host.hasEligibleFiles(workspace, serving.profile))
-    ? await serving.host.slotsFor(workspace, serving.profile)
+    ? await serving.host.slotsFor(workspace, serving.profile, group)
     : []
   const symbols: Extract<LspQueryResult, { kind: 'workspaceSymbols' }>['symbols'][number][] = []
   const seen = new Set<string>()
@@ -73,7 +78,9 @@ export async function workspaceSymbols(
       complete &&= coverage.complete
       // Some servers answer workspace symbols only once a document is open.
       if (server.documents.openDocuments.length === 0) await serving.host.openAnyFile(server, workspace, serving.profile)
-      let found = translator.workspaceSymbols(
+      let found = ownSymbols(
+        translator,
+        workspace,
         await server.request(WorkspaceSymbolRequest.type, { query }, { timeoutMs: Math.max(1, deadline - Date.now()), signal }),
       )
       if (found.length === 0) {
@@ -98,7 +105,9 @@ export async function workspaceSymbols(
             ),
           )
         }
-        found = translator.workspaceSymbols(
+        found = ownSymbols(
+          translator,
+          workspace,
           await server.request(WorkspaceSymbolRequest.type, { query }, { timeoutMs: Math.max(1, deadline - Date.now()), signal }),
         )
       }
@@ -144,4 +153,13 @@ export async function workspaceSymbols(
   // asks again first; symbol search is not worth a second round over every server).
   const { result: kept, dropped } = withoutGone(answer, goneFiles(answer))
   return { ...kept, meta: { ...kept.meta, ...diskMeta(caught, dropped) } }
+}
+
+/** The symbols of a server's answer that lie in this workspace's root (a shared server answers for every root it serves). */
+function ownSymbols(
+  translator: Translator,
+  workspace: LocalWorkspace,
+  answer: Parameters<Translator['workspaceSymbols']>[0],
+): LspWorkspaceSymbol[] {
+  return translator.workspaceSymbols(answer).filter((symbol) => isWithin(workspace.root, symbol.location.path))
 }

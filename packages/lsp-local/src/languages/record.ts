@@ -161,6 +161,11 @@ export interface LanguageRecord {
   profile(located: Located): RecordProfile
   /** Which folder a server runs in (default `workspace`). */
   readonly projectRoot?: ProjectRootRule
+  /**
+   * One server serves every root of a workspace as its workspace folders (RFC 0025): the server resolves one
+   * root's imports of another and answers across them. Without it, each root has its own server.
+   */
+  readonly sharesRoots?: true
   /** When the server counts as ready to answer. */
   readonly readiness: ReadinessRule
   /** Untrusted roots: required. */

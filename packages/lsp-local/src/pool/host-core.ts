@@ -1,10 +1,10 @@
-import { LspError, type LspProviderStatus, type LspSearchCoverage } from '@codeseam/lsp'
+import { LspError, sumCoverage, type LspProviderStatus, type LspSearchCoverage } from '@codeseam/lsp'
 
 import type { ResolvedHostConfig } from '../policy/config.js'
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { recordFor } from '../languages/index.js'
-import type { ConfigWatch, DiskWatch } from '../workspace/disk-watch.js'
+import { combinedWatch, type DiskWatch } from '../workspace/disk-watch.js'
 import { DiskSync, type CatchUp } from '../workspace/disk-sync.js'
 import { listFiles, profileExtensions } from '../policy/files.js'
 import { ProjectLoader } from '../workspace/project-loader.js'
@@ -38,7 +38,7 @@ export class HostCore implements LiveServers {
     this.disk = new DiskSync({
       filesAddedOrRemoved: (server) => this.projects.filesAddedOrRemoved(server),
       // The project loader's config files (tsconfig graphs) and the files of a record's layout (clangd's databases).
-      configWatch: (root, profile) => bothWatches(this.projects.configWatch(root, profile), recordFor(profile)?.layoutWatch?.(root)),
+      configWatch: (root, profile) => combinedWatch([this.projects.configWatch(root, profile), recordFor(profile)?.layoutWatch?.(root)]),
     })
     this.pool = new ServerPool(config, features, {
       escaped: (workspaceRoot) => this.registry.get(workspaceRoot)?.containment.invalidate(),
@@ -84,12 +84,52 @@ export class HostCore implements LiveServers {
     return this.pool.takeNotices(root, profileId)
   }
 
-  slotFor(workspace: LocalWorkspace, profile: ServerProfile, path: string): ServerSlot {
-    return this.pool.slotFor(workspace, profile, path)
+  /**
+   * The other open workspaces of a request's workspace (RFC 0025): the roots the seam named beside the request's
+   * own, those open in this host. A root not open here is no part of what this host serves.
+   */
+  groupOf(workspace: LocalWorkspace, workspaceRoots: ReadonlyArray<string> | undefined): LocalWorkspace[] {
+    if (workspaceRoots === undefined || workspaceRoots.length < 2) return []
+    return workspaceRoots.flatMap((root) => {
+      const other = this.registry.get(root)
+      return other === undefined || other === workspace ? [] : [other]
+    })
   }
 
-  slotsFor(workspace: LocalWorkspace, profile: ServerProfile): Promise<ServerSlot[]> {
-    return this.pool.slotsFor(workspace, profile)
+  /**
+   * The other open roots of a request's workspace a profile's server may serve with the workspace's own: those
+   * holding files of its languages (a Python server takes no folder of TypeScript alone). Whether a root holds any
+   * is asked once per root and profile for the host's life.
+   */
+  async sharingGroup(
+    workspace: LocalWorkspace,
+    workspaceRoots: ReadonlyArray<string> | undefined,
+    profile: ServerProfile,
+  ): Promise<LocalWorkspace[]> {
+    const others = this.groupOf(workspace, workspaceRoots)
+    if (others.length === 0) return []
+    const eligible = await Promise.all(others.map((other) => this.holdsLanguages(other, profile)))
+    return others.filter((_, index) => eligible[index] === true)
+  }
+
+  private readonly holding = new Map<string, Promise<boolean>>()
+
+  private holdsLanguages(workspace: LocalWorkspace, profile: ServerProfile): Promise<boolean> {
+    const key = `${workspace.root}\0${profile.id}`
+    let known = this.holding.get(key)
+    if (known === undefined) {
+      known = this.hasEligibleFiles(workspace, profile).catch(() => false)
+      this.holding.set(key, known)
+    }
+    return known
+  }
+
+  slotFor(workspace: LocalWorkspace, profile: ServerProfile, path: string, group: ReadonlyArray<LocalWorkspace> = []): ServerSlot {
+    return this.pool.slotFor(workspace, profile, path, group)
+  }
+
+  slotsFor(workspace: LocalWorkspace, profile: ServerProfile, group: ReadonlyArray<LocalWorkspace> = []): Promise<ServerSlot[]> {
+    return this.pool.slotsFor(workspace, profile, group)
   }
 
   /** Takes in every change on disk under the server's folder since its last question (see DiskSync.catchUp). */
@@ -114,14 +154,26 @@ export class HostCore implements LiveServers {
     return this.projects.openAnyFile(server, workspace, profile)
   }
 
-  loadProjects(
+  /**
+   * Loads the projects of every root the server serves among the workspace and its group (RFC 0025): a
+   * reference in another root is found only when that root's projects are loaded too. The coverage sums them.
+   */
+  async loadProjects(
     server: LanguageServer,
     workspace: LocalWorkspace,
     profile: ServerProfile,
     deadline: number,
     signal?: AbortSignal,
+    group: ReadonlyArray<LocalWorkspace> = [],
   ): Promise<LspSearchCoverage | undefined> {
-    return this.projects.loadProjects(server, workspace, profile, deadline, signal)
+    const shared = server.spec.sharedRoots ?? []
+    const served = [workspace, ...group.filter((other) => shared.includes(other.root) || other.root === server.spec.root)]
+    const parts: LspSearchCoverage[] = []
+    for (const each of new Set(served)) {
+      const coverage = await this.projects.loadProjects(server, each, profile, deadline, signal)
+      if (coverage !== undefined) parts.push(coverage)
+    }
+    return parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : sumCoverage(parts)
   }
 
   liveServersUnder(root: string): LanguageServer[] {
@@ -148,17 +200,5 @@ export class HostCore implements LiveServers {
     this.disposed = true
     this.lifetime.abort()
     await this.pool.dispose()
-  }
-}
-
-/** One watch telling both owners of what each watches. */
-function bothWatches(first: ConfigWatch | undefined, second: ConfigWatch | undefined): ConfigWatch | undefined {
-  if (first === undefined || second === undefined) return first ?? second
-  return {
-    isConfig: (path) => first.isConfig(path) || second.isConfig(path),
-    onConfigChange: () => {
-      first.onConfigChange()
-      second.onConfigChange()
-    },
   }
 }

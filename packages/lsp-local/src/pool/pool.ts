@@ -8,8 +8,10 @@ import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { watchdogIdle } from '../server/watchdog.js'
 import { listFiles, profileExtensions } from '../policy/files.js'
-import { layoutEnvironment, nestedProjects } from '../workspace/nested-projects.js'
+import { layoutEnvironment, nestedProjectsOf } from '../workspace/nested-projects.js'
+import { worktreesOfOneRepository } from '../workspace/worktrees.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
+import { recordFor } from '../languages/index.js'
 import type { FeatureFacts } from './feature-facts.js'
 import { MemoryWatcher } from './memory.js'
 import { chooseReclaim } from './reclaim.js'
@@ -54,7 +56,7 @@ export class ServerPool {
         if (pid !== undefined) this.memory.watch(keyOf(slot.root, slot.profile), pid, config.limits.maxServerMemoryBytes)
       },
       escaped: (workspaceRoot) => hooks.escaped(workspaceRoot),
-      nested: (slot) => nestedProjects(slot.root, slot.profile),
+      nested: (slot) => nestedProjectsOf([slot.root, ...slot.sharedRoots], slot.profile),
       layout: (slot) => layoutEnvironment(slot.root, slot.profile),
     }
     this.unobserve = [
@@ -126,12 +128,26 @@ export class ServerPool {
     return workspace.root
   }
 
-  slotFor(workspace: LocalWorkspace, profile: ServerProfile, path: string): ServerSlot {
+  /**
+   * The slot serving a file. `group`: the other open roots of the request's workspace (RFC 0025); a profile
+   * whose record shares roots serves the whole group with one server, keyed by the group's roots, so sessions
+   * with other root sets never share it.
+   */
+  slotFor(workspace: LocalWorkspace, profile: ServerProfile, path: string, group: ReadonlyArray<LocalWorkspace> = []): ServerSlot {
+    const shared = sharedGroup(workspace, profile, group)
+    if (shared !== undefined)
+      return this.slot(shared[0] ?? workspace.root, profile, workspace.trust, shared[0] ?? workspace.root, shared.slice(1))
     return this.slot(this.projectRootFor(workspace, profile, path), profile, workspace.trust, workspace.root)
   }
 
-  private slot(root: string, profile: ServerProfile, trust: TrustLevel, workspaceRoot: string): ServerSlot {
-    const key = keyOf(root, profile)
+  private slot(
+    root: string,
+    profile: ServerProfile,
+    trust: TrustLevel,
+    workspaceRoot: string,
+    sharedRoots: ReadonlyArray<string> = [],
+  ): ServerSlot {
+    const key = keyOf([root, ...sharedRoots].join('\0'), profile)
     let slot = this.slots.get(key)
     if (slot === undefined || slot.trust !== trust) {
       // A server started under another trust level keeps that level's settings: replace it.
@@ -145,6 +161,7 @@ export class ServerPool {
         (status) => this.emit(profile.id, status),
         workspaceRoot,
         this.slotHooks,
+        sharedRoots,
       )
       this.slots.set(key, slot)
     }
@@ -152,7 +169,9 @@ export class ServerPool {
   }
 
   /** Every project root of a profile in a workspace (workspace-scoped queries start them all). */
-  async slotsFor(workspace: LocalWorkspace, profile: ServerProfile): Promise<ServerSlot[]> {
+  async slotsFor(workspace: LocalWorkspace, profile: ServerProfile, group: ReadonlyArray<LocalWorkspace> = []): Promise<ServerSlot[]> {
+    const shared = sharedGroup(workspace, profile, group)
+    if (shared !== undefined) return [this.slotFor(workspace, profile, workspace.root, group)]
     if (profile.projectRoot !== 'nearest') return [this.slot(workspace.root, profile, workspace.trust, workspace.root)]
     const markers = await listFiles(workspace.root, { names: new Set(profile.rootMarkers ?? []) }, 200)
     const roots = new Set(markers.files.map((file) => nodePath.dirname(file)))
@@ -165,11 +184,11 @@ export class ServerPool {
 
   /** Running servers under a workspace (to tell them about changed files). */
   liveServersUnder(root: string): LanguageServer[] {
-    return [...this.slots.values()].flatMap((slot) => (isWithin(root, slot.root) && slot.live !== undefined ? [slot.live] : []))
+    return [...this.slots.values()].flatMap((slot) => (servesUnder(slot, root) && slot.live !== undefined ? [slot.live] : []))
   }
 
   async stopSlotsUnder(root: string): Promise<void> {
-    const matching = [...this.slots.entries()].filter(([, slot]) => isWithin(root, slot.root))
+    const matching = [...this.slots.entries()].filter(([, slot]) => servesUnder(slot, root))
     for (const [key] of matching) this.slots.delete(key)
     await Promise.all(matching.map(([, slot]) => slot.dispose()))
   }
@@ -194,7 +213,8 @@ export class ServerPool {
   private withProjects(slot: ServerSlot, given: LspProviderStatus): LspProviderStatus {
     const live = slot.live
     const disk = live === undefined ? undefined : this.hooks.diskChangesOf(live)
-    const status = disk === undefined ? given : { ...given, diskChanges: disk }
+    const shared = slot.sharedRoots.length === 0 ? given : { ...given, sharedRoots: slot.sharedRoots }
+    const status = disk === undefined ? shared : { ...shared, diskChanges: disk }
     if (live !== undefined && slot.profile.projectRoot === 'workspaceFolders') {
       const folders = live.projectCount
       return { ...status, projects: { loaded: folders, found: folders } }
@@ -227,4 +247,26 @@ export class ServerPool {
 
 function keyOf(root: string, profile: ServerProfile): string {
   return `${root}\0${profile.id}`
+}
+
+/** Whether a slot serves files under `root`: its own folder, or one of the workspace roots it shares. */
+function servesUnder(slot: ServerSlot, root: string): boolean {
+  return [slot.root, ...slot.sharedRoots].some((served) => isWithin(root, served))
+}
+
+/**
+ * The roots one server serves for a request (RFC 0025), sorted so every session with the same roots finds the
+ * same slot: the request's workspace and the other open roots of its workspace at the same trust, when the
+ * profile's record shares roots, its server runs at the workspace root, no root lies inside another (a nested
+ * root is already served by its parent's server) and no two are worktrees of one repository. Undefined: the
+ * workspace's own server.
+ */
+function sharedGroup(workspace: LocalWorkspace, profile: ServerProfile, group: ReadonlyArray<LocalWorkspace>): string[] | undefined {
+  if (group.length === 0 || recordFor(profile)?.sharesRoots !== true || profile.projectRoot === 'nearest') return undefined
+  const roots = [...new Set([workspace.root, ...group.filter((other) => other.trust === workspace.trust).map((other) => other.root)])]
+  if (roots.length < 2) return undefined
+  if (roots.some((root) => roots.some((other) => other !== root && isWithin(other, root)))) return undefined
+  // Worktrees of one repository hold other versions of the same files: each keeps its own server.
+  if (worktreesOfOneRepository(roots)) return undefined
+  return roots.sort()
 }

@@ -57,9 +57,16 @@ export class ServerSlot {
     private readonly onStatus: (status: LspProviderStatus) => void,
     readonly workspaceRoot: string = root,
     private readonly hooks?: SlotHooks,
+    /** Further roots of the same workspace the server serves as workspace folders (RFC 0025). */
+    readonly sharedRoots: ReadonlyArray<string> = [],
   ) {
     this.starting = new SharedStart(`the ${profile.id} server for ${root}`)
     this.telemetry = new SlotTelemetry(root, profile.id)
+  }
+
+  /** Whether the slot's server serves a workspace root as its own or as one it shares (RFC 0025). */
+  servesRoot(root: string): boolean {
+    return root === this.root || this.sharedRoots.includes(root)
   }
 
   /** Holds a process (running or starting). */
@@ -151,7 +158,13 @@ export class ServerSlot {
       trust: this.trust,
       env: serverEnvironment(this.config.envAllow, this.profile),
     })
-    this.planStale = plan.stale
+    // Every root the server serves is judged as its own would be: one that may not run the server refuses the start.
+    const shared = this.sharedRoots.map((root) =>
+      planSpawn(this.profile, { root, workspaceRoot: root, trust: this.trust, env: serverEnvironment(this.config.envAllow, this.profile) }),
+    )
+    this.planStale = [plan, ...shared].some((p) => p.stale !== undefined)
+      ? () => [plan, ...shared].some((p) => p.stale?.() === true)
+      : undefined
     const capped = withHeapCap(this.profile, plan, this.config.limits.nodeHeapMb)
     // The project's layout may need an environment of its own (gopls: a go.work over every module of the root).
     const layout = (await this.hooks?.layout?.(this)) ?? {}
@@ -165,7 +178,7 @@ export class ServerSlot {
       args: capped.args,
       root: this.root,
       folders: nested.folders,
-      projectCount: 1 + nested.folders.length + nested.plain.length,
+      projectCount: 1 + this.sharedRoots.length + nested.folders.length + nested.plain.length,
       ...(unscopedSettings === undefined ? {} : { unscopedSettings }),
       env: { ...capped.env, ...layout },
       initializationOptions: capped.initializationOptions,
@@ -180,6 +193,7 @@ export class ServerSlot {
       editorServices: editorServicesOf(this.profile),
       allowedCommands: recordFor(this.profile)?.allowedCommands,
       workspaceRoot: this.workspaceRoot,
+      ...(this.sharedRoots.length === 0 ? {} : { sharedRoots: this.sharedRoots }),
       onEscape: () => this.hooks?.escaped?.(this.workspaceRoot),
     })
     this.server = server

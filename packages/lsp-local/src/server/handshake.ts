@@ -30,9 +30,12 @@ export function syncKindOf(capabilities: ServerCapabilities): TextDocumentSyncKi
   return kind === TextDocumentSyncKind.Incremental ? kind : TextDocumentSyncKind.Full
 }
 
-/** The server's LSP workspace folders: its root, then any nested project folders. */
+/** The server's LSP workspace folders: its root, the other workspace roots it serves, then any nested project folders. */
 export function workspaceFolders(spec: LanguageServerSpec): WorkspaceFolder[] {
-  return [spec.root, ...(spec.folders ?? [])].map((folder) => ({ uri: pathToUri(folder), name: folder.split('/').pop() ?? folder }))
+  return [spec.root, ...(spec.sharedRoots ?? []), ...(spec.folders ?? [])].map((folder) => ({
+    uri: pathToUri(folder),
+    name: folder.split('/').pop() ?? folder,
+  }))
 }
 
 /** The answers to one workspace/configuration request: a request without a scope gets the unscoped settings. */

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events'
-import { LspError, TelemetryAttr, assertReadable, telemetryId, telemetryInstruments } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, assertReadable, isWithin, telemetryId, telemetryInstruments } from '@codeseam/lsp'
 import {
   DidChangeConfigurationNotification,
   DidChangeTextDocumentNotification,
@@ -34,7 +34,7 @@ import { ServerProcess } from './process.js'
 import { shutdown } from './shutdown.js'
 import { readyWait } from './telemetry.js'
 import { waitForNoProgress, waitForPushOrPull } from './waits.js'
-import type { LanguageServerSpec } from './spec.js'
+import { serverRoots, type LanguageServerSpec } from './spec.js'
 
 export type ServerState = 'starting' | 'indexing' | 'ready' | 'crashed' | 'stopped'
 
@@ -132,7 +132,9 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
       spec.maxOpenDocuments,
       (path) => {
         try {
-          assertReadable(spec.workspaceRoot ?? spec.root, path)
+          // The root the file lies in (a server may serve several roots of one workspace, RFC 0025).
+          const roots = serverRoots(spec)
+          assertReadable(roots.find((root) => isWithin(root, path)) ?? roots[0] ?? spec.root, path)
         } catch (error) {
           spec.onEscape?.()
           throw error

@@ -39,6 +39,16 @@ export interface LanguageServerSpec {
   readonly allowedCommands?: ReadonlyArray<string> | undefined
   /** The workspace root the server's files must stay in (its own root when not given). */
   readonly workspaceRoot?: string
+  /**
+   * Further roots of the same workspace this server serves (RFC 0025): each is a workspace folder of its own,
+   * and a file inside any of them may be opened on the server. Roots are never nested in one another.
+   */
+  readonly sharedRoots?: ReadonlyArray<string>
   /** Called when a read was refused because the file now resolves outside the workspace root. */
   readonly onEscape?: () => void
+}
+
+/** Every workspace root a server serves: its own, then the roots it shares (RFC 0025). */
+export function serverRoots(spec: Pick<LanguageServerSpec, 'root' | 'workspaceRoot' | 'sharedRoots'>): ReadonlyArray<string> {
+  return [spec.workspaceRoot ?? spec.root, ...(spec.sharedRoots ?? [])]
 }

@@ -6,7 +6,7 @@ import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/n
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { statKey } from '../documents/stat-key.js'
-import { DiskWatch, type ConfigWatch } from './disk-watch.js'
+import { combinedWatch, DiskWatch, type ConfigWatch } from './disk-watch.js'
 import { languageIdOf, listFiles, profileExtensions, profileFileNames } from '../policy/files.js'
 
 /** What disk sync tells, and asks, the project loader. */
@@ -100,9 +100,8 @@ export class DiskSync {
 
   /** The changes since the last scan of a tree too large to watch (undefined the first time: the baseline). */
   private async scan(server: LanguageServer, profile: ServerProfile): Promise<FileEvent[] | undefined> {
-    const { files } = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 20_000)
     const next = new Map<string, string>()
-    for (const file of files) {
+    for (const file of await filesUnder(diskFolders(server), profile)) {
       const info = statSync(file, { throwIfNoEntry: false })
       if (info !== undefined) next.set(file, `${info.mtimeMs}:${info.size}`)
     }
@@ -123,18 +122,16 @@ export class DiskSync {
   baseline(server: LanguageServer, profile: ServerProfile): Promise<DiskWatch> {
     let disk = this.watches.get(server)
     if (disk === undefined) {
-      const config = this.hooks.configWatch(server.spec.root, profile)
+      const folders = diskFolders(server)
+      const config = combinedWatch(folders.map((folder) => this.hooks.configWatch(folder, profile)))
       // Before the server's first file is opened (and its project read from disk): links out of the root masked.
-      disk = DiskWatch.start(
-        server.spec.root,
-        new Set([...profileExtensions(profile), ...profileFileNames(profile)]),
-        undefined,
-        config,
-      ).then((watch) => {
-        for (const link of watch.links) server.documents.maskIfEscaped(link, languageIdOf(profile, link))
-        this.modes.set(server, watch.complete ? 'watched' : 'scanned')
-        return watch
-      })
+      disk = DiskWatch.start(folders, new Set([...profileExtensions(profile), ...profileFileNames(profile)]), undefined, config).then(
+        (watch) => {
+          for (const link of watch.links) server.documents.maskIfEscaped(link, languageIdOf(profile, link))
+          this.modes.set(server, watch.complete ? 'watched' : 'scanned')
+          return watch
+        },
+      )
       this.watches.set(server, disk)
       void disk.then((watch) => {
         const close = () => watch.close()
@@ -144,6 +141,17 @@ export class DiskSync {
     }
     return disk
   }
+}
+
+/** The folders whose files a server holds: its own, and the other workspace roots it serves (RFC 0025). */
+function diskFolders(server: LanguageServer): ReadonlyArray<string> {
+  return [server.spec.root, ...(server.spec.sharedRoots ?? [])]
+}
+
+/** The files of a profile's languages under each folder (each listing bounded as one folder's is). */
+async function filesUnder(folders: ReadonlyArray<string>, profile: ServerProfile): Promise<string[]> {
+  const lists = await Promise.all(folders.map((folder) => listFiles(folder, { extensions: profileExtensions(profile) }, 20_000)))
+  return lists.flatMap((list) => list.files)
 }
 
 /**

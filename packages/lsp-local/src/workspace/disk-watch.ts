@@ -30,15 +30,20 @@ export class DiskWatch {
   complete = true
 
   private constructor(
-    private readonly root: string,
     private readonly extensions: ReadonlySet<string>,
     private readonly maxFolders: number,
     private readonly config: ConfigWatch | undefined,
   ) {}
 
-  static async start(root: string, extensions: ReadonlySet<string>, maxFolders = 4_000, config?: ConfigWatch): Promise<DiskWatch> {
-    const disk = new DiskWatch(root, extensions, maxFolders, config)
-    await disk.add(root, false)
+  /** Watches every folder under `roots` (a server's folder, and the other workspace roots it serves: RFC 0025). */
+  static async start(
+    roots: ReadonlyArray<string>,
+    extensions: ReadonlySet<string>,
+    maxFolders = 4_000,
+    config?: ConfigWatch,
+  ): Promise<DiskWatch> {
+    const disk = new DiskWatch(extensions, maxFolders, config)
+    for (const root of roots) await disk.add(root, false)
     return disk
   }
 
@@ -156,5 +161,17 @@ export class DiskWatch {
     this.closed = true
     for (const watcher of this.watchers.values()) watcher.close()
     this.watchers.clear()
+  }
+}
+
+/** One watch telling every owner of what each watches (undefined when none watches anything). */
+export function combinedWatch(watches: ReadonlyArray<ConfigWatch | undefined>): ConfigWatch | undefined {
+  const given = watches.filter((watch): watch is ConfigWatch => watch !== undefined)
+  if (given.length <= 1) return given[0]
+  return {
+    isConfig: (path) => given.some((watch) => watch.isConfig(path)),
+    onConfigChange: () => {
+      for (const watch of given) watch.onConfigChange()
+    },
   }
 }

@@ -25,6 +25,16 @@ export interface NestedProjects {
   readonly searchPaths: ReadonlyArray<string>
 }
 
+/** The nested projects of every root a server serves (its own and the roots it shares, RFC 0025), together. */
+export async function nestedProjectsOf(roots: ReadonlyArray<string>, profile: ServerProfile): Promise<NestedProjects> {
+  const each = await Promise.all(roots.map((root) => nestedProjects(root, profile)))
+  return {
+    folders: each.flatMap((nested) => nested.folders),
+    plain: each.flatMap((nested) => nested.plain),
+    searchPaths: each.flatMap((nested) => nested.searchPaths),
+  }
+}
+
 export async function nestedProjects(root: string, profile: ServerProfile): Promise<NestedProjects> {
   if (profile.projectRoot !== 'workspaceFolders' || (profile.rootMarkers ?? []).length === 0)
     return { folders: [], plain: [], searchPaths: [] }

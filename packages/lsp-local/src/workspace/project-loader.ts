@@ -1,7 +1,7 @@
 // Size: the one loader of every server's project model (TypeScript projects, pyright's programs, Go packages): they share the open-document pin budget and the re-plan state of a server, which splitting the class would spread over files.
 import { statSync } from 'node:fs'
 
-import { LspError, TelemetryAttr, TelemetrySpan, inSpan, telemetryId, type LspSearchCoverage } from '@codeseam/lsp'
+import { LspError, TelemetryAttr, TelemetrySpan, inSpan, isWithin, telemetryId, type LspSearchCoverage } from '@codeseam/lsp'
 
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
@@ -22,13 +22,13 @@ import type { LocalWorkspace } from './workspace.js'
  */
 export class ProjectLoader {
   /** Per server: the project graph its pinned files were chosen from, and what opening them covered. */
-  private readonly loaded = new WeakMap<LanguageServer, ProjectLoad>()
+  private readonly loaded = new PerFolder<ProjectLoad>()
   /** Per pyright server: the files outside every configuration's program that were opened, and the coverage. */
-  private readonly pythonLoads = new WeakMap<LanguageServer, PinnedLoad>()
+  private readonly pythonLoads = new PerFolder<PinnedLoad>()
   /** Per gopls server: one file of every Go package, opened, and the coverage. */
-  private readonly goLoads = new WeakMap<LanguageServer, PinnedLoad>()
+  private readonly goLoads = new PerFolder<PinnedLoad>()
   /** Servers that saw files created or deleted since their projects were loaded (loose files to re-plan). */
-  private readonly replan = new WeakSet<LanguageServer>()
+  private readonly replan = new PerFolder<true>()
   /** Per (server folder, profile): the TypeScript project graph, until one of its config files changes. */
   private readonly graphs = new TsGraphCache()
 
@@ -43,7 +43,7 @@ export class ProjectLoader {
 
   /** Files were created or deleted under a server's folder: the files of no project are planned again. */
   filesAddedOrRemoved(server: LanguageServer): void {
-    this.replan.add(server)
+    for (const folder of serverFolders(server)) this.replan.set(server, folder, true)
   }
 
   /** The config files a disk watch must report for a server's folder (TypeScript profiles), so the graph is read again. */
@@ -85,66 +85,68 @@ export class ProjectLoader {
     deadline: number,
     signal?: AbortSignal,
   ): Promise<LspSearchCoverage | undefined> {
+    // The folder of the server this workspace's projects lie in: its own, or another root it serves (RFC 0025).
+    const folder = loadFolder(server, workspace)
     if (profile.loadAllProjects === 'pyright') {
-      const previous = this.pythonLoads.get(server)
+      const previous = this.pythonLoads.get(server, folder)
       // A load that finished and still holds answers at once; a load to run or to wait for is a span.
-      if (previous?.settled === true && this.stillOpen(server, previous.opened)) return previous.coverage
+      if (previous?.settled === true && this.stillOpen(server, folder, previous.opened)) return previous.coverage
       return loadSpan(
         profile,
-        () => this.loadPyrightFiles(server, workspace, profile),
-        () => this.pythonLoads.get(server)?.opened.length ?? 0,
+        () => this.loadPyrightFiles(server, folder, workspace, profile),
+        () => this.pythonLoads.get(server, folder)?.opened.length ?? 0,
       )
     }
     if (profile.loadAllProjects === 'goPackages') {
-      const previous = this.goLoads.get(server)
-      if (previous?.settled === true && this.stillOpen(server, previous.opened)) return previous.coverage
+      const previous = this.goLoads.get(server, folder)
+      if (previous?.settled === true && this.stillOpen(server, folder, previous.opened)) return previous.coverage
       return loadSpan(
         profile,
-        () => this.loadGoPackages(server, workspace, profile),
-        () => this.goLoads.get(server)?.opened.length ?? 0,
+        () => this.loadGoPackages(server, folder, workspace, profile),
+        () => this.goLoads.get(server, folder)?.opened.length ?? 0,
       )
     }
     if (profile.loadAllProjects !== 'tsconfig') return Promise.resolve(undefined)
-    const load = this.loaded.get(server)
-    const graph = this.graphs.settled(server.spec.root, profile)
-    if (load?.settled !== undefined && graph !== undefined && load.graph === graph && this.stillOpen(server, load.opened))
+    const load = this.loaded.get(server, folder)
+    const graph = this.graphs.settled(folder, profile)
+    if (load?.settled !== undefined && graph !== undefined && load.graph === graph && this.stillOpen(server, folder, load.opened))
       return load.coverage
     return loadSpan(
       profile,
-      () => this.loadTsProjects(server, workspace, profile, deadline, signal),
-      () => this.loaded.get(server)?.opened.length ?? 0,
+      () => this.loadTsProjects(server, folder, workspace, profile, deadline, signal),
+      () => this.loaded.get(server, folder)?.opened.length ?? 0,
     )
   }
 
-  /** Nothing created or deleted since the server's files were planned, and every one opened for it still open. */
-  private stillOpen(server: LanguageServer, opened: ReadonlyArray<string>): boolean {
-    return !this.replan.has(server) && opened.every((file) => server.documents.get(file) !== undefined)
+  /** Nothing created or deleted since the folder's files were planned, and every one opened for it still open. */
+  private stillOpen(server: LanguageServer, folder: string, opened: ReadonlyArray<string>): boolean {
+    return this.replan.get(server, folder) === undefined && opened.every((file) => server.documents.get(file) !== undefined)
   }
 
   private async loadTsProjects(
     server: LanguageServer,
+    folder: string,
     workspace: LocalWorkspace,
     profile: ServerProfile,
     deadline: number,
     signal?: AbortSignal,
   ): Promise<LspSearchCoverage> {
-    const graph = await this.graphs.read(server.spec.root, profile, deadline, signal)
-    let load = this.loaded.get(server)
-    const dirty = this.replan.has(server)
-    if (load === undefined || load.graph !== graph || dirty || !load.opened.every((file) => server.documents.get(file) !== undefined)) {
-      this.replan.delete(server)
+    const graph = await this.graphs.read(folder, profile, deadline, signal)
+    let load = this.loaded.get(server, folder)
+    if (load === undefined || load.graph !== graph || !this.stillOpen(server, folder, load.opened)) {
+      this.replan.delete(server, folder)
       const next: ProjectLoad = {
         graph,
         opened: [],
-        coverage: this.openProjects(server, workspace, profile, graph).then((result) => {
+        coverage: this.openProjects(server, folder, workspace, profile, graph).then((result) => {
           next.opened = result.opened
           next.settled = result.coverage
           return result.coverage
         }),
       }
       load = next
-      this.loaded.set(server, next)
-      next.coverage.catch(() => this.loaded.get(server) === next && this.loaded.delete(server))
+      this.loaded.set(server, folder, next)
+      next.coverage.catch(() => this.loaded.get(server, folder) === next && this.loaded.delete(server, folder))
     }
     return load.coverage
   }
@@ -162,8 +164,10 @@ export class ProjectLoader {
 
   /** Projects a server has loaded, of those found, once its projects were loaded (for status). */
   projectsOf(server: LanguageServer): { loaded: number; found: number } | undefined {
-    const coverage = this.loaded.get(server)?.settled
-    return coverage === undefined ? undefined : { loaded: coverage.projectsSearched, found: coverage.projectsFound }
+    const coverages = this.loaded.values(server).flatMap((load) => (load.settled === undefined ? [] : [load.settled]))
+    if (coverages.length === 0) return undefined
+    const sum = (pick: (coverage: LspSearchCoverage) => number) => coverages.reduce((total, coverage) => total + pick(coverage), 0)
+    return { loaded: sum((c) => c.projectsSearched), found: sum((c) => c.projectsFound) }
   }
 
   /**
@@ -171,13 +175,20 @@ export class ProjectLoader {
    * the root (and of nested folders) that no configuration includes are opened and pinned, within the
    * open-document limit, like TypeScript's files of no project.
    */
-  private loadPyrightFiles(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile): Promise<LspSearchCoverage> {
-    return this.pinnedLoad(this.pythonLoads, server, async () => {
-      const projects = server.projectCount
-      const scopes = [server.spec.root, ...(server.spec.folders ?? [])].map((folder) => pyrightScope(folder))
-      const sources = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 20_000)
+  private loadPyrightFiles(
+    server: LanguageServer,
+    folder: string,
+    workspace: LocalWorkspace,
+    profile: ServerProfile,
+  ): Promise<LspSearchCoverage> {
+    return this.pinnedLoad(this.pythonLoads, server, folder, async () => {
+      // The server's own root counts every project folder but the other roots it serves, each of which counts one.
+      const projects = folder === server.spec.root ? server.projectCount - (server.spec.sharedRoots?.length ?? 0) : 1
+      const nested = (server.spec.folders ?? []).filter((each) => isWithin(folder, each))
+      const scopes = [folder, ...nested].map((scope) => pyrightScope(scope))
+      const sources = await listFiles(folder, { extensions: profileExtensions(profile) }, 20_000)
       const loose = sources.files.filter((file) => !scopes.some((scope) => inScope(scope, file)) && workspace.containment.contains(file))
-      const budget = this.pinBudget()
+      const budget = this.pinBudget(server)
       const { opened, failed, skipped } = await openPinned(server, profile, loose.slice(0, budget))
       const missed = Math.max(0, loose.length - budget) + (sources.complete ? 0 : 1) + failed
       return {
@@ -201,12 +212,17 @@ export class ProjectLoader {
    * of every package under the root — every module's — is opened and pinned, within the open-document limit, so a
    * first answer sees what it sees with every file open.
    */
-  private loadGoPackages(server: LanguageServer, workspace: LocalWorkspace, profile: ServerProfile): Promise<LspSearchCoverage> {
-    return this.pinnedLoad(this.goLoads, server, async () => {
-      const sources = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 20_000)
+  private loadGoPackages(
+    server: LanguageServer,
+    folder: string,
+    workspace: LocalWorkspace,
+    profile: ServerProfile,
+  ): Promise<LspSearchCoverage> {
+    return this.pinnedLoad(this.goLoads, server, folder, async () => {
+      const sources = await listFiles(folder, { extensions: profileExtensions(profile) }, 20_000)
       const usable = sources.files.filter((file) => workspace.containment.contains(file) && !this.oversized(file))
-      const packages = await goPackageFiles(server.spec.root, usable)
-      const budget = this.pinBudget()
+      const packages = await goPackageFiles(folder, usable)
+      const budget = this.pinBudget(server)
       const { opened, failed, skipped } = await openPinned(server, profile, packages.slice(0, budget))
       const missed = Math.max(0, packages.length - budget) + (sources.complete ? 0 : 1) + failed
       return {
@@ -227,13 +243,14 @@ export class ProjectLoader {
    * package), kept until files are created or deleted or one of its files is closed; a failed one is forgotten.
    */
   private pinnedLoad(
-    loads: WeakMap<LanguageServer, PinnedLoad>,
+    loads: PerFolder<PinnedLoad>,
     server: LanguageServer,
+    folder: string,
     open: () => Promise<{ opened: string[]; coverage: LspSearchCoverage }>,
   ): Promise<LspSearchCoverage> {
-    const previous = loads.get(server)
-    if (previous !== undefined && this.stillOpen(server, previous.opened)) return previous.coverage
-    this.replan.delete(server)
+    const previous = loads.get(server, folder)
+    if (previous !== undefined && this.stillOpen(server, folder, previous.opened)) return previous.coverage
+    this.replan.delete(server, folder)
     const load: PinnedLoad = {
       opened: [],
       settled: false,
@@ -243,18 +260,19 @@ export class ProjectLoader {
         return coverage
       }),
     }
-    loads.set(server, load)
-    load.coverage.catch(() => loads.get(server) === load && loads.delete(server))
+    loads.set(server, folder, load)
+    load.coverage.catch(() => loads.get(server, folder) === load && loads.delete(server, folder))
     return load.coverage
   }
 
   private async openProjects(
     server: LanguageServer,
+    folder: string,
     workspace: LocalWorkspace,
     profile: ServerProfile,
     graph: TsProjectGraph,
   ): Promise<{ opened: string[]; coverage: LspSearchCoverage }> {
-    const sources = await listFiles(server.spec.root, { extensions: profileExtensions(profile) }, 20_000)
+    const sources = await listFiles(folder, { extensions: profileExtensions(profile) }, 20_000)
     const accept = (file: string) => workspace.containment.contains(file)
     // A project's file that is a symbolic link out of the root is masked before the project loads: the server
     // would otherwise read the outside file through it.
@@ -275,7 +293,7 @@ export class ProjectLoader {
       for (const file of opened.notOpened) refused.add(file)
       if (opened.notOpened.length === 0) break
     }
-    const plan = planProjectLoad(graph, sources.files, this.pinBudget() - projectFiles.length, accept)
+    const plan = planProjectLoad(graph, sources.files, this.pinBudget(server) - projectFiles.length, accept)
     const loose = await openPinned(server, profile, plan.looseFiles)
     const looseMissed = plan.looseNotOpened + (sources.complete ? 0 : 1) + loose.failed
     const projectsSearched = projectFiles.length
@@ -298,10 +316,44 @@ export class ProjectLoader {
   }
 
   /** How many documents a server may keep pinned: the open-document limit less room for the queries' own (never pinned, closed least recently used first). */
-  private pinBudget(): number {
+  private pinBudget(server: LanguageServer): number {
     const limit = this.maxOpenDocuments
-    return Math.max(0, limit - Math.max(8, Math.floor(limit / 4)))
+    // A server serving several roots (RFC 0025) shares its pins among them.
+    return Math.floor(Math.max(0, limit - Math.max(8, Math.floor(limit / 4))) / serverFolders(server).length)
   }
+}
+
+/** Per server and folder (a server may serve several workspace roots, RFC 0025): a value, dropped with the server. */
+class PerFolder<T> {
+  private readonly byServer = new WeakMap<LanguageServer, Map<string, T>>()
+
+  get(server: LanguageServer, folder: string): T | undefined {
+    return this.byServer.get(server)?.get(folder)
+  }
+
+  set(server: LanguageServer, folder: string, value: T): void {
+    let folders = this.byServer.get(server)
+    if (folders === undefined) this.byServer.set(server, (folders = new Map()))
+    folders.set(folder, value)
+  }
+
+  delete(server: LanguageServer, folder: string): void {
+    this.byServer.get(server)?.delete(folder)
+  }
+
+  values(server: LanguageServer): T[] {
+    return [...(this.byServer.get(server)?.values() ?? [])]
+  }
+}
+
+/** The folders whose projects a server loads: its own, and the other workspace roots it serves. */
+function serverFolders(server: LanguageServer): ReadonlyArray<string> {
+  return [server.spec.root, ...(server.spec.sharedRoots ?? [])]
+}
+
+/** The folder of a server a workspace's projects are loaded from: the workspace's root when the server shares it, else the server's own. */
+function loadFolder(server: LanguageServer, workspace: LocalWorkspace): string {
+  return server.spec.sharedRoots?.includes(workspace.root) === true ? workspace.root : server.spec.root
 }
 
 /**

@@ -386,6 +386,11 @@ export interface OracleOptions {
   readonly settleMs?: number
   /** Files of the workspace NOT to open (a deliberately incomplete oracle, to see the comparison fail). */
   readonly withhold?: (file: string) => boolean
+  /**
+   * TypeScript and Python: the workspace folders the server is given, instead of the root's own layout (several
+   * roots of one workspace under a common `root`, RFC 0025). Every source file under `root` is still opened.
+   */
+  readonly folders?: ReadonlyArray<string>
 }
 
 /** rust-analyzer's own status notification (sent to clients that set `experimental.serverStatusNotification`). */
@@ -431,7 +436,7 @@ export class OracleServer {
     readonly language: OracleLanguage,
     private readonly child: ChildProcess,
     private readonly connection: ProtocolConnection,
-    private readonly options: Required<Omit<OracleOptions, 'withhold'>> & Pick<OracleOptions, 'withhold'>,
+    private readonly options: Required<Omit<OracleOptions, 'withhold' | 'folders'>> & Pick<OracleOptions, 'withhold'>,
     private readonly layout: WorkspaceLayout,
     private readonly initializationOptions: unknown,
   ) {
@@ -468,7 +473,8 @@ export class OracleServer {
       initializationOptions = launch.initializationOptions ?? null
     } else {
       ;({ command, args } = await serverCommand(language))
-      layout = await workspaceLayoutOf(root, language)
+      const own = await workspaceLayoutOf(options.folders?.[0] ?? root, language)
+      layout = options.folders === undefined ? own : { ...own, folders: options.folders }
     }
     const child = spawn(command, [...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], ...(env === undefined ? {} : { env }) })
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!))
@@ -553,7 +559,7 @@ export class OracleServer {
       (c) =>
         c.sendRequest(InitializeRequest.type, {
           processId: process.pid,
-          rootUri: pathToFileURL(this.root).href,
+          rootUri: pathToFileURL(this.folders[0] ?? this.root).href,
           workspaceFolders: folders,
           // gopls and rust-analyzer shape their answers by what the client says it understands (links, markdown
           // hovers, resource operations, serverStatus): they are told what codeseam's host tells them.

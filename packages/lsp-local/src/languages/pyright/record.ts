@@ -76,6 +76,7 @@ export const pyrightRecord: LanguageRecord = {
     settings: { python: { analysis: { diagnosticMode: 'openFilesOnly', autoSearchPaths: true } } },
   }),
   projectRoot: 'workspaceFolders',
+  sharesRoots: true,
   readiness: 'initialized',
   trust: {
     strip: ['PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME'],

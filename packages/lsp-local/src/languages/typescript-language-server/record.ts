@@ -61,6 +61,7 @@ export const typeScriptLanguageServerRecord: LanguageRecord = {
       settings: typeScriptSettings,
     }
   },
+  sharesRoots: true,
   readiness: 'progressQuiet',
   trust: {
     strip: [],

@@ -77,6 +77,7 @@ export const typeScriptRecord: LanguageRecord = {
     loadAllProjects: 'tsconfig',
     settings: typeScriptSettings,
   }),
+  sharesRoots: true,
   readiness: 'initialized',
   trust: {
     strip: [],
