@@ -5,6 +5,7 @@ import { languagesSection } from './language-tables.js'
 import { layerDescriptions, layers, type BenchReport } from './report.js'
 import {
   diskChangesSection,
+  keptPagesSection,
   manyAgentsSection,
   ownCostSection,
   realRepositoriesSection,
@@ -127,6 +128,13 @@ const sectionIntroductions: Readonly<Record<string, ReadonlyArray<string>>> = {
     "answer's time.",
   ],
   [manyAgentsSection]: manyAgentsIntroduction,
+  [keptPagesSection]: [
+    'Later pages of a large answer cut from the answer the first page computed (issue 53, RFC 0026;',
+    'bench/src/scenarios/kept-pages.ts). On the generated 1,000-module TypeScript workspace (the hot symbol referenced',
+    '5,001 times), `code_navigate` references through the tools in process, 40 a page: each round asks the first page',
+    "(the query runs; the answer and its files' outlines are kept) and then follows the cursor for the later pages,",
+    "with no language-server request. *bare*: the bare server's whole references query, warm, in the same rounds.",
+  ],
   [telemetrySection]: [
     "What codeseam's OpenTelemetry spans and metrics add to a tool call (issue 18; bench/src/scenarios/telemetry-overhead.ts).",
     'In one process, on a warm in-process host over the generated workspace, the tools layer (`callTool`) answers the',

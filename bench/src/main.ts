@@ -13,6 +13,7 @@ import { pythonDefinitionQuery, runColdStarts, type ColdStartCase } from './scen
 import { childProcesses } from './process-memory.js'
 import { generatedReadMix, isDerivedOperation, repositoryMixFiles, repositoryReadMix } from './read-mix.js'
 import { runDiskChanges } from './scenarios/disk-changes.js'
+import { runKeptPages } from './scenarios/kept-pages.js'
 import { runLanguages } from './scenarios/languages.js'
 import { runManyAgents } from './scenarios/many-agents.js'
 import { runRealRepositories } from './scenarios/real-repositories.js'
@@ -42,7 +43,8 @@ const { values: options } = parseArgs({
      * OpenTelemetry SDK), languages (the Go and Rust rows: gopls and rust-analyzer on their corpora against the
      * bare servers), disk-changes (keeping up with the disk: the hot references question with nothing changed and
      * right after one file changed, was created or deleted, codeseam against the bare server told of it, on
-     * TypeScript and pyright). Default: all of them. The docs are written only when every section ran.
+     * TypeScript and pyright), pages (later pages of a 5,001-reference answer cut from the first, against the first
+     * page and the bare query). Default: all of them. The docs are written only when every section ran.
      */
     only: { type: 'string' },
     /** Timed pairs (instrumented + plain call) per series of the telemetry section. */
@@ -56,7 +58,18 @@ const { values: options } = parseArgs({
   },
 })
 
-const allSections = ['generated', 'repository', 'cold', 'real', 'languages', 'startup', 'many-agents', 'disk-changes', 'telemetry'] as const
+const allSections = [
+  'generated',
+  'repository',
+  'cold',
+  'real',
+  'languages',
+  'startup',
+  'many-agents',
+  'disk-changes',
+  'pages',
+  'telemetry',
+] as const
 type Section = (typeof allSections)[number]
 
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '')
@@ -190,6 +203,12 @@ async function main(): Promise<void> {
       diskChanges = await runDiskChanges({ scratch, turns: Math.max(2, Number(options['disk-turns'])), missing, log })
     }
 
+    let keptPages: BenchReport['keptPages']
+    if (selected('pages')) {
+      log('pages from the computed answer: later pages of a 5,001-reference answer against the first')
+      keptPages = await runKeptPages({ scratch, rounds: Math.max(3, Math.round(rounds / 4)), pages: 10, log })
+    }
+
     // Last: the "with exporter" series registers an OpenTelemetry SDK in this process, and the API's proxy tracer
     // codeseam took at load keeps its tracer even after the SDK is unregistered.
     let telemetry: BenchReport['telemetry']
@@ -231,6 +250,7 @@ async function main(): Promise<void> {
       ...(manyAgents === undefined ? {} : { manyAgents }),
       ...(languages === undefined ? {} : { languages }),
       ...(diskChanges === undefined ? {} : { diskChanges }),
+      ...(keptPages === undefined ? {} : { keptPages }),
       ...(telemetry === undefined ? {} : { telemetry }),
       ownMemory: runs.flatMap((run) => run.ownMemory),
       missing,

@@ -556,6 +556,24 @@ export interface DiskChangesResult {
   readonly durationMs: number
 }
 
+/** Pages from the computed answer (issue 53, RFC 0026): later pages of a large references answer against the first. */
+export interface KeptPagesResult {
+  readonly workspace: string
+  /** References in the answer. */
+  readonly references: number
+  /** Locations a page. */
+  readonly limit: number
+  /** The bare server's whole references query, warm. */
+  readonly bare: TimingSummary
+  /** The first page through the tools: the query, the outlines of the answer's files, the answer kept. */
+  readonly first: TimingSummary
+  /** Each later page, cut from the kept answer. */
+  readonly later: TimingSummary
+  /** Medians: a later page ÷ the first page, and ÷ the bare query. */
+  readonly laterToFirst: number
+  readonly laterToBare: number
+}
+
 /** One of issue 15's targets, judged. */
 export interface TargetVerdictRow {
   readonly target: string
@@ -617,6 +635,8 @@ export interface BenchReport {
   readonly languages?: ReadonlyArray<LanguageResult>
   /** Keeping up with the disk: calls with nothing changed and right after a change, against the bare server (absent when it did not run). */
   readonly diskChanges?: DiskChangesResult
+  /** Pages from the computed answer: later pages of a large references answer (absent when it did not run). */
+  readonly keptPages?: KeptPagesResult
   /** Telemetry overhead: instrumented against plain tool calls, without and with an SDK (absent when it did not run). */
   readonly telemetry?: TelemetryOverheadResult
   /** Present when the report summarises several runs (`--runs N`): its other figures are the last run's. */

@@ -387,6 +387,43 @@ function wrongText(s: NonNullable<BenchReport['diskChanges']>['series'][number])
   return `${s.wrong.bare}${steps(s.wrong.byStep.bare)}, ${s.wrong.codeseam}${steps(s.wrong.byStep.codeseam)}`
 }
 
+/** The section holding the "pages from the computed answer" table (issue 53). */
+export const keptPagesSection = 'Pages from the computed answer'
+
+/** Later pages of a large references answer, cut from the kept answer, against the first page and the bare query. */
+export function keptPagesTables(report: BenchReport): ReportTable[] {
+  const r = report.keptPages
+  if (r === undefined) return []
+  return [
+    {
+      section: keptPagesSection,
+      title: `code_navigate references, ${r.limit} a page, ms: each later page against the first page and the bare server's whole query`,
+      header: [
+        'workspace (references)',
+        'bare query median',
+        'first page median',
+        'later page median',
+        'later page p95',
+        'later ÷ first',
+        'later ÷ bare',
+        'later pages timed',
+      ],
+      rows: [
+        [
+          `${r.workspace} (${r.references})`,
+          ms(r.bare.median),
+          ms(r.first.median),
+          ms(r.later.median),
+          ms(r.later.p95),
+          ratio(r.laterToFirst),
+          ratio(r.laterToBare),
+          String(r.later.count),
+        ],
+      ],
+    },
+  ]
+}
+
 /** The section holding the telemetry-overhead tables (issue 18). */
 export const telemetrySection = 'Telemetry overhead'
 
@@ -562,6 +599,7 @@ export function reportTables(report: BenchReport): ReportTable[] {
     ...ownCostTables(report),
     ...manyAgentsTables(report),
     ...diskChangeTables(report),
+    ...keptPagesTables(report),
     ...telemetryTables(report),
   ]
 }

@@ -16,6 +16,7 @@ import {
 
 import { Composition } from './companions/compose.js'
 import { answeredByDerivation, derive, derivedFrom, withDerived } from './features/derived.js'
+import { takeInForMark } from './features/disk-changes.js'
 import { fileQuery } from './features/file-query.js'
 import type { Serving } from './features/serving.js'
 import { speculate } from './features/speculate.js'
@@ -68,6 +69,24 @@ export class ProfileProvider implements LspProvider, Serving {
     // Operations a companion takes part in are composed there; the server answers its share through queryNative.
     const composed = this.composition.query(request, signal, (native) => this.queryNative(native, signal))
     return (await (composed ?? this.queryNative(request, signal))) as LspResultFor<R['operation']>
+  }
+
+  /**
+   * The workspace's change count (RFC 0026), after this profile's running servers (and its companions') took in
+   * every change their watch and open documents show by now.
+   */
+  async changeMark(root: string): Promise<string> {
+    const workspace = this.host.workspaceFor(root)
+    const profiles = new Map(
+      [this.profile, ...this.host.config.profiles.filter((p) => this.profile.companions?.some((c) => c.id === p.id))].map((p) => [p.id, p]),
+    )
+    await Promise.all(
+      this.host.liveServersUnder(workspace.root).flatMap((server) => {
+        const profile = profiles.get(server.spec.profileId)
+        return profile === undefined ? [] : [takeInForMark(this.host, profile, workspace, server)]
+      }),
+    )
+    return String(workspace.changesFor(profiles.keys()))
   }
 
   /** Diagnostics of an edit computed in the servers' memory only, behind each server's gate (RFC 0018). */

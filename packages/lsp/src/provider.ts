@@ -104,6 +104,14 @@ export interface LspProvider {
    * built-in table lacks or describes differently; registered with the provider, released with it.
    */
   readonly languageFacts?: ReadonlyArray<LspLanguageFacts>
+  /**
+   * A mark of the provider's view of `root` (RFC 0026): it changes whenever a file under the root is edited,
+   * created or deleted (by anyone: noticed by the backend's watch or document store, or written by its own
+   * `applyEdit`), never for a speculative check. Before it returns, the provider takes in every change it could
+   * have noticed by now, so an equal mark means none of its answers under the root could differ. Optional:
+   * without it no answer is kept between pages (each page computes its answer again).
+   */
+  changeMark?(root: string, signal: AbortSignal): Promise<string>
 }
 
 /** One file as an edit would leave it: its whole new text. */

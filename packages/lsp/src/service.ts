@@ -1,5 +1,6 @@
 // The service is a pipeline of named stages over explicit state: the registry (registration, routes, workspaces),
 // request validation, routing, fan-out, provider calls, speculation and query telemetry, each in its own file.
+import { changeMarkAt } from './change-mark.js'
 import { LspError } from './errors.js'
 import type { LspLanguageFacts } from './language-facts.js'
 import { normalizeRoot } from './paths.js'
@@ -64,6 +65,12 @@ export interface LspService {
    * (RFC 0018). One entry per requested path; a file whose provider cannot speculate is `unavailable`, with why.
    */
   speculate(request: LspSpeculationRequest, signal?: AbortSignal): Promise<LspSpeculationResult>
+  /**
+   * A mark of the workspace at `root` that changes whenever a file under it is edited, created or deleted
+   * (RFC 0026), after every provider took in the changes it could have noticed; undefined when a provider keeps
+   * none. Equal marks: an answer computed at the first still holds at the second.
+   */
+  changeMark(root: string, signal?: AbortSignal): Promise<string | undefined>
   /** Live status of every provider, per root. */
   status(): ReadonlyArray<LspProviderStatus>
   /** Subscribes to status changes of every provider; returns an unsubscribe function. */
@@ -141,6 +148,10 @@ export function createLsp(): LspService {
     async speculate(request, signal) {
       registry.ensureLive()
       return speculateAcross(registry, request, signal)
+    },
+    async changeMark(root, signal) {
+      registry.ensureLive()
+      return changeMarkAt(registry, normalizeRoot(root), signal)
     },
     status: () => registry.registered().flatMap((r) => r.provider.status?.() ?? [{ providerId: r.info.id, state: 'ready' as const }]),
     onStatusChange: (listener) => registry.onStatusChange(listener),

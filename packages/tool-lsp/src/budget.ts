@@ -26,6 +26,8 @@ interface CursorState {
   readonly o: number
   /** Fingerprint of the query. */
   readonly f: string
+  /** The workspace's change mark (hashed) when the first page's answer was kept (RFC 0026). */
+  readonly m?: string
 }
 
 /** A short fingerprint of the parts of a request that decide the list (not limit or cursor). */
@@ -33,22 +35,34 @@ export function queryFingerprint(parts: ReadonlyArray<unknown>): string {
   return contentHash(JSON.stringify(parts)).slice(0, 16)
 }
 
-/** Encodes a cursor. */
-export function encodeCursor(offset: number, fingerprint: string): string {
-  const state: CursorState = { v: 1, o: offset, f: fingerprint }
+/** Encodes a cursor; `mark`: the change mark of a kept answer, so later pages can tell whether it still holds. */
+export function encodeCursor(offset: number, fingerprint: string, mark?: string): string {
+  const state: CursorState = { v: 1, o: offset, f: fingerprint, ...(mark === undefined ? {} : { m: mark }) }
   return Buffer.from(JSON.stringify(state), 'utf8').toString('base64url')
 }
 
 /** Decodes a cursor and checks it belongs to this query; undefined → first page. */
 export function decodeCursor(cursor: string | undefined, fingerprint: string): number {
-  if (cursor === undefined || cursor === '') return 0
+  return decodeCursorState(cursor, fingerprint).offset
+}
+
+/** A cursor's offset and, when its answer was kept, the change mark it was kept at. */
+export function decodeCursorState(cursor: string | undefined, fingerprint: string): { offset: number; mark?: string } {
+  if (cursor === undefined || cursor === '') return { offset: 0 }
   let state: Partial<CursorState>
   try {
     state = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<CursorState>
   } catch {
     throw new LspError('INVALID_ARGUMENT', 'cursor is not a cursor this tool returned: pass nextCursor from the previous result unchanged')
   }
-  if (state.v !== 1 || typeof state.o !== 'number' || !Number.isInteger(state.o) || state.o < 0 || typeof state.f !== 'string') {
+  if (
+    state.v !== 1 ||
+    typeof state.o !== 'number' ||
+    !Number.isInteger(state.o) ||
+    state.o < 0 ||
+    typeof state.f !== 'string' ||
+    (state.m !== undefined && typeof state.m !== 'string')
+  ) {
     throw new LspError('INVALID_ARGUMENT', 'cursor is not a cursor this tool returned: pass nextCursor from the previous result unchanged')
   }
   if (state.f !== fingerprint) {
@@ -57,7 +71,7 @@ export function decodeCursor(cursor: string | undefined, fingerprint: string): n
       'cursor belongs to a different query: repeat the same arguments with it, or drop cursor to start over',
     )
   }
-  return state.o
+  return { offset: state.o, ...(state.m === undefined ? {} : { mark: state.m }) }
 }
 
 /** One page of a list plus its budget description. */
@@ -69,7 +83,7 @@ export interface Page<T> {
 /** Slices `items` into the page the cursor points at. */
 export function paginate<T>(
   items: ReadonlyArray<T>,
-  options: { limit: number; cursor?: string | undefined; fingerprint: string },
+  options: { limit: number; cursor?: string | undefined; fingerprint: string; mark?: string | undefined },
 ): Page<T> {
   const offset = decodeCursor(options.cursor, options.fingerprint)
   if (offset > items.length) {
@@ -89,7 +103,7 @@ export function paginate<T>(
       limit: options.limit,
       truncated,
       ...(offset > 0 ? { offset } : {}),
-      ...(truncated ? { nextCursor: encodeCursor(next, options.fingerprint) } : {}),
+      ...(truncated ? { nextCursor: encodeCursor(next, options.fingerprint, options.mark) } : {}),
     },
   }
 }

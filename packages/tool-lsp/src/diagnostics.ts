@@ -1,20 +1,22 @@
 import {
   displayPath,
-  isLspError,
   LspError,
   toModelPosition,
   type LspDiagnostic,
   type LspDiagnosticSeverity,
   type LspFileDiagnostics,
   type LspResultFor,
+  type ResolvedFile,
 } from '@codeseam/lsp'
 import { Schema } from 'effect'
 
 import { clampLimit, paginate, queryFingerprint } from './budget.js'
 import { defineTool } from './definition.js'
+import { askDiagnostics, keepableDiagnostics } from './diagnostics-answers.js'
 import { languageDiagnosticsLimits, quoteDiagnosticsLimit } from './diagnostics-limits.js'
 import { lines, plural, renderNotice, renderPage, renderReadiness } from './render.js'
-import { NonNegativeInt, PageOutput, PositiveInt, ReadinessOutput } from './schemas.js'
+import { KeptCursorInput, NonNegativeInt, PageOutput, PositiveInt, ReadinessOutput } from './schemas.js'
+import { pageAnswer } from './kept-answers.js'
 import { snippetLine, sourceReader } from './sources.js'
 import {
   completeButForMissingServers,
@@ -23,11 +25,9 @@ import {
   readinessOf,
   requireProvider,
   resolveToolFile,
-  rootFailureReason,
   skippedFilesNote,
   shown,
   worstReadiness,
-  type SearchGap,
 } from './targeting.js'
 
 /** Severities from most to least severe. */
@@ -51,7 +51,7 @@ const DiagnosticsInput = Schema.Struct({
   maxFiles: Schema.optional(PositiveInt.check(Schema.isLessThanOrEqualTo(maxWorkspaceFiles))).annotate({
     description: `Whole workspace only: how many files each language server opens to analyse (default: the host's limit, 50 for the local host; max ${maxWorkspaceFiles}).`,
   }),
-  cursor: Schema.optional(Schema.String).annotate({ description: 'nextCursor from a previous result with the same arguments.' }),
+  cursor: KeptCursorInput,
 })
 
 const Counts = Schema.Struct({ error: NonNegativeInt, warning: NonNegativeInt, information: NonNegativeInt, hint: NonNegativeInt })
@@ -132,46 +132,39 @@ export const codeDiagnostics = defineTool({
   async execute(input, context) {
     const threshold = severities.indexOf(input.severity ?? 'information')
     const includeNoise = input.severity === 'hint'
-    const answers: Array<{ root: string; rootId: string; result: LspResultFor<'diagnostics'> }> = []
-    const gaps: SearchGap[] = []
-    let path: string | undefined
+    let file: ResolvedFile | undefined
     if (input.path !== undefined) {
-      const file = await resolveToolFile(context, input.path, input.rootId)
+      file = await resolveToolFile(context, input.path, input.rootId)
       requireProvider(context, file.path, file.displayPath)
-      path = file.displayPath
-      answers.push({
-        root: file.workspace.root,
-        rootId: file.workspace.id,
-        result: await context.lsp.query({ operation: 'diagnostics', root: file.workspace.root, path: file.path }, context.signal),
-      })
-    } else {
-      const roots = input.rootId === undefined ? context.roots : context.roots.filter((r) => r.id === input.rootId)
-      if (roots.length === 0) {
-        throw new LspError(
-          'NOT_FOUND',
-          `no workspace "${input.rootId}" is available (available: ${context.roots.map((r) => r.id).join(', ') || 'none'})`,
-        )
-      }
-      // A root whose query fails is a named gap; the other roots' diagnostics stay. All failing is a failure.
-      let firstError: LspError | undefined
-      for (const root of roots) {
-        try {
-          answers.push({
-            root: root.root,
-            rootId: root.id,
-            result: await context.lsp.query(
-              { operation: 'diagnostics', root: root.root, ...(input.maxFiles === undefined ? {} : { maxFiles: input.maxFiles }) },
-              context.signal,
-            ),
-          })
-        } catch (error) {
-          if (!isLspError(error) || error.code === 'CANCELLED' || error.code === 'DISPOSED' || context.signal.aborted) throw error
-          firstError ??= error
-          gaps.push({ where: root.id, why: rootFailureReason(error, root.root) })
-        }
-      }
-      if (answers.length === 0 && firstError !== undefined) throw firstError
     }
+    const path = file?.displayPath
+    const roots = file !== undefined ? [] : input.rootId === undefined ? context.roots : context.roots.filter((r) => r.id === input.rootId)
+    if (file === undefined && roots.length === 0) {
+      throw new LspError(
+        'NOT_FOUND',
+        `no workspace "${input.rootId}" is available (available: ${context.roots.map((r) => r.id).join(', ') || 'none'})`,
+      )
+    }
+    const limit = clampLimit(input.limit, diagnosticsLimits)
+    const fingerprint = queryFingerprint([
+      'code_diagnostics',
+      path ?? null,
+      input.rootId ?? null,
+      input.severity ?? null,
+      input.maxFiles ?? null,
+    ])
+    // A later page of a kept answer asks no server (RFC 0026).
+    const answer = await pageAnswer(context, {
+      roots: file === undefined ? roots.map((r) => r.root) : [file.workspace.root],
+      fingerprint,
+      cursor: input.cursor,
+      async compute(keepable) {
+        const asked = await askDiagnostics(context, file, roots, input.maxFiles)
+        const shown = asked.answers.reduce((sum, a) => sum + a.result.files.reduce((n, f) => n + f.diagnostics.length, 0), 0)
+        return { value: asked, keep: keepable && shown > limit && keepableDiagnostics(asked) }
+      },
+    })
+    const { answers, gaps } = answer.value
 
     const counts = { error: 0, warning: 0, information: 0, hint: 0 }
     let hidden = 0
@@ -195,8 +188,7 @@ export const codeDiagnostics = defineTool({
         a.diagnostic.range.start.line - b.diagnostic.range.start.line ||
         a.diagnostic.range.start.character - b.diagnostic.range.start.character,
     )
-    const fingerprint = queryFingerprint(['code_diagnostics', path ?? null, input.rootId ?? null, input.severity ?? null, kept.length])
-    const { items, page } = paginate(kept, { limit: clampLimit(input.limit, diagnosticsLimits), cursor: input.cursor, fingerprint })
+    const { items, page } = paginate(kept, { limit, cursor: input.cursor, fingerprint, mark: answer.mark })
 
     const perFile = new Map<string, number>()
     for (const entry of kept) perFile.set(entry.file.path, (perFile.get(entry.file.path) ?? 0) + 1)

@@ -13,7 +13,7 @@ import {
 import { mapBounded } from './budget.js'
 import { rootHolding } from './placement.js'
 import type { ToolContext } from './definition.js'
-import type { SourceFile } from './sources.js'
+import type { SourceFile, SourceReader } from './sources.js'
 
 /**
  * Which symbol a location belongs to: the declaration it names, or the function/class it sits in. Uses
@@ -59,10 +59,15 @@ export interface Outlines {
  * outlines at all (UNSUPPORTED_OPERATION) is no failure. Cancellation, timeouts, crashes and disposal end
  * the call: they say nothing about one file.
  */
-export async function outlinesFor(context: ToolContext, root: string, files: ReadonlyArray<SourceFile | undefined>): Promise<Outlines> {
+export async function outlinesFor(
+  context: ToolContext,
+  root: string,
+  files: ReadonlyArray<SourceFile | undefined>,
+  maxFiles = maxOutlineFiles,
+): Promise<Outlines> {
   const wanted = files
     .filter((f): f is SourceFile => f !== undefined && context.lsp.providerFor(f.document.path) !== undefined)
-    .slice(0, maxOutlineFiles)
+    .slice(0, maxFiles)
   const failures: string[] = []
   const outlines = await mapBounded(
     wanted,
@@ -92,4 +97,31 @@ export async function outlinesFor(context: ToolContext, root: string, files: Rea
 export function outlineFailureNotice(outlines: Outlines): string | undefined {
   if (outlines.failures.length === 0) return undefined
   return `symbol and container names are missing where the outline failed (${outlines.failures.join(', ')}); retry to get them`
+}
+
+/** Files of a kept answer (RFC 0026) whose outline is fetched with its first page, so later pages ask no server. */
+export const maxKeptOutlineFiles = 200
+
+/** Outlines as plain data, to keep with an answer. */
+export interface KeptOutlines {
+  readonly byPath: ReadonlyArray<readonly [string, ReadonlyArray<LspFlatSymbol>]>
+  readonly failures: ReadonlyArray<string>
+}
+
+/** The outlines of the first {@link maxKeptOutlineFiles} files of a whole answer, to keep with it. */
+export async function outlinesToKeep(
+  context: ToolContext,
+  root: string,
+  reader: SourceReader,
+  paths: ReadonlyArray<string>,
+): Promise<KeptOutlines> {
+  const files = [...new Set(paths)].slice(0, maxKeptOutlineFiles)
+  const sources = await reader.readAll(files)
+  const outlines = await outlinesFor(context, root, [...sources.values()], maxKeptOutlineFiles)
+  return { byPath: [...outlines.byPath.entries()], failures: outlines.failures }
+}
+
+/** Kept outlines back in the form a page uses. */
+export function keptOutlines(kept: KeptOutlines): Outlines {
+  return { byPath: new Map(kept.byPath), failures: kept.failures }
 }

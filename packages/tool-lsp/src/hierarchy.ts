@@ -1,11 +1,21 @@
-import { LspError, toModelPosition, type LspHierarchyItem, type LspRange, type LspResultMeta, type LspWorkspaceInfo } from '@codeseam/lsp'
+import {
+  LspError,
+  toModelPosition,
+  type LspHierarchyItem,
+  type LspRange,
+  type LspResultMeta,
+  type LspWorkspaceInfo,
+  type ResolvedTarget,
+} from '@codeseam/lsp'
 import { Schema } from 'effect'
 
 import { clampLimit, paginate, queryFingerprint } from './budget.js'
 import { defineTool, type ToolContext } from './definition.js'
+import { completeAnswer, pageAnswer, type Computed } from './kept-answers.js'
 import { at, lines, plural, renderNotice, renderPage, renderReadiness, renderTarget } from './render.js'
 import {
   FirstMatchInput,
+  KeptCursorInput,
   NonNegativeInt,
   PageOutput,
   PositiveInt,
@@ -38,9 +48,7 @@ const HierarchyInput = Schema.Struct({
     description: 'Levels to walk (1–4, default 1). Deeper levels come back as a deduplicated graph.',
   }),
   limit: Schema.optional(PositiveInt).annotate({ description: 'Direct results per page and graph node budget (default 50, max 200).' }),
-  cursor: Schema.optional(Schema.String).annotate({
-    description: 'nextCursor from a previous result with the same arguments (pages the direct list).',
-  }),
+  cursor: KeptCursorInput,
   firstMatch: FirstMatchInput,
 })
 
@@ -163,6 +171,118 @@ async function step(
   return { hops: result.items.map((i) => ({ item: i })), meta: result.meta }
 }
 
+/** The graph a walk found, its budgets, the readiness of every answer it used and the levels that failed. */
+interface Walked {
+  readonly nodes: Node[]
+  readonly edges: Edge[]
+  readonly truncated: { nodes: boolean; edges: boolean; time: boolean }
+  readonly readiness: ReadinessOutput[]
+  readonly failures: string[]
+}
+
+/** The whole answer of one hierarchy question, as kept between pages (RFC 0026). */
+interface HierarchyAnswer {
+  readonly prepared: LspResultMeta
+  readonly start?: LspHierarchyItem
+  readonly first?: { readonly hops: Hop[]; readonly meta: LspResultMeta }
+  readonly walked?: Walked
+}
+
+/** Prepares the item, takes the first hop and walks the graph; kept when complete and longer than one page. */
+async function computeHierarchy(
+  context: ToolContext,
+  kind: HierarchyKind,
+  resolved: ResolvedTarget,
+  limit: number,
+  depth: number,
+  keepable: boolean,
+): Promise<Computed<HierarchyAnswer>> {
+  const operation = kind === 'supertypes' || kind === 'subtypes' ? 'prepareTypeHierarchy' : 'prepareCallHierarchy'
+  const { root, path, position, document } = resolved
+  const prepared = await context.lsp.query({ operation, root, path, position, document }, context.signal)
+  const start = prepared.items[0]
+  if (start === undefined) return { value: { prepared: prepared.meta }, keep: false }
+  const first = await step(context, resolved.root, kind, start)
+  const walked = await walkGraph(context, kind, { root: resolved.root, roots: context.roots }, start, first, limit, depth)
+  const settled = walked.failures.length === 0 && !walked.truncated.time && walked.readiness.every((r) => r.status === 'ready')
+  const keep = keepable && first.hops.length > limit && completeAnswer(prepared.meta) && completeAnswer(first.meta) && settled
+  return { value: { prepared: prepared.meta, start, first, walked }, keep }
+}
+
+/** Breadth-first walk with node, edge and time budgets; ids dedupe, so cycles end at known nodes. */
+async function walkGraph(
+  context: ToolContext,
+  kind: HierarchyKind,
+  where: Where,
+  start: LspHierarchyItem,
+  first: { readonly hops: Hop[]; readonly meta: LspResultMeta },
+  limit: number,
+  depth: number,
+): Promise<Walked> {
+  const deadline = performance.now() + hierarchyTimeBudgetMs
+  const maxEdges = limit * edgesPerNode
+  const nodes = new Map<string, Node>()
+  const edges: Edge[] = []
+  const truncated = { nodes: false, edges: false, time: false }
+  const readiness = [readinessOf(first.meta)]
+  const rootNode = toNode(where, start, 0)
+  nodes.set(rootNode.id, rootNode)
+  let frontier: Array<{ item: LspHierarchyItem; hops?: Hop[] }> = [{ item: start, hops: first.hops }]
+  const failures: string[] = []
+  for (let level = 1; level <= depth && frontier.length > 0; level++) {
+    context.onProgress?.({
+      message: `${kind}: level ${level} of ${depth}, ${plural(frontier.length, 'symbol')} to expand`,
+      done: level - 1,
+      total: depth,
+    })
+    const next: typeof frontier = []
+    for (const entry of frontier) {
+      if (performance.now() > deadline) {
+        truncated.time = true
+        break
+      }
+      let hops = entry.hops
+      if (hops === undefined) {
+        try {
+          const answer = await step(context, where.root, kind, entry.item)
+          readiness.push(readinessOf(answer.meta))
+          hops = answer.hops
+        } catch (error) {
+          // A deeper level failing must not erase the levels already found; it is reported.
+          if (error instanceof LspError && !['CANCELLED', 'DISPOSED'].includes(error.code)) {
+            failures.push(`${entry.item.name}: ${error.code}`)
+            continue
+          }
+          throw error
+        }
+      }
+      const fromId = nodeId(where, entry.item)
+      for (const hop of hops) {
+        const id = nodeId(where, hop.item)
+        if (!nodes.has(id)) {
+          if (nodes.size >= limit) {
+            truncated.nodes = true
+            continue
+          }
+          nodes.set(id, toNode(where, hop.item, level))
+          if (level < depth) next.push({ item: hop.item })
+        }
+        if (edges.length >= maxEdges) {
+          truncated.edges = true
+          continue
+        }
+        // Edges point the way calls and inheritance go, whichever direction was walked.
+        const [from, to] = kind === 'callers' || kind === 'subtypes' ? [id, fromId] : [fromId, id]
+        const callSites = hop.callSites?.map(callSite)
+        edges.push({ from, to, ...(callSites === undefined ? {} : { callSites }) })
+      }
+    }
+    if (truncated.time) break
+    frontier = next
+  }
+  return { nodes: [...nodes.values()], edges, truncated, readiness, failures }
+}
+
 /** `code_hierarchy`: callers, callees, supertypes or subtypes, one hop plus a bounded graph. */
 export const codeHierarchy = defineTool({
   name: 'code_hierarchy',
@@ -181,122 +301,51 @@ export const codeHierarchy = defineTool({
     const root = resolved.root
     const where: Where = { root, roots: context.roots }
     const typeWalk = input.kind === 'supertypes' || input.kind === 'subtypes'
-    const prepared = await context.lsp.query(
-      {
-        operation: typeWalk ? 'prepareTypeHierarchy' : 'prepareCallHierarchy',
-        root,
-        path: resolved.path,
-        position: resolved.position,
-        document: resolved.document,
-      },
-      context.signal,
-    )
     const limit = clampLimit(input.limit, hierarchyLimits)
     const depth = input.depth ?? 1
-    const start = prepared.items[0]
-    const readiness = [readinessOf(prepared.meta)]
-    const emptyGraph = { depth, nodes: [], edges: [], truncated: { nodes: false, edges: false, time: false } }
-    if (start === undefined) {
-      const fingerprint = queryFingerprint(['code_hierarchy', input.kind, resolved.rootId, resolved.displayPath, resolved.position])
+    const fingerprint = queryFingerprint(['code_hierarchy', input.kind, resolved.rootId, resolved.displayPath, resolved.position, depth])
+    // A later page of a kept answer asks no server (RFC 0026): the prepare, the first hop and the graph are kept.
+    const answer = await pageAnswer(context, {
+      roots: context.roots.map((r) => r.root),
+      fingerprint,
+      cursor: input.cursor,
+      compute: (keepable) => computeHierarchy(context, input.kind, resolved, limit, depth, keepable),
+    })
+    const { start, first, walked } = answer.value
+    if (start === undefined || first === undefined || walked === undefined) {
       return {
         kind: input.kind,
         target: targetOutput(resolved),
         direct: [],
         page: paginate([], { limit, cursor: input.cursor, fingerprint }).page,
-        graph: emptyGraph,
-        readiness: readiness[0]!,
+        graph: { depth, nodes: [], edges: [], truncated: { nodes: false, edges: false, time: false } },
+        readiness: readinessOf(answer.value.prepared),
         notice:
-          noticeFor(prepared.meta, true, 'hierarchy items', resolved.rootId, resolved) ??
+          noticeFor(answer.value.prepared, true, 'hierarchy items', resolved.rootId, resolved) ??
           `the server found no ${typeWalk ? 'type' : 'function or method'} at the target; aim at the declaration name of a ${typeWalk ? 'class or interface' : 'function or method'}`,
       }
     }
-
-    const first = await step(context, root, input.kind, start)
-    readiness.push(readinessOf(first.meta))
-    const fingerprint = queryFingerprint(['code_hierarchy', input.kind, resolved.rootId, resolved.displayPath, resolved.position, depth])
-    const direct = paginate(first.hops, { limit, cursor: input.cursor, fingerprint })
-
-    // Breadth-first walk with node, edge and time budgets; ids dedupe, so cycles end at known nodes.
-    const deadline = performance.now() + hierarchyTimeBudgetMs
-    const maxEdges = limit * edgesPerNode
-    const nodes = new Map<string, Node>()
-    const edges: Edge[] = []
-    const truncated = { nodes: false, edges: false, time: false }
-    const rootNode = toNode(where, start, 0)
-    nodes.set(rootNode.id, rootNode)
-    let frontier: Array<{ item: LspHierarchyItem; hops?: Hop[] }> = [{ item: start, hops: first.hops }]
-    const failures: string[] = []
-    for (let level = 1; level <= depth && frontier.length > 0; level++) {
-      context.onProgress?.({
-        message: `${input.kind}: level ${level} of ${depth}, ${plural(frontier.length, 'symbol')} to expand`,
-        done: level - 1,
-        total: depth,
-      })
-      const next: typeof frontier = []
-      for (const entry of frontier) {
-        if (performance.now() > deadline) {
-          truncated.time = true
-          break
-        }
-        let hops = entry.hops
-        if (hops === undefined) {
-          try {
-            const answer = await step(context, root, input.kind, entry.item)
-            readiness.push(readinessOf(answer.meta))
-            hops = answer.hops
-          } catch (error) {
-            // A deeper level failing must not erase the levels already found; it is reported.
-            if (error instanceof LspError && !['CANCELLED', 'DISPOSED'].includes(error.code)) {
-              failures.push(`${entry.item.name}: ${error.code}`)
-              continue
-            }
-            throw error
-          }
-        }
-        const fromId = nodeId(where, entry.item)
-        for (const hop of hops) {
-          const id = nodeId(where, hop.item)
-          if (!nodes.has(id)) {
-            if (nodes.size >= limit) {
-              truncated.nodes = true
-              continue
-            }
-            nodes.set(id, toNode(where, hop.item, level))
-            if (level < depth) next.push({ item: hop.item })
-          }
-          if (edges.length >= maxEdges) {
-            truncated.edges = true
-            continue
-          }
-          // Edges point the way calls and inheritance go, whichever direction was walked.
-          const [from, to] = input.kind === 'callers' || input.kind === 'subtypes' ? [id, fromId] : [fromId, id]
-          const callSites = hop.callSites?.map(callSite)
-          edges.push({ from, to, ...(callSites === undefined ? {} : { callSites }) })
-        }
-      }
-      if (truncated.time) break
-      frontier = next
-    }
-
+    const direct = paginate(first.hops, { limit, cursor: input.cursor, fingerprint, mark: answer.mark })
     const unresolved = [...(first.meta.derived?.unresolved ?? [])]
-    const combined = worstReadiness(readiness)
     const notice = joinNotices(
       noticeFor(first.meta, first.hops.length === 0, input.kind, resolved.rootId),
-      failures.length > 0 ? `some deeper levels failed and are missing: ${failures.join(', ')}` : undefined,
-      truncated.time ? `the walk stopped after ${hierarchyTimeBudgetMs / 1000} s; ask for a smaller depth for a complete graph` : undefined,
+      walked.failures.length > 0 ? `some deeper levels failed and are missing: ${walked.failures.join(', ')}` : undefined,
+      walked.truncated.time
+        ? `the walk stopped after ${hierarchyTimeBudgetMs / 1000} s; ask for a smaller depth for a complete graph`
+        : undefined,
     )
     return {
       kind: input.kind,
       target: targetOutput(resolved),
-      root: rootNode,
+      root: toNode(where, start, 0),
       direct: direct.items.map((hop) => {
         const node = toNode(where, hop.item, 1)
         const { depth: _depth, ...rest } = node
         return { ...rest, ...(hop.callSites === undefined ? {} : { callSites: hop.callSites.map(callSite) }) }
       }),
       page: direct.page,
-      graph: { depth, nodes: [...nodes.values()], edges, truncated },
-      readiness: combined,
+      graph: { depth, nodes: walked.nodes, edges: walked.edges, truncated: walked.truncated },
+      readiness: worstReadiness([readinessOf(answer.value.prepared), ...walked.readiness]),
       ...(unresolved.length === 0 ? {} : { unresolved }),
       ...(notice === undefined ? {} : { notice }),
     }

@@ -1,12 +1,22 @@
-import { comparePositions, rangeContains, toModelPosition, type LspLocation } from '@codeseam/lsp'
+import { comparePositions, rangeContains, toModelPosition, type LspLocation, type LspResultMeta, type ResolvedTarget } from '@codeseam/lsp'
 import { Schema } from 'effect'
 
 import { clampLimit, paginate, queryFingerprint } from './budget.js'
-import { defineTool } from './definition.js'
-import { declaredAt, enclosingSymbol, outlineFailureNotice, outlinesFor } from './enclosing.js'
+import { defineTool, type ToolContext } from './definition.js'
+import {
+  declaredAt,
+  enclosingSymbol,
+  keptOutlines,
+  outlineFailureNotice,
+  outlinesFor,
+  outlinesToKeep,
+  type KeptOutlines,
+} from './enclosing.js'
+import { completeAnswer, pageAnswer, type Computed } from './kept-answers.js'
 import { at, indent, lines, plural, renderNotice, renderPage, renderReadiness, renderTarget } from './render.js'
 import {
   FirstMatchInput,
+  KeptCursorInput,
   NonNegativeInt,
   PageOutput,
   PositiveInt,
@@ -15,7 +25,7 @@ import {
   SymbolKind,
   TargetInput,
 } from './schemas.js'
-import { snippetLine, snippetWindow, sourceReader } from './sources.js'
+import { snippetLine, snippetWindow, sourceReader, type SourceReader } from './sources.js'
 import { placed, placedText, OtherRootField } from './placement.js'
 import { joinNotices, noticeFor, readinessOf, resolveToolTarget, targetOutput } from './targeting.js'
 
@@ -47,7 +57,7 @@ const NavigateInput = Schema.Struct({
     description: 'Lines of source shown around each location (0–3, default 0: just the line).',
   }),
   limit: Schema.optional(PositiveInt).annotate({ description: 'Locations per page (default 100, max 500).' }),
-  cursor: Schema.optional(Schema.String).annotate({ description: 'nextCursor from a previous result with the same arguments.' }),
+  cursor: KeptCursorInput,
   firstMatch: FirstMatchInput,
 })
 
@@ -118,6 +128,42 @@ function dedupeAndSort(locations: ReadonlyArray<LspLocation>): LspLocation[] {
   return unique.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : comparePositions(a.range.start, b.range.start)))
 }
 
+/** The whole answer of one navigation query, as kept between pages (RFC 0026). */
+interface NavigationAnswer {
+  readonly all: ReadonlyArray<LspLocation>
+  readonly meta: LspResultMeta
+  /** Outlines of the answer's files, when it is kept: later pages show their context without asking a server. */
+  readonly outlines?: KeptOutlines
+}
+
+/**
+ * Runs the query. With `keepLimit` (the answer can be kept), a complete answer longer than one page is kept,
+ * with the outlines of its files.
+ */
+async function computeNavigation(
+  context: ToolContext,
+  kind: (typeof navigationKinds)[number],
+  resolved: ResolvedTarget,
+  reader: SourceReader,
+  keepLimit: number | undefined,
+): Promise<Computed<NavigationAnswer>> {
+  const result = await context.lsp.query(
+    // The snapshot read while resolving the target goes along: the provider neither resolves nor reads it again.
+    { operation: kind, root: resolved.root, path: resolved.path, position: resolved.position, document: resolved.document },
+    context.signal,
+  )
+  const all = dedupeAndSort(result.locations)
+  if (keepLimit === undefined || all.length <= keepLimit || !completeAnswer(result.meta))
+    return { value: { all, meta: result.meta }, keep: false }
+  const outlines = await outlinesToKeep(
+    context,
+    resolved.root,
+    reader,
+    all.map((l) => l.path),
+  )
+  return { value: { all, meta: result.meta, outlines }, keep: true }
+}
+
 /** Where a location points for display: the name when the server gave a link, else the range start. */
 function focus(location: LspLocation) {
   return location.targetSelectionRange ?? location.range
@@ -149,12 +195,6 @@ export const codeNavigate = defineTool({
   async execute(input, context) {
     const resolved = await resolveToolTarget(context, input.target, { firstMatch: input.firstMatch })
     const limit = clampLimit(input.limit, navigateLimits)
-    const result = await context.lsp.query(
-      // The snapshot read while resolving the target goes along: the provider neither resolves nor reads it again.
-      { operation: input.kind, root: resolved.root, path: resolved.path, position: resolved.position, document: resolved.document },
-      context.signal,
-    )
-    const all = dedupeAndSort(result.locations)
     const fingerprint = queryFingerprint([
       'code_navigate',
       input.kind,
@@ -163,15 +203,27 @@ export const codeNavigate = defineTool({
       resolved.position,
       resolved.document.hash,
     ])
-    const { items, page } = paginate(all, { limit, cursor: input.cursor, fingerprint })
+    const reader = sourceReader(context, resolved.root)
+    reader.seed(resolved.document, resolved.lines)
+    // A later page of a kept answer asks no server (RFC 0026); otherwise the query runs. The answer may reach
+    // into every open root of the workspace (RFC 0025): a change in any of them ends it.
+    const answer = await pageAnswer(context, {
+      roots: context.roots.map((r) => r.root),
+      fingerprint,
+      cursor: input.cursor,
+      compute: (keepable) => computeNavigation(context, input.kind, resolved, reader, keepable ? limit : undefined),
+    })
+    const { all, meta } = answer.value
+    const { items, page } = paginate(all, { limit, cursor: input.cursor, fingerprint, mark: answer.mark })
 
     const counts = new Map<string, number>()
     for (const location of all) counts.set(location.path, (counts.get(location.path) ?? 0) + 1)
 
-    const reader = sourceReader(context, resolved.root)
-    reader.seed(resolved.document, resolved.lines)
     const sources = await reader.readAll(items.map((l) => l.path))
-    const outlines = await outlinesFor(context, resolved.root, [...sources.values()])
+    const outlines =
+      answer.value.outlines === undefined
+        ? await outlinesFor(context, resolved.root, [...sources.values()])
+        : keptOutlines(answer.value.outlines)
     // Windows multiply a page's size; past a line budget they are dropped (and the notice says so).
     const requestedContext = input.context ?? 0
     const contextLines = items.length * (2 * requestedContext + 1) > maxSnippetLinesPerPage ? 0 : requestedContext
@@ -245,7 +297,7 @@ export const codeNavigate = defineTool({
       .map(([path, count]) => ({ ...placed(context.roots, resolved.root, path), count }))
     const [, pluralNoun] = noun[input.kind]
     let notice = joinNotices(
-      noticeFor(result.meta, all.length === 0, pluralNoun, resolved.rootId, resolved),
+      noticeFor(meta, all.length === 0, pluralNoun, resolved.rootId, resolved),
       contextLines < requestedContext
         ? `context windows were left out: ${items.length} locations × ${2 * requestedContext + 1} lines exceeds ${maxSnippetLinesPerPage} lines; lower limit to get them`
         : undefined,
@@ -267,7 +319,7 @@ export const codeNavigate = defineTool({
       fileCounts,
       ...(bodies === undefined ? {} : { bodies }),
       page,
-      readiness: readinessOf(result.meta),
+      readiness: readinessOf(meta),
       ...(notice === undefined ? {} : { notice }),
     }
   },

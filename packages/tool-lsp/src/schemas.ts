@@ -45,6 +45,15 @@ export const TargetInput = Schema.Struct({
 /** The decoded target input. */
 export type TargetInput = typeof TargetInput.Type
 
+/**
+ * The `cursor` argument of tools whose later pages come from the answer the first page computed (RFC 0026): a
+ * cursor is refused as stale once files in the workspace changed.
+ */
+export const KeptCursorInput = Schema.optional(Schema.String).annotate({
+  description:
+    'nextCursor from a previous result with the same arguments (refused as stale once files changed: then ask again without it).',
+})
+
 /** `firstMatch` for read tools: take the first of several matching symbols instead of failing. */
 export const FirstMatchInput = Schema.optional(Schema.Boolean).annotate({
   description: 'When the symbol name matches several declarations, use the first instead of returning the candidates.',

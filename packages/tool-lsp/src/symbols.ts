@@ -1,11 +1,13 @@
-import { isLspError, LspError, toModelPosition, toModelRange, type LspResultFor, type LspWorkspaceSymbol } from '@codeseam/lsp'
+import { LspError, toModelPosition, toModelRange, type LspResultMeta } from '@codeseam/lsp'
 import { Schema } from 'effect'
 
 import { clampLimit, paginate, queryFingerprint } from './budget.js'
 import { defineTool, type ToolContext } from './definition.js'
+import { completeAnswer, pageAnswer, type Computed } from './kept-answers.js'
+import { searchAnswer } from './symbol-search.js'
 import { at, lines, plural, renderNotice, renderPage, renderReadiness } from './render.js'
 import { readableOutline, type ReadableSymbol } from './readable-outline.js'
-import { NonNegativeInt, PageOutput, PositiveInt, ReadinessOutput, SymbolKind } from './schemas.js'
+import { KeptCursorInput, NonNegativeInt, PageOutput, PositiveInt, ReadinessOutput, SymbolKind } from './schemas.js'
 import {
   busyServersReason,
   joinNotices,
@@ -14,7 +16,6 @@ import {
   readinessOf,
   requireProvider,
   resolveToolFile,
-  rootFailureReason,
   shown,
   worstReadiness,
 } from './targeting.js'
@@ -45,7 +46,7 @@ const SymbolsInput = Schema.Struct({
     description: 'Outline nesting shown (1 = top level only; default 2 = top level and members; max 10).',
   }),
   limit: Schema.optional(PositiveInt).annotate({ description: 'Symbols per page (default 200, max 1000).' }),
-  cursor: Schema.optional(Schema.String).annotate({ description: 'nextCursor from a previous result with the same arguments.' }),
+  cursor: KeptCursorInput,
 })
 
 interface OutlineNode {
@@ -171,39 +172,22 @@ function nest(entries: ReadonlyArray<FlatOutlineEntry>): OutlineNode[] {
   return prune(roots)
 }
 
-function rank(symbol: LspWorkspaceSymbol, query: string): number {
-  const name = symbol.name.toLowerCase()
-  const wanted = query.toLowerCase()
-  if (symbol.name === query) return 0
-  if (name === wanted) return 1
-  if (name.startsWith(wanted)) return 2
-  if (name.includes(wanted)) return 3
-  return 4
-}
-
-/**
- * Among equally good name matches, declarations people search for come first: types and functions, then members,
- * then variables (which include a function's parameters and locals, as pyright lists them).
- */
-function kindWeight(kind: string): number {
-  if (['class', 'interface', 'enum', 'struct', 'function', 'method', 'constructor', 'namespace', 'module', 'package'].includes(kind))
-    return 0
-  if (['property', 'field', 'enumMember', 'constant', 'event', 'operator', 'typeParameter'].includes(kind)) return 1
-  return 2
+/** A file's whole outline, as kept between pages (RFC 0026). */
+interface OutlineAnswer {
+  readonly entries: ReturnType<typeof walk>
+  readonly meta: LspResultMeta
+  readonly topLevel: number
+  readonly imports: number
+  readonly parameters: number
 }
 
 async function outlineOf(input: typeof SymbolsInput.Type, path: string, context: ToolContext): Promise<SymbolsResult> {
   const file = await resolveToolFile(context, path, input.rootId)
   requireProvider(context, file.path, file.displayPath)
-  const result = await context.lsp.query({ operation: 'documentSymbols', root: file.workspace.root, path: file.path }, context.signal)
   const depth = input.depth ?? defaultOutlineDepth
+  const limit = clampLimit(input.limit, symbolsLimits)
   // Read to tell imports, parameters and type aliases apart, when the text is the one the outline was computed for.
   const document = await file.workspace.readFile(file.path, context.signal)
-  const readable =
-    result.meta.contentHash === undefined || result.meta.contentHash === document.hash
-      ? readableOutline(result.symbols, document.text)
-      : { symbols: result.symbols, imports: 0, parameters: 0 }
-  const entries = walk(readable.symbols, depth, input.kind)
   const fingerprint = queryFingerprint([
     'code_symbols',
     'outline',
@@ -211,16 +195,39 @@ async function outlineOf(input: typeof SymbolsInput.Type, path: string, context:
     file.displayPath,
     depth,
     input.kind ?? null,
-    result.meta.contentHash ?? null,
+    document.hash,
   ])
-  const { items, page } = paginate(entries, { limit: clampLimit(input.limit, symbolsLimits), cursor: input.cursor, fingerprint })
+  // A later page of a kept outline asks no server (RFC 0026).
+  const answer = await pageAnswer(context, {
+    roots: [file.workspace.root],
+    fingerprint,
+    cursor: input.cursor,
+    async compute(keepable): Promise<Computed<OutlineAnswer>> {
+      const result = await context.lsp.query({ operation: 'documentSymbols', root: file.workspace.root, path: file.path }, context.signal)
+      const readable =
+        result.meta.contentHash === undefined || result.meta.contentHash === document.hash
+          ? readableOutline(result.symbols, document.text)
+          : { symbols: result.symbols, imports: 0, parameters: 0 }
+      const entries = walk(readable.symbols, depth, input.kind)
+      const value = {
+        entries,
+        meta: result.meta,
+        topLevel: result.symbols.length,
+        imports: readable.imports,
+        parameters: readable.parameters,
+      }
+      return { value, keep: keepable && entries.length > limit && completeAnswer(result.meta) }
+    },
+  })
+  const { entries, meta, topLevel, imports, parameters } = answer.value
+  const { items, page } = paginate(entries, { limit, cursor: input.cursor, fingerprint, mark: answer.mark })
   const notice = joinNotices(
-    noticeFor(result.meta, entries.length === 0, 'symbols', file.workspace.id),
-    entries.length === 0 && result.symbols.length > 0 && input.kind !== undefined
-      ? `no ${input.kind} within depth ${depth}; ${result.symbols.length} top-level symbols of other kinds exist`
+    noticeFor(meta, entries.length === 0, 'symbols', file.workspace.id),
+    entries.length === 0 && topLevel > 0 && input.kind !== undefined
+      ? `no ${input.kind} within depth ${depth}; ${topLevel} top-level symbols of other kinds exist`
       : undefined,
-    readable.imports + readable.parameters > 0
-      ? `left out of the outline: ${[readable.imports > 0 ? plural(readable.imports, 'import binding') : '', readable.parameters > 0 ? plural(readable.parameters, 'parameter') : ''].filter((x) => x !== '').join(' and ')}`
+    imports + parameters > 0
+      ? `left out of the outline: ${[imports > 0 ? plural(imports, 'import binding') : '', parameters > 0 ? plural(parameters, 'parameter') : ''].filter((x) => x !== '').join(' and ')}`
       : undefined,
   )
   return {
@@ -229,7 +236,7 @@ async function outlineOf(input: typeof SymbolsInput.Type, path: string, context:
     outline: nest(items),
     totalFound: entries.length,
     page,
-    readiness: readinessOf(result.meta),
+    readiness: readinessOf(meta),
     ...(notice === undefined ? {} : { notice }),
   }
 }
@@ -239,46 +246,22 @@ async function search(input: typeof SymbolsInput.Type, query: string, context: T
   if (roots.length === 0) {
     throw new LspError('NOT_FOUND', `no workspace "${input.rootId}" is available (available: ${context.roots.map((r) => r.id).join(', ')})`)
   }
-  // Each root is asked on its own: a root whose query fails is a named gap, never the end of the others' answers.
-  type Root = (typeof roots)[number]
-  type Settled =
-    { readonly root: Root; readonly result: LspResultFor<'workspaceSymbols'> } | { readonly root: Root; readonly error: LspError }
-  const settled = await Promise.all(
-    roots.map(async (root): Promise<Settled> => {
-      try {
-        return { root, result: await context.lsp.query({ operation: 'workspaceSymbols', root: root.root, query }, context.signal) }
-      } catch (error) {
-        if (!isLspError(error) || error.code === 'CANCELLED' || error.code === 'DISPOSED' || context.signal.aborted) throw error
-        return { root, error }
-      }
-    }),
-  )
-  const answers = settled.flatMap((a) => ('result' in a ? [a] : []))
-  const failed = settled.flatMap((a) => ('error' in a ? [a] : []))
-  // Nothing answered: the first failure is the answer (never an empty list that looks like "no symbols").
-  if (answers.length === 0 && failed[0] !== undefined) throw failed[0].error
-  const gaps = failed.map(({ root, error }) => ({ where: root.id, why: rootFailureReason(error, root.root) }))
-  const matches = answers
-    .flatMap(({ root, result }) =>
-      result.symbols.filter((s) => input.kind === undefined || s.kind === input.kind).map((s) => ({ symbol: s, root })),
-    )
-    .sort(
-      (a, b) =>
-        rank(a.symbol, query) - rank(b.symbol, query) ||
-        kindWeight(a.symbol.kind) - kindWeight(b.symbol.kind) ||
-        (a.symbol.location.path < b.symbol.location.path
-          ? -1
-          : a.symbol.location.path > b.symbol.location.path
-            ? 1
-            : a.symbol.location.range.start.line - b.symbol.location.range.start.line),
-    )
+  const limit = clampLimit(input.limit, symbolsLimits)
   const fingerprint = queryFingerprint(['code_symbols', 'search', query, input.kind ?? null, roots.map((r) => r.id)])
-  const { items, page } = paginate(matches, { limit: clampLimit(input.limit, symbolsLimits), cursor: input.cursor, fingerprint })
+  // A later page of a kept search asks no server (RFC 0026).
+  const answer = await pageAnswer(context, {
+    roots: roots.map((r) => r.root),
+    fingerprint,
+    cursor: input.cursor,
+    compute: (keepable) => searchAnswer(context, roots, query, input.kind, keepable ? limit : undefined),
+  })
+  const { matches, answers, gaps } = answer.value
+  const { items, page } = paginate(matches, { limit, cursor: input.cursor, fingerprint, mark: answer.mark })
   const readiness = worstReadiness([
-    ...answers.map((a) => readinessOf(a.result.meta)),
-    ...(failed.length > 0 ? [{ status: 'degraded' as const, warm: true, provider: answers[0]?.result.meta.providerId ?? 'none' }] : []),
+    ...answers.map((a) => readinessOf(a.meta)),
+    ...(gaps.length > 0 ? [{ status: 'degraded' as const, warm: true, provider: answers[0]?.meta.providerId ?? 'none' }] : []),
   ])
-  const rootAnswers = answers.map((a) => ({ meta: a.result.meta, rootId: a.root.id, empty: !matches.some((m) => m.root.id === a.root.id) }))
+  const rootAnswers = answers.map((a) => ({ meta: a.meta, rootId: a.rootId, empty: !matches.some((m) => m.root.id === a.rootId) }))
   const notice = noticeForRoots(rootAnswers, matches.length === 0, 'symbols', gaps)
   // Roots left out because every server was busy: one root asked on its own gets a server.
   const askOne = roots.length > 1 && notice !== undefined && notice.includes(busyServersReason)

@@ -2,7 +2,10 @@ import { statSync, type Stats } from 'node:fs'
 
 import type { LspDiskCatchUp, LspQueryResult } from '@codeseam/lsp'
 
+import type { HostCore } from '../pool/host-core.js'
+import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
+import type { LocalWorkspace } from '../workspace/workspace.js'
 import type { CatchUp } from '../workspace/disk-sync.js'
 import type { Serving } from './serving.js'
 
@@ -18,13 +21,61 @@ export const settleQuietMs = 1_000
  * updated or closed, the rest announced, see DiskSync.catchUp), and for a server that takes created and deleted
  * files in on a timer of its own (the profile's `deferredDiscovery`), the wait until it has.
  */
-export async function takeInDisk(serving: Serving, server: LanguageServer, deadline: number, signal: AbortSignal): Promise<CatchUp> {
-  const caught = await serving.host.catchUp(server, serving.profile)
+export async function takeInDisk(
+  serving: Serving,
+  workspace: LocalWorkspace,
+  server: LanguageServer,
+  deadline: number,
+  signal: AbortSignal,
+): Promise<CatchUp> {
+  const fresh = await counted(serving.host, serving.profile, workspace, server)
+  const caught = joined(owed.get(server), fresh)
+  owed.delete(server)
   if (caught.addedOrRemoved && serving.profile.deferredDiscovery === true) {
     server.analysis.filesChanged()
     await server.analysis.waitQuiet(Math.min(deadline, Date.now() + 10_000), settleQuietMs, signal)
   }
   return caught
+}
+
+/** What a change mark's catch-up took in for a server, owed to its next question (its meta and its settle wait). */
+const owed = new WeakMap<LanguageServer, CatchUp>()
+/** Servers whose stop is counted as a change of their workspace (their watch ends with them). */
+const followed = new WeakSet<LanguageServer>()
+
+/**
+ * A change mark's catch-up (RFC 0026): every change the server's watch and open documents show by now taken in
+ * and counted; what it found is reported, and waited for, by the server's next question as if that had found it.
+ */
+export async function takeInForMark(
+  host: HostCore,
+  profile: ServerProfile,
+  workspace: LocalWorkspace,
+  server: LanguageServer,
+): Promise<void> {
+  const caught = await counted(host, profile, workspace, server)
+  if (caught.files > 0) owed.set(server, joined(owed.get(server), caught))
+}
+
+/** One catch-up, counted in the workspace's changes when it found any. */
+async function counted(host: HostCore, profile: ServerProfile, workspace: LocalWorkspace, server: LanguageServer): Promise<CatchUp> {
+  if (!followed.has(server)) {
+    followed.add(server)
+    // A stopped server's watch is gone: what changes next is seen by no one until another starts.
+    server.on('state', (state) => (state === 'stopped' || state === 'crashed') && workspace.noteChange(profile.id))
+  }
+  const caught = await host.catchUp(server, profile)
+  if (caught.files > 0) workspace.noteChange(profile.id)
+  return caught
+}
+
+function joined(earlier: CatchUp | undefined, later: CatchUp): CatchUp {
+  if (earlier === undefined) return later
+  return {
+    files: earlier.files + later.files,
+    addedOrRemoved: earlier.addedOrRemoved || later.addedOrRemoved,
+    method: earlier.method === 'scan' || later.method === 'scan' ? 'scan' : 'watch',
+  }
 }
 
 /** Every file an answer points into (locations, symbols, hierarchy items and calls). */

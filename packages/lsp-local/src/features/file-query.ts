@@ -72,7 +72,7 @@ export async function fileQuery(
     const everyProject = feature.scope === 'everyProject'
     let coverage: LspSearchCoverage | undefined
     // The disk as it is at the question, whatever wrote to it since the last one (docs/lsp-local.md).
-    const caught = [await takeInDisk(serving, server, deadline, signal)]
+    const caught = [await takeInDisk(serving, workspace, server, deadline, signal)]
     if (everyProject)
       coverage =
         (await serving.host.loadProjects(server, workspace, serving.profile, deadline, signal, group)) ?? foldersCoverage(serving, server)
@@ -140,7 +140,7 @@ export async function fileQuery(
       const gone = goneFiles(answered, stat)
       if (gone.size > 0 && !reaskedForGone && Date.now() < deadline) {
         reaskedForGone = true
-        caught.push(await takeInDisk(serving, server, deadline, signal))
+        caught.push(await takeInDisk(serving, workspace, server, deadline, signal))
         continue
       }
       const { result: kept, dropped } = withoutGone(answered, gone)

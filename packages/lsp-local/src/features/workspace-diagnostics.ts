@@ -52,7 +52,7 @@ export async function workspaceDiagnostics(
     deadline = acquired.deadline
     try {
       warmAll &&= warm
-      caught.push(await takeInDisk(serving, server, deadline, signal))
+      caught.push(await takeInDisk(serving, workspace, server, deadline, signal))
       const documents = []
       for (const path of paths) {
         try {

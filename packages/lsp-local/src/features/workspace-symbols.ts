@@ -68,7 +68,7 @@ export async function workspaceSymbols(
       deadline = acquired.deadline
       releases.push(release)
       requireOperation(serving, server, 'workspaceSymbols')
-      caught.push(await takeInDisk(serving, server, deadline, signal))
+      caught.push(await takeInDisk(serving, workspace, server, deadline, signal))
       const coverage = (await serving.host.loadProjects(server, workspace, serving.profile, deadline, signal)) ??
         foldersCoverage(serving, server) ?? { projectsSearched: 1, projectsFound: 1, complete: true }
       projectsSearched += coverage.projectsSearched

@@ -40,6 +40,8 @@ export interface LiveServers {
 export class LocalWorkspace implements LspWorkspace {
   /** Files read, served again while their stat key holds; one synchronous stat per check (see {@link ReadCache}). */
   private readonly reads = new ReadCache()
+  private changeCount = 0
+  private readonly profileChanges = new Map<string, number>()
 
   /** @param fileLimits the per-file ceilings every read for a server or a tool is held to (RFC 0013) */
   constructor(
@@ -52,6 +54,24 @@ export class LocalWorkspace implements LspWorkspace {
 
   get root(): string {
     return this.containment.root
+  }
+
+  /**
+   * Changes under the root since the workspace opened, as far as the host noticed (RFC 0026): its own writes,
+   * and each catch-up with the disk of a server of one of `profileIds` that found any (a server stopping counts
+   * too: its watch ends). Never a speculative check. A provider's change mark: counted per profile, so that one
+   * provider's mark moves only with what its own servers took in.
+   */
+  changesFor(profileIds: Iterable<string>): number {
+    let count = this.changeCount
+    for (const id of profileIds) count += this.profileChanges.get(id) ?? 0
+    return count
+  }
+
+  /** Counts a change under the root: taken in by a server of `profileId`, or (none) written by the host itself. */
+  noteChange(profileId?: string): void {
+    if (profileId === undefined) this.changeCount++
+    else this.profileChanges.set(profileId, (this.profileChanges.get(profileId) ?? 0) + 1)
   }
 
   existsSync(path: string): boolean {
@@ -241,6 +261,8 @@ export class LocalWorkspace implements LspWorkspace {
         }
       }
     } catch (error) {
+      // Written and restored is still a change: answers computed before it are not kept past it (RFC 0026).
+      this.noteChange()
       const rollbackFailures: string[] = []
       for (const step of undo.reverse()) {
         await step().catch((e: unknown) => rollbackFailures.push((e as Error).message))
@@ -255,6 +277,7 @@ export class LocalWorkspace implements LspWorkspace {
         { cause: error },
       )
     }
+    this.noteChange()
     await Promise.all(trash.map((path) => rm(path, { recursive: true, force: true }).catch(() => {})))
     this.containment.invalidate()
     this.reads.clear()
