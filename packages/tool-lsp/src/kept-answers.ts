@@ -1,4 +1,4 @@
-import { contentHash, LspError, type LspResultMeta, type LspService } from '@codeseam/lsp'
+import { BoundedCache, contentHash, LspError, type LspResultMeta, type LspService } from '@codeseam/lsp'
 
 import { decodeCursorState } from './budget.js'
 import type { ToolContext } from './definition.js'
@@ -15,45 +15,14 @@ export const maxKeptAnswers = 16
 /** Bytes (estimated as UTF-16 of their JSON) of every kept answer together; a larger answer is not kept. */
 export const maxKeptBytes = 32 * 1024 * 1024
 
-interface Kept {
-  readonly value: unknown
-  readonly bytes: number
-}
-
-/** A session's kept answers, bounded in entries and bytes. */
-class KeptAnswers {
-  private readonly entries = new Map<string, Kept>()
-  private bytes = 0
-
-  get(key: string): unknown {
-    const hit = this.entries.get(key)
-    if (hit === undefined) return undefined
-    this.entries.delete(key)
-    this.entries.set(key, hit)
-    return hit.value
-  }
-
-  set(key: string, value: unknown, bytes: number): void {
-    if (bytes > maxKeptBytes) return
-    this.drop(key)
-    this.entries.set(key, { value, bytes })
-    this.bytes += bytes
-    while (this.entries.size > maxKeptAnswers || this.bytes > maxKeptBytes) this.drop(this.entries.keys().next().value as string)
-  }
-
-  private drop(key: string): void {
-    const known = this.entries.get(key)
-    if (known === undefined) return
-    this.entries.delete(key)
-    this.bytes -= known.bytes
-  }
-}
+/** A session's kept answers, bounded in entries and bytes (an answer larger than the budget is not kept). */
+type KeptAnswers = BoundedCache<string, unknown>
 
 const sessions = new WeakMap<LspService, KeptAnswers>()
 
 function keptIn(lsp: LspService): KeptAnswers {
   let kept = sessions.get(lsp)
-  if (kept === undefined) sessions.set(lsp, (kept = new KeptAnswers()))
+  if (kept === undefined) sessions.set(lsp, (kept = new BoundedCache({ entries: maxKeptAnswers, size: maxKeptBytes })))
   return kept
 }
 
