@@ -376,6 +376,14 @@ export interface StartupResult {
   readonly mcpInitializeAdded: TimingSummary
   /** no-op SDK server − node -e 0, per round. */
   readonly noopInitializeAdded: TimingSummary
+  /** `codeseam mcp --root <ws>` with default flags (the relay), no daemon yet (a fresh runtime folder): spawn → initialize and tools/list answered. */
+  readonly proxyListFirst?: TimingSummary
+  /** proxyListFirst − node -e 0, per round. */
+  readonly proxyListFirstAdded?: TimingSummary
+  /** The same with its daemon already running. */
+  readonly proxyListWarm?: TimingSummary
+  /** proxyListWarm − node -e 0, per round. */
+  readonly proxyListWarmAdded?: TimingSummary
 }
 
 /** Process start → the first complete answer through `codeseam mcp`, against the bare server primed. */

@@ -226,6 +226,18 @@ export function ownCostTables(report: BenchReport): ReportTable[] {
         row('  added over node (paired)', startup.mcpInitializeAdded),
         row('no-op SDK server: spawn → initialize answered', startup.noopInitialize),
         row('  added over node (paired)', startup.noopInitializeAdded),
+        ...(startup.proxyListWarm === undefined || startup.proxyListWarmAdded === undefined
+          ? []
+          : [
+              row('codeseam mcp, default flags, daemon running: → tools/list answered', startup.proxyListWarm),
+              row('  added over node (paired)', startup.proxyListWarmAdded),
+            ]),
+        ...(startup.proxyListFirst === undefined || startup.proxyListFirstAdded === undefined
+          ? []
+          : [
+              row('codeseam mcp, default flags, first start: → tools/list answered', startup.proxyListFirst),
+              row('  added over node (paired)', startup.proxyListFirstAdded),
+            ]),
       ],
     })
   }

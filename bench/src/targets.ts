@@ -144,6 +144,20 @@ export function targetFigures(report: BenchReport): TargetFigure[] {
       must: 400,
     },
     {
+      target: 'process start → MCP `initialize` + `tools/list`, default flags (the relay, its daemon running), added over bare node',
+      unit: 'ms',
+      ...(startup?.proxyListWarmAdded === undefined ? {} : { value: startup.proxyListWarmAdded.median }),
+      detail: startup?.proxyListWarm === undefined ? '' : `codeseam mcp ${startup.proxyListWarm.median.toFixed(0)} ms (${startup.entry})`,
+      goal: 250,
+    },
+    {
+      target: 'the same on a machine’s first start (no daemon yet), added over bare node',
+      unit: 'ms',
+      ...(startup?.proxyListFirstAdded === undefined ? {} : { value: startup.proxyListFirstAdded.median }),
+      detail: startup?.proxyListFirst === undefined ? '' : `codeseam mcp ${startup.proxyListFirst.median.toFixed(0)} ms (${startup.entry})`,
+      goal: 400,
+    },
+    {
       target: 'start → first complete answer through `codeseam mcp`, × bare primed, on every workspace (worst)',
       unit: '×',
       ...(firstWorst.value === undefined ? {} : { value: firstWorst.value }),

@@ -4,13 +4,20 @@
 // - spawn → MCP `initialize` answered, for `codeseam mcp --root <ws>`, for the no-op SDK server
 //   (bench/noop-mcp-server.mjs) and for bare `node -e 0` (spawn → exit, the least any node process costs);
 //   the added medians are of each server − node within each round.
+// - spawn → MCP `initialize` and `tools/list` answered with default flags (the stdio relay, `--daemon auto`): on a
+//   machine's first start (a fresh runtime folder each round: no daemon yet) and warm (its daemon already running,
+//   started once before the rounds); the added medians are of each − node within each round.
 // - the no-op SDK server's tools/call round trip, from the same SDK client the MCP layer uses.
 import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import * as os from 'node:os'
+import * as nodePath from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 
 import { mcpCommand } from '../layers/mcp-layer.js'
 import { withDeadline } from '../measure.js'
@@ -51,6 +58,50 @@ async function connect(command: string, args: ReadonlyArray<string>, cwd: string
   return { client, ms: performance.now() - started }
 }
 
+/**
+ * Spawn → initialize and tools/list answered with default flags in `runtimeDir`, timed at the transport (when
+ * the answer arrives, not after the SDK client has compiled the tools' schemas); then closed (and waited for).
+ */
+async function timeProxyList(command: string, args: ReadonlyArray<string>, cwd: string, runtimeDir: string, call = false): Promise<number> {
+  const transport = new StdioClientTransport({
+    command,
+    args: [...args],
+    cwd,
+    stderr: 'ignore',
+    env: { ...(process.env as Record<string, string>), CODESEAM_RUNTIME_DIR: runtimeDir },
+  })
+  const waiting = new Map<number, (message: JSONRPCMessage) => void>()
+  transport.onmessage = (message) => {
+    if ('id' in message && typeof message.id === 'number') waiting.get(message.id)?.(message)
+  }
+  const ask = (id: number, method: string, params: Record<string, unknown>) =>
+    withDeadline(
+      new Promise<JSONRPCMessage>((resolve) => {
+        waiting.set(id, resolve)
+        void transport.send({ jsonrpc: '2.0', id, method, params })
+      }),
+      call ? 120_000 : 60_000,
+      `codeseam mcp (default flags) to answer ${method}`,
+    )
+  const started = performance.now()
+  await transport.start()
+  try {
+    await ask(1, 'initialize', {
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'codeseam-bench', version: '0.0.0' },
+    })
+    await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' })
+    await ask(2, 'tools/list', {})
+    const ms = performance.now() - started
+    // Warm-up only: a call opens the session, so the daemon is up (and stays) before the rounds.
+    if (call) await ask(3, 'tools/call', { name: 'code_status', arguments: {} })
+    return ms
+  } finally {
+    await withDeadline(transport.close(), 30_000, 'codeseam mcp (default flags) to close')
+  }
+}
+
 /** Spawn → initialize answered, then the server is closed (and waited for) before the next side runs. */
 async function timeInitialize(command: string, args: ReadonlyArray<string>, cwd: string): Promise<number> {
   const { client, ms } = await connect(command, args, cwd)
@@ -66,29 +117,88 @@ export async function runStartup(root: string, workspace: string, rounds: number
   const help = () => timeExit(cli.command, [...cli.args, '--help'], root)
   const mcp = () => timeInitialize(cli.command, [...cli.args, 'mcp', '--daemon', 'never', '--root', root], root)
   const noop = () => timeInitialize(noopServer.command, noopServer.args, root)
-  // One of each first, untimed: the file cache is warm for every side alike.
-  await node()
-  await help()
-  await mcp()
-  await noop()
-  const sides = { node: [] as number[], help: [] as number[], mcp: [] as number[], noop: [] as number[] }
-  const order = [
-    ['node', node],
-    ['help', help],
-    ['mcp', mcp],
-    ['noop', noop],
-  ] as const
-  for (let round = 0; round < rounds; round++) {
-    for (let i = 0; i < order.length; i++) {
-      const [name, run] = order[(round + i) % order.length]!
-      sides[name].push(await run())
+  // Default flags (the relay). Its daemons live in folders of this run only, and are stopped at the end.
+  const runtimeDirs: string[] = []
+  const freshDir = () => {
+    const dir = mkdtempSync(nodePath.join(os.tmpdir(), 'codeseam-bench-rt-'))
+    runtimeDirs.push(dir)
+    return dir
+  }
+  const proxyArgs = [...cli.args, 'mcp', '--idle-timeout', '20', '--root', root]
+  const warmDir = freshDir()
+  const proxyFirst = async () => {
+    const dir = freshDir()
+    const ms = await timeProxyList(cli.command, proxyArgs, root, dir)
+    // The daemon the relay may have started: stopped before the next side runs.
+    await stopDaemons(cli, root, dir)
+    return ms
+  }
+  const proxyWarm = () => timeProxyList(cli.command, proxyArgs, root, warmDir)
+  try {
+    // One of each first, untimed: the file cache is warm for every side alike; the warm side's daemon starts.
+    await node()
+    await help()
+    await mcp()
+    await noop()
+    await proxyFirst()
+    await timeProxyList(cli.command, proxyArgs, root, warmDir, true)
+    const sides = {
+      node: [] as number[],
+      help: [] as number[],
+      mcp: [] as number[],
+      noop: [] as number[],
+      first: [] as number[],
+      warm: [] as number[],
+    }
+    const order = [
+      ['node', node],
+      ['help', help],
+      ['mcp', mcp],
+      ['noop', noop],
+      ['first', proxyFirst],
+      ['warm', proxyWarm],
+    ] as const
+    for (let round = 0; round < rounds; round++) {
+      for (let i = 0; i < order.length; i++) {
+        const [name, run] = order[(round + i) % order.length]!
+        sides[name].push(await run())
+      }
+    }
+    return summarizeStartup(rounds, workspace, cli.entry, sides)
+  } finally {
+    for (const dir of runtimeDirs) {
+      await stopDaemons(cli, root, dir).catch(() => undefined)
+      rmSync(dir, { recursive: true, force: true })
     }
   }
+}
+
+/** `codeseam daemon stop --all` in one runtime folder. */
+async function stopDaemons(cli: { command: string; args: ReadonlyArray<string> }, cwd: string, runtimeDir: string): Promise<void> {
+  await withDeadline(
+    new Promise<void>((resolve, reject) => {
+      const child = spawn(cli.command, [...cli.args, 'daemon', 'stop', '--all'], {
+        cwd,
+        stdio: 'ignore',
+        env: { ...process.env, CODESEAM_RUNTIME_DIR: runtimeDir },
+      })
+      child.once('error', reject)
+      child.once('exit', () => resolve())
+    }),
+    60_000,
+    'codeseam daemon stop --all',
+  )
+}
+
+type StartupSides = Record<'node' | 'help' | 'mcp' | 'noop' | 'first' | 'warm', number[]>
+
+/** The start-up result from each side's samples (paired with node's by round). */
+function summarizeStartup(rounds: number, workspace: string, entry: StartupResult['entry'], sides: StartupSides): StartupResult {
   const summary = (values: ReadonlyArray<number>) => roundSummary(summarize(values))
   return {
     rounds,
     workspace,
-    entry: cli.entry,
+    entry,
     nodeExit: summary(sides.node),
     helpExit: summary(sides.help),
     helpAdded: summary(pairedDifferences(sides.help, sides.node)),
@@ -96,6 +206,10 @@ export async function runStartup(root: string, workspace: string, rounds: number
     noopInitialize: summary(sides.noop),
     mcpInitializeAdded: summary(pairedDifferences(sides.mcp, sides.node)),
     noopInitializeAdded: summary(pairedDifferences(sides.noop, sides.node)),
+    proxyListFirst: summary(sides.first),
+    proxyListFirstAdded: summary(pairedDifferences(sides.first, sides.node)),
+    proxyListWarm: summary(sides.warm),
+    proxyListWarmAdded: summary(pairedDifferences(sides.warm, sides.node)),
   }
 }
 

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
@@ -277,5 +278,36 @@ describe('codeseam mcp --daemon auto when the daemon cannot be had', () => {
     expect(daemonLog()).toContain('this daemon fails to start, on purpose')
     expect(sockets(runtime)).toEqual([])
     expect(typescriptServers(auto.pid)).toHaveLength(1)
+  })
+
+  it('a daemon whose relay left before it said ready keeps running (a closed pipe does not end it)', async () => {
+    runtime = privateRuntimeDir()
+    const socket = nodePath.join(runtime, 'daemon-left.sock')
+    const child = spawn(process.execPath, [requireBuiltCli(), 'serve', '--auto', '--socket', socket, '--idle-timeout', '60'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CODESEAM_RUNTIME_DIR: runtime },
+    })
+    // The relay is gone: nobody reads the line the daemon writes when it is ready.
+    child.stdout.destroy()
+    let stderr = ''
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    const listening = new Promise<void>((resolve, reject) => {
+      child.stderr.setEncoding('utf8')
+      child.stderr.on('data', (chunk: string) => {
+        stderr += chunk
+        if (stderr.includes('codeseam serve: listening')) resolve()
+      })
+      void exited.then((code) => reject(new Error(`codeseam serve exited (${code}):\n${stderr}`)))
+    })
+    await withDeadline(listening, 60_000, 'codeseam serve to listen')
+    // It still opens sessions after its ready line found no reader.
+    const client = await socketClient(socket, { root, trust: 'untrusted', edits: 'ask', 'disable-tool': [] })
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0)
+    await client.close()
+    expect(child.exitCode).toBeNull()
+    child.kill('SIGTERM')
+    expect(await withDeadline(exited, 30_000, 'codeseam serve to stop')).toBe(0)
+    expect(stderr).not.toContain('EPIPE')
+    expect(stderr).toMatch(/codeseam serve: stopped \(/)
   })
 })

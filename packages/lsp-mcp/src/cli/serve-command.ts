@@ -109,7 +109,11 @@ async function serveDaemon(
         }),
     ...(roots.length === 0 ? {} : { defaultRoots: roots }),
   })
-  if (auto) io.stdout.write(`ready ${daemon.socketPath ?? daemon.url ?? ''}\n`)
+  if (auto) {
+    // The relay that started this daemon may be gone already (its client left at once): a closed pipe must not end it.
+    process.stdout.on('error', () => {})
+    io.stdout.write(`ready ${daemon.socketPath ?? daemon.url ?? ''}\n`)
+  }
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
   const onSignal = (signal: NodeJS.Signals) => void daemon.close(`received ${signal}`)
   for (const signal of signals) process.on(signal, onSignal)

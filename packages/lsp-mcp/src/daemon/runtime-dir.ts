@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { lstatSync, mkdirSync, readFileSync } from 'node:fs'
+import { lstatSync, mkdirSync } from 'node:fs'
 import * as os from 'node:os'
 import * as nodePath from 'node:path'
 
@@ -8,6 +8,7 @@ import { pathExecutables, toolchainEnvironment } from '@codeseam/lsp-local'
 
 import { serverInfo } from '../server-info.js'
 import { otelKeyMaterial, type OtelFlags } from '../telemetry-settings.js'
+import { checkConfigFile } from './config-file.js'
 
 /**
  * Where the user's codeseam daemons listen, and which daemon a session may join.
@@ -72,15 +73,8 @@ export interface DaemonKeyInputs {
  */
 export function daemonKey(inputs: DaemonKeyInputs): string {
   const env = inputs.env ?? process.env
-  let config: string | undefined
-  if (inputs.configFile !== undefined) {
-    const path = nodePath.resolve(inputs.configFile)
-    try {
-      config = `${path}\n${createHash('sha256').update(readFileSync(path)).digest('hex')}`
-    } catch {
-      throw new LspError('NOT_FOUND', `config file ${path} cannot be read`)
-    }
-  }
+  const file = checkConfigFile(inputs.configFile)
+  const config = file === undefined ? undefined : `${file.path}\n${createHash('sha256').update(file.content).digest('hex')}`
   const allow = [...new Set(inputs.envAllow ?? [])].sort()
   const names = [...new Set([...keyEnvironment, ...allow])].sort()
   const identity = {
