@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import * as path from 'node:path'
 
 import { comparePositions, rangeContains } from './coordinates.js'
-import { isWithin } from './paths.js'
+import { isWithin, rootHolding } from './paths.js'
 import type { LspService } from './service.js'
 import type { LspDocumentSymbol, LspOperation, LspPosition, LspRange, LspResultMeta, LspSymbolKind } from './vocabulary.js'
 
@@ -183,13 +183,7 @@ export async function impactOf(lsp: LspService, request: ImpactRequest, signal?:
   }
   const metas: LspResultMeta[] = []
   // A file of another root of the workspace (RFC 0025) is asked about in its own root.
-  const otherRoot = (file: string) =>
-    isWithin(root, file)
-      ? undefined
-      : lsp
-          .workspaces()
-          .filter((each) => isWithin(each.root, file))
-          .sort((a, b) => b.root.length - a.root.length)[0]
+  const otherRoot = (file: string) => (isWithin(root, file) ? undefined : rootHolding(lsp.workspaces(), file))
   const rootOf = (file: string): string => otherRoot(file)?.root ?? root
   // Its module is named in its own root, after that root's id.
   const moduleIn = (file: string): string => {

@@ -81,6 +81,7 @@ export {
   normalizeRoot,
   pathToUri,
   resolveInRoot,
+  rootHolding,
   uriToPath,
 } from './paths.js'
 export { Containment, assertReadable, containPath, isWorkspacePath } from './containment.js'

@@ -124,3 +124,14 @@ export function canonicalPath(path: string): string {
     return parent === path ? path : nodePath.join(canonicalPath(parent), nodePath.basename(path))
   }
 }
+
+/**
+ * The root that holds an absolute path, of several (a workspace's roots, RFC 0025): the deepest whose folder
+ * contains it, lexically; undefined when none does.
+ */
+export function rootHolding<T extends { readonly root: string }>(roots: Iterable<T>, path: string): T | undefined {
+  let holding: T | undefined
+  for (const each of roots)
+    if (isWithin(each.root, path) && (holding === undefined || each.root.length > holding.root.length)) holding = each
+  return holding
+}

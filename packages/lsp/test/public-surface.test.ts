@@ -71,6 +71,7 @@ const publicValues = [
   'resultMeta',
   'rollupWindow',
   'rootAttributes',
+  'rootHolding',
   'snippetToPlainText',
   'sumCoverage',
   'symbolKindFromNumber',

@@ -2,6 +2,7 @@ import {
   displayPath,
   isLspError,
   isWithin,
+  rootHolding,
   rangesOverlap,
   TextLines,
   toLspError,
@@ -70,7 +71,8 @@ export async function renameIntegrity(
     if (!texts.has(path)) {
       try {
         // A reference in another open root of the workspace (RFC 0025) is read there.
-        const owner = isWithin(workspace.root, path) ? workspace : (holdingWorkspace(lsp, path) ?? workspace)
+        const holding = isWithin(workspace.root, path) ? undefined : rootHolding(lsp.workspaces(), path)
+        const owner = (holding === undefined ? undefined : lsp.workspace(holding.root)) ?? workspace
         texts.set(path, new TextLines((await owner.readFile(path, signal)).text))
       } catch {
         texts.set(path, null)
@@ -224,13 +226,4 @@ export function leftBehindMessage(oldName: string, leftBehind: ReadonlyArray<Int
     ...more,
     'Rename those uses yourself, or accept a partial rename explicitly (allowPartial: true; CLI --allow-partial) to write it anyway.',
   ].join('\n')
-}
-
-/** The open workspace of the service that holds a path (the deepest root), if any. */
-function holdingWorkspace(lsp: LspService, path: string): LspWorkspace | undefined {
-  const root = lsp
-    .workspaces()
-    .filter((each) => isWithin(each.root, path))
-    .sort((a, b) => b.root.length - a.root.length)[0]
-  return root === undefined ? undefined : lsp.workspace(root.root)
 }

@@ -4,6 +4,7 @@ import {
   documentSymbolsFor,
   isLspError,
   isWithin,
+  rootHolding,
   LspError,
   rangeContains,
   type LspFlatSymbol,
@@ -11,7 +12,6 @@ import {
 } from '@codeseam/lsp'
 
 import { mapBounded } from './budget.js'
-import { rootHolding } from './placement.js'
 import type { ToolContext } from './definition.js'
 import type { SourceFile, SourceReader } from './sources.js'
 

@@ -1,15 +1,10 @@
-import { displayPath, isWithin, type LspWorkspaceInfo } from '@codeseam/lsp'
+import { displayPath, isWithin, rootHolding, type LspWorkspaceInfo } from '@codeseam/lsp'
 import { Schema } from 'effect'
 
 /*
  * Where a result's path lies when a workspace has several roots (RFC 0025): a location in another open root of the
  * same workspace is an answer, shown relative to that root and named by its id.
  */
-
-/** The open root holding a path: the deepest that contains it; undefined when none does. */
-export function rootHolding(roots: ReadonlyArray<LspWorkspaceInfo>, path: string): LspWorkspaceInfo | undefined {
-  return roots.filter((r) => isWithin(r.root, path)).sort((a, b) => b.root.length - a.root.length)[0]
-}
 
 /**
  * A path as a result shows it: relative to `root` (the target's) when it lies there, else relative to the other

@@ -2,6 +2,7 @@ import {
   displayPath,
   isLspError,
   isWithin,
+  rootHolding,
   linesFor,
   type LspDocumentSnapshot,
   type LspFilesSkipped,
@@ -10,7 +11,6 @@ import {
 } from '@codeseam/lsp'
 
 import { mapBounded } from './budget.js'
-import { rootHolding } from './placement.js'
 import type { ToolContext } from './definition.js'
 import { skippedFilesNote } from './targeting.js'
 

@@ -6,7 +6,7 @@ import {
   deriveOperation,
   isDerivable,
   isDerivedItem,
-  isWithin,
+  rootHolding,
   lspOperations,
   providerDerivationHost,
   type LspDerivableOperation,
@@ -90,8 +90,7 @@ function deriveWithin(
   signal: AbortSignal,
 ): Promise<LspQueryResult> {
   const roots = [workspace, ...serving.host.groupOf(workspace, request.workspaceRoots)]
-  const holding = (path: string): LocalWorkspace =>
-    roots.filter((each) => isWithin(each.root, path)).sort((a, b) => b.root.length - a.root.length)[0] ?? workspace
+  const holding = (path: string): LocalWorkspace => rootHolding(roots, path) ?? workspace
   const host = providerDerivationHost(
     {
       id: serving.id,

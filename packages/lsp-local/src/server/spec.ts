@@ -49,6 +49,11 @@ export interface LanguageServerSpec {
   readonly onEscape?: () => void
 }
 
+/** The folders whose files a server holds: its own folder, then the other workspace roots it serves (RFC 0025). */
+export function serverFolders(spec: Pick<LanguageServerSpec, 'root' | 'sharedRoots'>): ReadonlyArray<string> {
+  return [spec.root, ...(spec.sharedRoots ?? [])]
+}
+
 /** Every workspace root a server serves: its own, then the roots it shares (RFC 0025). */
 export function serverRoots(spec: Pick<LanguageServerSpec, 'root' | 'workspaceRoot' | 'sharedRoots'>): ReadonlyArray<string> {
   return [spec.workspaceRoot ?? spec.root, ...(spec.sharedRoots ?? [])]

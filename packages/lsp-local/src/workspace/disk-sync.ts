@@ -6,6 +6,7 @@ import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/n
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { statKey } from '../documents/stat-key.js'
+import { serverFolders } from '../server/spec.js'
 import { combinedWatch, DiskWatch, type ConfigWatch } from './disk-watch.js'
 import { languageIdOf, listFiles, profileExtensions, profileFileNames } from '../policy/files.js'
 
@@ -101,7 +102,7 @@ export class DiskSync {
   /** The changes since the last scan of a tree too large to watch (undefined the first time: the baseline). */
   private async scan(server: LanguageServer, profile: ServerProfile): Promise<FileEvent[] | undefined> {
     const next = new Map<string, string>()
-    for (const file of await filesUnder(diskFolders(server), profile)) {
+    for (const file of await filesUnder(serverFolders(server.spec), profile)) {
       const info = statSync(file, { throwIfNoEntry: false })
       if (info !== undefined) next.set(file, `${info.mtimeMs}:${info.size}`)
     }
@@ -122,7 +123,7 @@ export class DiskSync {
   baseline(server: LanguageServer, profile: ServerProfile): Promise<DiskWatch> {
     let disk = this.watches.get(server)
     if (disk === undefined) {
-      const folders = diskFolders(server)
+      const folders = serverFolders(server.spec)
       const config = combinedWatch(folders.map((folder) => this.hooks.configWatch(folder, profile)))
       // Before the server's first file is opened (and its project read from disk): links out of the root masked.
       disk = DiskWatch.start(folders, new Set([...profileExtensions(profile), ...profileFileNames(profile)]), undefined, config).then(
@@ -141,11 +142,6 @@ export class DiskSync {
     }
     return disk
   }
-}
-
-/** The folders whose files a server holds: its own, and the other workspace roots it serves (RFC 0025). */
-function diskFolders(server: LanguageServer): ReadonlyArray<string> {
-  return [server.spec.root, ...(server.spec.sharedRoots ?? [])]
 }
 
 /** The files of a profile's languages under each folder (each listing bounded as one folder's is). */

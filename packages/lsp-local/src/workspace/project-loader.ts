@@ -5,6 +5,7 @@ import { LspError, TelemetryAttr, TelemetrySpan, inSpan, isWithin, telemetryId, 
 
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
+import { serverFolders } from '../server/spec.js'
 import type { ConfigWatch } from './disk-watch.js'
 import { breachOf, noFileLimits, SkippedFiles, sizeBreach, type FileLimits } from '../documents/file-limits.js'
 import { languageIdOf, listFiles, profileExtensions } from '../policy/files.js'
@@ -43,7 +44,7 @@ export class ProjectLoader {
 
   /** Files were created or deleted under a server's folder: the files of no project are planned again. */
   filesAddedOrRemoved(server: LanguageServer): void {
-    for (const folder of serverFolders(server)) this.replan.set(server, folder, true)
+    for (const folder of serverFolders(server.spec)) this.replan.set(server, folder, true)
   }
 
   /** The config files a disk watch must report for a server's folder (TypeScript profiles), so the graph is read again. */
@@ -319,7 +320,7 @@ export class ProjectLoader {
   private pinBudget(server: LanguageServer): number {
     const limit = this.maxOpenDocuments
     // A server serving several roots (RFC 0025) shares its pins among them.
-    return Math.floor(Math.max(0, limit - Math.max(8, Math.floor(limit / 4))) / serverFolders(server).length)
+    return Math.floor(Math.max(0, limit - Math.max(8, Math.floor(limit / 4))) / serverFolders(server.spec).length)
   }
 }
 
@@ -344,11 +345,6 @@ class PerFolder<T> {
   values(server: LanguageServer): T[] {
     return [...(this.byServer.get(server)?.values() ?? [])]
   }
-}
-
-/** The folders whose projects a server loads: its own, and the other workspace roots it serves. */
-function serverFolders(server: LanguageServer): ReadonlyArray<string> {
-  return [server.spec.root, ...(server.spec.sharedRoots ?? [])]
 }
 
 /** The folder of a server a workspace's projects are loaded from: the workspace's root when the server shares it, else the server's own. */
