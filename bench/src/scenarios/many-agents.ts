@@ -332,8 +332,10 @@ export async function runManyAgents(options: ManyAgentsOptions): Promise<ManyAge
       processes = { proxies: [], hosts: connected.map((c) => c.pid) }
     } else if (mode === 'daemon, stdio proxies') {
       const args = [...mcpArgs, '--daemon', 'auto', '--idle-timeout', '120']
-      // The first proxy starts the daemon; the others join it.
+      // The first proxy starts the daemon; the others join it. The proxy answers `initialize` and `tools/list` itself and
+      // finds or starts the daemon beside them; a tool call waits for the daemon's session (code_status asks no server).
       const first = await connectStdio(args)
+      await withDeadline(first.client.callTool({ name: 'code_status', arguments: {} }), 60_000, 'the first proxy to reach its daemon')
       const found = await daemonsIn(runtimeDir)
       daemons.push(...found)
       if (found.length !== 1) throw new Error(`expected one daemon in ${runtimeDir} after the first proxy, found ${found.length}`)

@@ -15,7 +15,7 @@ import { resolveHostConfig, type HostOptions, type TrustLevel } from './policy/c
 import { HostCore } from './pool/host-core.js'
 import { builtinProfiles } from './policy/builtin-profiles.js'
 import { negotiatedOperations } from './features/capabilities.js'
-import { clientCapabilities } from './features/client-capabilities.js'
+import { clientCapabilitiesFor } from './features/client-capabilities.js'
 import { providersFor } from './providers.js'
 import { LocalWorkspace } from './workspace/workspace.js'
 
@@ -60,7 +60,7 @@ export async function createLocalHost(options: HostOptions = {}): Promise<LocalH
   // Built-in profile ids name no one's code: spans carry them as they are (a user's own profile is hashed).
   declareTelemetryIds(builtins.flatMap((p) => [p.id, `local:${p.id}`]))
   const config = await resolveHostConfig(options, builtins)
-  const core = new HostCore(config, { clientCapabilities, negotiatedOperations })
+  const core = new HostCore(config, { clientCapabilities: clientCapabilitiesFor, negotiatedOperations })
   const providers = providersFor(config, core)
   let disposing: Promise<void> | undefined
 

@@ -29,7 +29,7 @@ import { createLocalHost } from '../src/index.js'
 import { profileOf } from '../src/languages/index.js'
 import type { LanguageRecord, SymbolNaming } from '../src/languages/record.js'
 import { planSpawn } from '../src/policy/trust.js'
-import { markdownTokens } from '../src/server/markdown-client.js'
+import { markdownTokens } from '../src/languages/markdown/client.js'
 
 /*
  * A configuration language's server, bare (config-languages.test.ts, markdown.test.ts and python-alternatives.test.ts
@@ -128,7 +128,7 @@ export class BareServer {
     // The Markdown server parses nothing and reads no file itself: it asks its client, as VS Code's extension
     // answers it. The bare client answers from the file system directly, with the host's own parser (what is
     // compared is everything else: the server's answers through the seam).
-    if (profile.editorServices === 'markdown') serveMarkdownBare(connection, root)
+    if (record.serveClient !== undefined) serveMarkdownBare(connection, root)
     const server = new BareServer(connection, () => child.kill())
     connection.listen()
     const initialized = await connection.sendRequest(InitializeRequest.type, {
@@ -145,11 +145,11 @@ export class BareServer {
           publishDiagnostics: { relatedInformation: true, versionSupport: true, tagSupport: { valueSet: [1, 2] }, dataSupport: true },
           // Pull diagnostics for the Markdown server only (it has no push): told a client pulls, the JSON and
           // CSS servers would stop pushing, and each is compared as it answers codeseam.
-          ...(profile.editorServices === 'markdown' ? { diagnostic: {} } : {}),
+          ...(record.serveClient !== undefined ? { diagnostic: {} } : {}),
         },
       },
     })
-    server.pulls = profile.editorServices === 'markdown' && initialized.capabilities.diagnosticProvider !== undefined
+    server.pulls = record.serveClient !== undefined && initialized.capabilities.diagnosticProvider !== undefined
     await connection.sendNotification(InitializedNotification.type, {})
     // Servers that take their settings pushed rather than asked for (the Markdown server).
     await connection.sendNotification(DidChangeConfigurationNotification.type, { settings })

@@ -12,7 +12,7 @@ import {
 import { describe, expect, it } from 'vitest'
 
 import { supportsOperation } from '../src/features/capabilities.js'
-import { clientCapabilities, mergeCapabilities } from '../src/features/client-capabilities.js'
+import { clientCapabilities, clientCapabilitiesFor, mergeCapabilities } from '../src/features/client-capabilities.js'
 import { featureTable } from '../src/features/table.js'
 
 const allSymbolKinds = Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind)
@@ -102,13 +102,19 @@ const before: ClientCapabilities = {
     typeHierarchy: { dynamicRegistration: true },
     inlayHint: { dynamicRegistration: true },
   },
-  // Added with the rust-analyzer record: its readiness comes from experimental/serverStatus.
-  experimental: { serverStatusNotification: true },
 }
 
 describe('feature records', () => {
   it('assemble the same client capabilities the host sent as one literal', () => {
     expect(clientCapabilities).toEqual(before)
+  })
+
+  it("add a language record's own client capabilities for its server only (rust-analyzer: experimental/serverStatus)", () => {
+    // Its readiness comes from experimental/serverStatus, which it sends only to clients that ask.
+    const rust = clientCapabilitiesFor({ id: 'rust-analyzer', command: 'rust-analyzer', args: [] })
+    expect(rust).toEqual({ ...before, experimental: { serverStatusNotification: true } })
+    expect(clientCapabilitiesFor({ id: 'gopls', command: 'gopls', args: [] })).toBe(clientCapabilities)
+    expect(clientCapabilitiesFor({ id: 'my-own', command: '/opt/rust-analyzer', args: [] })).toBe(rust)
   })
 
   it('refuse two records asking for one client capability differently', () => {

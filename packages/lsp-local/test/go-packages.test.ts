@@ -6,7 +6,7 @@ import * as nodePath from 'node:path'
 
 import { afterAll, expect, test } from 'vitest'
 
-import { goPackageFiles } from '../src/workspace/go-packages.js'
+import { goPackageFiles } from '../src/languages/gopls/packages.js'
 
 const root = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-go-packages-')))
 afterAll(() => rmSync(root, { recursive: true, force: true }))

@@ -21,7 +21,7 @@ import {
 import { profileOf } from '../src/languages/index.js'
 import { markdownRecord } from '../src/languages/markdown/record.js'
 import { editorServicesOf } from '../src/workspace/editor-services.js'
-import { markdownTokens, serveMarkdownClient } from '../src/server/markdown-client.js'
+import { markdownTokens, serveMarkdownClient } from '../src/languages/markdown/client.js'
 import { BareServer, startSeamAndBare } from './config-bare-server.js'
 import { copyFixture, positionOf } from './helpers.js'
 

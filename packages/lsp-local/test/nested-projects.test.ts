@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 
 import { nestedProjects, nestedSettings } from '../src/workspace/nested-projects.js'
 import { builtinProfiles } from '../src/policy/builtin-profiles.js'
-import { inScope, pyrightScope } from '../src/workspace/pyright-projects.js'
+import { inScope, pyrightScope } from '../src/languages/pyright/projects.js'
 
 const removals: Array<() => void> = []
 afterEach(() => {

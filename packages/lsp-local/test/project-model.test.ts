@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { createLsp, type LspService } from '@codeseam/lsp'
 
 import { createLocalHost, type HostOptions, type LocalHost } from '../src/index.js'
-import { discoverTsProjects, planProjectLoad } from '../src/workspace/ts-projects.js'
+import { discoverTsProjects, planProjectLoad } from '../src/languages/typescript/projects.js'
 import { LeakCheck, positionOf } from './helpers.js'
 
 /** Writes a tree of files (path → text) into a fresh canonical temp folder. */

@@ -6,13 +6,13 @@ import { Containment } from '@codeseam/lsp'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 
 import { negotiatedOperations } from '../src/features/capabilities.js'
-import { clientCapabilities } from '../src/features/client-capabilities.js'
+import { clientCapabilitiesFor } from '../src/features/client-capabilities.js'
 import { builtinProfiles } from '../src/policy/builtin-profiles.js'
 import { resolveHostConfig } from '../src/policy/config.js'
 import type { ServerProfile } from '../src/policy/profiles.js'
 import { HostCore } from '../src/pool/host-core.js'
 import { ProjectLoader } from '../src/workspace/project-loader.js'
-import type { TsProjectGraph } from '../src/workspace/ts-projects.js'
+import type { TsProjectGraph } from '../src/languages/typescript/projects.js'
 import { LocalWorkspace } from '../src/workspace/workspace.js'
 
 /*
@@ -21,8 +21,12 @@ import { LocalWorkspace } from '../src/workspace/workspace.js'
  * server started. These tests look at the loader's cache, the one place the first query reads the graph from.
  */
 
-interface GraphCache {
-  readonly graphs: Map<string, { graph: Promise<TsProjectGraph> }>
+type Graphs = Map<string, { graph: Promise<TsProjectGraph> }>
+
+/** The TypeScript project model's graph cache in a loader (empty while no TypeScript model was made). */
+function graphsOf(loader: ProjectLoader): Graphs {
+  const models = (loader as unknown as { models: Map<string, { graphs?: Graphs }> }).models
+  return models.get('typescript')?.graphs ?? new Map()
 }
 
 const roots: string[] = []
@@ -58,7 +62,11 @@ describe('project graph prefetch', () => {
     const root = twoProjects()
     const profile = await typeScriptProfile()
     const loader = new ProjectLoader(100)
-    const cache = loader as unknown as GraphCache
+    const cache = {
+      get graphs() {
+        return graphsOf(loader)
+      },
+    }
     loader.prefetch(root, profile, 30_000, new AbortController().signal)
     expect(cache.graphs.size).toBe(1)
     const entry = [...cache.graphs.values()][0]
@@ -78,7 +86,11 @@ describe('project graph prefetch', () => {
     const root = twoProjects()
     const profile = await typeScriptProfile()
     const loader = new ProjectLoader(100)
-    const cache = loader as unknown as GraphCache
+    const cache = {
+      get graphs() {
+        return graphsOf(loader)
+      },
+    }
     const lifetime = new AbortController()
     loader.prefetch(root, profile, 30_000, lifetime.signal)
     const entry = [...cache.graphs.values()][0]
@@ -92,13 +104,18 @@ describe('project graph prefetch', () => {
     const profile = { ...(await typeScriptProfile()), loadAllProjects: false as const }
     const loader = new ProjectLoader(100)
     loader.prefetch(root, profile, 30_000, new AbortController().signal)
-    expect((loader as unknown as GraphCache).graphs.size).toBe(0)
+    expect(graphsOf(loader).size).toBe(0)
   })
 
   test('opening a workspace with TypeScript files starts the read; a root without any does not', async () => {
     const config = await resolveHostConfig({}, await builtinProfiles())
-    const core = new HostCore(config, { clientCapabilities, negotiatedOperations })
-    const cache = (core as unknown as { projects: GraphCache }).projects
+    const core = new HostCore(config, { clientCapabilities: clientCapabilitiesFor, negotiatedOperations })
+    const loader = (core as unknown as { projects: ProjectLoader }).projects
+    const cache = {
+      get graphs() {
+        return graphsOf(loader)
+      },
+    }
     try {
       const empty = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-prefetch-empty-')))
       roots.push(empty)

@@ -38,7 +38,7 @@ import {
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest'
 
 import { createLocalHost } from '../src/index.js'
-import { forgetUserPython, userPython } from '../src/policy/python-interpreter.js'
+import { forgetUserPython, userPython } from '../src/languages/pyright/interpreter.js'
 import { lookUp } from '../src/policy/executables.js'
 import { LeakCheck, positionOf } from './helpers.js'
 

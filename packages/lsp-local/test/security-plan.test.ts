@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest'
 
 import { builtinProfiles } from '../src/policy/builtin-profiles.js'
 import type { ServerProfile } from '../src/policy/profiles.js'
-import { forgetUserPython } from '../src/policy/python-interpreter.js'
+import { forgetUserPython } from '../src/languages/pyright/interpreter.js'
 import { isShimDirectory, ownTsserverPath, sanitizePath } from '../src/policy/executables.js'
 import { recordFor } from '../src/languages/index.js'
 import { planSpawn, type TrustContext } from '../src/policy/trust.js'

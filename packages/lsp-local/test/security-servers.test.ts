@@ -6,7 +6,7 @@ import { HoverRequest, type Hover } from 'vscode-languageserver-protocol/node'
 import { afterAll, describe, expect, test } from 'vitest'
 
 import { serverEnvironment } from '../src/policy/environment.js'
-import { clientCapabilities } from '../src/features/client-capabilities.js'
+import { clientCapabilitiesFor } from '../src/features/client-capabilities.js'
 import { LanguageServer } from '../src/server/language-server.js'
 import { builtinProfiles } from '../src/policy/builtin-profiles.js'
 import type { ServerProfile } from '../src/policy/profiles.js'
@@ -57,7 +57,7 @@ function hoverText(hover: Hover | null): string {
 
 function start(p: ServerProfile, plan: SpawnPlan, root: string): LanguageServer {
   return new LanguageServer({
-    clientCapabilities,
+    clientCapabilities: clientCapabilitiesFor(p),
     profileId: p.id,
     command: plan.command,
     args: plan.args,

@@ -1,5 +1,8 @@
 import { PositionEncodingKind, ResourceOperationKind, type ClientCapabilities } from 'vscode-languageserver-protocol/node'
 
+import { recordFor } from '../languages/index.js'
+import type { ServerProfile } from '../policy/profiles.js'
+
 import { featureTable } from './table.js'
 
 /** What every operation relies on: UTF-16 positions, progress, document sync, workspace edits, configuration. */
@@ -20,8 +23,6 @@ const shared: ClientCapabilities = {
     configuration: true,
   },
   textDocument: { synchronization: { dynamicRegistration: true, didSave: false, willSave: false } },
-  // rust-analyzer tells when it has finished indexing (quiescent) only to clients that ask.
-  experimental: { serverStatusNotification: true },
 }
 
 type Json = { readonly [key: string]: unknown }
@@ -48,3 +49,18 @@ export const clientCapabilities: ClientCapabilities = Object.values(featureTable
   (all, feature) => mergeCapabilities(all, feature.source.client as Json),
   shared as Json,
 ) as ClientCapabilities
+
+/** Per record: the capabilities with what its server needs beyond every operation's, merged once. */
+const withRecord = new Map<string, ClientCapabilities>()
+
+/** What the host tells one profile's server it understands: {@link clientCapabilities}, and its record's own needs. */
+export function clientCapabilitiesFor(profile: Pick<ServerProfile, 'id' | 'command' | 'args'>): ClientCapabilities {
+  const record = recordFor(profile)
+  if (record?.clientCapabilities === undefined) return clientCapabilities
+  let merged = withRecord.get(record.id)
+  if (merged === undefined) {
+    merged = mergeCapabilities(clientCapabilities as Json, record.clientCapabilities as Json) as ClientCapabilities
+    withRecord.set(record.id, merged)
+  }
+  return merged
+}

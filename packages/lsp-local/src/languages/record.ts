@@ -1,7 +1,12 @@
 import type { LspError, LspLanguageFacts, LspOperation, LspSymbolKind } from '@codeseam/lsp'
+import type { ClientCapabilities, MessageConnection } from 'vscode-languageserver-protocol/node'
 
 import type { SupportTable } from '../policy/profile-operations.js'
 import type { ProjectRootRule, ReadinessRule, ServerProfile } from '../policy/profiles.js'
+
+import type { ConfigWatch, ProjectModel } from './project-model.js'
+
+export type { ConfigWatch } from './project-model.js'
 
 /*
  * One record per built-in language server: everything codeseam knows about it, in one folder
@@ -9,15 +14,6 @@ import type { ProjectRootRule, ReadinessRule, ServerProfile } from '../policy/pr
  * key's environment and the docs' language tables are all derived from these records (RFC 0016); nothing
  * else lists languages.
  */
-
-/**
- * Files to watch besides the languages' own, and what to do when one changes: project configs (TypeScript's
- * tsconfig*.json and `extends` targets), or the layout a record wrote a copy of (clangd's compile_commands.json).
- */
-export interface ConfigWatch {
-  isConfig(path: string): boolean
-  onConfigChange(): void
-}
 
 /** Where a server's executable was found, or why it was not. */
 export type Located =
@@ -141,6 +137,16 @@ export interface SymbolName {
  */
 export type SymbolNaming = (label: string, kind: LspSymbolKind) => SymbolName | undefined
 
+/** What codeseam gives a record's answers to the requests its server makes of its client. */
+export interface ClientRequestContext {
+  /** Canonical workspace root: the only folder answered. */
+  readonly workspaceRoot: string
+  /** The text the server has for an open document (what codeseam synced), by path. */
+  openText(path: string): string | undefined
+  /** The workspace's files of the server's languages (bounded). */
+  listFiles(root: string): Promise<ReadonlyArray<string>>
+}
+
 /** One built-in language server. */
 export interface LanguageRecord {
   /** The profile id (`typescript`, `gopls`, …); the provider is `local:<id>`. */
@@ -166,6 +172,18 @@ export interface LanguageRecord {
    * root's imports of another and answers across them. Without it, each root has its own server.
    */
   readonly sharesRoots?: true
+  /**
+   * The server searches only what it has loaded: its project model opens what makes it see a whole folder before a
+   * workspace-wide answer (made once per loader; a profile's `loadAllProjects: false` turns it off).
+   */
+  projectModel?(): ProjectModel
+  /**
+   * Requests the server makes of its client that an editor answers (VS Code's Markdown server: `markdown/parse`, the
+   * workspace's files), registered on its connection; answered for the workspace root only.
+   */
+  serveClient?(connection: MessageConnection, context: ClientRequestContext): void
+  /** Client capabilities the server needs beyond every operation's (rust-analyzer: `experimental.serverStatusNotification`). */
+  readonly clientCapabilities?: ClientCapabilities
   /** When the server counts as ready to answer. */
   readonly readiness: ReadinessRule
   /** Untrusted roots: required. */

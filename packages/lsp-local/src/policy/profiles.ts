@@ -87,12 +87,12 @@ export interface ServerProfile {
   /** Upper bound for the readiness wait, ms (default 60 000). */
   readonly readinessTimeoutMs?: number
   /**
-   * Before workspace-wide queries, make the server load everything (servers that search only what they have
-   * loaded): `tsconfig` opens one file of every TypeScript project and the files of no project; `pyright` opens
-   * the files no pyright configuration includes; `goPackages` opens one file of every Go package, every
-   * module's (docs/lsp-local.md, "The project model").
+   * Before workspace-wide queries, make the server load everything its record's project model says (servers that
+   * search only what they have loaded: TypeScript's projects, pyright's files of no configuration, one file of
+   * every Go package; docs/lsp-local.md, "The project model"). Default true for a server codeseam knows;
+   * `false` turns it off. A server with no record has no project model.
    */
-  readonly loadAllProjects?: 'tsconfig' | 'pyright' | 'goPackages' | false
+  readonly loadAllProjects?: boolean
   /**
    * The server finds the workspace's files only in a deferred analysis pass after its configuration, which every
    * request postpones (pyright): a workspace-wide answer is trusted only once that pass was signalled, or the
@@ -122,11 +122,6 @@ export interface ServerProfile {
    * downloaded. Servers that ask without being told (the JSON server) need no flag.
    */
   readonly clientContent?: boolean
-  /**
-   * The server asks its client for what an editor gives it (VS Code's Markdown server: `markdown/parse` and the
-   * workspace's files, answered for the workspace root only; see server/markdown-client.ts).
-   */
-  readonly editorServices?: 'markdown'
   /** Behaviour for untrusted roots. Default: run with the trusted settings (the profile runs no workspace code). */
   readonly untrusted?: UntrustedPolicy
   /** Set when the profile cannot run here (e.g. its executable is missing): why, and what to install. */

@@ -69,7 +69,7 @@ export class HostCore implements LiveServers {
    */
   prefetchProjects(workspace: LocalWorkspace): void {
     for (const profile of this.config.profiles) {
-      if (profile.loadAllProjects !== 'tsconfig' || profile.projectRoot !== 'workspace') continue
+      if (!this.projects.prefetches(profile) || profile.projectRoot !== 'workspace') continue
       void this.hasEligibleFiles(workspace, profile).then(
         (eligible) => {
           if (eligible && !this.disposed)

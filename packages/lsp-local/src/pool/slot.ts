@@ -172,7 +172,7 @@ export class ServerSlot {
     const nested = (await this.hooks?.nested?.(this)) ?? { folders: [], plain: [], searchPaths: [] }
     const { settings, unscoped: unscopedSettings } = nestedSettings(this.root, this.profile, plan.settings, nested)
     const server = new LanguageServer({
-      clientCapabilities: this.features.clientCapabilities,
+      clientCapabilities: this.features.clientCapabilities(this.profile),
       profileId: this.profile.id,
       command: plan.command,
       args: capped.args,

@@ -33,7 +33,6 @@ import {
   type WorkspaceFolder,
 } from 'vscode-languageserver-protocol/node'
 
-import { serveMarkdownClient } from './markdown-client.js'
 import { messageWriter } from './message-writer.js'
 import type { LanguageServerSpec } from './spec.js'
 import type { ServerProcess } from './process.js'
@@ -158,7 +157,7 @@ export function connect(
   return connection
 }
 
-/** The editor requests a spec's server makes (see `ServerProfile.editorServices`), answered; none for most servers. */
+/** The requests a spec's server makes of its client (its record's `serveClient`), answered; none for most servers. */
 export function editorRequests(
   spec: LanguageServerSpec,
   openText: (path: string) => string | undefined,
@@ -166,5 +165,5 @@ export function editorRequests(
   const services = spec.editorServices
   if (services === undefined) return undefined
   const workspaceRoot = spec.workspaceRoot ?? spec.root
-  return (connection) => serveMarkdownClient(connection, { workspaceRoot, openText, listFiles: (root) => services.listFiles(root) })
+  return (connection) => services.serve(connection, { workspaceRoot, openText, listFiles: (root) => services.listFiles(root) })
 }

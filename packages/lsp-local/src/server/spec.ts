@@ -1,8 +1,8 @@
 import { isWithin } from '@codeseam/lsp'
-import type { ClientCapabilities } from 'vscode-languageserver-protocol/node'
+import type { ClientCapabilities, MessageConnection } from 'vscode-languageserver-protocol/node'
 
 import type { FileLimits } from '../documents/file-limits.js'
-import type { EditorServices } from './markdown-client.js'
+import type { ClientRequestContext } from '../languages/record.js'
 
 /** Everything needed to run one server for one project root. */
 export interface LanguageServerSpec {
@@ -34,7 +34,7 @@ export interface LanguageServerSpec {
   readonly serverStatus?: boolean
   /** Tell the server to ask the client for remote content (see `ServerProfile.clientContent`). */
   readonly clientContent?: boolean
-  /** Answer the server's editor requests (see `ServerProfile.editorServices`), for these extensions' files. */
+  /** Answer the requests the server makes of its client (its record's `serveClient`), for these extensions' files. */
   readonly editorServices?: EditorServices | undefined
   /** The only workspace/executeCommand commands code actions may run (the language record's), when it has a list. */
   readonly allowedCommands?: ReadonlyArray<string> | undefined
@@ -63,4 +63,11 @@ export function serverRoots(spec: Pick<LanguageServerSpec, 'root' | 'workspaceRo
 export function rootOfFile(spec: Pick<LanguageServerSpec, 'root' | 'workspaceRoot' | 'sharedRoots'>, path: string): string {
   const roots = serverRoots(spec)
   return roots.find((root) => isWithin(root, path)) ?? spec.workspaceRoot ?? spec.root
+}
+
+/** The requests a server makes of its client that an editor answers (its record's), and the workspace files they are about. */
+export interface EditorServices {
+  serve(connection: MessageConnection, context: ClientRequestContext): void
+  /** The workspace's files of the server's languages (bounded). */
+  listFiles(root: string): Promise<ReadonlyArray<string>>
 }

@@ -1,16 +1,18 @@
-import type { ServerProfile } from '../policy/profiles.js'
-import type { EditorServices } from '../server/markdown-client.js'
+import { recordFor } from '../languages/index.js'
 import { listFiles, profileExtensions } from '../policy/files.js'
+import type { ServerProfile } from '../policy/profiles.js'
+import type { EditorServices } from '../server/spec.js'
 
-/** Markdown files the Markdown server is told of (the workspace index it searches for symbols and link targets). */
+/** Files of the server's languages it is told of (the Markdown server's workspace index, for symbols and link targets). */
 export const editorFileLimit = 5_000
 
-/** The editor requests a profile's server makes (the Markdown record's `editorServices`), for its spawn spec. */
+/** The requests a profile's server makes of its client that its record answers (the Markdown record's), for its spawn spec. */
 export function editorServicesOf(profile: ServerProfile): EditorServices | undefined {
-  if (profile.editorServices === undefined) return undefined
+  const record = recordFor(profile)
+  if (record?.serveClient === undefined) return undefined
   const extensions = profileExtensions(profile)
   return {
-    kind: profile.editorServices,
+    serve: (connection, context) => record.serveClient?.(connection, context),
     listFiles: async (root) => (await listFiles(root, { extensions }, editorFileLimit)).files,
   }
 }

@@ -1,4 +1,3 @@
-// Size: the one loader of every server's project model (TypeScript projects, pyright's programs, Go packages): they share the open-document pin budget and the re-plan state of a server, which splitting the class would spread over files.
 import { statSync } from 'node:fs'
 
 import { LspError, TelemetryAttr, TelemetrySpan, inSpan, isWithin, telemetryId, type LspSearchCoverage } from '@codeseam/lsp'
@@ -6,32 +5,25 @@ import { LspError, TelemetryAttr, TelemetrySpan, inSpan, isWithin, telemetryId, 
 import type { ServerProfile } from '../policy/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { serverFolders } from '../server/spec.js'
-import type { ConfigWatch } from './disk-watch.js'
 import { breachOf, noFileLimits, SkippedFiles, sizeBreach, type FileLimits } from '../documents/file-limits.js'
+import { recordFor } from '../languages/index.js'
+import type { ConfigWatch, PinnedFiles, ProjectLoadContext, ProjectModel } from '../languages/project-model.js'
 import { languageIdOf, listFiles, profileExtensions } from '../policy/files.js'
-import { goPackageFiles } from './go-packages.js'
-import { inScope, pyrightScope } from './pyright-projects.js'
 import { loadSpan } from './project-load-span.js'
-import { TsGraphCache } from './ts-graph-cache.js'
-import { planProjectLoad, type TsProjectGraph } from './ts-projects.js'
 import type { LocalWorkspace } from './workspace.js'
 
 /**
- * Makes servers that search only what they have loaded see a whole workspace: the TypeScript project graph
- * of a folder (cached until one of its config files changes), and per server the files opened and pinned
- * for it and the coverage that gave (docs/lsp-local.md, "The project model").
+ * The one loader of every server's project model (the record's {@link ProjectModel}: TypeScript's projects, pyright's
+ * programs, Go's packages): makes servers that search only what they have loaded see a whole workspace. Per server
+ * and folder it keeps the files opened and pinned and the coverage that gave (docs/lsp-local.md, "The project model").
  */
 export class ProjectLoader {
-  /** Per server: the project graph its pinned files were chosen from, and what opening them covered. */
-  private readonly loaded = new PerFolder<ProjectLoad>()
-  /** Per pyright server: the files outside every configuration's program that were opened, and the coverage. */
-  private readonly pythonLoads = new PerFolder<PinnedLoad>()
-  /** Per gopls server: one file of every Go package, opened, and the coverage. */
-  private readonly goLoads = new PerFolder<PinnedLoad>()
+  /** Per server and folder: what its model opened and what that covered. */
+  private readonly loads = new PerFolder<Load>()
   /** Servers that saw files created or deleted since their projects were loaded (loose files to re-plan). */
   private readonly replan = new PerFolder<true>()
-  /** Per (server folder, profile): the TypeScript project graph, until one of its config files changes. */
-  private readonly graphs = new TsGraphCache()
+  /** Per record: its project model, made once (it may keep state). */
+  private readonly models = new Map<string, ProjectModel>()
 
   /**
    * @param maxOpenDocuments the per-server open-document limit the pinned files must leave room under
@@ -42,19 +34,29 @@ export class ProjectLoader {
     private readonly fileLimits: FileLimits = noFileLimits,
   ) {}
 
+  /** The project model a profile's server has: its record's, unless the profile says `loadAllProjects: false`. */
+  private modelOf(profile: ServerProfile): ProjectModel | undefined {
+    if (profile.loadAllProjects === false) return undefined
+    const record = recordFor(profile)
+    if (record?.projectModel === undefined) return undefined
+    let model = this.models.get(record.id)
+    if (model === undefined) this.models.set(record.id, (model = record.projectModel()))
+    return model
+  }
+
+  /** Whether a profile's model reads a folder's layout ahead of the first question (see {@link prefetch}). */
+  prefetches(profile: ServerProfile): boolean {
+    return this.modelOf(profile)?.prefetch !== undefined
+  }
+
   /** Files were created or deleted under a server's folder: the files of no project are planned again. */
   filesAddedOrRemoved(server: LanguageServer): void {
     for (const folder of serverFolders(server.spec)) this.replan.set(server, folder, true)
   }
 
-  /** The config files a disk watch must report for a server's folder (TypeScript profiles), so the graph is read again. */
+  /** The config files a disk watch must report for a server's folder (TypeScript profiles), so the model reads them again. */
   configWatch(root: string, profile: ServerProfile): ConfigWatch | undefined {
-    if (profile.loadAllProjects !== 'tsconfig') return undefined
-    return {
-      // A project config (or the target of an `extends`) created, changed or deleted: read the graph again.
-      isConfig: (path: string) => this.graphs.isConfig(root, profile, path),
-      onConfigChange: () => this.graphs.forget(root, profile),
-    }
+    return this.modelOf(profile)?.configWatch?.(root, profile)
   }
 
   /** Opens one source file so servers that answer only about open documents have a project loaded. */
@@ -74,10 +76,10 @@ export class ProjectLoader {
   }
 
   /**
-   * Servers that search only loaded projects (the native TypeScript 7 server) need every project loaded
-   * before a workspace-wide query: one file of each project in the graph is opened and pinned (so the LRU
-   * never closes it), and so are the source files of no project (inferred projects), within the
-   * open-document limit. Returns the coverage that gives; undefined for profiles without a project model.
+   * Before a workspace-wide query, servers that search only what they have loaded get their model's files opened
+   * and pinned (so the LRU never closes them), within the open-document limit. Returns the coverage that gives;
+   * undefined for profiles without a project model. A load that finished is kept while nothing was created or
+   * deleted, every file it opened is still open and its model says its basis holds; one in flight is shared.
    */
   loadProjects(
     server: LanguageServer,
@@ -86,36 +88,22 @@ export class ProjectLoader {
     deadline: number,
     signal?: AbortSignal,
   ): Promise<LspSearchCoverage | undefined> {
+    const model = this.modelOf(profile)
+    if (model === undefined) return Promise.resolve(undefined)
     // The folder of the server this workspace's projects lie in: its own, or another root it serves (RFC 0025).
     const folder = loadFolder(server, workspace)
-    if (profile.loadAllProjects === 'pyright') {
-      const previous = this.pythonLoads.get(server, folder)
-      // A load that finished and still holds answers at once; a load to run or to wait for is a span.
-      if (previous?.settled === true && this.stillOpen(server, folder, previous.opened)) return previous.coverage
-      return loadSpan(
-        profile,
-        () => this.loadPyrightFiles(server, folder, workspace, profile),
-        () => this.pythonLoads.get(server, folder)?.opened.length ?? 0,
-      )
-    }
-    if (profile.loadAllProjects === 'goPackages') {
-      const previous = this.goLoads.get(server, folder)
-      if (previous?.settled === true && this.stillOpen(server, folder, previous.opened)) return previous.coverage
-      return loadSpan(
-        profile,
-        () => this.loadGoPackages(server, folder, workspace, profile),
-        () => this.goLoads.get(server, folder)?.opened.length ?? 0,
-      )
-    }
-    if (profile.loadAllProjects !== 'tsconfig') return Promise.resolve(undefined)
-    const load = this.loaded.get(server, folder)
-    const graph = this.graphs.settled(folder, profile)
-    if (load?.settled !== undefined && graph !== undefined && load.graph === graph && this.stillOpen(server, folder, load.opened))
-      return load.coverage
+    const previous = this.loads.get(server, folder)
+    const kept = previous !== undefined && this.stillOpen(server, folder, previous.opened) ? previous : undefined
+    // A load that finished and still holds answers at once; a load to run or to wait for is a span.
+    if (kept?.settled !== undefined && (model.current === undefined || model.current(folder, profile, kept.basis)))
+      return Promise.resolve(kept.settled)
     return loadSpan(
       profile,
-      () => this.loadTsProjects(server, folder, workspace, profile, deadline, signal),
-      () => this.loaded.get(server, folder)?.opened.length ?? 0,
+      () =>
+        kept !== undefined && kept.settled === undefined
+          ? kept.coverage
+          : this.load(model, server, folder, workspace, profile, deadline, signal),
+      () => this.loads.get(server, folder)?.opened.length ?? 0,
     )
   }
 
@@ -124,190 +112,62 @@ export class ProjectLoader {
     return this.replan.get(server, folder) === undefined && opened.every((file) => server.documents.get(file) !== undefined)
   }
 
-  private async loadTsProjects(
+  /** Runs a model's load for a server folder, kept until it no longer holds; a failed one is forgotten. */
+  private load(
+    model: ProjectModel,
     server: LanguageServer,
     folder: string,
     workspace: LocalWorkspace,
     profile: ServerProfile,
     deadline: number,
-    signal?: AbortSignal,
+    signal: AbortSignal | undefined,
   ): Promise<LspSearchCoverage> {
-    const graph = await this.graphs.read(folder, profile, deadline, signal)
-    let load = this.loaded.get(server, folder)
-    if (load === undefined || load.graph !== graph || !this.stillOpen(server, folder, load.opened)) {
-      this.replan.delete(server, folder)
-      const next: ProjectLoad = {
-        graph,
-        opened: [],
-        coverage: this.openProjects(server, folder, workspace, profile, graph).then((result) => {
-          next.opened = result.opened
-          next.settled = result.coverage
-          return result.coverage
-        }),
-      }
-      load = next
-      this.loaded.set(server, folder, next)
-      next.coverage.catch(() => this.loaded.get(server, folder) === next && this.loaded.delete(server, folder))
+    this.replan.delete(server, folder)
+    const context: ProjectLoadContext = {
+      folder,
+      profile,
+      nestedFolders: (server.spec.folders ?? []).filter((each) => isWithin(folder, each)),
+      // The server's own root counts every project folder but the other roots it serves, each of which counts one.
+      projectCount: folder === server.spec.root ? server.projectCount - (server.spec.sharedRoots?.length ?? 0) : 1,
+      deadline,
+      ...(signal === undefined ? {} : { signal }),
+      pinBudget: this.pinBudget(server),
+      sources: () => listFiles(folder, { extensions: profileExtensions(profile) }, 20_000),
+      contains: (file) => workspace.containment.contains(file),
+      oversized: (file) => this.oversized(file),
+      open: (files, max) => openPinned(server, profile, files, max),
+      maskIfEscaped: (link) => server.documents.maskIfEscaped(link, languageIdOf(profile, link)),
     }
+    const load: Load = {
+      opened: [],
+      counts: model.countsProjects === true,
+      coverage: model.load(context).then((result) => {
+        load.opened = result.opened
+        load.basis = result.basis
+        load.settled = result.coverage
+        return result.coverage
+      }),
+    }
+    this.loads.set(server, folder, load)
+    load.coverage.catch(() => this.loads.get(server, folder) === load && this.loads.delete(server, folder))
     return load.coverage
   }
 
   /**
-   * Starts reading a folder's TypeScript project graph ahead of the first query (a workspace just opened),
-   * so the compiler-API child runs while the server starts instead of after it. The graph is cached as the
-   * first query would cache it; a failure is dropped here and that query reads it again. Servers that do not
-   * load every project are left alone.
+   * Starts reading a folder's project layout ahead of the first query (a workspace just opened), so that a
+   * TypeScript graph's compiler-API child runs while the server starts instead of after it. Models that read no
+   * layout are left alone.
    */
   prefetch(root: string, profile: ServerProfile, timeoutMs: number, signal: AbortSignal): void {
-    if (profile.loadAllProjects !== 'tsconfig') return
-    this.graphs.read(root, profile, Date.now() + timeoutMs, signal).catch(() => {})
+    this.modelOf(profile)?.prefetch?.(root, profile, timeoutMs, signal)
   }
 
-  /** Projects a server has loaded, of those found, once its projects were loaded (for status). */
+  /** Projects a server has loaded, of those found, once its projects were loaded (for status; models that count projects). */
   projectsOf(server: LanguageServer): { loaded: number; found: number } | undefined {
-    const coverages = this.loaded.values(server).flatMap((load) => (load.settled === undefined ? [] : [load.settled]))
+    const coverages = this.loads.values(server).flatMap((load) => (load.counts && load.settled !== undefined ? [load.settled] : []))
     if (coverages.length === 0) return undefined
     const sum = (pick: (coverage: LspSearchCoverage) => number) => coverages.reduce((total, coverage) => total + pick(coverage), 0)
     return { loaded: sum((c) => c.projectsSearched), found: sum((c) => c.projectsFound) }
-  }
-
-  /**
-   * pyright searches only its program: the files its configuration includes, and the open ones. The files of
-   * the root (and of nested folders) that no configuration includes are opened and pinned, within the
-   * open-document limit, like TypeScript's files of no project.
-   */
-  private loadPyrightFiles(
-    server: LanguageServer,
-    folder: string,
-    workspace: LocalWorkspace,
-    profile: ServerProfile,
-  ): Promise<LspSearchCoverage> {
-    return this.pinnedLoad(this.pythonLoads, server, folder, async () => {
-      // The server's own root counts every project folder but the other roots it serves, each of which counts one.
-      const projects = folder === server.spec.root ? server.projectCount - (server.spec.sharedRoots?.length ?? 0) : 1
-      const nested = (server.spec.folders ?? []).filter((each) => isWithin(folder, each))
-      const scopes = [folder, ...nested].map((scope) => pyrightScope(scope))
-      const sources = await listFiles(folder, { extensions: profileExtensions(profile) }, 20_000)
-      const loose = sources.files.filter((file) => !scopes.some((scope) => inScope(scope, file)) && workspace.containment.contains(file))
-      const budget = this.pinBudget(server)
-      const { opened, failed, skipped } = await openPinned(server, profile, loose.slice(0, budget))
-      const missed = Math.max(0, loose.length - budget) + (sources.complete ? 0 : 1) + failed
-      return {
-        opened,
-        coverage: {
-          projectsSearched: projects,
-          projectsFound: projects,
-          ...(missed > 0 ? { filesNotSearched: missed } : {}),
-          ...skipped.field(),
-          complete: missed === 0 && skipped.total === 0,
-        },
-      }
-    })
-  }
-
-  /**
-   * gopls makes one view per module it has been shown a file of (no go.work needed), and counts as workspace
-   * packages of a view its own module's packages and every package with an open file: another module's package
-   * that a view depends on (a `replace` to a sibling folder) is searched for references, implementations and
-   * callers only while one of its files is open (gopls internal/cache/load.go isWorkspacePackageLocked). One file
-   * of every package under the root — every module's — is opened and pinned, within the open-document limit, so a
-   * first answer sees what it sees with every file open.
-   */
-  private loadGoPackages(
-    server: LanguageServer,
-    folder: string,
-    workspace: LocalWorkspace,
-    profile: ServerProfile,
-  ): Promise<LspSearchCoverage> {
-    return this.pinnedLoad(this.goLoads, server, folder, async () => {
-      const sources = await listFiles(folder, { extensions: profileExtensions(profile) }, 20_000)
-      const usable = sources.files.filter((file) => workspace.containment.contains(file) && !this.oversized(file))
-      const packages = await goPackageFiles(folder, usable)
-      const budget = this.pinBudget(server)
-      const { opened, failed, skipped } = await openPinned(server, profile, packages.slice(0, budget))
-      const missed = Math.max(0, packages.length - budget) + (sources.complete ? 0 : 1) + failed
-      return {
-        opened,
-        coverage: {
-          projectsSearched: opened.length,
-          projectsFound: packages.length,
-          ...(missed > 0 ? { filesNotSearched: missed } : {}),
-          ...skipped.field(),
-          complete: missed === 0 && skipped.total === 0,
-        },
-      }
-    })
-  }
-
-  /**
-   * A load that opens and pins files for a server (pyright's files of no configuration, one file of every Go
-   * package), kept until files are created or deleted or one of its files is closed; a failed one is forgotten.
-   */
-  private pinnedLoad(
-    loads: PerFolder<PinnedLoad>,
-    server: LanguageServer,
-    folder: string,
-    open: () => Promise<{ opened: string[]; coverage: LspSearchCoverage }>,
-  ): Promise<LspSearchCoverage> {
-    const previous = loads.get(server, folder)
-    if (previous !== undefined && this.stillOpen(server, folder, previous.opened)) return previous.coverage
-    this.replan.delete(server, folder)
-    const load: PinnedLoad = {
-      opened: [],
-      settled: false,
-      coverage: open().then(({ opened, coverage }) => {
-        load.opened = opened
-        load.settled = true
-        return coverage
-      }),
-    }
-    loads.set(server, folder, load)
-    load.coverage.catch(() => loads.get(server, folder) === load && loads.delete(server, folder))
-    return load.coverage
-  }
-
-  private async openProjects(
-    server: LanguageServer,
-    folder: string,
-    workspace: LocalWorkspace,
-    profile: ServerProfile,
-    graph: TsProjectGraph,
-  ): Promise<{ opened: string[]; coverage: LspSearchCoverage }> {
-    const sources = await listFiles(folder, { extensions: profileExtensions(profile) }, 20_000)
-    const accept = (file: string) => workspace.containment.contains(file)
-    // A project's file that is a symbolic link out of the root is masked before the project loads: the server
-    // would otherwise read the outside file through it.
-    for (const link of sources.links) server.documents.maskIfEscaped(link, languageIdOf(profile, link))
-    // Each project is loaded through one of its files within the size ceiling (the server reads the rest
-    // itself); a loose file over a limit is tried, refused before it is read, and counted as skipped.
-    // A file refused for its content (binary, a minified line: known only once read) or gone since the walk
-    // makes way for the project's next one; a few rounds, since every project usually loads in the first.
-    // Such a file is not counted as skipped: the server reads a project's files itself, and searches it.
-    const refused = new Set<string>()
-    const projectFiles: string[] = []
-    for (let round = 0; round < 3; round++) {
-      const usable = (file: string) => accept(file) && !refused.has(file) && !this.oversized(file)
-      const picks = planProjectLoad(graph, sources.files, 0, usable).projectFiles.filter((file) => !projectFiles.includes(file))
-      if (picks.length === 0) break
-      const opened = await openPinned(server, profile, picks)
-      projectFiles.push(...opened.opened)
-      for (const file of opened.notOpened) refused.add(file)
-      if (opened.notOpened.length === 0) break
-    }
-    const plan = planProjectLoad(graph, sources.files, this.pinBudget(server) - projectFiles.length, accept)
-    const loose = await openPinned(server, profile, plan.looseFiles)
-    const looseMissed = plan.looseNotOpened + (sources.complete ? 0 : 1) + loose.failed
-    const projectsSearched = projectFiles.length
-    const skipped = new SkippedFiles()
-    skipped.addAll(loose.skipped.field().filesSkipped)
-    const coverage: LspSearchCoverage = {
-      projectsSearched,
-      projectsFound: plan.projectsFound,
-      ...(looseMissed > 0 ? { filesNotSearched: looseMissed } : {}),
-      ...skipped.field(),
-      complete: projectsSearched === plan.projectsFound && looseMissed === 0 && skipped.total === 0,
-    }
-    return { opened: [...projectFiles, ...loose.opened], coverage }
   }
 
   /** Over the size ceiling, from a stat (a file gone since the walk is left to the open to report). */
@@ -361,7 +221,7 @@ async function openPinned(
   profile: ServerProfile,
   files: ReadonlyArray<string>,
   max = Infinity,
-): Promise<{ opened: string[]; failed: number; skipped: SkippedFiles; notOpened: string[] }> {
+): Promise<PinnedFiles> {
   const opened: string[] = []
   const notOpened: string[] = []
   const skipped = new SkippedFiles()
@@ -383,20 +243,15 @@ async function openPinned(
   return { opened, failed, skipped, notOpened }
 }
 
-/** What opening a server's projects covered. */
-interface ProjectLoad {
-  readonly graph: TsProjectGraph
+/** What a model's load opened and covered, per server folder. */
+interface Load {
   /** Files opened and pinned for it (checked before reuse: a closed one means load again). */
   opened: string[]
   readonly coverage: Promise<LspSearchCoverage>
+  /** The coverage, once known. */
   settled?: LspSearchCoverage
-}
-
-/** What opening a pyright server's files outside every configuration (or a gopls server's packages) covered. */
-/** Files opened and pinned for a server, and the coverage that gave. */
-interface PinnedLoad {
-  opened: string[]
-  coverage: Promise<LspSearchCoverage>
-  /** The coverage is known. */
-  settled: boolean
+  /** What the model planned it from. */
+  basis?: unknown
+  /** Its model counts projects (for status). */
+  readonly counts: boolean
 }

@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 
 import { symbolKindFromNumber } from '@codeseam/lsp'
 
-import { clientCapabilities as codeseamClientCapabilities } from '../../src/features/client-capabilities.js'
+import { clientCapabilitiesFor } from '../../src/features/client-capabilities.js'
 import { goplsSymbolName } from '../../src/languages/gopls/record.js'
 import { builtinProfiles } from '../../src/languages/index.js'
 import { serverEnvironment } from '../../src/policy/environment.js'
@@ -563,7 +563,9 @@ export class OracleServer {
           workspaceFolders: folders,
           // gopls and rust-analyzer shape their answers by what the client says it understands (links, markdown
           // hovers, resource operations, serverStatus): they are told what codeseam's host tells them.
-          capabilities: this.toolchain ? codeseamClientCapabilities : capabilities,
+          capabilities: isToolchainLanguage(this.language)
+            ? clientCapabilitiesFor({ id: toolchainProfileIds[this.language], command: '', args: [] })
+            : capabilities,
           initializationOptions: this.initializationOptions,
           locale: 'en',
         }),

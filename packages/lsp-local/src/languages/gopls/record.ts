@@ -8,6 +8,7 @@ import { codeLanguageSupport, typeHierarchy } from '../code-language.js'
 import { absolutePathEntries, executablesNamed, probeVersion } from '../lookup.js'
 import type { LanguageRecord, Located, SymbolNaming } from '../record.js'
 import { mergeSettings } from '../settings.js'
+import { goPackagesProjectModel } from './project-model.js'
 import { goLibraryRoots, goWorkEnvironment } from './toolchain.js'
 
 /** The gopls release codeseam pins: the newest that installs on Go 1.26 (v0.24 needs Go 1.27). */
@@ -147,7 +148,6 @@ export const goplsRecord: LanguageRecord = {
     args: ['serve'],
     extensions: { '.go': 'go' },
     rootMarkers: ['go.work', 'go.mod'],
-    loadAllProjects: 'goPackages',
     // gopls reads its options from initialization options and workspace/configuration: both, the same.
     initializationOptions: goplsSettings,
     settings: { gopls: goplsSettings },
@@ -155,6 +155,7 @@ export const goplsRecord: LanguageRecord = {
   projectRoot: 'workspace',
   // gopls holds every request until its initial load is done; a failed load keeps an "Error loading workspace"
   // progress open until it is fixed, so waiting for progress to end could wait forever.
+  projectModel: goPackagesProjectModel,
   readiness: 'initialized',
   allowedCommands: goplsAllowedCommands,
   workspaceEnvironment: goWorkEnvironment,

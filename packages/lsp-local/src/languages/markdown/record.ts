@@ -3,6 +3,8 @@ import { bundledServerRecord, langserversExtractedVersion } from '../bundled.js'
 import { documentLanguageSupport, inertNodeServer, notYet } from '../document-language.js'
 import type { LanguageRecord, SymbolNaming } from '../record.js'
 
+import { serveMarkdownClient } from './client.js'
+
 /**
  * vscode-markdown-language-server: a document's headers and link definitions as its outline, links followed to the
  * header or file they name, a header's references across files, broken links.
@@ -65,9 +67,9 @@ export const markdownRecord: LanguageRecord = {
         server: { log: 'off' },
       },
     },
-    // It parses nothing and reads no file itself: codeseam answers its markdown/parse and markdown/fs requests.
-    editorServices: 'markdown',
   }),
+  // It parses nothing and reads no file itself: codeseam answers its markdown/parse and markdown/fs requests.
+  serveClient: serveMarkdownClient,
   ...inertNodeServer(
     'the Markdown server runs no workspace code and downloads nothing: it reads every file through the client (codeseam), which answers for the workspace root only (a link out of it is not checked, so never reported broken)',
   ),

@@ -6,11 +6,13 @@ import { pythonSelectionEnvironment } from '../../policy/python-selection.js'
 import { canonical } from '../../policy/executables.js'
 import type { SupportTable } from '../../policy/profile-operations.js'
 import { codeLanguageSupport, typeHierarchy } from '../code-language.js'
-import { projectSitePackages, userPython } from '../../policy/python-interpreter.js'
 import { packageDir } from '../lookup.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { isRecord } from '../settings.js'
 import { missingDependency } from '../typescript/record.js'
+
+import { projectSitePackages, userPython } from './interpreter.js'
+import { pyrightProjectModel } from './project-model.js'
 
 const noTypeHierarchy = { no: 'the server has no type hierarchy' }
 
@@ -53,7 +55,6 @@ export const pyrightRecord: LanguageRecord = {
     rootMarkers: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'setup.cfg'],
     nestedFoldersSetting: 'python.analysis.extraPaths',
     ownConfig: [{ file: 'pyrightconfig.json' }, { file: 'pyproject.toml', contains: '[tool.pyright' }],
-    loadAllProjects: 'pyright',
     deferredDiscovery: true,
     // ruff in process: formatting, organize imports, fix-all, quick fixes and lint diagnostics beside pyright's.
     companions: [{ id: 'ruff', operations: ['format', 'codeActions', 'resolveCodeAction', 'diagnostics'] }],
@@ -61,6 +62,7 @@ export const pyrightRecord: LanguageRecord = {
   }),
   projectRoot: 'workspaceFolders',
   sharesRoots: true,
+  projectModel: pyrightProjectModel,
   readiness: 'initialized',
   trust: {
     strip: ['PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME'],

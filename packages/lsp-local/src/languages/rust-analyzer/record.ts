@@ -134,6 +134,8 @@ export const rustAnalyzerRecord: LanguageRecord = {
     },
   }),
   projectRoot: 'workspace',
+  // It tells when it has finished indexing (quiescent) only to clients that ask.
+  clientCapabilities: { experimental: { serverStatusNotification: true } },
   readiness: 'serverStatus',
   trust: {
     strip: [

@@ -4,6 +4,7 @@ import { isWithin } from '@codeseam/lsp'
 
 import { canonical, isRegularFile, ownTsserverPath } from '../../policy/executables.js'
 import { packageDir } from '../lookup.js'
+import { typeScriptProjectModel } from '../typescript/project-model.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { isRecord } from '../settings.js'
 import { typeScriptExtensions, typeScriptGrammar, typeScriptProjectFiles, typeScriptSettings } from '../typescript/grammar.js'
@@ -57,11 +58,11 @@ export const typeScriptLanguageServerRecord: LanguageRecord = {
           includeInlayFunctionLikeReturnTypeHints: true,
         },
       },
-      loadAllProjects: 'tsconfig',
       settings: typeScriptSettings,
     }
   },
   sharesRoots: true,
+  projectModel: typeScriptProjectModel,
   readiness: 'progressQuiet',
   trust: {
     strip: [],

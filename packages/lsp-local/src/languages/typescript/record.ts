@@ -8,6 +8,7 @@ import type { LanguageRecord, Located } from '../record.js'
 import { dropFlag, mergeSettings } from '../settings.js'
 
 import { typeScriptExtensions, typeScriptGrammar, typeScriptProjectFiles, typeScriptSettings } from './grammar.js'
+import { typeScriptProjectModel } from './project-model.js'
 
 const noTypeHierarchy = { no: 'the server has no type hierarchy' }
 
@@ -54,10 +55,10 @@ export const typeScriptRecord: LanguageRecord = {
     args: ['--lsp', '--stdio'],
     extensions: typeScriptExtensions,
     rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
-    loadAllProjects: 'tsconfig',
     settings: typeScriptSettings,
   }),
   sharesRoots: true,
+  projectModel: typeScriptProjectModel,
   readiness: 'initialized',
   trust: {
     strip: [],

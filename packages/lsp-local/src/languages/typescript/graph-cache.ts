@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import type { ServerProfile } from '../policy/profiles.js'
-import { listFiles } from '../policy/files.js'
-import { discoverTsProjects, isTsConfigName, type TsProjectGraph } from './ts-projects.js'
+import type { ServerProfile } from '../../policy/profiles.js'
+import { listFiles } from '../../policy/files.js'
+import { discoverTsProjects, isTsConfigName, type TsProjectGraph } from './projects.js'
 
 /**
  * Per (server folder, profile): the TypeScript project graph, until one of its config files changes. The

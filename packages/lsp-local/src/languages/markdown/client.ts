@@ -4,6 +4,8 @@ import { containPath, isLspError, pathToUri, uriToPath } from '@codeseam/lsp'
 import markdownIt, { type Token } from 'markdown-it'
 import { ErrorCodes, RequestType, ResponseError, type MessageConnection } from 'vscode-languageserver-protocol/node'
 
+import type { ClientRequestContext } from '../record.js'
+
 /*
  * VS Code's Markdown server parses nothing and reads no file itself: it asks its client, as VS Code's Markdown
  * extension answers it (`markdown/parse` for markdown-it tokens, `markdown/fs/*` for the files a link names,
@@ -45,24 +47,8 @@ function withoutFrontMatter(text: string): string {
   return lines.map((line, index) => (index <= end ? '' : line)).join('\n')
 }
 
-/** The editor requests a server's spec says to answer, and the workspace's files they are about. */
-export interface EditorServices {
-  readonly kind: 'markdown'
-  /** The workspace's files of the server's languages (bounded), for `markdown/findMarkdownFilesInWorkspace`. */
-  listFiles(root: string): Promise<ReadonlyArray<string>>
-}
-
-export interface MarkdownClientContext {
-  /** Canonical workspace root: the only folder answered. */
-  readonly workspaceRoot: string
-  /** The text the server has for an open document (what codeseam synced), by path. */
-  openText(path: string): string | undefined
-  /** The workspace's Markdown files (see {@link EditorServices.listFiles}). */
-  listFiles(root: string): Promise<ReadonlyArray<string>>
-}
-
 /** Answers the Markdown server's client requests on `connection`. */
-export function serveMarkdownClient(connection: MessageConnection, context: MarkdownClientContext): void {
+export function serveMarkdownClient(connection: MessageConnection, context: ClientRequestContext): void {
   /** The contained path of a file URI, or undefined when it is not one or resolves outside the workspace. */
   const inside = (uri: string): string | undefined => {
     const path = uriToPath(uri)

@@ -1,0 +1,83 @@
+import type { LspSearchCoverage } from '@codeseam/lsp'
+
+import type { SkippedFiles } from '../documents/file-limits.js'
+import type { ServerProfile } from '../policy/profiles.js'
+
+/*
+ * A server's project model as a record hook (issue 47): what makes a server that searches only what it has loaded
+ * see a whole workspace folder before a workspace-wide answer. The one project loader (workspace/project-loader.ts)
+ * keeps each load per (server, folder), reuses it while nothing was created or deleted and every file it opened is
+ * still open, and hands the model what it needs through {@link ProjectLoadContext}: the model decides which files to
+ * open and what that covered; it never sees the server, the workspace or the pool.
+ */
+
+/** Files the loader opened and pinned (at most the `max` asked), and why others were not. */
+export interface PinnedFiles {
+  readonly opened: string[]
+  /** Deleted since the walk, or refused (a symbolic link out of the workspace). */
+  readonly failed: number
+  /** Over a per-file limit (never sent), by limit. */
+  readonly skipped: SkippedFiles
+  /** Every file asked for that was not opened (failed or skipped). */
+  readonly notOpened: string[]
+}
+
+/** What the loader gives a project model for one load of one server folder. */
+export interface ProjectLoadContext {
+  /** The folder loaded: the server's own root, or another root it serves (RFC 0025). */
+  readonly folder: string
+  readonly profile: ServerProfile
+  /** The server's own workspace folders inside {@link folder} (pyright's nested configurations), without it. */
+  readonly nestedFolders: ReadonlyArray<string>
+  /** How many projects the server counts for {@link folder}: its workspace folders there. */
+  readonly projectCount: number
+  /** When the question that asked for the load gives up. */
+  readonly deadline: number
+  readonly signal?: AbortSignal
+  /** How many files may be pinned for this folder (the open-document limit less room for the queries' own). */
+  readonly pinBudget: number
+  /** The profile's source files under the folder (breadth-first, at most 20 000), and the symbolic links among them. */
+  sources(): Promise<{ readonly files: string[]; readonly complete: boolean; readonly links: string[] }>
+  /** Inside the workspace (a symbolic link out of it is not). */
+  contains(file: string): boolean
+  /** Over the per-file size ceiling, from a stat. */
+  oversized(file: string): boolean
+  /** Opens and pins files, at most `max`: the LRU never closes them while the load holds. */
+  open(files: ReadonlyArray<string>, max?: number): Promise<PinnedFiles>
+  /** A symbolic link out of the root is masked before a project that lists it loads (the server would read through it). */
+  maskIfEscaped(link: string): void
+}
+
+/** What a load opened and what that covered. */
+export interface ProjectLoadResult {
+  readonly opened: string[]
+  readonly coverage: LspSearchCoverage
+  /** What the load was planned from (TypeScript: the project graph), for {@link ProjectModel.current}. */
+  readonly basis?: unknown
+}
+
+/**
+ * Files to watch besides the languages' own, and what to do when one changes: project configs (TypeScript's
+ * tsconfig*.json and `extends` targets), or the layout a record wrote a copy of (clangd's compile_commands.json).
+ */
+export interface ConfigWatch {
+  isConfig(path: string): boolean
+  onConfigChange(): void
+}
+
+/** One server's project model, made once per loader (it may keep state: TypeScript's graph cache). */
+export interface ProjectModel {
+  /** Opens what makes the server search everything under the folder, and says what that covered. */
+  load(context: ProjectLoadContext): Promise<ProjectLoadResult>
+  /**
+   * Whether a kept load's basis is still the model's (TypeScript: the graph was not read again since a config
+   * changed). Without it, a kept load holds until files are created or deleted or one of its files is closed.
+   */
+  current?(folder: string, profile: ServerProfile, basis: unknown): boolean
+  /** The config files a disk watch must report for a folder, so the model reads them again. */
+  configWatch?(folder: string, profile: ServerProfile): ConfigWatch | undefined
+  /** Starts reading a folder's layout ahead of the first question (a workspace just opened); failures are dropped. */
+  prefetch?(folder: string, profile: ServerProfile, timeoutMs: number, signal: AbortSignal): void
+  /** Its coverage counts projects a status line can show ("12 of 12 projects loaded"); Go packages and pyright's programs do not. */
+  readonly countsProjects?: boolean
+}
