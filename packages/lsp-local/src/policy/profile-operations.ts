@@ -89,16 +89,15 @@ export type SupportExceptions = SupportExceptionsOf<Defaults>
 /** An operation's default, seen as any defaults table may hold it. */
 const defaultOf = (operation: LspOperation): OperationDefault | typeof eachRecordDecides => operationDefaults[operation]
 
-function expand(kind: keyof OperationDefault, names: SupportNames | undefined, except: SupportExceptions): SupportTable {
+/** The full table: each operation as `except` states it, else as `kind` picks from its default. */
+function expand(kind: (fallback: OperationDefault) => Support, except: SupportExceptions): SupportTable {
   const entry = (operation: LspOperation): Support => {
     const stated = except[operation]
     if (stated !== undefined) return stated
     const fallback = defaultOf(operation)
     // Unreachable while the types hold: `SupportExceptions` requires every undefaulted operation.
     if (fallback === eachRecordDecides) throw new Error(`a support table must state ${operation}`)
-    if (kind === 'code') return fallback.code
-    if (names === undefined) throw new Error('a document language names its files and server')
-    return fallback.document(names)
+    return kind(fallback)
   }
   const table: { [O in LspOperation]?: Support } = {}
   for (const operation of lspOperations) table[operation] = entry(operation)
@@ -107,7 +106,7 @@ function expand(kind: keyof OperationDefault, names: SupportNames | undefined, e
 
 /** A programming language's server: every operation, except those `except` names (a `no`, or a `since`). */
 export function codeSupport(except: SupportExceptions): SupportTable {
-  return expand('code', undefined, except)
+  return expand((fallback) => fallback.code, except)
 }
 
 /**
@@ -116,7 +115,8 @@ export function codeSupport(except: SupportExceptions): SupportTable {
  * reason names the files ("YAML has", "stylesheets have"), `server` how it names the server.
  */
 export function documentSupport(language: Pick<SupportNames, 'files' | 'verb'>, server: string, except: SupportExceptions): SupportTable {
-  return expand('document', { ...language, server }, except)
+  const names = { ...language, server }
+  return expand((fallback) => fallback.document(names), except)
 }
 
 /** The three type-hierarchy operations, each with the same `support` (a server without one, or one from a version on). */
