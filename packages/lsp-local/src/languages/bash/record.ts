@@ -1,7 +1,6 @@
-import type { SupportTable } from '../../policy/profile-operations.js'
+import { callHierarchy, documentSupport, notYet, type SupportTable } from '../../policy/profile-operations.js'
 import { bundledNodeServer, runsBundled } from '../bundled.js'
 import { absolutePathEntries, executablesNamed } from '../lookup.js'
-import { documentLanguageSupport, notYet } from '../document-language.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { mergeSettings } from '../settings.js'
 
@@ -9,7 +8,7 @@ import { mergeSettings } from '../settings.js'
 export const bashServerVersion = '5.8.1'
 
 /** bash-language-server: outline, definitions and references of functions and variables, ShellCheck, shfmt. */
-export const bashSupport: SupportTable = documentLanguageSupport({ files: 'shell scripts', verb: 'have' }, 'bash-language-server', {
+export const bashSupport: SupportTable = documentSupport({ files: 'shell scripts', verb: 'have' }, 'bash-language-server', {
   definition: true,
   declaration: { no: 'shell scripts have no declarations apart from definitions' },
   references: true,
@@ -17,9 +16,7 @@ export const bashSupport: SupportTable = documentLanguageSupport({ files: 'shell
   signatureHelp: { no: 'bash-language-server has no signature help' },
   documentSymbols: true,
   workspaceSymbols: notYet,
-  prepareCallHierarchy: { no: 'bash-language-server has no call hierarchy' },
-  incomingCalls: { no: 'bash-language-server has no call hierarchy' },
-  outgoingCalls: { no: 'bash-language-server has no call hierarchy' },
+  ...callHierarchy({ no: 'bash-language-server has no call hierarchy' }),
   diagnostics: true,
   completion: true,
   codeActions: notYet,

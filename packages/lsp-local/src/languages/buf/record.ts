@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import type { SupportTable } from '../../policy/profile-operations.js'
-import { documentLanguageSupport, notYet } from '../document-language.js'
+import { documentSupport, notYet, type SupportTable } from '../../policy/profile-operations.js'
 import { goBinDirectories } from '../gopls/record.js'
 import { absolutePathEntries, executablesNamed, probeVersion } from '../lookup.js'
 import type { LanguageRecord, Located } from '../record.js'
@@ -15,7 +14,7 @@ export const bufVersion = 'v1.75.0'
 export const bufInstall = `go install github.com/bufbuild/buf/cmd/buf@${bufVersion}`
 
 /** buf's language server: outline, definitions and references of messages, compile and lint diagnostics, `buf format`. */
-export const bufSupport: SupportTable = documentLanguageSupport({ files: 'protobuf files', verb: 'have' }, "buf's server", {
+export const bufSupport: SupportTable = documentSupport({ files: 'protobuf files', verb: 'have' }, "buf's server", {
   definition: true,
   typeDefinition: notYet,
   references: true,

@@ -2,8 +2,7 @@ import * as nodePath from 'node:path'
 
 import { builtInFactsFor } from '@codeseam/lsp'
 
-import type { SupportTable } from '../../policy/profile-operations.js'
-import { codeLanguageSupport, typeHierarchy } from '../code-language.js'
+import { codeSupport, typeHierarchy, type SupportTable } from '../../policy/profile-operations.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { dropFlag } from '../settings.js'
 import { profileExtensions } from '../../policy/files.js'
@@ -14,7 +13,7 @@ import { clangdMajor, findClangd } from './lookup.js'
 const standardTypeHierarchy = { since: 17, why: 'the standard LSP type hierarchy came in clangd 17' }
 
 /** clangd, by major version (14 is Debian 12's). */
-export const clangdSupport: SupportTable = codeLanguageSupport({
+export const clangdSupport: SupportTable = codeSupport({
   outgoingCalls: { since: 20, why: 'outgoing calls came in clangd 20' },
   ...typeHierarchy(standardTypeHierarchy),
   inlayHints: { since: 16, why: 'standard inlay hints came in clangd 16' },

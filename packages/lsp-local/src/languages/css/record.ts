@@ -1,10 +1,10 @@
-import type { SupportTable } from '../../policy/profile-operations.js'
+import { documentSupport, notYet, type SupportTable } from '../../policy/profile-operations.js'
 import { bundledServerRecord, langserversExtractedVersion } from '../bundled.js'
-import { documentLanguageSupport, inertNodeServer, notYet } from '../document-language.js'
+import { inertNodeServer } from '../document-language.js'
 import type { LanguageRecord } from '../record.js'
 
 /** vscode-css-language-server: CSS, SCSS and Less outlines, lint diagnostics, formatting, hover. */
-export const cssSupport: SupportTable = documentLanguageSupport({ files: 'stylesheets', verb: 'have' }, 'the CSS server', {
+export const cssSupport: SupportTable = documentSupport({ files: 'stylesheets', verb: 'have' }, 'the CSS server', {
   definition: notYet,
   references: notYet,
   hover: true,

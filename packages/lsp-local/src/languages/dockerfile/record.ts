@@ -1,13 +1,13 @@
-import type { SupportTable } from '../../policy/profile-operations.js'
+import { documentSupport, notYet, type SupportTable } from '../../policy/profile-operations.js'
 import { bundledServerRecord } from '../bundled.js'
-import { documentLanguageSupport, inertNodeServer, notYet } from '../document-language.js'
+import { inertNodeServer } from '../document-language.js'
 import type { LanguageRecord } from '../record.js'
 
 /** The dockerfile-language-server-nodejs release codeseam installs. */
 export const dockerfileServerVersion = '0.15.0'
 
 /** dockerfile-language-server-nodejs: outline, its own validator's diagnostics, formatting, hover on instructions. */
-export const dockerfileSupport: SupportTable = documentLanguageSupport({ files: 'Dockerfiles', verb: 'have' }, 'the Dockerfile server', {
+export const dockerfileSupport: SupportTable = documentSupport({ files: 'Dockerfiles', verb: 'have' }, 'the Dockerfile server', {
   definition: notYet,
   hover: true,
   signatureHelp: notYet,

@@ -3,8 +3,7 @@ import * as nodePath from 'node:path'
 
 import { builtInFactsFor } from '@codeseam/lsp'
 
-import type { SupportTable } from '../../policy/profile-operations.js'
-import { codeLanguageSupport, typeHierarchy } from '../code-language.js'
+import { codeSupport, typeHierarchy, type SupportTable } from '../../policy/profile-operations.js'
 import { absolutePathEntries, executablesNamed, probeVersion } from '../lookup.js'
 import type { LanguageRecord, Located, SymbolNaming } from '../record.js'
 import { mergeSettings } from '../settings.js'
@@ -17,7 +16,7 @@ export const goplsVersion = 'v0.23.0'
 const noTypeHierarchy = { no: 'gopls v0.23 has no type hierarchy' }
 
 /** gopls v0.23. */
-export const goplsSupport: SupportTable = codeLanguageSupport({
+export const goplsSupport: SupportTable = codeSupport({
   declaration: { no: 'gopls has no textDocument/declaration (a Go name has one declaration: use definition)' },
   ...typeHierarchy(noTypeHierarchy),
 })

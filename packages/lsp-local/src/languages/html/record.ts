@@ -1,10 +1,10 @@
-import type { SupportTable } from '../../policy/profile-operations.js'
+import { documentSupport, notYet, type SupportTable } from '../../policy/profile-operations.js'
 import { bundledServerRecord, langserversExtractedVersion } from '../bundled.js'
-import { documentLanguageSupport, inertNodeServer, notYet } from '../document-language.js'
+import { inertNodeServer } from '../document-language.js'
 import type { LanguageRecord } from '../record.js'
 
 /** vscode-html-language-server: the document's outline, formatting, hover; diagnostics of embedded CSS and script only. */
-export const htmlSupport: SupportTable = documentLanguageSupport({ files: 'HTML', verb: 'has' }, 'the HTML server', {
+export const htmlSupport: SupportTable = documentSupport({ files: 'HTML', verb: 'has' }, 'the HTML server', {
   definition: notYet,
   references: notYet,
   hover: true,

@@ -1,11 +1,11 @@
-import type { SupportTable } from '../../policy/profile-operations.js'
+import { documentSupport, type SupportTable } from '../../policy/profile-operations.js'
 import { bundledServerRecord, langserversExtractedVersion } from '../bundled.js'
-import { documentLanguageSupport, documentNodeServer } from '../document-language.js'
+import { documentNodeServer } from '../document-language.js'
 import type { LanguageRecord } from '../record.js'
 import { mergeSettings } from '../settings.js'
 
 /** vscode-json-language-server: a configuration file's outline, syntax and schema diagnostics, formatting. */
-export const jsonSupport: SupportTable = documentLanguageSupport({ files: 'JSON', verb: 'has' }, 'the JSON server', {
+export const jsonSupport: SupportTable = documentSupport({ files: 'JSON', verb: 'has' }, 'the JSON server', {
   hover: true,
   documentSymbols: true,
   diagnostics: true,

@@ -1,6 +1,6 @@
-import type { SupportTable } from '../../policy/profile-operations.js'
+import { documentSupport, notYet, type SupportTable } from '../../policy/profile-operations.js'
 import { bundledServerRecord, langserversExtractedVersion } from '../bundled.js'
-import { documentLanguageSupport, inertNodeServer, notYet } from '../document-language.js'
+import { inertNodeServer } from '../document-language.js'
 import type { LanguageRecord, SymbolNaming } from '../record.js'
 
 import { serveMarkdownClient } from './client.js'
@@ -9,7 +9,7 @@ import { serveMarkdownClient } from './client.js'
  * vscode-markdown-language-server: a document's headers and link definitions as its outline, links followed to the
  * header or file they name, a header's references across files, broken links.
  */
-export const markdownSupport: SupportTable = documentLanguageSupport({ files: 'Markdown', verb: 'has' }, 'the Markdown server', {
+export const markdownSupport: SupportTable = documentSupport({ files: 'Markdown', verb: 'has' }, 'the Markdown server', {
   definition: true,
   references: true,
   hover: notYet,

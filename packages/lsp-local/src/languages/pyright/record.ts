@@ -4,8 +4,7 @@ import { builtInFactsFor, isWithin } from '@codeseam/lsp'
 
 import { pythonSelectionEnvironment } from '../../policy/python-selection.js'
 import { canonical } from '../../policy/executables.js'
-import type { SupportTable } from '../../policy/profile-operations.js'
-import { codeLanguageSupport, typeHierarchy } from '../code-language.js'
+import { codeSupport, typeHierarchy, type SupportTable } from '../../policy/profile-operations.js'
 import { packageDir } from '../lookup.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { isRecord } from '../settings.js'
@@ -21,7 +20,7 @@ const noTypeHierarchy = { no: 'the server has no type hierarchy' }
 const pyrightCodeActions = { no: 'pyright only offers "create type stub", which no fixture can exercise' }
 
 /** pyright. */
-export const pyrightSupport: SupportTable = codeLanguageSupport({
+export const pyrightSupport: SupportTable = codeSupport({
   implementation: { no: 'pyright has no textDocument/implementation' },
   ...typeHierarchy(noTypeHierarchy),
   inlayHints: { no: 'pyright has no inlay hints' },

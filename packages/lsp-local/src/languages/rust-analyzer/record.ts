@@ -4,8 +4,7 @@ import * as nodePath from 'node:path'
 
 import { builtInFactsFor } from '@codeseam/lsp'
 
-import type { SupportTable } from '../../policy/profile-operations.js'
-import { codeLanguageSupport, typeHierarchy } from '../code-language.js'
+import { codeSupport, typeHierarchy, type SupportTable } from '../../policy/profile-operations.js'
 import { absolutePathEntries, codeseamCacheDir, executablesNamed, probeVersion, toolchainLines } from '../lookup.js'
 import type { HardenContext, LanguageRecord, LibraryRoot, Located } from '../record.js'
 import { mergeSettings } from '../settings.js'
@@ -22,7 +21,7 @@ export function rustAnalyzerCacheRoot(env: Readonly<Record<string, string | unde
 export const rustAnalyzerInstall = `cargo install ra_ap_rust-analyzer --version ${rustAnalyzerVersion} --locked --root ~/.cache/codeseam/rust-analyzer-${rustAnalyzerVersion}`
 
 /** rust-analyzer. */
-export const rustAnalyzerSupport: SupportTable = codeLanguageSupport({
+export const rustAnalyzerSupport: SupportTable = codeSupport({
   ...typeHierarchy({ no: 'rust-analyzer has no type hierarchy' }),
 })
 

@@ -1,8 +1,7 @@
 import * as nodePath from 'node:path'
 
-import type { SupportTable } from '../../policy/profile-operations.js'
+import { documentSupport, type SupportTable } from '../../policy/profile-operations.js'
 import { absolutePathEntries, codeseamCacheDir, executablesNamed } from '../lookup.js'
-import { documentLanguageSupport } from '../document-language.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { mergeSettings, offlineProxy } from '../settings.js'
 
@@ -19,7 +18,7 @@ export const taploInstall = `cargo install taplo-cli --version ${taploVersion} -
 const fromSchemas = { no: 'taplo answers it from JSON schemas, and codeseam loads none (nothing is downloaded)' }
 
 /** taplo: outline, syntax diagnostics, formatting. */
-export const taploSupport: SupportTable = documentLanguageSupport({ files: 'TOML', verb: 'has' }, 'taplo', {
+export const taploSupport: SupportTable = documentSupport({ files: 'TOML', verb: 'has' }, 'taplo', {
   hover: fromSchemas,
   documentSymbols: true,
   diagnostics: true,

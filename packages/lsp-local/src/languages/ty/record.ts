@@ -3,8 +3,7 @@ import * as nodePath from 'node:path'
 
 import { builtInFactsFor } from '@codeseam/lsp'
 
-import type { SupportTable } from '../../policy/profile-operations.js'
-import { codeLanguageSupport } from '../code-language.js'
+import { codeSupport, type SupportTable } from '../../policy/profile-operations.js'
 import { absolutePathEntries, codeseamCacheDir, executablesNamed, probeVersion } from '../lookup.js'
 import type { LanguageRecord, Located } from '../record.js'
 
@@ -23,7 +22,7 @@ const quickFixesUntested = {
 }
 
 /** ty: Astral's type checker; every navigation operation, type hierarchy and inlay hints of its own. */
-export const tySupport: SupportTable = codeLanguageSupport({
+export const tySupport: SupportTable = codeSupport({
   codeActions: quickFixesUntested,
   format: noFormat,
   resolveCodeAction: quickFixesUntested,

@@ -1,8 +1,7 @@
 import * as nodePath from 'node:path'
 import { pathToFileURL } from 'node:url'
 
-import type { SupportTable } from '../../policy/profile-operations.js'
-import { codeLanguageSupport, typeHierarchy } from '../code-language.js'
+import { codeSupport, typeHierarchy, type SupportTable } from '../../policy/profile-operations.js'
 import { packageDir } from '../lookup.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { dropFlag, mergeSettings } from '../settings.js'
@@ -13,7 +12,7 @@ import { typeScriptProjectModel } from './project-model.js'
 const noTypeHierarchy = { no: 'the server has no type hierarchy' }
 
 /** The native TS 7 server (tsgo). */
-export const nativeTypeScriptSupport: SupportTable = codeLanguageSupport({
+export const nativeTypeScriptSupport: SupportTable = codeSupport({
   declaration: { no: 'tsgo does not answer textDocument/declaration' },
   ...typeHierarchy(noTypeHierarchy),
 })

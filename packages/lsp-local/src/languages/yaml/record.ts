@@ -1,6 +1,6 @@
-import type { SupportTable } from '../../policy/profile-operations.js'
+import { documentSupport, type SupportTable } from '../../policy/profile-operations.js'
 import { bundledServerRecord } from '../bundled.js'
-import { documentLanguageSupport, documentNodeServer } from '../document-language.js'
+import { documentNodeServer } from '../document-language.js'
 import type { LanguageRecord } from '../record.js'
 import { mergeSettings } from '../settings.js'
 
@@ -8,7 +8,7 @@ import { mergeSettings } from '../settings.js'
 export const yamlServerVersion = '1.25.0'
 
 /** yaml-language-server: outline, syntax (and schema) diagnostics, formatting, anchors. */
-export const yamlSupport: SupportTable = documentLanguageSupport({ files: 'YAML', verb: 'has' }, 'yaml-language-server', {
+export const yamlSupport: SupportTable = documentSupport({ files: 'YAML', verb: 'has' }, 'yaml-language-server', {
   definition: true,
   declaration: { no: 'YAML has no declarations apart from definitions' },
   hover: true,
