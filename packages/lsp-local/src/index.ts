@@ -15,6 +15,8 @@ export {
   pathExecutables,
 } from './languages/index.js'
 export type { BuiltinLanguage } from './languages/index.js'
+export { installSources, installSourceFacts } from './languages/install.js'
+export type { InstallSource, InstallSourceFacts } from './languages/install.js'
 export type { HostConfig, HostOptions, ProfileConfig, ResolvedHostConfig, TrustLevel } from './policy/config.js'
 export { mergeProfiles, readConfigFile, resolveHostConfig } from './policy/config.js'
 export { minimalEnvironment } from './policy/environment.js'

@@ -35,7 +35,7 @@ describe('bundled built-in servers', () => {
     // the machine (PATH, Go's bin, a cargo root) never is.
     for (const builtin of await builtinProfiles()) {
       const record = languageRecords.find((r) => r.id === builtin.id)
-      if (record?.install.source === 'dependency')
+      if (record !== undefined && 'dependency' in record.install)
         expect(builtin.bundled === true || builtin.unavailable !== undefined, builtin.id).toBe(true)
       else expect(builtin.bundled, builtin.id).toBeUndefined()
     }

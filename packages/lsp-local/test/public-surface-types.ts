@@ -5,6 +5,8 @@ export type {
   BuiltinLanguage,
   HostConfig,
   HostOptions,
+  InstallSource,
+  InstallSourceFacts,
   LocalHost,
   OpenWorkspaceOptions,
   ProfileConfig,

@@ -15,6 +15,8 @@ const publicValues = [
   'clangdOperationsFor',
   'createLocalHost',
   'findOnPath',
+  'installSourceFacts',
+  'installSources',
   'mergeProfiles',
   'minimalEnvironment',
   'nativeTypeScriptOperations',

@@ -47,7 +47,7 @@ export function bundledServerRecord(
 ): Pick<LanguageRecord, 'locate' | 'install' | 'recognizes'> {
   return {
     locate: async () => bundledNodeServer(packageName, script),
-    install: { command: 'pnpm install', source: 'dependency' },
+    install: { dependency: packageName, bin: [binName] },
     recognizes: (command, args) => runsBundled(command, args, packageName, binName),
   }
 }

@@ -3,6 +3,7 @@ import { lspOperations } from '@codeseam/lsp'
 import { supportedOperations } from '../policy/profile-operations.js'
 
 import { languageRecords } from './index.js'
+import { installRecipe, installSourceFacts } from './install.js'
 import type { LanguageRecord } from './record.js'
 
 /*
@@ -17,8 +18,9 @@ function extensionsOf(record: LanguageRecord): string {
 }
 
 function installOf(record: LanguageRecord): string {
-  if (record.install.source === 'dependency') return 'an npm dependency of @codeseam/lsp-local (installed with it)'
-  return `\`${record.install.command}\`${record.install.lands === undefined ? '' : `; lands in ${record.install.lands}`}`
+  const install = installRecipe(record.id, record.install)
+  if (install.source === 'dependency') return 'an npm dependency of @codeseam/lsp-local (installed with it)'
+  return `\`${install.command}\`${install.lands === undefined ? '' : `; lands in ${install.lands}`}`
 }
 
 /** What a record's server answers, in words: "every operation except …". */
@@ -57,23 +59,14 @@ export function profileTable(records: ReadonlyArray<LanguageRecord> = languageRe
   ].join('\n')
 }
 
-const sourceNames = {
-  dependency: 'npm (ships with codeseam)',
-  npm: 'the npm registry',
-  pypi: 'PyPI',
-  go: 'the Go module proxy',
-  cargo: 'crates.io',
-  apt: 'Debian (needs root)',
-}
-
 /** docs/cli.md's table of what `codeseam install` runs for each built-in language. */
 export function installTable(records: ReadonlyArray<LanguageRecord> = languageRecords): string {
   return [
     '| id | language | from | `codeseam install ID` runs |',
     '|---|---|---|---|',
-    ...records.map(
-      (r) =>
-        `| \`${r.id}\` | ${cell(r.language)} | ${sourceNames[r.install.source]} | ${r.install.source === 'dependency' ? 'nothing: reinstall codeseam' : `\`${cell(r.install.command)}\``} |`,
-    ),
+    ...records.map((r) => {
+      const install = installRecipe(r.id, r.install)
+      return `| \`${r.id}\` | ${cell(r.language)} | ${installSourceFacts[install.source].name} | ${install.source === 'dependency' ? 'nothing: reinstall codeseam' : `\`${cell(install.command)}\``} |`
+    }),
   ].join('\n')
 }

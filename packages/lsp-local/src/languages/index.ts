@@ -16,6 +16,7 @@ import { htmlRecord } from './html/record.js'
 import { jsonRecord } from './json/record.js'
 import { markdownRecord } from './markdown/record.js'
 import { pyrightRecord, pyrightSupport } from './pyright/record.js'
+import { installRecipe, packageLabel, type InstallSource } from './install.js'
 import { pathEntriesMatching } from './lookup.js'
 import type { LanguageRecord, Located } from './record.js'
 import { rustAnalyzerRecord } from './rust-analyzer/record.js'
@@ -68,7 +69,7 @@ export function profileOf(record: LanguageRecord, located: Located): ServerProfi
     args: [...(located.leadingArgs ?? []), ...profile.args],
     operations: supportedOperations(record.support, major).filter((op) => !located.found || located.lacking?.[op] === undefined),
     readiness: record.readiness,
-    install: record.install.command,
+    install: installRecipe(record.id, record.install).command,
     projectRoot: record.projectRoot ?? 'workspace',
     ...(record.enabled === false ? { enabled: false } : {}),
     ...(located.found ? (located.bundled === true ? { bundled: true } : {}) : { unavailable: located.why }),
@@ -154,9 +155,13 @@ export interface BuiltinLanguage {
   readonly lacking?: Readonly<Partial<Record<LspOperation, string>>>
   /** The exact install command, and where it installs from. */
   readonly install: string
-  readonly installSource: 'dependency' | 'npm' | 'pypi' | 'go' | 'cargo' | 'apt'
+  readonly installSource: InstallSource
   /** Where the install puts the executable, when that is not obvious. */
   readonly installLands?: string
+  /** The package it comes from: a package URL (`pkg:golang/golang.org/x/tools/gopls@v0.23.0`), or `dependency:NAME`. */
+  readonly installPackage: string
+  /** The executables of that package codeseam runs, the server's first. */
+  readonly installBinaries: ReadonlyArray<string>
   readonly enabledByDefault: boolean
 }
 
@@ -166,6 +171,7 @@ export async function builtinLanguages(): Promise<ReadonlyArray<BuiltinLanguage>
     languageRecords.map(async (record) => {
       const located = await record.locate()
       const profile = record.profile(located)
+      const recipe = installRecipe(record.id, record.install)
       return {
         id: record.id,
         language: record.language,
@@ -182,9 +188,11 @@ export async function builtinLanguages(): Promise<ReadonlyArray<BuiltinLanguage>
               ...(located.lacking === undefined ? {} : { lacking: located.lacking }),
             }
           : { why: located.why }),
-        install: record.install.command,
-        installSource: record.install.source,
-        ...(record.install.lands === undefined ? {} : { installLands: record.install.lands }),
+        install: recipe.command,
+        installSource: recipe.source,
+        ...(recipe.lands === undefined ? {} : { installLands: recipe.lands }),
+        installPackage: packageLabel(record.install),
+        installBinaries: record.install.bin,
         enabledByDefault: record.enabled !== false,
       }
     }),

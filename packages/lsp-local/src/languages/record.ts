@@ -7,6 +7,7 @@ import type { ProjectRootRule, ReadinessRule, ServerProfile } from '../policy/pr
 import type { ConfigWatch, ProjectModel } from './project-model.js'
 
 export type { ConfigWatch } from './project-model.js'
+import type { ServerPackage } from './install.js'
 
 /*
  * One record per built-in language server: everything codeseam knows about it, in one folder
@@ -44,16 +45,6 @@ export type Located =
       readonly command: string
       readonly leadingArgs?: ReadonlyArray<string>
     }
-
-/** How a missing server is installed: the exact command a person runs. */
-export interface InstallRecipe {
-  /** One shell command, copied into error messages, `code_status` and docs verbatim. */
-  readonly command: string
-  /** Where it comes from: this package's own npm dependencies, the npm registry, PyPI, the Go module proxy, crates.io or Debian. */
-  readonly source: 'dependency' | 'npm' | 'pypi' | 'go' | 'cargo' | 'apt'
-  /** Where the installed executable lands, when that is not on PATH by default. */
-  readonly lands?: string
-}
 
 /** The draft spawn plan an untrusted root's rule hardens in place. */
 export interface DraftPlan {
@@ -159,8 +150,11 @@ export interface LanguageRecord {
   readonly support: SupportTable
   /** Finds the executable without running anything the workspace chose. */
   locate(): Promise<Located>
-  /** The exact install command shown when the executable is missing. */
-  readonly install: InstallRecipe
+  /**
+   * The package its server comes from and the executables it provides (install.ts derives from it the exact install
+   * command shown when the executable is missing, where it lands, and the folders a lookup searches).
+   */
+  readonly install: ServerPackage
   /** Whether a user profile's command line is this server (a user profile for a known server takes its record). */
   recognizes(command: string, args: ReadonlyArray<string>): boolean
   /** The profile, given what the lookup found. */

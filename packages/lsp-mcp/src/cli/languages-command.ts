@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { parseArgs } from 'node:util'
 
-import { builtinLanguages, type BuiltinLanguage } from '@codeseam/lsp-local'
+import { builtinLanguages, installSourceFacts, type BuiltinLanguage } from '@codeseam/lsp-local'
 
 import { serverInfo } from '../server-info.js'
 import { parseError, UsageError } from './arguments.js'
@@ -14,9 +14,12 @@ import type { CliIo } from './io.js'
  * installed at query time, only when `codeseam install` is typed.
  */
 
+/** Whether a server is installed with codeseam itself (one of its npm dependencies): nothing of its own to run. */
+const shipsWithCodeseam = (language: BuiltinLanguage): boolean => installSourceFacts[language.installSource].installedBy === 'codeseam'
+
 /** What `codeseam doctor` and a missing server's error tell the user to run. */
 export function installAdvice(language: BuiltinLanguage): string {
-  return language.installSource === 'dependency'
+  return shipsWithCodeseam(language)
     ? `it ships with @codeseam/lsp-local (an npm dependency): reinstall codeseam (in a clone of codeseam: pnpm install)`
     : `codeseam install ${language.id}   (runs: ${language.install})`
 }
@@ -90,7 +93,7 @@ export async function runDoctor(args: ReadonlyArray<string>, io: CliIo): Promise
 /** The records a name on `codeseam install`'s command line means: a record id, else a language's name (`go`, `rust`, `c++`). */
 export function languagesNamed(name: string, languages: ReadonlyArray<BuiltinLanguage>): ReadonlyArray<BuiltinLanguage> {
   const wanted = name.toLowerCase()
-  if (wanted === 'all') return languages.filter((l) => l.installSource !== 'dependency' && l.enabledByDefault)
+  if (wanted === 'all') return languages.filter((l) => !shipsWithCodeseam(l) && l.enabledByDefault)
   const byId = languages.filter((l) => l.id === wanted)
   if (byId.length > 0) return byId
   const byLanguage = languages.filter((l) =>
@@ -145,7 +148,7 @@ export async function runInstall(args: ReadonlyArray<string>, io: CliIo): Promis
       io.stdout.write(`${language.id}: already installed: ${where(language)}\n`)
       continue
     }
-    if (language.installSource === 'dependency') {
+    if (shipsWithCodeseam(language)) {
       failed++
       io.stderr.write(`${language.id}: missing (${language.why ?? 'not found'}); ${installAdvice(language)}\n`)
       continue

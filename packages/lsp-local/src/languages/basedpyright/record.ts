@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
 import type { SupportTable } from '../../policy/profile-operations.js'
-import { absolutePathEntries, codeseamCacheDir, executablesNamed } from '../lookup.js'
+import { installRecipe, installedFolders, type ServerPackage } from '../install.js'
+import { absolutePathEntries, executablesNamed } from '../lookup.js'
 import { pyrightRecord, pyrightSupport } from '../pyright/record.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { isRecord, mergeSettings } from '../settings.js'
@@ -10,17 +11,16 @@ import { isRecord, mergeSettings } from '../settings.js'
 /** The basedpyright release `codeseam install basedpyright` puts in codeseam's cache (npm). */
 export const basedPyrightVersion = '1.40.1'
 
-export function basedPyrightCacheRoot(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  return codeseamCacheDir(`basedpyright-${basedPyrightVersion}`, env)
-}
+/** basedpyright from the npm registry, into codeseam's cache; its language server script runs with this Node.js. */
+export const basedPyrightPackage: ServerPackage = { purl: `pkg:npm/basedpyright@${basedPyrightVersion}`, bin: ['basedpyright-langserver'] }
 
-export const basedPyrightInstall = `npm install --prefix ~/.cache/codeseam/basedpyright-${basedPyrightVersion} --no-audit --no-fund -E basedpyright@${basedPyrightVersion}`
+export const basedPyrightInstall = installRecipe('basedpyright', basedPyrightPackage).command
 
 /** basedpyright: pyright's answers, plus inlay hints (inferred variable, return and call-argument types) and implementations. */
 export const basedPyrightSupport: SupportTable = { ...pyrightSupport, implementation: true, inlayHints: true }
 
 async function locateBasedPyright(): Promise<Located> {
-  const script = nodePath.join(basedPyrightCacheRoot(), 'node_modules', 'basedpyright', 'langserver.index.js')
+  const script = nodePath.join(...installedFolders('basedpyright', basedPyrightPackage), 'langserver.index.js')
   if (existsSync(script)) return { found: true, command: process.execPath, leadingArgs: [script], version: basedPyrightVersion }
   const [onPath] = executablesNamed('basedpyright-langserver', absolutePathEntries())
   if (onPath !== undefined) return { found: true, command: onPath }
@@ -53,11 +53,7 @@ export const basedPyrightRecord: LanguageRecord = {
   server: `basedpyright (npm \`basedpyright\` ${basedPyrightVersion}), with ruff beside it`,
   support: basedPyrightSupport,
   locate: locateBasedPyright,
-  install: {
-    command: basedPyrightInstall,
-    source: 'npm',
-    lands: `~/.cache/codeseam/basedpyright-${basedPyrightVersion}/node_modules/basedpyright, found there without PATH`,
-  },
+  install: basedPyrightPackage,
   recognizes: (command, args) => {
     const script = args.find((a) => !a.startsWith('-')) ?? ''
     return nodePath.basename(command) === 'basedpyright-langserver' || /basedpyright[\\/]langserver\.index\.js$/.test(script)

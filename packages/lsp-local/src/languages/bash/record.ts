@@ -53,7 +53,7 @@ export const bashRecord: LanguageRecord = {
   server: `bash-language-server (npm, ${bashServerVersion}), with ShellCheck and shfmt when installed`,
   support: bashSupport,
   locate: async () => locateBash(),
-  install: { command: 'pnpm install', source: 'dependency' },
+  install: { dependency: 'bash-language-server', bin: ['bash-language-server'] },
   recognizes: (command, args) => runsBundled(command, args, 'bash-language-server', 'cli.js') || command.endsWith('bash-language-server'),
   profile: () => {
     const { shellcheck, shfmt } = helpers()

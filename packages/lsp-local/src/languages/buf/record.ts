@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
 import { documentSupport, notYet, type SupportTable } from '../../policy/profile-operations.js'
-import { goBinDirectories } from '../gopls/record.js'
-import { absolutePathEntries, executablesNamed, probeVersion } from '../lookup.js'
+import { goBinDirectories, installRecipe, installedCandidates, type ServerPackage } from '../install.js'
+import { probeVersion } from '../lookup.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { offlineProxy } from '../settings.js'
 import { configWalkLimit, walkTree } from '../tree-walk.js'
@@ -11,7 +11,10 @@ import { configWalkLimit, walkTree } from '../tree-walk.js'
 /** The buf release codeseam installs from the Go module proxy; its `buf lsp serve` is the protobuf server. */
 export const bufVersion = 'v1.75.0'
 
-export const bufInstall = `go install github.com/bufbuild/buf/cmd/buf@${bufVersion}`
+/** buf from the Go module proxy, into Go's bin folder. */
+export const bufPackage: ServerPackage = { purl: `pkg:golang/github.com/bufbuild/buf/cmd/buf@${bufVersion}`, bin: ['buf'] }
+
+export const bufInstall = installRecipe('buf', bufPackage).command
 
 /** buf's language server: outline, definitions and references of messages, compile and lint diagnostics, `buf format`. */
 export const bufSupport: SupportTable = documentSupport({ files: 'protobuf files', verb: 'have' }, "buf's server", {
@@ -35,9 +38,8 @@ function bufVersionOf(executable: string): Promise<string | undefined> {
 }
 
 async function locateBuf(): Promise<Located> {
-  const candidates = [...executablesNamed('buf', absolutePathEntries()), ...executablesNamed('buf', goBinDirectories())]
   const tried: string[] = []
-  for (const candidate of [...new Set(candidates)]) {
+  for (const candidate of installedCandidates('buf', bufPackage)) {
     const version = await bufVersionOf(candidate)
     if (version !== undefined) return { found: true, command: candidate, version }
     tried.push(candidate)
@@ -75,7 +77,7 @@ export const bufRecord: LanguageRecord = {
   server: `buf ${bufVersion} (\`buf lsp serve\`)`,
   support: bufSupport,
   locate: locateBuf,
-  install: { command: bufInstall, source: 'go', lands: '$(go env GOPATH)/bin (usually ~/go/bin), found there without PATH' },
+  install: bufPackage,
   recognizes: (command, args) => nodePath.basename(command) === 'buf' && args.includes('lsp'),
   profile: () => ({
     args: ['lsp', 'serve', '--log-format', 'text'],

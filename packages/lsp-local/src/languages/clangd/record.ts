@@ -3,6 +3,7 @@ import * as nodePath from 'node:path'
 import { builtInFactsFor } from '@codeseam/lsp'
 
 import { codeSupport, typeHierarchy, type SupportTable } from '../../policy/profile-operations.js'
+import { installRecipe, type ServerPackage } from '../install.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { dropFlag } from '../settings.js'
 import { profileExtensions } from '../../policy/files.js'
@@ -19,9 +20,11 @@ export const clangdSupport: SupportTable = codeSupport({
   inlayHints: { since: 16, why: 'standard inlay hints came in clangd 16' },
 })
 
+/** clangd from Debian: clangd-19 installs /usr/bin/clangd-19. */
+const clangdPackage: ServerPackage = { purl: 'pkg:deb/debian/clangd-19', bin: ['clangd'] }
+
 /** Why the clangd profile cannot run, and what to install. */
-export const clangdUnavailable =
-  'neither clangd nor clangd-NN is on PATH: install it (e.g. `apt-get install -y clangd-19`; type hierarchy needs clangd 17 or newer) to get C/C++ support'
+export const clangdUnavailable = `neither clangd nor clangd-NN is on PATH: install it (e.g. \`${installRecipe('clangd', clangdPackage).command}\`; type hierarchy needs clangd 17 or newer) to get C/C++ support`
 
 export const clangdRecord: LanguageRecord = {
   id: 'clangd',
@@ -34,7 +37,7 @@ export const clangdRecord: LanguageRecord = {
     const major = await clangdMajor(clangd)
     return { found: true, command: clangd, ...(major === undefined ? {} : { major, version: String(major) }) }
   },
-  install: { command: 'apt-get install -y clangd-19', source: 'apt' },
+  install: clangdPackage,
   recognizes: (command) => /^clangd(-\d+)?$/.test(nodePath.basename(command)),
   profile: () => ({
     args: ['--background-index=false', '--log=error'],

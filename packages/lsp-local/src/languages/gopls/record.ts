@@ -1,10 +1,10 @@
-import { homedir } from 'node:os'
 import * as nodePath from 'node:path'
 
 import { builtInFactsFor } from '@codeseam/lsp'
 
 import { codeSupport, typeHierarchy, type SupportTable } from '../../policy/profile-operations.js'
-import { absolutePathEntries, executablesNamed, probeVersion } from '../lookup.js'
+import { goBinDirectories, installRecipe, installedCandidates, type ServerPackage } from '../install.js'
+import { probeVersion } from '../lookup.js'
 import type { LanguageRecord, Located, SymbolNaming } from '../record.js'
 import { mergeSettings } from '../settings.js'
 import { goPackagesProjectModel } from './project-model.js'
@@ -20,14 +20,6 @@ export const goplsSupport: SupportTable = codeSupport({
   declaration: { no: 'gopls has no textDocument/declaration (a Go name has one declaration: use definition)' },
   ...typeHierarchy(noTypeHierarchy),
 })
-
-/** Where `go install` puts binaries: $GOBIN, else each $GOPATH entry's bin, else ~/go/bin (without running go). */
-export function goBinDirectories(env: Readonly<Record<string, string | undefined>> = process.env): string[] {
-  if (env['GOBIN'] !== undefined && env['GOBIN'] !== '') return [env['GOBIN']]
-  const gopath =
-    env['GOPATH'] !== undefined && env['GOPATH'] !== '' ? env['GOPATH'].split(nodePath.delimiter) : [nodePath.join(homedir(), 'go')]
-  return gopath.filter((dir) => nodePath.isAbsolute(dir)).map((dir) => nodePath.join(dir, 'bin'))
-}
 
 /** `gopls version` (see probeVersion). */
 function goplsVersionOf(executable: string): Promise<string | undefined> {
@@ -118,7 +110,10 @@ export const goplsSymbolName: SymbolNaming = (label) => {
   return method === null ? undefined : { name: method[2] ?? label, containerName: method[1] ?? '' }
 }
 
-export const goplsInstall = `go install golang.org/x/tools/gopls@${goplsVersion}`
+/** gopls from the Go module proxy, into Go's bin folder. */
+export const goplsPackage: ServerPackage = { purl: `pkg:golang/golang.org/x/tools/gopls@${goplsVersion}`, bin: ['gopls'] }
+
+export const goplsInstall = installRecipe('gopls', goplsPackage).command
 
 export const goplsRecord: LanguageRecord = {
   id: 'gopls',
@@ -126,9 +121,8 @@ export const goplsRecord: LanguageRecord = {
   server: `gopls ${goplsVersion}`,
   support: goplsSupport,
   async locate(): Promise<Located> {
-    const candidates = [...executablesNamed('gopls', absolutePathEntries()), ...executablesNamed('gopls', goBinDirectories())]
     const tried: string[] = []
-    for (const candidate of [...new Set(candidates)]) {
+    for (const candidate of installedCandidates('gopls', goplsPackage)) {
       const version = await goplsVersionOf(candidate)
       if (version !== undefined) return { found: true, command: candidate, version }
       tried.push(candidate)
@@ -139,7 +133,7 @@ export const goplsRecord: LanguageRecord = {
         : `${tried.join(', ')} did not answer \`gopls version\` (not a working gopls)`
     return { found: false, command: 'gopls', why: `${why}: install it with \`${goplsInstall}\` (Go 1.26)` }
   },
-  install: { command: goplsInstall, source: 'go', lands: '$(go env GOPATH)/bin (usually ~/go/bin), found there without PATH' },
+  install: goplsPackage,
   recognizes: (command) => nodePath.basename(command) === 'gopls',
   libraries: goLibraryRoots,
   symbolName: goplsSymbolName,

@@ -41,7 +41,7 @@ export const pyrightRecord: LanguageRecord = {
       ? { found: false, command: process.execPath, leadingArgs: [script], why: missingDependency('pyright') }
       : { found: true, command: process.execPath, leadingArgs: [script], bundled: true }
   },
-  install: { command: 'pnpm install', source: 'dependency' },
+  install: { dependency: 'pyright', bin: ['pyright-langserver'] },
   recognizes: (command, args) => {
     const script = args.find((a) => !a.startsWith('-')) ?? ''
     // basedpyright's own scripts are its record's (it ships a `pyright-langserver` alias too).

@@ -5,7 +5,8 @@ import * as nodePath from 'node:path'
 import { builtInFactsFor } from '@codeseam/lsp'
 
 import { codeSupport, typeHierarchy, type SupportTable } from '../../policy/profile-operations.js'
-import { absolutePathEntries, codeseamCacheDir, executablesNamed, probeVersion, toolchainLines } from '../lookup.js'
+import { installRecipe, installRoot, installedCandidates, type ServerPackage } from '../install.js'
+import { probeVersion, toolchainLines } from '../lookup.js'
 import type { HardenContext, LanguageRecord, LibraryRoot, Located } from '../record.js'
 import { mergeSettings } from '../settings.js'
 import { configWalkLimit, judgeRustConfigs, statPrint, userSysroot, type RustConfigJudgement } from './untrusted.js'
@@ -15,10 +16,13 @@ export const rustAnalyzerVersion = '0.0.348'
 
 /** Where the project's own install script puts it: outside any clone, so every checkout on the machine reuses one build. */
 export function rustAnalyzerCacheRoot(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  return codeseamCacheDir(`rust-analyzer-${rustAnalyzerVersion}`, env)
+  return installRoot('rust-analyzer', rustAnalyzerPackage, env)
 }
 
-export const rustAnalyzerInstall = `cargo install ra_ap_rust-analyzer --version ${rustAnalyzerVersion} --locked --root ~/.cache/codeseam/rust-analyzer-${rustAnalyzerVersion}`
+/** rust-analyzer from crates.io, built into codeseam's cache. */
+export const rustAnalyzerPackage: ServerPackage = { purl: `pkg:cargo/ra_ap_rust-analyzer@${rustAnalyzerVersion}`, bin: ['rust-analyzer'] }
+
+export const rustAnalyzerInstall = installRecipe('rust-analyzer', rustAnalyzerPackage).command
 
 /** rust-analyzer. */
 export const rustAnalyzerSupport: SupportTable = codeSupport({
@@ -91,12 +95,8 @@ export const rustAnalyzerRecord: LanguageRecord = {
   server: `rust-analyzer (crates.io \`ra_ap_rust-analyzer\` ${rustAnalyzerVersion})`,
   support: rustAnalyzerSupport,
   async locate(): Promise<Located> {
-    const candidates = [
-      ...executablesNamed('rust-analyzer', absolutePathEntries()),
-      ...executablesNamed('rust-analyzer', [nodePath.join(rustAnalyzerCacheRoot(), 'bin')]),
-    ]
     const stand: string[] = []
-    for (const candidate of [...new Set(candidates)]) {
+    for (const candidate of installedCandidates('rust-analyzer', rustAnalyzerPackage)) {
       const version = await rustAnalyzerVersionOf(candidate)
       // A build from crates.io reports 0.0.0 (no release tag): ours is the pinned crate version.
       const ours = version === '0.0.0' && candidate.startsWith(rustAnalyzerCacheRoot())
@@ -113,11 +113,7 @@ export const rustAnalyzerRecord: LanguageRecord = {
       why: `${why}: build it with \`${rustAnalyzerInstall}\` (about 12 minutes on 2 cores, once per machine)`,
     }
   },
-  install: {
-    command: rustAnalyzerInstall,
-    source: 'cargo',
-    lands: `~/.cache/codeseam/rust-analyzer-${rustAnalyzerVersion}/bin, found there without PATH`,
-  },
+  install: rustAnalyzerPackage,
   recognizes: (command) => nodePath.basename(command) === 'rust-analyzer',
   libraries: rustLibraryRoots,
   profile: () => ({

@@ -1,19 +1,22 @@
 import * as nodePath from 'node:path'
 
 import { documentSupport, type SupportTable } from '../../policy/profile-operations.js'
-import { absolutePathEntries, codeseamCacheDir, executablesNamed } from '../lookup.js'
+import { installRecipe, installRoot, installedCandidates, installedFolders, type ServerPackage } from '../install.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { mergeSettings, offlineProxy } from '../settings.js'
 
 /** The taplo release codeseam builds: crates.io's `taplo-cli`, whose default features include the language server. */
 export const taploVersion = '0.10.0'
 
-/** Where `codeseam install taplo` puts it: outside any clone, one build per machine. */
+/** taplo from crates.io, built into codeseam's cache: outside any clone, one build per machine. */
+export const taploPackage: ServerPackage = { purl: `pkg:cargo/taplo-cli@${taploVersion}`, bin: ['taplo'] }
+
+/** Where `codeseam install taplo` puts it. */
 export function taploCacheRoot(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  return codeseamCacheDir(`taplo-${taploVersion}`, env)
+  return installRoot('taplo', taploPackage, env)
 }
 
-export const taploInstall = `cargo install taplo-cli --version ${taploVersion} --locked --root ~/.cache/codeseam/taplo-${taploVersion}`
+export const taploInstall = installRecipe('taplo', taploPackage).command
 
 const fromSchemas = { no: 'taplo answers it from JSON schemas, and codeseam loads none (nothing is downloaded)' }
 
@@ -30,17 +33,14 @@ export const taploSupport: SupportTable = documentSupport({ files: 'TOML', verb:
 })
 
 async function locateTaplo(): Promise<Located> {
-  const [found] = [
-    ...executablesNamed('taplo', absolutePathEntries()),
-    ...executablesNamed('taplo', [nodePath.join(taploCacheRoot(), 'bin')]),
-  ]
+  const [found] = installedCandidates('taplo', taploPackage)
   if (found !== undefined) {
     return { found: true, command: found, ...(found.startsWith(taploCacheRoot()) ? { version: taploVersion } : {}) }
   }
   return {
     found: false,
     command: 'taplo',
-    why: `taplo is neither on PATH nor in ${nodePath.join(taploCacheRoot(), 'bin')}: build it with \`${taploInstall}\` (a few minutes, once per machine)`,
+    why: `taplo is neither on PATH nor in ${installedFolders('taplo', taploPackage).join(', ')}: build it with \`${taploInstall}\` (a few minutes, once per machine)`,
   }
 }
 
@@ -50,7 +50,7 @@ export const taploRecord: LanguageRecord = {
   server: `taplo (crates.io \`taplo-cli\` ${taploVersion})`,
   support: taploSupport,
   locate: locateTaplo,
-  install: { command: taploInstall, source: 'cargo', lands: `~/.cache/codeseam/taplo-${taploVersion}/bin, found there without PATH` },
+  install: taploPackage,
   recognizes: (command, args) => nodePath.basename(command) === 'taplo' && args.includes('lsp'),
   profile: () => ({
     args: ['lsp', 'stdio'],

@@ -4,17 +4,17 @@ import * as nodePath from 'node:path'
 import { builtInFactsFor } from '@codeseam/lsp'
 
 import { codeSupport, type SupportTable } from '../../policy/profile-operations.js'
-import { absolutePathEntries, codeseamCacheDir, executablesNamed, probeVersion } from '../lookup.js'
+import { installRecipe, installedFolders, type ServerPackage } from '../install.js'
+import { absolutePathEntries, executablesNamed, probeVersion } from '../lookup.js'
 import type { LanguageRecord, Located } from '../record.js'
 
 /** The ty release `codeseam install ty` puts in codeseam's cache (PyPI, a single native binary). */
 export const tyVersion = '1.0.0'
 
-export function tyCacheRoot(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  return codeseamCacheDir(`ty-${tyVersion}`, env)
-}
+/** ty from PyPI, into codeseam's cache. */
+export const tyPackage: ServerPackage = { purl: `pkg:pypi/ty@${tyVersion}`, bin: ['ty'] }
 
-export const tyInstall = `python3 -m pip install --no-deps --target ~/.cache/codeseam/ty-${tyVersion} ty==${tyVersion}`
+export const tyInstall = installRecipe('ty', tyPackage).command
 
 const noFormat = { no: 'ty does not format (ruff, beside it, does)' }
 const quickFixesUntested = {
@@ -29,7 +29,7 @@ export const tySupport: SupportTable = codeSupport({
 })
 
 async function locateTy(): Promise<Located> {
-  const cached = nodePath.join(tyCacheRoot(), 'bin', 'ty')
+  const cached = nodePath.join(...installedFolders('ty', tyPackage), 'ty')
   if (existsSync(cached)) return { found: true, command: cached, version: tyVersion }
   // A `ty` on PATH is ty only if it says so (`ty 1.0.0`).
   for (const candidate of executablesNamed('ty', absolutePathEntries())) {
@@ -54,7 +54,7 @@ export const tyRecord: LanguageRecord = {
   server: `ty (PyPI \`ty\` ${tyVersion}), with ruff beside it`,
   support: tySupport,
   locate: locateTy,
-  install: { command: tyInstall, source: 'pypi', lands: `~/.cache/codeseam/ty-${tyVersion}/bin, found there without PATH` },
+  install: tyPackage,
   recognizes: (command, args) => nodePath.basename(command) === 'ty' && args[0] === 'server',
   profile: () => ({
     args: ['server'],

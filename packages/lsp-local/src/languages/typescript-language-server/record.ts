@@ -34,7 +34,7 @@ export const typeScriptLanguageServerRecord: LanguageRecord = {
       bundled: true,
     }
   },
-  install: { command: 'pnpm install', source: 'dependency' },
+  install: { dependency: 'typescript-language-server', bin: ['typescript-language-server'] },
   recognizes: (command, args) => {
     const script = args.find((a) => !a.startsWith('-')) ?? ''
     return nodePath.basename(command) === 'typescript-language-server' || /typescript-language-server[\\/]lib[\\/]cli\.mjs$/.test(script)

@@ -48,7 +48,7 @@ export const typeScriptRecord: LanguageRecord = {
       ? { found: false, command: 'tsc', why: missingDependency('typescript-native (npm:typescript@7.0.2)') }
       : { found: true, command: exe, bundled: true }
   },
-  install: { command: 'pnpm install', source: 'dependency' },
+  install: { dependency: 'typescript-native', bin: ['tsc'] },
   recognizes: (command, args) => ['tsc', 'tsgo'].includes(nodePath.basename(command)) && args.includes('--lsp'),
   profile: () => ({
     args: ['--lsp', '--stdio'],

@@ -1,0 +1,59 @@
+import { expect, test } from 'vitest'
+
+import { languageRecords } from '../src/languages/index.js'
+import { installRecipe, installSourceFacts, installSources, parsePackage } from '../src/languages/install.js'
+
+/*
+ * Install as data: each record states a package URL and its binaries, and install.ts derives the command people are
+ * shown (error messages, `codeseam doctor`, docs/cli.md). The commands are pinned here, written out by hand, so a
+ * change to the derivation that changes what users run fails.
+ */
+const commands: Readonly<Record<string, string>> = {
+  typescript: 'pnpm install',
+  'typescript-language-server': 'pnpm install',
+  pyright: 'pnpm install',
+  basedpyright: 'npm install --prefix ~/.cache/codeseam/basedpyright-1.40.1 --no-audit --no-fund -E basedpyright@1.40.1',
+  ty: 'python3 -m pip install --no-deps --target ~/.cache/codeseam/ty-1.0.0 ty==1.0.0',
+  gopls: 'go install golang.org/x/tools/gopls@v0.23.0',
+  'rust-analyzer': 'cargo install ra_ap_rust-analyzer --version 0.0.348 --locked --root ~/.cache/codeseam/rust-analyzer-0.0.348',
+  clangd: 'apt-get install -y clangd-19',
+  yaml: 'pnpm install',
+  json: 'pnpm install',
+  css: 'pnpm install',
+  html: 'pnpm install',
+  markdown: 'pnpm install',
+  bash: 'pnpm install',
+  dockerfile: 'pnpm install',
+  taplo: 'cargo install taplo-cli --version 0.10.0 --locked --root ~/.cache/codeseam/taplo-0.10.0',
+  buf: 'go install github.com/bufbuild/buf/cmd/buf@v1.75.0',
+}
+
+const lands: Readonly<Record<string, string>> = {
+  basedpyright: '~/.cache/codeseam/basedpyright-1.40.1/node_modules/basedpyright, found there without PATH',
+  ty: '~/.cache/codeseam/ty-1.0.0/bin, found there without PATH',
+  gopls: '$(go env GOPATH)/bin (usually ~/go/bin), found there without PATH',
+  'rust-analyzer': '~/.cache/codeseam/rust-analyzer-0.0.348/bin, found there without PATH',
+  taplo: '~/.cache/codeseam/taplo-0.10.0/bin, found there without PATH',
+  buf: '$(go env GOPATH)/bin (usually ~/go/bin), found there without PATH',
+}
+
+test('each record’s install command and landing place, derived from its package, are the ones users are shown', () => {
+  expect(Object.fromEntries(languageRecords.map((r) => [r.id, installRecipe(r.id, r.install).command]))).toEqual(commands)
+  for (const record of languageRecords) expect(installRecipe(record.id, record.install).lands, record.id).toBe(lands[record.id])
+})
+
+test('package URLs are read into source, name and version; another kind is refused', () => {
+  expect(parsePackage({ purl: 'pkg:golang/golang.org/x/tools/gopls@v0.23.0', bin: ['gopls'] })).toEqual({
+    source: 'go',
+    name: 'golang.org/x/tools/gopls',
+    version: 'v0.23.0',
+  })
+  expect(parsePackage({ purl: 'pkg:deb/debian/clangd-19', bin: ['clangd'] })).toEqual({ source: 'apt', name: 'clangd-19' })
+  expect(parsePackage({ dependency: 'pyright', bin: ['pyright-langserver'] })).toEqual({ source: 'dependency', name: 'pyright' })
+  expect(() => parsePackage({ purl: 'pkg:gem/solargraph@1' as 'pkg:npm/x@1', bin: ['solargraph'] })).toThrow(/not a package URL/)
+})
+
+test('the install sources are listed once, each with its facts', () => {
+  expect(Object.keys(installSourceFacts).sort()).toEqual([...installSources].sort())
+  expect(installSources.filter((s) => installSourceFacts[s].installedBy === 'user')).toEqual(['npm', 'pypi', 'go', 'cargo'])
+})

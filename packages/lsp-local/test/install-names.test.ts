@@ -1,0 +1,125 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import * as nodePath from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+import ts from 'typescript'
+import { expect, test } from 'vitest'
+
+import { languageRecords } from '../src/languages/index.js'
+import { packageNames } from '../src/languages/install.js'
+
+/*
+ * Issue 47: no server executable or install package name of a record appears in a string of packages/*\/src outside
+ * that record's folder. The names come from the records' own install data (their binaries and package names), so
+ * there is no list of plain words to keep. A name is matched as a whole word of a string — a string's words are
+ * split at spaces, quotes, punctuation, path separators and `@` — never inside another word: `ty` is not found in
+ * `type`, nor `buf` in `buffer`.
+ */
+
+const packages = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), '..', '..')
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = nodePath.join(dir, entry.name)
+    if (entry.isDirectory()) return sourceFiles(path)
+    return entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : []
+  })
+}
+
+/** Every string of a file (literals and the literal parts of template strings), with its line. */
+function stringsOf(path: string): Array<{ readonly line: number; readonly text: string }> {
+  const file = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true)
+  const out: Array<{ line: number; text: string }> = []
+  const visit = (node: ts.Node): void => {
+    if (
+      ts.isStringLiteral(node) ||
+      ts.isNoSubstitutionTemplateLiteral(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node)
+    ) {
+      // An import's module specifier names a module, not a server.
+      if (!(ts.isStringLiteral(node) && (ts.isImportDeclaration(node.parent) || ts.isExportDeclaration(node.parent)))) {
+        out.push({ line: file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1, text: node.text })
+      }
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(file)
+  return out
+}
+
+/** The words of a string: split at white space, quotes, punctuation, path separators and `@` (a version). */
+const wordsOf = (text: string): string[] => text.split(/[\s`'"(),;:=<>|{}[\]/\\@*!?]+|\.(?=\s|$)/).filter((word) => word !== '')
+
+/** Name → the records whose install data gives it (vscode-langservers-extracted is four records' package). */
+const owners = new Map<string, string[]>()
+for (const record of languageRecords) {
+  for (const name of packageNames(record.install)) owners.set(name, [...(owners.get(name) ?? []), record.id])
+}
+
+/**
+ * To be moved: names found outside their record today, each to go into its record (a field or a hook) and then
+ * leave this list. Entries as `file:line name`. The test fails when a new one appears and when a listed one is gone
+ * (delete it here then), so the list only shrinks.
+ */
+const toBeMoved = [
+  // Server-named project loading (`loadAllProjects: 'pyright'`): policy/ and workspace/ are being moved into record
+  // hooks (issue 47, item 1) by another change.
+  'lsp-local/src/policy/profiles.ts:95 pyright',
+  'lsp-local/src/workspace/project-loader.ts:91 pyright',
+  // Docs notes of the alternatives, naming the default server they replace.
+  'lsp-local/src/languages/basedpyright/record.ts:79 pyright',
+  'lsp-local/src/languages/ty/record.ts:83 pyright',
+  // The seam's conformance kit: per-server gap reasons, and a fixture's package.json (`"build": "tsc"`); they move
+  // with the provider-neutral language folders of the seam (issue 47, item 4).
+  'lsp/src/testing/records/config.ts:38 tsc',
+  'lsp/src/testing/records/cpp.ts:70 clangd',
+  'lsp/src/testing/records/cpp.ts:72 clangd',
+  'lsp/src/testing/records/rust.ts:68 rust-analyzer',
+  // CLI help examples (`codeseam install gopls`; "a server id (gopls, rust-analyzer, clangd)").
+  'lsp-mcp/src/cli/help.ts:95 gopls',
+  'lsp-mcp/src/cli/help.ts:238 gopls',
+  'lsp-mcp/src/cli/help.ts:238 rust-analyzer',
+  'lsp-mcp/src/cli/help.ts:238 clangd',
+  // A tool schema's example ("rust-analyzer's own analysis without cargo check").
+  'tool-lsp-mutate/src/tools/schemas.ts:103 rust-analyzer',
+]
+
+/** Every string naming a record's server outside that record's folder, as `file:line name`, each once. */
+function violations(): string[] {
+  const found = new Set<string>()
+  for (const pkg of readdirSync(packages)) {
+    let files: string[]
+    try {
+      files = sourceFiles(nodePath.join(packages, pkg, 'src'))
+    } catch {
+      continue
+    }
+    for (const path of files) {
+      const relative = nodePath.relative(packages, path).split(nodePath.sep).join('/')
+      for (const { line, text } of stringsOf(path)) {
+        const words = new Set(wordsOf(text))
+        for (const [name, ids] of owners) {
+          if (ids.some((id) => relative.startsWith(`lsp-local/src/languages/${id}/`))) continue
+          if (name.includes('/') ? text.includes(name) : words.has(name)) found.add(`${relative}:${line} ${name}`)
+        }
+      }
+    }
+  }
+  return [...found]
+}
+
+test('no record names a server outside its folder, but for the ones still to be moved', () => {
+  expect(violations().sort()).toEqual([...toBeMoved].sort())
+})
+
+test('names are whole words of a string, never parts of other words', () => {
+  expect(wordsOf('the type of a buffer')).not.toContain('ty')
+  expect(wordsOf('a typed buf_size')).not.toContain('buf')
+  expect(wordsOf('run `ty server`, then ~/go/bin/buf, or basedpyright@1.40.1.')).toEqual(
+    expect.arrayContaining(['ty', 'buf', 'basedpyright']),
+  )
+  // Every record's server has names to look for, so the scan above can fail.
+  for (const record of languageRecords) expect(packageNames(record.install).length, record.id).toBeGreaterThan(0)
+})
