@@ -64,26 +64,12 @@ for (const record of languageRecords) {
  * (delete it here then), so the list only shrinks.
  */
 const toBeMoved = [
-  // Server-named project loading (`loadAllProjects: 'pyright'`): policy/ and workspace/ are being moved into record
-  // hooks (issue 47, item 1) by another change.
-  'lsp-local/src/policy/profiles.ts:95 pyright',
-  'lsp-local/src/workspace/project-loader.ts:91 pyright',
-  // Docs notes of the alternatives, naming the default server they replace.
-  'lsp-local/src/languages/basedpyright/record.ts:79 pyright',
-  'lsp-local/src/languages/ty/record.ts:83 pyright',
   // The seam's conformance kit: per-server gap reasons, and a fixture's package.json (`"build": "tsc"`); they move
   // with the provider-neutral language folders of the seam (issue 47, item 4).
   'lsp/src/testing/records/config.ts:38 tsc',
   'lsp/src/testing/records/cpp.ts:70 clangd',
   'lsp/src/testing/records/cpp.ts:72 clangd',
   'lsp/src/testing/records/rust.ts:68 rust-analyzer',
-  // CLI help examples (`codeseam install gopls`; "a server id (gopls, rust-analyzer, clangd)").
-  'lsp-mcp/src/cli/help.ts:95 gopls',
-  'lsp-mcp/src/cli/help.ts:238 gopls',
-  'lsp-mcp/src/cli/help.ts:238 rust-analyzer',
-  'lsp-mcp/src/cli/help.ts:238 clangd',
-  // A tool schema's example ("rust-analyzer's own analysis without cargo check").
-  'tool-lsp-mutate/src/tools/schemas.ts:103 rust-analyzer',
 ]
 
 /** Every string naming a record's server outside that record's folder, as `file:line name`, each once. */

@@ -100,7 +100,7 @@ const DeltaOutput = Schema.Struct({
       impact: NonNegativeInt,
       notChecked: Schema.Array(Schema.String),
       limits: Schema.optional(Schema.Array(Schema.String)).annotate({
-        description: "What these diagnostics cannot see, per language (e.g. rust-analyzer's own analysis without cargo check).",
+        description: "What these diagnostics cannot see, per language (e.g. Rust's own analysis without cargo check).",
       }),
     }),
   ),

@@ -76,6 +76,6 @@ export const basedPyrightRecord: LanguageRecord = {
       draft.settings = asBasedPyright(draft.settings)
     },
   },
-  notes: `alternative to pyright (\`{ "id": "basedpyright", "enabled": true }\` and disable \`pyright\`): pyright's answers and trust rules, plus inlay hints and its own implementation (subclasses, overrides); analysis settings under \`basedpyright.analysis\``,
+  notes: `alternative to ${pyrightRecord.id} (\`{ "id": "basedpyright", "enabled": true }\` and disable \`${pyrightRecord.id}\`): ${pyrightRecord.id}'s answers and trust rules, plus inlay hints and its own implementation (subclasses, overrides); analysis settings under \`basedpyright.analysis\``,
   enabled: false,
 }

@@ -6,6 +6,7 @@ import { builtInFactsFor } from '@codeseam/lsp'
 import { codeSupport, type SupportTable } from '../../policy/profile-operations.js'
 import { installRecipe, installedFolders, type ServerPackage } from '../install.js'
 import { absolutePathEntries, executablesNamed, probeVersion } from '../lookup.js'
+import { pyrightRecord } from '../pyright/record.js'
 import type { LanguageRecord, Located } from '../record.js'
 
 /** The ty release `codeseam install ty` puts in codeseam's cache (PyPI, a single native binary). */
@@ -79,6 +80,7 @@ export const tyRecord: LanguageRecord = {
   grammar: [builtInFactsFor('python')],
   fixture: 'py-basic',
   notes:
-    'alternative to pyright (`{ "id": "ty", "enabled": true }` and disable `pyright`): every navigation operation, type hierarchy and inlay hints of its own; formatting and code actions from ruff beside it',
+    // The server it replaces, named by its record (its id is what a user disables).
+    `alternative to ${pyrightRecord.id} (\`{ "id": "ty", "enabled": true }\` and disable \`${pyrightRecord.id}\`): every navigation operation, type hierarchy and inlay hints of its own; formatting and code actions from ruff beside it`,
   enabled: false,
 }
