@@ -1,45 +1,10 @@
 import * as nodePath from 'node:path'
 
 import { extensionOf } from '../paths.js'
-import { c } from './c/language.js'
-import { cpp } from './cpp/language.js'
-import { css } from './css/language.js'
-import { dockerfile } from './dockerfile/language.js'
-import { go } from './go/language.js'
-import { html } from './html/language.js'
-import { json } from './json/language.js'
+import { builtInLanguages } from './list.js'
 import { braceDeclarations, slashComments, type LspCommentSyntax, type LspDeclarationSyntax, type LspLanguage } from './language.js'
-import { markdown } from './markdown/language.js'
-import { proto } from './proto/language.js'
-import { python } from './python/language.js'
-import { rust } from './rust/language.js'
-import { shellscript } from './shellscript/language.js'
-import { toml } from './toml/language.js'
-import { typescript } from './typescript/language.js'
-import { yaml } from './yaml/language.js'
 
-/**
- * Every language the seam knows, one folder each (RFC 0027): the one list. Rename's identifier rules
- * (`builtInLanguageFacts`), symbol edits' declaration syntax, impact's manifests and the conformance kit's
- * fixtures are derived from it; adding a language is adding its folder and its line here.
- */
-export const builtInLanguages: ReadonlyArray<LspLanguage> = [
-  typescript,
-  python,
-  go,
-  rust,
-  c,
-  cpp,
-  yaml,
-  json,
-  css,
-  html,
-  markdown,
-  shellscript,
-  dockerfile,
-  toml,
-  proto,
-]
+export { builtInLanguages }
 
 /**
  * The language a path is known by: its whole file name (`Dockerfile`), else its extension (as

@@ -3,7 +3,7 @@ import type { LspUnresolvedText } from '../unresolved-text.js'
 
 /**
  * What the seam knows about one language, whatever serves it (RFC 0027): a folder `languages/<language id>/`
- * per language, listed once in `languages/index.ts`. Everything that needs a language's facts — rename
+ * per language, listed once in `languages/list.ts` (generated). Everything that needs a language's facts — rename
  * validation, symbol ranges, module manifests, the conformance kit — derives them from that list. Only
  * provider-neutral facts belong here: which server serves a language, and how, is a provider's business.
  */

@@ -2,7 +2,7 @@ import type { LspLanguage } from '../language.js'
 import { fixture } from './fixture.js'
 
 /** CSS. */
-export const css: LspLanguage = {
+export const language: LspLanguage = {
   id: 'css',
   languageIds: ['css'],
   label: 'CSS',

@@ -2,7 +2,7 @@ import { hashComments, type LspLanguage } from '../language.js'
 import { fixture } from './fixture.js'
 
 /** Dockerfile. */
-export const dockerfile: LspLanguage = {
+export const language: LspLanguage = {
   id: 'dockerfile',
   languageIds: ['dockerfile'],
   label: 'Dockerfile',

@@ -2,7 +2,7 @@ import { braceDeclarations, slashComments, words, type LspLanguage } from '../la
 import { fixture } from './fixture.js'
 
 /** Go. */
-export const go: LspLanguage = {
+export const language: LspLanguage = {
   id: 'go',
   languageIds: ['go'],
   label: 'Go',

@@ -2,7 +2,7 @@ import { markupComments, type LspLanguage } from '../language.js'
 import { fixture } from './fixture.js'
 
 /** HTML. */
-export const html: LspLanguage = {
+export const language: LspLanguage = {
   id: 'html',
   languageIds: ['html'],
   label: 'HTML',

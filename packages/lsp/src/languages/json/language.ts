@@ -2,7 +2,7 @@ import type { LspLanguage } from '../language.js'
 import { fixture } from './fixture.js'
 
 /** JSON. */
-export const json: LspLanguage = {
+export const language: LspLanguage = {
   id: 'json',
   languageIds: ['json'],
   label: 'JSON',

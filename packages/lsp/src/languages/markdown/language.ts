@@ -2,7 +2,7 @@ import { markupComments, type LspLanguage } from '../language.js'
 import { fixture } from './fixture.js'
 
 /** Markdown. */
-export const markdown: LspLanguage = {
+export const language: LspLanguage = {
   id: 'markdown',
   languageIds: ['markdown'],
   label: 'Markdown',

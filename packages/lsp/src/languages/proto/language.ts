@@ -2,7 +2,7 @@ import { braceDeclarations, slashComments, type LspLanguage } from '../language.
 import { fixture } from './fixture.js'
 
 /** Protocol Buffers. */
-export const proto: LspLanguage = {
+export const language: LspLanguage = {
   id: 'proto',
   languageIds: ['proto'],
   label: 'Protocol Buffers',

@@ -2,7 +2,7 @@ import { hashComments, words, type LspLanguage } from '../language.js'
 import { fixture } from './fixture.js'
 
 /** Python, with its stub files. */
-export const python: LspLanguage = {
+export const language: LspLanguage = {
   id: 'python',
   languageIds: ['python'],
   label: 'Python',

@@ -3,7 +3,7 @@ import { braceDeclarations, slashComments, words, type LspLanguage } from '../la
 import { fixture } from './fixture.js'
 
 /** Rust. */
-export const rust: LspLanguage = {
+export const language: LspLanguage = {
   id: 'rust',
   languageIds: ['rust'],
   label: 'Rust',

@@ -2,7 +2,7 @@ import { hashComments, type LspLanguage } from '../language.js'
 import { fixture } from './fixture.js'
 
 /** Shell. */
-export const shellscript: LspLanguage = {
+export const language: LspLanguage = {
   id: 'shellscript',
   languageIds: ['shellscript'],
   label: 'Shell',

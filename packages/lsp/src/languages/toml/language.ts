@@ -2,7 +2,7 @@ import { hashComments, type LspLanguage } from '../language.js'
 import { fixture } from './fixture.js'
 
 /** TOML. */
-export const toml: LspLanguage = {
+export const language: LspLanguage = {
   id: 'toml',
   languageIds: ['toml'],
   label: 'TOML',

@@ -2,7 +2,7 @@ import { braceDeclarations, slashComments, words, type LspLanguage } from '../la
 import { fixture } from './fixture.js'
 
 /** TypeScript and JavaScript, with their React variants. */
-export const typescript: LspLanguage = {
+export const language: LspLanguage = {
   id: 'typescript',
   languageIds: ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'],
   label: 'TypeScript/JavaScript',

@@ -2,7 +2,7 @@ import { hashComments, type LspLanguage } from '../language.js'
 import { fixture } from './fixture.js'
 
 /** YAML. */
-export const yaml: LspLanguage = {
+export const language: LspLanguage = {
   id: 'yaml',
   languageIds: ['yaml'],
   label: 'YAML',
