@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs'
 import * as path from 'node:path'
 
 import { comparePositions, rangeContains } from './coordinates.js'
+import { manifestNames } from './languages/index.js'
 import { isWithin, rootHolding } from './paths.js'
 import type { LspService } from './service.js'
 import type { LspDocumentSymbol, LspOperation, LspPosition, LspRange, LspResultMeta, LspSymbolKind } from './vocabulary.js'
@@ -74,8 +75,6 @@ export interface ImpactResult {
   readonly answers: ReadonlyArray<LspResultMeta>
 }
 
-const manifests = ['package.json', 'pyproject.toml', 'setup.py', 'go.mod', 'Cargo.toml']
-
 /** Whether a workspace-relative path is a test: a test/tests/__tests__ segment or a test file name. */
 export function isTestPath(relative: string): boolean {
   const parts = relative.split(/[\\/]/)
@@ -101,7 +100,7 @@ const manifestCache = new Map<string, boolean>()
 function defaultHasManifest(dir: string): boolean {
   let known = manifestCache.get(dir)
   if (known === undefined) {
-    known = manifests.some((m) => existsSync(path.join(dir, m)))
+    known = manifestNames.some((m) => existsSync(path.join(dir, m)))
     if (manifestCache.size > 10_000) manifestCache.clear()
     manifestCache.set(dir, known)
   }

@@ -70,6 +70,9 @@ export type {
 } from './provider.js'
 export { builtInFactsFor, builtInLanguageFacts, validateIdentifier } from './language-facts.js'
 export type { LspLanguageFacts, LspNameCheck } from './language-facts.js'
+export { builtInLanguages, declarationReadingOf, languageOfPath } from './languages/index.js'
+export type { LspDeclarationReading } from './languages/index.js'
+export type { LspCommentSyntax, LspDeclarationSyntax, LspLanguage, LspNameRules } from './languages/language.js'
 export type { LspUnresolvedText, TextSpan } from './unresolved-text.js'
 export {
   canonicalPath,

@@ -1,10 +1,11 @@
 import { LspError } from './errors.js'
-import { rustUnresolvedText, type LspUnresolvedText } from './unresolved-text.js'
+import { builtInLanguages } from './languages/index.js'
+import type { LspUnresolvedText } from './unresolved-text.js'
 
 /**
  * The language facts tools need above the seam, keyed by LSP language id (RFC 0018): what a valid identifier
- * is (rename validation), which words are reserved, and the comment syntax (symbol ranges). The seam holds a
- * table for the languages every backend meets, so a backend without language records (VS Code) still
+ * is (rename validation), which words are reserved, and the comment syntax. The seam derives a table from its
+ * language folders (`languages/<id>/`, RFC 0027) for the languages every backend meets, so a backend without language records (VS Code) still
  * validates; lsp-local's records refer to the same entries; a provider may add or replace facts for its
  * languages (`LspProvider.languageFacts`).
  */
@@ -42,74 +43,13 @@ export interface LspLanguageFacts {
   readonly unresolvedText?: LspUnresolvedText
 }
 
-const words = (list: string): ReadonlyArray<string> => list.split(/\s+/).filter((word) => word !== '')
-const slashComments = { line: ['//'], block: [['/*', '*/']] as const }
-
-const cKeywords =
-  'auto break case char const continue default do double else enum extern float for goto if inline int long register restrict return short signed sizeof static struct switch typedef union unsigned void volatile while _Alignas _Alignof _Atomic _Bool _Complex _Generic _Imaginary _Noreturn _Static_assert _Thread_local'
-const cppKeywords =
-  'alignas alignof and and_eq asm bitand bitor bool catch char8_t char16_t char32_t class compl concept consteval constexpr constinit const_cast co_await co_return co_yield decltype delete dynamic_cast explicit export false friend mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected public reinterpret_cast requires static_assert static_cast template this thread_local throw true try typeid typename using virtual wchar_t xor xor_eq'
-
-/** The seam's own table, for every backend. */
-export const builtInLanguageFacts: ReadonlyArray<LspLanguageFacts> = [
-  {
-    languageIds: ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'],
-    label: 'TypeScript/JavaScript',
-    identifier: /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u,
-    // ECMAScript reserved words and the strict-mode ones (modules are strict); contextual words such as `type`
-    // or `async` stay valid names.
-    keywords: words(
-      'await break case catch class const continue debugger default delete do else enum export extends false finally for function if implements import in instanceof interface let new null package private protected public return static super switch this throw true try typeof var void while with yield',
-    ),
-    keywordsAllowedAsMemberNames: true,
-    privateNamePrefix: '#',
-    comments: slashComments,
-  },
-  {
-    languageIds: ['python'],
-    label: 'Python',
-    identifier: /^[\p{XID_Start}_][\p{XID_Continue}]*$/u,
-    // `keyword.kwlist`; the soft keywords (`match`, `case`, `type`, `_`) stay valid names.
-    keywords: words(
-      'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield',
-    ),
-    comments: { line: ['#'], block: [] },
-  },
-  {
-    languageIds: ['go'],
-    label: 'Go',
-    identifier: /^[\p{L}_][\p{L}\p{Nd}_]*$/u,
-    keywords: words(
-      'break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var',
-    ),
-    comments: slashComments,
-  },
-  {
-    languageIds: ['rust'],
-    label: 'Rust',
-    // A raw identifier (`r#type`) may be a keyword; `_` alone is not an identifier.
-    identifier: /^(?:r#)?(?:[\p{XID_Start}][\p{XID_Continue}]*|_[\p{XID_Continue}]+)$/u,
-    keywords: words(
-      'as async await break const continue crate dyn else enum extern false fn for if impl in let loop match mod move mut pub ref return self Self static struct super trait true type unsafe use where while abstract become box do final gen macro override priv try typeof unsized virtual yield',
-    ),
-    comments: slashComments,
-    unresolvedText: rustUnresolvedText,
-  },
-  {
-    languageIds: ['c'],
-    label: 'C',
-    identifier: /^[\p{XID_Start}_][\p{XID_Continue}]*$/u,
-    keywords: words(cKeywords),
-    comments: slashComments,
-  },
-  {
-    languageIds: ['cpp'],
-    label: 'C++',
-    identifier: /^[\p{XID_Start}_][\p{XID_Continue}]*$/u,
-    keywords: words(`${cKeywords} ${cppKeywords}`),
-    comments: slashComments,
-  },
-]
+/** The seam's own table, for every backend: the facts of each language of `builtInLanguages` with identifier rules. */
+export const builtInLanguageFacts: ReadonlyArray<LspLanguageFacts> = builtInLanguages.flatMap((language) => {
+  if (language.names === undefined) return []
+  const { unresolvedText, ...names } = language.names
+  const facts = { languageIds: language.languageIds, label: language.label, ...names, comments: language.comments }
+  return [unresolvedText === undefined ? facts : { ...facts, unresolvedText }]
+})
 
 /** The seam's facts for one language id (throws when the table has none: for records that must have them). */
 export function builtInFactsFor(languageId: string): LspLanguageFacts {

@@ -52,7 +52,12 @@ export type {
   LspProviderRequest,
   LspProviderStatus,
   LspReadAlong,
+  LspCommentSyntax,
+  LspDeclarationReading,
+  LspDeclarationSyntax,
+  LspLanguage,
   LspLanguageFacts,
+  LspNameRules,
   LspNameCheck,
   LspUnresolvedText,
   LspSpeculatedFile,
@@ -99,6 +104,7 @@ export type {
 } from '../src/index.js'
 export type {
   ConformanceCheck,
+  ConformanceFixtureSource,
   ConformanceOptions,
   ConformanceReport,
   ConformanceSubject,

@@ -1,4 +1,4 @@
-import { extensionOf, LspError, type LspPosition, type LspRange, type TextLines } from '@codeseam/lsp'
+import { declarationReadingOf, LspError, type LspDeclarationReading, type LspPosition, type LspRange, type TextLines } from '@codeseam/lsp'
 
 /**
  * Where a declaration really begins and ends in the text, beyond the range a server reports: leading doc
@@ -8,13 +8,15 @@ import { extensionOf, LspError, type LspPosition, type LspRange, type TextLines 
  * a Python docstring.
  */
 
-/** The comment and decorator syntax family of a file. */
-export type SymbolLanguage = 'python' | 'c-like'
+/**
+ * The comment, decorator, modifier and body syntax of a file's language: the seam's facts for it
+ * (`languages/<id>/` in @codeseam/lsp), the C family's for a language that states none.
+ */
+export type SymbolLanguage = LspDeclarationReading
 
-/** The language family of a path (Python by extension; everything else uses C-like comments and braces). */
+/** The declaration syntax of a path's language, from the seam's language facts. */
 export function symbolLanguage(path: string): SymbolLanguage {
-  const extension = extensionOf(path)
-  return extension === '.py' || extension === '.pyi' ? 'python' : 'c-like'
+  return declarationReadingOf(path)
 }
 
 /** The text span of one declaration. Lines are zero-based. */
@@ -35,25 +37,50 @@ export interface DeclarationSpan {
   readonly indent: string
 }
 
-const cModifiers =
-  /^\s*(?:(?:@[\w.$]+(?:\([^()]*\))?|export|default|declare|abstract|async|const|let|var|using|public|private|protected|static|readonly|override|accessor|function\*?|class|interface|type|enum|namespace|module|get|set)\s+)*$/
-const pyModifiers = /^\s*(?:(?:async|def|class)\s+)*$/
-const cTrailing = /^\s*[;,]?\s*(?:\/\/.*|\/\*.*\*\/\s*)?$/
-const pyTrailing = /^\s*[;,]?\s*(?:#.*)?$/
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
-/** A line that is a whole comment by itself: a line comment, a one-line block comment, or `#` in Python. */
+/** What may follow a declaration's end on its line for it to own the line: `;` or `,`, then a comment. */
+const trailingPatterns = new WeakMap<SymbolLanguage, RegExp>()
+function trailing(language: SymbolLanguage): RegExp {
+  let pattern = trailingPatterns.get(language)
+  if (pattern === undefined) {
+    const comments = [
+      ...language.comments.line.map((start) => `${escape(start)}.*`),
+      ...language.comments.block.map(([open, close]) => `${escape(open)}.*${escape(close)}\\s*`),
+    ]
+    pattern = new RegExp(`^\\s*[;,]?\\s*${comments.length === 0 ? '' : `(?:${comments.join('|')})?`}$`)
+    trailingPatterns.set(language, pattern)
+  }
+  return pattern
+}
+
+/** A line that is a whole comment by itself: a line comment or a one-line block comment. */
 function isLineComment(trimmed: string, language: SymbolLanguage): boolean {
-  if (language === 'python') return trimmed.startsWith('#')
-  return trimmed.startsWith('//') || (trimmed.startsWith('/*') && trimmed.endsWith('*/'))
+  const { line, block } = language.comments
+  return (
+    line.some((start) => trimmed.startsWith(start)) || block.some(([open, close]) => trimmed.startsWith(open) && trimmed.endsWith(close))
+  )
 }
 
 /** Whether replacement text opens with a comment. */
 function opensWithComment(trimmed: string, language: SymbolLanguage): boolean {
-  return language === 'python' ? trimmed.startsWith('#') : trimmed.startsWith('//') || trimmed.startsWith('/*')
+  const { line, block } = language.comments
+  return line.some((start) => trimmed.startsWith(start)) || block.some(([open]) => trimmed.startsWith(open))
 }
 
 function isDecoratorStart(trimmed: string, language: SymbolLanguage): boolean {
-  return trimmed.startsWith('@') || (language === 'c-like' && trimmed.startsWith('#['))
+  return language.decorators.some((prefix) => trimmed.startsWith(prefix))
+}
+
+/** A line's text before its first line-comment start (naive about strings, as the header scan always was). */
+function withoutLineComment(text: string, language: SymbolLanguage): string {
+  const starts = language.comments.line.map((start) => text.indexOf(start)).filter((index) => index >= 0)
+  return starts.length === 0 ? text : text.slice(0, Math.min(...starts))
+}
+
+/** The block comment a line closes without opening it (the last line of a multi-line comment), if any. */
+function closedBlock(trimmed: string, language: SymbolLanguage): readonly [string, string] | undefined {
+  return language.comments.block.find(([open, close]) => trimmed.endsWith(close) && !trimmed.includes(open))
 }
 
 /** Closing minus opening brackets on a line, outside simple string literals. */
@@ -86,13 +113,13 @@ function leadingBlock(lines: TextLines, line: number, language: SymbolLanguage):
   let start = line
   let decoratorStart = line
   let depth = 0
-  let inBlockComment = false
+  let openBlock: string | undefined
   const limit = Math.max(0, line - 400)
   for (let i = line - 1; i >= limit; i--) {
     const trimmed = lines.lineText(i).trim()
-    if (inBlockComment) {
-      if (trimmed.includes('/*')) {
-        inBlockComment = false
+    if (openBlock !== undefined) {
+      if (trimmed.includes(openBlock)) {
+        openBlock = undefined
         start = i
       }
       continue
@@ -102,8 +129,9 @@ function leadingBlock(lines: TextLines, line: number, language: SymbolLanguage):
       break
     }
     if (depth === 0) {
-      if (language === 'c-like' && trimmed.endsWith('*/') && !trimmed.includes('/*')) {
-        inBlockComment = true
+      const block = closedBlock(trimmed, language)
+      if (block !== undefined) {
+        openBlock = block[0]
         continue
       }
       if (isLineComment(trimmed, language)) {
@@ -150,11 +178,10 @@ export function declarationSpan(
   const declarationText = lines.lineText(declarationLine)
   const startsOnDeclarationLine = symbol.range.start.line === declarationLine
   const prefix = startsOnDeclarationLine ? declarationText.slice(0, symbol.range.start.character) : ''
-  const modifiers = language === 'python' ? pyModifiers : cModifiers
-  const wholeStart = !startsOnDeclarationLine || modifiers.test(prefix)
+  const wholeStart = !startsOnDeclarationLine || language.modifiers.test(prefix)
   const start: LspPosition = wholeStart ? { line: declarationLine, character: 0 } : symbol.range.start
   const suffix = lines.lineText(end.line).slice(end.character)
-  const wholeEnd = (language === 'python' ? pyTrailing : cTrailing).test(suffix)
+  const wholeEnd = trailing(language).test(suffix)
   const finalEnd: LspPosition = wholeEnd ? { line: end.line, character: lines.lineLength(end.line) } : end
   return {
     leadingStartLine: wholeStart ? leading.start : declarationLine,
@@ -195,12 +222,12 @@ function oneLineBody(span: DeclarationSpan): LspError {
 /** The body of a declaration (class, function, block-bodied variable). INVALID_ARGUMENT when it has none. */
 export function bodySpan(lines: TextLines, span: DeclarationSpan, nameEnd: LspPosition, language: SymbolLanguage): BodySpan {
   const lastLine = span.end.line
-  if (language === 'python') {
+  if (language.body === 'indentation') {
     // The header ends at the first line (outside brackets) whose code ends with ':'.
     let depth = 0
     let headerEnd = -1
     for (let i = nameEnd.line; i <= lastLine; i++) {
-      const code = lines.lineText(i).replace(/#.*$/, '').trimEnd()
+      const code = withoutLineComment(lines.lineText(i), language).trimEnd()
       depth -= bracketBalance(code)
       if (depth <= 0 && code.endsWith(':')) {
         headerEnd = i

@@ -1,9 +1,19 @@
 import { describe, expect, test } from 'vitest'
-import { contentHash, TextLines, type LspFlatSymbol, type LspRange, type ResolvedTarget } from '@codeseam/lsp'
+import {
+  builtInLanguages,
+  contentHash,
+  declarationReadingOf,
+  TextLines,
+  type LspFlatSymbol,
+  type LspLanguage,
+  type LspRange,
+  type ResolvedTarget,
+} from '@codeseam/lsp'
 
 import { applyTextEdits } from '@codeseam/lsp'
 
 import { planInsert, planReplace } from '../src/symbol-edits.js'
+import { bodySpan, declarationSpan, leadingKind } from '../src/symbol-range.js'
 
 /**
  * Declaration-span rules on hand-made symbols whose ranges are found by text (the server suites cover the
@@ -101,5 +111,45 @@ describe('declaration spans', () => {
     expect(apply(resolvedDoc, planInsert(resolvedDoc, 'before', 'let y = 1'))).toBe(
       'let x = 0\n\nlet y = 1\n\n/**\n * F.\n *\n * More.\n */\nexport function f() {\n  return x\n}\n',
     )
+  })
+})
+
+describe("a file's language facts drive its declaration syntax", () => {
+  // A throwaway language folder: `#` comments and Python's declaration syntax, under an extension no
+  // built-in language claims.
+  const python = builtInLanguages.find((language) => language.id === 'python')!
+  const hashLanguage: LspLanguage = {
+    id: 'hashlang',
+    languageIds: ['hashlang'],
+    label: 'Hashlang',
+    extensions: ['.hashlang'],
+    comments: { line: ['#'], block: [] },
+    declarations: python.declarations!,
+  }
+  const languages = [...builtInLanguages, hashLanguage]
+  const text = 'x = 1\n# Doc.\n@wrap\ndef f():  # head\n    """Docstring."""\n    return 1\n'
+  const lines = new TextLines(text)
+  const symbol = { range: rangeOf(text, 'def f', 'return 1'), selectionRange: rangeOf(text, 'f():', 'f') }
+  const spanOf = (path: string) => {
+    const language = declarationReadingOf(path, languages)
+    const span = declarationSpan(lines, symbol, language)
+    return { span, body: bodySpan(lines, span, symbol.selectionRange.end, language), kind: leadingKind('# note\ndef f(): pass', language) }
+  }
+
+  test('a language with `#` comments and Python declarations reads a declaration as Python does', () => {
+    const python = spanOf('/r/x.py')
+    expect(python.span.leadingStartLine).toBe(1)
+    expect(python.span.decoratorStartLine).toBe(2)
+    expect(python.body.firstLine).toBe(5) // after the docstring
+    expect(python.kind).toBe('comment')
+    expect(spanOf('/r/x.hashlang')).toEqual(python)
+  })
+
+  test('the same text under a language without those facts reads differently (C family: no `#` comments)', () => {
+    const cFamily = declarationReadingOf('/r/x.unknown', languages)
+    expect(cFamily.comments.line).toEqual(['//'])
+    const span = declarationSpan(lines, symbol, cFamily)
+    expect(span.leadingStartLine).toBe(2) // the `#` line is not a comment there
+    expect(leadingKind('# note\ndef f(): pass', cFamily)).toBe('code')
   })
 })

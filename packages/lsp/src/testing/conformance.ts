@@ -15,7 +15,7 @@ import {
 import type { ConformanceCheck, ConformanceOptions, ConformanceReport, ConformanceSubject } from './conformance-types.js'
 import type { ConformanceFixture } from './fixture-record.js'
 import { copyFixture, type FixtureWorkspace } from './fixture.js'
-import { typeScriptFixture } from './records/typescript.js'
+import { typeScriptFixture } from './fixtures.js'
 
 export type { ConformanceCheck, ConformanceOptions, ConformanceReport, ConformanceSubject } from './conformance-types.js'
 

@@ -115,3 +115,12 @@ export interface ConformanceFixture {
 
 /** The fields of a record a check can read. */
 export type FixtureField = Exclude<keyof ConformanceFixture, 'languageId' | 'dir' | 'main' | 'limits'>
+
+/**
+ * A fixture record as its language's folder holds it (`languages/<id>/fixture.ts`): the fixture folder's
+ * name under the kit's `fixtures/` instead of its path, and no language id (the folder's). The kit places it.
+ */
+export type ConformanceFixtureSource = Omit<ConformanceFixture, 'languageId' | 'dir'> & {
+  /** The fixture folder's name under the kit's `fixtures/` (`conformance-python`). */
+  readonly folder: string
+}

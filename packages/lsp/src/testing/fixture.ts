@@ -4,6 +4,7 @@ import * as nodePath from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import { TextLines } from '../coordinates.js'
+import { builtInLanguages } from '../languages/index.js'
 import type { LspPosition } from '../vocabulary.js'
 import type { FixtureSite } from './fixture-record.js'
 
@@ -18,8 +19,18 @@ export function kitFixtureDir(name: string): string {
 /** The TypeScript fixture workspace the kit ships (`fixtures/conformance` in the package). */
 export const conformanceFixtureDir = kitFixtureDir('conformance')
 
-/** Source files whose words {@link FixtureWorkspace.occurrences} searches. */
-const sourceFile = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|pyi|go|rs|c|h|cc|cpp|cxx|hh|hpp|hxx|sh|bash|proto|md|markdown)$/
+/**
+ * Source files whose words {@link FixtureWorkspace.occurrences} searches: the files of every language a
+ * reference or a rename can land in — one with identifier rules, or whose fixture checks references —
+ * not configuration data a fixture ships beside its sources (`package.json`, `Cargo.toml`).
+ */
+const sourceFile = ((): RegExp => {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const searched = builtInLanguages.filter((language) => language.names !== undefined || language.conformance?.references !== undefined)
+  const names = searched.flatMap((language) => (language.fileNames ?? []).map((name) => `^${escape(name)}`))
+  const extensions = searched.flatMap((language) => language.extensions.map(escape))
+  return new RegExp(`(?:${[...extensions, ...names].join('|')})$`)
+})()
 
 /** Folders a fixture copy may gain from its servers (build output, caches) that hold no fixture source. */
 const generatedFolder = new Set(['node_modules', 'target', '__pycache__'])

@@ -1,6 +1,6 @@
 export { runConformance, formatConformanceReport } from './conformance.js'
 export type { ConformanceCheck, ConformanceOptions, ConformanceReport, ConformanceSubject } from './conformance.js'
-export type { ConformanceCheckId, ConformanceFixture, FixtureSite, FixtureSymbol } from './fixture-record.js'
+export type { ConformanceCheckId, ConformanceFixture, ConformanceFixtureSource, FixtureSite, FixtureSymbol } from './fixture-record.js'
 export {
   bashFixture,
   conformanceFixtures,
@@ -17,7 +17,7 @@ export {
   tomlFixture,
   typeScriptFixture,
   yamlFixture,
-} from './records/index.js'
+} from './fixtures.js'
 export { copyFixture, conformanceFixtureDir } from './fixture.js'
 export type { FixtureWorkspace } from './fixture.js'
 export { createMemoryWorkspace } from './memory-workspace.js'

@@ -1,14 +1,12 @@
-import type { ConformanceFixture } from '../fixture-record.js'
-import { kitFixtureDir } from '../fixture.js'
+import type { ConformanceFixtureSource } from '../../testing/fixture-record.js'
 
 const shapes = 'conf/shapes.py'
 const geometry = 'conf/geometry.py'
 const main = 'conf/main.py'
 
 /** The Python fixture (`fixtures/conformance-python`): a package with a base class and two subclasses. */
-export const pythonFixture: ConformanceFixture = {
-  languageId: 'python',
-  dir: kitFixtureDir('conformance-python'),
+export const fixture: ConformanceFixtureSource = {
+  folder: 'conformance-python',
   main,
   definition: {
     use: { file: main, text: 'total_area(shapes)' },

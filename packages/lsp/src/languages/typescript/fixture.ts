@@ -1,14 +1,12 @@
-import type { ConformanceFixture } from '../fixture-record.js'
-import { conformanceFixtureDir } from '../fixture.js'
+import type { ConformanceFixtureSource } from '../../testing/fixture-record.js'
 
 const shapes = 'src/shapes.ts'
 const geometry = 'src/geometry.ts'
 const main = 'src/main.ts'
 
 /** The TypeScript fixture (`fixtures/conformance`): the kit's default record. */
-export const typeScriptFixture: ConformanceFixture = {
-  languageId: 'typescript',
-  dir: conformanceFixtureDir,
+export const fixture: ConformanceFixtureSource = {
+  folder: 'conformance',
   main,
   definition: {
     use: { file: main, text: 'totalArea(shapes)' },

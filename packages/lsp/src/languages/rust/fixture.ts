@@ -1,5 +1,4 @@
-import type { ConformanceFixture } from '../fixture-record.js'
-import { kitFixtureDir } from '../fixture.js'
+import type { ConformanceFixtureSource } from '../../testing/fixture-record.js'
 
 const shapes = 'src/shapes.rs'
 const geometry = 'src/geometry.rs'
@@ -9,9 +8,8 @@ const main = 'src/lib.rs'
  * The Rust fixture (`fixtures/conformance-rust`): crate `conf`, a trait and two structs implementing it. It
  * uses no standard-library item, so it answers the same without the toolchain's `rust-src`.
  */
-export const rustFixture: ConformanceFixture = {
-  languageId: 'rust',
-  dir: kitFixtureDir('conformance-rust'),
+export const fixture: ConformanceFixtureSource = {
+  folder: 'conformance-rust',
   main,
   definition: {
     use: { file: main, text: 'total_area(&shapes)' },

@@ -1,5 +1,4 @@
-import type { ConformanceFixture } from '../fixture-record.js'
-import { kitFixtureDir } from '../fixture.js'
+import type { ConformanceFixtureSource } from '../../testing/fixture-record.js'
 
 const shapes = 'shapes.h'
 const header = 'geometry.h'
@@ -11,9 +10,8 @@ const main = 'main.cpp'
  * classes deriving from it, a function declared in a header and defined in a .cpp. It includes no standard
  * header, so it answers the same without a C++ standard library installed.
  */
-export const cppFixture: ConformanceFixture = {
-  languageId: 'cpp',
-  dir: kitFixtureDir('conformance-cpp'),
+export const fixture: ConformanceFixtureSource = {
+  folder: 'conformance-cpp',
   main,
   definition: {
     use: { file: main, text: 'totalArea(shapes, 2)' },

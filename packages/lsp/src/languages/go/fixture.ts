@@ -1,14 +1,12 @@
-import type { ConformanceFixture } from '../fixture-record.js'
-import { kitFixtureDir } from '../fixture.js'
+import type { ConformanceFixtureSource } from '../../testing/fixture-record.js'
 
 const shapes = 'shapes.go'
 const geometry = 'geometry.go'
 const main = 'report.go'
 
 /** The Go fixture (`fixtures/conformance-go`): module `example.com/conf`, an interface and two structs implementing it. */
-export const goFixture: ConformanceFixture = {
-  languageId: 'go',
-  dir: kitFixtureDir('conformance-go'),
+export const fixture: ConformanceFixtureSource = {
+  folder: 'conformance-go',
   main,
   definition: {
     use: { file: main, text: 'totalArea(shapes)' },
