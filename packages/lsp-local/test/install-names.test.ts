@@ -66,10 +66,10 @@ for (const record of languageRecords) {
 const toBeMoved = [
   // The seam's conformance kit: per-server gap reasons, and a fixture's package.json (`"build": "tsc"`); they move
   // with the provider-neutral language folders of the seam (issue 47, item 4).
-  'lsp/src/testing/records/config.ts:38 tsc',
-  'lsp/src/testing/records/cpp.ts:70 clangd',
-  'lsp/src/testing/records/cpp.ts:72 clangd',
-  'lsp/src/testing/records/rust.ts:68 rust-analyzer',
+  'lsp/src/languages/cpp/fixture.ts:68 clangd',
+  'lsp/src/languages/cpp/fixture.ts:70 clangd',
+  'lsp/src/languages/json/fixture.ts:8 tsc',
+  'lsp/src/languages/rust/fixture.ts:66 rust-analyzer',
 ]
 
 /** Every string naming a record's server outside that record's folder, as `file:line name`, each once. */

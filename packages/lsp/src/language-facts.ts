@@ -5,7 +5,7 @@ import type { LspUnresolvedText } from './unresolved-text.js'
 /**
  * The language facts tools need above the seam, keyed by LSP language id (RFC 0018): what a valid identifier
  * is (rename validation), which words are reserved, and the comment syntax. The seam derives a table from its
- * language folders (`languages/<id>/`, RFC 0027) for the languages every backend meets, so a backend without language records (VS Code) still
+ * language folders (`languages/<id>/`, RFC 0028) for the languages every backend meets, so a backend without language records (VS Code) still
  * validates; lsp-local's records refer to the same entries; a provider may add or replace facts for its
  * languages (`LspProvider.languageFacts`).
  */

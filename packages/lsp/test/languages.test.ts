@@ -16,7 +16,7 @@ import {
 } from '../src/index.js'
 import { conformanceFixtures } from '../src/testing/index.js'
 
-/** The seam's language folders (RFC 0027): one folder per language, one list, everything else derived. */
+/** The seam's language folders (RFC 0028): one folder per language, one list, everything else derived. */
 
 const languagesDir = fileURLToPath(new URL('../src/languages/', import.meta.url))
 
@@ -29,7 +29,7 @@ function languageList(folders: ReadonlyArray<string>): string {
     ...folders.map((folder) => `import { language as ${alias(folder)} } from './${folder}/language.js'`),
     "import type { LspLanguage } from './language.js'",
     '',
-    '/** Every language the seam knows, one folder each (RFC 0027): the one list; everything else is derived from it. */',
+    '/** Every language the seam knows, one folder each (RFC 0028): the one list; everything else is derived from it. */',
     'export const builtInLanguages: ReadonlyArray<LspLanguage> = [',
     ...folders.map((folder) => `  ${alias(folder)},`),
     ']',

@@ -2,7 +2,7 @@ import type { ConformanceFixtureSource } from '../testing/fixture-record.js'
 import type { LspUnresolvedText } from '../unresolved-text.js'
 
 /**
- * What the seam knows about one language, whatever serves it (RFC 0027): a folder `languages/<language id>/`
+ * What the seam knows about one language, whatever serves it (RFC 0028): a folder `languages/<language id>/`
  * per language, listed once in `languages/list.ts` (generated). Everything that needs a language's facts — rename
  * validation, symbol ranges, module manifests, the conformance kit — derives them from that list. Only
  * provider-neutral facts belong here: which server serves a language, and how, is a provider's business.

@@ -17,7 +17,7 @@ import { language as typescript } from './typescript/language.js'
 import { language as yaml } from './yaml/language.js'
 import type { LspLanguage } from './language.js'
 
-/** Every language the seam knows, one folder each (RFC 0027): the one list; everything else is derived from it. */
+/** Every language the seam knows, one folder each (RFC 0028): the one list; everything else is derived from it. */
 export const builtInLanguages: ReadonlyArray<LspLanguage> = [
   c,
   cpp,

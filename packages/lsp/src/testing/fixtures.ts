@@ -4,7 +4,7 @@ import type { ConformanceFixture } from './fixture-record.js'
 import { kitFixtureDir } from './fixture.js'
 
 /**
- * The conformance fixtures the kit ships, derived from the seam's language folders (RFC 0027): each folder's
+ * The conformance fixtures the kit ships, derived from the seam's language folders (RFC 0028): each folder's
  * record, placed — its fixture folder resolved under the kit's `fixtures/`, its language id the folder's.
  */
 
