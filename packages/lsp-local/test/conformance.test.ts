@@ -1,21 +1,8 @@
 import { afterAll, expect, test } from 'vitest'
 import {
-  bashFixture,
-  cppFixture,
-  cssFixture,
-  dockerfileFixture,
-  htmlFixture,
-  jsonFixture,
-  markdownFixture,
-  protoFixture,
-  tomlFixture,
-  yamlFixture,
+  conformanceFixtures,
   formatConformanceReport,
-  goFixture,
-  pythonFixture,
   runConformance,
-  rustFixture,
-  typeScriptFixture,
   type ConformanceCheckId,
   type ConformanceFixture,
 } from '@codeseam/lsp/testing'
@@ -63,90 +50,53 @@ function alternativeProfiles(record: (typeof languageRecords)[number]): Language
   return [{ id: record.id, enabled: true }, ...replaced.map((other) => ({ id: other.id, enabled: false }))]
 }
 
-// The built-in profiles as the language records found them on this machine, and what each may skip: the checks
-// whose operation its support table says the server lacks (or a record limit). Written out, so a record that
-// starts or stops claiming an operation fails here until this list agrees.
-const expectedSkips: Readonly<Record<string, ReadonlyArray<ConformanceCheckId>>> = {
-  typescript: ['declaration'],
-  // pyright has no inlay hints; its type hierarchy and implementation are derived by codeseam.
-  pyright: ['inlayHints'],
-  // basedpyright (an alternative, turned on for its run in place of pyright): pyright's answers plus inlay hints.
-  basedpyright: [],
-  // ty (an alternative too): its limits below.
-  ty: ['completion', 'hoverNonAscii'],
-  gopls: ['declaration'],
-  'rust-analyzer': ['typeHierarchy'],
-  // clangd-19 (this machine's) has no outgoing calls (clangd 20 does), so the call-hierarchy check is not run.
-  // The cpp record's limits: references and rename (no background index).
-  clangd: ['callHierarchy', 'references', 'rename'],
-}
-// The configuration and script languages claim a few operations each: written as the record checks that run
-// (every other check is skipped, and none that runs may fail).
-const expectedRuns: Readonly<Record<string, ReadonlyArray<ConformanceCheckId>>> = {
-  yaml: ['definition', 'diagnostics', 'documentSymbols', 'format', 'hover'],
-  json: ['diagnostics', 'documentSymbols', 'format', 'hover'],
-  css: ['diagnostics', 'documentSymbols', 'format', 'hover'],
-  // HTML itself is not validated: no diagnostics check.
-  html: ['documentSymbols', 'format', 'hover'],
-  // Markdown's link checks are warnings (no type error to find) and it has no formatter.
-  markdown: ['definition', 'documentSymbols', 'references'],
-  bash: ['definition', 'diagnostics', 'documentSymbols', 'format', 'hover', 'references'],
-  dockerfile: ['completion', 'diagnostics', 'documentSymbols', 'format', 'hover'],
-  taplo: ['diagnostics', 'documentSymbols', 'format'],
-  buf: ['definition', 'diagnostics', 'documentSymbols', 'format', 'references'],
-}
-const fixtureFor: Readonly<Record<string, ConformanceFixture>> = {
-  typescript: typeScriptFixture,
-  pyright: pythonFixture,
-  gopls: goFixture,
-  'rust-analyzer': rustFixture,
-  clangd: cppFixture,
-  yaml: yamlFixture,
-  json: jsonFixture,
-  css: cssFixture,
-  html: htmlFixture,
-  markdown: markdownFixture,
-  bash: bashFixture,
-  dockerfile: dockerfileFixture,
-  taplo: tomlFixture,
-  buf: protoFixture,
-  basedpyright: pythonFixture,
-  ty: pythonFixture,
-}
 /**
- * What a server cannot pass on a fixture record it shares with another server (said to the kit as the record's
- * limits, so the check is skipped with the reason). Each was asked of the bare server with the same position.
+ * Every record with a conformance run (its `conformance`): the seam's fixture for its language, its limits said to
+ * the kit (the check is skipped with the reason), and what the run must show — written out in the record, so a
+ * record that starts or stops claiming an operation fails here until it agrees.
  */
-const serverLimits: Readonly<Record<string, Partial<Record<ConformanceCheckId, string>>>> = {
-  ty: {
-    completion: 'ty 1.0.0 offers no completion at the start of a member name after `.` (it completes the name typed so far)',
-    hoverNonAscii: "ty 1.0.0's hover on a variable shows its type, not its name",
-  },
+const withRuns = languageRecords.flatMap((record) =>
+  record.conformance === undefined ? [] : [{ record, conformance: record.conformance }],
+)
+
+/** The seam's fixture for a record's language; a record naming a language the seam has no fixture for fails here. */
+function fixtureOf(language: string): ConformanceFixture {
+  const fixture = conformanceFixtures[language]
+  if (fixture === undefined)
+    throw new Error(`the seam has no conformance fixture for "${language}" (packages/lsp/src/languages/${language}/fixture.ts)`)
+  return fixture
 }
+
 const builtins = await builtinProfiles()
 // A server found without a helper program its record's checks need (bash without ShellCheck or shfmt) cannot run
 // them: it is missing here, with what to install, as an absent server is.
 const lacking = new Map((await builtinLanguages()).map((l) => [l.id, Object.values(l.lacking ?? {}).join('; ')]))
-const runs: ReadonlyArray<LanguageRun> = languageRecords
-  .filter((record) => fixtureFor[record.id] !== undefined)
-  .map((record) => {
-    const profile = builtins.find((p) => p.id === record.id)
-    return {
-      name: record.language,
-      fixture: withLimits(fixtureFor[record.id] as ConformanceFixture, serverLimits[record.id]),
-      profileId: record.id,
-      ...(record.enabled === false ? { profiles: alternativeProfiles(record) } : {}),
-      ...(record.id in expectedRuns ? { runs: expectedRuns[record.id] ?? [] } : { skipped: expectedSkips[record.id] ?? [] }),
-      ...(profile?.unavailable !== undefined
-        ? { missing: profile.unavailable }
-        : (lacking.get(record.id) ?? '') !== ''
-          ? { missing: lacking.get(record.id) ?? '' }
-          : {}),
-    }
-  })
+const runs: ReadonlyArray<LanguageRun> = withRuns.map(({ record, conformance }) => {
+  const profile = builtins.find((p) => p.id === record.id)
+  return {
+    name: record.language,
+    fixture: withLimits(fixtureOf(conformance.language), conformance.limits),
+    profileId: record.id,
+    ...(record.enabled === false ? { profiles: alternativeProfiles(record) } : {}),
+    ...('runs' in conformance.expect ? { runs: conformance.expect.runs } : { skipped: conformance.expect.skipped }),
+    ...(profile?.unavailable !== undefined
+      ? { missing: profile.unavailable }
+      : (lacking.get(record.id) ?? '') !== ''
+        ? { missing: lacking.get(record.id) ?? '' }
+        : {}),
+  }
+})
 
-test('every built-in language with a fixture record has a conformance run', () => {
-  expect(runs.map((run) => run.profileId).sort()).toEqual([...Object.keys(expectedSkips), ...Object.keys(expectedRuns)].sort())
+test('every record whose language has a seam fixture has a conformance run', () => {
+  // A record serving a language the seam has a fixture for runs it; one without a run says why here.
+  const languagesOf = (record: (typeof languageRecords)[number]) =>
+    Object.values(record.profile({ found: true, command: record.id }).extensions)
+  const unrun = languageRecords.filter(
+    (record) => record.conformance === undefined && languagesOf(record).some((language) => conformanceFixtures[language] !== undefined),
+  )
+  // typescript-language-server is the native server's alternative on the same fixture: its suites run it instead.
+  expect(unrun.map((record) => record.id)).toEqual(['typescript-language-server'])
+  expect(runs.length).toBeGreaterThanOrEqual(16)
 })
 
 for (const run of runs) {

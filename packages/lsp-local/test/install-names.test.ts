@@ -58,19 +58,6 @@ for (const record of languageRecords) {
   for (const name of packageNames(record.install)) owners.set(name, [...(owners.get(name) ?? []), record.id])
 }
 
-/**
- * To be moved: names found outside their record today, each to go into its record (a field or a hook) and then
- * leave this list. Entries as `file:line name`. The test fails when a new one appears and when a listed one is gone
- * (delete it here then), so the list only shrinks.
- */
-const toBeMoved = [
-  // The seam's conformance kit: per-server gap reasons, and a fixture's package.json (`"build": "tsc"`); they move
-  // with the provider-neutral language folders of the seam (issue 47, item 4).
-  'lsp/src/languages/cpp/fixture.ts:68 clangd',
-  'lsp/src/languages/cpp/fixture.ts:70 clangd',
-  'lsp/src/languages/json/fixture.ts:8 tsc',
-  'lsp/src/languages/rust/fixture.ts:66 rust-analyzer',
-]
 
 /** Every string naming a record's server outside that record's folder, as `file:line name`, each once. */
 function violations(): string[] {
@@ -96,8 +83,8 @@ function violations(): string[] {
   return [...found]
 }
 
-test('no record names a server outside its folder, but for the ones still to be moved', () => {
-  expect(violations().sort()).toEqual([...toBeMoved].sort())
+test('no record names a server outside its folder', () => {
+  expect(violations().sort()).toEqual([])
 })
 
 test('names are whole words of a string, never parts of other words', () => {

@@ -1,4 +1,5 @@
 import type { LspError, LspLanguageFacts, LspOperation, LspSymbolKind } from '@codeseam/lsp'
+import type { ConformanceCheckId } from '@codeseam/lsp/testing'
 import type { ClientCapabilities, MessageConnection } from 'vscode-languageserver-protocol/node'
 
 import type { SupportTable } from '../policy/profile-operations.js'
@@ -138,6 +139,22 @@ export interface ClientRequestContext {
   listFiles(root: string): Promise<ReadonlyArray<string>>
 }
 
+/**
+ * The seam conformance kit's run on a server (lsp-local's test/conformance.test.ts runs one per record that has this):
+ * the seam language whose fixture it runs, what it cannot pass there, and what the run must show.
+ */
+export interface RecordConformance {
+  /** The seam language (`python`, `cpp`, `shellscript`, …) whose conformance fixture the server runs. */
+  readonly language: string
+  /** Checks the server cannot pass on that fixture, and why (each asked of the bare server at the same position). */
+  readonly limits?: Readonly<Partial<Record<ConformanceCheckId, string>>>
+  /**
+   * What the run must show, written out so that a record that starts or stops claiming an operation fails its run
+   * until this agrees: the checks skipped, or (a server that answers a few operations) the checks that run and pass.
+   */
+  readonly expect: { readonly skipped: ReadonlyArray<ConformanceCheckId> } | { readonly runs: ReadonlyArray<ConformanceCheckId> }
+}
+
 /** One built-in language server. */
 export interface LanguageRecord {
   /** The profile id (`typescript`, `gopls`, …); the provider is `local:<id>`. */
@@ -234,6 +251,8 @@ export interface LanguageRecord {
   readonly grammar: ReadonlyArray<LanguageGrammar>
   /** The test fixture's folder under packages/lsp-local/test/fixtures. */
   readonly fixture: string
+  /** The seam conformance kit's run on this server, when the seam has a fixture for its language. */
+  readonly conformance?: RecordConformance
   /** One line for the README's language table: what it answers and what it lacks. */
   readonly notes: string
   /** Alternatives are off until a user turns them on (default true). */

@@ -76,6 +76,8 @@ export const basedPyrightRecord: LanguageRecord = {
       draft.settings = asBasedPyright(draft.settings)
     },
   },
+  // pyright's answers plus inlay hints: nothing skipped.
+  conformance: { language: 'python', expect: { skipped: [] } },
   notes: `alternative to ${pyrightRecord.id} (\`{ "id": "basedpyright", "enabled": true }\` and disable \`${pyrightRecord.id}\`): ${pyrightRecord.id}'s answers and trust rules, plus inlay hints and its own implementation (subclasses, overrides); analysis settings under \`basedpyright.analysis\``,
   enabled: false,
 }

@@ -100,6 +100,10 @@ export const bashRecord: LanguageRecord = {
   projectFiles: [],
   grammar: [],
   fixture: 'bash-basic',
+  conformance: {
+    language: 'shellscript',
+    expect: { runs: ['definition', 'diagnostics', 'documentSymbols', 'format', 'hover', 'references'] },
+  },
   notes:
     'outline, definitions and references of functions and variables, hover (help/man for builtins and commands), completion; diagnostics from ShellCheck and formatting by shfmt when they are installed (Debian: apt-get install shellcheck shfmt); routes `.sh`, `.bashrc`-style names and extension-less scripts whose `#!` names bash, sh, zsh, dash or ksh',
 }

@@ -113,6 +113,7 @@ export const bufRecord: LanguageRecord = {
   projectFiles: ['buf.yaml', 'buf.work.yaml', 'buf.lock'],
   grammar: [],
   fixture: 'proto-basic',
+  conformance: { language: 'proto', expect: { runs: ['definition', 'diagnostics', 'documentSymbols', 'format', 'references'] } },
   notes:
     'outline, definitions and references of messages and services, compile errors and `buf lint` findings, `buf format`; `codeseam install buf` installs it from the Go module proxy; an untrusted root whose buf.yaml names check plugins is refused',
 }

@@ -37,5 +37,6 @@ export const cssRecord: LanguageRecord = {
     'the CSS server runs no workspace code and downloads nothing: it reads the stylesheets it is given and, for `@import` links, files by path',
   ),
   fixture: 'css-basic',
+  conformance: { language: 'css', expect: { runs: ['diagnostics', 'documentSymbols', 'format', 'hover'] } },
   notes: 'outline, lint diagnostics (unknown properties, empty rules, …), formatting, hover',
 }

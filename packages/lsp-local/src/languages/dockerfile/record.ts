@@ -35,6 +35,7 @@ export const dockerfileRecord: LanguageRecord = {
     'the Dockerfile server runs no workspace code and downloads nothing: it parses the file it is given (image names become links it hands back, never fetches)',
   ),
   fixture: 'dockerfile-basic',
+  conformance: { language: 'dockerfile', expect: { runs: ['completion', 'diagnostics', 'documentSymbols', 'format', 'hover'] } },
   notes:
     'outline (build stages and instructions), diagnostics from its own validator, formatting, hover and completion on instructions; routes `Dockerfile`, `Containerfile` and `*.dockerfile`',
 }

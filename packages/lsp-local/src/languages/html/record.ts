@@ -33,6 +33,11 @@ export const htmlRecord: LanguageRecord = {
     'the HTML server runs no workspace code and downloads nothing: it reads the documents it is given (embedded scripts are analysed by a bundled TypeScript, never run)',
   ),
   fixture: 'html-basic',
+  conformance: {
+    language: 'html',
+    // HTML itself is not validated: no diagnostics check.
+    expect: { runs: ['documentSymbols', 'format', 'hover'] },
+  },
   notes:
     'outline (elements and embedded functions), formatting, hover; diagnostics only for embedded `<style>` and `<script>` (HTML itself is not validated)',
 }

@@ -42,6 +42,7 @@ export const jsonRecord: LanguageRecord = {
     },
   },
   fixture: 'json-basic',
+  conformance: { language: 'json', expect: { runs: ['diagnostics', 'documentSymbols', 'format', 'hover'] } },
   notes:
     "outline, syntax diagnostics, formatting, hover; every `.json` file is read as JSON with comments (a comment is not reported, a trailing comma is a warning); schemas only from a document's own local `$schema`, never downloaded",
 }

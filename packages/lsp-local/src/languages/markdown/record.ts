@@ -74,6 +74,11 @@ export const markdownRecord: LanguageRecord = {
     'the Markdown server runs no workspace code and downloads nothing: it reads every file through the client (codeseam), which answers for the workspace root only (a link out of it is not checked, so never reported broken)',
   ),
   fixture: 'markdown-basic',
+  conformance: {
+    language: 'markdown',
+    // Its link checks are warnings (no type error to find) and it has no formatter.
+    expect: { runs: ['definition', 'documentSymbols', 'references'] },
+  },
   notes:
     'outline (headers, link definitions), definition and references of header links across files, broken-link diagnostics (warnings); no formatting; headers are kept out of workspace symbol search',
 }

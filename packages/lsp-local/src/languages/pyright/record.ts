@@ -132,6 +132,7 @@ export const pyrightRecord: LanguageRecord = {
   projectFiles: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'setup.cfg'],
   grammar: [builtInFactsFor('python')],
   fixture: 'py-basic',
+  conformance: { language: 'python', expect: { skipped: ['inlayHints'] } },
   notes:
     'one server per workspace root, nested `pyproject.toml` / `setup.py` projects as its workspace folders; untrusted roots get the interpreter you would get outside them; formatting, organize imports, fix-all and lint diagnostics come from ruff (in process, your `ruff.toml` / `[tool.ruff]` applied); type hierarchy and implementation (subclasses, overriding methods) derived by codeseam, since pyright has neither; no inlay hints',
 }

@@ -81,6 +81,7 @@ export const taploRecord: LanguageRecord = {
   projectFiles: [],
   grammar: [],
   fixture: 'toml-basic',
+  conformance: { language: 'toml', expect: { runs: ['diagnostics', 'documentSymbols', 'format'] } },
   notes:
     'outline, syntax diagnostics, formatting; no schemas (nothing is downloaded), so no hover or completion; `codeseam install taplo` builds it from crates.io',
 }

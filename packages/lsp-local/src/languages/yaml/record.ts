@@ -59,6 +59,7 @@ export const yamlRecord: LanguageRecord = {
     },
   },
   fixture: 'yaml-basic',
+  conformance: { language: 'yaml', expect: { runs: ['definition', 'diagnostics', 'documentSymbols', 'format', 'hover'] } },
   notes:
     'outline, syntax diagnostics, formatting (its bundled prettier), hover and completion from schemas a file names locally, anchor definitions; no schema store, no schema download',
 }

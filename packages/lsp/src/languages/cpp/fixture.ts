@@ -63,10 +63,4 @@ export const fixture: ConformanceFixtureSource = {
     supertype: 'Shape',
     subtypes: ['Circle', 'Square'],
   },
-  limits: {
-    references:
-      'clangd finds references only in the files it has indexed, and codeseam runs it with --background-index=false: a .cpp no open file includes (geometry.cpp) is not searched',
-    rename:
-      'clangd renames across files only from its index, and codeseam runs it with --background-index=false: a .cpp no open file includes (geometry.cpp) is not edited',
-  },
 }

@@ -5,7 +5,7 @@ export const fixture: ConformanceFixtureSource = {
   folder: 'conformance-json',
   main: 'package.json',
   hover: { at: { file: 'package.json', text: '"version": "1.0.0"', at: 'version' }, includes: ['semver'] },
-  unformatted: { file: 'package.json', text: '"build":    "tsc"' },
+  unformatted: { file: 'package.json', text: '"build":    "make"' },
   documentSymbols: {
     file: 'package.json',
     symbols: [

@@ -61,8 +61,4 @@ export const fixture: ConformanceFixtureSource = {
     supertype: 'Shape',
     subtypes: ['Circle', 'Square'],
   },
-  limits: {
-    typeHierarchy:
-      "rust-analyzer has no type hierarchy, and the one codeseam derives reads a type's bases from its declaration header, where Rust names no traits (`impl Shape for Circle` does)",
-  },
 }
