@@ -58,7 +58,6 @@ for (const record of languageRecords) {
   for (const name of packageNames(record.install)) owners.set(name, [...(owners.get(name) ?? []), record.id])
 }
 
-
 /** Every string naming a record's server outside that record's folder, as `file:line name`, each once. */
 function violations(): string[] {
   const found = new Set<string>()
