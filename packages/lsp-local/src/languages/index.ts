@@ -5,47 +5,21 @@ import type { LspOperation } from '@codeseam/lsp'
 import { supportedOperations } from '../policy/profile-operations.js'
 import type { ServerProfile } from '../policy/profiles.js'
 
-import { basedPyrightRecord } from './basedpyright/record.js'
-import { bashRecord } from './bash/record.js'
-import { bufRecord } from './buf/record.js'
-import { clangdRecord, clangdSupport } from './clangd/record.js'
-import { cssRecord } from './css/record.js'
-import { dockerfileRecord } from './dockerfile/record.js'
-import { goplsRecord } from './gopls/record.js'
-import { htmlRecord } from './html/record.js'
-import { jsonRecord } from './json/record.js'
-import { markdownRecord } from './markdown/record.js'
-import { pyrightRecord, pyrightSupport } from './pyright/record.js'
+import { clangdSupport } from './clangd/record.js'
 import { installRecipe, packageLabel, type InstallSource } from './install.js'
+import { recordsByFolder } from './list.js'
 import { pathEntriesMatching } from './lookup.js'
+import { pyrightSupport } from './pyright/record.js'
 import type { LanguageRecord, Located } from './record.js'
-import { rustAnalyzerRecord } from './rust-analyzer/record.js'
-import { taploRecord } from './taplo/record.js'
-import { tyRecord } from './ty/record.js'
-import { typeScriptLanguageServerRecord } from './typescript-language-server/record.js'
-import { nativeTypeScriptSupport, typeScriptRecord } from './typescript/record.js'
-import { yamlRecord } from './yaml/record.js'
+import { nativeTypeScriptSupport } from './typescript/record.js'
 
-/** Every built-in language server, in the order the docs list them. Nothing else lists languages. */
-export const languageRecords: ReadonlyArray<LanguageRecord> = [
-  typeScriptRecord,
-  typeScriptLanguageServerRecord,
-  pyrightRecord,
-  basedPyrightRecord,
-  tyRecord,
-  goplsRecord,
-  rustAnalyzerRecord,
-  clangdRecord,
-  yamlRecord,
-  jsonRecord,
-  cssRecord,
-  htmlRecord,
-  markdownRecord,
-  bashRecord,
-  dockerfileRecord,
-  taploRecord,
-  bufRecord,
-]
+/**
+ * Every built-in language server, in the order people find them listed (each record's `order`, then by id): the
+ * records are the folders of languages/ (the generated list.ts); nothing else lists languages.
+ */
+export const languageRecords: ReadonlyArray<LanguageRecord> = [...recordsByFolder].sort(
+  (a, b) => (a.order ?? Number.POSITIVE_INFINITY) - (b.order ?? Number.POSITIVE_INFINITY) || a.id.localeCompare(b.id),
+)
 
 /**
  * The record a profile is: a built-in by id, else the built-in whose server its command line runs (a user's own

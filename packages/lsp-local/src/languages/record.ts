@@ -159,6 +159,8 @@ export interface RecordConformance {
 export interface LanguageRecord {
   /** The profile id (`typescript`, `gopls`, …); the provider is `local:<id>`. */
   readonly id: string
+  /** Where people find it in lists (docs tables, `codeseam doctor`): ascending; a record without one comes last, by id. */
+  readonly order?: number
   /** The languages, as people name them (`Go`, `TypeScript / JavaScript`). */
   readonly language: string
   /** The server, as people name it, with the pinned version when codeseam installs it. */

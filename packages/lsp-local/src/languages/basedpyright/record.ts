@@ -49,6 +49,7 @@ const pyrightProfile = pyrightRecord.profile({ found: true, command: process.exe
 export const basedPyrightRecord: LanguageRecord = {
   ...pyrightRecord,
   id: 'basedpyright',
+  order: 40,
   language: 'Python',
   server: `basedpyright (npm \`basedpyright\` ${basedPyrightVersion}), with ruff beside it`,
   support: basedPyrightSupport,

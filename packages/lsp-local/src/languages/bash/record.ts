@@ -49,6 +49,7 @@ function locateBash(): Located {
 
 export const bashRecord: LanguageRecord = {
   id: 'bash',
+  order: 140,
   language: 'Shell (bash, sh, zsh)',
   server: `bash-language-server (npm, ${bashServerVersion}), with ShellCheck and shfmt when installed`,
   support: bashSupport,

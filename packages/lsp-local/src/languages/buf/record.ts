@@ -73,6 +73,7 @@ export function bufPluginConfigs(root: string): string[] | undefined {
 
 export const bufRecord: LanguageRecord = {
   id: 'buf',
+  order: 170,
   language: 'Protocol Buffers',
   server: `buf ${bufVersion} (\`buf lsp serve\`)`,
   support: bufSupport,

@@ -28,6 +28,7 @@ export const clangdUnavailable = `neither clangd nor clangd-NN is on PATH: insta
 
 export const clangdRecord: LanguageRecord = {
   id: 'clangd',
+  order: 80,
   language: 'C / C++',
   server: 'clangd, when installed: the newest `clangd-NN` on PATH first, then `clangd`',
   support: clangdSupport,

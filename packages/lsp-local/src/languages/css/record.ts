@@ -19,6 +19,7 @@ export const cssSupport: SupportTable = documentSupport({ files: 'stylesheets', 
 
 export const cssRecord: LanguageRecord = {
   id: 'css',
+  order: 110,
   language: 'CSS / SCSS / Less',
   server: `vscode-css-language-server (npm \`vscode-langservers-extracted\` ${langserversExtractedVersion})`,
   support: cssSupport,

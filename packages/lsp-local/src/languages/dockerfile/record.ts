@@ -22,6 +22,7 @@ export const dockerfileSupport: SupportTable = documentSupport({ files: 'Dockerf
 
 export const dockerfileRecord: LanguageRecord = {
   id: 'dockerfile',
+  order: 150,
   language: 'Dockerfile',
   server: `dockerfile-language-server-nodejs (npm, ${dockerfileServerVersion})`,
   support: dockerfileSupport,

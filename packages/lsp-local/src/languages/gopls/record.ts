@@ -117,6 +117,7 @@ export const goplsInstall = installRecipe('gopls', goplsPackage).command
 
 export const goplsRecord: LanguageRecord = {
   id: 'gopls',
+  order: 60,
   language: 'Go',
   server: `gopls ${goplsVersion}`,
   support: goplsSupport,

@@ -19,6 +19,7 @@ export const htmlSupport: SupportTable = documentSupport({ files: 'HTML', verb: 
 
 export const htmlRecord: LanguageRecord = {
   id: 'html',
+  order: 120,
   language: 'HTML',
   server: `vscode-html-language-server (npm \`vscode-langservers-extracted\` ${langserversExtractedVersion})`,
   support: htmlSupport,

@@ -17,6 +17,7 @@ export const jsonSupport: SupportTable = documentSupport({ files: 'JSON', verb: 
 
 export const jsonRecord: LanguageRecord = {
   id: 'json',
+  order: 100,
   language: 'JSON',
   server: `vscode-json-language-server (npm \`vscode-langservers-extracted\` ${langserversExtractedVersion})`,
   support: jsonSupport,

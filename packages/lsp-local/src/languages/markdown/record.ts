@@ -49,6 +49,7 @@ export const markdownSymbolName: SymbolNaming = (label, kind) => {
 
 export const markdownRecord: LanguageRecord = {
   id: 'markdown',
+  order: 130,
   language: 'Markdown',
   server: `vscode-markdown-language-server (npm \`vscode-langservers-extracted\` ${langserversExtractedVersion})`,
   support: markdownSupport,

@@ -31,6 +31,7 @@ export const pyrightSupport: SupportTable = codeSupport({
 
 export const pyrightRecord: LanguageRecord = {
   id: 'pyright',
+  order: 30,
   language: 'Python',
   server: 'pyright, with ruff beside it',
   support: pyrightSupport,

@@ -91,6 +91,7 @@ function refuseUnsafe(judged: RustConfigJudgement | undefined, context: HardenCo
 
 export const rustAnalyzerRecord: LanguageRecord = {
   id: 'rust-analyzer',
+  order: 70,
   language: 'Rust',
   server: `rust-analyzer (crates.io \`ra_ap_rust-analyzer\` ${rustAnalyzerVersion})`,
   support: rustAnalyzerSupport,

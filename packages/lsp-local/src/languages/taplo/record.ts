@@ -46,6 +46,7 @@ async function locateTaplo(): Promise<Located> {
 
 export const taploRecord: LanguageRecord = {
   id: 'taplo',
+  order: 160,
   language: 'TOML',
   server: `taplo (crates.io \`taplo-cli\` ${taploVersion})`,
   support: taploSupport,

@@ -51,6 +51,7 @@ async function locateTy(): Promise<Located> {
  */
 export const tyRecord: LanguageRecord = {
   id: 'ty',
+  order: 50,
   language: 'Python',
   server: `ty (PyPI \`ty\` ${tyVersion}), with ruff beside it`,
   support: tySupport,

@@ -12,6 +12,7 @@ import { missingDependency, nativeTypeScriptSupport } from '../typescript/record
 
 export const typeScriptLanguageServerRecord: LanguageRecord = {
   id: 'typescript-language-server',
+  order: 20,
   language: 'TypeScript / JavaScript',
   server: 'typescript-language-server + TypeScript 6',
   // The same minimum set as the native server; it answers declaration through definition.

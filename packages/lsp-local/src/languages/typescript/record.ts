@@ -39,6 +39,7 @@ export const missingDependency = (what: string) => `${what} is not installed in 
 
 export const typeScriptRecord: LanguageRecord = {
   id: 'typescript',
+  order: 10,
   language: 'TypeScript / JavaScript',
   server: 'native TypeScript 7 (`tsc --lsp --stdio`)',
   support: nativeTypeScriptSupport,

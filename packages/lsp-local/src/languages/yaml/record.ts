@@ -23,6 +23,7 @@ export const yamlSupport: SupportTable = documentSupport({ files: 'YAML', verb: 
 
 export const yamlRecord: LanguageRecord = {
   id: 'yaml',
+  order: 90,
   language: 'YAML',
   server: `yaml-language-server (npm, ${yamlServerVersion})`,
   support: yamlSupport,
