@@ -92,7 +92,11 @@ for (const record of records) {
     test(`${record.language}: its server`, () => expect(missing, 'under CI=true every built-in server must be installed').toBeUndefined())
   }
   const places: Array<{ name: string; open: () => { root: string; remove: () => void }; files: ReadonlyArray<string> }> = [
-    { name: `fixture ${record.fixture}`, open: () => copyFixture(record.fixture), files: samples[record.id]?.fixture ?? [] },
+    {
+      name: `fixture ${record.fixture}`,
+      open: () => copyFixture(record.fixture ?? `(${record.id} has no fixture)`),
+      files: samples[record.id]?.fixture ?? [],
+    },
   ]
   if (corpora !== undefined) {
     for (const [corpus, files] of Object.entries(samples[record.id]?.corpus ?? {})) {

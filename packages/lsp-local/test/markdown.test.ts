@@ -40,7 +40,7 @@ describe.skipIf(!located.found)('Markdown through the seam against its bare serv
   let bare: BareServer
   let stop: (() => Promise<void>) | undefined
   beforeAll(async () => {
-    copy = copyFixture(markdownRecord.fixture)
+    copy = copyFixture(markdownRecord.fixture ?? '(markdown has no fixture)')
     ;({ lsp, bare, stop } = await startSeamAndBare(markdownRecord, copy.root))
     for (const file of ['README.md', 'docs/guide.md', 'docs/changes.md']) await bare.open(nodePath.join(copy.root, file), 'markdown')
   }, 120_000)
@@ -143,7 +143,7 @@ describe('the Markdown client requests stay in the workspace root', () => {
   let server: MessageConnection
   let client: MessageConnection
   beforeAll(() => {
-    copy = copyFixture(markdownRecord.fixture)
+    copy = copyFixture(markdownRecord.fixture ?? '(markdown has no fixture)')
     // Beside the workspace: a secret, a link to it from inside, a folder that is never listed.
     writeFileSync(nodePath.join(copy.root, '..', `${nodePath.basename(copy.root)}-secret.md`), '# secret\n')
     symlinkSync(nodePath.join(copy.root, '..', `${nodePath.basename(copy.root)}-secret.md`), nodePath.join(copy.root, 'linked.md'))

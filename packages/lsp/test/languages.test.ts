@@ -44,6 +44,13 @@ describe('the language list', () => {
       .map((entry) => entry.name)
       .sort()
     await expect(languageList(folders)).toMatchFileSnapshot('../src/languages/list.ts')
+  })
+
+  it('loads every folder under src/languages, each by its id', async () => {
+    const folders = (await readdir(languagesDir, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort()
     expect(builtInLanguages.map((language) => language.id)).toEqual(folders)
     for (const language of builtInLanguages) expect(language.languageIds[0], language.id).toBe(language.id)
   })

@@ -251,8 +251,8 @@ export interface LanguageRecord {
   layoutWatch?(root: string): ConfigWatch | undefined
   /** The language facts for each language id the server serves. */
   readonly grammar: ReadonlyArray<LanguageGrammar>
-  /** The test fixture's folder under packages/lsp-local/test/fixtures. */
-  readonly fixture: string
+  /** lsp-local's own test fixture for the server (its folder under packages/lsp-local/test/fixtures), when it has one. */
+  readonly fixture?: string
   /** The seam conformance kit's run on this server, when the seam has a fixture for its language. */
   readonly conformance?: RecordConformance
   /** One line for the README's language table: what it answers and what it lacks. */
