@@ -1,8 +1,8 @@
 // The public surface of @codeseam/lsp-local, name by name; test/public-surface.test.ts pins the values and
 // test/public-surface-types.ts the types.
-export type { ServerProfile, ReadinessRule, ProjectRootRule, UntrustedPolicy } from './policy/profiles.js'
+export type { ServerProfile, ReadinessRule, ProjectRootRule, UntrustedPolicy } from './profile/profiles.js'
 export { builtinProfiles } from './policy/builtin-profiles.js'
-export { findOnPath } from './policy/executables.js'
+export { findOnPath } from './profile/executables.js'
 export {
   nativeTypeScriptOperations,
   typeScriptLanguageServerOperations,

@@ -24,8 +24,8 @@ import { workspaceDiagnostics } from './features/workspace-diagnostics.js'
 import { workspaceSymbols } from './features/workspace-symbols.js'
 import { recordFor } from './languages/index.js'
 import type { HostCore } from './pool/host-core.js'
-import { languageLacks } from './policy/profile-operations.js'
-import type { ServerProfile } from './policy/profiles.js'
+import { languageLacks } from './profile/profile-operations.js'
+import type { ServerProfile } from './profile/profiles.js'
 
 /** The seam provider for one profile: routes each request to the (project root, profile) server. */
 export class ProfileProvider implements LspProvider, Serving {

@@ -1,7 +1,7 @@
 import { lspOperations, type LspOperation } from '@codeseam/lsp'
 
 import type { HostCore } from './pool/host-core.js'
-import type { inProcessCompanionIds } from './policy/companion-operations.js'
+import type { inProcessCompanionIds } from './profile/companion-operations.js'
 import type { ResolvedHostConfig } from './policy/config.js'
 import { ProfileProvider } from './provider.js'
 import type { BoundCompanion, Companion } from './companions/companion.js'

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { languageRecords } from '../src/languages/index.js'
 import { mergeProfiles } from '../src/policy/config.js'
 import { builtinProfiles } from '../src/policy/builtin-profiles.js'
-import type { ServerProfile } from '../src/policy/profiles.js'
+import type { ServerProfile } from '../src/profile/profiles.js'
 import { planSpawn } from '../src/policy/trust.js'
 
 // codeseam run on a checkout that contains codeseam itself: the bundled servers live inside the workspace.

@@ -6,7 +6,7 @@ import { expect, test } from 'vitest'
 
 import { installTable, profileTable, readmeLanguageTable } from '../src/languages/docs.js'
 import { mergeProfiles, type ProfileConfig } from '../src/policy/config.js'
-import type { ServerProfile } from '../src/policy/profiles.js'
+import type { ServerProfile } from '../src/profile/profiles.js'
 import { planSpawn } from '../src/policy/trust.js'
 
 // The docs' language tables are rendered from the language records; CODESEAM_WRITE_DOCS=1 rewrites them.

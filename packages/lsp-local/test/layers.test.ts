@@ -5,17 +5,23 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 
 /*
- * LAYERS: a module of src/ imports only from its own floor or a lower one (README "Layers"). The floors, lowest
- * first; folders on one floor may import each other (import/no-cycle in `pnpm lint` still refuses a cycle).
- * A new folder needs a floor here before it can hold code.
+ * LAYERS: a module of src/ imports only from its own folder or a folder on a lower floor (README "Layers"). The
+ * floors, lowest first. Two folders share a floor only when neither imports the other (checked below), so the order
+ * is strict: no folder imports one that imports it back. A new folder needs a floor here before it can hold code.
  */
 const floors: ReadonlyArray<ReadonlyArray<string>> = [
   ['documents'],
-  // `languages/` is being added beside `policy/`: on its floor already.
-  ['policy', 'languages'],
+  // The profile vocabulary the records are written in: ServerProfile, support tables, files, executables.
+  ['profile'],
+  // The language records; the hooks take interfaces defined here or below.
+  ['languages'],
+  // What derives from the records: config, trust, limits, environment.
+  ['policy'],
   ['server'],
   ['workspace'],
   ['pool'],
+  // Side by side, not stacked: neither imports the other; the top level composes both (features answer through
+  // pool/, a companion answers beside a server).
   ['features', 'companions'],
   // The files directly in src/: host.ts, provider.ts, providers.ts, index.ts.
   ['.'],
@@ -70,6 +76,8 @@ describe('import layers of src/', () => {
     expect(edges.length).toBeGreaterThan(200)
     expect(edges).toContainEqual(expect.objectContaining({ from: 'pool/slot.ts', to: 'server/language-server.ts' }))
     expect(edges).toContainEqual(expect.objectContaining({ from: 'index.ts', to: 'host.ts' }))
+    expect(edges).toContainEqual(expect.objectContaining({ from: 'languages/record.ts', to: 'profile/profiles.ts' }))
+    expect(edges).toContainEqual(expect.objectContaining({ from: 'policy/trust.ts', to: 'languages/index.ts' }))
   })
 
   test('every relative import names a file of src/', () => {
@@ -87,5 +95,12 @@ describe('import layers of src/', () => {
       .filter((e) => (floorOf(e.toFolder) ?? -1) > (floorOf(e.fromFolder) ?? Number.POSITIVE_INFINITY))
       .map((e) => `${e.from} (${e.fromFolder}/, floor ${floorOf(e.fromFolder)}) → ${e.to} (${e.toFolder}/, floor ${floorOf(e.toFolder)})`)
     expect(upward).toEqual([])
+  })
+
+  test('no folder imports another folder of its own floor', () => {
+    const sideways = edges
+      .filter((e) => e.fromFolder !== e.toFolder && floorOf(e.fromFolder) === floorOf(e.toFolder))
+      .map((e) => `${e.from} (${e.fromFolder}/) → ${e.to} (${e.toFolder}/), both on floor ${floorOf(e.fromFolder)}`)
+    expect(sideways).toEqual([])
   })
 })

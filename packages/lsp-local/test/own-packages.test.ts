@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url'
 
 import { describe, expect, test } from 'vitest'
 
-import { ownTsserverPath } from '../src/policy/executables.js'
-import { ownPackageRequire } from '../src/policy/own-packages.js'
+import { ownTsserverPath } from '../src/profile/executables.js'
+import { ownPackageRequire } from '../src/profile/own-packages.js'
 
 /**
  * The language servers resolve from @codeseam/lsp-local's own folder: its package.json found by self-reference,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
 import { clangdOperations, clangdOperationsFor, nativeTypeScriptOperations, pyrightOperations } from '../src/index.js'
-import { supportedOperations, type SupportTable } from '../src/policy/profile-operations.js'
+import { supportedOperations, type SupportTable } from '../src/profile/profile-operations.js'
 
 // The exported lists are public API: the per-profile records must yield exactly the lists they replaced.
 describe('profile operation lists', () => {

@@ -39,7 +39,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest'
 
 import { createLocalHost } from '../src/index.js'
 import { forgetUserPython, userPython } from '../src/languages/pyright/interpreter.js'
-import { lookUp } from '../src/policy/executables.js'
+import { lookUp } from '../src/profile/executables.js'
 import { LeakCheck, positionOf } from './helpers.js'
 
 const require = createRequire(import.meta.url)

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createLsp, type LspService } from '@codeseam/lsp'
 
 import { createLocalHost, type HostOptions, type LocalHost } from '../src/index.js'
-import { listFiles } from '../src/policy/files.js'
+import { listFiles } from '../src/profile/files.js'
 import { LeakCheck, descendantPids } from './helpers.js'
 
 // The Python corpus (a public web framework with nested example projects), unpacked from ../shared/corpora.

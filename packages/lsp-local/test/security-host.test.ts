@@ -10,7 +10,7 @@ import { LspError, createLsp, type LspProviderStatus, type LspService } from '@c
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
 
 import { builtinProfiles, createLocalHost, type HostOptions, type LocalHost, type TrustLevel } from '../src/index.js'
-import { lookUp } from '../src/policy/executables.js'
+import { lookUp } from '../src/profile/executables.js'
 import { LeakCheck, positionOf, typeScriptLanguageServerInstead } from './helpers.js'
 import { fakeNpmDir, prepareAttack, type AttackWorkspace } from './fixtures/untrusted/prepare.js'
 

@@ -11,7 +11,7 @@ import {
   type eachRecordDecides,
   type Support,
   type SupportExceptionsOf,
-} from '../src/policy/profile-operations.js'
+} from '../src/profile/profile-operations.js'
 
 /** An entry with its keys in one order, so the file compares what an entry says, not how it was spelled. */
 const sortedKeys = (support: Support): Support =>

@@ -1,7 +1,7 @@
 import { PositionEncodingKind, ResourceOperationKind, type ClientCapabilities } from 'vscode-languageserver-protocol/node'
 
 import { recordFor } from '../languages/index.js'
-import type { ServerProfile } from '../policy/profiles.js'
+import type { ServerProfile } from '../profile/profiles.js'
 
 import { featureTable } from './table.js'
 

@@ -3,7 +3,7 @@ import { statSync, type Stats } from 'node:fs'
 import type { LspDiskCatchUp, LspQueryResult } from '@codeseam/lsp'
 
 import type { HostCore } from '../pool/host-core.js'
-import type { ServerProfile } from '../policy/profiles.js'
+import type { ServerProfile } from '../profile/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
 import type { CatchUp } from '../workspace/disk-sync.js'

@@ -8,7 +8,7 @@ import {
 } from '@codeseam/lsp'
 
 import { recordFor } from '../languages/index.js'
-import { languageIdOf } from '../policy/files.js'
+import { languageIdOf } from '../profile/files.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { isContentModified } from '../server/requests.js'
 import { breachOf, fileLimitError } from '../documents/file-limits.js'

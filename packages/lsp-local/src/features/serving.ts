@@ -2,7 +2,7 @@ import { LspError, type LspOperation, type LspResultMeta, type LspSearchCoverage
 
 import type { HostCore } from '../pool/host-core.js'
 import type { ServerSlot } from '../pool/slot.js'
-import type { ServerProfile } from '../policy/profiles.js'
+import type { ServerProfile } from '../profile/profiles.js'
 import { supportsOperation } from './capabilities.js'
 import type { LanguageServer } from '../server/language-server.js'
 import type { Translator } from './translate.js'

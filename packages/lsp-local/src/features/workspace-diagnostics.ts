@@ -14,7 +14,7 @@ import { acquire, type Serving } from './serving.js'
 import { scopeOf } from './location-scope.js'
 import { Translator } from './translate.js'
 import { breachOf, SkippedFiles } from '../documents/file-limits.js'
-import { languageIdOf } from '../policy/files.js'
+import { languageIdOf } from '../profile/files.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
 
 /** How many of the files a bounded answer left out it names. */

@@ -1,6 +1,6 @@
 import { lspOperations } from '@codeseam/lsp'
 
-import { supportedOperations } from '../policy/profile-operations.js'
+import { supportedOperations } from '../profile/profile-operations.js'
 
 import { languageRecords } from './index.js'
 import { installRecipe, installSourceFacts } from './install.js'

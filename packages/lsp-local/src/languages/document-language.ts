@@ -2,7 +2,7 @@ import type { LanguageRecord } from './record.js'
 
 /*
  * What the servers of the languages around the code (configuration, markup, scripts) share: they read one document
- * at a time and run on Node.js. (What they answer is said once in policy/profile-operations.ts: `documentSupport`.)
+ * at a time and run on Node.js. (What they answer is said once in profile/profile-operations.ts: `documentSupport`.)
  */
 
 /**

@@ -2,8 +2,8 @@ import { realpathSync } from 'node:fs'
 
 import type { LspOperation } from '@codeseam/lsp'
 
-import { supportedOperations } from '../policy/profile-operations.js'
-import type { ServerProfile } from '../policy/profiles.js'
+import { supportedOperations } from '../profile/profile-operations.js'
+import type { ServerProfile } from '../profile/profiles.js'
 
 import { clangdSupport } from './clangd/record.js'
 import { installRecipe, packageLabel, type InstallSource } from './install.js'

@@ -3,7 +3,7 @@ import { readdirSync, realpathSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import * as nodePath from 'node:path'
 
-import { ownPackageRequire } from '../policy/own-packages.js'
+import { ownPackageRequire } from '../profile/own-packages.js'
 
 /*
  * Finding a server's executable without a shell and without running it: in this package's own npm

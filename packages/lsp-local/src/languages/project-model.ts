@@ -1,7 +1,7 @@
 import type { LspSearchCoverage } from '@codeseam/lsp'
 
 import type { SkippedFiles } from '../documents/file-limits.js'
-import type { ServerProfile } from '../policy/profiles.js'
+import type { ServerProfile } from '../profile/profiles.js'
 
 /*
  * A server's project model as a record hook (issue 47): what makes a server that searches only what it has loaded

@@ -2,8 +2,8 @@ import type { LspError, LspLanguageFacts, LspOperation, LspSymbolKind } from '@c
 import type { ConformanceCheckId } from '@codeseam/lsp/testing'
 import type { ClientCapabilities, MessageConnection } from 'vscode-languageserver-protocol/node'
 
-import type { SupportTable } from '../policy/profile-operations.js'
-import type { ProjectRootRule, ReadinessRule, ServerProfile } from '../policy/profiles.js'
+import type { SupportTable } from '../profile/profile-operations.js'
+import type { ProjectRootRule, ReadinessRule, ServerProfile } from '../profile/profiles.js'
 
 import type { ConfigWatch, ProjectModel } from './project-model.js'
 

@@ -1,7 +1,7 @@
 import { LspError } from '@codeseam/lsp'
 
-import { companionOperations, inProcessCompanionIds } from './companion-operations.js'
-import type { ServerProfile } from './profiles.js'
+import { companionOperations, inProcessCompanionIds } from '../profile/companion-operations.js'
+import type { ServerProfile } from '../profile/profiles.js'
 
 /** A profile's `companions` and `companionOnly` fields as written: well-formed, or INVALID_ARGUMENT naming the profile. */
 export function checkCompanionFields(profile: ServerProfile): void {

@@ -4,7 +4,7 @@ import { LspError, normalizeExtension } from '@codeseam/lsp'
 
 import { checkCompanionFields, checkCompanionIds } from './companions.js'
 import { resolveResourceLimits, type ResourceLimits, type ResourceLimitsConfig } from './limits.js'
-import type { ServerProfile } from './profiles.js'
+import type { ServerProfile } from '../profile/profiles.js'
 import type { TrustLevel } from './trust.js'
 
 /** Trust lives with the rules it switches (trust.ts); re-exported here, where the host options name it. */

@@ -1,5 +1,5 @@
 import { recordFor } from '../languages/index.js'
-import type { ServerProfile } from './profiles.js'
+import type { ServerProfile } from '../profile/profiles.js'
 
 /** Variables every server gets from the host: nothing that carries credentials. */
 export const minimalEnvironment: ReadonlyArray<string> = [

@@ -3,7 +3,7 @@ import * as nodePath from 'node:path'
 
 import { LspError } from '@codeseam/lsp'
 
-import type { ServerProfile } from './profiles.js'
+import type { ServerProfile } from '../profile/profiles.js'
 import { recordFor } from '../languages/index.js'
 
 /**

@@ -4,8 +4,8 @@ import { LspError, isWithin } from '@codeseam/lsp'
 
 import { languageRecords, recordFor } from '../languages/index.js'
 import type { DraftPlan } from '../languages/record.js'
-import { canonical, lookUp, sanitizePath } from './executables.js'
-import type { ServerProfile } from './profiles.js'
+import { canonical, lookUp, sanitizePath } from '../profile/executables.js'
+import type { ServerProfile } from '../profile/profiles.js'
 
 /** Whether the host may let a root's own files choose code to run. Roots are untrusted by default. */
 export type TrustLevel = 'trusted' | 'untrusted'

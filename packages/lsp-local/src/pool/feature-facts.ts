@@ -1,7 +1,7 @@
 import type { LspOperation } from '@codeseam/lsp'
 import type { ClientCapabilities, Registration, ServerCapabilities } from 'vscode-languageserver-protocol/node'
 
-import type { ServerProfile } from '../policy/profiles.js'
+import type { ServerProfile } from '../profile/profiles.js'
 
 /**
  * What the pool needs from the feature records (`features/`), handed in by the host's wiring (`host.ts`) so

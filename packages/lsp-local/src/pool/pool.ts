@@ -4,10 +4,10 @@ import { LspError, TelemetryAttr, isWithin, observeTelemetry, telemetryId, type 
 import type { Attributes } from '@opentelemetry/api'
 
 import type { ResolvedHostConfig, TrustLevel } from '../policy/config.js'
-import type { ServerProfile } from '../policy/profiles.js'
+import type { ServerProfile } from '../profile/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { watchdogIdle } from '../server/watchdog.js'
-import { listFiles, profileExtensions } from '../policy/files.js'
+import { listFiles, profileExtensions } from '../profile/files.js'
 import { layoutEnvironment, nestedProjectsOf } from '../workspace/nested-projects.js'
 import { worktreesOfOneRepository } from '../workspace/worktrees.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'

@@ -1,6 +1,6 @@
 import { LspError, type LspProviderStatus } from '@codeseam/lsp'
 
-import type { ServerProfile } from '../policy/profiles.js'
+import type { ServerProfile } from '../profile/profiles.js'
 import type { LanguageServer, ServerState } from '../server/language-server.js'
 import type { FeatureFacts } from './feature-facts.js'
 

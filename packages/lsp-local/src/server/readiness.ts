@@ -1,4 +1,4 @@
-import type { ServerProfile } from '../policy/profiles.js'
+import type { ServerProfile } from '../profile/profiles.js'
 import type { LanguageServer } from './language-server.js'
 import { readyWait } from './telemetry.js'
 

@@ -3,12 +3,12 @@ import { statSync } from 'node:fs'
 import { pathToUri, uriToPath } from '@codeseam/lsp'
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/node'
 
-import type { ServerProfile } from '../policy/profiles.js'
+import type { ServerProfile } from '../profile/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { statKey } from '../documents/stat-key.js'
 import { serverFolders } from '../server/spec.js'
 import { combinedWatch, DiskWatch, type ConfigWatch } from './disk-watch.js'
-import { languageIdOf, listFiles, profileExtensions, profileFileNames } from '../policy/files.js'
+import { languageIdOf, listFiles, profileExtensions, profileFileNames } from '../profile/files.js'
 
 /** What disk sync tells, and asks, the project loader. */
 export interface DiskSyncHooks {

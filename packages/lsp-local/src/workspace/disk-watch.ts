@@ -5,7 +5,7 @@ import * as nodePath from 'node:path'
 import { extensionOf, pathToUri } from '@codeseam/lsp'
 import { FileChangeType, type FileEvent } from 'vscode-languageserver-protocol/node'
 
-import { skippedFolders } from '../policy/files.js'
+import { skippedFolders } from '../profile/files.js'
 
 import type { ConfigWatch } from '../languages/record.js'
 

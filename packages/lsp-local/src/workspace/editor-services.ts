@@ -1,6 +1,6 @@
 import { recordFor } from '../languages/index.js'
-import { listFiles, profileExtensions } from '../policy/files.js'
-import type { ServerProfile } from '../policy/profiles.js'
+import { listFiles, profileExtensions } from '../profile/files.js'
+import type { ServerProfile } from '../profile/profiles.js'
 import type { EditorServices } from '../server/spec.js'
 
 /** Files of the server's languages it is told of (the Markdown server's workspace index, for symbols and link targets). */

@@ -1,10 +1,10 @@
 import { readFileSync, statSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import type { ServerProfile } from '../policy/profiles.js'
+import type { ServerProfile } from '../profile/profiles.js'
 import { recordFor } from '../languages/index.js'
 import { mergeSettings } from '../languages/settings.js'
-import { listFiles } from '../policy/files.js'
+import { listFiles } from '../profile/files.js'
 
 /**
  * Nested projects under a server's root, for a `workspaceFolders` profile (pyright). A nested folder with a

@@ -1,7 +1,7 @@
 import { TelemetryAttr, TelemetrySpan, inSpan, telemetryId, type LspSearchCoverage } from '@codeseam/lsp'
 import type { Attributes } from '@opentelemetry/api'
 
-import type { ServerProfile } from '../policy/profiles.js'
+import type { ServerProfile } from '../profile/profiles.js'
 
 /**
  * A project load a query waits for, as a `codeseam.project.load` span: counts only (files opened and pinned,

@@ -2,13 +2,13 @@ import { statSync } from 'node:fs'
 
 import { LspError, TelemetryAttr, TelemetrySpan, inSpan, isWithin, telemetryId, type LspSearchCoverage } from '@codeseam/lsp'
 
-import type { ServerProfile } from '../policy/profiles.js'
+import type { ServerProfile } from '../profile/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { serverFolders } from '../server/spec.js'
 import { breachOf, noFileLimits, SkippedFiles, sizeBreach, type FileLimits } from '../documents/file-limits.js'
 import { recordFor } from '../languages/index.js'
 import type { ConfigWatch, PinnedFiles, ProjectLoadContext, ProjectModel } from '../languages/project-model.js'
-import { languageIdOf, listFiles, profileExtensions } from '../policy/files.js'
+import { languageIdOf, listFiles, profileExtensions } from '../profile/files.js'
 import { loadSpan } from './project-load-span.js'
 import type { LocalWorkspace } from './workspace.js'
 

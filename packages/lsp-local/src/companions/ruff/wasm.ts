@@ -1,7 +1,7 @@
 import { LspError } from '@codeseam/lsp'
 import type { Diagnostic, Workspace } from '@astral-sh/ruff-wasm-nodejs'
 
-import { ownPackageRequire } from '../../policy/own-packages.js'
+import { ownPackageRequire } from '../../profile/own-packages.js'
 
 /** The part of ruff's WebAssembly module codeseam uses. */
 interface RuffModule {

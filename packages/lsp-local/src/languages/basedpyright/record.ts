@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import type { SupportTable } from '../../policy/profile-operations.js'
+import type { SupportTable } from '../../profile/profile-operations.js'
 import { installRecipe, installedFolders, type ServerPackage } from '../install.js'
 import { absolutePathEntries, executablesNamed } from '../lookup.js'
 import { pyrightRecord, pyrightSupport } from '../pyright/record.js'

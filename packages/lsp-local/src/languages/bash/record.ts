@@ -1,4 +1,4 @@
-import { callHierarchy, documentSupport, notYet, type SupportTable } from '../../policy/profile-operations.js'
+import { callHierarchy, documentSupport, notYet, type SupportTable } from '../../profile/profile-operations.js'
 import { bundledNodeServer, runsBundled } from '../bundled.js'
 import { absolutePathEntries, executablesNamed } from '../lookup.js'
 import type { LanguageRecord, Located } from '../record.js'

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import { documentSupport, notYet, type SupportTable } from '../../policy/profile-operations.js'
+import { documentSupport, notYet, type SupportTable } from '../../profile/profile-operations.js'
 import { goBinDirectories, installRecipe, installedCandidates, type ServerPackage } from '../install.js'
 import { probeVersion } from '../lookup.js'
 import type { LanguageRecord, Located } from '../record.js'

@@ -6,7 +6,7 @@ import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
 import type { ConfigWatch } from '../record.js'
-import { listFiles, skippedFolders } from '../../policy/files.js'
+import { listFiles, skippedFolders } from '../../profile/files.js'
 import { codeseamCacheDir } from '../lookup.js'
 
 /*

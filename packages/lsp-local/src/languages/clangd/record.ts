@@ -2,11 +2,11 @@ import * as nodePath from 'node:path'
 
 import { builtInFactsFor } from '@codeseam/lsp'
 
-import { codeSupport, typeHierarchy, type SupportTable } from '../../policy/profile-operations.js'
+import { codeSupport, typeHierarchy, type SupportTable } from '../../profile/profile-operations.js'
 import { installRecipe, type ServerPackage } from '../install.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { dropFlag } from '../settings.js'
-import { profileExtensions } from '../../policy/files.js'
+import { profileExtensions } from '../../profile/files.js'
 
 import { databaseEnvironment, databaseWatch } from './database.js'
 import { clangdMajor, findClangd } from './lookup.js'

@@ -2,7 +2,7 @@ import * as nodePath from 'node:path'
 
 import { builtInFactsFor } from '@codeseam/lsp'
 
-import { codeSupport, typeHierarchy, type SupportTable } from '../../policy/profile-operations.js'
+import { codeSupport, typeHierarchy, type SupportTable } from '../../profile/profile-operations.js'
 import { goBinDirectories, installRecipe, installedCandidates, type ServerPackage } from '../install.js'
 import { probeVersion } from '../lookup.js'
 import type { LanguageRecord, Located, SymbolNaming } from '../record.js'

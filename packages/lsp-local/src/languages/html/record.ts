@@ -1,4 +1,4 @@
-import { documentSupport, notYet, type SupportTable } from '../../policy/profile-operations.js'
+import { documentSupport, notYet, type SupportTable } from '../../profile/profile-operations.js'
 import { bundledServerRecord, langserversExtractedVersion } from '../bundled.js'
 import { inertNodeServer } from '../document-language.js'
 import type { LanguageRecord } from '../record.js'

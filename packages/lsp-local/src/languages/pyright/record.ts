@@ -2,9 +2,9 @@ import * as nodePath from 'node:path'
 
 import { builtInFactsFor, isWithin } from '@codeseam/lsp'
 
-import { pythonSelectionEnvironment } from '../../policy/python-selection.js'
-import { canonical } from '../../policy/executables.js'
-import { codeSupport, typeHierarchy, type SupportTable } from '../../policy/profile-operations.js'
+import { pythonSelectionEnvironment } from '../../profile/python-selection.js'
+import { canonical } from '../../profile/executables.js'
+import { codeSupport, typeHierarchy, type SupportTable } from '../../profile/profile-operations.js'
 import { packageDir } from '../lookup.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { isRecord } from '../settings.js'

@@ -4,7 +4,7 @@ import * as nodePath from 'node:path'
 
 import { builtInFactsFor } from '@codeseam/lsp'
 
-import { codeSupport, typeHierarchy, type SupportTable } from '../../policy/profile-operations.js'
+import { codeSupport, typeHierarchy, type SupportTable } from '../../profile/profile-operations.js'
 import { installRecipe, installRoot, installedCandidates, type ServerPackage } from '../install.js'
 import { probeVersion, toolchainLines } from '../lookup.js'
 import type { HardenContext, LanguageRecord, LibraryRoot, Located } from '../record.js'

@@ -8,7 +8,7 @@ import * as nodePath from 'node:path'
 
 import { isWithin } from '@codeseam/lsp'
 
-import { lookUp } from '../../policy/executables.js'
+import { lookUp } from '../../profile/executables.js'
 import { isSkippedFolder, walkTree } from '../tree-walk.js'
 import { judgeCargoConfig } from './cargo-config.js'
 

@@ -1,6 +1,6 @@
 import * as nodePath from 'node:path'
 
-import { documentSupport, type SupportTable } from '../../policy/profile-operations.js'
+import { documentSupport, type SupportTable } from '../../profile/profile-operations.js'
 import { installRecipe, installRoot, installedCandidates, installedFolders, type ServerPackage } from '../install.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { mergeSettings, offlineProxy } from '../settings.js'

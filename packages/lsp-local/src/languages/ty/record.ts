@@ -3,7 +3,7 @@ import * as nodePath from 'node:path'
 
 import { builtInFactsFor } from '@codeseam/lsp'
 
-import { codeSupport, type SupportTable } from '../../policy/profile-operations.js'
+import { codeSupport, type SupportTable } from '../../profile/profile-operations.js'
 import { installRecipe, installedFolders, type ServerPackage } from '../install.js'
 import { absolutePathEntries, executablesNamed, probeVersion } from '../lookup.js'
 import { pyrightRecord } from '../pyright/record.js'

@@ -2,7 +2,7 @@ import * as nodePath from 'node:path'
 
 import { isWithin } from '@codeseam/lsp'
 
-import { canonical, isRegularFile, ownTsserverPath } from '../../policy/executables.js'
+import { canonical, isRegularFile, ownTsserverPath } from '../../profile/executables.js'
 import { packageDir } from '../lookup.js'
 import { typeScriptProjectModel } from '../typescript/project-model.js'
 import type { LanguageRecord, Located } from '../record.js'

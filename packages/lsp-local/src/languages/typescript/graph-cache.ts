@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import type { ServerProfile } from '../../policy/profiles.js'
-import { listFiles } from '../../policy/files.js'
+import type { ServerProfile } from '../../profile/profiles.js'
+import { listFiles } from '../../profile/files.js'
 import { discoverTsProjects, isTsConfigName, type TsProjectGraph } from './projects.js'
 
 /**

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { LspError } from '@codeseam/lsp'
 
-import { ownPackageRequire } from '../../policy/own-packages.js'
+import { ownPackageRequire } from '../../profile/own-packages.js'
 
 /**
  * The TypeScript project model: what the server loads. A project is every `tsconfig.json` / `jsconfig.json`

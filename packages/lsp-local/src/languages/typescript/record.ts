@@ -1,7 +1,7 @@
 import * as nodePath from 'node:path'
 import { pathToFileURL } from 'node:url'
 
-import { codeSupport, typeHierarchy, type SupportTable } from '../../policy/profile-operations.js'
+import { codeSupport, typeHierarchy, type SupportTable } from '../../profile/profile-operations.js'
 import { packageDir } from '../lookup.js'
 import type { LanguageRecord, Located } from '../record.js'
 import { dropFlag, mergeSettings } from '../settings.js'

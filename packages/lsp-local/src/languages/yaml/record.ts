@@ -1,4 +1,4 @@
-import { documentSupport, type SupportTable } from '../../policy/profile-operations.js'
+import { documentSupport, type SupportTable } from '../../profile/profile-operations.js'
 import { bundledServerRecord } from '../bundled.js'
 import { documentNodeServer } from '../document-language.js'
 import type { LanguageRecord } from '../record.js'
