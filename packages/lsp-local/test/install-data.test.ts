@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
 
 import { languageRecords } from '../src/languages/index.js'
-import { installRecipe, installSourceFacts, installSources, parsePackage } from '../src/languages/install.js'
+import { installRecipe, installRoot, installSourceFacts, installSources, parsePackage } from '../src/languages/install.js'
 
 /*
  * Install as data: each record states a package URL and its binaries, and install.ts derives the command people are
@@ -56,4 +56,15 @@ test('package URLs are read into source, name and version; another kind is refus
 test('the install sources are listed once, each with its facts', () => {
   expect(Object.keys(installSourceFacts).sort()).toEqual([...installSources].sort())
   expect(installSources.filter((s) => installSourceFacts[s].installedBy === 'user')).toEqual(['npm', 'pypi', 'go', 'cargo'])
+})
+
+test('with XDG_CACHE_HOME set, a cache install lands where the lookup searches', () => {
+  const env = { XDG_CACHE_HOME: '/var/cache/someone' }
+  const cached = languageRecords.filter((record) => ['npm', 'pypi', 'cargo'].includes(parsePackage(record.install).source))
+  expect(cached.map((record) => record.id)).toContain('taplo')
+  for (const record of cached) {
+    const command = installRecipe(record.id, record.install, env).command
+    expect(command, record.id).toContain(installRoot(record.id, record.install, env))
+    expect(command, record.id).not.toContain('~/.cache')
+  }
 })

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -45,9 +45,20 @@ function copyRepository(): void {
     mkdirSync(nodePath.dirname(nodePath.join(copy, file)), { recursive: true })
     cpSync(nodePath.join(repo, file), nodePath.join(copy, file))
   }
-  // Third-party packages: the repository's own, read only. Each workspace package's node_modules holds links (to
+  // Third-party packages are the repository's own, read only. Each workspace package's node_modules holds links (to
   // the root's store and to sibling packages, relative), copied as links so siblings resolve inside the copy.
-  symlinkSync(nodePath.join(repo, 'node_modules'), nodePath.join(copy, 'node_modules'))
+  // The root's store is linked; its other entries (links into the store, bin shims) copied as links, since pnpm and
+  // vite keep state of their own beside them.
+  mkdirSync(nodePath.join(copy, 'node_modules'))
+  for (const entry of readdirSync(nodePath.join(repo, 'node_modules'))) {
+    if (entry === '.vite' || entry === '.vite-temp' || entry.startsWith('.pnpm-')) continue
+    if (entry === '.pnpm') symlinkSync(nodePath.join(repo, 'node_modules', entry), nodePath.join(copy, 'node_modules', entry))
+    else
+      cpSync(nodePath.join(repo, 'node_modules', entry), nodePath.join(copy, 'node_modules', entry), {
+        recursive: true,
+        verbatimSymlinks: true,
+      })
+  }
   for (const dir of [
     'packages/lsp',
     'packages/lsp-local',

@@ -18,7 +18,8 @@ function extensionsOf(record: LanguageRecord): string {
 }
 
 function installOf(record: LanguageRecord): string {
-  const install = installRecipe(record.id, record.install)
+  // The docs show the default cache folder, whatever this machine's XDG_CACHE_HOME.
+  const install = installRecipe(record.id, record.install, {})
   if (install.source === 'dependency') return 'an npm dependency of @codeseam/lsp-local (installed with it)'
   return `\`${install.command}\`${install.lands === undefined ? '' : `; lands in ${install.lands}`}`
 }
@@ -65,7 +66,7 @@ export function installTable(records: ReadonlyArray<LanguageRecord> = languageRe
     '| id | language | from | `codeseam install ID` runs |',
     '|---|---|---|---|',
     ...records.map((r) => {
-      const install = installRecipe(r.id, r.install)
+      const install = installRecipe(r.id, r.install, {})
       return `| \`${r.id}\` | ${cell(r.language)} | ${installSourceFacts[install.source].name} | ${install.source === 'dependency' ? 'nothing: reinstall codeseam' : `\`${cell(install.command)}\``} |`
     }),
   ].join('\n')

@@ -94,16 +94,27 @@ export function packageLabel(pkg: ServerPackage): string {
 }
 
 /** The cache folder of a pinned install, as shown to people: `~/.cache/codeseam/ID-VERSION`. */
-const shownCache = (id: string, version: string) => `~/.cache/codeseam/${id}-${version}`
+/**
+ * The cache folder as the command shows it: `~/.cache/codeseam/ID-VERSION`, or under `$XDG_CACHE_HOME` when that is
+ * set — where the lookup searches (`codeseamCacheDir`), so what `codeseam install` runs lands where it is found.
+ */
+const shownCache = (id: string, version: string, env: Readonly<Record<string, string | undefined>>) =>
+  env['XDG_CACHE_HOME'] !== undefined && env['XDG_CACHE_HOME'] !== ''
+    ? `${env['XDG_CACHE_HOME']}/codeseam/${id}-${version}`
+    : `~/.cache/codeseam/${id}-${version}`
 
 /**
  * The exact command that installs a record's package, and where it lands. npm, PyPI and cargo installs go to a
  * folder of codeseam's cache named for the record and version (outside any clone: every checkout reuses one);
  * `go install` to Go's bin folder.
  */
-export function installRecipe(id: string, pkg: ServerPackage): InstallRecipe {
+export function installRecipe(
+  id: string,
+  pkg: ServerPackage,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): InstallRecipe {
   const { source, name, version = '' } = parsePackage(pkg)
-  const cache = shownCache(id, version)
+  const cache = shownCache(id, version, env)
   switch (source) {
     case 'dependency':
       return { command: 'pnpm install', source }
