@@ -22,7 +22,7 @@ import { runHotReferences } from './scenarios/hot-references.js'
 import { afterIdleReclamation, hostMemory } from './scenarios/memory.js'
 import { runReadMix } from './scenarios/read-mix.js'
 import { runTargetResolution } from './scenarios/target-resolution.js'
-import { builtinProfile, serverCommandOf } from './server-commands.js'
+import { defaultProfile, serverCommandOf } from './server-commands.js'
 import type { GeneratedWorkspace } from './workspace-generator.js'
 
 /** Everything measured on one workspace. */
@@ -56,7 +56,7 @@ const idleTtlMs = 15_000
 /** Starts every usable layer on one workspace, runs every scenario, stops everything it started. */
 export async function runWorkspace(options: WorkspaceRunOptions): Promise<WorkspaceRun> {
   const { workspace, queries, rounds, missing, notes, log } = options
-  const native = await builtinProfile('typescript')
+  const native = await defaultProfile('typescript')
   if (native.unavailable !== undefined) throw new Error(`the native TypeScript server cannot run: ${native.unavailable}`)
   const floor = await startFloorLayer(serverCommandOf(native), workspace.root)
   const layers: ReadLayer[] = [floor]

@@ -53,3 +53,19 @@ export async function builtinProfile(id: string): Promise<ServerProfile> {
   if (profile === undefined) throw new Error(`lsp-local has no built-in profile "${id}"`)
   return profile
 }
+
+/**
+ * The built-in profile that serves a language by default: the one enabled record whose profile claims the
+ * language id (`typescript`, `python`, `go`, `rust`). The bench names languages; the records name the servers.
+ */
+export async function defaultProfile(languageId: string): Promise<ServerProfile> {
+  const serving = (await builtinProfiles()).filter(
+    (profile) => profile.enabled !== false && Object.values(profile.extensions).includes(languageId),
+  )
+  if (serving.length !== 1) {
+    throw new Error(
+      `expected one built-in profile serving ${languageId} by default, found ${serving.map((p) => p.id).join(', ') || 'none'}`,
+    )
+  }
+  return serving[0] as ServerProfile
+}

@@ -33,14 +33,15 @@ import { relativeTo } from '../layers/read-layer.js'
 import { withDeadline } from '../measure.js'
 import { positionOf } from '../read-mix.js'
 import type { DiskChange, DiskChangeSeriesResult, DiskChangesResult, MissingMeasurement } from '../report.js'
-import { builtinProfile, serverCommandOf } from '../server-commands.js'
+import { defaultProfile, serverCommandOf } from '../server-commands.js'
 import { pairedDifferences, round, roundSummary, summarize, type TimingSummary } from '../statistics.js'
 import { modulePath, writePythonWorkspace, writeWorkspace, type GeneratedWorkspace } from '../workspace-generator.js'
 
 /** One server's case: its workspace, where the hot symbol is declared, and the changes made to it. */
 interface DiskCase {
   readonly language: DiskChangeSeriesResult['language']
-  readonly profile: 'typescript' | 'pyright'
+  /** The LSP language id; the record serving it by default is the server measured. */
+  readonly languageId: 'typescript' | 'python'
   /** Writes a fresh copy of the bench's workspace under `parent/name`. */
   readonly write: (parent: string, name: string) => Promise<GeneratedWorkspace>
   /** The text declaring the hot symbol, and how far into it its name starts. */
@@ -57,7 +58,7 @@ interface DiskCase {
 const cases: ReadonlyArray<DiskCase> = [
   {
     language: 'TypeScript',
-    profile: 'typescript',
+    languageId: 'typescript',
     write: (parent, name) => writeWorkspace(parent, name, 50),
     declaration: 'function hotMeasure',
     into: 'function '.length,
@@ -70,7 +71,7 @@ const cases: ReadonlyArray<DiskCase> = [
   },
   {
     language: 'Python',
-    profile: 'pyright',
+    languageId: 'python',
     write: (parent, name) => writePythonWorkspace(parent, name, 20),
     declaration: 'def hotMeasure',
     into: 'def '.length,
@@ -155,7 +156,7 @@ function summaryOf(values: ReadonlyArray<number>): TimingSummary {
 
 /** Runs `turns` turns of one series: each turn one step on both copies, both sides asked, the order alternating. */
 async function runSeries(
-  testCase: DiskCase,
+  testCase: DiskCase & { readonly server: string },
   workspace: string,
   change: DiskChange,
   bareTold: string,
@@ -198,7 +199,7 @@ async function runSeries(
   const seamFirst = summarize(calls.codeseam.map((c) => c.firstCorrectMs))
   return {
     language: testCase.language,
-    server: testCase.profile,
+    server: testCase.server,
     workspace,
     change,
     ...(path === undefined ? {} : { path }),
@@ -238,14 +239,14 @@ export interface DiskChangesOptions {
 
 /** One server's series on its own two workspace copies; stops everything it started. */
 async function runCase(testCase: DiskCase, options: DiskChangesOptions): Promise<DiskChangeSeriesResult[] | undefined> {
-  const profile = await builtinProfile(testCase.profile)
+  const profile = await defaultProfile(testCase.languageId)
   if (profile.unavailable !== undefined) {
-    options.missing.push({ what: `keeping up with the disk (${testCase.profile})`, why: profile.unavailable })
-    options.log(`not measured: keeping up with the disk on ${testCase.profile}: ${profile.unavailable}`)
+    options.missing.push({ what: `keeping up with the disk (${profile.id})`, why: profile.unavailable })
+    options.log(`not measured: keeping up with the disk on ${profile.id}: ${profile.unavailable}`)
     return undefined
   }
-  const seamCopy = await testCase.write(options.scratch, `disk-${testCase.profile}-codeseam`)
-  const bareCopy = await testCase.write(options.scratch, `disk-${testCase.profile}-bare`)
+  const seamCopy = await testCase.write(options.scratch, `disk-${profile.id}-codeseam`)
+  const bareCopy = await testCase.write(options.scratch, `disk-${profile.id}-bare`)
   const workspace = `${testCase.language === 'TypeScript' ? 'ts' : 'py'}-${seamCopy.fileCount}`
   const hotFile = seamCopy.hotFile
   const hotText = seamCopy.files.get(hotFile)!
@@ -276,16 +277,16 @@ async function runCase(testCase: DiskCase, options: DiskChangesOptions): Promise
       base = (await bare.ask()).keys
       if (base.length >= seamCopy.hotReferenceCount) break
       if (performance.now() - warmStart > 120_000)
-        throw new Error(`the bare ${testCase.profile} server found ${base.length} of ${seamCopy.hotReferenceCount} references`)
+        throw new Error(`the bare ${profile.id} server found ${base.length} of ${seamCopy.hotReferenceCount} references`)
     }
     if (base.length !== seamCopy.hotReferenceCount)
-      throw new Error(`the bare ${testCase.profile} server found ${base.length} references, ${seamCopy.hotReferenceCount} generated`)
+      throw new Error(`the bare ${profile.id} server found ${base.length} references, ${seamCopy.hotReferenceCount} generated`)
     await withDeadline(
       timedCall(seam, base, async () => undefined),
       120_000,
       `codeseam's first right answer on ${workspace}`,
     )
-    options.log(`${testCase.profile} on ${workspace}: ${base.length} references; ${options.turns} turns per series`)
+    options.log(`${profile.id} on ${workspace}: ${base.length} references; ${options.turns} turns per series`)
 
     const write = (relative: string, text: string) => (root: string) => writeFile(nodePath.join(root, relative), text)
     const appendSteps = (relative: string, tellBare: (text: string) => (client: FloorClient) => Promise<void>): ChangeStep[] => {
@@ -300,7 +301,17 @@ async function runCase(testCase: DiskCase, options: DiskChangesOptions): Promise
     const results: DiskChangeSeriesResult[] = []
     const series = async (change: DiskChange, bareTold: string, path: string | undefined, steps: ReadonlyArray<ChangeStep>) => {
       const started = performance.now()
-      const result = await runSeries(testCase, workspace, change, bareTold, path, steps, options.turns, seam, bare)
+      const result = await runSeries(
+        { ...testCase, server: profile.id },
+        workspace,
+        change,
+        bareTold,
+        path,
+        steps,
+        options.turns,
+        seam,
+        bare,
+      )
       options.log(
         `  ${change}: bare ${result.bare.median.toFixed(1)} ms, codeseam ${result.codeseam.median.toFixed(1)} ms (${result.ratio.median}×), wrong ${result.wrong.bare}/${result.wrong.codeseam}, ${((performance.now() - started) / 1000).toFixed(1)} s`,
       )

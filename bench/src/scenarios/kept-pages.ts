@@ -10,7 +10,7 @@ import { startHostedLsp, type HostedLsp } from '../layers/ctx-lsp-layer.js'
 import { withDeadline } from '../measure.js'
 import { positionOf } from '../read-mix.js'
 import type { KeptPagesResult } from '../report.js'
-import { builtinProfile, serverCommandOf } from '../server-commands.js'
+import { defaultProfile, serverCommandOf } from '../server-commands.js'
 import { round, roundSummary, summarize } from '../statistics.js'
 import { writeWorkspace } from '../workspace-generator.js'
 
@@ -36,7 +36,7 @@ const modules = 1_000
 export async function runKeptPages(options: KeptPagesOptions): Promise<KeptPagesResult> {
   const workspace = await writeWorkspace(options.scratch, `ts-${modules}-pages`, modules)
   const position = positionOf(workspace.files.get(workspace.hotFile)!, `function ${workspace.hotSymbol}`, 0, 'function '.length)
-  const client = await FloorClient.start(serverCommandOf(await builtinProfile('typescript')), workspace.root)
+  const client = await FloorClient.start(serverCommandOf(await defaultProfile('typescript')), workspace.root)
   let hosted: HostedLsp | undefined
   try {
     hosted = await startHostedLsp(workspace.root, { otherPids: () => (client.process.pid === undefined ? [] : [client.process.pid]) })

@@ -35,7 +35,7 @@ import { untilCorrect, withDeadline } from '../measure.js'
 import { childProcesses, treeRss } from '../process-memory.js'
 import type { ReadQuery } from '../read-mix.js'
 import type { LanguageResult, MissingMeasurement, RealColdStartSide } from '../report.js'
-import { builtinProfile, plannedServerCommand } from '../server-commands.js'
+import { defaultProfile, plannedServerCommand } from '../server-commands.js'
 import { quantile, round } from '../statistics.js'
 import { wideMixQueries } from '../wide-mix.js'
 import { bareCold, deadlineMs, finalAnswer, rssFigure, seamCold, serverRoots } from './languages-cold.js'
@@ -44,10 +44,11 @@ import { runReadMix } from './read-mix.js'
 import { attempt, corpusOrigin, judged, locate, type FixedSymbol } from './real-repositories.js'
 import { settledFloorAnswer } from './wide-mix.js'
 
-/** One language's row: which built-in profile, on which corpus, asked about which symbol. */
+/** One language's row: which language (its default built-in profile serves it), on which corpus, asked about which symbol. */
 export interface LanguageCase {
   readonly language: LanguageResult['language']
-  readonly profile: 'gopls' | 'rust-analyzer'
+  /** The LSP language id; the record serving it by default is the server measured. */
+  readonly languageId: 'go' | 'rust'
   readonly corpus: string
   /** The source files the final answer's server opens. */
   readonly extensions: ReadonlyArray<string>
@@ -58,14 +59,14 @@ export interface LanguageCase {
 export const languageCases: ReadonlyArray<LanguageCase> = [
   {
     language: 'Go',
-    profile: 'gopls',
+    languageId: 'go',
     corpus: 'gorilla-mux',
     extensions: ['.go'],
     symbol: { path: 'mux.go', name: 'Router', kind: 'struct', declaration: 'type Router struct {' },
   },
   {
     language: 'Rust',
-    profile: 'rust-analyzer',
+    languageId: 'rust',
     corpus: 'bytes',
     extensions: ['.rs'],
     symbol: { path: 'src/bytes.rs', name: 'Bytes', kind: 'struct', declaration: 'pub struct Bytes {' },
@@ -191,20 +192,20 @@ async function runLanguage(
   options: LanguagesOptions,
 ): Promise<LanguageResult> {
   const { log } = options
-  const profile = await builtinProfile(testCase.profile)
-  const described = (await builtinLanguages()).find((language) => language.id === testCase.profile)
+  const profile = await defaultProfile(testCase.languageId)
+  const described = (await builtinLanguages()).find((language) => language.id === profile.id)
   const rule = completenessRuleOf(profile)
   const base: LanguageResult = {
     language: testCase.language,
-    profile: testCase.profile,
-    server: `${described?.server ?? testCase.profile}${described?.version === undefined ? '' : ` (found: ${described.version})`}`,
+    profile: profile.id,
+    server: `${described?.server ?? profile.id}${described?.version === undefined ? '' : ` (found: ${described.version})`}`,
     corpus: testCase.corpus,
     trust,
     rule,
     notes: [],
   }
   if (profile.unavailable !== undefined)
-    return unavailableRow(base, `the ${testCase.profile} server`, profile.unavailable, profile.install ?? '—', options.missing)
+    return unavailableRow(base, `the ${profile.id} server`, profile.unavailable, profile.install ?? '—', options.missing)
   if (folder === undefined)
     return unavailableRow(
       base,
@@ -237,11 +238,11 @@ async function runLanguage(
     notes,
   }
 
-  log(`${testCase.corpus}: the final answer (bare ${testCase.profile}, ${files.length} source files open)`)
+  log(`${testCase.corpus}: the final answer (bare ${profile.id}, ${files.length} source files open)`)
   const final = await attempt(() => finalAnswer(command, root, files, target, rule))
   if (final instanceof Error) {
     const why = final.message.slice(0, 300)
-    options.missing.push({ what: `${testCase.language} (${testCase.profile} on ${testCase.corpus}): first answer`, why })
+    options.missing.push({ what: `${testCase.language} (${profile.id} on ${testCase.corpus}): first answer`, why })
     notes.push(`no final answer, so no first-answer figures: ${why}`)
   } else {
     notes.push(`final answer: ${final.keys.length} references, settled ${(final.ms / 1000).toFixed(1)} s after spawn with every file open`)
@@ -250,7 +251,7 @@ async function runLanguage(
       // Who starts first alternates, so neither side always follows the other's teardown.
       const bareFirst = run % 2 === 0
       const bareSide = async () => {
-        log(`${testCase.corpus}: cold ${run + 1}, bare ${testCase.profile} → first complete references answer for ${target.name}`)
+        log(`${testCase.corpus}: cold ${run + 1}, bare ${profile.id} → first complete references answer for ${target.name}`)
         return bareCold(command, root, target, final.keys, rule)
       }
       const first = bareFirst ? await bareSide() : undefined
@@ -294,7 +295,7 @@ async function runLanguage(
     notes.push('diagnostics are left out of the warm mix (the other operations of the wider mix are asked)')
   } catch (error) {
     const why = (error as Error).message.split('\n')[0]!.slice(0, 300)
-    options.missing.push({ what: `${testCase.language} (${testCase.profile} on ${testCase.corpus}): warm series and RSS`, why })
+    options.missing.push({ what: `${testCase.language} (${profile.id} on ${testCase.corpus}): warm series and RSS`, why })
     notes.push(`no warm series: ${why}`)
     log(`not measured: ${testCase.corpus} warm series: ${why}`)
   }
@@ -315,7 +316,7 @@ export async function runLanguages(options: LanguagesOptions): Promise<LanguageR
         rows.push({ ...row, durationMs: Math.round(performance.now() - started) })
       } catch (error) {
         const why = (error as Error).message.split('\n')[0]!.slice(0, 300)
-        options.missing.push({ what: `${testCase.language} (${testCase.profile} on ${testCase.corpus})`, why })
+        options.missing.push({ what: `${testCase.language} (${testCase.languageId} on ${testCase.corpus})`, why })
         options.log(`not measured: ${testCase.language}: ${why}`)
       }
       options.log(`${testCase.language} (${testCase.corpus}) took ${((performance.now() - started) / 1000).toFixed(0)} s`)

@@ -27,7 +27,7 @@ import { privateOf, processTree, rssOf, treeRss } from '../process-memory.js'
 import type { ReadQuery } from '../read-mix.js'
 import type { ManyAgentsMode, ManyAgentsResult, MissingMeasurement, RssFigure } from '../report.js'
 import { quantile, round, roundSummary, summarize } from '../statistics.js'
-import { builtinProfile, serverCommandOf } from '../server-commands.js'
+import { defaultProfile, serverCommandOf } from '../server-commands.js'
 
 /** The modes, in the order they run (and are reported). */
 export const manyAgentsModes: ReadonlyArray<ManyAgentsMode> = ['no daemon', 'daemon, stdio proxies', 'daemon, direct HTTP']
@@ -258,7 +258,7 @@ export async function runManyAgents(options: ManyAgentsOptions): Promise<ManyAge
     log(`not measured: many agents: ${why}`)
     return []
   }
-  const native = await builtinProfile('typescript')
+  const native = await defaultProfile('typescript')
   if (native.unavailable !== undefined) throw new Error(`the native TypeScript server cannot run: ${native.unavailable}`)
 
   const runtimeDir = await mkdtemp(nodePath.join(tmpdir(), 'codeseam-bench-rt-'))

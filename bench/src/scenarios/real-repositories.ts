@@ -60,7 +60,7 @@ import type {
   RealWarmWorkspaceSymbolsResult,
 } from '../report.js'
 import { round, roundSummary, summarize } from '../statistics.js'
-import { builtinProfile, serverCommandOf } from '../server-commands.js'
+import { defaultProfile, serverCommandOf } from '../server-commands.js'
 import { mcpFirstAnswer } from './mcp-first-answer.js'
 import { runWideMix } from './wide-mix.js'
 
@@ -177,7 +177,7 @@ interface BareServer {
 }
 
 async function bareServer(root: string, language: OracleLanguage): Promise<BareServer> {
-  const profile = await builtinProfile(language === 'python' ? 'pyright' : 'typescript')
+  const profile = await defaultProfile(language)
   if (profile.unavailable !== undefined) throw new Error(profile.unavailable)
   const layout = await workspaceLayoutOf(root, language)
   return { command: { ...serverCommandOf(profile), settings: layout.settings }, layout }
@@ -457,7 +457,7 @@ async function runCorpus(workspace: OracleWorkspace, folder: string, options: Re
   const warmQueries = language === 'python' ? unique([...symbols.map((symbol) => symbol.name), ...extraWarmQueries]) : []
 
   const bare = await bareServer(root, language)
-  log(`${name}: the oracle (bare ${language === 'python' ? 'pyright' : 'TS 7'}, ${files.length} source files open)`)
+  log(`${name}: the oracle (bare ${(await defaultProfile(language)).id}, ${files.length} source files open)`)
   const expected = new Map<string, ReadonlyArray<string>>()
   const warmExpected = new Map<string, ReadonlyArray<string>>()
   const started = performance.now()
