@@ -13,8 +13,9 @@ export default class CountReporter implements Reporter {
         else if (state === 'failed') failed++
         else skipped++
       }
-      // A module that failed to load has no tests to count: it is a failure all the same.
-      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed++
+      // A module that failed to load has no tests to count, and one whose hook failed (afterAll) may have
+      // only passing tests: either is a failure all the same.
+      if (module.state() === 'failed' && ![...module.children.allTests()].some((test) => test.result().state === 'failed')) failed++
     }
     failed += unhandledErrors.length
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`)

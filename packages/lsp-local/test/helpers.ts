@@ -106,15 +106,39 @@ export async function isAlive(pid: number): Promise<boolean> {
  * the host is disposed, asserts none is alive.
  */
 export class LeakCheck {
-  private readonly seen = new Set<number>()
+  private readonly seen = new Map<number, string>()
 
   async record(): Promise<void> {
-    for (const pid of await descendantPids()) this.seen.add(pid)
+    for (const pid of await descendantPids()) if (!this.seen.has(pid)) this.seen.set(pid, await commandLine(pid))
   }
 
-  async survivors(): Promise<number[]> {
+  /**
+   * The recorded processes still alive, each as "pid command line". A SIGKILLed process on a loaded machine
+   * can take a moment to be torn down, so a process is a survivor only if it is still alive after
+   * `settleMs` (a real leak lives on forever; this waits on /proc, not a fixed sleep).
+   */
+  async survivors(settleMs = 5_000): Promise<string[]> {
+    const until = Date.now() + settleMs
+    let alive = await this.alive()
+    while (alive.length > 0 && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      alive = await this.alive()
+    }
+    return alive.map((pid) => `${pid} ${this.seen.get(pid) ?? ''}`.trim())
+  }
+
+  private async alive(): Promise<number[]> {
     const alive: number[] = []
-    for (const pid of this.seen) if (await isAlive(pid)) alive.push(pid)
+    for (const pid of this.seen.keys()) if (await isAlive(pid)) alive.push(pid)
     return alive
+  }
+}
+
+/** A process's command line (for messages), or '' once it is gone. */
+async function commandLine(pid: number): Promise<string> {
+  try {
+    return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').join(' ').trim().slice(0, 200)
+  } catch {
+    return ''
   }
 }

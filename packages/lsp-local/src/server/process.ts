@@ -101,7 +101,7 @@ export class ServerProcess {
         // Whatever the server started goes with it: the group is killed, and the server counts as exited
         // once nothing of it is left running (a SIGKILLed child dies a moment after the signal is sent).
         killGroup(pid, 'SIGKILL')
-        void groupGone(pid, 2_000).then(() => {
+        void groupGone(pid, 5_000).then(() => {
           releaseProcessGroup(pid)
           this.exitInfo = info
           resolve(info)

@@ -2,6 +2,9 @@ import { ExitNotification, ShutdownRequest, type MessageConnection } from 'vscod
 
 import type { ServerProcess } from './process.js'
 
+/** How long a stop waits for a SIGKILLed server to be gone. */
+const killWaitMs = 10_000
+
 /**
  * Ends a server: shutdown → exit (only when `polite`: the process is alive and answering) → SIGTERM →
  * SIGKILL, each step bounded by `graceMs`; then the connection is disposed.
@@ -28,7 +31,10 @@ export async function shutdown(
     serverProcess.signal('TERM')
     if (!(await within(graceMs))) {
       serverProcess.signal('KILL')
-      await within(graceMs)
+      // SIGKILL cannot be refused, but tearing a large process down on a loaded machine takes a moment:
+      // wait for it (the exit and then the group gone, bounded in ServerProcess) so that a stop or dispose
+      // returns with nothing left running. Bounded all the same, for a process stuck in the kernel.
+      await within(Math.max(graceMs, killWaitMs))
     }
   }
   connection.dispose()
