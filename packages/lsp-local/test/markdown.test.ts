@@ -156,7 +156,12 @@ describe('the Markdown client requests stay in the workspace root', () => {
     // The file listing the host gives the server: the record's profile, through the same function the pool uses.
     const services = editorServicesOf(profileOf(markdownRecord, { found: true, command: 'node' }))
     if (services === undefined) throw new Error('the Markdown record asks for no editor services')
-    serveMarkdownClient(client, { workspaceRoot: copy.root, openText: () => undefined, listFiles: (root) => services.listFiles(root) })
+    serveMarkdownClient(client, {
+      workspaceRoot: copy.root,
+      openText: () => undefined,
+      listFiles: (root) => services.listFiles(root),
+      status: () => {},
+    })
     client.listen()
     server.listen()
   })

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto'
 
 import { LspError, type LspCodeAction, type LspCommandOutcome, type LspWorkspaceEdit } from '@codeseam/lsp'
-import { CodeActionResolveRequest, ExecuteCommandRequest, type CodeAction, type Command } from 'vscode-languageserver-protocol/node'
+import {
+  CodeActionRequest,
+  CodeActionResolveRequest,
+  ExecuteCommandRequest,
+  type CodeAction,
+  type Command,
+} from 'vscode-languageserver-protocol/node'
 
 import type { LanguageServer } from '../server/language-server.js'
 import type { Translator } from './translate.js'
@@ -82,7 +88,12 @@ export async function resolveAction(
   }
   const canResolve = (() => {
     const provider = server.capabilities.codeActionProvider
-    return typeof provider === 'object' && provider.resolveProvider === true
+    if (typeof provider === 'object' && provider.resolveProvider === true) return true
+    // A server that registers code actions dynamically (JDT LS) says it resolves them in the registration.
+    return [...server.registrations.values()].some(
+      (r) =>
+        r.method === CodeActionRequest.method && (r.registerOptions as { resolveProvider?: unknown } | undefined)?.resolveProvider === true,
+    )
   })()
   if (codeAction.edit === undefined && canResolve) {
     codeAction = await server.request(CodeActionResolveRequest.type, codeAction, { ...requestOptions, what: 'codeAction/resolve' })

@@ -1,4 +1,4 @@
-import { LspError, type LspRange } from '@codeseam/lsp'
+import { LspError, builtInLanguageFacts, type LspRange } from '@codeseam/lsp'
 import {
   DocumentFormattingRequest,
   DocumentRangeFormattingRequest,
@@ -25,11 +25,19 @@ export const prepareRename = {
     run: async (request, ctx) => {
       const at = positionParams(request, ctx)
       const { document } = ctx
-      const word = () => ({
-        kind: 'prepareRename' as const,
-        rename: { canRename: true as const, range: wordRange(document, at.position), placeholder: wordAt(document, at.position) },
-        meta: ctx.meta(),
-      })
+      const accepted = (range: LspRange, name: string) =>
+        // Some servers (JDT LS) accept a rename on a keyword: a reserved word names no symbol, so it is refused here.
+        isReservedWord(document.languageId, name)
+          ? {
+              kind: 'prepareRename' as const,
+              rename: {
+                canRename: false as const,
+                reason: `\`${name}\` is a reserved word, not a symbol: there is nothing here to rename`,
+              },
+              meta: ctx.meta(),
+            }
+          : { kind: 'prepareRename' as const, rename: { canRename: true as const, range, placeholder: name }, meta: ctx.meta() }
+      const word = () => accepted(wordRange(document, at.position), wordAt(document, at.position))
       const provider = ctx.server.capabilities.renameProvider
       // A server without prepareRename renames whatever word is there.
       if (typeof provider !== 'object' || provider.prepareProvider !== true) return word()
@@ -45,11 +53,7 @@ export const prepareRename = {
         const placeholder = 'placeholder' in answer ? answer.placeholder : undefined
         // { defaultBehavior: true }: the server accepts and leaves the range to the client.
         if (range === undefined) return word()
-        return {
-          kind: 'prepareRename',
-          rename: { canRename: true, range, placeholder: placeholder ?? sliceRange(document, range) },
-          meta: ctx.meta(),
-        }
+        return accepted(range, placeholder ?? sliceRange(document, range))
       } catch (error) {
         // A server refuses a rename with an error whose message says why.
         if (error instanceof LspError && error.code === 'SERVER_ERROR')
@@ -59,6 +63,12 @@ export const prepareRename = {
     },
   },
 } satisfies Feature<'prepareRename'>
+
+/** A reserved word of the language (where reserved words cannot even name a member). */
+function isReservedWord(languageId: string, word: string): boolean {
+  const facts = builtInLanguageFacts.find((f) => f.languageIds.includes(languageId))
+  return facts !== undefined && facts.keywordsAllowedAsMemberNames !== true && facts.keywords.includes(word.trim())
+}
 
 export const rename = {
   scope: 'everyProject',

@@ -236,10 +236,12 @@ export class Translator {
       .update(JSON.stringify([item.uri, item.name, item.kind, item.selectionRange]))
       .digest('hex')
       .slice(0, 16)
+    const kind = symbolKindFromNumber(item.kind)
     return {
       id,
-      name: item.name,
-      kind: symbolKindFromNumber(item.kind),
+      // Named as the outline names it (JDT LS labels a call hierarchy item `totalArea(List<Shape>) : double`).
+      name: this.named(item.name, kind).name,
+      kind,
       ...(item.detail ? { detail: item.detail } : {}),
       uri: item.uri,
       path,

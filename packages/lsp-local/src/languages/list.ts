@@ -8,6 +8,7 @@ import { cssRecord } from './css/record.js'
 import { dockerfileRecord } from './dockerfile/record.js'
 import { goplsRecord } from './gopls/record.js'
 import { htmlRecord } from './html/record.js'
+import { jdtlsRecord } from './jdtls/record.js'
 import { jsonRecord } from './json/record.js'
 import { markdownRecord } from './markdown/record.js'
 import { pyrightRecord } from './pyright/record.js'
@@ -29,6 +30,7 @@ export const recordsByFolder: ReadonlyArray<LanguageRecord> = [
   dockerfileRecord,
   goplsRecord,
   htmlRecord,
+  jdtlsRecord,
   jsonRecord,
   markdownRecord,
   pyrightRecord,

@@ -96,11 +96,15 @@ export interface TrustRule {
 /**
  * How codeseam caps a server's memory (the host's `limits.nodeHeapMb`): `node` passes
  * `--max-old-space-size`, `go` sets GOMEMLIMIT (a soft limit Go's collector honours), `tsserver` also caps the
- * tsserver that typescript-language-server forks, `none` says why no knob exists (the process-tree RSS
+ * tsserver that typescript-language-server forks, `jvm` passes `-Xmx` (a Java server), `none` says why no knob exists (the process-tree RSS
  * ceiling still applies).
  */
 export type MemoryKnob =
-  { readonly kind: 'node' } | { readonly kind: 'tsserver' } | { readonly kind: 'go' } | { readonly kind: 'none'; readonly why: string }
+  | { readonly kind: 'node' }
+  | { readonly kind: 'tsserver' }
+  | { readonly kind: 'go' }
+  | { readonly kind: 'jvm' }
+  | { readonly kind: 'none'; readonly why: string }
 
 /**
  * The language facts tools need above the seam (rename validation, symbol ranges), per LSP language id the
@@ -137,6 +141,11 @@ export interface ClientRequestContext {
   openText(path: string): string | undefined
   /** The workspace's files of the server's languages (bounded). */
   listFiles(root: string): Promise<ReadonlyArray<string>>
+  /**
+   * The server's own readiness report, for a record whose server says it in a notification of its own (JDT LS's
+   * `language/status`): read by the `serverStatus` readiness rule as rust-analyzer's `experimental/serverStatus` is.
+   */
+  status(report: { readonly quiescent: boolean; readonly health: 'ok' | 'warning' | 'error'; readonly message?: string }): void
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readdirSync, type Dirent } from 'node:fs'
+import { readdirSync, statSync, type Dirent } from 'node:fs'
 import * as nodePath from 'node:path'
 
 /*
@@ -37,4 +37,14 @@ export function walkTree(root: string, visit: (entry: Dirent, path: string) => v
     }
   }
   return true
+}
+
+/** What a stat says of each path (identity, size, modification time; `-` when missing): changes when any changes. */
+export function statPrint(paths: ReadonlyArray<string>): string {
+  return paths
+    .map((path) => {
+      const info = statSync(path, { throwIfNoEntry: false, bigint: true })
+      return info === undefined ? '-' : `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`
+    })
+    .join('|')
 }

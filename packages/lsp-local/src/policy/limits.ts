@@ -116,7 +116,7 @@ const isNode = (command: string) => /^node(js)?(\.exe)?$/.test(nodePath.basename
 /**
  * Caps the heap of a server started from `plan`: Node servers get `--max-old-space-size` before their
  * script; typescript-language-server also passes it to the tsserver it forks (`maxTsServerMemory`); Go
- * servers (the native TypeScript server, gopls) get GOMEMLIMIT (a soft limit their GC honours). The knob is the
+ * servers (the native TypeScript server, gopls) get GOMEMLIMIT (a soft limit their GC honours), Java servers `-Xmx`. The knob is the
  * record's (languages/). A cap already present is kept.
  */
 export function withHeapCap(
@@ -136,5 +136,7 @@ export function withHeapCap(
     if (options['maxTsServerMemory'] === undefined) initializationOptions = { ...options, maxTsServerMemory: heapMb }
   }
   if (knob === 'go' && env['GOMEMLIMIT'] === undefined) env['GOMEMLIMIT'] = `${heapMb}MiB`
+  // A Java server's JVM options come first on its command line (before `-jar`).
+  if (knob === 'jvm' && !args.some((a) => a.startsWith('-Xmx'))) args = [`-Xmx${heapMb}m`, ...args]
   return { args, env, initializationOptions }
 }

@@ -109,7 +109,11 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
         },
       },
       spec.maxMessageBytes,
-      editorRequests(spec, (path) => this.documents.get(path)?.text),
+      editorRequests(
+        spec,
+        (path) => this.documents.get(path)?.text,
+        (params) => this.busy.status(params),
+      ),
     )
     this.documents = new DocumentSync(
       {

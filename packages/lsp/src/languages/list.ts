@@ -6,6 +6,7 @@ import { language as css } from './css/language.js'
 import { language as dockerfile } from './dockerfile/language.js'
 import { language as go } from './go/language.js'
 import { language as html } from './html/language.js'
+import { language as java } from './java/language.js'
 import { language as json } from './json/language.js'
 import { language as markdown } from './markdown/language.js'
 import { language as proto } from './proto/language.js'
@@ -25,6 +26,7 @@ export const builtInLanguages: ReadonlyArray<LspLanguage> = [
   dockerfile,
   go,
   html,
+  java,
   json,
   markdown,
   proto,

@@ -88,7 +88,11 @@ export function landsOn(locations: ReadonlyArray<LspLocation>, target: Found, se
 
 /** Completion labels and symbol names as bare names: servers decorate them (`area()`, ` area() const`). */
 export function bare(label: string): string {
-  return label.trim().replace(/\(.*$/, '')
+  // `area()`, `area(): float`, and JDT LS's `radius : double`: the name before the signature or the type.
+  return label
+    .trim()
+    .replace(/\(.*$/, '')
+    .replace(/\s+:\s.*$/, '')
 }
 
 export function textEdits(operations: ReadonlyArray<LspWorkspaceEditOperation>) {

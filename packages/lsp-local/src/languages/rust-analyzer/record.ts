@@ -9,7 +9,8 @@ import { installRecipe, installRoot, installedCandidates, type ServerPackage } f
 import { probeVersion, toolchainLines } from '../lookup.js'
 import type { HardenContext, LanguageRecord, LibraryRoot, Located } from '../record.js'
 import { mergeSettings } from '../settings.js'
-import { configWalkLimit, judgeRustConfigs, statPrint, userSysroot, type RustConfigJudgement } from './untrusted.js'
+import { statPrint } from '../tree-walk.js'
+import { configWalkLimit, judgeRustConfigs, userSysroot, type RustConfigJudgement } from './untrusted.js'
 
 /** The rust-analyzer release codeseam builds: crates.io's `ra_ap_rust-analyzer`, the newest declaring rust-version 1.95. */
 export const rustAnalyzerVersion = '0.0.348'

@@ -2,7 +2,7 @@
 // absolute path (asked outside the workspace), and the workspace files that no environment variable or setting
 // can neutralise, which make codeseam refuse the root.
 import { execFileSync } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import * as nodePath from 'node:path'
 
@@ -98,14 +98,4 @@ export function judgeRustConfigs(workspaceRoot: string, env: Readonly<Record<str
     watched.push(...verdict.considered)
   }
   return { analyzerConfigs: analyzerConfigs.sort(), cargoFiles, refused, watched: [...new Set(watched)] }
-}
-
-/** What a stat says of each path (identity, size, modification time; `-` when missing): changes when any changes. */
-export function statPrint(paths: ReadonlyArray<string>): string {
-  return paths
-    .map((path) => {
-      const info = statSync(path, { throwIfNoEntry: false, bigint: true })
-      return info === undefined ? '-' : `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`
-    })
-    .join('|')
 }

