@@ -1,7 +1,8 @@
 // JDT LS on untrusted roots (issue 48): what an import could load as code is judged from the build files (unit
 // cases below, each able to fail both ways), a root that names any of it is refused before a server starts, and a
 // clean Maven root is served with nothing written into it but m2e's empty output folders.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, watch, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -10,7 +11,9 @@ import { LspError, createLsp, type LspService } from '@codeseam/lsp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 
 import { builtinProfiles, createLocalHost, type LocalHost } from '../src/index.js'
+import { findJdk } from '../src/languages/jdtls/jdk.js'
 import { untrustedImportRisk } from '../src/languages/jdtls/untrusted.js'
+import { codeseamCacheDir } from '../src/languages/lookup.js'
 import { planSpawn } from '../src/policy/trust.js'
 import { LeakCheck, positionOf } from './helpers.js'
 
@@ -205,3 +208,147 @@ describe('JDT LS on untrusted roots, through the host', async () => {
     },
   )
 })
+
+/**
+ * A dependency that carries an annotation processor (as many on Maven Central do): the JDT builder discovers and runs
+ * it. The processor is compiled here, with a marker path of its own, and put in a Maven repository.
+ */
+function markerProcessor(dir: string, javaHome: string, marker: string): { jar: string; pom: string } {
+  const source = nodePath.join(dir, 'src', 'mark', 'Marker.java')
+  mkdirSync(nodePath.dirname(source), { recursive: true })
+  writeFileSync(
+    source,
+    `package mark;
+import java.util.Set;
+import javax.annotation.processing.*;
+import javax.lang.model.SourceVersion;
+import javax.lang.model.element.TypeElement;
+@SupportedAnnotationTypes("*")
+public class Marker extends AbstractProcessor {
+  @Override public synchronized void init(ProcessingEnvironment env) {
+    super.init(env);
+    try { java.nio.file.Files.writeString(java.nio.file.Path.of(${JSON.stringify(marker)}), "ran"); } catch (Exception e) {}
+  }
+  @Override public SourceVersion getSupportedSourceVersion() { return SourceVersion.latestSupported(); }
+  @Override public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) { return false; }
+}
+`,
+  )
+  const classes = nodePath.join(dir, 'classes')
+  mkdirSync(nodePath.join(classes, 'META-INF', 'services'), { recursive: true })
+  writeFileSync(nodePath.join(classes, 'META-INF', 'services', 'javax.annotation.processing.Processor'), 'mark.Marker\n')
+  execFileSync(nodePath.join(javaHome, 'bin', 'javac'), ['--release', '17', '-d', classes, source])
+  const jar = nodePath.join(dir, 'marker.jar')
+  execFileSync(nodePath.join(javaHome, 'bin', 'jar'), ['cf', jar, '-C', classes, '.'])
+  return {
+    jar,
+    pom: '<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion><groupId>codeseam.test</groupId><artifactId>marker</artifactId><version>1.0</version></project>\n',
+  }
+}
+
+/** Puts the marker artifact into a Maven repository folder; returns its folder (to remove). */
+function install(repository: string, artifact: { jar: string; pom: string }, artifactId: string): string {
+  const folder = nodePath.join(repository, 'codeseam', 'test', artifactId, '1.0')
+  mkdirSync(folder, { recursive: true })
+  cpSync(artifact.jar, nodePath.join(folder, `${artifactId}-1.0.jar`))
+  writeFileSync(
+    nodePath.join(folder, `${artifactId}-1.0.pom`),
+    artifact.pom.replace('<artifactId>marker</artifactId>', `<artifactId>${artifactId}</artifactId>`),
+  )
+  return folder
+}
+
+describe('an annotation processor a dependency carries', async () => {
+  const profile = (await builtinProfiles()).find((p) => p.id === 'jdtls')
+  const { jdk } = findJdk()
+  const why = profile?.unavailable ?? (jdk === undefined ? 'no JDK 21+' : undefined)
+  if (why !== undefined && process.env['CI'] !== 'true') {
+    console.log(`SKIPPED the JDT LS annotation processor test: ${why}`)
+    test.skip(`jdtls: ${why}`, () => {})
+    return
+  }
+
+  test(
+    'never runs for an untrusted root, even when a user profile turns the builder on; runs for a trusted one so configured',
+    { timeout: 300_000 },
+    async () => {
+      expect(why, 'under CI=true a built-in server that is not installed fails').toBeUndefined()
+      const work = tempRoot({})
+      const marker = nodePath.join(work, 'processor-ran')
+      const artifactId = `marker-${nodePath
+        .basename(work)
+        .replace(/[^a-z0-9]/gi, '')
+        .toLowerCase()}`
+      const artifact = markerProcessor(nodePath.join(work, 'build'), jdk?.home ?? '', marker)
+      // Where each trust level's import resolves it from: a repository of the test's own for the trusted root (a
+      // user's settings), codeseam's own repository for the untrusted one.
+      const repository = nodePath.join(work, 'repository')
+      install(repository, artifact, artifactId)
+      const cached = install(codeseamCacheDir(nodePath.join('jdtls-maven-untrusted', 'repository')), artifact, artifactId)
+      const settings = nodePath.join(work, 'settings.xml')
+      writeFileSync(settings, `<settings><localRepository>${repository}</localRepository></settings>\n`)
+      const java = { autobuild: { enabled: true }, configuration: { maven: { userSettings: settings } } }
+      const options = {
+        profiles: [
+          {
+            id: 'jdtls',
+            settings: { java },
+            initializationOptions: { settings: { java: { ...java, import: { generatesMetadataFilesAtProjectRoot: false } } } },
+          },
+        ],
+      }
+      const dependency = `<dependencies><dependency><groupId>codeseam.test</groupId><artifactId>${artifactId}</artifactId><version>1.0</version></dependency></dependencies>`
+      const report = 'src/main/java/com/example/conf/Report.java'
+      const run = async (trust: 'trusted' | 'untrusted') => {
+        const root = tempRoot({})
+        cpSync(javaFixture, root, { recursive: true })
+        writeFileSync(nodePath.join(root, 'pom.xml'), pomWith(dependency))
+        const host = await createLocalHost(options)
+        const lsp = createLsp()
+        try {
+          await host.attach(lsp, [{ root, trust }])
+          const ran = trust === 'trusted' ? waitForFile(marker, 120_000) : undefined
+          await lsp.query({ operation: 'diagnostics', root, path: report })
+          writeFileSync(
+            nodePath.join(root, report),
+            readFileSync(nodePath.join(root, report), 'utf8').replace('static String render', '@Deprecated static String render'),
+          )
+          await lsp.query({ operation: 'diagnostics', root, path: report })
+          await lsp.query({ operation: 'workspaceSymbols', root, query: 'Circle' })
+          if (ran !== undefined) await ran
+        } finally {
+          await lsp.dispose()
+          await host.dispose()
+        }
+      }
+      try {
+        await run('untrusted')
+        expect(existsSync(marker), 'the processor ran for an untrusted root').toBe(false)
+        // The same dependency, a root the user trusts with the builder on: it runs (so the untrusted run could fail).
+        await run('trusted')
+        expect(existsSync(marker)).toBe(true)
+      } finally {
+        rmSync(cached, { recursive: true, force: true })
+      }
+    },
+  )
+})
+
+/** Resolves when `path` exists (watching its folder), rejects after `timeoutMs`. */
+function waitForFile(path: string, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const watcher = watch(nodePath.dirname(path), () => {
+      if (existsSync(path)) done()
+    })
+    const timer = setTimeout(() => {
+      watcher.close()
+      reject(new Error(`${path} did not appear within ${timeoutMs} ms`))
+    }, timeoutMs)
+    const done = () => {
+      clearTimeout(timer)
+      watcher.close()
+      resolve()
+    }
+    if (existsSync(path)) done()
+  })
+}

@@ -180,6 +180,9 @@ export const jdtlsRecord: LanguageRecord = {
         java: {
           import: { gradle: { enabled: false } },
           configuration: { maven: { userSettings: maven.settings, globalSettings: maven.settings } },
+          // The builder runs annotation processors a dependency carries (measured: jdtls-untrusted.test.ts): off
+          // whatever a user profile says.
+          autobuild: { enabled: false },
         },
       }
       draft.settings = mergeSettings(draft.settings, untrusted)
@@ -189,6 +192,7 @@ export const jdtlsRecord: LanguageRecord = {
       draft.args.push('-data', dataFolder(context.root, 'untrusted'))
       draft.hardening.push(
         'Gradle import off',
+        'the builder off (it runs the annotation processors dependencies carry)',
         "Maven reads codeseam's settings and local repository (none of the user's credentials or mirrors)",
         'a root whose build files name extensions, lifecycle mappings, annotation processors or file: repositories is refused',
       )
