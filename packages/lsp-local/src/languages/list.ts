@@ -12,6 +12,7 @@ import { jsonRecord } from './json/record.js'
 import { markdownRecord } from './markdown/record.js'
 import { pyrightRecord } from './pyright/record.js'
 import { rustAnalyzerRecord } from './rust-analyzer/record.js'
+import { svelteRecord } from './svelte/record.js'
 import { taploRecord } from './taplo/record.js'
 import { tyRecord } from './ty/record.js'
 import { typeScriptRecord } from './typescript/record.js'
@@ -33,6 +34,7 @@ export const recordsByFolder: ReadonlyArray<LanguageRecord> = [
   markdownRecord,
   pyrightRecord,
   rustAnalyzerRecord,
+  svelteRecord,
   taploRecord,
   tyRecord,
   typeScriptRecord,
