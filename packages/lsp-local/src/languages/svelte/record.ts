@@ -61,7 +61,10 @@ export const svelteRecord: LanguageRecord = {
       // `isTrusted: false` (the server's own untrusted mode): no config file is imported, and svelte, prettier and
       // svelte-preprocess resolve only from the server's own dependencies.
       const options = isRecord(draft.initializationOptions) ? draft.initializationOptions : {}
-      draft.initializationOptions = mergeSettings({ ...options, isTrusted: false }, { configuration: { svelte: { plugin: noPrettierConfig } } })
+      draft.initializationOptions = mergeSettings(
+        { ...options, isTrusted: false },
+        { configuration: { svelte: { plugin: noPrettierConfig } } },
+      )
       draft.settings = mergeSettings(draft.settings, { svelte: { plugin: noPrettierConfig } })
       draft.hardening.push(
         'the server runs untrusted: svelte.config.* and vite.config.* are not imported, and svelte, prettier and svelte-preprocess load from its own dependencies only',
@@ -74,5 +77,6 @@ export const svelteRecord: LanguageRecord = {
   projectFiles: ['svelte.config.js', 'svelte.config.mjs', 'svelte.config.ts', 'tsconfig.json', 'jsconfig.json', 'package.json'],
   grammar: [builtInFactsFor('svelte')],
   conformance: { language: 'svelte', expect: { skipped: ['declaration', 'typeHierarchy'] } },
-  notes: 'definitions, references, hover, outline and diagnostics across `.svelte` components and their `<script>` (TypeScript through svelte2tsx, with codeseam\'s own TypeScript), Svelte compiler warnings, formatting',
+  notes:
+    "definitions, references, hover, outline and diagnostics across `.svelte` components and their `<script>` (TypeScript through svelte2tsx, with codeseam's own TypeScript), Svelte compiler warnings, formatting",
 }

@@ -8,7 +8,13 @@ export const language: LspLanguage = {
   languageIds: ['svelte'],
   label: 'Svelte',
   extensions: ['.svelte'],
-  comments: { line: ['//'], block: [['<!--', '-->'], ['/*', '*/']] },
+  comments: {
+    line: ['//'],
+    block: [
+      ['<!--', '-->'],
+      ['/*', '*/'],
+    ],
+  },
   ...(typescript.names === undefined ? {} : { names: typescript.names }),
   manifests: ['package.json'],
   conformance: fixture,
