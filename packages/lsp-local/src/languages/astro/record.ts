@@ -42,28 +42,32 @@ export function ownTypeScriptLib(): string | undefined {
 
 async function locateAstro(): Promise<Located> {
   const script = entryScript()
-  if (existsSync(script)) return { found: true, command: process.execPath, leadingArgs: [script], version: astroServerVersion }
+  if (existsSync(script))
+    return { found: true, command: process.execPath, leadingArgs: serverEntry(script, false), version: astroServerVersion }
   return {
     found: false,
     command: process.execPath,
-    leadingArgs: [script],
+    leadingArgs: serverEntry(script, false),
     why: `@astrojs/language-server is not in ${nodePath.dirname(nodePath.dirname(script))}: install it with \`${astroInstall}\``,
   }
 }
 
 /**
- * The untrusted entry: the server's own untrusted switch (`setIsTrusted(false)` in its importPackage module, which
- * it never calls itself) thrown before the server loads, so every package it would look up in the workspace's
- * node_modules is looked up nowhere. `process.argv` stays `[node, script, ...args]`, as the server reads it.
+ * How codeseam starts the server: `node --import=<entry> <script> --stdio`, the entry a module in a `data:` URL (it
+ * can import only Node's built-ins). It sends `console.info` to stderr: the server's stdio connection redirects
+ * console.log, .warn and .error but not .info, which the server uses to say an @astrojs/svelte or @astrojs/vue
+ * integration is missing, and on stdout that breaks the protocol. For an untrusted root it also throws the server's
+ * own untrusted switch (`setIsTrusted(false)` in its importPackage module, which the server never calls), so every
+ * package it would look up in the workspace's node_modules is looked up nowhere.
  */
-export function untrustedEntry(script: string): string[] {
-  const packageRoot = JSON.stringify(nodePath.dirname(nodePath.dirname(script)))
+export function serverEntry(script: string, untrusted: boolean): string[] {
   const code = [
-    `const path = require('node:path')`,
-    `require(path.join(${packageRoot}, 'dist', 'importPackage.js')).setIsTrusted(false)`,
-    `require(${JSON.stringify(script)})`,
-  ].join(';')
-  return ['-e', code, '--', script]
+    `import { createRequire } from 'node:module'`,
+    `import { format } from 'node:util'`,
+    `console.info = (...args) => process.stderr.write(format(...args) + '\\n')`,
+    ...(untrusted ? [`createRequire(${JSON.stringify(script)})('../dist/importPackage.js').setIsTrusted(false)`] : []),
+  ].join('\n')
+  return [`--import=data:text/javascript,${encodeURIComponent(code)}`, script]
 }
 
 function hardenAstro(draft: DraftPlan, context: HardenContext): void {
@@ -81,7 +85,7 @@ function hardenAstro(draft: DraftPlan, context: HardenContext): void {
     )
   }
   const rest = draft.args.slice(draft.args.indexOf(script) + 1)
-  draft.args = [...untrustedEntry(script), ...rest]
+  draft.args = [...serverEntry(script, true), ...rest]
   const options = isRecord(draft.initializationOptions) ? draft.initializationOptions : {}
   draft.initializationOptions = mergeSettings({ ...options, contentIntellisense: false }, { typescript: { tsdk } })
   Object.assign(draft.env, offlineProxy)
@@ -101,7 +105,7 @@ export const astroRecord: LanguageRecord = {
   locate: locateAstro,
   install: astroPackage,
   recognizes: (command, args) => {
-    const script = args.find((a) => !a.startsWith('-')) ?? ''
+    const script = args.find((a) => !a.startsWith('-') && nodePath.basename(a) === 'nodeServer.js') ?? ''
     return nodePath.basename(command) === 'astro-ls' || /@astrojs[\\/]language-server[\\/]bin[\\/]nodeServer\.js$/.test(script)
   },
   profile: () => {
