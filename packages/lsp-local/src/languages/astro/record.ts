@@ -98,7 +98,7 @@ function hardenAstro(draft: DraftPlan, context: HardenContext): void {
 
 export const astroRecord: LanguageRecord = {
   id: 'astro',
-  order: 24,
+  order: 87,
   language: 'Astro',
   server: `@astrojs/language-server (npm, ${astroServerVersion}) with codeseam's TypeScript`,
   support: astroSupport,

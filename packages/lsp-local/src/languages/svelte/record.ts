@@ -40,7 +40,7 @@ const noPrettierConfig = {
 
 export const svelteRecord: LanguageRecord = {
   id: 'svelte',
-  order: 23,
+  order: 83,
   language: 'Svelte',
   server: `svelte-language-server (npm, ${svelteServerVersion}) with codeseam's TypeScript`,
   support: svelteSupport,
