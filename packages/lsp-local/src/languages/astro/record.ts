@@ -5,7 +5,7 @@ import { builtInFactsFor, isWithin } from '@codeseam/lsp'
 
 import { canonical } from '../../profile/executables.js'
 import { callHierarchy, codeSupport, typeHierarchy, type SupportTable } from '../../profile/profile-operations.js'
-import { installRecipe, installedFolders, type ServerPackage } from '../install.js'
+import { installRecipe, installRoot, installedFolders, type ServerPackage } from '../install.js'
 import { packageDir } from '../lookup.js'
 import type { DraftPlan, HardenContext, LanguageRecord, Located } from '../record.js'
 import { isRecord, mergeSettings, offlineProxy } from '../settings.js'
@@ -48,7 +48,7 @@ async function locateAstro(): Promise<Located> {
     found: false,
     command: process.execPath,
     leadingArgs: serverEntry(script, false),
-    why: `@astrojs/language-server is not in ${nodePath.dirname(nodePath.dirname(script))}: install it with \`${astroInstall}\``,
+    why: `@astrojs/language-server is not installed in ${installRoot('astro', astroPackage)}: install it with \`${astroInstall}\``,
   }
 }
 
