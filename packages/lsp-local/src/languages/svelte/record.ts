@@ -1,7 +1,7 @@
 import { builtInFactsFor } from '@codeseam/lsp'
 
 import { codeSupport, typeHierarchy, type SupportTable } from '../../profile/profile-operations.js'
-import { bundledServerRecord } from '../bundled.js'
+import { bundledServerRecord, runsBundled } from '../bundled.js'
 import { typeScriptSettings } from '../typescript/grammar.js'
 import type { LanguageRecord } from '../record.js'
 import { isRecord, mergeSettings } from '../settings.js'
@@ -45,6 +45,10 @@ export const svelteRecord: LanguageRecord = {
   server: `svelte-language-server (npm, ${svelteServerVersion}) with codeseam's TypeScript`,
   support: svelteSupport,
   ...bundledServerRecord('svelte-language-server', 'bin/server.js', 'svelteserver'),
+  // Its bin (`svelteserver`) is the package's `bin/server.js`: either names it.
+  recognizes: (command, args) =>
+    runsBundled(command, args, 'svelte-language-server', 'svelteserver') ||
+    runsBundled(command, args, 'svelte-language-server', 'server.js'),
   profile: () => ({
     args: ['--stdio'],
     extensions: { '.svelte': 'svelte' },
