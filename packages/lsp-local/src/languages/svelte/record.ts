@@ -82,5 +82,5 @@ export const svelteRecord: LanguageRecord = {
   grammar: [builtInFactsFor('svelte')],
   conformance: { language: 'svelte', expect: { skipped: ['declaration', 'typeHierarchy'] } },
   notes:
-    "definitions, references, hover, outline and diagnostics across `.svelte` components and their `<script>` (TypeScript through svelte2tsx, with codeseam's own TypeScript), Svelte compiler warnings, formatting",
+    "definitions, references, hover, outline, rename, call hierarchy and diagnostics across `.svelte` components and their `<script>` (TypeScript through svelte2tsx, with codeseam's own TypeScript); for trusted roots also Svelte compiler warnings, completion, code actions and formatting (each reads the workspace's Prettier configuration, which may be JavaScript, so an untrusted root gets none)",
 }
