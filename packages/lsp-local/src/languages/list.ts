@@ -13,6 +13,7 @@ import { markdownRecord } from './markdown/record.js'
 import { pyrightRecord } from './pyright/record.js'
 import { rustAnalyzerRecord } from './rust-analyzer/record.js'
 import { taploRecord } from './taplo/record.js'
+import { terraformLsRecord } from './terraform-ls/record.js'
 import { tyRecord } from './ty/record.js'
 import { typeScriptRecord } from './typescript/record.js'
 import { typeScriptLanguageServerRecord } from './typescript-language-server/record.js'
@@ -34,6 +35,7 @@ export const recordsByFolder: ReadonlyArray<LanguageRecord> = [
   pyrightRecord,
   rustAnalyzerRecord,
   taploRecord,
+  terraformLsRecord,
   tyRecord,
   typeScriptRecord,
   typeScriptLanguageServerRecord,

@@ -12,6 +12,7 @@ import { language as proto } from './proto/language.js'
 import { language as python } from './python/language.js'
 import { language as rust } from './rust/language.js'
 import { language as shellscript } from './shellscript/language.js'
+import { language as terraform } from './terraform/language.js'
 import { language as toml } from './toml/language.js'
 import { language as typescript } from './typescript/language.js'
 import { language as yaml } from './yaml/language.js'
@@ -31,6 +32,7 @@ export const builtInLanguages: ReadonlyArray<LspLanguage> = [
   python,
   rust,
   shellscript,
+  terraform,
   toml,
   typescript,
   yaml,
