@@ -5,6 +5,7 @@ import { goBinDirectories, installRecipe, installedCandidates, type ServerPackag
 import { probeVersion } from '../lookup.js'
 import type { LanguageRecord, Located, SymbolNaming } from '../record.js'
 import { offlineProxy } from '../settings.js'
+import { terraformModulesProjectModel } from './project-model.js'
 
 /**
  * The terraform-ls release codeseam installs from the Go module proxy: the only one that builds here (v0.39.1 and
@@ -97,6 +98,7 @@ export const terraformLsRecord: LanguageRecord = {
     env: offlineProxy,
     initializationOptions: { indexing: { ignoreDirectoryNames: [] }, validation: { enableEnhancedValidation: true } },
   }),
+  projectModel: terraformModulesProjectModel,
   readiness: 'initialized',
   // Its commands run `terraform init` / `terraform validate` in the workspace, or only report: none runs.
   allowedCommands: [],
