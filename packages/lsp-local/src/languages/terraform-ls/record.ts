@@ -104,7 +104,7 @@ export const terraformLsRecord: LanguageRecord = {
   allowedCommands: [],
   trust: {
     strip: ['TF_CLI_CONFIG_FILE', 'TF_CLI_ARGS', 'TF_DATA_DIR', 'TF_PLUGIN_CACHE_DIR'],
-    why: 'terraform-ls parses HCL itself; what it runs is the terraform CLI it finds on PATH (or `terraform.path`): `terraform version` and `terraform providers schema -json` in every folder holding a `.terraform` folder — which starts the provider plugins that folder holds, programs the workspace brought — and `terraform fmt`/`init`/`validate` on request. For an untrusted root its PATH is empty and `terraform.path` unset, so no terraform runs (and formatting, never offered, cannot); registry.terraform.io is never asked (a closed loopback proxy)',
+    why: 'terraform-ls parses HCL itself; what it runs is the terraform CLI it finds on PATH (or `terraform.path`): `terraform version` and `terraform providers schema -json` in every module folder holding a `.terraform` folder or a `.terraform.lock.hcl` — the second starts the provider plugins `.terraform` holds, programs the workspace brought — and `terraform fmt`/`init`/`validate` on request. For an untrusted root its PATH is empty and `terraform.path` unset, so no terraform runs (and formatting, never offered, cannot); registry.terraform.io is never asked (a closed loopback proxy)',
     harden(draft) {
       // terraform-ls is spawned by absolute path before this; with no PATH it finds no terraform to run.
       draft.env['PATH'] = ''
