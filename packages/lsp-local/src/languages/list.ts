@@ -4,6 +4,7 @@ import { basedPyrightRecord } from './basedpyright/record.js'
 import { bashRecord } from './bash/record.js'
 import { bufRecord } from './buf/record.js'
 import { clangdRecord } from './clangd/record.js'
+import { composeRecord } from './compose/record.js'
 import { cssRecord } from './css/record.js'
 import { dockerfileRecord } from './dockerfile/record.js'
 import { goplsRecord } from './gopls/record.js'
@@ -26,6 +27,7 @@ export const recordsByFolder: ReadonlyArray<LanguageRecord> = [
   bashRecord,
   bufRecord,
   clangdRecord,
+  composeRecord,
   cssRecord,
   dockerfileRecord,
   goplsRecord,

@@ -3,6 +3,7 @@
 import { language as c } from './c/language.js'
 import { language as cpp } from './cpp/language.js'
 import { language as css } from './css/language.js'
+import { language as dockercompose } from './dockercompose/language.js'
 import { language as dockerfile } from './dockerfile/language.js'
 import { language as go } from './go/language.js'
 import { language as html } from './html/language.js'
@@ -23,6 +24,7 @@ export const builtInLanguages: ReadonlyArray<LspLanguage> = [
   c,
   cpp,
   css,
+  dockercompose,
   dockerfile,
   go,
   html,
