@@ -151,6 +151,24 @@ describe.skipIf(missing !== undefined || corporaFolder() === undefined)(
       expect(crossFile).toBeGreaterThan(20)
     })
 
+    test(
+      'nothing to go to, and a clean file: answered at once, never waited on for a push that does not come',
+      { timeout: 60_000 },
+      async () => {
+        // terraform-ls holds requests until the folder's jobs are done, and pushes diagnostics only when they change:
+        // an empty answer used to wait 10 s for a push before it stood (the profile's `answersWhenAnalysed`).
+        const outputs = nodePath.join(root, 'outputs.tf')
+        const started = Date.now()
+        // A resource address: terraform-ls has no schema for it (a source build), so it answers no target.
+        const position = sites(outputs, /value\s*=\s*try\((aws_s3_bucket)\./g)[0]!
+        const nothing = await lsp.query({ operation: 'definition', root, path: outputs, position })
+        expect(nothing.locations).toEqual([])
+        const clean = await lsp.query({ operation: 'diagnostics', root, path: outputs })
+        expect(clean.files.map((f) => [f.freshness, f.diagnostics.length])).toEqual([['current', 0]])
+        expect(Date.now() - started).toBeLessThan(5_000)
+      },
+    )
+
     test.each(['main.tf', 'variables.tf', 'outputs.tf', 'examples/complete/main.tf', 'modules/object/main.tf'])(
       '%s: outline',
       async (file) => {

@@ -96,6 +96,9 @@ export const terraformLsRecord: LanguageRecord = {
     // (internal/registry, a 5 s timeout each) while requests wait on the module's jobs: every request goes to a
     // closed loopback port, at every trust level, so no answer waits on the network.
     env: offlineProxy,
+    // Definition, references, hover and the outline wait on the jobs of the document's folder; diagnostics are
+    // published only when they change (a clean file may get none): an empty answer is the answer.
+    answersWhenAnalysed: true,
     initializationOptions: { indexing: { ignoreDirectoryNames: [] }, validation: { enableEnhancedValidation: true } },
   }),
   projectModel: terraformModulesProjectModel,
