@@ -56,7 +56,11 @@ async function locateTerraformLs(): Promise<Located> {
     tried.length === 0
       ? `terraform-ls is neither on PATH nor in ${goBinDirectories().join(', ')}`
       : `${tried.join(', ')} did not answer \`terraform-ls version\` (not a working terraform-ls)`
-  return { found: false, command: 'terraform-ls', why: `${why}: install it with \`${terraformLsInstall}\` (Go 1.26, about 75 s)` }
+  return {
+    found: false,
+    command: 'terraform-ls',
+    why: `${why}: install it with \`${terraformLsInstall}\` (Go 1.26; a build of one to three minutes)`,
+  }
 }
 
 /** `variable "region"` and `resource "aws_s3_bucket" "logs"`: the block type and its labels. */
@@ -131,5 +135,5 @@ export const terraformLsRecord: LanguageRecord = {
     expect: { runs: ['completion', 'declaration', 'definition', 'diagnostics', 'documentSymbols', 'hover', 'workspaceSymbols'] },
   },
   notes:
-    'outline, definitions and references of variables, locals, outputs and modules (across the files of a module and the modules that call it), hover, completion and validation; no provider schemas (a source build has none): resource attributes are unknown; `codeseam install terraform` builds it from the Go module proxy (about 75 s); never runs the terraform CLI for an untrusted root; never asks the Terraform registry',
+    'outline (blocks named as Terraform addresses them: `var.region`, `aws_s3_bucket.logs`), definitions and references of variables, locals and outputs across the files of a module and the modules that call it, hover, completion, workspace symbols and validation; a source build has no provider schemas, so a use inside a `resource` block is not seen; `codeseam install terraform` builds it from the Go module proxy (one to three minutes); never runs the terraform CLI for an untrusted root, never asks the Terraform registry; no formatting (it runs `terraform fmt`)',
 }
