@@ -1,4 +1,4 @@
-// Installs the built-in language servers codeseam does not ship inside its npm dependencies (gopls and buf from the Go
+// Installs the built-in language servers codeseam does not ship inside its npm dependencies (gopls, buf and terraform-ls from the Go
 // module proxy; rust-analyzer and taplo from crates.io; basedpyright from the npm registry, though off by default: its
 // tests run it; ty from PyPI, also off by default), each with its language record's own install command, when the
 // record's lookup does not find a working one. Nothing here lists languages or install sources: the records and
