@@ -1,9 +1,8 @@
-// Installs the built-in language servers codeseam does not ship inside its npm dependencies (gopls and buf from the Go
-// module proxy; rust-analyzer and taplo from crates.io; astro's server from the npm registry; basedpyright from the
-// npm registry too, though off by default: its tests run it; ty from PyPI, also off by default), each with its
-// language record's own install command, when the record's lookup does not find a working one. Nothing here lists
-// languages or install sources: the records and packages/lsp-local/src/languages/install.ts do. What a user
-// installs (`installedBy: 'user'`) is run here; Debian packages (clangd) need root and are .ci/run's.
+// Installs the built-in language servers codeseam does not ship inside its npm dependencies (from the Go module proxy,
+// crates.io, the npm registry and PyPI; those off by default too, since their tests run them), each with its language
+// record's own install command, when the record's lookup does not find a working one. Nothing here lists languages
+// or install sources: the records and packages/lsp-local/src/languages/install.ts do. What a user installs
+// (`installedBy: 'user'`) is run here; Debian packages (clangd) need root and are .ci/run's.
 //   node scripts/install-language-servers.mjs          # after `pnpm build`
 // Under CI=true a failed install fails (exit 1); otherwise it is reported and the tests that need it skip.
 import { spawnSync } from 'node:child_process'

@@ -15,14 +15,15 @@ const inProcess: { readonly [id in (typeof inProcessCompanionIds)[number]]: (hos
 
 /**
  * One provider per enabled profile the seam registers, each with its companions bound: an in-process one by
- * its id, or a companion-only profile's own provider (never registered with the seam itself).
+ * its id, or another profile's provider (a companion-only one is never registered with the seam itself).
  */
 export function providersFor(config: ResolvedHostConfig, host: HostCore): ProfileProvider[] {
   const made = new Map<string, Companion>()
   const companion = (id: string): Companion => {
     let known = made.get(id)
     if (known !== undefined) return known
-    const profile = config.profiles.find((p) => p.id === id && p.companionOnly === true)
+    // A companion-only profile, or an enabled profile of its own (its server answers beside, the same process).
+    const profile = config.profiles.find((p) => p.id === id)
     if (profile !== undefined) {
       const provider = new ProfileProvider(profile, host, profile.operations ?? lspOperations)
       known = { id, query: (request, signal) => provider.query(request, signal) }

@@ -25,6 +25,7 @@ import {
   type TextEdit,
 } from 'vscode-languageserver-protocol/node'
 
+import { clientCapabilitiesFor } from '../src/features/client-capabilities.js'
 import { createLocalHost } from '../src/index.js'
 import { profileOf } from '../src/languages/index.js'
 import type { LanguageRecord, SymbolNaming } from '../src/languages/record.js'
@@ -77,6 +78,11 @@ function serveMarkdownBare(connection: MessageConnection, root: string): void {
   connection.onRequest(new RequestType<unknown, null, void>('markdown/fs/watcher/delete'), () => null)
 }
 
+/** How the bare client speaks: by default, a plain client's capabilities; `codeseamCapabilities`: codeseam's own (what the oracle compares with). */
+export interface BareOptions {
+  readonly codeseamCapabilities?: boolean
+}
+
 /** The record's server, bare: the lookup's command, the profile's arguments, options and settings; no codeseam in between. */
 export class BareServer {
   private readonly diagnostics = new Map<string, Diagnostic[]>()
@@ -97,7 +103,12 @@ export class BareServer {
    * `untrusted`: the command, environment and settings codeseam's own spawn plan gives an untrusted root (what the
    * seam runs here, so both see the same ShellCheck options); `record`: the record's profile as it stands, unhardened.
    */
-  static async start(record: LanguageRecord, root: string, plan: 'untrusted' | 'record' = 'untrusted'): Promise<BareServer> {
+  static async start(
+    record: LanguageRecord,
+    root: string,
+    plan: 'untrusted' | 'record' = 'untrusted',
+    options: BareOptions = {},
+  ): Promise<BareServer> {
     const located = await record.locate()
     if (!located.found) throw new Error(located.why)
     const profile = record.profile(located)
@@ -136,18 +147,20 @@ export class BareServer {
       rootUri: pathToUri(root),
       workspaceFolders: [{ uri: pathToUri(root), name: 'bare' }],
       initializationOptions: profile.initializationOptions,
-      capabilities: {
-        workspace: { configuration: true },
-        textDocument: {
-          documentSymbol: { hierarchicalDocumentSymbolSupport: true },
-          // What codeseam's client says it understands of a diagnostic (features/diagnostics.ts): ty words its
-          // messages by it.
-          publishDiagnostics: { relatedInformation: true, versionSupport: true, tagSupport: { valueSet: [1, 2] }, dataSupport: true },
-          // Pull diagnostics for the Markdown server only (it has no push): told a client pulls, the JSON and
-          // CSS servers would stop pushing, and each is compared as it answers codeseam.
-          ...(record.serveClient !== undefined ? { diagnostic: {} } : {}),
-        },
-      },
+      capabilities: options.codeseamCapabilities
+        ? clientCapabilitiesFor({ id: record.id, command: located.command, args: profile.args })
+        : {
+            workspace: { configuration: true },
+            textDocument: {
+              documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+              // What codeseam's client says it understands of a diagnostic (features/diagnostics.ts): ty words its
+              // messages by it.
+              publishDiagnostics: { relatedInformation: true, versionSupport: true, tagSupport: { valueSet: [1, 2] }, dataSupport: true },
+              // Pull diagnostics for the Markdown server only (it has no push): told a client pulls, the JSON and
+              // CSS servers would stop pushing, and each is compared as it answers codeseam.
+              ...(record.serveClient !== undefined ? { diagnostic: {} } : {}),
+            },
+          },
     })
     server.pulls = record.serveClient !== undefined && initialized.capabilities.diagnosticProvider !== undefined
     await connection.sendNotification(InitializedNotification.type, {})
@@ -240,6 +253,7 @@ export async function startSeamAndBare(
   record: LanguageRecord,
   root: string,
   hostOptions?: Parameters<typeof createLocalHost>[0],
+  bareOptions: BareOptions = {},
 ): Promise<SeamAndBare> {
   const host = await createLocalHost(hostOptions)
   const lsp = createLsp()
@@ -249,7 +263,7 @@ export async function startSeamAndBare(
   }
   try {
     await host.attach(lsp, [{ root, trust: 'untrusted' }])
-    const bare = await BareServer.start(record, root)
+    const bare = await BareServer.start(record, root, 'untrusted', bareOptions)
     return {
       lsp,
       bare,

@@ -27,8 +27,10 @@ const commands: Readonly<Record<string, string>> = {
   markdown: 'pnpm install',
   bash: 'pnpm install',
   dockerfile: 'pnpm install',
+  compose: 'pnpm install',
   taplo: 'cargo install taplo-cli --version 0.10.0 --locked --root ~/.cache/codeseam/taplo-0.10.0',
   buf: 'go install github.com/bufbuild/buf/cmd/buf@v1.75.0',
+  'terraform-ls': 'go install github.com/hashicorp/terraform-ls@v0.39.0',
 }
 
 const lands: Readonly<Record<string, string>> = {
@@ -40,6 +42,7 @@ const lands: Readonly<Record<string, string>> = {
   taplo: '~/.cache/codeseam/taplo-0.10.0/bin, found there without PATH',
   astro: '~/.cache/codeseam/astro-2.17.3/node_modules/@astrojs/language-server, found there without PATH',
   buf: '$(go env GOPATH)/bin (usually ~/go/bin), found there without PATH',
+  'terraform-ls': '$(go env GOPATH)/bin (usually ~/go/bin), found there without PATH',
 }
 
 test('each record’s install command and landing place, derived from its package, are the ones users are shown', () => {

@@ -16,8 +16,8 @@ type Failure = NonNullable<LspResultMeta['failures']>[number]
 type Native = (request: LspProviderRequest<LspQueryRequest>) => Promise<LspQueryResult>
 
 /**
- * A profile's companions and how each operation they share with the server is composed: `format` by the
- * companion alone; `codeActions` and `diagnostics` merged (the server's and each companion's, every diagnostic
+ * A profile's companions and how each operation they share with the server is composed: `format` and
+ * `documentSymbols` by the companion alone; `codeActions` and `diagnostics` merged (the server's and each companion's, every diagnostic
  * keeping its `source`); `resolveCodeAction` by whoever listed the action (a companion's action ids carry its
  * id). The server answers everything else natively. A companion's failure beside a server's answer is
  * reported in `meta.failures`; alone, it is the error.
@@ -46,6 +46,7 @@ export class Composition {
     if (companions.length === 0) return undefined
     switch (request.operation) {
       case 'format':
+      case 'documentSymbols':
         return this.own(companions[0]!.query(request, signal))
       case 'resolveCodeAction': {
         const owner = companions.find((c) => request.actionId.startsWith(`${c.id}:`))

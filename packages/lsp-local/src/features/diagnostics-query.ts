@@ -1,5 +1,5 @@
 import type { LspFileDiagnostics } from '@codeseam/lsp'
-import { DocumentDiagnosticReportKind, DocumentDiagnosticRequest } from 'vscode-languageserver-protocol/node'
+import { DocumentDiagnosticReportKind, DocumentDiagnosticRequest, DocumentSymbolRequest } from 'vscode-languageserver-protocol/node'
 
 import { supportsPullDiagnostics } from '../server/capabilities.js'
 import { isContentModified } from '../server/requests.js'
@@ -17,18 +17,43 @@ export async function fileDiagnostics(
   server: LanguageServer,
   document: OpenDocument,
   translator: Translator,
-  options: { deadline: number; quietMs: number; timeoutMs: number; signal: AbortSignal },
+  options: {
+    deadline: number
+    quietMs: number
+    timeoutMs: number
+    signal: AbortSignal
+    /** The profile's `answersWhenAnalysed`: the server pushes diagnostics only when they change (terraform-ls). */
+    answersWhenAnalysed?: boolean
+  },
 ): Promise<LspFileDiagnostics> {
   let entry: DiagnosticsEntry | undefined
   let pull = supportsPullDiagnostics(server.capabilities, server.registrations)
+  let analysed = false
   if (!pull) {
+    let deadline = options.deadline
+    if (options.answersWhenAnalysed === true) {
+      // The server holds a request until it has analysed the document's module and pushes diagnostics only when
+      // they change (a clean file may never get one): once an outline request came back, a push that is not there
+      // a quiet window later is not coming, and what it pushed last (or nothing) is current.
+      analysed = await server
+        .request(
+          DocumentSymbolRequest.type,
+          { textDocument: { uri: document.uri } },
+          { timeoutMs: Math.max(1, options.timeoutMs), signal: options.signal },
+        )
+        .then(
+          () => true,
+          () => false,
+        )
+      if (analysed) deadline = Math.min(deadline, Date.now() + 2 * Math.max(options.quietMs, 100))
+    }
     // A server may register pull diagnostics only after initialized: stop waiting for a push once it does.
     const waited = await server.waitForPushOrPull(
       document.uri,
       document.syncSeq,
       document.version,
       options.quietMs,
-      options.deadline,
+      deadline,
       options.signal,
     )
     entry = waited.entry
@@ -42,15 +67,17 @@ export async function fileDiagnostics(
         : server.diagnostics.unchanged(document.uri, document.version)
   }
   const freshness: LspFileDiagnostics['freshness'] =
-    entry === undefined
-      ? 'unknown'
-      : entry.version !== undefined
-        ? entry.version === document.version
-          ? 'current'
-          : 'stale'
-        : entry.seq > document.syncSeq
-          ? 'current'
-          : 'stale'
+    analysed && !pull && !options.signal.aborted
+      ? 'current'
+      : entry === undefined
+        ? 'unknown'
+        : entry.version !== undefined
+          ? entry.version === document.version
+            ? 'current'
+            : 'stale'
+          : entry.seq > document.syncSeq
+            ? 'current'
+            : 'stale'
   return {
     uri: document.uri,
     path: document.path,

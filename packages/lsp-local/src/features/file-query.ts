@@ -146,7 +146,7 @@ export async function fileQuery(
       const { result: kept, dropped } = withoutGone(answered, gone)
       const result = { ...kept, meta: { ...kept.meta, ...diskMeta(caught, dropped) } } as LspQueryResult
       // An empty answer while the server is still indexing is not an answer yet: retry once it is quiet.
-      if (feature.retryWhenEmpty && isEmpty(result) && Date.now() < deadline) {
+      if (feature.retryWhenEmpty && serving.profile.answersWhenAnalysed !== true && isEmpty(result) && Date.now() < deadline) {
         if (await notAnalysedYet(server, document, serving.host.config.diagnosticsQuietMs, waits, deadline, signal)) continue
       }
       let unsettled = false
@@ -192,6 +192,7 @@ async function diagnosticsAnswer(
     quietMs: serving.host.config.diagnosticsQuietMs,
     timeoutMs: deadline - Date.now(),
     signal,
+    answersWhenAnalysed: serving.profile.answersWhenAnalysed === true,
   })
   return {
     kind: 'diagnostics',

@@ -70,6 +70,7 @@ export async function workspaceDiagnostics(
             quietMs: serving.host.config.diagnosticsQuietMs,
             timeoutMs: Math.max(1, deadline - Date.now()),
             signal,
+            answersWhenAnalysed: serving.profile.answersWhenAnalysed === true,
           }),
         ),
       )

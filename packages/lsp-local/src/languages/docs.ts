@@ -14,7 +14,11 @@ import type { LanguageRecord } from './record.js'
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 
 function extensionsOf(record: LanguageRecord): string {
-  return Object.keys(record.profile({ found: false, command: record.id, why: '' }).extensions).join(' ')
+  const profile = record.profile({ found: false, command: record.id, why: '' })
+  // A profile that claims files by name only (Docker Compose) lists the names.
+  return Object.keys(profile.extensions).length > 0
+    ? Object.keys(profile.extensions).join(' ')
+    : Object.keys(profile.fileNames ?? {}).join(' ')
 }
 
 function installOf(record: LanguageRecord): string {

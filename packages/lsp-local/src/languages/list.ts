@@ -5,6 +5,7 @@ import { basedPyrightRecord } from './basedpyright/record.js'
 import { bashRecord } from './bash/record.js'
 import { bufRecord } from './buf/record.js'
 import { clangdRecord } from './clangd/record.js'
+import { composeRecord } from './compose/record.js'
 import { cssRecord } from './css/record.js'
 import { dockerfileRecord } from './dockerfile/record.js'
 import { goplsRecord } from './gopls/record.js'
@@ -16,6 +17,7 @@ import { pyrightRecord } from './pyright/record.js'
 import { rustAnalyzerRecord } from './rust-analyzer/record.js'
 import { svelteRecord } from './svelte/record.js'
 import { taploRecord } from './taplo/record.js'
+import { terraformLsRecord } from './terraform-ls/record.js'
 import { tyRecord } from './ty/record.js'
 import { typeScriptRecord } from './typescript/record.js'
 import { typeScriptLanguageServerRecord } from './typescript-language-server/record.js'
@@ -29,6 +31,7 @@ export const recordsByFolder: ReadonlyArray<LanguageRecord> = [
   bashRecord,
   bufRecord,
   clangdRecord,
+  composeRecord,
   cssRecord,
   dockerfileRecord,
   goplsRecord,
@@ -40,6 +43,7 @@ export const recordsByFolder: ReadonlyArray<LanguageRecord> = [
   rustAnalyzerRecord,
   svelteRecord,
   taploRecord,
+  terraformLsRecord,
   tyRecord,
   typeScriptRecord,
   typeScriptLanguageServerRecord,

@@ -20,9 +20,12 @@ export function checkCompanionFields(profile: ServerProfile): void {
   }
 }
 
-/** Every companion an enabled profile names exists: an in-process one, or an enabled companion-only profile. */
+/**
+ * Every companion an enabled profile names exists: an in-process one, or an enabled profile — companion-only, or one
+ * that serves files of its own too (the YAML server beside the Compose server: the same server answers both).
+ */
 export function checkCompanionIds(enabled: ReadonlyArray<ServerProfile>): void {
-  const companionProfiles = new Set(enabled.filter((p) => p.companionOnly === true).map((p) => p.id))
+  const companionProfiles = new Set(enabled.map((p) => p.id))
   for (const profile of enabled) {
     for (const { id } of profile.companions ?? []) {
       if (profile.companionOnly === true) {
@@ -31,7 +34,7 @@ export function checkCompanionIds(enabled: ReadonlyArray<ServerProfile>): void {
       if (!(inProcessCompanionIds as ReadonlyArray<string>).includes(id) && !companionProfiles.has(id)) {
         throw new LspError(
           'INVALID_ARGUMENT',
-          `profile "${profile.id}" names companion "${id}", which is neither built in (${inProcessCompanionIds.join(', ')}) nor an enabled profile with companionOnly: true`,
+          `profile "${profile.id}" names companion "${id}", which is neither built in (${inProcessCompanionIds.join(', ')}) nor an enabled profile`,
         )
       }
     }

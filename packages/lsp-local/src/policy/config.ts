@@ -105,7 +105,8 @@ function validateProfile(profile: ServerProfile): ServerProfile {
     if (extension === undefined) throw fail(`"${key}" is not a file extension`)
     extensions[extension] = languageId
   }
-  if (Object.keys(extensions).length === 0) throw fail('claims no extensions')
+  // A profile may claim files by name only (Docker Compose: `compose.yaml`, whose extension is YAML's).
+  if (Object.keys(extensions).length === 0 && Object.keys(profile.fileNames ?? {}).length === 0) throw fail('claims no extensions')
   checkCompanionFields(profile)
   return { ...profile, extensions }
 }
@@ -134,7 +135,13 @@ export function mergeProfiles(
       byId.set(entry.id, validateProfile(merged))
     }
   }
-  const enabled = [...byId.values()].filter((p) => p.enabled !== false)
+  // A companion whose profile is turned off is dropped (the Compose server without the YAML server's outline).
+  const disabled = new Set([...byId.values()].filter((p) => p.enabled === false).map((p) => p.id))
+  const enabled = [...byId.values()]
+    .filter((p) => p.enabled !== false)
+    .map((p) =>
+      p.companions?.some((c) => disabled.has(c.id)) === true ? { ...p, companions: p.companions.filter((c) => !disabled.has(c.id)) } : p,
+    )
   checkCompanionIds(enabled)
   const owners = new Map<string, string>()
   // A companion-only profile is no provider of its own: its extensions only give its server language ids.

@@ -2,11 +2,12 @@ import type { LspOperation } from '@codeseam/lsp'
 
 /**
  * The operations a companion can answer beside a profile's server, and how each is composed:
- * `format` the companion alone; `codeActions` and `diagnostics` both answers merged; `resolveCodeAction`
- * whoever listed the action.
+ * `format` and `documentSymbols` the companion alone; `codeActions` and `diagnostics` both answers merged;
+ * `resolveCodeAction` whoever listed the action.
  */
 export const companionOperations = [
   'format',
+  'documentSymbols',
   'codeActions',
   'resolveCodeAction',
   'diagnostics',

@@ -108,8 +108,15 @@ export interface ServerProfile {
    */
   readonly changesThroughDocuments?: boolean
   /**
+   * The server holds each request until it has analysed the document's module (terraform-ls waits on that folder's
+   * jobs), and publishes diagnostics only when they change: an empty answer is final, never waited on for a push
+   * that may not come.
+   */
+  readonly answersWhenAnalysed?: boolean
+  /**
    * Others answering some operations beside this profile's server, per operation: an in-process companion
-   * by id (`ruff`), or a profile marked {@link companionOnly}. `format` goes to the companion alone,
+   * by id (`ruff`), or another enabled profile (one marked {@link companionOnly}, or one serving files of its own).
+   * `format` and `documentSymbols` go to the companion alone,
    * `codeActions` and `diagnostics` are merged, `resolveCodeAction` goes to whoever listed the action; the
    * server answers everything else. `[]` turns them off.
    */

@@ -4,6 +4,7 @@ import { language as astro } from './astro/language.js'
 import { language as c } from './c/language.js'
 import { language as cpp } from './cpp/language.js'
 import { language as css } from './css/language.js'
+import { language as dockercompose } from './dockercompose/language.js'
 import { language as dockerfile } from './dockerfile/language.js'
 import { language as go } from './go/language.js'
 import { language as html } from './html/language.js'
@@ -15,6 +16,7 @@ import { language as python } from './python/language.js'
 import { language as rust } from './rust/language.js'
 import { language as shellscript } from './shellscript/language.js'
 import { language as svelte } from './svelte/language.js'
+import { language as terraform } from './terraform/language.js'
 import { language as toml } from './toml/language.js'
 import { language as typescript } from './typescript/language.js'
 import { language as yaml } from './yaml/language.js'
@@ -26,6 +28,7 @@ export const builtInLanguages: ReadonlyArray<LspLanguage> = [
   c,
   cpp,
   css,
+  dockercompose,
   dockerfile,
   go,
   html,
@@ -37,6 +40,7 @@ export const builtInLanguages: ReadonlyArray<LspLanguage> = [
   rust,
   shellscript,
   svelte,
+  terraform,
   toml,
   typescript,
   yaml,

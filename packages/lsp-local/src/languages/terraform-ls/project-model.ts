@@ -1,0 +1,42 @@
+import * as nodePath from 'node:path'
+
+import type { ProjectModel } from '../project-model.js'
+
+/** One `.tf` file of every folder that holds some (a Terraform module is a folder), in path order. */
+export function terraformModuleFiles(files: ReadonlyArray<string>): string[] {
+  const byFolder = new Map<string, string>()
+  for (const file of [...files].sort()) {
+    if (!file.endsWith('.tf')) continue
+    const folder = nodePath.dirname(file)
+    if (!byFolder.has(folder)) byFolder.set(folder, file)
+  }
+  return [...byFolder.values()]
+}
+
+/**
+ * terraform-ls's project model: its walker finds every module folder at start, but decodes a module's references
+ * only once one of its files is open (v0.39), so the references of a variable from the modules that call it (an
+ * `examples/complete` calling `../../`) are found only while a file of each caller is open. One `.tf` file of every
+ * folder is opened and pinned, within the pin budget, so a first answer sees what it sees with every file open.
+ */
+export function terraformModulesProjectModel(): ProjectModel {
+  return {
+    async load(context) {
+      const sources = await context.sources()
+      const usable = sources.files.filter((file) => context.contains(file) && !context.oversized(file))
+      const modules = terraformModuleFiles(usable)
+      const { opened, failed, skipped } = await context.open(modules.slice(0, context.pinBudget))
+      const missed = Math.max(0, modules.length - context.pinBudget) + (sources.complete ? 0 : 1) + failed
+      return {
+        opened,
+        coverage: {
+          projectsSearched: opened.length,
+          projectsFound: modules.length,
+          ...(missed > 0 ? { filesNotSearched: missed } : {}),
+          ...skipped.field(),
+          complete: missed === 0 && skipped.total === 0,
+        },
+      }
+    },
+  }
+}
