@@ -5,10 +5,12 @@ import type { RecordConformance } from '../record.js'
 /*
  * Kotlin through JDT LS: the product's Kotlin plugin (`co.karellen.jdtls.kotlin` 1.0.7) parses `.kt` files with an
  * ANTLR grammar and adds them to JDT's search as derived sources (languageId `kotlin`); there is no Kotlin compiler.
- * A `.kt` file is served only inside a source folder of the imported project: `src/main/java`, or a folder the build
- * adds (build-helper-maven-plugin's `add-source`); elsewhere (`src/main/kotlin` of a plain POM) hover is empty and
- * references fail. Measured on the seam's Kotlin fixture (a Java interface, Kotlin classes implementing it, a Kotlin
- * call of a Java method), each limit asked of the bare server at the same position.
+ * A `.kt` file is served only inside a source folder of the imported project: `src/main/java`, a POM's
+ * `<sourceDirectory>` (the usual Kotlin POM names `src/main/kotlin` there), or a folder build-helper-maven-plugin's
+ * `add-source` adds (m2e runs it); kotlin-maven-plugin's `sourceDirs` are not read (m2e does not run it). Elsewhere
+ * (`src/main/kotlin` of a plain POM) hover is empty and references fail. Measured on the seam's Kotlin fixture (a
+ * Java interface, Kotlin classes implementing it, a Kotlin call of a Java method), each limit asked of the bare
+ * server at the same position.
  */
 
 /** Inside a function body, JDT LS's element at a Kotlin name is the enclosing declaration. */
