@@ -17,7 +17,7 @@ import {
 import { Composition } from './companions/compose.js'
 import { answeredByDerivation, derive, derivedFrom, withDerived } from './features/derived.js'
 import { takeInForMark } from './features/disk-changes.js'
-import { fileQuery } from './features/file-query.js'
+import { askedByDerivation, fileQuery } from './features/file-query.js'
 import type { Serving } from './features/serving.js'
 import { speculate } from './features/speculate.js'
 import { workspaceDiagnostics } from './features/workspace-diagnostics.js'
@@ -135,7 +135,7 @@ export class ProfileProvider implements LspProvider, Serving {
       const path = request.file?.root === workspace.root ? request.file.path : workspace.containment.input(target)
       // An operation the server lacks is derived from the ones it has (type hierarchy, implementation).
       result = (await answeredByDerivation(this, workspace, request, path, deadline, signal))
-        ? await derive(this, workspace, request, (asked, askedSignal) => this.queryNative(asked, askedSignal), signal)
+        ? await derive(this, workspace, request, (asked, askedSignal) => this.queryNative(askedByDerivation(asked), askedSignal), signal)
         : await fileQuery(this, workspace, request, path, deadline, signal)
     }
     // A memory restart since the last result: say so once, in this result's meta.

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 
 import { builtinProfiles, createLocalHost, type LocalHost } from '../src/index.js'
 import { findJdk } from '../src/languages/jdtls/jdk.js'
-import { untrustedImportRisk } from '../src/languages/jdtls/untrusted.js'
+import { untrustedImportRisk, untrustedMavenSettings } from '../src/languages/jdtls/untrusted.js'
 import { codeseamCacheDir } from '../src/languages/lookup.js'
 import { planSpawn } from '../src/policy/trust.js'
 import { LeakCheck, positionOf } from './helpers.js'
@@ -126,6 +126,10 @@ test('the untrusted plan: Gradle off, codeseam’s own Maven settings, its own d
   expect(untrusted.args.slice(-2)[0]).toBe('-data')
   expect(untrusted.args.at(-1)).toMatch(/jdtls-workspaces\/.*-untrusted$/)
   expect(untrusted.hardening).toContain('Gradle import off')
+  // The settings it names: codeseam's own repository, and every repository a project names mirrored to Central.
+  const written = untrustedMavenSettings('/cache/repository')
+  expect(written).toMatch(/<localRepository>\/cache\/repository<\/localRepository>/)
+  expect(written).toMatch(/<mirrorOf>\*<\/mirrorOf>\s*<url>https:\/\/repo\.maven\.apache\.org\/maven2<\/url>/)
   const trusted = planSpawn(profile, { root, trust: 'trusted', env: {} })
   expect((trusted.settings as { java: { import: unknown } }).java.import).toMatchObject({ gradle: { enabled: true } })
   expect(trusted.args).not.toContain('-data')

@@ -47,6 +47,18 @@ function actionsOf(server: LanguageServer): CodeActionStore {
   return store
 }
 
+/** Requests a derivation asks on its own behalf (see {@link askedByDerivation}). */
+const derivationAsks = new WeakSet<object>()
+
+/**
+ * Marks a request as a derivation's own question: a record's `refusedFor` refuses what the caller asks of a file's
+ * language, not the native questions a derivation asks where it knows the answers hold (a base in a class header).
+ */
+export function askedByDerivation<R extends object>(request: R): R {
+  derivationAsks.add(request)
+  return request
+}
+
 /**
  * One file- or item-scoped query against the server for `path`: loads what the operation's record asks for,
  * syncs the document, runs the record, and asks again while an empty answer may only mean "not analysed yet".
@@ -68,6 +80,17 @@ export async function fileQuery(
   deadline = acquired.deadline
   try {
     requireOperation(serving, server, request.operation)
+    const languageId = languageIdOf(serving.profile, path) || request.languageId
+    // A derivation's own questions (the definition of a base in a class header) are not the caller's: they are asked.
+    const refused = derivationAsks.has(request) ? undefined : recordFor(serving.profile)?.refusedFor?.[languageId]?.[request.operation]
+    if (refused !== undefined)
+      throw new LspError(
+        'UNSUPPORTED_OPERATION',
+        `the ${serving.profile.id} server does not answer ${request.operation} for ${languageId} files: ${refused}`,
+        {
+          data: { profile: serving.profile.id, operation: request.operation, languageId },
+        },
+      )
     const feature = featureOf(request.operation)
     const everyProject = feature.scope === 'everyProject'
     let coverage: LspSearchCoverage | undefined
@@ -76,7 +99,6 @@ export async function fileQuery(
     if (everyProject)
       coverage =
         (await serving.host.loadProjects(server, workspace, serving.profile, deadline, signal, group)) ?? foldersCoverage(serving, server)
-    const languageId = languageIdOf(serving.profile, path) || request.languageId
     const document = await server.documents.sync(path, languageId, { snapshot: request.snapshot }).catch((error: unknown) => {
       // A file over a per-file limit (RFC 0013), named as the caller knows it: workspace-relative.
       const breach = breachOf(error)

@@ -258,6 +258,12 @@ export interface LanguageRecord {
    * outside the workspace to be written again when one changes (clangd's compile_commands.json copy).
    */
   layoutWatch?(root: string): ConfigWatch | undefined
+  /**
+   * Operations the server answers wrongly for the files of one of its language ids (JDT LS formats Kotlin with the
+   * Java formatter, and resolves a Kotlin name to the enclosing function): asked for such a file, they fail with
+   * UNSUPPORTED_OPERATION saying why, never a wrong answer. Keyed by language id, then operation.
+   */
+  readonly refusedFor?: Readonly<Record<string, Readonly<Partial<Record<LspOperation, string>>>>>
   /** The language facts for each language id the server serves. */
   readonly grammar: ReadonlyArray<LanguageGrammar>
   /** lsp-local's own test fixture for the server (its folder under packages/lsp-local/test/fixtures), when it has one. */

@@ -1,3 +1,4 @@
+import type { LspOperation } from '@codeseam/lsp'
 import type { ConformanceCheckId } from '@codeseam/lsp/testing'
 
 import type { RecordConformance } from '../record.js'
@@ -27,6 +28,7 @@ const limits = {
   references: "the uses are found (Kotlin files), but the declaration's location is its whole range from `fun`, not its name",
   signatureHelp: 'no signatures inside a Kotlin call, of a Kotlin function or of a Java method',
   completion: 'no completion items in Kotlin files (after `circle.`)',
+  prepareRename: 'JDT LS answers "Renaming this element is not supported" for Kotlin: codeseam refuses it (UNSUPPORTED_OPERATION)',
   rename:
     'prepareRename answers "Renaming this element is not supported" and rename fails with "Compilation unit could not be created for this element"',
   format:
@@ -48,3 +50,23 @@ export const kotlinConformance: RecordConformance = {
 /** What Kotlin gets, for the README's table. */
 export const kotlinNotes =
   "Kotlin (`.kt`) through the same server's Kotlin plugin, a parser without a Kotlin compiler, in the Java projects' source folders: outline, workspace symbols, implementations of Java interfaces, type hierarchy across Java and Kotlin, references (declaration range whole), Kotlin calls of Java methods; NOT definition or hover of Kotlin names inside bodies (they land on the enclosing function), completion, signature help, rename, diagnostics, code actions; formatting a .kt file breaks it"
+
+/**
+ * What Kotlin files are refused (UNSUPPORTED_OPERATION, saying why) rather than answered wrongly or emptily: the
+ * operations whose answers the conformance run found wrong (definition, hover, formatting), invalid (type definition)
+ * or absent where an empty answer would read as "nothing here" (diagnostics, completion, code actions, rename).
+ */
+export const kotlinRefused: Readonly<Partial<Record<LspOperation, string>>> = {
+  definition: enclosing,
+  declaration: enclosing,
+  hover: enclosing,
+  typeDefinition: 'JDT LS answers a Kotlin variable with an invalid response (neither a result nor an error)',
+  signatureHelp: 'the Kotlin plugin gives no signatures',
+  completion: 'the Kotlin plugin gives no completion',
+  diagnostics: 'there is no Kotlin compiler behind it: an empty list would say the file is clean when nothing checked it',
+  format: 'JDT LS formats Kotlin with the Java formatter, which breaks the file (statements joined without semicolons)',
+  prepareRename: 'JDT LS answers "Renaming this element is not supported" for Kotlin',
+  rename: 'JDT LS cannot rename Kotlin declarations ("Compilation unit could not be created")',
+  codeActions: 'the Kotlin plugin offers no code actions',
+  resolveCodeAction: 'the Kotlin plugin offers no code actions',
+}

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
 import { builtInFactsFor } from '@codeseam/lsp'
@@ -12,7 +12,7 @@ import { mergeSettings } from '../settings.js'
 import { statPrint } from '../tree-walk.js'
 import { serveJdtlsClient } from './client.js'
 import { findJdk } from './jdk.js'
-import { kotlinConformance, kotlinNotes } from './kotlin.js'
+import { kotlinConformance, kotlinNotes, kotlinRefused } from './kotlin.js'
 import { buildFiles, untrustedImportRisk, untrustedMavenSettings } from './untrusted.js'
 
 /** The karellen build of Eclipse JDT LS codeseam installs (PyPI; the whole JDT LS 1.59 product with m2e, Buildship and a Kotlin plugin). */
@@ -140,9 +140,10 @@ export const jdtlsRecord: LanguageRecord = {
   // file untrusted imports read is written here, before any server starts.
   async workspaceEnvironment(root) {
     const maven = untrustedMaven()
-    if (!existsSync(maven.settings)) {
+    const wanted = untrustedMavenSettings(maven.repository)
+    if (!existsSync(maven.settings) || readFileSync(maven.settings, 'utf8') !== wanted) {
       mkdirSync(maven.repository, { recursive: true })
-      writeFileSync(maven.settings, untrustedMavenSettings(maven.repository))
+      writeFileSync(maven.settings, wanted)
     }
     return { JDK_JAVA_OPTIONS: `"-Dosgi.instance.area=${dataFolder(root, 'trusted')}"` }
   },
@@ -158,7 +159,7 @@ export const jdtlsRecord: LanguageRecord = {
       'GRADLE_OPTS',
       'GRADLE_USER_HOME',
     ],
-    why: "JDT LS imports Maven projects with m2e (Maven inside its JVM) and Gradle projects with Buildship (the Gradle tooling API, which runs the build scripts). Reading a POM runs nothing, but build extensions, core extensions (.mvn/extensions.xml), m2e lifecycle mappings and configured annotation processors are code the import or the compiler loads, and the user's Maven settings (credentials, mirrors) would go to repositories the project names. Untrusted: Gradle import off; a root whose build files name any of those is refused; Maven reads codeseam's own settings and local repository; the JVM options variables are not passed",
+    why: "JDT LS imports Maven projects with m2e (Maven inside its JVM) and Gradle projects with Buildship (the Gradle tooling API, which runs the build scripts). A Maven import loads build extensions and core extensions (.mvn/extensions.xml), runs m2e lifecycle mappings, and runs the plugins a POM names whose jar carries an m2e mapping of its own (build-helper-maven-plugin's add-source: measured); the builder runs annotation processors; and the user's Maven settings (credentials, mirrors) would go to repositories the project names. Untrusted: Gradle import off; a root whose build files name extensions, lifecycle mappings, annotation processors, .mvn configuration or file: repositories is refused; the builder is off; Maven reads codeseam's own settings and local repository, with every repository mirrored to Maven Central (no artifact from a server the project chose); the JVM options variables are not passed",
     harden(draft, context) {
       const judge = () => {
         const files = buildFiles(context.root)
@@ -196,7 +197,7 @@ export const jdtlsRecord: LanguageRecord = {
       draft.hardening.push(
         'Gradle import off',
         'the builder off (it runs the annotation processors dependencies carry)',
-        "Maven reads codeseam's settings and local repository (none of the user's credentials or mirrors)",
+        "Maven reads codeseam's settings and local repository (none of the user's credentials or mirrors), every repository mirrored to Maven Central",
         'a root whose build files name extensions, lifecycle mappings, annotation processors or file: repositories is refused',
       )
     },
@@ -207,6 +208,7 @@ export const jdtlsRecord: LanguageRecord = {
   // JDT LS labels methods with their signature (`totalArea(List<Shape>) : double`): named as people aim at them.
   symbolName: (label, kind) =>
     kind === 'method' || kind === 'constructor' || kind === 'function' ? { name: label.replace(/\s*\(.*$/s, '') } : undefined,
+  refusedFor: { kotlin: kotlinRefused },
   grammar: [builtInFactsFor('java'), builtInFactsFor('kotlin')],
   conformance: [
     {

@@ -73,7 +73,10 @@ export function untrustedImportRisk(root: string, files: BuildFiles = buildFiles
   return undefined
 }
 
-/** A Maven settings file for untrusted imports: the local repository in codeseam's cache, no user credentials or mirrors. */
+/**
+ * A Maven settings file for untrusted imports: the local repository in codeseam's cache, no user credentials or mirrors,
+ * and every repository mirrored to Maven Central.
+ */
 export function untrustedMavenSettings(localRepository: string): string {
   const escaped = localRepository.replace(/&/g, '&amp;').replace(/</g, '&lt;')
   return `<?xml version="1.0" encoding="UTF-8"?>
@@ -82,6 +85,15 @@ export function untrustedMavenSettings(localRepository: string): string {
 <settings xmlns="http://maven.apache.org/SETTINGS/1.2.0">
   <localRepository>${escaped}</localRepository>
   <interactiveMode>false</interactiveMode>
+  <mirrors>
+    <!-- Every repository a project names is Maven Central: no artifact (a plugin, an extension) from a server the
+         project chose. -->
+    <mirror>
+      <id>codeseam-central-only</id>
+      <mirrorOf>*</mirrorOf>
+      <url>https://repo.maven.apache.org/maven2</url>
+    </mirror>
+  </mirrors>
 </settings>
 `
 }
