@@ -49,7 +49,21 @@ export const scssRecord: LanguageRecord = {
   ...inertNodeServer(
     'some-sass-language-server runs no workspace code and downloads nothing: it reads the stylesheets under the root (node_modules and .git left out) and, for `@use`, `@forward`, `@import` and `pkg:` URLs, the files and package.json `exports` they lead to',
   ),
-  conformance: { language: 'scss', expect: { skipped: ['callHierarchy', 'codeActions', 'declaration', 'implementation', 'inlayHints', 'resolveCodeAction', 'typeDefinition', 'typeHierarchy'] } },
+  conformance: {
+    language: 'scss',
+    expect: {
+      skipped: [
+        'callHierarchy',
+        'codeActions',
+        'declaration',
+        'implementation',
+        'inlayHints',
+        'resolveCodeAction',
+        'typeDefinition',
+        'typeHierarchy',
+      ],
+    },
+  },
   notes:
     'definitions, references, rename and workspace symbols across files through `@use` and `@forward` (namespaces, prefixes), hover (with SassDoc), outline, lint diagnostics, completion, code actions; formatting from the CSS server beside it',
 }
