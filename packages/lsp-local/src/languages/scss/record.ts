@@ -65,5 +65,5 @@ export const scssRecord: LanguageRecord = {
     },
   },
   notes:
-    'definitions, references, rename and workspace symbols across files through `@use` and `@forward` (namespaces, prefixes), hover (with SassDoc), outline, lint diagnostics, completion, code actions; formatting from the CSS server beside it',
+    'definitions, references, rename and workspace symbols across files through `@use` and `@forward` (namespaces, prefixes), hover (with SassDoc), outline, lint diagnostics, completion, signature help; formatting from the CSS server beside it (`.sass` indented files are not routed)',
 }
