@@ -1,3 +1,5 @@
+import { builtInFactsFor } from '@codeseam/lsp'
+
 import { callHierarchy, codeSupport, notYet, typeHierarchy, type SupportTable } from '../../profile/profile-operations.js'
 import { bundledServerRecord } from '../bundled.js'
 import { inertNodeServer } from '../document-language.js'
@@ -49,6 +51,7 @@ export const scssRecord: LanguageRecord = {
   ...inertNodeServer(
     'some-sass-language-server runs no workspace code and downloads nothing: it reads the stylesheets under the root (node_modules and .git left out) and, for `@use`, `@forward`, `@import` and `pkg:` URLs, the files and package.json `exports` they lead to',
   ),
+  grammar: [builtInFactsFor('scss')],
   conformance: {
     language: 'scss',
     expect: {
