@@ -6,9 +6,11 @@ import {
   type ConformanceCheckId,
   type ConformanceFixture,
 } from '@codeseam/lsp/testing'
+import { builtInLanguages } from '@codeseam/lsp'
 
 import { builtinLanguages, builtinProfiles, createLocalHost, type LocalHost } from '../src/index.js'
 import { languageRecords } from '../src/languages/index.js'
+import { conformanceRuns } from '../src/languages/record.js'
 import { LeakCheck } from './helpers.js'
 
 const hosts: LocalHost[] = []
@@ -55,9 +57,13 @@ function alternativeProfiles(record: (typeof languageRecords)[number]): Language
  * the kit (the check is skipped with the reason), and what the run must show — written out in the record, so a
  * record that starts or stops claiming an operation fails here until it agrees.
  */
-const withRuns = languageRecords.flatMap((record) =>
-  record.conformance === undefined ? [] : [{ record, conformance: record.conformance }],
-)
+const withRuns = languageRecords.flatMap((record) => {
+  const conformances = conformanceRuns(record)
+  // A server of several languages names each run by its language (JDT LS: Java, Kotlin); one of one language by the record's.
+  const name = (language: string) =>
+    conformances.length === 1 ? record.language : (builtInLanguages.find((l) => l.id === language)?.label ?? language)
+  return conformances.map((conformance) => ({ record, conformance, name: name(conformance.language) }))
+})
 
 /** The seam's fixture for a record's language; a record naming a language the seam has no fixture for fails here. */
 function fixtureOf(language: string): ConformanceFixture {
@@ -71,10 +77,10 @@ const builtins = await builtinProfiles()
 // A server found without a helper program its record's checks need (bash without ShellCheck or shfmt) cannot run
 // them: it is missing here, with what to install, as an absent server is.
 const lacking = new Map((await builtinLanguages()).map((l) => [l.id, Object.values(l.lacking ?? {}).join('; ')]))
-const runs: ReadonlyArray<LanguageRun> = withRuns.map(({ record, conformance }) => {
+const runs: ReadonlyArray<LanguageRun> = withRuns.map(({ record, conformance, name }) => {
   const profile = builtins.find((p) => p.id === record.id)
   return {
-    name: record.language,
+    name,
     fixture: withLimits(fixtureOf(conformance.language), conformance.limits),
     profileId: record.id,
     ...(record.enabled === false ? { profiles: alternativeProfiles(record) } : {}),
@@ -91,8 +97,9 @@ test('every record whose language has a seam fixture has a conformance run', () 
   // A record serving a language the seam has a fixture for runs it; one without a run says why here.
   const languagesOf = (record: (typeof languageRecords)[number]) =>
     Object.values(record.profile({ found: true, command: record.id }).extensions)
-  const unrun = languageRecords.filter(
-    (record) => record.conformance === undefined && languagesOf(record).some((language) => conformanceFixtures[language] !== undefined),
+  const run = (record: (typeof languageRecords)[number]) => conformanceRuns(record).map((conformance) => conformance.language)
+  const unrun = languageRecords.filter((record) =>
+    languagesOf(record).some((language) => conformanceFixtures[language] !== undefined && !run(record).includes(language)),
   )
   // typescript-language-server is the native server's alternative on the same fixture: its suites run it instead.
   expect(unrun.map((record) => record.id)).toEqual(['typescript-language-server'])

@@ -106,6 +106,11 @@ describe('codeseam install', () => {
     // By language name too: "go" is gopls.
     const go = await codeseam(['install', 'go', '--dry-run'], bareEnv)
     expect(go.stdout).toBe(`gopls: would run: ${documented.get('gopls') ?? 'undocumented'}\n`)
+    // A server of two languages is named by either: "java" and "kotlin" are JDT LS.
+    for (const name of ['java', 'kotlin']) {
+      const jdtls = await codeseam(['install', name, '--dry-run'], bareEnv)
+      expect(jdtls.stdout).toBe(`jdtls: would run: ${documented.get('jdtls') ?? 'undocumented'}\n`)
+    }
   })
 
   it('leaves a server that is already there alone', async () => {

@@ -90,7 +90,7 @@ function unhealthy(slot: ServerSlot, server: LanguageServer): void {
   const said = status?.message?.trim().replace(/\.+$/, '') ?? ''
   throw new LspError(
     'UNAVAILABLE',
-    `the ${slot.profile.id} server for ${slot.root} reports an error and cannot answer${said === '' ? '' : `: ${said}`}. Fix what it names (a Cargo.toml it cannot load, a file outside every crate), then ask again`,
+    `the ${slot.profile.id} server for ${slot.root} reports an error and cannot answer${said === '' ? '' : `: ${said}`}. Fix what it names (a build file it cannot load, such as a Cargo.toml or a pom.xml; a file outside every project), then ask again`,
     { data: { profile: slot.profile.id, root: slot.root, health: 'error', ...(said === '' ? {} : { serverMessage: said }) } },
   )
 }

@@ -262,10 +262,19 @@ export interface LanguageRecord {
   readonly grammar: ReadonlyArray<LanguageGrammar>
   /** lsp-local's own test fixture for the server (its folder under packages/lsp-local/test/fixtures), when it has one. */
   readonly fixture?: string
-  /** The seam conformance kit's run on this server, when the seam has a fixture for its language. */
-  readonly conformance?: RecordConformance
+  /**
+   * The seam conformance kit's run on this server, when the seam has a fixture for its language; one per language
+   * for a server of several (JDT LS: Java and Kotlin).
+   */
+  readonly conformance?: RecordConformance | ReadonlyArray<RecordConformance>
   /** One line for the README's language table: what it answers and what it lacks. */
   readonly notes: string
   /** Alternatives are off until a user turns them on (default true). */
   readonly enabled?: boolean
+}
+
+/** A record's conformance runs, one per seam language it runs a fixture of. */
+export function conformanceRuns(record: LanguageRecord): ReadonlyArray<RecordConformance> {
+  const runs = record.conformance
+  return runs === undefined ? [] : 'language' in runs ? [runs] : runs
 }

@@ -10,6 +10,7 @@ import { language as go } from './go/language.js'
 import { language as html } from './html/language.js'
 import { language as java } from './java/language.js'
 import { language as json } from './json/language.js'
+import { language as kotlin } from './kotlin/language.js'
 import { language as markdown } from './markdown/language.js'
 import { language as proto } from './proto/language.js'
 import { language as python } from './python/language.js'
@@ -35,6 +36,7 @@ export const builtInLanguages: ReadonlyArray<LspLanguage> = [
   html,
   java,
   json,
+  kotlin,
   markdown,
   proto,
   python,

