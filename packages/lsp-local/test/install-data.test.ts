@@ -23,6 +23,7 @@ const commands: Readonly<Record<string, string>> = {
   yaml: 'pnpm install',
   json: 'pnpm install',
   css: 'pnpm install',
+  scss: 'pnpm install',
   html: 'pnpm install',
   markdown: 'pnpm install',
   bash: 'pnpm install',

@@ -15,6 +15,7 @@ import { jsonRecord } from './json/record.js'
 import { markdownRecord } from './markdown/record.js'
 import { pyrightRecord } from './pyright/record.js'
 import { rustAnalyzerRecord } from './rust-analyzer/record.js'
+import { scssRecord } from './scss/record.js'
 import { svelteRecord } from './svelte/record.js'
 import { taploRecord } from './taplo/record.js'
 import { terraformLsRecord } from './terraform-ls/record.js'
@@ -41,6 +42,7 @@ export const recordsByFolder: ReadonlyArray<LanguageRecord> = [
   markdownRecord,
   pyrightRecord,
   rustAnalyzerRecord,
+  scssRecord,
   svelteRecord,
   taploRecord,
   terraformLsRecord,

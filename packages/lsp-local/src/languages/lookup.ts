@@ -12,9 +12,19 @@ import { ownPackageRequire } from '../profile/own-packages.js'
 
 /** The folder of one of this package's own npm dependencies, or undefined when it is not installed. */
 export function packageDir(name: string): string | undefined {
+  const require = ownPackageRequire()
   try {
-    return nodePath.dirname(realpathSync(ownPackageRequire().resolve(`${name}/package.json`)))
+    return nodePath.dirname(realpathSync(require.resolve(`${name}/package.json`)))
   } catch {
+    // A package whose `exports` hide its package.json (some-sass-language-server): the folder where Node.js would
+    // look for it, found by path.
+    for (const modules of require.resolve.paths(name) ?? []) {
+      try {
+        return nodePath.dirname(realpathSync(nodePath.join(modules, name, 'package.json')))
+      } catch {
+        // not in this folder
+      }
+    }
     return undefined
   }
 }

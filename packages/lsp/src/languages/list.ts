@@ -15,6 +15,7 @@ import { language as markdown } from './markdown/language.js'
 import { language as proto } from './proto/language.js'
 import { language as python } from './python/language.js'
 import { language as rust } from './rust/language.js'
+import { language as scss } from './scss/language.js'
 import { language as shellscript } from './shellscript/language.js'
 import { language as svelte } from './svelte/language.js'
 import { language as terraform } from './terraform/language.js'
@@ -40,6 +41,7 @@ export const builtInLanguages: ReadonlyArray<LspLanguage> = [
   proto,
   python,
   rust,
+  scss,
   shellscript,
   svelte,
   terraform,

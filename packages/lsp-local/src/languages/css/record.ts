@@ -3,7 +3,7 @@ import { bundledServerRecord, langserversExtractedVersion } from '../bundled.js'
 import { inertNodeServer } from '../document-language.js'
 import type { LanguageRecord } from '../record.js'
 
-/** vscode-css-language-server: CSS, SCSS and Less outlines, lint diagnostics, formatting, hover. */
+/** vscode-css-language-server: CSS and Less outlines, lint diagnostics, formatting, hover (and SCSS formatting, as the SCSS record's companion). */
 export const cssSupport: SupportTable = documentSupport({ files: 'stylesheets', verb: 'have' }, 'the CSS server', {
   definition: notYet,
   references: notYet,
@@ -20,13 +20,15 @@ export const cssSupport: SupportTable = documentSupport({ files: 'stylesheets', 
 export const cssRecord: LanguageRecord = {
   id: 'css',
   order: 110,
-  language: 'CSS / SCSS / Less',
+  language: 'CSS / Less',
   server: `vscode-css-language-server (npm \`vscode-langservers-extracted\` ${langserversExtractedVersion})`,
   support: cssSupport,
   ...bundledServerRecord('vscode-langservers-extracted', 'bin/vscode-css-language-server', 'vscode-css-language-server'),
   profile: () => ({
     args: ['--stdio'],
-    extensions: { '.css': 'css', '.scss': 'scss', '.less': 'less' },
+    // `.scss` is the SCSS record's (some-sass-language-server, which follows `@use` across files); this server still
+    // formats SCSS files beside it, as its companion, so its `scss` settings stay.
+    extensions: { '.css': 'css', '.less': 'less' },
     initializationOptions: { provideFormatter: true },
     settings: {
       css: { validate: true, format: { enable: true } },
