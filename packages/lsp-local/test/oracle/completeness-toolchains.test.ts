@@ -1,13 +1,16 @@
-// The completeness oracle for Go and Rust (issue 28): on the Go corpus (gorilla-mux), the Rust corpora (bytes,
-// thiserror) and two generated fixtures of the oracle's own (toolchain-fixtures.ts: three Go modules without a
-// go.work, a cargo workspace with a build script and a proc macro), codeseam's FIRST answer after a cold start —
-// definition, references, implementation, hover, document symbols, workspace symbols, incoming calls, rename
-// (the edit proposed, never applied), diagnostics and formatting — equals the bare gopls's / rust-analyzer's
-// with every source file open (and rust-analyzer quiescent), started from the SAME spawn plan codeseam uses at
-// the trust level under test (planSpawn: settings, initialization options, environment). Rust runs at both
-// trust levels: untrusted turns build scripts and proc macros off, so the answers differ between the levels,
-// never between the sides. Locations outside the root (GOROOT, the module cache, the cargo registry, the
-// toolchain's sources) are dropped on both sides and their count compared (`!dropped N`).
+// The completeness oracle for Go, Rust (issue 28) and Java (issue 48): on the Go corpus (gorilla-mux), the Rust
+// corpora (bytes, thiserror), the Java corpus (javapoet, a Maven module) and two generated fixtures of the
+// oracle's own (toolchain-fixtures.ts: three Go modules without a go.work, a cargo workspace with a build script
+// and a proc macro), codeseam's FIRST answer after a cold start — definition, references, implementation, hover,
+// document symbols, workspace symbols, incoming calls, rename (the edit proposed, never applied), diagnostics and
+// formatting — equals the bare gopls's / rust-analyzer's / JDT LS's with every source file open (rust-analyzer
+// quiescent, JDT LS `ServiceReady` and every open file's diagnostics published), started from the SAME spawn plan
+// codeseam uses at the trust level under test (planSpawn: settings, initialization options, environment; JDT LS's
+// bare server gets a data folder of its own, so codeseam's start stays cold). Rust and Java run at both trust
+// levels: untrusted turns build scripts and proc macros off (Rust) and imports Maven with codeseam's own settings
+// (Java), so the answers may differ between the levels, never between the sides. Locations outside the root
+// (GOROOT, the module cache, the cargo registry, the toolchain's sources, JDT LS's `jdt://` class files) are
+// dropped on both sides and their count compared (`!dropped N`).
 //
 // Run: cd packages/lsp-local && npx vitest run test/oracle/completeness-toolchains.test.ts
 // Under CI=true a missing server or corpora folder FAILS; otherwise those workspaces are skipped, saying what to
@@ -16,7 +19,7 @@
 // purpose, to see every comparison fail: CODESEAM_ORACLE_PERTURB=1 (every oracle answer loses a key, or gains
 // one when empty) and CODESEAM_ORACLE_WITHHOLD=<regexp> (source files whose workspace-relative path matches are
 // not opened in the oracle).
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
 import { afterAll, describe, expect, test } from 'vitest'
@@ -25,7 +28,15 @@ import { builtinProfiles } from '../../src/languages/index.js'
 import type { TrustLevel } from '../../src/policy/trust.js'
 import { LeakCheck, positionOf } from '../helpers.js'
 import { compareWithSeam, formatDifferences, formatTable, rowPasses, tableRows, type SeamComparison } from './compare.js'
-import { operationsFor, toolchainProfileIds, type OracleOperation, type SymbolAnswers, type ToolchainLanguage } from './oracle.js'
+import {
+  dataFoldersOf,
+  operationsFor,
+  toolchainLaunch,
+  toolchainProfileIds,
+  type OracleOperation,
+  type SymbolAnswers,
+  type ToolchainLanguage,
+} from './oracle.js'
 import { runOracle, type OracleRun } from './run.js'
 import { defaultSeed, symbolId } from './select.js'
 import { writeGoModules, writeRustWorkspace } from './toolchain-fixtures.js'
@@ -56,6 +67,11 @@ interface Plan {
 
 const goPlan: Plan = { top: 4, seeded: 6, maxRanked: 40, symbolsPerHost: 1, phaseBudgetMs: 120_000 }
 const rustPlan: Plan = { top: 4, seeded: 6, maxRanked: 40, symbolsPerHost: 2, phaseBudgetMs: 240_000 }
+/**
+ * JDT LS: a cold start imports the Maven project and indexes it (15–20 s on javapoet on this 2-core machine, its
+ * first references some seconds more), so few symbols, three per host.
+ */
+const javaPlan: Plan = { top: 3, seeded: 3, maxRanked: 12, symbolsPerHost: 3, phaseBudgetMs: 300_000 }
 
 interface Case {
   /** The workspace's name, and the trust level when it runs at both. */
@@ -122,6 +138,15 @@ const cases: ReadonlyArray<Case> = [
     plan: rustPlan,
     timeoutMs: 600_000,
   },
+  ...(['untrusted', 'trusted'] as const).map((trust): Case => ({
+    label: `javapoet (${trust})`,
+    language: 'java',
+    trust,
+    corpus: true,
+    make: () => unpackCorpus('javapoet'),
+    plan: javaPlan,
+    timeoutMs: 900_000,
+  })),
   ...(['untrusted', 'trusted'] as const).flatMap((trust): Case[] => [
     {
       label: `bytes (${trust})`,
@@ -205,6 +230,8 @@ function nonEmpty(run: OracleRun, operations: ReadonlyArray<OracleOperation>): s
 async function judge(one: Case): Promise<void> {
   const started = performance.now()
   const workspace = one.make()
+  // JDT LS: the Eclipse workspaces codeseam's hosts keep for this temporary root in its cache, removed with it.
+  const serverState = one.language === 'java' ? dataFoldersOf(await toolchainLaunch(workspace.root, 'java', one.trust)) : []
   let verdict = 'not finished'
   let counts = ''
   let phases = ''
@@ -244,6 +271,7 @@ async function judge(one: Case): Promise<void> {
       symbolsPerHost: one.plan.symbolsPerHost,
       phaseBudgetMs: one.plan.phaseBudgetMs,
       beforeDispose: () => leaks.record(),
+      log: (line) => console.log(`completeness oracle: ${line} (codeseam ${seconds(performance.now() - seamStarted)} s so far)`),
     })
     const seamMs = performance.now() - seamStarted
     comparisons.push(...found)
@@ -262,6 +290,7 @@ async function judge(one: Case): Promise<void> {
     throw error
   } finally {
     workspace.remove()
+    for (const folder of serverState) rmSync(folder, { recursive: true, force: true })
     const line = `${one.label} [${one.language}, ${one.trust}]: ${counts || 'no comparisons'}; ${verdict}; ${seconds(performance.now() - started)} s${phases === '' ? '' : ` — ${phases}`}`
     summaries.push(line)
     if (answered !== '') summaries.push(`  non-empty oracle answers: ${answered}`)
@@ -279,7 +308,7 @@ const unavailable = (language: ToolchainLanguage): string | undefined =>
 const corpora = corporaFolder()
 const corporaMissing = '../shared/corpora is missing (or CODESEAM_CORPORA_DIR names no folder with unpack.sh)'
 
-describe("completeness oracle, Go and Rust: codeseam's first answers equal the bare server's with every file open", () => {
+describe("completeness oracle, Go, Rust and Java: codeseam's first answers equal the bare server's with every file open", () => {
   afterAll(async () => {
     const table = formatTable(tableRows(comparisons))
     const differences = formatDifferences(comparisons, 3, 200)
@@ -291,7 +320,7 @@ describe("completeness oracle, Go and Rust: codeseam's first answers equal the b
       '',
       differences === '' ? 'no differences' : `differences:\n${differences}`,
     ].join('\n')
-    console.log(`\ncompleteness oracle (Go, Rust)\n${report}\n`)
+    console.log(`\ncompleteness oracle (Go, Rust, Java)\n${report}\n`)
     const file = process.env['CODESEAM_ORACLE_REPORT']
     if (file !== undefined && file !== '') writeFileSync(file, `${report}\n`)
     expect(await leaks.survivors()).toEqual([])
