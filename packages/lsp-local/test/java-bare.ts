@@ -61,7 +61,9 @@ export async function measureBareFirstAnswer(
   })
   const bounded = <T>(promise: Promise<T>) => Promise.race([promise, exited, deadline])
   const ready = new Promise<number>((resolve) =>
-    connection.onNotification(languageStatus, ({ type }) => type === 'ServiceReady' && resolve(performance.now() - started)),
+    connection.onNotification(languageStatus, ({ type }) => {
+      if (type === 'ServiceReady') resolve(performance.now() - started)
+    }),
   )
   connection.onRequest(ConfigurationRequest.type, (params) =>
     params.items.map((item) => section(launch.layout.settings, item.section) ?? null),
