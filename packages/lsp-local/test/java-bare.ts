@@ -57,11 +57,16 @@ export async function measureBareFirstAnswer(
   exited.catch(() => {})
   let timer: NodeJS.Timeout | undefined
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the bare JDT LS gave no first answer within ${timeoutMs} ms`)), timeoutMs)
+    timer = setTimeout(
+      () => reject(new Error(`the bare JDT LS gave no first answer within ${timeoutMs} ms (language/status: ${statuses.join(', ')})`)),
+      timeoutMs,
+    )
   })
   const bounded = <T>(promise: Promise<T>) => Promise.race([promise, exited, deadline])
+  const statuses: string[] = []
   const ready = new Promise<number>((resolve) =>
     connection.onNotification(languageStatus, ({ type }) => {
+      statuses.push(`${type} at ${Math.round(performance.now() - started)} ms`)
       if (type === 'ServiceReady') resolve(performance.now() - started)
     }),
   )

@@ -117,27 +117,21 @@ if (missing.length > 0 && !inCI) {
       expect(references.filter((where) => where.startsWith(`${test_}/ClassNameTest.java:`)).length).toBeGreaterThan(3)
     }, 180_000)
 
-    // JDT LS takes a didChangeWatchedFiles in on a job of its own, after the next request has run: the first
-    // references after the write miss the new call (measured: there a second later). The record's profile must send
-    // changes as document content too (`changesThroughDocuments`, as rust-analyzer's does); until it does, this
-    // test is expected to fail, and says so by passing — it turns strict once the profile carries the flag.
-    const throughDocuments = jdtls?.changesThroughDocuments === true
-    ;(throughDocuments ? test : test.fails)(
-      'after a plain write to disk, references include the new call',
-      async () => {
-        const util = nodePath.join(root, main, 'Util.java')
-        const text = readFileSync(util, 'utf8')
-        const end = text.lastIndexOf('}')
-        const added = '  static ClassName probeForCodeseam() {\n    return ClassName.bestGuess("java.util.Map");\n  }\n'
-        writeFileSync(util, `${text.slice(0, end)}${added}${text.slice(end)}`)
-        const call = positionOf(root, `${main}/Util.java`, 'ClassName.bestGuess("java.util.Map")')
-        const before = performance.now()
-        const references = await bestGuessReferences()
-        timings.push(`references after the write ${seconds(performance.now() - before)}`)
-        expect(references).toContain(`${main}/Util.java:${call.line + 1}`)
-      },
-      180_000,
-    )
+    // JDT LS takes a didChangeWatchedFiles in on a job of its own, racing the next request: without the record's
+    // `changesThroughDocuments` (changes also sent as document content, as rust-analyzer's are), the first
+    // references after the write missed the new call in 2 of 3 runs here (measured: there a second later).
+    test('after a plain write to disk, references include the new call', async () => {
+      const util = nodePath.join(root, main, 'Util.java')
+      const text = readFileSync(util, 'utf8')
+      const end = text.lastIndexOf('}')
+      const added = '  static ClassName probeForCodeseam() {\n    return ClassName.bestGuess("java.util.Map");\n  }\n'
+      writeFileSync(util, `${text.slice(0, end)}${added}${text.slice(end)}`)
+      const call = positionOf(root, `${main}/Util.java`, 'ClassName.bestGuess("java.util.Map")')
+      const before = performance.now()
+      const references = await bestGuessReferences()
+      timings.push(`references after the write ${seconds(performance.now() - before)}`)
+      expect(references).toContain(`${main}/Util.java:${call.line + 1}`)
+    }, 180_000)
 
     test.runIf(process.env['CODESEAM_JAVA_COLD_START'] === '1')(
       "for the report: spawn → first references, codeseam's and the bare server's, on a fresh copy",
