@@ -72,7 +72,7 @@ const rustPlan: Plan = { top: 4, seeded: 6, maxRanked: 40, symbolsPerHost: 2, ph
  * JDT LS: a cold start imports the Maven project (15–20 s to ServiceReady on javapoet on this 2-core machine) and
  * indexes it and the JDK on the first search of a new data folder (20–40 s more), so few symbols, three per host.
  */
-const javaPlan: Plan = { top: 3, seeded: 3, maxRanked: 12, symbolsPerHost: 3, phaseBudgetMs: 300_000 }
+const javaPlan: Plan = { top: 3, seeded: 2, maxRanked: 12, symbolsPerHost: 3, phaseBudgetMs: 300_000 }
 const javaTrustLevels: ReadonlyArray<TrustLevel> =
   process.env['CODESEAM_ORACLE_JAVA_TRUSTED'] === '1' ? ['untrusted', 'trusted'] : ['untrusted']
 
@@ -109,6 +109,30 @@ const rustFixtureProbes: ReadonlyArray<Probe> = [
   { path: 'crates/shapes/src/lib.rs', needle: 'GENERATED_SIDES\n}', name: 'GENERATED_SIDES', dependsOnTrust: true },
   { path: 'crates/shapes/src/square.rs', needle: 'describe()\n', name: 'describe', dependsOnTrust: true },
   { path: 'crates/app/src/main.rs', needle: 'main()', name: 'main', dependsOnTrust: false },
+]
+
+/**
+ * javapoet's probes: what the selection rarely picks and the comparison needs something in — a type (JDT LS's
+ * workspace symbols list types only, so method names find nothing), a method its subclasses override
+ * (implementation), and a method of a file JDT LS reports diagnostics in (CodeWriter.java).
+ */
+const javapoet = 'src/main/java/com/squareup/javapoet'
+const javapoetProbes: ReadonlyArray<Probe> = [
+  { path: `${javapoet}/TypeSpec.java`, needle: 'class TypeSpec {', offset: 'class '.length, name: 'TypeSpec', dependsOnTrust: false },
+  {
+    path: `${javapoet}/TypeName.java`,
+    needle: 'CodeWriter emit(CodeWriter out) throws',
+    offset: 'CodeWriter '.length,
+    name: 'emit',
+    dependsOnTrust: false,
+  },
+  {
+    path: `${javapoet}/CodeWriter.java`,
+    needle: 'CodeWriter emitAndIndent(String s)',
+    offset: 'CodeWriter '.length,
+    name: 'emitAndIndent',
+    dependsOnTrust: false,
+  },
 ]
 
 const cases: ReadonlyArray<Case> = [
@@ -152,6 +176,7 @@ const cases: ReadonlyArray<Case> = [
     make: () => unpackCorpus('javapoet'),
     plan: javaPlan,
     timeoutMs: 900_000,
+    probes: javapoetProbes,
   })),
   ...(['untrusted', 'trusted'] as const).flatMap((trust): Case[] => [
     {
