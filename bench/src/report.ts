@@ -141,7 +141,7 @@ export interface MemoryResult {
 /** A real repository from ../shared/corpora, as the "Real repositories" set ran on it. */
 export interface RealRepositoryCorpus {
   readonly name: string
-  readonly language: 'python' | 'typescript' | 'go' | 'rust'
+  readonly language: 'python' | 'typescript' | 'go' | 'rust' | 'java'
   /** From the corpora README: where the snapshot comes from. */
   readonly repository?: string
   readonly commit?: string

@@ -1,22 +1,26 @@
-// The completeness oracle for Go and Rust (issue 28): on the Go corpus (gorilla-mux), the Rust corpora (bytes,
-// thiserror) and two generated fixtures of the oracle's own (toolchain-fixtures.ts: three Go modules without a
-// go.work, a cargo workspace with a build script and a proc macro), codeseam's FIRST answer after a cold start —
-// definition, references, implementation, hover, document symbols, workspace symbols, incoming calls, rename
-// (the edit proposed, never applied), diagnostics and formatting — equals the bare gopls's / rust-analyzer's
-// with every source file open (and rust-analyzer quiescent), started from the SAME spawn plan codeseam uses at
-// the trust level under test (planSpawn: settings, initialization options, environment). Rust runs at both
-// trust levels: untrusted turns build scripts and proc macros off, so the answers differ between the levels,
-// never between the sides. Locations outside the root (GOROOT, the module cache, the cargo registry, the
-// toolchain's sources) are dropped on both sides and their count compared (`!dropped N`).
+// The completeness oracle for Go, Rust (issue 28) and Java (issue 48): on the Go corpus (gorilla-mux), the Rust
+// corpora (bytes, thiserror), the Java corpus (javapoet, a Maven module) and two generated fixtures of the
+// oracle's own (toolchain-fixtures.ts: three Go modules without a go.work, a cargo workspace with a build script
+// and a proc macro), codeseam's FIRST answer after a cold start — definition, references, implementation, hover,
+// document symbols, workspace symbols, incoming calls, rename (the edit proposed, never applied), diagnostics and
+// formatting — equals the bare gopls's / rust-analyzer's / JDT LS's with every source file open (rust-analyzer
+// quiescent, JDT LS `ServiceReady` and every open file's diagnostics published), started from the SAME spawn plan
+// codeseam uses at the trust level under test (planSpawn: settings, initialization options, environment; JDT LS's
+// bare server gets a data folder of its own, so codeseam's start stays cold). Rust and Java (trusted on request)
+// run at both trust levels: untrusted turns build scripts and proc macros off (Rust) and imports Maven with
+// codeseam's own settings (Java), so the answers may differ between the levels, never between the sides.
+// Locations outside the root (GOROOT, the module cache, the cargo registry, the toolchain's sources, JDT LS's
+// `jdt://` class files) are dropped on both sides and their count compared (`!dropped N`).
 //
 // Run: cd packages/lsp-local && npx vitest run test/oracle/completeness-toolchains.test.ts
 // Under CI=true a missing server or corpora folder FAILS; otherwise those workspaces are skipped, saying what to
 // install. Env: CODESEAM_ORACLE_SEED (the seed of the seeded picks), CODESEAM_CORPORA_DIR (the corpora folder),
-// CODESEAM_ORACLE_REPORT (a file the table is also written to), and two switches that break the oracle on
-// purpose, to see every comparison fail: CODESEAM_ORACLE_PERTURB=1 (every oracle answer loses a key, or gains
-// one when empty) and CODESEAM_ORACLE_WITHHOLD=<regexp> (source files whose workspace-relative path matches are
-// not opened in the oracle).
-import { mkdirSync, writeFileSync } from 'node:fs'
+// CODESEAM_ORACLE_REPORT (a file the table is also written to), CODESEAM_ORACLE_JAVA_TRUSTED=1 (javapoet at the
+// trusted level too), and two switches that break the oracle on purpose, to see every comparison fail:
+// CODESEAM_ORACLE_PERTURB=1 (every oracle answer loses a key, or gains one when empty) and
+// CODESEAM_ORACLE_WITHHOLD=<regexp> (source files whose workspace-relative path matches are not opened in the
+// oracle).
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
 import { afterAll, describe, expect, test } from 'vitest'
@@ -25,7 +29,15 @@ import { builtinProfiles } from '../../src/languages/index.js'
 import type { TrustLevel } from '../../src/policy/trust.js'
 import { LeakCheck, positionOf } from '../helpers.js'
 import { compareWithSeam, formatDifferences, formatTable, rowPasses, tableRows, type SeamComparison } from './compare.js'
-import { operationsFor, toolchainProfileIds, type OracleOperation, type SymbolAnswers, type ToolchainLanguage } from './oracle.js'
+import {
+  dataFoldersOf,
+  operationsFor,
+  toolchainLaunch,
+  toolchainProfileIds,
+  type OracleOperation,
+  type SymbolAnswers,
+  type ToolchainLanguage,
+} from './oracle.js'
 import { runOracle, type OracleRun } from './run.js'
 import { defaultSeed, symbolId } from './select.js'
 import { writeGoModules, writeRustWorkspace } from './toolchain-fixtures.js'
@@ -56,6 +68,13 @@ interface Plan {
 
 const goPlan: Plan = { top: 4, seeded: 6, maxRanked: 40, symbolsPerHost: 1, phaseBudgetMs: 120_000 }
 const rustPlan: Plan = { top: 4, seeded: 6, maxRanked: 40, symbolsPerHost: 2, phaseBudgetMs: 240_000 }
+/**
+ * JDT LS: a cold start imports the Maven project (15–20 s to ServiceReady on javapoet on this 2-core machine) and
+ * indexes it and the JDK on the first search of a new data folder (20–40 s more), so few symbols, three per host.
+ */
+const javaPlan: Plan = { top: 3, seeded: 2, maxRanked: 12, symbolsPerHost: 3, phaseBudgetMs: 300_000 }
+const javaTrustLevels: ReadonlyArray<TrustLevel> =
+  process.env['CODESEAM_ORACLE_JAVA_TRUSTED'] === '1' ? ['untrusted', 'trusted'] : ['untrusted']
 
 interface Case {
   /** The workspace's name, and the trust level when it runs at both. */
@@ -92,6 +111,30 @@ const rustFixtureProbes: ReadonlyArray<Probe> = [
   { path: 'crates/app/src/main.rs', needle: 'main()', name: 'main', dependsOnTrust: false },
 ]
 
+/**
+ * javapoet's probes: what the selection rarely picks and the comparison needs something in — a type (JDT LS's
+ * workspace symbols list types only, so method names find nothing), a method its subclasses override
+ * (implementation), and a method of a file JDT LS reports diagnostics in (CodeWriter.java).
+ */
+const javapoet = 'src/main/java/com/squareup/javapoet'
+const javapoetProbes: ReadonlyArray<Probe> = [
+  { path: `${javapoet}/TypeSpec.java`, needle: 'class TypeSpec {', offset: 'class '.length, name: 'TypeSpec', dependsOnTrust: false },
+  {
+    path: `${javapoet}/TypeName.java`,
+    needle: 'CodeWriter emit(CodeWriter out) throws',
+    offset: 'CodeWriter '.length,
+    name: 'emit',
+    dependsOnTrust: false,
+  },
+  {
+    path: `${javapoet}/CodeWriter.java`,
+    needle: 'CodeWriter emitAndIndent(String s)',
+    offset: 'CodeWriter '.length,
+    name: 'emitAndIndent',
+    dependsOnTrust: false,
+  },
+]
+
 const cases: ReadonlyArray<Case> = [
   {
     label: 'gorilla-mux',
@@ -122,6 +165,19 @@ const cases: ReadonlyArray<Case> = [
     plan: rustPlan,
     timeoutMs: 600_000,
   },
+  // Trusted on request only (CODESEAM_ORACLE_JAVA_TRUSTED=1): the full Maven import with the user's ~/.m2 takes
+  // 400 s and more here, and its first references on a cold data folder can outlast codeseam's request deadline
+  // on a loaded 2-core machine (a TIMEOUT, said so).
+  ...javaTrustLevels.map((trust): Case => ({
+    label: `javapoet (${trust})`,
+    language: 'java',
+    trust,
+    corpus: true,
+    make: () => unpackCorpus('javapoet'),
+    plan: javaPlan,
+    timeoutMs: 900_000,
+    probes: javapoetProbes,
+  })),
   ...(['untrusted', 'trusted'] as const).flatMap((trust): Case[] => [
     {
       label: `bytes (${trust})`,
@@ -205,6 +261,8 @@ function nonEmpty(run: OracleRun, operations: ReadonlyArray<OracleOperation>): s
 async function judge(one: Case): Promise<void> {
   const started = performance.now()
   const workspace = one.make()
+  // JDT LS: the Eclipse workspaces codeseam's hosts keep for this temporary root in its cache, removed with it.
+  const serverState = one.language === 'java' ? dataFoldersOf(await toolchainLaunch(workspace.root, 'java', one.trust)) : []
   let verdict = 'not finished'
   let counts = ''
   let phases = ''
@@ -244,6 +302,7 @@ async function judge(one: Case): Promise<void> {
       symbolsPerHost: one.plan.symbolsPerHost,
       phaseBudgetMs: one.plan.phaseBudgetMs,
       beforeDispose: () => leaks.record(),
+      log: (line) => console.log(`completeness oracle: ${line} (codeseam ${seconds(performance.now() - seamStarted)} s so far)`),
     })
     const seamMs = performance.now() - seamStarted
     comparisons.push(...found)
@@ -262,6 +321,7 @@ async function judge(one: Case): Promise<void> {
     throw error
   } finally {
     workspace.remove()
+    for (const folder of serverState) rmSync(folder, { recursive: true, force: true })
     const line = `${one.label} [${one.language}, ${one.trust}]: ${counts || 'no comparisons'}; ${verdict}; ${seconds(performance.now() - started)} s${phases === '' ? '' : ` — ${phases}`}`
     summaries.push(line)
     if (answered !== '') summaries.push(`  non-empty oracle answers: ${answered}`)
@@ -279,7 +339,7 @@ const unavailable = (language: ToolchainLanguage): string | undefined =>
 const corpora = corporaFolder()
 const corporaMissing = '../shared/corpora is missing (or CODESEAM_CORPORA_DIR names no folder with unpack.sh)'
 
-describe("completeness oracle, Go and Rust: codeseam's first answers equal the bare server's with every file open", () => {
+describe("completeness oracle, Go, Rust and Java: codeseam's first answers equal the bare server's with every file open", () => {
   afterAll(async () => {
     const table = formatTable(tableRows(comparisons))
     const differences = formatDifferences(comparisons, 3, 200)
@@ -291,7 +351,7 @@ describe("completeness oracle, Go and Rust: codeseam's first answers equal the b
       '',
       differences === '' ? 'no differences' : `differences:\n${differences}`,
     ].join('\n')
-    console.log(`\ncompleteness oracle (Go, Rust)\n${report}\n`)
+    console.log(`\ncompleteness oracle (Go, Rust, Java)\n${report}\n`)
     const file = process.env['CODESEAM_ORACLE_REPORT']
     if (file !== undefined && file !== '') writeFileSync(file, `${report}\n`)
     expect(await leaks.survivors()).toEqual([])

@@ -1,20 +1,20 @@
-// The completeness oracle: a bare language server (native TypeScript 7, pyright, gopls or rust-analyzer) driven
-// by a minimal vscode-jsonrpc client, started with the workspace folders (and, for gopls and rust-analyzer, the
-// exact spawn plan: settings, initialization options, environment) codeseam uses, with EVERY source file of the
-// workspace opened before it is asked anything. Its answers are the reference that codeseam's first answer
+// The completeness oracle: a bare language server (native TypeScript 7, pyright, gopls, rust-analyzer or JDT LS)
+// driven by a minimal vscode-jsonrpc client, started with the workspace folders (and, for gopls, rust-analyzer and
+// JDT LS, the exact spawn plan: settings, initialization options, environment) codeseam uses, with EVERY source
+// file of the workspace opened before it is asked anything. Its answers are the reference that codeseam's first answer
 // after a cold start must equal (issue 13). Everything it returns is normalised into sorted, de-duplicated
 // string keys with workspace-relative paths and 0-based ranges (see keys.ts), so it compares with the seam.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync, readdirSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 import { symbolKindFromNumber } from '@codeseam/lsp'
 
 import { clientCapabilitiesFor } from '../../src/features/client-capabilities.js'
-import { goplsSymbolName } from '../../src/languages/gopls/record.js'
-import { builtinProfiles } from '../../src/languages/index.js'
+import { builtinProfiles, recordFor } from '../../src/languages/index.js'
 import { serverEnvironment } from '../../src/policy/environment.js'
 import { defaultResourceLimits, withHeapCap } from '../../src/policy/limits.js'
 import type { ServerProfile } from '../../src/profile/profiles.js'
@@ -92,17 +92,17 @@ import {
   workspaceSymbolKey,
 } from './keys.js'
 
-export type OracleLanguage = 'typescript' | 'python' | 'go' | 'rust'
+export type OracleLanguage = 'typescript' | 'python' | 'go' | 'rust' | 'java'
 
-/** The languages whose servers are native toolchain servers, configured from the built-in profile's spawn plan. */
-export type ToolchainLanguage = Extract<OracleLanguage, 'go' | 'rust'>
+/** The languages whose servers are toolchain servers, configured from the built-in profile's spawn plan. */
+export type ToolchainLanguage = Extract<OracleLanguage, 'go' | 'rust' | 'java'>
 
 export function isToolchainLanguage(language: OracleLanguage): language is ToolchainLanguage {
-  return language === 'go' || language === 'rust'
+  return language === 'go' || language === 'rust' || language === 'java'
 }
 
 /** The built-in profile that serves each toolchain language. */
-export const toolchainProfileIds: Readonly<Record<ToolchainLanguage, string>> = { go: 'gopls', rust: 'rust-analyzer' }
+export const toolchainProfileIds: Readonly<Record<ToolchainLanguage, string>> = { go: 'gopls', rust: 'rust-analyzer', java: 'jdtls' }
 
 /**
  * The operations the oracle answers. TypeScript and Python: the workspace-wide five (implementation:
@@ -136,6 +136,7 @@ export const sourceExtensions: Readonly<Record<OracleLanguage, ReadonlyArray<str
   python: ['.py', '.pyi'],
   go: ['.go'],
   rust: ['.rs'],
+  java: ['.java'],
 }
 
 /** The marker files that make a folder a Python project of its own (codeseam's pyright root markers). */
@@ -252,11 +253,12 @@ export interface ToolchainLaunch {
 }
 
 /**
- * gopls and rust-analyzer as codeseam's host starts them for `root` at `trust`: the built-in profile, its spawn
- * plan from lsp-local's own `planSpawn` (so untrusted roots get exactly the settings, initialization options
+ * gopls, rust-analyzer and JDT LS as codeseam's host starts them for `root` at `trust`: the built-in profile, its
+ * spawn plan from lsp-local's own `planSpawn` (so untrusted roots get exactly the settings, initialization options
  * and environment codeseam gives them: no build scripts or proc macros for rust-analyzer, the local toolchain
- * and a read-only module graph for gopls), the environment the host builds (serverEnvironment, the heap cap),
- * and the workspace folders of lsp-local's nested-project rule. Only the answers are the oracle's own.
+ * and a read-only module graph for gopls, no Gradle import and codeseam's own Maven settings for JDT LS), the
+ * environment the host builds (serverEnvironment, the layout's environment, the heap cap), and the workspace
+ * folders of lsp-local's nested-project rule. Only the answers are the oracle's own.
  */
 export async function toolchainLaunch(root: string, language: ToolchainLanguage, trust: TrustLevel): Promise<ToolchainLaunch> {
   const profile = await toolchainProfile(language)
@@ -276,6 +278,38 @@ export async function toolchainLaunch(root: string, language: ToolchainLanguage,
     layout: { folders: [root, ...nested.folders], settings: layout.settings, unscoped: layout.unscoped ?? layout.settings },
     hardening: plan.hardening,
   }
+}
+
+/**
+ * JDT LS keeps its Eclipse workspace (the imported projects, their metadata and index) in a data folder per root,
+ * in codeseam's cache: the trusted plan names it in JDK_JAVA_OPTIONS (`-Dosgi.instance.area`), the untrusted one
+ * with `-data`. Two servers on one data folder share one Eclipse workspace: the second would find the project
+ * imported and indexed by the first (codeseam's cold start would not be cold), and Equinox locks the folder. The
+ * oracle's server gets `folder` instead, in both places; nothing else of the plan changes.
+ */
+export function withOwnDataFolder(launch: ToolchainLaunch, folder: string): ToolchainLaunch {
+  const args: string[] = []
+  for (let i = 0; i < launch.args.length; i++) {
+    if (launch.args[i] === '-data') i++
+    else args.push(launch.args[i] as string)
+  }
+  const env = { ...launch.env }
+  const options = env['JDK_JAVA_OPTIONS']
+  if (options !== undefined) env['JDK_JAVA_OPTIONS'] = options.replace(/-Dosgi\.instance\.area=[^"\s]*/g, `-Dosgi.instance.area=${folder}`)
+  return { ...launch, args: [...args, '-data', folder], env }
+}
+
+/**
+ * The data folders a JDT LS launch names (`-data`, `-Dosgi.instance.area` in JDK_JAVA_OPTIONS): codeseam's own for
+ * the root, in its cache, to remove once a test's temporary root is gone.
+ */
+export function dataFoldersOf(launch: Pick<ToolchainLaunch, 'args' | 'env'>): string[] {
+  const folders: string[] = []
+  const data = launch.args.indexOf('-data')
+  if (data >= 0 && launch.args[data + 1] !== undefined) folders.push(launch.args[data + 1] as string)
+  for (const match of (launch.env['JDK_JAVA_OPTIONS'] ?? '').matchAll(/-Dosgi\.instance\.area=([^"\s]+)/g))
+    if (match[1] !== undefined) folders.push(match[1])
+  return unique(folders)
 }
 
 /** How to start the bare server: the same executables codeseam's built-in profiles resolve. */
@@ -304,6 +338,7 @@ const languageIds: Readonly<Record<string, string>> = {
   '.pyi': 'python',
   '.go': 'go',
   '.rs': 'rust',
+  '.java': 'java',
 }
 
 /** What the oracle tells the server it understands: the forms codeseam asks for (links, hierarchical symbols, prepare rename). */
@@ -396,6 +431,13 @@ export interface OracleOptions {
 /** rust-analyzer's own status notification (sent to clients that set `experimental.serverStatusNotification`). */
 const serverStatusNotification = new NotificationType<{ health: string; quiescent: boolean; message?: string }>('experimental/serverStatus')
 
+/**
+ * JDT LS's status notification: `Starting` while it imports the projects, `ServiceReady` once it answers from them,
+ * `Error` when the import failed (it sends no work-done progress). Read here on its own, not through the record's
+ * client, so the oracle's readiness is not codeseam's.
+ */
+const languageStatusNotification = new NotificationType<{ type: string; message?: string }>('language/status')
+
 /** A diagnostics push, as the oracle keeps the last one per document. */
 interface Published {
   readonly version: number | undefined
@@ -427,6 +469,10 @@ export class OracleServer {
   private pullDiagnostics = false
   /** rust-analyzer's last status: undefined until its first. */
   private serverStatus: { quiescent: boolean; message?: string } | undefined
+  /** JDT LS: its `language/status` types in order (ServiceReady once it answers from the imported projects). */
+  private readonly languageStatus: string[] = []
+  /** Folders of the oracle's own, removed once the server is gone (JDT LS's data folder). */
+  private readonly ownFolders: string[] = []
   /** When the server last published diagnostics, reported progress or changed status (performance.now()). */
   private lastActivity = 0
   private stderr = ''
@@ -467,8 +513,13 @@ export class OracleServer {
     let env: Readonly<Record<string, string>> | undefined
     let layout: WorkspaceLayout
     let initializationOptions: unknown = null
+    let ownFolder: string | undefined
     if (isToolchainLanguage(language)) {
-      const launch = await toolchainLaunch(root, language, trust)
+      let launch = await toolchainLaunch(root, language, trust)
+      if (language === 'java') {
+        ownFolder = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-oracle-jdtls-data-')))
+        launch = withOwnDataFolder(launch, ownFolder)
+      }
       ;({ command, args, env, layout } = launch)
       initializationOptions = launch.initializationOptions ?? null
     } else {
@@ -493,6 +544,7 @@ export class OracleServer {
       layout,
       initializationOptions,
     )
+    if (ownFolder !== undefined) server.ownFolders.push(ownFolder)
     child.stderr!.on('data', (chunk: Buffer) => {
       server.stderr = (server.stderr + chunk.toString('utf8')).slice(-20_000)
     })
@@ -534,6 +586,10 @@ export class OracleServer {
     })
     connection.onNotification(serverStatusNotification, (params) => {
       this.serverStatus = params
+      active()
+    })
+    connection.onNotification(languageStatusNotification, (params) => {
+      this.languageStatus.push(params.type)
       active()
     })
     connection.onRequest(ApplyWorkspaceEditRequest.type, () => ({ applied: false, failureReason: 'the oracle applies nothing' }))
@@ -625,10 +681,12 @@ export class OracleServer {
    * the server has then been silent for the settle window (diagnostics come in passes).
    */
   private async settle(deadline: number): Promise<void> {
+    const everyFilePublished = this.language === 'go' || this.language === 'java'
     const quiet = () =>
       this.progress.size === 0 &&
       (this.language !== 'rust' || this.serverStatus?.quiescent === true) &&
-      (this.language !== 'go' || this.files.every((file) => this.published.has(pathToFileURL(file).href)))
+      (this.language !== 'java' || this.languageStatus.includes('ServiceReady')) &&
+      (!everyFilePublished || this.files.every((file) => this.published.has(pathToFileURL(file).href)))
     const why = () => {
       const missing = this.files.filter((file) => !this.published.has(pathToFileURL(file).href))
       return [
@@ -636,8 +694,11 @@ export class OracleServer {
         this.language === 'rust' && this.serverStatus?.quiescent !== true
           ? `rust-analyzer not quiescent (${this.serverStatus?.message ?? 'no status yet'})`
           : '',
-        this.language === 'go' && missing.length > 0
-          ? `gopls published no diagnostics for ${missing.length} open files (e.g. ${missing[0]})`
+        this.language === 'java' && !this.languageStatus.includes('ServiceReady')
+          ? `JDT LS not ServiceReady (language/status so far: ${this.languageStatus.join(', ') || 'none'})`
+          : '',
+        everyFilePublished && missing.length > 0
+          ? `the ${this.language} server published no diagnostics for ${missing.length} open files (e.g. ${missing[0]})`
           : '',
       ]
         .filter((part) => part !== '')
@@ -724,6 +785,17 @@ export class OracleServer {
   }
 
   /**
+   * Text for people with the root's own paths made workspace-relative, as answers speak (JDT LS's hovers end in a
+   * `file:///root/src/…#line` link to the declaration; codeseam's seam rewrites every path under the root in free
+   * text). The oracle's own rule, kept simple: the root's `file:` URI and path, followed by a separator, go.
+   */
+  private prose(text: string): string {
+    let out = text
+    for (const prefix of [`${pathToFileURL(this.root).href}/`, `file://${this.root}/`, `${this.root}/`]) out = out.split(prefix).join('')
+    return out
+  }
+
+  /**
    * The `!dropped N` key for N locations outside the root: gopls and rust-analyzer only, whose answers point
    * into GOROOT, the module cache, the cargo registry and the toolchain's sources, and whose seam answers say
    * how many they dropped (meta.droppedOutsideWorkspace). TypeScript and Python answers compare as before.
@@ -784,7 +856,7 @@ export class OracleServer {
   async hover(target: SymbolTarget): Promise<string[]> {
     const answer: Hover | null = await this.request('hover', (c) => c.sendRequest(HoverRequest.type, this.at(target)))
     if (answer === null || answer === undefined) return []
-    const text = hoverText(answer.contents)
+    const text = this.prose(hoverText(answer.contents))
     return text.trim() === '' ? [] : [hoverKey(text, answer.range)]
   }
 
@@ -795,9 +867,13 @@ export class OracleServer {
   async documentSymbolKeys(path: string): Promise<string[]> {
     const relative = this.relative(this.uri(path)) ?? path
     const keys: string[] = []
+    // The record's naming (gopls' `(*T).M`, JDT LS's `m(int) : void`), as codeseam's translator applies it.
+    const naming = this.toolchain
+      ? recordFor({ id: toolchainProfileIds[this.language as ToolchainLanguage], command: '', args: [] })?.symbolName
+      : undefined
     const nameOf = (label: string, kind: SymbolKind): string => {
-      const named = this.language === 'go' ? goplsSymbolName(label, symbolKindFromNumber(kind)) : undefined
-      return named === undefined ? label : symbolKeyName(named.name, named.containerName)
+      const named = naming?.(label, symbolKindFromNumber(kind))
+      return named === undefined || named.name === '' ? label : symbolKeyName(named.name, named.containerName || undefined)
     }
     const visit = (symbol: DocumentSymbol, chain: ReadonlyArray<string>) => {
       const name = nameOf(symbol.name, symbol.kind)
@@ -844,7 +920,7 @@ export class OracleServer {
     let outside = 0
     const keys = diagnostics.map((diagnostic) => {
       for (const related of diagnostic.relatedInformation ?? []) if (this.relative(related.location.uri) === undefined) outside++
-      const message = typeof diagnostic.message === 'string' ? diagnostic.message : hoverText(diagnostic.message)
+      const message = this.prose(typeof diagnostic.message === 'string' ? diagnostic.message : hoverText(diagnostic.message))
       return diagnosticKey(relative, diagnostic.range, severityName(diagnostic.severity), diagnostic.code, message)
     })
     return unique([...keys, ...this.dropped(outside)])
@@ -1020,6 +1096,7 @@ export class OracleServer {
       await within(3_000)
     }
     this.connection.dispose()
+    for (const folder of this.ownFolders) rmSync(folder, { recursive: true, force: true })
   }
 }
 

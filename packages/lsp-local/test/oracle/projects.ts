@@ -2,7 +2,8 @@
 // TypeScript: every tsconfig.json / jsconfig.json under the root plus every config they reference,
 // transitively, whatever its file name — read with the TypeScript compiler API (extends, files, include,
 // exclude, references), never by hand. Python: the nearest enclosing folder with a project marker, or the root.
-// Go: the package (folder). Rust: the crate target (package and cargo's target layout).
+// Go: the package (folder). Rust: the crate target (package and cargo's target layout). Java: the source set of a
+// build module (Maven's and Gradle's `src/<set>/java` layout, else the module).
 import { readFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
@@ -125,6 +126,34 @@ export function rustProjects(root: string): ProjectModel {
   }
 }
 
+/** The build files that make a folder a Java build module of its own. */
+const javaBuildFiles = ['pom.xml', 'build.gradle', 'build.gradle.kts']
+
+/**
+ * Java: a project is a source set of a build module — the nearest folder with a pom.xml or Gradle build file, then
+ * `src/<set>/…` of Maven's and Gradle's standard layout (`main`, `test`: compiled separately, the tests against
+ * the main classes), else the module's own sources.
+ */
+export function javaProjects(root: string): ProjectModel {
+  const modules = walkFiles(root, (name) => javaBuildFiles.includes(name))
+    .map((file) => relativeTo(root, nodePath.dirname(file)))
+    .sort((a, b) => b.length - a.length)
+  const projectOf = (path: string): string => {
+    const module = modules.find((folder) => folder === '.' || path.startsWith(`${folder}/`)) ?? '.'
+    const [first, second] = (module === '.' ? path : path.slice(module.length + 1)).split('/')
+    return `${module}:${first === 'src' && second !== undefined && second !== '' ? second : 'sources'}`
+  }
+  const counts = new Map<string, number>()
+  for (const file of walkFiles(root, (name) => name.endsWith('.java'))) {
+    const id = projectOf(relativeTo(root, file))
+    counts.set(id, (counts.get(id) ?? 0) + 1)
+  }
+  return {
+    projects: [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([id, files]) => ({ id, files })),
+    projectsOf: (path) => [projectOf(path)],
+  }
+}
+
 export function projectModel(root: string, language: OracleLanguage): ProjectModel {
   switch (language) {
     case 'typescript':
@@ -135,5 +164,7 @@ export function projectModel(root: string, language: OracleLanguage): ProjectMod
       return goProjects(root)
     case 'rust':
       return rustProjects(root)
+    case 'java':
+      return javaProjects(root)
   }
 }

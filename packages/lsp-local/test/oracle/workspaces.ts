@@ -103,6 +103,7 @@ const corpusLanguages: Readonly<Record<string, OracleLanguage>> = {
   'gorilla-mux': 'go',
   bytes: 'rust',
   thiserror: 'rust',
+  javapoet: 'java',
 }
 
 /**
