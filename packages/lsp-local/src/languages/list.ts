@@ -19,6 +19,7 @@ import { svelteRecord } from './svelte/record.js'
 import { taploRecord } from './taplo/record.js'
 import { terraformLsRecord } from './terraform-ls/record.js'
 import { tyRecord } from './ty/record.js'
+import { typeprofRecord } from './typeprof/record.js'
 import { typeScriptRecord } from './typescript/record.js'
 import { typeScriptLanguageServerRecord } from './typescript-language-server/record.js'
 import { yamlRecord } from './yaml/record.js'
@@ -45,6 +46,7 @@ export const recordsByFolder: ReadonlyArray<LanguageRecord> = [
   taploRecord,
   terraformLsRecord,
   tyRecord,
+  typeprofRecord,
   typeScriptRecord,
   typeScriptLanguageServerRecord,
   yamlRecord,

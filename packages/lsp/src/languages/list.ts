@@ -13,6 +13,7 @@ import { language as json } from './json/language.js'
 import { language as markdown } from './markdown/language.js'
 import { language as proto } from './proto/language.js'
 import { language as python } from './python/language.js'
+import { language as ruby } from './ruby/language.js'
 import { language as rust } from './rust/language.js'
 import { language as shellscript } from './shellscript/language.js'
 import { language as svelte } from './svelte/language.js'
@@ -37,6 +38,7 @@ export const builtInLanguages: ReadonlyArray<LspLanguage> = [
   markdown,
   proto,
   python,
+  ruby,
   rust,
   shellscript,
   svelte,
