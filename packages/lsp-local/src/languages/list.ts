@@ -13,6 +13,7 @@ import { htmlRecord } from './html/record.js'
 import { jdtlsRecord } from './jdtls/record.js'
 import { jsonRecord } from './json/record.js'
 import { markdownRecord } from './markdown/record.js'
+import { perlServerRecord } from './perl-languageserver/record.js'
 import { pyrightRecord } from './pyright/record.js'
 import { rustAnalyzerRecord } from './rust-analyzer/record.js'
 import { svelteRecord } from './svelte/record.js'
@@ -40,6 +41,7 @@ export const recordsByFolder: ReadonlyArray<LanguageRecord> = [
   jdtlsRecord,
   jsonRecord,
   markdownRecord,
+  perlServerRecord,
   pyrightRecord,
   rustAnalyzerRecord,
   svelteRecord,

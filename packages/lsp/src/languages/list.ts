@@ -11,6 +11,7 @@ import { language as html } from './html/language.js'
 import { language as java } from './java/language.js'
 import { language as json } from './json/language.js'
 import { language as markdown } from './markdown/language.js'
+import { language as perl } from './perl/language.js'
 import { language as proto } from './proto/language.js'
 import { language as python } from './python/language.js'
 import { language as ruby } from './ruby/language.js'
@@ -36,6 +37,7 @@ export const builtInLanguages: ReadonlyArray<LspLanguage> = [
   java,
   json,
   markdown,
+  perl,
   proto,
   python,
   ruby,
