@@ -116,5 +116,5 @@ export const perlServerRecord: LanguageRecord = {
     expect: { runs: ['definition', 'documentSymbols', 'signatureHelp', 'workspaceSymbols'] },
   },
   notes:
-    '(Perl::LanguageServer 2.5) definitions and signatures by name from its index of the workspace (each at the start of its line), a flat outline of subs, workspace symbols; references only where the index holds the same name; no hover, completion, rename or diagnostics (its `perl -c` check runs BEGIN blocks and used modules: off for every root); `apt-get install -y libperl-languageserver-perl`',
+    'definitions and signatures by name from its index of the workspace (each at the start of its line), a flat outline of subs, workspace symbols; references only where the index holds the same name; no hover, completion, rename or diagnostics (its `perl -c` check runs BEGIN blocks and used modules: off for every root)',
 }

@@ -108,5 +108,5 @@ export const typeprofRecord: LanguageRecord = {
     expect: { runs: ['definition', 'diagnostics', 'signatureHelp'] },
   },
   notes:
-    "definitions (across `require_relative`), signature help and type-error diagnostics from TypeProf's inference of the open file and what it requires; references only from the files that call; no hover, outline, type definition or rename; `apt-get install -y ruby3.1`; never runs the Ruby it reads, and an untrusted root gets no RUBYOPT, RUBYLIB, RubyGems variables or RBS collection",
+    "definitions (across `require_relative`), signature help and type-error diagnostics from TypeProf's inference of the open file and what it requires; references only from the files that call; no hover, outline, type definition or rename; never runs the Ruby it reads, and an untrusted root gets no RUBYOPT, RUBYLIB, RubyGems variables or RBS collection",
 }
