@@ -23,7 +23,21 @@ const serverModule = 'Perl::LanguageServer'
 const serverArgs = [
   `-M${serverModule}`,
   '-e',
-  `no warnings q(redefine); *${serverModule}::Workspace::check_perl_syntax = sub {}; ${serverModule}::run`,
+  [
+    'no warnings q(redefine)',
+    `*${serverModule}::Workspace::check_perl_syntax = sub {}`,
+    // It builds its index in the background with no word to the client: from `initialize` (sent before its answer)
+    // to the end of the first walk of the workspace folders, it reports work-done progress (`$/progress`, written
+    // without a slash, which would read as a script path), so readiness waits for the index and an empty answer
+    // after it is the answer.
+    'my $progress = sub { $_[0]->send_notification({ method => q($) . chr(47) . q(progress), params => { token => q(codeseam-index), value => { kind => $_[1], title => q(indexing) } } }) }',
+    `my $handle = \\&${serverModule}::process_req`,
+    `*${serverModule}::process_req = sub { $progress->($_[0], q(begin)) if ($_[2]{method} // q()) eq q(initialize); $handle->(@_) }`,
+    `my $walk = \\&${serverModule}::Workspace::_parse_dir`,
+    'my $depth = 0',
+    `*${serverModule}::Workspace::_parse_dir = sub { $progress->($_[1], q(begin)) if $depth++ == 0; my @r = eval { $walk->(@_) }; $progress->($_[1], q(end)) if --$depth == 0; @r }`,
+    `${serverModule}::run`,
+  ].join('; '),
 ]
 
 /**
@@ -88,10 +102,13 @@ export const perlServerRecord: LanguageRecord = {
     extensions: { '.pl': 'perl', '.pm': 'perl', '.t': 'perl' },
     rootMarkers: ['Makefile.PL', 'Build.PL', 'cpanfile', 'dist.ini'],
     // The `perl` section: without it the server never starts its index (definitions and references stay empty).
+    // An empty answer once the index is built is the answer (no diagnostics come to say a document was analysed).
+    answersWhenAnalysed: true,
     settings: { perl: { cacheDir: cacheDir(), perlInc: [], ignoreDirs: ['.git', '.svn', '.vscode', 'node_modules'] } },
   }),
   projectRoot: 'workspace',
-  readiness: 'initialized',
+  // Its index walk is reported as progress (above): ready once it ends.
+  readiness: 'progressQuiet',
   trust: {
     strip: perlVariables,
     why: "the server parses Perl with Compiler::Lexer (no code runs), but checks every opened or changed document with `perl -c` (its SyntaxChecker), which runs the BEGIN blocks and `use`d modules of the document, the workspace modules with them: codeseam replaces the check by nothing before the server starts (its only diagnostics, unreadable anyway), and for an untrusted root whatever a profile says (its arguments are codeseam's), `perlInc` is emptied, and PERL5OPT, PERL5LIB, PERLLIB, PERL5DB and PERL_USE_UNSAFE_INC are not passed; its parse cache lives in codeseam's cache, never the workspace's `.vscode/perl-lang`",
