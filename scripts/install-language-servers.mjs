@@ -2,7 +2,7 @@
 // crates.io, the npm registry and PyPI; those off by default too, since their tests run them), each with its language
 // record's own install command, when the record's lookup does not find a working one. Nothing here lists languages
 // or install sources: the records and packages/lsp-local/src/languages/install.ts do. What a user installs
-// (`installedBy: 'user'`) is run here; Debian packages (clangd) need root and are .ci/run's.
+// (`installedBy: 'user'`) is run here; Debian packages (clangd, Ruby's TypeProf, Perl::LanguageServer) need root and are .ci/run's.
 //   node scripts/install-language-servers.mjs          # after `pnpm build`
 // Under CI=true a failed install fails (exit 1); otherwise it is reported and the tests that need it skip.
 import { spawnSync } from 'node:child_process'

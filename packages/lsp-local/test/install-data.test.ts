@@ -32,6 +32,8 @@ const commands: Readonly<Record<string, string>> = {
   taplo: 'cargo install taplo-cli --version 0.10.0 --locked --root ~/.cache/codeseam/taplo-0.10.0',
   buf: 'go install github.com/bufbuild/buf/cmd/buf@v1.75.0',
   'terraform-ls': 'go install github.com/hashicorp/terraform-ls@v0.39.0',
+  typeprof: 'apt-get install -y ruby3.1',
+  'perl-languageserver': 'apt-get install -y libperl-languageserver-perl',
 }
 
 const lands: Readonly<Record<string, string>> = {

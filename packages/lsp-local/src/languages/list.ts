@@ -13,6 +13,7 @@ import { htmlRecord } from './html/record.js'
 import { jdtlsRecord } from './jdtls/record.js'
 import { jsonRecord } from './json/record.js'
 import { markdownRecord } from './markdown/record.js'
+import { perlServerRecord } from './perl-languageserver/record.js'
 import { pyrightRecord } from './pyright/record.js'
 import { rustAnalyzerRecord } from './rust-analyzer/record.js'
 import { scssRecord } from './scss/record.js'
@@ -20,6 +21,7 @@ import { svelteRecord } from './svelte/record.js'
 import { taploRecord } from './taplo/record.js'
 import { terraformLsRecord } from './terraform-ls/record.js'
 import { tyRecord } from './ty/record.js'
+import { typeprofRecord } from './typeprof/record.js'
 import { typeScriptRecord } from './typescript/record.js'
 import { typeScriptLanguageServerRecord } from './typescript-language-server/record.js'
 import { yamlRecord } from './yaml/record.js'
@@ -40,6 +42,7 @@ export const recordsByFolder: ReadonlyArray<LanguageRecord> = [
   jdtlsRecord,
   jsonRecord,
   markdownRecord,
+  perlServerRecord,
   pyrightRecord,
   rustAnalyzerRecord,
   scssRecord,
@@ -47,6 +50,7 @@ export const recordsByFolder: ReadonlyArray<LanguageRecord> = [
   taploRecord,
   terraformLsRecord,
   tyRecord,
+  typeprofRecord,
   typeScriptRecord,
   typeScriptLanguageServerRecord,
   yamlRecord,

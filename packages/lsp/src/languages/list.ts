@@ -12,8 +12,10 @@ import { language as java } from './java/language.js'
 import { language as json } from './json/language.js'
 import { language as kotlin } from './kotlin/language.js'
 import { language as markdown } from './markdown/language.js'
+import { language as perl } from './perl/language.js'
 import { language as proto } from './proto/language.js'
 import { language as python } from './python/language.js'
+import { language as ruby } from './ruby/language.js'
 import { language as rust } from './rust/language.js'
 import { language as scss } from './scss/language.js'
 import { language as shellscript } from './shellscript/language.js'
@@ -38,8 +40,10 @@ export const builtInLanguages: ReadonlyArray<LspLanguage> = [
   json,
   kotlin,
   markdown,
+  perl,
   proto,
   python,
+  ruby,
   rust,
   scss,
   shellscript,
