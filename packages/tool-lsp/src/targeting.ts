@@ -28,17 +28,14 @@ import type { ReadinessOutput, ResolvedTargetOutput, TargetInput } from './schem
 
 /**
  * Servers no backend has built in, by extension: what to tell a model (and its user) when none is configured.
- * Languages a backend does build in (a local host's TypeScript, Python, Go, Rust, C/C++) are never listed here:
+ * Languages a backend does build in (a local host's TypeScript, Python, Go, Rust, C/C++, Java, Kotlin, Ruby, …) are never listed here:
  * their provider is registered even when its server is missing, and its UNAVAILABLE error and status carry the
  * backend's own install command (`data.install`, `install`).
  */
 const knownServers: Readonly<Record<string, string>> = {
-  '.rb': 'Ruby: install ruby-lsp (gem install ruby-lsp) and add a profile for it',
-  '.java': 'Java: install Eclipse JDT LS and add a profile for it',
   '.cs': 'C#: install csharp-ls (dotnet tool install -g csharp-ls) and add a profile for it',
   '.php': 'PHP: install intelephense (npm i -g intelephense) and add a profile for it',
   '.lua': 'Lua: install lua-language-server and add a profile for it',
-  '.kt': 'Kotlin: install kotlin-language-server and add a profile for it',
   '.swift': 'Swift: sourcekit-lsp ships with the Swift toolchain; add a profile for it',
 }
 

@@ -353,6 +353,6 @@ describe('install hints', () => {
   it('languages a backend builds in get no hand-written advice (it comes from the backend); others do', () => {
     for (const path of ['a.c', 'a.cpp', 'a.go', 'a.rs'])
       expect(installHint(path)).toBe(`configure a language server profile for "${path.slice(1)}" files`)
-    expect(installHint('a.rb')).toMatch(/ruby-lsp/)
+    expect(installHint('a.php')).toMatch(/intelephense/)
   })
 })

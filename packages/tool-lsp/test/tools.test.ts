@@ -34,7 +34,7 @@ const app = [
   '',
 ].join('\n')
 const other = ['fn helper() {', '  greet("x", "y")', '  greet("z", "w")', '}', 'class Router {', '}', ''].join('\n')
-const files = { 'src/app.toy': app, 'src/other.toy': other, 'notes/readme.rb': 'puts 1\n' }
+const files = { 'src/app.toy': app, 'src/other.toy': other, 'notes/readme.php': '<?php echo 1;\n' }
 
 async function run(tool: AnyTool, args: unknown, options: Parameters<typeof toyService>[1] = {}): Promise<ToolOutcome> {
   const { lsp } = toyService(files, options)
@@ -158,9 +158,9 @@ describe('code_navigate', () => {
     expect(missing.ok === false && missing.error.code).toBe('NOT_FOUND')
     const outside = await run(codeNavigate, { target: { path: '../../etc/passwd', line: 1 }, kind: 'definition' })
     expect(outside.ok === false && outside.error.code).toBe('OUTSIDE_WORKSPACE')
-    const ruby = await run(codeNavigate, { target: { path: 'notes/readme.rb', line: 1 }, kind: 'definition' })
+    const ruby = await run(codeNavigate, { target: { path: 'notes/readme.php', line: 1 }, kind: 'definition' })
     expect(ruby.ok === false && ruby.error.code).toBe('UNAVAILABLE')
-    expect(ruby.ok === false && ruby.error.message).toMatch(/no language server handles \.rb files.*ruby-lsp/)
+    expect(ruby.ok === false && ruby.error.message).toMatch(/no language server handles \.php files.*intelephense/)
   })
 
   it('says an empty answer may be incomplete while the server indexes', async () => {

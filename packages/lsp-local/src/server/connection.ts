@@ -161,10 +161,16 @@ export function connect(
 export function editorRequests(
   spec: LanguageServerSpec,
   openText: (path: string) => string | undefined,
-  status: (params: ServerStatusParams) => void,
+  busy: { status(params: ServerStatusParams): void },
 ): ((connection: MessageConnection) => void) | undefined {
   const services = spec.editorServices
   if (services === undefined) return undefined
   const workspaceRoot = spec.workspaceRoot ?? spec.root
-  return (connection) => services.serve(connection, { workspaceRoot, openText, listFiles: (root) => services.listFiles(root), status })
+  return (connection) =>
+    services.serve(connection, {
+      workspaceRoot,
+      openText,
+      listFiles: (root) => services.listFiles(root),
+      status: (params) => busy.status(params),
+    })
 }

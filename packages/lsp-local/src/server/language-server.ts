@@ -109,11 +109,7 @@ export class LanguageServer extends EventEmitter<{ state: [ServerState]; progres
         },
       },
       spec.maxMessageBytes,
-      editorRequests(
-        spec,
-        (path) => this.documents.get(path)?.text,
-        (params) => this.busy.status(params),
-      ),
+      editorRequests(spec, (path) => this.documents.get(path)?.text, this.busy),
     )
     this.documents = new DocumentSync(
       {

@@ -75,12 +75,12 @@ describe('a language without a server', { timeout: 120_000 }, () => {
   let root: string
   let real: RealHost
   // Ruby: a language no backend builds in (Go, Rust and C/C++ are built in now; see the clangd case below).
-  const rubySource = 'module Lib\n  def self.tool\n    1\n  end\nend\n'
+  const phpSource = '<?php\nfunction tool() {\n  return 1;\n}\n'
 
   beforeAll(async () => {
     root = await realpath(await mkdtemp(nodePath.join(tmpdir(), 'tool-lsp-noserver-')))
     await mkdir(nodePath.join(root, 'lib'))
-    await writeFile(nodePath.join(root, 'lib/tool.rb'), rubySource)
+    await writeFile(nodePath.join(root, 'lib/tool.php'), phpSource)
     // A C file, so that a machine without clangd has a real gap in a workspace-wide answer.
     await writeFile(nodePath.join(root, 'lib/native.c'), 'int native(void) { return 1; }\n')
     await writeFile(nodePath.join(root, 'index.ts'), 'export const one = 1\n')
@@ -94,17 +94,17 @@ describe('a language without a server', { timeout: 120_000 }, () => {
 
   it('file tools fail with UNAVAILABLE and say what to install', async () => {
     for (const outcome of [
-      await real.call(codeSymbols, { path: 'lib/tool.rb' }),
+      await real.call(codeSymbols, { path: 'lib/tool.php' }),
       await real.call(codeNavigate, {
-        target: { path: 'lib/tool.rb', line: rubySource.split('\n').findIndex((l) => l.includes('def self.tool')) + 1, matchText: 'tool' },
+        target: { path: 'lib/tool.php', line: phpSource.split('\n').findIndex((l) => l.includes('function tool')) + 1, matchText: 'tool' },
         kind: 'references',
       }),
-      await real.call(codeDiagnostics, { path: 'lib/tool.rb' }),
+      await real.call(codeDiagnostics, { path: 'lib/tool.php' }),
     ]) {
       expect(outcome.ok).toBe(false)
       if (outcome.ok) continue
       expect(outcome.error.code).toBe('UNAVAILABLE')
-      expect(outcome.error.message).toMatch(/no language server handles \.rb files.*ruby-lsp/)
+      expect(outcome.error.message).toMatch(/no language server handles \.php files.*intelephense/)
     }
   })
 

@@ -248,7 +248,7 @@ describe('no absolute root path in any read tool answer', { timeout: 180_000 }, 
       [codeSymbols, { path: 'src/missing.ts' }],
       [codeHover, { target: { path: 'src/shapes.ts', symbol: 'Triangle' } }],
       [codeHierarchy, { target: { path: 'src/shapes.ts', symbol: 'Shape' }, kind: 'callers', cursor: 'nonsense' }],
-      [codeSymbols, { path: 'notes/build.rb' }],
+      [codeSymbols, { path: 'notes/build.php' }],
     ] as const) {
       const outcome = await call(tool, args)
       expect(outcome.ok).toBe(false)

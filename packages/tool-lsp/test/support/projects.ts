@@ -111,7 +111,7 @@ export function typeScriptFiles(generatedFiles: number): Record<string, string> 
       '',
     ].join('\n'),
     'src/broken.ts': ["export const count: number = 'three'", '', 'function unusedHelper(): void {}', ''].join('\n'),
-    'notes/build.rb': "puts 'no ruby server here'\n",
+    'notes/build.php': "<?php echo 'no php server here';\n",
   }
   for (let i = 0; i < generatedFiles; i++) {
     const calls = Array.from({ length: callsPerFile }, (_, n) => `  track('user${i}.event${n}', ${n + 1})`)
