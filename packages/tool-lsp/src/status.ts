@@ -32,6 +32,14 @@ const ServerOutput = Schema.Struct({
   restarts: Schema.optional(NonNegativeInt),
   /** Projects the server has loaded, of those found (TypeScript configs, Python project folders), once known. */
   projects: Schema.optional(Schema.Struct({ loaded: NonNegativeInt, found: NonNegativeInt })),
+  /** Present while its projects load for a question: projects loaded so far of those found (once planned), files opened. */
+  loading: Schema.optional(
+    Schema.Struct({
+      projectsLoaded: Schema.optional(NonNegativeInt),
+      projectsFound: Schema.optional(NonNegativeInt),
+      filesOpened: NonNegativeInt,
+    }),
+  ),
   /** How changes on disk reach the server before each answer: its folder watched, or scanned (too many folders to watch). */
   diskChanges: Schema.optional(Schema.Literals(['watched', 'scanned'])),
 })
@@ -114,6 +122,7 @@ export const codeStatus = defineTool({
           ...(status.rssBytes === undefined ? {} : { memoryMb: Math.round(status.rssBytes / (1024 * 1024)) }),
           ...(status.restarts === undefined ? {} : { restarts: status.restarts }),
           ...(status.projects === undefined ? {} : { projects: { loaded: status.projects.loaded, found: status.projects.found } }),
+          ...(status.loading === undefined ? {} : { loading: { ...status.loading } }),
           ...(status.diskChanges === undefined ? {} : { diskChanges: status.diskChanges }),
         }
       })
@@ -181,6 +190,7 @@ export const codeStatus = defineTool({
           ].filter((x) => x !== undefined)
           return [
             `${s.server ?? s.provider}${s.rootId === undefined ? '' : ` @ ${[s.rootId, ...(s.sharedRootIds ?? [])].join(' + ')}`}: ${s.state}${s.projects === undefined ? '' : `, ${s.projects.loaded}/${plural(s.projects.found, 'project')}`}${extra.length === 0 ? '' : ` (${extra.join(', ')})`}  ${s.extensions.join(' ')}`,
+            ...(s.loading === undefined ? [] : [`    loading: ${projectLoadingWords(s.loading)}`]),
             ...(s.reason === undefined ? [] : [`    why: ${s.reason}`]),
             ...(s.install === undefined ? [] : [`    install: ${s.install}`]),
             ...(s.diskChanges === 'scanned'
@@ -208,4 +218,19 @@ function notStarted(servers: StatusResult['servers']): string[] {
     'not started yet (each starts on the first question about one of its files):',
     ...servers.map((s) => `  ${s.server ?? s.provider}  ${s.extensions.join(' ')}`),
   ]
+}
+
+/** "projects 12/46, 380 files opened": a project load as it runs (code_status, and MCP progress while a call waits on it). */
+export function projectLoadingWords(loading: {
+  readonly projectsLoaded?: number | undefined
+  readonly projectsFound?: number | undefined
+  readonly filesOpened: number
+}): string {
+  const projects =
+    loading.projectsFound !== undefined
+      ? `projects ${loading.projectsLoaded ?? 0}/${loading.projectsFound}, `
+      : loading.projectsLoaded !== undefined
+        ? `projects ${loading.projectsLoaded}, `
+        : ''
+  return `${projects}${plural(loading.filesOpened, 'file')} opened`
 }
