@@ -103,10 +103,7 @@ export class IndexAnswers {
   async definition(document: IndexDocument, position: LspPosition): Promise<IndexLocations> {
     const symbols = await this.symbolsAt(document, position)
     return {
-      locations: await this.locations(
-        symbols.flatMap((s) => this.index.definitions(s)),
-        true,
-      ),
+      locations: await this.locations(this.index.definitionsAt(symbols), true),
     }
   }
 

@@ -132,27 +132,48 @@ export class ScipIndex {
   }
 
   /**
-   * The symbols whose occurrences answer "find references" on `symbol`: itself; a class with its constructor and a
-   * constructor with its class (scip-typescript files `new C()` under the constructor); and the `is_reference`
-   * relationships both ways (an interface method and the methods implementing it).
+   * The symbols whose occurrences answer "find references" on `symbol`: itself and every symbol linked to it by
+   * `is_reference` relationships, either way and transitively (an interface method, the methods implementing it and
+   * their siblings, as TypeScript's related symbols are); a constructor stands for its class.
    */
   referenceSymbols(symbol: string): string[] {
-    const out = new Set<string>([symbol])
-    const klass = classOfConstructor(symbol)
-    const related = klass === undefined ? symbol : klass
-    out.add(related)
-    const constructor = constructorOfClass(related)
-    if (constructor !== undefined && this.bySymbol.has(constructor)) out.add(constructor)
-    for (const base of [...out]) {
-      for (const r of this.info(base)?.relationships ?? []) if (r.isReference) out.add(r.symbol)
-      for (const referrer of this.referrers.get(base) ?? []) out.add(referrer)
+    const out = new Set<string>()
+    const queue = [classOfConstructor(symbol) ?? symbol]
+    while (queue.length > 0) {
+      const next = queue.shift() ?? ''
+      if (out.has(next)) continue
+      out.add(next)
+      for (const r of this.info(next)?.relationships ?? []) if (r.isReference) queue.push(r.symbol)
+      queue.push(...(this.referrers.get(next) ?? []))
     }
     return [...out]
   }
 
-  /** Every occurrence of the {@link referenceSymbols} of `symbol`, declarations included. */
+  /**
+   * Every occurrence of the {@link referenceSymbols} of `symbol`, declarations included. A class's include the calls
+   * of its constructor (scip-typescript files `new C()` under `` C#`<constructor>`(). ``), not the constructor's
+   * declaration: what the TypeScript server answers.
+   */
   references(symbol: string): IndexLocation[] {
-    return unique(this.referenceSymbols(symbol).flatMap((s) => this.occurrencesOf(s).map(locationOf)))
+    const symbols = this.referenceSymbols(symbol)
+    const calls = symbols.flatMap((s) => {
+      const constructor = constructorOfClass(s)
+      return constructor === undefined ? [] : this.occurrencesOf(constructor).filter((hit) => (hit.occurrence.roles & definitionRole) === 0)
+    })
+    return unique([...symbols.flatMap((s) => this.occurrencesOf(s)), ...calls].map(locationOf))
+  }
+
+  /**
+   * Where the symbols at an occurrence are defined. At a constructor call (`new C()`, filed under the constructor)
+   * that is the class and its constructor, as the TypeScript server answers.
+   */
+  definitionsAt(symbols: ReadonlyArray<string>): IndexLocation[] {
+    return unique(
+      symbols.flatMap((symbol) => {
+        const klass = classOfConstructor(symbol)
+        return klass === undefined ? this.definitions(symbol) : [...this.definitions(klass), ...this.definitions(symbol)]
+      }),
+    )
   }
 
   /** What implements `symbol`, transitively (an interface's classes and their subclasses; a method's implementations). */
