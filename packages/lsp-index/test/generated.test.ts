@@ -15,11 +15,16 @@ const packageDir = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.u
 const install = 'go install github.com/bufbuild/buf/cmd/buf@v1.75.0'
 
 function findBuf(): string | undefined {
-  const candidates = [
-    ...(process.env.PATH ?? '').split(nodePath.delimiter).map((dir) => nodePath.join(dir, 'buf')),
-    nodePath.join(homedir(), 'go', 'bin', 'buf'),
+  // Where `codeseam install protobuf` (and CI's scripts/install-language-servers.mjs) puts it: Go's bin folders.
+  const goBins = [
+    process.env.GOBIN,
+    ...(process.env.GOPATH ?? '').split(nodePath.delimiter).map((dir) => (dir === '' ? undefined : nodePath.join(dir, 'bin'))),
+    nodePath.join(homedir(), 'go', 'bin'),
   ]
-  return candidates.find((path) => path !== 'buf' && existsSync(path))
+  const candidates = [...(process.env.PATH ?? '').split(nodePath.delimiter), ...goBins]
+    .filter((dir): dir is string => dir !== undefined && dir !== '')
+    .map((dir) => nodePath.join(dir, 'buf'))
+  return candidates.find((path) => existsSync(path))
 }
 
 const buf = findBuf()
