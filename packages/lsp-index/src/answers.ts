@@ -39,6 +39,7 @@ export class IndexAnswers {
   readonly index: ScipIndex
   readonly root: string
   private readonly readText: IndexTextReader
+  private searchTable: ReadonlyArray<{ symbol: string; name: string; lower: string; location: IndexLocation }> | undefined
   private readonly lines = new BoundedCache<string, ReadonlyArray<string>>({ entries: 256, size: 64 * 1024 * 1024 })
 
   constructor(index: ScipIndex, root: string, readText: IndexTextReader) {
@@ -226,25 +227,36 @@ export class IndexAnswers {
     return roots.map(build)
   }
 
-  /** Symbol search: definitions whose name contains the query, case-insensitively (exact names first); `limit` at most. */
-  async workspaceSymbols(query: string, limit: number): Promise<{ symbols: LspWorkspaceSymbol[]; truncated: boolean }> {
-    const needle = query.toLowerCase()
-    const found: Array<{ symbol: string; name: string; location: IndexLocation }> = []
-    let truncated = false
+  /** Every listed definition once, with its name lowercased: built on the first search. */
+  private searchable(): ReadonlyArray<{ symbol: string; name: string; lower: string; location: IndexLocation }> {
+    if (this.searchTable !== undefined) return this.searchTable
+    const table: Array<{ symbol: string; name: string; lower: string; location: IndexLocation }> = []
     const seen = new Set<string>()
     for (const { document, occurrence } of this.index.definitionsIn()) {
       if (seen.has(occurrence.symbol) || !this.listed(occurrence.symbol, occurrence.range)) continue
-      const name = nameOfSymbol(occurrence.symbol, this.index.info(occurrence.symbol)?.displayName)
-      if (!name.toLowerCase().includes(needle)) continue
-      if (found.length >= limit) {
-        truncated = true
-        break
-      }
       seen.add(occurrence.symbol)
-      found.push({ symbol: occurrence.symbol, name, location: { relativePath: document.relativePath, range: occurrence.range } })
+      const name = nameOfSymbol(occurrence.symbol, this.index.info(occurrence.symbol)?.displayName)
+      table.push({
+        symbol: occurrence.symbol,
+        name,
+        lower: name.toLowerCase(),
+        location: { relativePath: document.relativePath, range: occurrence.range },
+      })
     }
-    const rank = (name: string) => (name === query ? 0 : name.toLowerCase() === needle ? 1 : name.toLowerCase().startsWith(needle) ? 2 : 3)
-    found.sort((a, b) => rank(a.name) - rank(b.name))
+    this.searchTable = table
+    return table
+  }
+
+  /** Symbol search: definitions whose name contains the query, case-insensitively, exact then prefix matches first; `limit` at most. */
+  async workspaceSymbols(query: string, limit: number): Promise<{ symbols: LspWorkspaceSymbol[]; truncated: boolean }> {
+    const needle = query.toLowerCase()
+    const rank = (name: string, lower: string) => (name === query ? 0 : lower === needle ? 1 : lower.startsWith(needle) ? 2 : 3)
+    const matches = this.searchable()
+      .filter((entry) => entry.lower.includes(needle))
+      .map((entry) => ({ ...entry, rank: rank(entry.name, entry.lower) }))
+      .sort((a, b) => a.rank - b.rank)
+    const found = matches.slice(0, limit)
+    const truncated = matches.length > limit
     const symbols = await Promise.all(
       found.map(async ({ symbol, name, location }) => {
         const parent = parentSymbol(symbol)
