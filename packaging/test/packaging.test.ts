@@ -152,6 +152,7 @@ describe.skipIf(unreachable !== undefined && !ci)('packed tarballs installed tog
     if (unreachable !== undefined) throw new Error(`CI is set and the registry does not answer \`npm ping\`:\n${unreachable}`)
     expect(packages.map((pkg) => pkg.manifest.name).sort()).toEqual([
       '@codeseam/lsp',
+      '@codeseam/lsp-index',
       '@codeseam/lsp-local',
       '@codeseam/lsp-mcp',
       '@codeseam/lsp-vscode',

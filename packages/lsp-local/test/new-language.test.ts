@@ -61,6 +61,7 @@ function copyRepository(): void {
   }
   for (const dir of [
     'packages/lsp',
+    'packages/lsp-index',
     'packages/lsp-local',
     'packages/lsp-mcp',
     'packages/lsp-vscode',

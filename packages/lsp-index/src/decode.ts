@@ -1,0 +1,230 @@
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+
+import { fromBinary } from '@bufbuild/protobuf'
+import { LspError, type LspRange, type LspSymbolKind } from '@codeseam/lsp'
+
+import {
+  IndexSchema,
+  PositionEncoding,
+  SymbolInformation_Kind as Kind,
+  type Occurrence,
+  type SymbolInformation,
+} from './generated/scip_pb.js'
+
+// From the wire to plain data: a SCIP index decoded with the bindings generated from the pinned scip.proto, each
+// occurrence's range read from the typed field or the old repeated-int one, document paths checked.
+
+/** How a document counts `character`: SCIP's PositionEncoding. Unset is taken as UTF-16 (what scip-typescript writes). */
+export type IndexEncoding = 'utf-16' | 'utf-8' | 'utf-32'
+
+/** One occurrence of a symbol in a document, its ranges in the document's own encoding. */
+export interface IndexOccurrence {
+  readonly symbol: string
+  readonly range: LspRange
+  /** The symbol roles bitset (`Definition` = 1, `Import` = 2, …). */
+  readonly roles: number
+  /** The range of the whole declaration, for a definition when the indexer wrote it. */
+  readonly enclosing?: LspRange
+  /** Documentation for this occurrence only (a generic instantiated here). */
+  readonly documentation?: ReadonlyArray<string>
+}
+
+/** What an index says about one symbol. */
+export interface IndexSymbolInfo {
+  readonly symbol: string
+  readonly documentation: ReadonlyArray<string>
+  /** The signature field (newer indexers), with its language. */
+  readonly signature?: { readonly language: string; readonly text: string }
+  readonly relationships: ReadonlyArray<{
+    readonly symbol: string
+    readonly isReference: boolean
+    readonly isImplementation: boolean
+    readonly isTypeDefinition: boolean
+    readonly isDefinition: boolean
+  }>
+  /** SCIP's kind when the indexer set it (scip-typescript 0.4.0 never does). */
+  readonly kind?: LspSymbolKind
+  readonly displayName?: string
+  readonly enclosingSymbol?: string
+}
+
+/** One document of the index. */
+export interface IndexDocument {
+  /** Relative to the index's root, with `/`. */
+  readonly relativePath: string
+  readonly language: string
+  readonly encoding: IndexEncoding
+  /** Sorted by start position. */
+  readonly occurrences: ReadonlyArray<IndexOccurrence>
+  readonly symbols: ReadonlyArray<IndexSymbolInfo>
+  /** The text the indexer saw, when it wrote it (scip-typescript does not). */
+  readonly text?: string
+}
+
+/** A decoded index: who built it, for which root, and its documents. */
+export interface DecodedIndex {
+  readonly tool: { readonly name: string; readonly version: string; readonly arguments: ReadonlyArray<string> }
+  /** The absolute path of `project_root`, when it is a `file:` URI. */
+  readonly projectRoot?: string
+  readonly documents: ReadonlyArray<IndexDocument>
+  readonly externalSymbols: ReadonlyArray<IndexSymbolInfo>
+  /** Documents left out: a path that is absolute, has `..` or `\`, or is named twice. */
+  readonly documentsRefused: ReadonlyArray<string>
+  /** Occurrences left out because their range has neither form or a malformed one. */
+  readonly occurrencesWithoutRange: number
+}
+
+/** A range from the typed field (preferred) or the deprecated `repeated int32` one; undefined when neither holds one. */
+function rangeOf(typed: Occurrence['typedRange'] | Occurrence['typedEnclosingRange'], packed: ReadonlyArray<number>): LspRange | undefined {
+  switch (typed.case) {
+    case 'singleLineRange':
+    case 'singleLineEnclosingRange': {
+      const { line, startCharacter, endCharacter } = typed.value
+      return { start: { line, character: startCharacter }, end: { line, character: endCharacter } }
+    }
+    case 'multiLineRange':
+    case 'multiLineEnclosingRange': {
+      const { startLine, startCharacter, endLine, endCharacter } = typed.value
+      return { start: { line: startLine, character: startCharacter }, end: { line: endLine, character: endCharacter } }
+    }
+    case undefined:
+      break
+  }
+  const [a = 0, b = 0, c = 0, d] = packed
+  if (packed.length === 3) return { start: { line: a, character: b }, end: { line: a, character: c } }
+  if (packed.length === 4) return { start: { line: a, character: b }, end: { line: c, character: d ?? 0 } }
+  return undefined
+}
+
+const kinds: ReadonlyArray<readonly [ReadonlyArray<Kind>, LspSymbolKind]> = [
+  [[Kind.Class, Kind.TypeAlias, Kind.Type, Kind.Object], 'class'],
+  [[Kind.Interface, Kind.Protocol, Kind.Trait, Kind.TypeClass], 'interface'],
+  [[Kind.Method, Kind.AbstractMethod, Kind.StaticMethod, Kind.TraitMethod, Kind.ProtocolMethod, Kind.MethodSpecification], 'method'],
+  [[Kind.Function, Kind.Macro], 'function'],
+  [[Kind.Constructor], 'constructor'],
+  [[Kind.Field, Kind.StaticField, Kind.StaticDataMember], 'field'],
+  [[Kind.Property, Kind.StaticProperty, Kind.Getter, Kind.Setter, Kind.Accessor], 'property'],
+  [[Kind.Variable, Kind.StaticVariable, Kind.Parameter, Kind.SelfParameter, Kind.ThisParameter], 'variable'],
+  [[Kind.Constant], 'constant'],
+  [[Kind.Enum], 'enum'],
+  [[Kind.EnumMember], 'enumMember'],
+  [[Kind.Struct], 'struct'],
+  [[Kind.Module, Kind.File], 'module'],
+  [[Kind.Namespace, Kind.Package, Kind.PackageObject], 'namespace'],
+  [[Kind.TypeParameter], 'typeParameter'],
+]
+
+function symbolInfo(info: SymbolInformation): IndexSymbolInfo {
+  const kind = info.kind === Kind.UnspecifiedKind ? undefined : kinds.find(([set]) => set.includes(info.kind))?.[1]
+  const signature = info.signatureDocumentation
+  return {
+    symbol: info.symbol,
+    documentation: info.documentation,
+    ...(signature !== undefined && signature.text !== '' ? { signature: { language: signature.language, text: signature.text } } : {}),
+    relationships: info.relationships.map((r) => ({
+      symbol: r.symbol,
+      isReference: r.isReference,
+      isImplementation: r.isImplementation,
+      isTypeDefinition: r.isTypeDefinition,
+      isDefinition: r.isDefinition,
+    })),
+    ...(kind !== undefined ? { kind } : {}),
+    ...(info.displayName !== '' ? { displayName: info.displayName } : {}),
+    ...(info.enclosingSymbol !== '' ? { enclosingSymbol: info.enclosingSymbol } : {}),
+  }
+}
+
+function encodingOf(encoding: PositionEncoding): IndexEncoding {
+  if (encoding === PositionEncoding.UTF8CodeUnitOffsetFromLineStart) return 'utf-8'
+  if (encoding === PositionEncoding.UTF32CodeUnitOffsetFromLineStart) return 'utf-32'
+  return 'utf-16'
+}
+
+/** A relative path SCIP allows: not absolute, `/` separators, no empty, `.` or `..` component. */
+export function isCanonicalRelativePath(path: string): boolean {
+  if (path === '' || path.startsWith('/') || path.includes('\\') || path.includes('\0') || /^[a-z]:/i.test(path)) return false
+  return path.split('/').every((part) => part !== '' && part !== '.' && part !== '..')
+}
+
+function compareStart(a: IndexOccurrence, b: IndexOccurrence): number {
+  return a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character
+}
+
+/** Decodes the bytes of a SCIP index (`index.scip`). A file that is not one fails with INVALID_ARGUMENT. */
+export function decodeScipIndex(bytes: Uint8Array): DecodedIndex {
+  let index
+  try {
+    index = fromBinary(IndexSchema, bytes)
+  } catch (error) {
+    throw new LspError('INVALID_ARGUMENT', `not a SCIP index: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  const seen = new Set<string>()
+  const refused: string[] = []
+  let withoutRange = 0
+  const documents: IndexDocument[] = []
+  for (const document of index.documents) {
+    const path = document.relativePath
+    if (!isCanonicalRelativePath(path) || seen.has(path)) {
+      refused.push(path)
+      continue
+    }
+    seen.add(path)
+    const occurrences: IndexOccurrence[] = []
+    for (const occurrence of document.occurrences) {
+      const range = rangeOf(occurrence.typedRange, occurrence.range)
+      if (range === undefined) {
+        withoutRange++
+        continue
+      }
+      if (occurrence.symbol === '') continue // highlighting only
+      const enclosing = rangeOf(occurrence.typedEnclosingRange, occurrence.enclosingRange)
+      occurrences.push({
+        symbol: occurrence.symbol,
+        range,
+        roles: occurrence.symbolRoles,
+        ...(enclosing !== undefined ? { enclosing } : {}),
+        ...(occurrence.overrideDocumentation.length > 0 ? { documentation: occurrence.overrideDocumentation } : {}),
+      })
+    }
+    occurrences.sort(compareStart)
+    documents.push({
+      relativePath: path,
+      language: document.language,
+      encoding: encodingOf(document.positionEncoding),
+      occurrences,
+      symbols: document.symbols.map(symbolInfo),
+      ...(document.text !== '' ? { text: document.text } : {}),
+    })
+  }
+  const { metadata } = index
+  let projectRoot: string | undefined
+  try {
+    projectRoot = metadata?.projectRoot.startsWith('file:') ? fileURLToPath(metadata.projectRoot) : undefined
+  } catch {
+    projectRoot = undefined
+  }
+  return {
+    tool: {
+      name: metadata?.toolInfo?.name ?? '',
+      version: metadata?.toolInfo?.version ?? '',
+      arguments: metadata?.toolInfo?.arguments ?? [],
+    },
+    ...(projectRoot !== undefined ? { projectRoot } : {}),
+    documents,
+    externalSymbols: index.externalSymbols.map(symbolInfo),
+    documentsRefused: refused,
+    occurrencesWithoutRange: withoutRange,
+  }
+}
+
+/** Reads and decodes an index file. A missing file fails with NOT_FOUND. */
+export async function readScipIndex(path: string): Promise<DecodedIndex> {
+  let bytes: Uint8Array
+  try {
+    bytes = await readFile(path)
+  } catch (error) {
+    throw new LspError('NOT_FOUND', `cannot read the SCIP index ${path}: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  return decodeScipIndex(bytes)
+}

@@ -1,0 +1,13 @@
+// The public surface of @codeseam/lsp-index: a seam provider answering from a SCIP index, and the pieces a
+// composition (index and live server together) builds on: the decoder, the index tables and the answering core.
+export { createIndexProvider, indexOperations } from './provider.js'
+export type { IndexProvider, IndexProviderOptions } from './provider.js'
+export { decodeScipIndex, readScipIndex, isCanonicalRelativePath } from './decode.js'
+export type { DecodedIndex, IndexDocument, IndexEncoding, IndexOccurrence, IndexSymbolInfo } from './decode.js'
+export { ScipIndex, definitionRole } from './scip-index.js'
+export type { IndexHit, IndexLocation } from './scip-index.js'
+export { IndexAnswers } from './answers.js'
+export type { IndexLocations, IndexTextReader } from './answers.js'
+export { convertColumn } from './encoding.js'
+export { kindOfSymbol, parseSymbol } from './symbols.js'
+export type { Descriptor, DescriptorSuffix, ParsedSymbol } from './symbols.js'

@@ -1,0 +1,3 @@
+import { libraryBuild } from '../../tsup.base.js'
+
+export default libraryBuild()

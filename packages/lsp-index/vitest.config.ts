@@ -1,0 +1,3 @@
+import { packageProject } from '../../vitest.project.js'
+
+export default packageProject()
