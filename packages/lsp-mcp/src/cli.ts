@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import type { CliIo } from './cli/io.js'
+import { keepHeapSmall } from './heap.js'
 import { reportCliError } from './cli/io.js'
 import { exitCodes, mainHelp } from './cli/help.js'
 import { runMcp } from './cli/mcp-command.js'
@@ -12,6 +13,8 @@ import { loadToolManifest } from './tool-manifest.js'
  * answers `initialize` before the tools load, and only a one-shot command imports the command machinery
  * (the tools, effect, the language-server host).
  */
+
+keepHeapSmall()
 
 async function run(argv: ReadonlyArray<string>, io: CliIo): Promise<number> {
   const [name, ...rest] = argv
