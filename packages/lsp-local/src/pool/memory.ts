@@ -51,15 +51,14 @@ export class MemoryWatcher {
    */
   watch(key: string, pid: number, ceilingBytes: number): void {
     const existing = this.watched.get(key)
-    if (existing?.pid === pid) {
-      existing.ceilingBytes = Math.max(0, ceilingBytes)
-      return
-    }
-    const entry: Watched = { pid, ceilingBytes: Math.max(0, ceilingBytes), over: 0 }
+    const entry: Watched = existing?.pid === pid ? existing : { pid, ceilingBytes: 0, over: 0 }
+    entry.ceilingBytes = Math.max(0, ceilingBytes)
     this.watched.set(key, entry)
-    // The first sample at once (status has a figure seconds earlier); it never counts towards a breach.
+    // A sample at once (status has a figure without waiting for the interval: at spawn, again once the server is up);
+    // it never counts towards a breach, and never replaces a later one.
+    const asked = Date.now()
     void readTreeMemory(pid).then((memory) => {
-      if (memory !== undefined && this.watched.get(key) === entry && entry.sample === undefined)
+      if (memory !== undefined && this.watched.get(key) === entry && (entry.sample?.sampledAt ?? 0) <= asked)
         entry.sample = { pid, rssBytes: memory.rssBytes, sampledAt: Date.now() }
     })
     this.start()
