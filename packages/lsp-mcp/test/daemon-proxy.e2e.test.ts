@@ -151,7 +151,7 @@ describe('codeseam daemon status, logs, stop', () => {
       /\ndaemon memory: language servers \d+ MB resident across 1 running server, sampled up to \d+s ago; each restarted above its \d+ MB per-server ceiling; no budget limits the total; the daemon itself \d+ MB\n/,
     )
     expect(human.stdout).toMatch(
-      / {9}memory: language servers \d+ MB resident across 1 running server: typescript \(untrusted\) \d+ MB sampled \d+s ago/,
+      / {9}memory: language servers \d+ MB resident across 1 running server: typescript \(untrusted\) \d+ MB sampled \d+s ago; each restarted above its \d+ MB per-server ceiling; no budget limits the total; the daemon itself \d+ MB\n/,
     )
     const logs = cli(['logs', key.slice(0, 6)])
     expect(logs.status, logs.stderr).toBe(0)

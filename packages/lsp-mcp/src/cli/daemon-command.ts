@@ -211,5 +211,6 @@ export function memoryWords(memory: DaemonMemory, now: number, each: boolean): s
   const list = each
     ? `: ${memory.servers.map((s) => `${s.server} (${s.trust}) ${mb(s.rssBytes)} sampled ${age(s.sampledAt)}`).join(', ')}`
     : ''
-  return `language servers ${mb(memory.serversRssBytes)} resident across ${servers}${list}, sampled up to ${age(memory.oldestSampleAt ?? now)}; ${ceiling}; no budget limits the total; ${own}`
+  const sampled = each ? '' : `, sampled up to ${age(memory.oldestSampleAt ?? now)}`
+  return `language servers ${mb(memory.serversRssBytes)} resident across ${servers}${list}${sampled}; ${ceiling}; no budget limits the total; ${own}`
 }
