@@ -44,7 +44,7 @@ export function languageHosts(config: HostConfig): LanguageHosts {
       return {
         ownRssBytes: process.memoryUsage.rss(),
         serversRssBytes: servers.reduce((sum, s) => sum + s.rssBytes, 0),
-        servers: servers.map(({ ceiling: _, ...server }) => server),
+        servers: servers.map(({ trust, server, rssBytes, sampledAt }) => ({ trust, server, rssBytes, sampledAt })),
         ...(servers.length === 0 ? {} : { oldestSampleAt: Math.min(...servers.map((s) => s.sampledAt)) }),
         ...(ceilings.length === 1 && ceilings[0] !== undefined ? { perServerCeilingBytes: ceilings[0] } : {}),
       }
