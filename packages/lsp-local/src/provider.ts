@@ -17,7 +17,7 @@ import {
 import { Composition } from './companions/compose.js'
 import { answeredByDerivation, derive, derivedFrom, withDerived } from './features/derived.js'
 import { takeInForMark } from './features/disk-changes.js'
-import { askedByDerivation, fileQuery } from './features/file-query.js'
+import { fileQuery, refuseForLanguage } from './features/file-query.js'
 import type { Serving } from './features/serving.js'
 import { speculate } from './features/speculate.js'
 import { workspaceDiagnostics } from './features/workspace-diagnostics.js'
@@ -66,6 +66,9 @@ export class ProfileProvider implements LspProvider, Serving {
   }
 
   async query<R extends LspQueryRequest>(request: LspProviderRequest<R>, signal: AbortSignal): Promise<LspResultFor<R['operation']>> {
+    // What the record refuses for the file's language is refused for the caller's question, before any server starts
+    // (a question cancelled already is cancelled, whatever it asks).
+    if (!signal.aborted) refuseForLanguage(this.profile, request)
     // Operations a companion takes part in are composed there; the server answers its share through queryNative.
     const composed = this.composition.query(request, signal, (native) => this.queryNative(native, signal))
     return (await (composed ?? this.queryNative(request, signal))) as LspResultFor<R['operation']>
@@ -135,7 +138,7 @@ export class ProfileProvider implements LspProvider, Serving {
       const path = request.file?.root === workspace.root ? request.file.path : workspace.containment.input(target)
       // An operation the server lacks is derived from the ones it has (type hierarchy, implementation).
       result = (await answeredByDerivation(this, workspace, request, path, deadline, signal))
-        ? await derive(this, workspace, request, (asked, askedSignal) => this.queryNative(askedByDerivation(asked), askedSignal), signal)
+        ? await derive(this, workspace, request, (asked, askedSignal) => this.queryNative(asked, askedSignal), signal)
         : await fileQuery(this, workspace, request, path, deadline, signal)
     }
     // A memory restart since the last result: say so once, in this result's meta.

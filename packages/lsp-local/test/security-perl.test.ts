@@ -4,57 +4,24 @@
  * server with the check replaced by nothing, for every root, and for an untrusted root whatever a user profile says
  * (its arguments, PERL5OPT); a trusted root whose profile brings the bare entry point back runs them (the attack is real).
  */
-import { LspError, createLsp } from '@codeseam/lsp'
 import { existsSync } from 'node:fs'
-import { afterAll, afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 
-import { builtinProfiles, createLocalHost, type TrustLevel } from '../src/index.js'
-import { LeakCheck, positionOf } from './helpers.js'
-import { prepareAttack, waitForFile } from './fixtures/untrusted/prepare.js'
-
-const leaks = new LeakCheck()
-const cleanups: Array<() => Promise<void> | void> = []
-
-afterEach(async () => {
-  await leaks.record()
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-afterAll(async () => {
-  expect(await leaks.survivors(), 'server processes still alive after dispose').toEqual([])
-})
+import { waitForFile } from './fixtures/untrusted/prepare.js'
+import { askRegardless, attackSessions, definitionFiles, type AttackSession } from './support/attack-session.js'
 
 /** A careless user profile: the server's bare entry point (its syntax check on) and a preload from the server's folder. */
 const bareServer = {
-  id: 'perl-languageserver',
   args: ['-MPerl::LanguageServer', '-e', 'Perl::LanguageServer::run'],
   env: { PERL5OPT: '-I. -MPreload' },
 }
 
-async function attach(trust: TrustLevel, careless: boolean) {
-  const attack = prepareAttack('perl')
-  const host = await createLocalHost(careless ? { profiles: [bareServer] } : {})
-  const lsp = createLsp()
-  cleanups.push(
-    attack.remove,
-    () => host.dispose(),
-    () => lsp.dispose(),
-  )
-  await host.attach(lsp, [{ root: attack.root, trust }])
-  return { ...attack, lsp }
-}
-
-const missing = (await builtinProfiles()).find((p) => p.id === 'perl-languageserver')?.unavailable
+const sessions = await attackSessions('perl', 'perl-languageserver')
+const missing = sessions.missing
+const attach = (trust: 'trusted' | 'untrusted', careless: boolean) => sessions.attach(trust, careless ? bareServer : undefined)
 
 /** Opens main.pl (which starts the syntax check when it is on) and asks where `greet` is defined. */
-async function greetDefinition(w: Awaited<ReturnType<typeof attach>>): Promise<string[]> {
-  const result = await w.lsp.query({
-    operation: 'definition',
-    root: w.root,
-    path: 'main.pl',
-    position: positionOf(w.root, 'main.pl', 'greet("world")'),
-  })
-  return result.locations.map((l) => l.path)
-}
+const greetDefinition = (w: AttackSession) => definitionFiles(w, 'main.pl', 'greet("world")')
 
 /**
  * The control: a trusted copy with the careless profile, opened after the root under test. The server checks a document
@@ -63,9 +30,7 @@ async function greetDefinition(w: Awaited<ReturnType<typeof attach>>): Promise<s
  */
 async function afterControlRan(): Promise<void> {
   const control = await attach('trusted', true)
-  await greetDefinition(control).catch((error: unknown) => {
-    if (!(error instanceof LspError)) throw error
-  })
+  await askRegardless(greetDefinition(control))
   await waitForFile(`${control.root}/used.marker`, 60_000)
 }
 
@@ -101,9 +66,7 @@ describe('Perl::LanguageServer', () => {
     async ({ skip }) => {
       skip(missing !== undefined, `perl-languageserver: ${missing}`)
       const w = await attach('trusted', true)
-      await greetDefinition(w).catch((error: unknown) => {
-        if (!(error instanceof LspError)) throw error
-      })
+      await askRegardless(greetDefinition(w))
       await waitForFile(`${w.root}/used.marker`, 60_000)
       await waitForFile(`${w.root}/begin.marker`, 60_000)
       expect(w.markers()).toEqual(['begin.marker', 'perl5opt.marker', 'used.marker'])

@@ -1,7 +1,7 @@
 import * as nodePath from 'node:path'
 
 import type { LspProviderStatus, LspService, LspWorkspaceInfo } from '@codeseam/lsp'
-import type { ToolProgress } from '@codeseam/tool-lsp'
+import { projectLoadingWords, type ToolProgress } from '@codeseam/tool-lsp'
 
 /**
  * Progress of one tool call, from two sources: language servers of the call's roots starting or indexing
@@ -37,6 +37,13 @@ export function describeStatus(status: LspProviderStatus): string {
   }
 }
 
+/** Words for a project load as it runs: "typescript (app): loading projects 12/46, 380 files opened". */
+export function describeLoading(status: LspProviderStatus): string | undefined {
+  if (status.loading === undefined) return undefined
+  const where = status.root === undefined ? '' : ` (${nodePath.basename(status.root)})`
+  return `${status.server ?? status.providerId}${where}: loading ${projectLoadingWords(status.loading)}`
+}
+
 function concerns(status: LspProviderStatus, roots: ReadonlyArray<LspWorkspaceInfo>): boolean {
   if (status.root === undefined) return true
   const root = status.root
@@ -56,7 +63,8 @@ export interface CallProgress {
 /**
  * Follows status changes of the servers under `roots` and the tool's own progress for one call, and hands
  * each as a {@link ProgressReport} to `report`. Only transitions worth telling (starting, indexing, ready
- * after one of those, crashed, unavailable) are reported.
+ * after one of those, crashed, unavailable) and each new figure of a project load ("loading projects 12/46, 380
+ * files opened") are reported.
  */
 export function followCallProgress(
   lsp: LspService,
@@ -70,9 +78,16 @@ export function followCallProgress(
     counter += 1
     report({ progress: counter, message, ...(total === undefined ? {} : { total }) })
   }
+  // What was last said of each server's project load: a person needs each new figure once.
+  const loadingTold = new Map<string, string>()
   const unsubscribe = lsp.onStatusChange((status) => {
     if (!concerns(status, roots)) return
     const key = `${status.providerId}|${status.root ?? ''}`
+    const loading = describeLoading(status)
+    if (loading !== undefined && loadingTold.get(key) !== loading) {
+      loadingTold.set(key, loading)
+      emit(loading)
+    }
     const previous = told.get(key)
     if (status.state === 'ready' || status.state === 'idle') {
       // "ready" is news only after "starting" or "indexing" was said.

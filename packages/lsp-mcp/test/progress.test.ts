@@ -59,6 +59,35 @@ describe('followCallProgress', () => {
     expect(reports.map((r) => r.progress)).toEqual([1, 2, 3, 4])
     await lsp.dispose()
   })
+
+  it('reports each new figure of a project load once, and a crash during it', async () => {
+    const lsp = createLsp()
+    const { provider, emit } = statusSource()
+    lsp.registerProvider(provider)
+    const reports: ProgressReport[] = []
+    const progress = followCallProgress(lsp, [{ id: 'app', root: '/work/app' }], (r) => reports.push(r))
+    const loading = (projectsLoaded: number, filesOpened: number, state: LspProviderStatus['state'] = 'ready'): LspProviderStatus => ({
+      providerId: 'toy',
+      server: 'toyls',
+      root: '/work/app',
+      state,
+      loading: { projectsLoaded, projectsFound: 3, filesOpened },
+    })
+    emit(loading(0, 0))
+    emit(loading(0, 0))
+    emit(loading(1, 1))
+    emit({ providerId: 'toy', server: 'toyls', root: '/work/app', state: 'ready', loading: { filesOpened: 1 } })
+    emit(loading(1, 1, 'crashed'))
+    progress.dispose()
+    expect(reports.map((r) => r.message)).toEqual([
+      'toyls (app): loading projects 0/3, 0 files opened',
+      'toyls (app): loading projects 1/3, 1 file opened',
+      'toyls (app): loading 1 file opened',
+      'toyls (app): loading projects 1/3, 1 file opened',
+      'toyls (app): the language server crashed',
+    ])
+    await lsp.dispose()
+  })
 })
 
 describe('progressLine', () => {

@@ -63,6 +63,12 @@ export interface LspProviderStatus {
   /** Projects the server has loaded (TypeScript configs, Python project folders), when the backend knows them. */
   readonly projects?: { readonly loaded: number; readonly found: number }
   /**
+   * Present while the server's projects are being loaded for a question (RFC 0032): the projects loaded so far of
+   * those found (when the backend counts projects; `projectsFound` once it has planned), and the files opened so
+   * far. A status change is announced as these grow, so a long first answer is never silent.
+   */
+  readonly loading?: { readonly projectsLoaded?: number; readonly projectsFound?: number; readonly filesOpened: number }
+  /**
    * How changes made on disk by other tools reach the server before each answer (RFC 0023): its folder is
    * watched, or (a tree with too many folders to watch) its files are scanned, which is slower.
    */

@@ -28,4 +28,5 @@ export {
   TargetInput,
 } from './schemas.js'
 export { noticeFor, targetOutput } from './targeting.js'
+export { projectLoadingWords } from './status.js'
 export { readTools } from './tools.js'

@@ -37,6 +37,14 @@ const ServerOutput = Schema.Struct({
   restarts: Schema.optional(NonNegativeInt),
   /** Projects the server has loaded, of those found (TypeScript configs, Python project folders), once known. */
   projects: Schema.optional(Schema.Struct({ loaded: NonNegativeInt, found: NonNegativeInt })),
+  /** Present while its projects load for a question: projects loaded so far of those found (once planned), files opened. */
+  loading: Schema.optional(
+    Schema.Struct({
+      projectsLoaded: Schema.optional(NonNegativeInt),
+      projectsFound: Schema.optional(NonNegativeInt),
+      filesOpened: NonNegativeInt,
+    }),
+  ),
   /** How changes on disk reach the server before each answer: its folder watched, or scanned (too many folders to watch). */
   diskChanges: Schema.optional(Schema.Literals(['watched', 'scanned'])),
 })
@@ -135,6 +143,7 @@ export const codeStatus = defineTool({
         ...serverMemory(status, now),
         ...(status.restarts === undefined ? {} : { restarts: status.restarts }),
         ...(status.projects === undefined ? {} : { projects: { loaded: status.projects.loaded, found: status.projects.found } }),
+        ...(status.loading === undefined ? {} : { loading: { ...status.loading } }),
         ...(status.diskChanges === undefined ? {} : { diskChanges: status.diskChanges }),
       }
     })
@@ -206,6 +215,7 @@ export const codeStatus = defineTool({
           ].filter((x) => x !== undefined)
           return [
             `${s.server ?? s.provider}${s.rootId === undefined ? '' : ` @ ${[s.rootId, ...(s.sharedRootIds ?? [])].join(' + ')}`}: ${s.state}${s.projects === undefined ? '' : `, ${s.projects.loaded}/${plural(s.projects.found, 'project')}`}${extra.length === 0 ? '' : ` (${extra.join(', ')})`}  ${s.extensions.join(' ')}`,
+            ...(s.loading === undefined ? [] : [`    loading: ${projectLoadingWords(s.loading)}`]),
             ...(s.reason === undefined ? [] : [`    why: ${s.reason}`]),
             ...(s.install === undefined ? [] : [`    install: ${s.install}`]),
             ...(s.diskChanges === 'scanned'
@@ -279,4 +289,19 @@ function renderMemory(memory: StatusResult['memory']): string[] {
         : `each server is restarted above its ${memory.perServerCeilingMb} MB per-server ceiling`
     }; no budget limits the total`,
   ]
+}
+
+/** "projects 12/46, 380 files opened": a project load as it runs (code_status, and MCP progress while a call waits on it). */
+export function projectLoadingWords(loading: {
+  readonly projectsLoaded?: number | undefined
+  readonly projectsFound?: number | undefined
+  readonly filesOpened: number
+}): string {
+  const projects =
+    loading.projectsFound !== undefined
+      ? `projects ${loading.projectsLoaded ?? 0}/${loading.projectsFound}, `
+      : loading.projectsLoaded !== undefined
+        ? `projects ${loading.projectsLoaded}, `
+        : ''
+  return `${projects}${plural(loading.filesOpened, 'file')} opened`
 }

@@ -20,6 +20,7 @@ const publicValues = [
   'defineTool',
   'languageDiagnosticsLimits',
   'noticeFor',
+  'projectLoadingWords',
   'quoteDiagnosticsLimit',
   'readTools',
   'selectTools',

@@ -9,6 +9,7 @@ import {
 
 import { recordFor } from '../languages/index.js'
 import { languageIdOf } from '../profile/files.js'
+import type { ServerProfile } from '../profile/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { isContentModified } from '../server/requests.js'
 import { breachOf, fileLimitError } from '../documents/file-limits.js'
@@ -47,16 +48,26 @@ function actionsOf(server: LanguageServer): CodeActionStore {
   return store
 }
 
-/** Requests a derivation asks on its own behalf (see {@link askedByDerivation}). */
-const derivationAsks = new WeakSet<object>()
-
 /**
- * Marks a request as a derivation's own question: a record's `refusedFor` refuses what the caller asks of a file's
- * language, not the native questions a derivation asks where it knows the answers hold (a base in a class header).
+ * The caller's question refused by the profile's record (`refusedFor`): what the server answers wrongly for a
+ * file's language. Asked at the provider's entry only, so the native questions a derivation or a companion
+ * composition asks on the caller's behalf (a base in a class header) are not refused.
  */
-export function askedByDerivation<R extends object>(request: R): R {
-  derivationAsks.add(request)
-  return request
+export function refuseForLanguage(profile: ServerProfile, request: LspProviderRequest<LspQueryRequest>): void {
+  const refusedFor = recordFor(profile)?.refusedFor
+  if (refusedFor === undefined) return
+  const target = 'item' in request ? request.item.path : 'path' in request ? request.path : undefined
+  if (typeof target !== 'string') return
+  const languageId = languageIdOf(profile, target) || request.languageId
+  const refused = refusedFor[languageId]?.[request.operation]
+  if (refused !== undefined)
+    throw new LspError(
+      'UNSUPPORTED_OPERATION',
+      `the ${profile.id} server does not answer ${request.operation} for ${languageId} files: ${refused}`,
+      {
+        data: { profile: profile.id, operation: request.operation, languageId },
+      },
+    )
 }
 
 /**
@@ -81,16 +92,6 @@ export async function fileQuery(
   try {
     requireOperation(serving, server, request.operation)
     const languageId = languageIdOf(serving.profile, path) || request.languageId
-    // A derivation's own questions (the definition of a base in a class header) are not the caller's: they are asked.
-    const refused = derivationAsks.has(request) ? undefined : recordFor(serving.profile)?.refusedFor?.[languageId]?.[request.operation]
-    if (refused !== undefined)
-      throw new LspError(
-        'UNSUPPORTED_OPERATION',
-        `the ${serving.profile.id} server does not answer ${request.operation} for ${languageId} files: ${refused}`,
-        {
-          data: { profile: serving.profile.id, operation: request.operation, languageId },
-        },
-      )
     const feature = featureOf(request.operation)
     const everyProject = feature.scope === 'everyProject'
     let coverage: LspSearchCoverage | undefined

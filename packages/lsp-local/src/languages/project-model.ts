@@ -42,8 +42,13 @@ export interface ProjectLoadContext {
   contains(file: string): boolean
   /** Over the per-file size ceiling, from a stat. */
   oversized(file: string): boolean
-  /** Opens and pins files, at most `max`: the LRU never closes them while the load holds. */
-  open(files: ReadonlyArray<string>, max?: number): Promise<PinnedFiles>
+  /**
+   * Opens and pins files, at most `max`: the LRU never closes them while the load holds. `projects`: each file opened
+   * loads one project (the status counts it as it happens).
+   */
+  open(files: ReadonlyArray<string>, max?: number, options?: { readonly projects?: boolean }): Promise<PinnedFiles>
+  /** How many projects the load found, once planned: the status says "projects k/N" from here on (RFC 0032). */
+  found(projects: number): void
   /** A symbolic link out of the root is masked before a project that lists it loads (the server would read through it). */
   maskIfEscaped(link: string): void
 }

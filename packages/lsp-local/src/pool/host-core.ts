@@ -34,7 +34,7 @@ export class HostCore implements LiveServers {
     readonly config: ResolvedHostConfig,
     features: FeatureFacts,
   ) {
-    this.projects = new ProjectLoader(config.limits.maxOpenDocuments, config.limits)
+    this.projects = new ProjectLoader(config.limits.maxOpenDocuments, config.limits, (server) => this.pool.announceLoading(server))
     this.disk = new DiskSync({
       filesAddedOrRemoved: (server) => this.projects.filesAddedOrRemoved(server),
       // The project loader's config files (tsconfig graphs) and the files of a record's layout (clangd's databases).
@@ -43,6 +43,7 @@ export class HostCore implements LiveServers {
     this.pool = new ServerPool(config, features, {
       escaped: (workspaceRoot) => this.registry.get(workspaceRoot)?.containment.invalidate(),
       projectsOf: (server) => this.projects.projectsOf(server),
+      loadingOf: (server) => this.projects.loadingOf(server),
       diskChangesOf: (server) => this.disk.modeOf(server),
     })
   }

@@ -23,6 +23,8 @@ export interface PoolHooks {
   escaped(workspaceRoot: string): void
   /** Projects a server has loaded, of those found (for status); undefined before its projects were loaded. */
   projectsOf(server: LanguageServer): { loaded: number; found: number } | undefined
+  /** What a server's project loads in flight have loaded so far (for status, RFC 0032); undefined when none runs. */
+  loadingOf(server: LanguageServer): LspProviderStatus['loading']
   /** How disk changes reach a server (for status); undefined before its folder's watch started. */
   diskChangesOf(server: LanguageServer): 'watched' | 'scanned' | undefined
 }
@@ -171,7 +173,7 @@ export class ServerPool {
         trust,
         this.config,
         this.features,
-        (status) => this.emit(profile.id, status),
+        (status) => this.emit(profile.id, slot === undefined ? status : this.withProjects(slot, status)),
         workspaceRoot,
         this.slotHooks,
         sharedRoots,
@@ -237,7 +239,13 @@ export class ServerPool {
       return { ...status, projects: { loaded: folders, found: folders } }
     }
     const projects = live === undefined ? undefined : this.hooks.projectsOf(live)
-    return projects === undefined ? status : { ...status, projects }
+    const loading = live === undefined ? undefined : this.hooks.loadingOf(live)
+    return { ...status, ...(projects === undefined ? {} : { projects }), ...(loading === undefined ? {} : { loading }) }
+  }
+
+  /** A server's project loading made progress: its status is announced again, with the figures so far. */
+  announceLoading(server: LanguageServer): void {
+    for (const slot of this.slots.values()) if (slot.live === server) this.emit(slot.profile.id, this.withProjects(slot, slot.statusSync()))
   }
 
   onStatus(profileId: string, listener: (status: LspProviderStatus) => void): () => void {

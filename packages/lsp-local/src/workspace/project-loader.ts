@@ -1,14 +1,15 @@
 import { statSync } from 'node:fs'
 
-import { LspError, TelemetryAttr, TelemetrySpan, inSpan, isWithin, telemetryId, type LspSearchCoverage } from '@codeseam/lsp'
+import { TelemetryAttr, TelemetrySpan, inSpan, isWithin, telemetryId, type LspProviderStatus, type LspSearchCoverage } from '@codeseam/lsp'
 
 import type { ServerProfile } from '../profile/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
 import { serverFolders } from '../server/spec.js'
-import { breachOf, noFileLimits, SkippedFiles, sizeBreach, type FileLimits } from '../documents/file-limits.js'
+import { noFileLimits, sizeBreach, type FileLimits } from '../documents/file-limits.js'
 import { recordFor } from '../languages/index.js'
-import type { ConfigWatch, PinnedFiles, ProjectLoadContext, ProjectModel } from '../languages/project-model.js'
+import type { ConfigWatch, ProjectLoadContext, ProjectModel } from '../languages/project-model.js'
 import { languageIdOf, listFiles, profileExtensions } from '../profile/files.js'
+import { loadFolder, openPinned, PerFolder } from './project-load-parts.js'
 import { loadSpan } from './project-load-span.js'
 import type { LocalWorkspace } from './workspace.js'
 
@@ -28,10 +29,13 @@ export class ProjectLoader {
   /**
    * @param maxOpenDocuments the per-server open-document limit the pinned files must leave room under
    * @param fileLimits the per-file ceilings: a project is loaded through a file within them (RFC 0013)
+   * @param onProgress told when a server's {@link loadingOf} grew
    */
   constructor(
     private readonly maxOpenDocuments: number,
     private readonly fileLimits: FileLimits = noFileLimits,
+    /** A server's loading figures grew (announced at most every {@link progressEveryMs}, and when a load plans and ends). */
+    private readonly onProgress: (server: LanguageServer) => void = () => {},
   ) {}
 
   /** The project model a profile's server has: its record's, unless the profile says `loadAllProjects: false`. */
@@ -123,6 +127,12 @@ export class ProjectLoader {
     signal: AbortSignal | undefined,
   ): Promise<LspSearchCoverage> {
     this.replan.delete(server, folder)
+    const progress: LoadProgress = { projectsLoaded: 0, filesOpened: 0, toldAt: 0 }
+    const tell = (now: boolean) => {
+      if (!now && Date.now() - progress.toldAt < progressEveryMs) return
+      progress.toldAt = Date.now()
+      this.onProgress(server)
+    }
     const context: ProjectLoadContext = {
       folder,
       profile,
@@ -135,12 +145,22 @@ export class ProjectLoader {
       sources: () => listFiles(folder, { extensions: profileExtensions(profile) }, 20_000),
       contains: (file) => workspace.containment.contains(file),
       oversized: (file) => this.oversized(file),
-      open: (files, max) => openPinned(server, profile, files, max),
+      open: (files, max, options) =>
+        openPinned(server, profile, files, max, () => {
+          progress.filesOpened++
+          if (options?.projects === true) progress.projectsLoaded++
+          tell(false)
+        }),
+      found: (projects) => {
+        progress.projectsFound = projects
+        tell(true)
+      },
       maskIfEscaped: (link) => server.documents.maskIfEscaped(link, languageIdOf(profile, link)),
     }
     const load: Load = {
       opened: [],
       counts: model.countsProjects === true,
+      progress,
       coverage: model.load(context).then((result) => {
         load.opened = result.opened
         load.basis = result.basis
@@ -149,7 +169,13 @@ export class ProjectLoader {
       }),
     }
     this.loads.set(server, folder, load)
-    load.coverage.catch(() => this.loads.get(server, folder) === load && this.loads.delete(server, folder))
+    load.coverage.then(
+      () => tell(true),
+      () => {
+        if (this.loads.get(server, folder) === load) this.loads.delete(server, folder)
+        tell(true)
+      },
+    )
     return load.coverage
   }
 
@@ -170,6 +196,19 @@ export class ProjectLoader {
     return { loaded: sum((c) => c.projectsSearched), found: sum((c) => c.projectsFound) }
   }
 
+  /** What a server's loads in flight have loaded so far (RFC 0032); undefined when none is loading. */
+  loadingOf(server: LanguageServer): NonNullable<LspProviderStatus['loading']> | undefined {
+    const loading = this.loads.values(server).filter((load) => load.settled === undefined)
+    if (loading.length === 0) return undefined
+    const filesOpened = loading.reduce((total, load) => total + load.progress.filesOpened, 0)
+    const counted = loading.filter((load) => load.counts)
+    if (counted.length === 0) return { filesOpened }
+    const projectsLoaded = counted.reduce((total, load) => total + load.progress.projectsLoaded, 0)
+    const planned = counted.every((load) => load.progress.projectsFound !== undefined)
+    const projectsFound = counted.reduce((total, load) => total + (load.progress.projectsFound ?? 0), 0)
+    return { projectsLoaded, ...(planned ? { projectsFound } : {}), filesOpened }
+  }
+
   /** Over the size ceiling, from a stat (a file gone since the walk is left to the open to report). */
   private oversized(file: string): boolean {
     const size = statSync(file, { throwIfNoEntry: false })?.size
@@ -184,65 +223,6 @@ export class ProjectLoader {
   }
 }
 
-/** Per server and folder (a server may serve several workspace roots, RFC 0025): a value, dropped with the server. */
-class PerFolder<T> {
-  private readonly byServer = new WeakMap<LanguageServer, Map<string, T>>()
-
-  get(server: LanguageServer, folder: string): T | undefined {
-    return this.byServer.get(server)?.get(folder)
-  }
-
-  set(server: LanguageServer, folder: string, value: T): void {
-    let folders = this.byServer.get(server)
-    if (folders === undefined) this.byServer.set(server, (folders = new Map()))
-    folders.set(folder, value)
-  }
-
-  delete(server: LanguageServer, folder: string): void {
-    this.byServer.get(server)?.delete(folder)
-  }
-
-  values(server: LanguageServer): T[] {
-    return [...(this.byServer.get(server)?.values() ?? [])]
-  }
-}
-
-/** The folder of a server a workspace's projects are loaded from: the workspace's root when the server shares it, else the server's own. */
-function loadFolder(server: LanguageServer, workspace: LocalWorkspace): string {
-  return server.spec.sharedRoots?.includes(workspace.root) === true ? workspace.root : server.spec.root
-}
-
-/**
- * Opens and pins files (at most `max`); one deleted since the walk, or refused (a symlink out of the
- * workspace), is counted as failed; one over a per-file limit (never sent) as skipped, by limit.
- */
-async function openPinned(
-  server: LanguageServer,
-  profile: ServerProfile,
-  files: ReadonlyArray<string>,
-  max = Infinity,
-): Promise<PinnedFiles> {
-  const opened: string[] = []
-  const notOpened: string[] = []
-  const skipped = new SkippedFiles()
-  let failed = 0
-  for (const file of files) {
-    if (opened.length >= max) break
-    try {
-      await server.documents.sync(file, languageIdOf(profile, file), { pin: true })
-      opened.push(file)
-    } catch (error) {
-      if (error instanceof LspError && (error.code === 'CANCELLED' || error.code === 'DISPOSED' || error.code === 'SERVER_CRASHED'))
-        throw error
-      const breach = breachOf(error)
-      if (breach === undefined) failed++
-      else skipped.add(breach)
-      notOpened.push(file)
-    }
-  }
-  return { opened, failed, skipped, notOpened }
-}
-
 /** What a model's load opened and covered, per server folder. */
 interface Load {
   /** Files opened and pinned for it (checked before reuse: a closed one means load again). */
@@ -254,4 +234,17 @@ interface Load {
   basis?: unknown
   /** Its model counts projects (for status). */
   readonly counts: boolean
+  /** What it has loaded so far (status while it runs). */
+  readonly progress: LoadProgress
 }
+
+/** A load's figures as it runs, and when they were last announced. */
+interface LoadProgress {
+  projectsFound?: number
+  projectsLoaded: number
+  filesOpened: number
+  toldAt: number
+}
+
+/** Loading figures are announced at most this often while files open (a person reads them; each is a notification). */
+const progressEveryMs = 250

@@ -46,11 +46,12 @@ async function openProjects(context: ProjectLoadContext, graph: TsProjectGraph):
   // Such a file is not counted as skipped: the server reads a project's files itself, and searches it.
   const refused = new Set<string>()
   const projectFiles: string[] = []
+  context.found(planProjectLoad(graph, sources.files, 0, accept).projectsFound)
   for (let round = 0; round < 3; round++) {
     const usable = (file: string) => accept(file) && !refused.has(file) && !context.oversized(file)
     const picks = planProjectLoad(graph, sources.files, 0, usable).projectFiles.filter((file) => !projectFiles.includes(file))
     if (picks.length === 0) break
-    const opened = await context.open(picks)
+    const opened = await context.open(picks, undefined, { projects: true })
     projectFiles.push(...opened.opened)
     for (const file of opened.notOpened) refused.add(file)
     if (opened.notOpened.length === 0) break
