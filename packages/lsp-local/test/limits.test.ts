@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline'
 import type { Readable, Writable } from 'node:stream'
 
 import { LspError } from '@codeseam/lsp'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 
 import { defaultResourceLimits, resolveResourceLimits, withHeapCap } from '../src/policy/limits.js'
 import { MemoryWatcher, type MemoryBreach } from '../src/pool/memory.js'
@@ -259,6 +259,28 @@ describe('process-tree memory (real processes, /proc)', () => {
     expect(watcher.size).toBe(0)
     watcher.stop()
   })
+
+  test(
+    'a watch without a ceiling samples for status only: no figure before the first sample, never a breach',
+    { timeout: 60_000 },
+    async () => {
+      const g = await grower()
+      const breaches: MemoryBreach[] = []
+      const watcher = new MemoryWatcher((breach) => breaches.push(breach), { intervalMs: 60_000, breachSamples: 1 })
+      watcher.watch('k', g.pid, 0)
+      expect(watcher.lastSample('k')).toBeUndefined() // not read yet: nothing, not 0
+      // The first sample is taken at once, without waiting for the interval.
+      const first = await vi.waitFor(() => watcher.lastSample('k') ?? Promise.reject(new Error('not sampled yet')), { timeout: 10_000 })
+      expect(first).toMatchObject({ pid: g.pid })
+      expect(first.rssBytes).toBeGreaterThan(MiB)
+      await g.send('grow 200')
+      expect(await watcher.check()).toEqual([])
+      expect(watcher.lastSample('k')?.rssBytes).toBeGreaterThan(first.rssBytes + 150 * MiB)
+      expect(watcher.lastSample('k')?.sampledAt).toBeGreaterThanOrEqual(first.sampledAt)
+      expect(breaches).toEqual([])
+      watcher.stop()
+    },
+  )
 
   test('the watcher forgets a process that exited (the crash path reports it)', { timeout: 60_000 }, async () => {
     const g = await grower()

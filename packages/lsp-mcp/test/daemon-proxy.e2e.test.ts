@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url'
 
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js'
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed, vi } from 'vitest'
 
 import {
   callTool,
@@ -22,6 +22,7 @@ import {
   type ProxyProcess,
 } from './support/daemon.js'
 import { requireBuiltCli, withDeadline } from './support/mcp-process.js'
+import { unixSocketFetch } from './support/unix-fetch.js'
 import { commandLineOf, isRunning } from './support/processes.js'
 import { copyFixture, removeWorkspace } from './support/workspace.js'
 
@@ -55,6 +56,16 @@ function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => voi
   const promise = new Promise<T>((r) => (resolve = r))
   return { promise, resolve }
 }
+
+/** The health endpoint's answer of the daemon serving a runtime folder. */
+async function healthIn(dir: string): Promise<Json> {
+  const socket = readdirSync(dir).find((name) => name.endsWith('.sock'))
+  if (socket === undefined) throw new Error(`no daemon socket in ${dir}`)
+  return (await unixSocketFetch(nodePath.join(dir, socket))('http://codeseam/codeseam/health')).json()
+}
+
+/** VmRSS of one process, bytes, read here from /proc. */
+const vmRss = (pid: number): number => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024
 
 const typescriptServers = (pid: number) => languageServersUnder(pid).filter((p) => /tsc|typescript/.test(commandLineOf(p)))
 const references = (symbol: string) => ({ target: { path: 'src/shapes.ts', symbol }, kind: 'references' })
@@ -111,6 +122,36 @@ describe('codeseam daemon status, logs, stop', () => {
     })
     expect(status2.stdout).toContain(
       'daemon: 1 running, 1 session (this command ran its own language servers; see `codeseam daemon status`)',
+    )
+    // Issue 51: the daemon's language servers' memory, a sample taken off the questions' path (RFC 0030), in both.
+    const [server] = typescriptServers(pid)
+    if (server === undefined) throw new Error('the daemon runs no TypeScript server')
+    const memory = (listed.daemons[0]?.health as { memory?: Json } | undefined)?.memory
+    expect(memory.ownRssBytes).toBeGreaterThan(10 * 1024 * 1024)
+    expect(memory.servers).toEqual([
+      { trust: 'untrusted', server: 'typescript', rssBytes: expect.any(Number), sampledAt: expect.any(Number) },
+    ])
+    expect(memory.serversRssBytes).toBe(memory.servers[0].rssBytes)
+    // The figure is the server's tree: a sample taken after this test read the server process's own VmRSS holds at
+    // least that (an idle server; the daemon samples every few seconds, so this waits for the next one).
+    const read = Date.now()
+    const own = vmRss(server)
+    const later = await vi.waitFor(
+      async () => {
+        const found = (await healthIn(runtime)).memory?.servers[0]
+        expect(found?.sampledAt).toBeGreaterThanOrEqual(read)
+        return found as { rssBytes: number }
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+    expect(own).toBeGreaterThan(10 * 1024 * 1024)
+    expect(later.rssBytes).toBeGreaterThanOrEqual(own * 0.9)
+    expect(memory.perServerCeilingBytes).toBeGreaterThanOrEqual(512 * 1024 * 1024)
+    expect(status2.stdout).toMatch(
+      /\ndaemon memory: language servers \d+ MB resident across 1 running server, sampled up to \d+s ago; each restarted above its \d+ MB per-server ceiling; no budget limits the total; the daemon itself \d+ MB\n/,
+    )
+    expect(human.stdout).toMatch(
+      / {9}memory: language servers \d+ MB resident across 1 running server: typescript \(untrusted\) \d+ MB sampled \d+s ago; each restarted above its \d+ MB per-server ceiling; no budget limits the total; the daemon itself \d+ MB\n/,
     )
     const logs = cli(['logs', key.slice(0, 6)])
     expect(logs.status, logs.stderr).toBe(0)

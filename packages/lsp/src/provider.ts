@@ -49,8 +49,15 @@ export interface LspProviderStatus {
   readonly companions?: ReadonlyArray<{ readonly id: string; readonly operations: ReadonlyArray<LspOperation> }>
   readonly uptimeMs?: number
   readonly restarts?: number
-  /** Resident memory of the server's process tree, in bytes. */
+  /**
+   * Resident memory of the server's process tree, in bytes: a sample, taken at {@link rssSampledAt} (RFC 0030).
+   * Absent until the backend has sampled this server (never a made-up 0).
+   */
   readonly rssBytes?: number
+  /** When {@link rssBytes} was sampled (milliseconds since the epoch); present whenever `rssBytes` is. */
+  readonly rssSampledAt?: number
+  /** The resident memory this one server's process tree may hold before the backend restarts it, in bytes (no ceiling: absent). */
+  readonly memoryCeilingBytes?: number
   /** Languages this status covers. */
   readonly languages?: ReadonlyArray<string>
   /** Projects the server has loaded (TypeScript configs, Python project folders), when the backend knows them. */

@@ -154,9 +154,17 @@ function normalize(text: string, root: string): string {
       .split(root)
       .join('<workspace>')
       .replace(/"uptimeSeconds": \d+/g, '"uptimeSeconds": "<varies>"')
-      .replace(/"memoryMb": \d+/g, '"memoryMb": "<varies>"')
+      .replace(
+        /"(memoryMb|memorySampledSecondsAgo|memoryCeilingMb|residentMb|sampledSecondsAgo|perServerCeilingMb)": \d+/g,
+        '"$1": "<varies>"',
+      )
       .replace(/up \d+s/g, 'up <n>s')
       .replace(/, \d+ MB\)/g, ', <n> MB)')
+      // Memory samples (RFC 0030): what a server holds, when it was read, and the ceiling sized for the machine.
+      .replace(/\d+ MB sampled \d+s ago/g, '<n> MB sampled <n>s ago')
+      .replace(/memory: \d+ MB resident/g, 'memory: <n> MB resident')
+      .replace(/sampled up to \d+s ago/g, 'sampled up to <n>s ago')
+      .replace(/its \d+ MB per-server ceiling/g, 'its <n> MB per-server ceiling')
       // The activity rollup's figures depend on the machine and on what ran before.
       .replace(/"(calls|p50Ms|p95Ms)": [\d.]+/g, '"$1": "<varies>"')
       .replace(/: \d+ calls?, p50 [\d.]+ ms, p95 [\d.]+ ms/g, ': <n> calls, p50 <n> ms, p95 <n> ms')

@@ -1,4 +1,4 @@
-import { relativizeText } from '@codeseam/lsp'
+import { relativizeText, type LspProviderStatus } from '@codeseam/lsp'
 import { Schema } from 'effect'
 
 import { defineTool } from './definition.js'
@@ -28,7 +28,12 @@ const ServerOutput = Schema.Struct({
   /** Companions answering some operations beside the server (e.g. ruff beside pyright). */
   companions: Schema.optional(Schema.Array(Schema.Struct({ id: Schema.String, operations: Schema.Array(Schema.String) }))),
   uptimeSeconds: Schema.optional(NonNegativeInt),
+  /** Resident memory of the server's process tree, MB: a sample (absent until the server was first sampled). */
   memoryMb: Schema.optional(NonNegativeInt),
+  /** How old that sample is, seconds (samples are taken every few seconds while the server runs). */
+  memorySampledSecondsAgo: Schema.optional(NonNegativeInt),
+  /** The resident memory this one server may hold before it is restarted, MB (the per-server ceiling; absent: none). */
+  memoryCeilingMb: Schema.optional(NonNegativeInt),
   restarts: Schema.optional(NonNegativeInt),
   /** Projects the server has loaded, of those found (TypeScript configs, Python project folders), once known. */
   projects: Schema.optional(Schema.Struct({ loaded: NonNegativeInt, found: NonNegativeInt })),
@@ -55,10 +60,26 @@ const ActivityOutput = Schema.Struct({
   p95Ms: Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0)),
 })
 
+/** The resident memory of every running server behind this session's backend (in a shared daemon, other sessions' too). */
+const MemoryOutput = Schema.Struct({
+  /** The servers' last samples summed, MB. */
+  residentMb: NonNegativeInt,
+  /** Running servers summed (each with a sample). */
+  servers: NonNegativeInt,
+  /** Of those, the servers this session's roots use (listed in `servers`). */
+  sessionServers: NonNegativeInt,
+  /** Age of the oldest sample summed, seconds. */
+  sampledSecondsAgo: NonNegativeInt,
+  /** The per-server ceiling, MB, when the servers have one; there is no budget for their total. */
+  perServerCeilingMb: Schema.optional(NonNegativeInt),
+})
+
 const StatusOutput = Schema.Struct({
   /** The open workspaces by id (the id is what rootId takes; no absolute path is shown). */
   workspaces: Schema.Array(Schema.Struct({ id: Schema.String })),
   servers: Schema.Array(ServerOutput),
+  /** The servers' resident memory in total, from their samples; absent until a running server was sampled. */
+  memory: Schema.optional(MemoryOutput),
   /** Per seam operation since start: calls, p50/p95 latency, failures by code (for a reader with no tracing backend). */
   activity: Schema.Array(ActivityOutput),
   notice: Schema.optional(Schema.String),
@@ -83,49 +104,49 @@ export const codeStatus = defineTool({
   async execute(_input, context) {
     const providers = new Map(context.lsp.providers().map((p) => [String(p.id), p]))
     const roots = new Map(context.roots.map((r) => [r.root, r.id]))
-    const servers: Array<StatusResult['servers'][number]> = context.lsp
-      .status()
-      // A server is this session's when every root it serves is (one serving other roots too is another session's).
-      .filter((s) => s.root === undefined || [s.root, ...(s.sharedRoots ?? [])].every((root) => roots.has(root)))
-      .map((status) => {
-        const provider = providers.get(status.providerId)
-        const extensions = provider === undefined ? [] : Object.keys(provider.extensions).sort()
-        const languages = status.languages ?? (provider === undefined ? [] : [...new Set(Object.values(provider.extensions))].sort())
-        const rootId = status.root === undefined ? undefined : roots.get(status.root)
-        return {
-          provider: status.providerId,
-          ...(status.server === undefined ? {} : { server: status.server }),
-          ...(rootId === undefined ? {} : { rootId }),
-          ...(status.sharedRoots === undefined || status.sharedRoots.length === 0
-            ? {}
-            : { sharedRootIds: status.sharedRoots.map((root) => roots.get(root) ?? root) }),
-          state: status.state,
-          // A reason may quote a path under the server's root (a profile command, a config file): shown relative.
-          ...(status.reason === undefined
-            ? {}
-            : { reason: status.root === undefined ? status.reason : relativizeText(status.reason, status.root) }),
-          ...(status.state === 'unavailable' && status.install !== undefined ? { install: status.install } : {}),
-          languages: [...languages],
-          extensions,
-          // An unavailable server answers nothing, whatever its provider declares.
-          operations:
-            status.state === 'unavailable'
-              ? []
-              : [...(status.operations !== undefined && status.operations.length > 0 ? status.operations : (provider?.operations ?? []))],
-          ...(status.state === 'unavailable' || status.derivedOperations === undefined || status.derivedOperations.length === 0
-            ? {}
-            : { derivedOperations: [...status.derivedOperations] }),
-          ...(status.state === 'unavailable' || status.companions === undefined || status.companions.length === 0
-            ? {}
-            : { companions: status.companions.map((c) => ({ id: c.id, operations: [...c.operations] })) }),
-          ...(status.uptimeMs === undefined ? {} : { uptimeSeconds: Math.floor(status.uptimeMs / 1000) }),
-          ...(status.rssBytes === undefined ? {} : { memoryMb: Math.round(status.rssBytes / (1024 * 1024)) }),
-          ...(status.restarts === undefined ? {} : { restarts: status.restarts }),
-          ...(status.projects === undefined ? {} : { projects: { loaded: status.projects.loaded, found: status.projects.found } }),
-          ...(status.loading === undefined ? {} : { loading: { ...status.loading } }),
-          ...(status.diskChanges === undefined ? {} : { diskChanges: status.diskChanges }),
-        }
-      })
+    const all = context.lsp.status()
+    // A server is this session's when every root it serves is (one serving other roots too is another session's).
+    const own = all.filter((s) => s.root === undefined || [s.root, ...(s.sharedRoots ?? [])].every((root) => roots.has(root)))
+    const now = Date.now()
+    const servers: Array<StatusResult['servers'][number]> = own.map((status) => {
+      const provider = providers.get(status.providerId)
+      const extensions = provider === undefined ? [] : Object.keys(provider.extensions).sort()
+      const languages = status.languages ?? (provider === undefined ? [] : [...new Set(Object.values(provider.extensions))].sort())
+      const rootId = status.root === undefined ? undefined : roots.get(status.root)
+      return {
+        provider: status.providerId,
+        ...(status.server === undefined ? {} : { server: status.server }),
+        ...(rootId === undefined ? {} : { rootId }),
+        ...(status.sharedRoots === undefined || status.sharedRoots.length === 0
+          ? {}
+          : { sharedRootIds: status.sharedRoots.map((root) => roots.get(root) ?? root) }),
+        state: status.state,
+        // A reason may quote a path under the server's root (a profile command, a config file): shown relative.
+        ...(status.reason === undefined
+          ? {}
+          : { reason: status.root === undefined ? status.reason : relativizeText(status.reason, status.root) }),
+        ...(status.state === 'unavailable' && status.install !== undefined ? { install: status.install } : {}),
+        languages: [...languages],
+        extensions,
+        // An unavailable server answers nothing, whatever its provider declares.
+        operations:
+          status.state === 'unavailable'
+            ? []
+            : [...(status.operations !== undefined && status.operations.length > 0 ? status.operations : (provider?.operations ?? []))],
+        ...(status.state === 'unavailable' || status.derivedOperations === undefined || status.derivedOperations.length === 0
+          ? {}
+          : { derivedOperations: [...status.derivedOperations] }),
+        ...(status.state === 'unavailable' || status.companions === undefined || status.companions.length === 0
+          ? {}
+          : { companions: status.companions.map((c) => ({ id: c.id, operations: [...c.operations] })) }),
+        ...(status.uptimeMs === undefined ? {} : { uptimeSeconds: Math.floor(status.uptimeMs / 1000) }),
+        ...serverMemory(status, now),
+        ...(status.restarts === undefined ? {} : { restarts: status.restarts }),
+        ...(status.projects === undefined ? {} : { projects: { loaded: status.projects.loaded, found: status.projects.found } }),
+        ...(status.loading === undefined ? {} : { loading: { ...status.loading } }),
+        ...(status.diskChanges === undefined ? {} : { diskChanges: status.diskChanges }),
+      }
+    })
     // A registered provider with no status yet (a local host starts servers on their first query) is listed as not
     // started: a model asking before its first call learns which languages are served, and that none is running.
     if (context.roots.length > 0) {
@@ -161,9 +182,11 @@ export const codeStatus = defineTool({
       p50Ms: r.p50Ms,
       p95Ms: r.p95Ms,
     }))
+    const memory = totalMemory(all, own, now)
     return {
       workspaces: context.roots.map((r) => ({ id: r.id })),
       servers,
+      ...(memory === undefined ? {} : { memory }),
       activity,
       ...(notices.length === 0 ? {} : { notice: notices.join('. ') }),
     }
@@ -185,7 +208,9 @@ export const codeStatus = defineTool({
         .map((s) => {
           const extra = [
             s.uptimeSeconds === undefined ? undefined : `up ${s.uptimeSeconds}s`,
-            s.memoryMb === undefined ? undefined : `${s.memoryMb} MB`,
+            s.memoryMb === undefined
+              ? undefined
+              : `${s.memoryMb} MB${s.memorySampledSecondsAgo === undefined ? '' : ` sampled ${s.memorySampledSecondsAgo}s ago`}`,
             s.restarts === undefined || s.restarts === 0 ? undefined : `${plural(s.restarts, 'restart')}`,
           ].filter((x) => x !== undefined)
           return [
@@ -202,6 +227,7 @@ export const codeStatus = defineTool({
           ].join('\n')
         }),
       notStarted(result.servers.filter((s) => s.state === 'not-started')),
+      renderMemory(result.memory),
       result.activity.length === 0 ? [] : ['activity since start:'],
       result.activity.map(
         (a) =>
@@ -217,6 +243,51 @@ function notStarted(servers: StatusResult['servers']): string[] {
   return [
     'not started yet (each starts on the first question about one of its files):',
     ...servers.map((s) => `  ${s.server ?? s.provider}  ${s.extensions.join(' ')}`),
+  ]
+}
+
+const MB = 1024 * 1024
+
+/** A server's memory sample, its age and its ceiling, for the structured output. */
+function serverMemory(status: LspProviderStatus, now: number): Partial<StatusResult['servers'][number]> {
+  return {
+    ...(status.rssBytes === undefined ? {} : { memoryMb: Math.round(status.rssBytes / MB) }),
+    ...(status.rssBytes === undefined || status.rssSampledAt === undefined
+      ? {}
+      : { memorySampledSecondsAgo: Math.max(0, Math.floor((now - status.rssSampledAt) / 1000)) }),
+    ...(status.memoryCeilingBytes === undefined ? {} : { memoryCeilingMb: Math.round(status.memoryCeilingBytes / MB) }),
+  }
+}
+
+/** Every sampled server's memory summed (the backend's, other sessions' servers counted, never named); undefined when none was sampled. */
+function totalMemory(
+  all: ReadonlyArray<LspProviderStatus>,
+  own: ReadonlyArray<LspProviderStatus>,
+  now: number,
+): StatusResult['memory'] | undefined {
+  const sampled = all.filter((s) => s.rssBytes !== undefined)
+  if (sampled.length === 0) return undefined
+  const oldest = Math.min(...sampled.map((s) => s.rssSampledAt ?? now))
+  const ceilings = [...new Set(sampled.flatMap((s) => (s.memoryCeilingBytes === undefined ? [] : [s.memoryCeilingBytes])))]
+  return {
+    residentMb: Math.round(sampled.reduce((sum, s) => sum + (s.rssBytes ?? 0), 0) / MB),
+    servers: sampled.length,
+    sessionServers: sampled.filter((s) => own.includes(s)).length,
+    sampledSecondsAgo: Math.max(0, Math.floor((now - oldest) / 1000)),
+    ...(ceilings.length === 1 && ceilings[0] !== undefined ? { perServerCeilingMb: Math.round(ceilings[0] / MB) } : {}),
+  }
+}
+
+/** The total line: what the servers hold, how old the samples are, and the only limit there is (per server). */
+function renderMemory(memory: StatusResult['memory']): string[] {
+  if (memory === undefined) return []
+  const others = memory.servers - memory.sessionServers
+  return [
+    `memory: ${memory.residentMb} MB resident across ${plural(memory.servers, 'running server')}${others === 0 ? '' : ` (${others} serving other sessions)`}, sampled up to ${memory.sampledSecondsAgo}s ago; ${
+      memory.perServerCeilingMb === undefined
+        ? 'no memory ceiling is set'
+        : `each server is restarted above its ${memory.perServerCeilingMb} MB per-server ceiling`
+    }; no budget limits the total`,
   ]
 }
 

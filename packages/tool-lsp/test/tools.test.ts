@@ -400,8 +400,24 @@ describe('code_inlay_hints, code_completions, code_status', () => {
     const outcome = await run(codeStatus, {})
     const result = ok(outcome)
     expect(result.servers).toEqual([
-      expect.objectContaining({ provider: 'toy', rootId: 'toy', state: 'ready', uptimeSeconds: 1, memoryMb: 1, extensions: ['.toy'] }),
+      expect.objectContaining({
+        provider: 'toy',
+        rootId: 'toy',
+        state: 'ready',
+        uptimeSeconds: 1,
+        memoryMb: 1,
+        memoryCeilingMb: 4096,
+        extensions: ['.toy'],
+      }),
     ])
+    expect(result.servers[0].memorySampledSecondsAgo).toBeGreaterThanOrEqual(2)
+    // The total against the only limit there is: the per-server ceiling (no budget for the total).
+    expect(result.memory).toMatchObject({ residentMb: 1, servers: 1, sessionServers: 1, perServerCeilingMb: 4096 })
+    expect(result.memory.sampledSecondsAgo).toBeGreaterThanOrEqual(2)
+    expect(outcome.ok && outcome.text).toMatch(/toy @ toy: ready \(up 1s, 1 MB sampled \ds ago\)/)
+    expect(outcome.ok && outcome.text).toMatch(
+      /memory: 1 MB resident across 1 running server, sampled up to \ds ago; each server is restarted above its 4096 MB per-server ceiling; no budget limits the total/,
+    )
     expect(outcome.summary).toBe('1/1 server ready')
   })
 })

@@ -12,14 +12,31 @@ export interface MemoryBreach {
   readonly reason: string
 }
 
+/** One sample of a watched tree: its resident memory and when it was read. */
+export interface MemorySample {
+  readonly pid: number
+  readonly rssBytes: number
+  /** Milliseconds since the epoch. */
+  readonly sampledAt: number
+}
+
+interface Watched {
+  readonly pid: number
+  /** 0: sampled for status only, never a breach. */
+  ceilingBytes: number
+  over: number
+  sample?: MemorySample
+}
+
 /**
- * Samples the process trees it watches and reports a tree that stays over its ceiling for
- * `breachSamples` consecutive samples. Reports once per watch (the host restarts the server and watches
- * the new process). `check()` samples now; `start()` samples every `intervalMs` without keeping the
- * process alive.
+ * Samples the process trees it watches, for status (each running server's resident memory, RFC 0030) and for the
+ * ceiling: a tree that stays over its ceiling for `breachSamples` consecutive samples is reported once per watch
+ * (the host restarts the server and watches the new process). A tree is sampled as soon as it is watched, then every
+ * `intervalMs` on a timer that runs only while something is watched and never keeps the process alive; `check()`
+ * samples now. Nothing here is on a question's path.
  */
 export class MemoryWatcher {
-  private readonly watched = new Map<string, { pid: number; ceilingBytes: number; over: number; rssBytes?: number }>()
+  private readonly watched = new Map<string, Watched>()
   private timer: NodeJS.Timeout | undefined
   private checking: Promise<MemoryBreach[]> | undefined
 
@@ -28,9 +45,23 @@ export class MemoryWatcher {
     private readonly options: { readonly intervalMs: number; readonly breachSamples: number },
   ) {}
 
+  /**
+   * Watches a process tree under a key (`ceilingBytes` 0: for status only). Watching the same pid again keeps its
+   * samples and sets the ceiling (a server is sampled from its spawn, its ceiling armed once it is up).
+   */
   watch(key: string, pid: number, ceilingBytes: number): void {
-    if (ceilingBytes <= 0) return
-    this.watched.set(key, { pid, ceilingBytes, over: 0 })
+    const existing = this.watched.get(key)
+    const entry: Watched = existing?.pid === pid ? existing : { pid, ceilingBytes: 0, over: 0 }
+    entry.ceilingBytes = Math.max(0, ceilingBytes)
+    this.watched.set(key, entry)
+    // A sample at once (status has a figure without waiting for the interval: at spawn, again once the server is up);
+    // it never counts towards a breach, and never replaces a later one.
+    const asked = Date.now()
+    void readTreeMemory(pid).then((memory) => {
+      if (memory !== undefined && this.watched.get(key) === entry && (entry.sample?.sampledAt ?? 0) <= asked)
+        entry.sample = { pid, rssBytes: memory.rssBytes, sampledAt: Date.now() }
+    })
+    this.start()
   }
 
   unwatch(key: string): void {
@@ -41,9 +72,14 @@ export class MemoryWatcher {
     return this.watched.size
   }
 
+  /** The last sample of a watched tree; undefined before its first sample or once it is no longer watched. */
+  lastSample(key: string): MemorySample | undefined {
+    return this.watched.get(key)?.sample
+  }
+
   /** The last sampled resident memory of a watched tree; undefined before its first sample. */
   lastRss(key: string): number | undefined {
-    return this.watched.get(key)?.rssBytes
+    return this.lastSample(key)?.rssBytes
   }
 
   /** Samples every watched tree once (single-flight); returns the breaches it reported. */
@@ -58,13 +94,15 @@ export class MemoryWatcher {
     const breaches: MemoryBreach[] = []
     for (const [key, entry] of [...this.watched]) {
       const memory = await readTreeMemory(entry.pid)
+      if (this.watched.get(key) !== entry) continue // unwatched or replaced while sampling
       if (memory === undefined) {
         this.watched.delete(key) // exited: the crash path reports it
         continue
       }
-      entry.rssBytes = memory.rssBytes
+      entry.sample = { pid: entry.pid, rssBytes: memory.rssBytes, sampledAt: Date.now() }
+      if (entry.ceilingBytes <= 0) continue
       entry.over = memory.rssBytes > entry.ceilingBytes ? entry.over + 1 : 0
-      if (entry.over >= this.options.breachSamples && this.watched.get(key) === entry) {
+      if (entry.over >= this.options.breachSamples) {
         this.watched.delete(key)
         const mb = (n: number) => `${Math.round(n / MiB)} MiB`
         const breach: MemoryBreach = {
@@ -78,18 +116,24 @@ export class MemoryWatcher {
         this.onBreach(breach)
       }
     }
+    if (this.watched.size === 0) this.pause()
     return breaches
   }
 
-  start(): void {
+  /** Samples every `intervalMs` while something is watched, without keeping the process alive. */
+  private start(): void {
     if (this.timer !== undefined) return
     this.timer = setInterval(() => void this.check(), this.options.intervalMs)
     this.timer.unref()
   }
 
-  stop(): void {
+  private pause(): void {
     clearInterval(this.timer)
     this.timer = undefined
+  }
+
+  stop(): void {
+    this.pause()
     this.watched.clear()
   }
 }

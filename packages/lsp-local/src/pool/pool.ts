@@ -36,7 +36,7 @@ export interface PoolHooks {
 export class ServerPool {
   private readonly slots = new Map<string, ServerSlot>()
   private readonly listeners = new Map<string, Set<(status: LspProviderStatus) => void>>()
-  /** Samples every running server's process tree; a breach restarts that server. */
+  /** Samples every running server's process tree (for status, RFC 0030); a breach of the ceiling restarts that server. */
   private readonly memory: MemoryWatcher
   private readonly slotHooks: SlotHooks
   /** Removes the pool's metric observations (memory per server, documents open per profile). */
@@ -51,9 +51,12 @@ export class ServerPool {
       intervalMs: config.limits.memoryCheckIntervalMs,
       breachSamples: config.limits.memoryBreachSamples,
     })
-    if (config.limits.maxServerMemoryBytes > 0) this.memory.start()
     this.slotHooks = {
       beforeStart: (slot) => this.makeRoom(slot),
+      // Sampled for status from its spawn (a server indexing for minutes is when memory grows); the ceiling armed once it is up.
+      spawned: (slot, pid) => {
+        if (pid !== undefined) this.memory.watch(keyOf(slot.root, slot.profile), pid, 0)
+      },
       started: (slot, pid) => {
         if (pid !== undefined) this.memory.watch(keyOf(slot.root, slot.profile), pid, config.limits.maxServerMemoryBytes)
       },
@@ -67,7 +70,7 @@ export class ServerPool {
     ]
   }
 
-  /** The last sampled RSS of each live server's process tree (sampled only under a memory ceiling), by profile and root hash. */
+  /** The last sampled RSS of each live server's process tree, by profile and root hash. */
   private memoryObservations(): Array<{ value: number; attributes: Attributes }> {
     const observed: Array<{ value: number; attributes: Attributes }> = []
     for (const [key, slot] of this.slots) {
@@ -75,6 +78,16 @@ export class ServerPool {
       if (rss !== undefined) observed.push({ value: rss, attributes: slot.telemetryAttributes() })
     }
     return observed
+  }
+
+  /** A slot's last memory sample (RFC 0030), when it is of the process the slot runs now; and the per-server ceiling. */
+  private withMemory(key: string, slot: ServerSlot, given: LspProviderStatus): LspProviderStatus {
+    const ceiling = this.config.limits.maxServerMemoryBytes
+    const status = ceiling > 0 && slot.pid !== undefined ? { ...given, memoryCeilingBytes: ceiling } : given
+    if (given.rssBytes !== undefined) return status
+    const sample = this.memory.lastSample(key)
+    if (sample === undefined || slot.pid === undefined || sample.pid !== slot.pid) return status
+    return { ...status, rssBytes: sample.rssBytes, rssSampledAt: sample.sampledAt }
   }
 
   /** Documents open in live servers, per profile. */
@@ -196,7 +209,9 @@ export class ServerPool {
   }
 
   statusOf(profile: ServerProfile): LspProviderStatus[] {
-    const statuses = [...this.slots.values()].filter((s) => s.profile.id === profile.id).map((s) => this.withProjects(s, s.statusSync()))
+    const statuses = [...this.slots.entries()]
+      .filter(([, s]) => s.profile.id === profile.id)
+      .map(([key, s]) => this.withMemory(key, s, this.withProjects(s, s.statusSync())))
     if (profile.unavailable !== undefined)
       statuses.push({
         providerId: `local:${profile.id}`,
@@ -209,7 +224,9 @@ export class ServerPool {
   }
 
   async statusWithMemory(): Promise<LspProviderStatus[]> {
-    return Promise.all([...this.slots.values()].map(async (slot) => this.withProjects(slot, await slot.status())))
+    return Promise.all(
+      [...this.slots.entries()].map(async ([key, slot]) => this.withMemory(key, slot, this.withProjects(slot, await slot.status()))),
+    )
   }
 
   private withProjects(slot: ServerSlot, given: LspProviderStatus): LspProviderStatus {

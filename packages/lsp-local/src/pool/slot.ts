@@ -21,7 +21,9 @@ import { SlotTelemetry } from './slot-telemetry.js'
 export interface SlotHooks {
   /** Makes room under maxServers before a start (may stop idle servers; UNAVAILABLE when none can go). */
   beforeStart(slot: ServerSlot): Promise<void>
-  /** A server is up: watch its process tree's memory. */
+  /** A server process was spawned: sample its tree's memory for status. */
+  spawned?(slot: ServerSlot, pid: number | undefined): void
+  /** A server is up: watch its process tree's memory against the ceiling. */
   started(slot: ServerSlot, pid: number | undefined): void
   /** A file under the slot's workspace turned out to resolve outside it when read: forget cached resolutions. */
   escaped?(workspaceRoot: string): void
@@ -198,6 +200,7 @@ export class ServerSlot {
     })
     this.server = server
     this.telemetry.spawned(restart)
+    this.hooks?.spawned?.(this, server.processPid)
     server.on('state', () => this.onStatus(this.statusSync()))
     this.onStatus(this.statusSync())
     try {
@@ -310,9 +313,15 @@ export class ServerSlot {
     return slotStatus({ root, profile, server, unavailable, notice, restarts }, this.features)
   }
 
-  /** Status with the RSS of the server's process tree. */
+  /** The pid of the server process the slot runs now (starting or up); undefined when none runs. */
+  get pid(): number | undefined {
+    const server = this.server
+    return server === undefined || server.state === 'stopped' || server.state === 'crashed' ? undefined : server.processPid
+  }
+
+  /** Status with the RSS of the server's process tree, read now. */
   async status(): Promise<LspProviderStatus> {
     const rss = await this.server?.rssBytes()
-    return { ...this.statusSync(), ...(rss === undefined ? {} : { rssBytes: rss }) }
+    return { ...this.statusSync(), ...(rss === undefined ? {} : { rssBytes: rss, rssSampledAt: Date.now() }) }
   }
 }

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
+import type { DaemonMemory } from '../daemon/daemon-health.js'
 import { health, type Health } from '../daemon/proxy.js'
 import { runtimeDir } from '../daemon/runtime-dir.js'
 import { parseError, UsageError } from './arguments.js'
@@ -134,6 +135,7 @@ export async function runDaemon(args: ReadonlyArray<string>, io: CliIo): Promise
           ? `stale    ${d.key}  nothing answers on its socket (a daemon that did not shut down cleanly; the next start replaces it)`
           : `running  ${d.key}  pid ${d.health.pid}, codeseam ${d.health.version}, ${d.health.sessions ?? 0} session${d.health.sessions === 1 ? '' : 's'}`,
         `         socket ${d.socket}${d.log === undefined ? '' : `\n         log ${d.log}`}`,
+        ...(d.health?.memory === undefined ? [] : [`         memory: ${memoryWords(d.health.memory, Date.now(), true)}`]),
       )
     }
     io.stdout.write(`${lines.join('\n')}\n`)
@@ -183,5 +185,32 @@ export async function daemonLine(io: CliIo): Promise<string> {
   const own = 'this command ran its own language servers'
   if (running.length === 0) return `daemon: none running (${own}; \`codeseam mcp\` starts one its clients share)`
   const sessions = running.reduce((sum, d) => sum + (d.health?.sessions ?? 0), 0)
-  return `daemon: ${running.length} running, ${sessions} session${sessions === 1 ? '' : 's'} (${own}; see \`codeseam daemon status\`)`
+  const memory = running.flatMap((d) => (d.health?.memory === undefined ? [] : [d.health.memory]))
+  return [
+    `daemon: ${running.length} running, ${sessions} session${sessions === 1 ? '' : 's'} (${own}; see \`codeseam daemon status\`)`,
+    ...memory.map((m) => `daemon memory: ${memoryWords(m, Date.now(), false)}`),
+  ].join('\n')
+}
+
+const MB = 1024 * 1024
+
+/**
+ * A daemon's memory in words (RFC 0030): its language servers' last samples summed, how old they are, the only limit
+ * there is (the per-server ceiling; no budget for the total), and the daemon process itself. `each`: every server too.
+ */
+export function memoryWords(memory: DaemonMemory, now: number, each: boolean): string {
+  const mb = (bytes: number) => `${Math.round(bytes / MB)} MB`
+  const own = `the daemon itself ${mb(memory.ownRssBytes)}`
+  if (memory.servers.length === 0) return `no language server running, ${own}`
+  const age = (at: number) => `${Math.max(0, Math.floor((now - at) / 1000))}s ago`
+  const ceiling =
+    memory.perServerCeilingBytes === undefined
+      ? 'no memory ceiling is set'
+      : `each restarted above its ${mb(memory.perServerCeilingBytes)} per-server ceiling`
+  const servers = memory.servers.length === 1 ? '1 running server' : `${memory.servers.length} running servers`
+  const list = each
+    ? `: ${memory.servers.map((s) => `${s.server} (${s.trust}) ${mb(s.rssBytes)} sampled ${age(s.sampledAt)}`).join(', ')}`
+    : ''
+  const sampled = each ? '' : `, sampled up to ${age(memory.oldestSampleAt ?? now)}`
+  return `language servers ${mb(memory.serversRssBytes)} resident across ${servers}${list}${sampled}; ${ceiling}; no budget limits the total; ${own}`
 }

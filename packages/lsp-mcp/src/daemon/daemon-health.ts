@@ -9,6 +9,31 @@ export interface Health {
   readonly pid: number
   /** Open sessions (the health endpoint's count). */
   readonly sessions?: number
+  /** What the daemon and its language servers hold (absent from a daemon older than RFC 0030). */
+  readonly memory?: DaemonMemory
+}
+
+/**
+ * Resident memory of a daemon: its own process, and each running language server's process tree as last sampled
+ * (both trust levels' hosts; no root is named). There is no budget for the total yet: only the per-server ceiling.
+ */
+export interface DaemonMemory {
+  /** The daemon process itself, bytes, read when asked. */
+  readonly ownRssBytes: number
+  /** The running servers' last samples summed, bytes (0 with none sampled). */
+  readonly serversRssBytes: number
+  readonly servers: ReadonlyArray<{
+    readonly trust: string
+    /** The profile, e.g. `typescript`. */
+    readonly server: string
+    readonly rssBytes: number
+    /** When this sample was taken (ms since the epoch). */
+    readonly sampledAt: number
+  }>
+  /** The oldest sample summed (ms since the epoch); absent with none. */
+  readonly oldestSampleAt?: number
+  /** The resident memory one server may hold before it is restarted, bytes; absent when none is set. */
+  readonly perServerCeilingBytes?: number
 }
 
 /** The health of the daemon on a socket; undefined when nothing answers there. */

@@ -6,6 +6,7 @@ import { LspError } from '@codeseam/lsp'
 
 import { serverInfo } from '../server-info.js'
 import { healthPath, mcpPath } from './endpoints.js'
+import type { DaemonMemory } from './daemon-health.js'
 import { readBody, rpcError, sendJson, statusFor } from './http-answers.js'
 import type { HttpGuard } from './http-guard.js'
 import type { DaemonSession, OpenDaemonSession } from './sessions.js'
@@ -19,6 +20,8 @@ export interface HttpRouterDeps {
   readonly sessions: Map<string, DaemonSession>
   readonly openSession: OpenDaemonSession
   readonly ceiling: SessionCeiling
+  /** What the daemon and its language servers hold, for the health endpoint (`codeseam status`, `codeseam daemon status`). */
+  readonly memory: () => DaemonMemory
   /** Whether the daemon is shutting down. */
   readonly isClosing: () => boolean
   readonly log: (line: string) => void
@@ -50,6 +53,7 @@ async function handle(deps: HttpRouterDeps, req: IncomingMessage, res: ServerRes
       key: deps.key,
       pid: process.pid,
       sessions: deps.sessions.size,
+      memory: deps.memory(),
     })
     return
   }

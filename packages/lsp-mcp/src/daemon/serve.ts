@@ -110,7 +110,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     tcpPort: () => tcpPort(listeners),
   })
   const isClosing = shutdown.isClosing
-  const serve = httpRouter({ key, guard, sessions, openSession, ceiling, isClosing, log })
+  const serve = httpRouter({ key, guard, sessions, openSession, ceiling, memory: () => hosts.memory(), isClosing, log })
   const listeners: Listeners = createListeners(socketPath, tcp, serve, (link, first) =>
     acceptLink({ openSession, ceiling, isClosing, log }, link, first),
   )

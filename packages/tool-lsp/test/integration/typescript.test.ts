@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { codeCompletions } from '../../src/completions.js'
 import { codeDiagnostics } from '../../src/diagnostics.js'
@@ -243,6 +243,29 @@ describe('read tools on the native TypeScript 7 server', { timeout: 120_000 }, (
     // References ran before: the server loaded the project model, and status counts it (one tsconfig here).
     expect(ts.projects).toEqual({ loaded: 1, found: 1 })
     expect(outcome.text).toMatch(/typescript @ \S+: (ready|idle|indexing), 1\/1 project /)
+  })
+
+  it("code_status: the running server's resident memory, a sample with its age, and the total against the per-server ceiling", async () => {
+    // Sampled from the server's spawn, off the questions' path (RFC 0030): the figure is there by now, or very soon.
+    const { outcome, ts, result } = await vi.waitFor(
+      async () => {
+        const outcome = await real.call(codeStatus, {})
+        const result = structured(outcome)
+        const ts = result.servers.find((s: any) => s.provider === 'local:typescript' && s.rootId !== undefined)
+        expect(ts?.memoryMb).toBeGreaterThan(10)
+        return { outcome, ts, result }
+      },
+      { timeout: 20_000, interval: 100 },
+    )
+    expect(ts.memorySampledSecondsAgo).toBeGreaterThanOrEqual(0)
+    expect(ts.memoryCeilingMb).toBeGreaterThanOrEqual(512) // the default ceiling: a quarter of RAM, 512 MiB to 4 GiB
+    expect(result.memory.residentMb).toBeGreaterThanOrEqual(ts.memoryMb)
+    expect(result.memory.sessionServers).toBeGreaterThanOrEqual(1)
+    expect(result.memory.perServerCeilingMb).toBe(ts.memoryCeilingMb)
+    expect(outcome.text).toMatch(/typescript @ \S+: \w+, 1\/1 project \(up \d+s, \d+ MB sampled \d+s ago\)/)
+    expect(outcome.text).toMatch(
+      /memory: \d+ MB resident across \d+ running servers?, sampled up to \d+s ago; each server is restarted above its \d+ MB per-server ceiling; no budget limits the total/,
+    )
   })
 
   it('refuses a missing file, a path outside the root, and a language without a server', async () => {

@@ -145,6 +145,8 @@ export function createToyProvider(workspace: MemoryWorkspace, options: ToyOption
         operations: [],
         uptimeMs: 1000,
         rssBytes: 1024 * 1024,
+        rssSampledAt: Date.now() - 2_000,
+        memoryCeilingBytes: 4096 * 1024 * 1024,
       },
     ],
     query: (async (request: LspQueryRequest, signal: AbortSignal): Promise<never> => {
