@@ -32,7 +32,12 @@ export const graphqlSupport: SupportTable = codeSupport({
   references: serverLacks('references'),
   signatureHelp: serverLacks('signature help'),
   ...callHierarchy({ no: 'GraphQL has no calls', inLanguage: false }),
-  ...typeHierarchy(serverLacks('type hierarchy')),
+  // `inLanguage: false` only so that nothing is derived: GraphQL has interfaces, but the derivation (RFC 0010) does not
+  // read its `implements A & B` (measured: supertypes of `type Book implements Item` came back empty, none unresolved).
+  ...typeHierarchy({
+    no: 'graphql-language-service-server has no type hierarchy, and none is derived (the derivation does not read `implements`)',
+    inLanguage: false,
+  }),
   inlayHints: serverLacks('inlay hints'),
   codeActions: serverLacks('code actions'),
   resolveCodeAction: serverLacks('code actions'),
@@ -94,7 +99,7 @@ function hardenGraphql(draft: DraftPlan, context: HardenContext): void {
 
 export const graphqlRecord: LanguageRecord = {
   id: 'graphql',
-  order: 158,
+  order: 172,
   language: 'GraphQL',
   server: `graphql-language-service-cli (npm, ${graphqlServerVersion})`,
   support: graphqlSupport,
