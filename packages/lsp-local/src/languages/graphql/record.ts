@@ -1,8 +1,6 @@
 import { existsSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import { builtInFactsFor } from '@codeseam/lsp'
-
 import { callHierarchy, codeSupport, typeHierarchy, type SupportTable } from '../../profile/profile-operations.js'
 import { installRecipe, installRoot, installedFolders, type ServerPackage } from '../install.js'
 import type { DraftPlan, HardenContext, LanguageRecord, Located } from '../record.js'
@@ -125,7 +123,8 @@ export const graphqlRecord: LanguageRecord = {
   memory: { kind: 'node' },
   environment: { passed: [] },
   projectFiles: graphqlConfigFiles,
-  grammar: [builtInFactsFor('graphql')],
+  // No rename to validate names for; GraphQL reserves no word (`type` or `query` may name a field).
+  grammar: [],
   conformance: {
     language: 'graphql',
     expect: { runs: ['completion', 'definition', 'diagnostics', 'documentSymbols', 'hover', 'workspaceSymbols'] },
