@@ -6,7 +6,7 @@
  * entry codeseam starts it through — the host's agreement rule for workspace-wide answers would also mask it).
  */
 import { createLsp } from '@codeseam/lsp'
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -14,7 +14,7 @@ import { afterAll, afterEach, expect, test } from 'vitest'
 
 import { builtinProfiles, createLocalHost } from '../src/index.js'
 import { graphqlRootSettings } from '../src/languages/graphql/config.js'
-import { graphqlRecord } from '../src/languages/graphql/record.js'
+import { graphqlRecord, serverEntry } from '../src/languages/graphql/record.js'
 import { LeakCheck } from './helpers.js'
 
 const fixture = fileURLToPath(new URL('../../lsp/fixtures/conformance-graphql', import.meta.url))
@@ -65,6 +65,7 @@ test('a root with a graphql-config of its own, or a profile naming a file, keeps
 test('a user profile running the server by its script or its bin takes the record; another script does not', () => {
   const script = '/opt/n/node_modules/graphql-language-service-cli/bin/graphql.js'
   expect(graphqlRecord.recognizes('node', [script, 'server', '-m', 'stream'])).toBe(true)
+  expect(graphqlRecord.recognizes('node', [...serverEntry(script), 'server', '-m', 'stream'])).toBe(true)
   expect(graphqlRecord.recognizes('/usr/local/bin/graphql-lsp', ['server', '-m', 'stream'])).toBe(true)
   expect(graphqlRecord.recognizes('node', ['/opt/other/bin/graphql.js', 'server'])).toBe(false)
 })
@@ -86,3 +87,19 @@ test('the first question after the start, workspace symbols with no document ope
   const result = await lsp.query({ operation: 'workspaceSymbols', root, query: 'Author' })
   expect(result.symbols.map((s) => `${s.name} ${s.location.path}`)).toContain(`Author ${root}/schema.graphql`)
 }, 60_000)
+
+test('untrusted, a profile whose entry script lies in the workspace (not its first operand) is refused', async () => {
+  const root = copyFixture()
+  writeFileSync(`${root}/graphql.js`, "require('node:fs').writeFileSync(__dirname + '/entry.marker', 'ran')\n")
+  const host = await createLocalHost({
+    profiles: [{ id: 'graphql', command: process.execPath, args: [fileURLToPath(import.meta.url), `${root}/graphql.js`, 'server'] }],
+  })
+  const lsp = createLsp()
+  cleanups.push(
+    () => host.dispose(),
+    () => lsp.dispose(),
+  )
+  await host.attach(lsp, [{ root, trust: 'untrusted' }])
+  await expect(lsp.query({ operation: 'documentSymbols', root, path: 'schema.graphql' })).rejects.toMatchObject({ code: 'UNTRUSTED' })
+  expect(existsSync(`${root}/entry.marker`)).toBe(false)
+})

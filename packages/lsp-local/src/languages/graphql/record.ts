@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
+import { isWithin } from '@codeseam/lsp'
+
+import { canonical } from '../../profile/executables.js'
 import { callHierarchy, codeSupport, typeHierarchy, type SupportTable } from '../../profile/profile-operations.js'
 import { installRecipe, installRoot, installedFolders, type ServerPackage } from '../install.js'
 import type { DraftPlan, HardenContext, LanguageRecord, Located } from '../record.js'
@@ -81,12 +84,15 @@ async function locateGraphql(): Promise<Located> {
 /**
  * Untrusted: the server reads codeseam's own graphql-config whatever the workspace or a profile says (`load.filepath`
  * is read instead of searching the root; the editor section, which the server spreads over it, is dropped), and runs
- * with codeseam's arguments only.
+ * with codeseam's arguments only; an entry script inside the workspace is refused.
  */
 function hardenGraphql(draft: DraftPlan, context: HardenContext): void {
   const script = draft.args.find((arg) => nodePath.basename(arg) === 'graphql.js' && nodePath.isAbsolute(arg))
-  if (script === undefined)
-    throw context.refuse('is not started through its command-line entry script, so its graphql-config cannot be chosen')
+  if (script === undefined || isWithin(context.workspaceRoot, canonical(script))) {
+    throw context.refuse(
+      'is not started through its command-line entry script outside the workspace, so its graphql-config cannot be chosen',
+    )
+  }
   draft.args = [...serverEntry(script), ...serverArgs]
   const { [editorSection]: _editor, ...settings } = draft.settings
   draft.settings = { ...settings, [configSection]: ownConfigSection(context.root) }
