@@ -31,6 +31,7 @@ const commands: Readonly<Record<string, string>> = {
   compose: 'pnpm install',
   taplo: 'cargo install taplo-cli --version 0.10.0 --locked --root ~/.cache/codeseam/taplo-0.10.0',
   buf: 'go install github.com/bufbuild/buf/cmd/buf@v1.75.0',
+  graphql: 'npm install --prefix ~/.cache/codeseam/graphql-3.5.0 --no-audit --no-fund -E graphql-language-service-cli@3.5.0',
   'terraform-ls': 'go install github.com/hashicorp/terraform-ls@v0.39.0',
   typeprof: 'apt-get install -y ruby3.1',
   'perl-languageserver': 'apt-get install -y libperl-languageserver-perl',
@@ -45,6 +46,7 @@ const lands: Readonly<Record<string, string>> = {
   taplo: '~/.cache/codeseam/taplo-0.10.0/bin, found there without PATH',
   astro: '~/.cache/codeseam/astro-2.17.3/node_modules/@astrojs/language-server, found there without PATH',
   buf: '$(go env GOPATH)/bin (usually ~/go/bin), found there without PATH',
+  graphql: '~/.cache/codeseam/graphql-3.5.0/node_modules/graphql-language-service-cli, found there without PATH',
   'terraform-ls': '$(go env GOPATH)/bin (usually ~/go/bin), found there without PATH',
 }
 

@@ -9,6 +9,7 @@ import { composeRecord } from './compose/record.js'
 import { cssRecord } from './css/record.js'
 import { dockerfileRecord } from './dockerfile/record.js'
 import { goplsRecord } from './gopls/record.js'
+import { graphqlRecord } from './graphql/record.js'
 import { htmlRecord } from './html/record.js'
 import { jdtlsRecord } from './jdtls/record.js'
 import { jsonRecord } from './json/record.js'
@@ -38,6 +39,7 @@ export const recordsByFolder: ReadonlyArray<LanguageRecord> = [
   cssRecord,
   dockerfileRecord,
   goplsRecord,
+  graphqlRecord,
   htmlRecord,
   jdtlsRecord,
   jsonRecord,

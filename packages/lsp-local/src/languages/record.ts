@@ -249,6 +249,11 @@ export interface LanguageRecord {
     profile: ServerProfile,
   ): Promise<Readonly<Record<string, string>>>
   /**
+   * The settings one root's server is answered with (workspace/configuration), from its plan's (after the trust rule):
+   * asked at every start (graphql: codeseam's own graphql-config, written in its cache, for a root without one).
+   */
+  rootSettings?(root: string, settings: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>
+  /**
    * Outline labels that are not the names people aim at (gopls: `(*DemoStruct).Value`; the Markdown server:
    * `## Setup`), named as they are: without it, the server's labels are the names.
    */

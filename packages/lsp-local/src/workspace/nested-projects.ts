@@ -49,7 +49,8 @@ export async function nestedProjects(root: string, profile: ServerProfile): Prom
 }
 
 /**
- * The server's settings for its nested projects: the search paths appended to `nestedFoldersSetting` for
+ * The server's settings for its root (its record's `rootSettings`: graphql's own graphql-config) and its nested
+ * projects: the search paths appended to `nestedFoldersSetting` for
  * every scope; when there are further workspace folders, the answer to requests that name no scope (pyright's
  * default workspace) also lists the root, every folder and their `src`.
  */
@@ -59,6 +60,7 @@ export function nestedSettings(
   settings: Readonly<Record<string, unknown>>,
   nested: NestedProjects,
 ): { settings: Readonly<Record<string, unknown>>; unscoped?: Readonly<Record<string, unknown>> } {
+  settings = recordFor(profile)?.rootSettings?.(root, settings) ?? settings
   const setting = profile.nestedFoldersSetting
   if (setting === undefined) return { settings }
   const scoped = nested.searchPaths.length === 0 ? settings : withFolderList(settings, setting, nested.searchPaths)

@@ -48,11 +48,14 @@ const repositoryPlan: Plan = {
   ...largePlan,
   hostOptions: {
     limits: { maxServers: 6 },
-    // The languages added since (Java/Kotlin, Svelte, Astro, Terraform, SCSS, Ruby, Perl) have fixtures here too, and
+    // The languages added since (Java/Kotlin, Svelte, Astro, Terraform, SCSS, Ruby, Perl, GraphQL) have fixtures here too, and
     // their servers answer workspace symbols: a fan-out over all of them outgrows any server cap this machine can
     // hold (JDT LS alone is a gigabyte). They are judged by their own conformance runs and corpus oracles; this case
     // keeps the fan-out it was written for.
-    profiles: ['jdtls', 'svelte', 'astro', 'terraform-ls', 'scss', 'typeprof', 'perl-languageserver'].map((id) => ({ id, enabled: false })),
+    profiles: ['jdtls', 'svelte', 'astro', 'terraform-ls', 'scss', 'typeprof', 'perl-languageserver', 'graphql'].map((id) => ({
+      id,
+      enabled: false,
+    })),
   },
 }
 

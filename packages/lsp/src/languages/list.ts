@@ -7,6 +7,7 @@ import { language as css } from './css/language.js'
 import { language as dockercompose } from './dockercompose/language.js'
 import { language as dockerfile } from './dockerfile/language.js'
 import { language as go } from './go/language.js'
+import { language as graphql } from './graphql/language.js'
 import { language as html } from './html/language.js'
 import { language as java } from './java/language.js'
 import { language as json } from './json/language.js'
@@ -35,6 +36,7 @@ export const builtInLanguages: ReadonlyArray<LspLanguage> = [
   dockercompose,
   dockerfile,
   go,
+  graphql,
   html,
   java,
   json,
