@@ -138,6 +138,41 @@ test('the untrusted plan: Gradle off, codeseam’s own Maven settings, its own d
   expect(() => planSpawn(profile, { root: gradle, trust: 'untrusted', env: {} })).toThrow(/Gradle build/)
 })
 
+test('a running untrusted plan is stale when a build file is added, removed or changed, not when a source is', async () => {
+  const profile = (await builtinProfiles()).find((p) => p.id === 'jdtls')
+  if (profile === undefined) throw new Error('no jdtls profile')
+  const root = tempRoot({ 'pom.xml': cleanPom, 'core/src/A.java': 'class A {}\n' })
+  const plan = () => {
+    const { stale } = planSpawn(profile, { root, trust: 'untrusted', env: {} })
+    if (stale === undefined) throw new Error('no stale check')
+    return stale
+  }
+  let stale = plan()
+  expect(stale()).toBe(false)
+  // A source added (its folder's time changes): walked again, nothing to judge again.
+  writeFileSync(nodePath.join(root, 'core/src/B.java'), 'class B {}\n')
+  mkdirSync(nodePath.join(root, 'core/src/deep'))
+  expect(stale()).toBe(false)
+  expect(stale()).toBe(false)
+  // A module's POM added, in a folder made after the plan: seen through the new folder.
+  writeFileSync(nodePath.join(root, 'core/src/deep/pom.xml'), cleanPom)
+  expect(stale()).toBe(true)
+  stale = plan()
+  // `.mvn/extensions.xml`: a new folder in the root, then a file in it.
+  mkdirSync(nodePath.join(root, '.mvn'))
+  expect(stale()).toBe(false)
+  writeFileSync(nodePath.join(root, '.mvn/extensions.xml'), '<extensions/>')
+  expect(stale()).toBe(true)
+  rmSync(nodePath.join(root, '.mvn'), { recursive: true })
+  stale = plan()
+  // The root's POM written in place, and a module's POM removed.
+  writeFileSync(nodePath.join(root, 'pom.xml'), pomWith('<!-- changed -->'))
+  expect(stale()).toBe(true)
+  stale = plan()
+  rmSync(nodePath.join(root, 'core/src/deep/pom.xml'))
+  expect(stale()).toBe(true)
+})
+
 describe('JDT LS on untrusted roots, through the host', async () => {
   const profile = (await builtinProfiles()).find((p) => p.id === 'jdtls')
   const why = profile?.unavailable

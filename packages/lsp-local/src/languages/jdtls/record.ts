@@ -175,13 +175,25 @@ export const jdtlsRecord: LanguageRecord = {
           `${first.risk}; JDT LS would load it while importing the project`,
           'remove it, or mark the root trusted (a trusted root gets the full Maven and Gradle import)',
         )
-      const watched = (files: typeof first.files) => [...files.poms, ...files.gradle, ...files.mavenConfig]
-      const names = watched(first.files).join('|')
-      const seen = statPrint(watched(first.files))
-      // A build file added, removed or changed: judged again, and the server started again on it (or refused).
+      const judged = (files: typeof first.files) => [...files.poms, ...files.gradle, ...files.mavenConfig]
+      const names = judged(first.files).join('|')
+      const read = statPrint(judged(first.files))
+      // A stat of every folder walked and every build file at each question; the tree is walked again only when one
+      // changed (a build file written, or an entry added, removed or renamed in a folder). A build file added,
+      // removed or changed: judged again, and the server started again on it (or refused).
+      let watched = [...first.files.folders, ...judged(first.files)]
+      let seen = statPrint(watched)
       draft.stale = () => {
+        if (statPrint(watched) === seen) return false
         const again = buildFiles(context.root)
-        return watched(again).join('|') !== names || statPrint(watched(again)) !== seen
+        if (again.truncated || judged(again).join('|') !== names) return true
+        const next = [...again.folders, ...judged(again)]
+        const print = statPrint(next)
+        // One stat per path: the build files' part of it (the last ones) against what was judged.
+        if (print.split('|').slice(again.folders.length).join('|') !== read) return true
+        watched = next
+        seen = print
+        return false
       }
       const maven = untrustedMaven()
       const untrusted = {

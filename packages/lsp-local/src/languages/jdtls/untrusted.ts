@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import { configWalkLimit, walkTree } from '../tree-walk.js'
+import { configWalkLimit, isSkippedFolder, walkTree } from '../tree-walk.js'
 
 /*
  * What an import of an untrusted root could run (issue 48). JDT LS imports a Maven project with m2e (Maven 3.9
@@ -35,6 +35,11 @@ export interface BuildFiles {
   readonly mavenConfig: ReadonlyArray<string>
   /** The walk stopped at its folder limit (the root is then refused: nothing unseen is assumed safe). */
   readonly truncated: boolean
+  /**
+   * Every folder walked, the root first: a build file added, removed or renamed (or a `.mvn` folder made) changes
+   * the modification time of the folder it is in, so a stat of these and of the build files tells when to walk again.
+   */
+  readonly folders: ReadonlyArray<string>
 }
 
 /** The root's build files (the untrusted rules' bounded walk: version control, dependencies and build output left out). */
@@ -42,13 +47,15 @@ export function buildFiles(root: string): BuildFiles {
   const poms: string[] = []
   const gradle: string[] = []
   const mavenConfig: string[] = []
+  const folders: string[] = [root]
   const complete = walkTree(root, (entry, path) => {
+    if (entry.isDirectory() && !isSkippedFolder(entry.name)) folders.push(path)
     if (!entry.isFile()) return
     if (entry.name === 'pom.xml') poms.push(path)
     else if (gradleFiles.has(entry.name)) gradle.push(path)
     else if (nodePath.basename(nodePath.dirname(path)) === '.mvn' && mavenConfigFiles.includes(entry.name)) mavenConfig.push(path)
   })
-  return { poms: poms.sort(), gradle: gradle.sort(), mavenConfig: mavenConfig.sort(), truncated: !complete }
+  return { poms: poms.sort(), gradle: gradle.sort(), mavenConfig: mavenConfig.sort(), truncated: !complete, folders }
 }
 
 /** Why importing this root untrusted could run its code, or undefined when its build files name nothing that runs. */
