@@ -9,9 +9,10 @@ import { configWalkLimit, isSkippedFolder, walkTree } from '../tree-walk.js'
  * build scripts). Reading a POM runs nothing by itself, but some of what a POM or `.mvn/` names is loaded as code
  * into the import: build extensions (`<extensions>`, a plugin's `<extensions>true</extensions>`), core extensions
  * (`.mvn/extensions.xml`), m2e lifecycle mappings that execute a plugin on configuration
- * (`lifecycleMappingMetadata`), annotation processors the compiler configuration names, and repositories on the
- * local disk (`file:`), from which any of those could come. An untrusted root whose build files name any of them
- * is refused; Gradle builds are never imported untrusted.
+ * (`lifecycleMappingMetadata`, `<?m2e execute?>` instructions), annotation processors the compiler configuration
+ * names, and repositories on the local disk (`file:`), from which any of those could come. An untrusted root whose
+ * build files name any of them is refused; Gradle builds are never imported untrusted. The mappings a plugin's own
+ * jar carries are outranked by a workspace file (m2e-mappings.ts).
  */
 
 /** What a POM may name that m2e loads as code while importing, each with the words people know it by. */
@@ -19,6 +20,7 @@ const pomCode: ReadonlyArray<readonly [RegExp, string]> = [
   [/<extensions>\s*true\s*<\/extensions>/, 'a plugin with <extensions>true</extensions> (loaded into the import)'],
   [/<extensions>\s*<extension>/, 'build <extensions> (loaded into the import)'],
   [/lifecycleMappingMetadata|lifecycle-mapping/, 'an m2e lifecycle mapping (it can execute a plugin on import)'],
+  [/<\?m2e\s/, 'an m2e processing instruction (`<?m2e execute?>` executes a plugin on import)'],
   [/<annotationProcessorPaths>|<annotationProcessors>|<processor>/, 'annotation processors (code run by the compiler)'],
   [/<url>\s*file:/, 'a repository on the local disk (file: URL)'],
 ]
