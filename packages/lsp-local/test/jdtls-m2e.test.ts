@@ -1,13 +1,14 @@
 // m2e runs a plugin while importing a project when a lifecycle mapping says so, and a plugin's own jar may carry
 // that mapping (issue 48). Untrusted roots get a workspace lifecycle mappings file that maps every plugin goal their
 // POMs name to <ignore/> (it outranks the plugin's jar): judged here from POM text, and measured with a plugin built
-// here whose jar maps its goal to run on configuration and whose mojo writes a marker.
+// here whose jar maps its goal to run on configuration and whose mojo writes a marker. And Maven extensions (core and
+// build), refused for untrusted roots: measured with an extension jar built here that writes a marker when loaded.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, cpSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-import { createLsp } from '@codeseam/lsp'
+import { LspError, createLsp } from '@codeseam/lsp'
 import { afterAll, describe, expect, test } from 'vitest'
 
 import { builtinProfiles, createLocalHost } from '../src/index.js'
@@ -16,7 +17,7 @@ import { readPom, untrustedLifecycleMappings } from '../src/languages/jdtls/m2e-
 import { codeseamCacheDir } from '../src/languages/lookup.js'
 import { planSpawn } from '../src/policy/trust.js'
 import { positionOf } from './helpers.js'
-import { installArtifact, markerPlugin, markerPluginUse, parentPom, waitForFile } from './maven-artifacts.js'
+import { installArtifact, markerExtension, markerPlugin, markerPluginUse, parentPom, waitForFile } from './maven-artifacts.js'
 
 const javaFixture = fileURLToPath(new URL('../../lsp/fixtures/conformance-java', import.meta.url))
 const cleanPom = readFileSync(nodePath.join(javaFixture, 'pom.xml'), 'utf8')
@@ -178,6 +179,92 @@ describe('a plugin whose own jar maps it to run on configuration', async () => {
       } finally {
         rmSync(cached, { recursive: true, force: true })
         rmSync(cachedParent, { recursive: true, force: true })
+      }
+    },
+  )
+})
+
+describe('a Maven extension, core (.mvn/extensions.xml) or build (<build><extensions>)', async () => {
+  const profile = (await builtinProfiles()).find((p) => p.id === 'jdtls')
+  const { jdk } = findJdk()
+  const why = profile?.unavailable ?? (jdk === undefined ? 'no JDK 21+' : undefined)
+  if (why !== undefined && process.env['CI'] !== 'true') {
+    console.log(`SKIPPED the JDT LS extension test: ${why}`)
+    test.skip(`jdtls: ${why}`, () => {})
+    return
+  }
+
+  test(
+    'is loaded (its code runs) while a trusted root is imported; an untrusted root naming it is refused and it never runs',
+    { timeout: 420_000 },
+    async () => {
+      expect(why, 'under CI=true a built-in server that is not installed fails').toBeUndefined()
+      if (jdk === undefined) throw new Error('unreachable')
+      const work = tempRoot({})
+      const marker = nodePath.join(work, 'extension-loaded')
+      const artifactId = `mark-ext-${nodePath
+        .basename(work)
+        .replace(/[^a-z0-9]/gi, '')
+        .toLowerCase()}`
+      const extension = markerExtension(nodePath.join(work, 'build'), jdk.home, marker, artifactId)
+      const repository = nodePath.join(work, 'repository')
+      installArtifact(repository, extension)
+      // In codeseam's own repository too: were the root not refused, the untrusted import would find it there.
+      const cached = installArtifact(codeseamCacheDir(nodePath.join('jdtls-maven-untrusted', 'repository')), extension)
+      const settings = nodePath.join(work, 'settings.xml')
+      writeFileSync(settings, `<settings><localRepository>${repository}</localRepository></settings>\n`)
+      const java = { configuration: { maven: { userSettings: settings } } }
+      const options = { profiles: [{ id: 'jdtls', settings: { java }, initializationOptions: { settings: { java } } }] }
+      const report = 'src/main/java/com/example/conf/Report.java'
+      const coordinates = `<groupId>codeseam.test</groupId><artifactId>${artifactId}</artifactId><version>1.0</version>`
+      const cases = [
+        {
+          files: { '.mvn/extensions.xml': `<extensions><extension>${coordinates}</extension></extensions>\n` },
+          reason: /\.mvn\/extensions\.xml configures Maven/,
+        },
+        {
+          files: { 'pom.xml': pomWith(`<build><extensions><extension>${coordinates}</extension></extensions></build>`) },
+          reason: /pom\.xml names build <extensions>/,
+        },
+      ]
+      const run = async (trust: 'trusted' | 'untrusted', files: Readonly<Record<string, string>>) => {
+        const root = tempRoot({})
+        cpSync(javaFixture, root, { recursive: true })
+        for (const [path, text] of Object.entries(files)) {
+          mkdirSync(nodePath.dirname(nodePath.join(root, path)), { recursive: true })
+          writeFileSync(nodePath.join(root, path), text)
+        }
+        const host = await createLocalHost(options)
+        const lsp = createLsp()
+        try {
+          await host.attach(lsp, [{ root, trust }])
+          const loaded = trust === 'trusted' ? waitForFile(marker, 180_000) : undefined
+          const answer = await lsp.query({ operation: 'documentSymbols', root, path: report }).then(
+            () => undefined,
+            (error: unknown) => error,
+          )
+          if (loaded !== undefined) await loaded
+          return answer
+        } finally {
+          await lsp.dispose()
+          await host.dispose()
+        }
+      }
+      try {
+        for (const { files, reason } of cases) {
+          const refused = await run('untrusted', files)
+          expect(refused).toBeInstanceOf(LspError)
+          expect((refused as LspError).code).toBe('UNTRUSTED')
+          expect((refused as LspError).message).toMatch(reason)
+          expect(existsSync(marker), 'the extension was loaded for an untrusted root').toBe(false)
+          // The same extension, a root the user trusts: Maven loads it while m2e imports the project (so the
+          // untrusted run could fail).
+          expect(await run('trusted', files)).toBeUndefined()
+          expect(existsSync(marker)).toBe(true)
+          rmSync(marker)
+        }
+      } finally {
+        rmSync(cached, { recursive: true, force: true })
       }
     },
   )

@@ -167,6 +167,41 @@ public class MarkMojo extends org.apache.maven.plugin.AbstractMojo {
   return { groupId, artifactId, version: '1.0', jar, pom: pomOf(groupId, artifactId, '1.0', 'maven-plugin') }
 }
 
+/** A jar of the JDT LS product's plugins folder, by name prefix. */
+function productJar(prefix: string): string {
+  const plugins = nodePath.join(jdtlsProduct(), 'plugins')
+  const jar = readdirSync(plugins).find((name) => name.startsWith(prefix) && name.endsWith('.jar'))
+  if (jar === undefined) throw new Error(`no ${prefix}*.jar in ${plugins}`)
+  return nodePath.join(plugins, jar)
+}
+
+/**
+ * A Maven extension (core, in `.mvn/extensions.xml`, or build, in `<build><extensions>`): one Sisu component,
+ * an eager singleton, whose constructor writes the marker; Maven creates it when it loads the jar into its
+ * container. Compiled against the product's own javax.inject and Sisu.
+ */
+export function markerExtension(dir: string, javaHome: string, marker: string, artifactId: string): Artifact {
+  const jar = buildJar(
+    dir,
+    javaHome,
+    {
+      sources: {
+        'markext/MarkExtension.java': `package markext;
+@javax.inject.Named @javax.inject.Singleton @org.eclipse.sisu.EagerSingleton
+public class MarkExtension {
+  public MarkExtension() {
+    ${writeMarker(marker)}
+  }
+}
+`,
+      },
+      resources: { 'META-INF/sisu/javax.inject.Named': 'markext.MarkExtension\n' },
+    },
+    [productJar('jakarta.inject.jakarta.inject-api_'), mavenRuntimeJar('org.eclipse.sisu.inject-')],
+  )
+  return { groupId: 'codeseam.test', artifactId, version: '1.0', jar, pom: pomOf('codeseam.test', artifactId, '1.0') }
+}
+
 /** A parent POM (packaging `pom`) whose `<build>` holds `build`. */
 export function parentPom(artifactId: string, build: string): Artifact {
   const pom = pomOf('codeseam.test', artifactId, '1.0', 'pom').replace('</project>', `<build>${build}</build></project>`)
