@@ -1,8 +1,7 @@
 // JDT LS on untrusted roots (issue 48): what an import could load as code is judged from the build files (unit
 // cases below, each able to fail both ways), a root that names any of it is refused before a server starts, and a
 // clean Maven root is served with nothing written into it but m2e's empty output folders.
-import { execFileSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, watch, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -16,6 +15,7 @@ import { untrustedImportRisk, untrustedMavenSettings } from '../src/languages/jd
 import { codeseamCacheDir } from '../src/languages/lookup.js'
 import { planSpawn } from '../src/policy/trust.js'
 import { LeakCheck, positionOf } from './helpers.js'
+import { installArtifact, markerProcessor, waitForFile } from './maven-artifacts.js'
 
 const javaFixture = fileURLToPath(new URL('../../lsp/fixtures/conformance-java', import.meta.url))
 const cleanPom = readFileSync(nodePath.join(javaFixture, 'pom.xml'), 'utf8')
@@ -70,6 +70,13 @@ describe('what an untrusted import could load is judged from the build files', (
         ),
       },
       /^core\/pom\.xml names an m2e lifecycle mapping/,
+    ],
+    [
+      'an m2e processing instruction',
+      {
+        'pom.xml': pomWith('<build><plugins><plugin><?m2e execute onConfiguration?><artifactId>p</artifactId></plugin></plugins></build>'),
+      },
+      /^pom\.xml names an m2e processing instruction/,
     ],
     [
       'annotation processors',
@@ -136,6 +143,41 @@ test('the untrusted plan: Gradle off, codeseam’s own Maven settings, its own d
   // The refused root never gets a plan.
   const gradle = tempRoot({ 'build.gradle': '' })
   expect(() => planSpawn(profile, { root: gradle, trust: 'untrusted', env: {} })).toThrow(/Gradle build/)
+})
+
+test('a running untrusted plan is stale when a build file is added, removed or changed, not when a source is', async () => {
+  const profile = (await builtinProfiles()).find((p) => p.id === 'jdtls')
+  if (profile === undefined) throw new Error('no jdtls profile')
+  const root = tempRoot({ 'pom.xml': cleanPom, 'core/src/A.java': 'class A {}\n' })
+  const plan = () => {
+    const { stale } = planSpawn(profile, { root, trust: 'untrusted', env: {} })
+    if (stale === undefined) throw new Error('no stale check')
+    return stale
+  }
+  let stale = plan()
+  expect(stale()).toBe(false)
+  // A source added (its folder's time changes): walked again, nothing to judge again.
+  writeFileSync(nodePath.join(root, 'core/src/B.java'), 'class B {}\n')
+  mkdirSync(nodePath.join(root, 'core/src/deep'))
+  expect(stale()).toBe(false)
+  expect(stale()).toBe(false)
+  // A module's POM added, in a folder made after the plan: seen through the new folder.
+  writeFileSync(nodePath.join(root, 'core/src/deep/pom.xml'), cleanPom)
+  expect(stale()).toBe(true)
+  stale = plan()
+  // `.mvn/extensions.xml`: a new folder in the root, then a file in it.
+  mkdirSync(nodePath.join(root, '.mvn'))
+  expect(stale()).toBe(false)
+  writeFileSync(nodePath.join(root, '.mvn/extensions.xml'), '<extensions/>')
+  expect(stale()).toBe(true)
+  rmSync(nodePath.join(root, '.mvn'), { recursive: true })
+  stale = plan()
+  // The root's POM written in place, and a module's POM removed.
+  writeFileSync(nodePath.join(root, 'pom.xml'), pomWith('<!-- changed -->'))
+  expect(stale()).toBe(true)
+  stale = plan()
+  rmSync(nodePath.join(root, 'core/src/deep/pom.xml'))
+  expect(stale()).toBe(true)
 })
 
 describe('JDT LS on untrusted roots, through the host', async () => {
@@ -213,55 +255,6 @@ describe('JDT LS on untrusted roots, through the host', async () => {
   )
 })
 
-/**
- * A dependency that carries an annotation processor (as many on Maven Central do): the JDT builder discovers and runs
- * it. The processor is compiled here, with a marker path of its own, and put in a Maven repository.
- */
-function markerProcessor(dir: string, javaHome: string, marker: string): { jar: string; pom: string } {
-  const source = nodePath.join(dir, 'src', 'mark', 'Marker.java')
-  mkdirSync(nodePath.dirname(source), { recursive: true })
-  writeFileSync(
-    source,
-    `package mark;
-import java.util.Set;
-import javax.annotation.processing.*;
-import javax.lang.model.SourceVersion;
-import javax.lang.model.element.TypeElement;
-@SupportedAnnotationTypes("*")
-public class Marker extends AbstractProcessor {
-  @Override public synchronized void init(ProcessingEnvironment env) {
-    super.init(env);
-    try { java.nio.file.Files.writeString(java.nio.file.Path.of(${JSON.stringify(marker)}), "ran"); } catch (Exception e) {}
-  }
-  @Override public SourceVersion getSupportedSourceVersion() { return SourceVersion.latestSupported(); }
-  @Override public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) { return false; }
-}
-`,
-  )
-  const classes = nodePath.join(dir, 'classes')
-  mkdirSync(nodePath.join(classes, 'META-INF', 'services'), { recursive: true })
-  writeFileSync(nodePath.join(classes, 'META-INF', 'services', 'javax.annotation.processing.Processor'), 'mark.Marker\n')
-  execFileSync(nodePath.join(javaHome, 'bin', 'javac'), ['--release', '17', '-d', classes, source])
-  const jar = nodePath.join(dir, 'marker.jar')
-  execFileSync(nodePath.join(javaHome, 'bin', 'jar'), ['cf', jar, '-C', classes, '.'])
-  return {
-    jar,
-    pom: '<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion><groupId>codeseam.test</groupId><artifactId>marker</artifactId><version>1.0</version></project>\n',
-  }
-}
-
-/** Puts the marker artifact into a Maven repository folder; returns its folder (to remove). */
-function install(repository: string, artifact: { jar: string; pom: string }, artifactId: string): string {
-  const folder = nodePath.join(repository, 'codeseam', 'test', artifactId, '1.0')
-  mkdirSync(folder, { recursive: true })
-  cpSync(artifact.jar, nodePath.join(folder, `${artifactId}-1.0.jar`))
-  writeFileSync(
-    nodePath.join(folder, `${artifactId}-1.0.pom`),
-    artifact.pom.replace('<artifactId>marker</artifactId>', `<artifactId>${artifactId}</artifactId>`),
-  )
-  return folder
-}
-
 describe('an annotation processor a dependency carries', async () => {
   const profile = (await builtinProfiles()).find((p) => p.id === 'jdtls')
   const { jdk } = findJdk()
@@ -283,12 +276,12 @@ describe('an annotation processor a dependency carries', async () => {
         .basename(work)
         .replace(/[^a-z0-9]/gi, '')
         .toLowerCase()}`
-      const artifact = markerProcessor(nodePath.join(work, 'build'), jdk?.home ?? '', marker)
+      const artifact = markerProcessor(nodePath.join(work, 'build'), jdk?.home ?? '', marker, artifactId)
       // Where each trust level's import resolves it from: a repository of the test's own for the trusted root (a
       // user's settings), codeseam's own repository for the untrusted one.
       const repository = nodePath.join(work, 'repository')
-      install(repository, artifact, artifactId)
-      const cached = install(codeseamCacheDir(nodePath.join('jdtls-maven-untrusted', 'repository')), artifact, artifactId)
+      installArtifact(repository, artifact)
+      const cached = installArtifact(codeseamCacheDir(nodePath.join('jdtls-maven-untrusted', 'repository')), artifact)
       const settings = nodePath.join(work, 'settings.xml')
       writeFileSync(settings, `<settings><localRepository>${repository}</localRepository></settings>\n`)
       const java = { autobuild: { enabled: true }, configuration: { maven: { userSettings: settings } } }
@@ -337,22 +330,3 @@ describe('an annotation processor a dependency carries', async () => {
     },
   )
 })
-
-/** Resolves when `path` exists (watching its folder), rejects after `timeoutMs`. */
-function waitForFile(path: string, timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const watcher = watch(nodePath.dirname(path), () => {
-      if (existsSync(path)) done()
-    })
-    const timer = setTimeout(() => {
-      watcher.close()
-      reject(new Error(`${path} did not appear within ${timeoutMs} ms`))
-    }, timeoutMs)
-    const done = () => {
-      clearTimeout(timer)
-      watcher.close()
-      resolve()
-    }
-    if (existsSync(path)) done()
-  })
-}

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import { configWalkLimit, walkTree } from '../tree-walk.js'
+import { configWalkLimit, isSkippedFolder, walkTree } from '../tree-walk.js'
 
 /*
  * What an import of an untrusted root could run (issue 48). JDT LS imports a Maven project with m2e (Maven 3.9
@@ -9,9 +9,10 @@ import { configWalkLimit, walkTree } from '../tree-walk.js'
  * build scripts). Reading a POM runs nothing by itself, but some of what a POM or `.mvn/` names is loaded as code
  * into the import: build extensions (`<extensions>`, a plugin's `<extensions>true</extensions>`), core extensions
  * (`.mvn/extensions.xml`), m2e lifecycle mappings that execute a plugin on configuration
- * (`lifecycleMappingMetadata`), annotation processors the compiler configuration names, and repositories on the
- * local disk (`file:`), from which any of those could come. An untrusted root whose build files name any of them
- * is refused; Gradle builds are never imported untrusted.
+ * (`lifecycleMappingMetadata`, `<?m2e execute?>` instructions), annotation processors the compiler configuration
+ * names, and repositories on the local disk (`file:`), from which any of those could come. An untrusted root whose
+ * build files name any of them is refused; Gradle builds are never imported untrusted. The mappings a plugin's own
+ * jar carries are outranked by a workspace file (m2e-mappings.ts).
  */
 
 /** What a POM may name that m2e loads as code while importing, each with the words people know it by. */
@@ -19,6 +20,7 @@ const pomCode: ReadonlyArray<readonly [RegExp, string]> = [
   [/<extensions>\s*true\s*<\/extensions>/, 'a plugin with <extensions>true</extensions> (loaded into the import)'],
   [/<extensions>\s*<extension>/, 'build <extensions> (loaded into the import)'],
   [/lifecycleMappingMetadata|lifecycle-mapping/, 'an m2e lifecycle mapping (it can execute a plugin on import)'],
+  [/<\?m2e\s/, 'an m2e processing instruction (`<?m2e execute?>` executes a plugin on import)'],
   [/<annotationProcessorPaths>|<annotationProcessors>|<processor>/, 'annotation processors (code run by the compiler)'],
   [/<url>\s*file:/, 'a repository on the local disk (file: URL)'],
 ]
@@ -35,6 +37,11 @@ export interface BuildFiles {
   readonly mavenConfig: ReadonlyArray<string>
   /** The walk stopped at its folder limit (the root is then refused: nothing unseen is assumed safe). */
   readonly truncated: boolean
+  /**
+   * Every folder walked, the root first: a build file added, removed or renamed (or a `.mvn` folder made) changes
+   * the modification time of the folder it is in, so a stat of these and of the build files tells when to walk again.
+   */
+  readonly folders: ReadonlyArray<string>
 }
 
 /** The root's build files (the untrusted rules' bounded walk: version control, dependencies and build output left out). */
@@ -42,13 +49,15 @@ export function buildFiles(root: string): BuildFiles {
   const poms: string[] = []
   const gradle: string[] = []
   const mavenConfig: string[] = []
+  const folders: string[] = [root]
   const complete = walkTree(root, (entry, path) => {
+    if (entry.isDirectory() && !isSkippedFolder(entry.name)) folders.push(path)
     if (!entry.isFile()) return
     if (entry.name === 'pom.xml') poms.push(path)
     else if (gradleFiles.has(entry.name)) gradle.push(path)
     else if (nodePath.basename(nodePath.dirname(path)) === '.mvn' && mavenConfigFiles.includes(entry.name)) mavenConfig.push(path)
   })
-  return { poms: poms.sort(), gradle: gradle.sort(), mavenConfig: mavenConfig.sort(), truncated: !complete }
+  return { poms: poms.sort(), gradle: gradle.sort(), mavenConfig: mavenConfig.sort(), truncated: !complete, folders }
 }
 
 /** Why importing this root untrusted could run its code, or undefined when its build files name nothing that runs. */

@@ -1,0 +1,153 @@
+import { readFileSync } from 'node:fs'
+import * as nodePath from 'node:path'
+
+/*
+ * The plugins an untrusted import must not run. m2e executes a plugin during the import (on configuration) when a
+ * lifecycle mapping says `<execute><runOnConfiguration>true`, and a plugin's own jar may carry such a mapping
+ * (`META-INF/m2e/lifecycle-mapping-metadata.xml`): any plugin on Maven Central a POM names could run that way.
+ * m2e takes, for each plugin execution, the first mapping in this order (LifecycleMappingFactory
+ * `getProjectMetadataSourcesMap` / `asList`): the POM and its parents (`lifecycle-mapping` configuration and
+ * `<?m2e …?>` instructions), the workspace's lifecycle mappings file (JDT LS:
+ * `java.configuration.maven.lifecycleMappings`), the installed bundles' mappings, the plugins' own jars, m2e's
+ * defaults. So a workspace file that maps a plugin's goals to `<ignore/>` outranks the plugin's jar. Its filters
+ * cannot be wildcards (`PluginExecutionFilter.match`: groupId and artifactId equal, the goal in the list), so every
+ * plugin and goal the root's POMs name is listed, except what Java source folders need: maven-compiler-plugin
+ * (m2e's Java configurator) and build-helper-maven-plugin's `add-source` / `add-test-source` (they add a folder
+ * to the model and nothing else). What the root cannot show stays open: a parent POM from Maven Central can bind
+ * plugin goals the root never names, and its own `lifecycle-mapping` or `<?m2e?>` instructions outrank this file.
+ */
+
+/** Plugin goals left to their own mapping: the Java configurator and the source folders (`group:artifact:goal`). */
+const needed = new Set([
+  'org.apache.maven.plugins:maven-compiler-plugin:compile',
+  'org.apache.maven.plugins:maven-compiler-plugin:testCompile',
+  'org.codehaus.mojo:build-helper-maven-plugin:add-source',
+  'org.codehaus.mojo:build-helper-maven-plugin:add-test-source',
+])
+
+/** A plugin a POM names, and the goals its executions name. */
+export interface NamedPlugin {
+  readonly groupId: string
+  readonly artifactId: string
+  readonly goals: ReadonlyArray<string>
+}
+
+interface PomReading {
+  readonly plugins: NamedPlugin[]
+  readonly properties: Map<string, string>
+}
+
+/** The `<plugin>` elements of a POM (under any `<plugins>`) with their goals, and its properties; tags only, no schema. */
+export function readPom(text: string): PomReading {
+  const withoutComments = text.replace(/<!--[\s\S]*?-->/g, '').replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, '')
+  const stack: string[] = []
+  const plugins: NamedPlugin[] = []
+  const properties = new Map<string, string>()
+  const open: Array<{ depth: number; groupId?: string; artifactId?: string; goals: string[] }> = []
+  let text_ = ''
+  for (const match of withoutComments.matchAll(/<(\/?)([\w.:-]+)[^>]*?(\/?)>|([^<]+)/g)) {
+    const [, closing, name, selfClosing, content] = match
+    if (content !== undefined) {
+      text_ += content
+      continue
+    }
+    if (name === undefined || selfClosing === '/') continue
+    if (closing !== '/') {
+      stack.push(name)
+      text_ = ''
+      if (name === 'plugin' && stack.at(-2) === 'plugins') open.push({ depth: stack.length, goals: [] })
+      continue
+    }
+    const value = text_.trim()
+    const plugin = open.at(-1)
+    const within = plugin === undefined ? [] : stack.slice(plugin.depth)
+    if (plugin !== undefined && within.length === 1 && (name === 'groupId' || name === 'artifactId')) plugin[name] = value
+    else if (plugin !== undefined && within.join('/') === 'executions/execution/goals/goal') plugin.goals.push(value)
+    else if (stack.length === 3 && stack[1] === 'properties') properties.set(name, value)
+    else if (stack.length === 2 && (name === 'groupId' || name === 'artifactId' || name === 'version'))
+      properties.set(`project.${name}`, value)
+    else if (stack.length === 3 && stack[1] === 'parent' && name === 'groupId' && !properties.has('project.groupId'))
+      properties.set('project.groupId', value)
+    if (name === 'plugin' && plugin?.depth === stack.length) {
+      open.pop()
+      if (plugin.artifactId !== undefined)
+        plugins.push({ groupId: plugin.groupId ?? 'org.apache.maven.plugins', artifactId: plugin.artifactId, goals: plugin.goals })
+    }
+    stack.pop()
+    text_ = ''
+  }
+  return { plugins, properties }
+}
+
+/** `${name}` replaced from the properties; undefined when one is not known. */
+function resolve(value: string, properties: ReadonlyMap<string, string>): string | undefined {
+  let unknown = false
+  const resolved = value.replace(/\$\{([^}]*)\}/g, (_, name: string) => {
+    const found = properties.get(name.replace(/^pom\./, 'project.'))
+    if (found === undefined || found.includes('${')) unknown = true
+    return found ?? ''
+  })
+  return unknown ? undefined : resolved
+}
+
+const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+
+/**
+ * The workspace lifecycle mappings for an untrusted root: every goal of every plugin its POMs name mapped to
+ * `<ignore/>` (but {@link needed}); `refused` when a POM names a plugin or goal by a property it does not define.
+ */
+export function untrustedLifecycleMappings(
+  root: string,
+  poms: ReadonlyArray<string>,
+): { readonly xml: string; readonly refused?: string; readonly ignored: ReadonlyArray<string> } {
+  const readings = poms.flatMap((pom) => {
+    try {
+      return [{ pom, reading: readPom(readFileSync(pom, 'utf8')) }]
+    } catch {
+      return []
+    }
+  })
+  const shared = new Map<string, string>()
+  for (const { reading } of readings) for (const [key, value] of reading.properties) if (!key.startsWith('project.')) shared.set(key, value)
+  const goals = new Map<string, Set<string>>()
+  for (const { pom, reading } of readings) {
+    const properties = new Map([...shared, ...reading.properties])
+    for (const plugin of reading.plugins) {
+      const coordinates = [plugin.groupId, plugin.artifactId, ...plugin.goals].map((value) => [value, resolve(value, properties)] as const)
+      const unresolved = coordinates.find(([, resolved]) => resolved === undefined || resolved === '')
+      if (unresolved !== undefined)
+        return {
+          xml: '',
+          ignored: [],
+          refused: `${nodePath.relative(root, pom)} names a plugin by a property codeseam cannot resolve (${unresolved[0]}), so its m2e mapping cannot be turned off`,
+        }
+      const [groupId, artifactId, ...named] = coordinates.map(([, resolved]) => resolved as string)
+      const key = `${groupId}:${artifactId}`
+      const set = goals.get(key) ?? new Set<string>()
+      for (const goal of named) if (!needed.has(`${key}:${goal}`)) set.add(goal)
+      goals.set(key, set)
+    }
+  }
+  const entries = [...goals].filter(([, set]) => set.size > 0).sort(([a], [b]) => a.localeCompare(b))
+  const executions = entries.map(([key, set]) => {
+    const [groupId, artifactId] = key.split(':') as [string, string]
+    const list = [...set]
+      .sort()
+      .map((goal) => `<goal>${escape(goal)}</goal>`)
+      .join('')
+    return `    <pluginExecution>
+      <pluginExecutionFilter><groupId>${escape(groupId)}</groupId><artifactId>${escape(artifactId)}</artifactId><versionRange>(,)</versionRange><goals>${list}</goals></pluginExecutionFilter>
+      <action><ignore/></action>
+    </pluginExecution>`
+  })
+  const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<!-- Written by codeseam for an untrusted root: m2e runs none of these plugin executions while importing it (this file
+     outranks the mappings a plugin's own jar carries). -->
+<lifecycleMappingMetadata>
+  <pluginExecutions>
+${executions.join('\n')}
+  </pluginExecutions>
+</lifecycleMappingMetadata>
+`
+  return { xml, ignored: entries.flatMap(([key, set]) => [...set].sort().map((goal) => `${key}:${goal}`)) }
+}
