@@ -4,9 +4,12 @@ import * as nodePath from 'node:path'
 
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 
+import type { LanguageHosts } from '../src/daemon/language-hosts.js'
 import { daemonKey, ensurePrivateDir, runtimeDir, socketPathFor } from '../src/daemon/runtime-dir.js'
+import type { DaemonSession } from '../src/daemon/sessions.js'
+import { daemonShutdown } from '../src/daemon/shutdown.js'
 import { checkCeiling, sessionParamsFrom, sessionQuery } from '../src/daemon/session-params.js'
 import { createMcpShell } from '../src/mcp-shell.js'
 import { initializeAnswer } from '../src/shell-answers.js'
@@ -162,4 +165,36 @@ describe('the answer to initialize', () => {
       await shell.close()
     },
   )
+})
+
+describe('the idle exit', () => {
+  // Fake timers: the idle period passes without waiting for it. A session that takes longer to open than the idle
+  // period (a loaded machine: its host and roots attach) is not cut off by the timer armed before it came.
+  it('waits for a session being opened, and arms again once it closed', async () => {
+    vi.useFakeTimers()
+    try {
+      const sessions = new Map<string, DaemonSession>()
+      let disposed = 0
+      const hosts = { disposeAll: async () => void disposed++ } as unknown as LanguageHosts
+      const shutdown = daemonShutdown({ sessions, hosts, idleMs: 1_000 })
+      shutdown.armIdle()
+      let finishOpening: () => void = () => {}
+      const opened = shutdown.opening(() => new Promise<void>((resolve) => (finishOpening = resolve)))
+      await vi.advanceTimersByTimeAsync(5_000)
+      expect(shutdown.isClosing()).toBe(false)
+      sessions.set('s', {} as DaemonSession)
+      finishOpening()
+      await opened
+      await vi.advanceTimersByTimeAsync(5_000)
+      expect(shutdown.isClosing()).toBe(false)
+      sessions.delete('s')
+      shutdown.armIdle()
+      await vi.advanceTimersByTimeAsync(1_000)
+      expect(shutdown.isClosing()).toBe(true)
+      expect(await shutdown.closed).toMatch(/^no session for 1 s/)
+      expect(disposed).toBe(1)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
 })

@@ -95,6 +95,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     ...(options.defaultRoots === undefined ? {} : { defaultRoots: options.defaultRoots }),
     sessions,
     armIdle: shutdown.armIdle,
+    opening: (work) => shutdown.opening(work),
     log,
   })
 

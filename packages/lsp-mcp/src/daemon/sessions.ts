@@ -36,6 +36,8 @@ export interface SessionDeps {
   readonly sessions: Map<string, DaemonSession>
   /** Called when the session count may have changed. */
   readonly armIdle: () => void
+  /** Runs a session's opening (the idle exit waits for it). */
+  readonly opening: <T>(work: () => Promise<T>) => Promise<T>
   readonly log: (line: string) => void
 }
 
@@ -47,7 +49,8 @@ export function sessionOpener(deps: SessionDeps): OpenDaemonSession {
   const { sessions, log, armIdle, ceiling } = deps
   const fallbackRoots = (params: SessionParams): ReadonlyArray<string> =>
     params.cwd !== undefined ? [params.cwd] : (deps.defaultRoots ?? ceiling.roots ?? [])
-  return async (params, link) => {
+  return (params, link) => deps.opening(() => open(params, link))
+  async function open(params: SessionParams, link: Socket | undefined): Promise<DaemonSession> {
     checkCeiling(params, ceiling)
     const readOnly = params.edits === 'read-only'
     const listed = selectFromManifest(deps.manifest, { readOnly, disable: params.disable }).map((entry) => entry.mcp)

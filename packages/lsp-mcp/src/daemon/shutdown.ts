@@ -29,6 +29,11 @@ export interface Shutdown {
   isClosing(): boolean
   /** (Re)arms the idle exit: called whenever the session count may have changed. */
   armIdle(): void
+  /**
+   * Runs the opening of a session: no idle exit while one opens (a relay that connected to the daemon it started
+   * is not left to the idle timer while its session is created, however slow the machine).
+   */
+  opening<T>(work: () => Promise<T>): Promise<T>
   /** Records what close stops, once the daemon listens. */
   serving(serving: Serving): void
   /** Shuts the daemon down; idempotent. */
@@ -39,6 +44,7 @@ export function daemonShutdown(deps: ShutdownDeps): Shutdown {
   const { sessions, idleMs } = deps
   let closing: Promise<string> | undefined
   let idleTimer: NodeJS.Timeout | undefined
+  let openingSessions = 0
   let served: Serving | undefined
   let resolveClosed: (reason: string) => void = () => {}
   const closed = new Promise<string>((resolve) => (resolveClosed = resolve))
@@ -64,8 +70,19 @@ export function daemonShutdown(deps: ShutdownDeps): Shutdown {
     armIdle() {
       if (idleTimer !== undefined) clearTimeout(idleTimer)
       idleTimer = undefined
-      if (idleMs > 0 && sessions.size === 0 && closing === undefined) {
+      if (idleMs > 0 && sessions.size === 0 && openingSessions === 0 && closing === undefined) {
         idleTimer = setTimeout(() => void close(`no session for ${Math.round(idleMs / 1000)} s`), idleMs)
+      }
+    },
+    async opening(work) {
+      openingSessions++
+      if (idleTimer !== undefined) clearTimeout(idleTimer)
+      idleTimer = undefined
+      try {
+        return await work()
+      } finally {
+        openingSessions--
+        this.armIdle()
       }
     },
     serving(serving) {
