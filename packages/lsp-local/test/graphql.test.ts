@@ -10,23 +10,15 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, wr
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, afterEach, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 
 import { builtinProfiles, createLocalHost } from '../src/index.js'
 import { graphqlRootSettings } from '../src/languages/graphql/config.js'
 import { graphqlRecord, serverEntry } from '../src/languages/graphql/record.js'
-import { LeakCheck } from './helpers.js'
+import { cleanupsAfterEach } from './support/cleanups.js'
 
 const fixture = fileURLToPath(new URL('../../lsp/fixtures/conformance-graphql', import.meta.url))
-const leaks = new LeakCheck()
-const cleanups: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  await leaks.record()
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-afterAll(async () => {
-  expect(await leaks.survivors(), 'server processes still alive after dispose').toEqual([])
-})
+const cleanups = cleanupsAfterEach()
 
 /** A copy of the GraphQL conformance fixture in a fresh temp folder (canonical path). */
 function copyFixture(): string {

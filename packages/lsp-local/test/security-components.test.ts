@@ -5,22 +5,14 @@
  * trusted root the same workspace's code does run (so each attack is real).
  */
 import { LspError, createLsp } from '@codeseam/lsp'
-import { afterAll, afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 
 import { builtinProfiles, createLocalHost, type TrustLevel } from '../src/index.js'
-import { LeakCheck, positionOf } from './helpers.js'
+import { positionOf } from './helpers.js'
+import { cleanupsAfterEach } from './support/cleanups.js'
 import { prepareAttack, waitForFile } from './fixtures/untrusted/prepare.js'
 
-const leaks = new LeakCheck()
-const cleanups: Array<() => Promise<void> | void> = []
-
-afterEach(async () => {
-  await leaks.record()
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-afterAll(async () => {
-  expect(await leaks.survivors(), 'server processes still alive after dispose').toEqual([])
-})
+const cleanups = cleanupsAfterEach()
 
 async function attach(name: 'svelte' | 'astro', trust: TrustLevel) {
   const attack = prepareAttack(name)

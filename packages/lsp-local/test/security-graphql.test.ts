@@ -5,24 +5,15 @@
  * server's `graphql-config` section with its own config (JSON in codeseam's cache: the root's GraphQL files), whatever
  * a user profile says; a trusted root uses the workspace's own, and its scripts run (the attack is real).
  */
-import { createLsp } from '@codeseam/lsp'
 import { existsSync, writeFileSync } from 'node:fs'
-import { afterAll, afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 
-import { builtinProfiles, createLocalHost, type TrustLevel } from '../src/index.js'
-import { LeakCheck, positionOf } from './helpers.js'
-import { prepareAttack, waitForFile } from './fixtures/untrusted/prepare.js'
+import { positionOf } from './helpers.js'
+import { waitForFile } from './fixtures/untrusted/prepare.js'
+import { attackSessions, type AttackSession } from './support/attack-session.js'
 
-const leaks = new LeakCheck()
-const cleanups: Array<() => Promise<void> | void> = []
-
-afterEach(async () => {
-  await leaks.record()
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-afterAll(async () => {
-  expect(await leaks.survivors(), 'server processes still alive after dispose').toEqual([])
-})
+const sessions = await attackSessions('graphql', 'graphql')
+const missing = sessions.missing
 
 /** A graphql.config.js: a script graphql-config imports (jiti) when it finds it, before any `.graphqlrc.yml`. */
 const scriptConfig = [
@@ -34,27 +25,16 @@ const scriptConfig = [
 /** A careless user profile: its settings hand the server the workspace's own config, under both sections it reads. */
 const carelessProfile = (root: string) => {
   const load = { filepath: `${root}/.graphqlrc.yml`, rootDir: root }
-  return { id: 'graphql', settings: { 'graphql-config': { load }, 'vscode-graphql': { load } } }
+  return { settings: { 'graphql-config': { load }, 'vscode-graphql': { load } } }
 }
 
-async function attach(trust: TrustLevel, options: { scriptConfig?: boolean; careless?: boolean } = {}) {
-  const attack = prepareAttack('graphql')
-  if (options.scriptConfig === true) writeFileSync(`${attack.root}/graphql.config.js`, scriptConfig)
-  const host = await createLocalHost(options.careless === true ? { profiles: [carelessProfile(attack.root)] } : {})
-  const lsp = createLsp()
-  cleanups.push(
-    attack.remove,
-    () => host.dispose(),
-    () => lsp.dispose(),
-  )
-  await host.attach(lsp, [{ root: attack.root, trust }])
-  return { ...attack, lsp }
-}
-
-const missing = (await builtinProfiles()).find((p) => p.id === 'graphql')?.unavailable
+const attach = (trust: 'trusted' | 'untrusted', options: { scriptConfig?: boolean; careless?: boolean } = {}) =>
+  sessions.attach(trust, options.careless === true ? carelessProfile : undefined, (root) => {
+    if (options.scriptConfig === true) writeFileSync(`${root}/graphql.config.js`, scriptConfig)
+  })
 
 /** Hover on the query's `title`: answered from the schema, which the server loads (and a code schema runs) for it. */
-async function titleHover(w: Awaited<ReturnType<typeof attach>>): Promise<string | undefined> {
+async function titleHover(w: AttackSession): Promise<string | undefined> {
   const result = await w.lsp.query({
     operation: 'hover',
     root: w.root,

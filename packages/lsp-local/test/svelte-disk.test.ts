@@ -7,23 +7,15 @@ import * as nodePath from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import { createLsp, type LspDocumentSymbol } from '@codeseam/lsp'
-import { afterAll, afterEach, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 
 import { builtinProfiles, createLocalHost } from '../src/index.js'
-import { LeakCheck, positionOf } from './helpers.js'
+import { positionOf } from './helpers.js'
+import { cleanupsAfterEach } from './support/cleanups.js'
 
 const fixture = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), '../../lsp/fixtures/conformance-svelte')
 const missing = (await builtinProfiles()).find((p) => p.id === 'svelte')?.unavailable
-const leaks = new LeakCheck()
-const cleanups: Array<() => Promise<void> | void> = []
-
-afterEach(async () => {
-  await leaks.record()
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-afterAll(async () => {
-  expect(await leaks.survivors(), 'server processes still alive after dispose').toEqual([])
-})
+const cleanups = cleanupsAfterEach()
 
 async function workspace() {
   const root = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-svelte-disk-')))

@@ -3,10 +3,9 @@
  * trust level, optionally with a careless user profile, cleaned up after each test, with every server gone at the end.
  */
 import { LspError, createLsp, type LspService } from '@codeseam/lsp'
-import { afterAll, afterEach, expect } from 'vitest'
-
 import { builtinProfiles, createLocalHost, type ServerProfile, type TrustLevel } from '../../src/index.js'
-import { LeakCheck, positionOf } from '../helpers.js'
+import { positionOf } from '../helpers.js'
+import { cleanupsAfterEach } from './cleanups.js'
 import { prepareAttack, type AttackWorkspace } from '../fixtures/untrusted/prepare.js'
 
 export interface AttackSession {
@@ -17,21 +16,23 @@ export interface AttackSession {
 
 /** Registers the suite's cleanup hooks; returns how to attach the workspace and why the server is missing, if it is. */
 export async function attackSessions(workspace: AttackWorkspace, profileId: string) {
-  const leaks = new LeakCheck()
-  const cleanups: Array<() => Promise<void> | void> = []
-  afterEach(async () => {
-    await leaks.record()
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-  })
-  afterAll(async () => {
-    expect(await leaks.survivors(), 'server processes still alive after dispose').toEqual([])
-  })
+  const cleanups = cleanupsAfterEach()
   const missing = (await builtinProfiles()).find((p) => p.id === profileId)?.unavailable
   return {
     missing,
-    async attach(trust: TrustLevel, profile?: Partial<ServerProfile>): Promise<AttackSession> {
+    /**
+     * A fresh copy of the workspace attached at `trust`; `profile` (or what it makes of the copy's root) overrides the
+     * built-in profile, and `prepare` changes the copy first.
+     */
+    async attach(
+      trust: TrustLevel,
+      profile?: Partial<ServerProfile> | ((root: string) => Partial<ServerProfile>),
+      prepare?: (root: string) => void,
+    ): Promise<AttackSession> {
       const attack = prepareAttack(workspace)
-      const host = await createLocalHost(profile === undefined ? {} : { profiles: [{ ...profile, id: profileId }] })
+      prepare?.(attack.root)
+      const given = typeof profile === 'function' ? profile(attack.root) : profile
+      const host = await createLocalHost(given === undefined ? {} : { profiles: [{ ...given, id: profileId }] })
       const lsp = createLsp()
       cleanups.push(
         attack.remove,
