@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { chmod, mkdtemp, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 import {
   documentFreshness,
@@ -14,7 +15,7 @@ import {
 } from '@codeseam/lsp-index'
 import { builtinIndexers } from '@codeseam/lsp-local'
 import { copyFixture } from '@codeseam/lsp/testing'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, test } from 'vitest'
 
 import { runBuiltCli, type CliRun } from './support/mcp-process.js'
 
@@ -192,4 +193,16 @@ describe.skipIf(!installed)('codeseam index', () => {
     expect(run.stderr).toContain('has no tsconfig.json')
     expect(await listing(root)).toEqual(before)
   })
+})
+
+test('docs/cli.md and `codeseam doctor` state the install command the indexer record gives', async () => {
+  const repo = nodePath.resolve(nodePath.dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
+  expect(indexer, 'a TypeScript indexer record').toBeDefined()
+  const install = indexer?.install ?? 'none'
+  expect(await readFile(nodePath.join(repo, 'docs', 'cli.md'), 'utf8')).toContain(
+    `\`codeseam install ${indexer?.id}\` runs\n\`${install}\``,
+  )
+  const doctor = await runBuiltCli(['doctor', '--json'], { cwd: repo, env: process.env, deadlineMs: 60_000 })
+  const listed = (JSON.parse(doctor.stdout) as { indexers: Array<{ id: string; install: string; found: boolean }> }).indexers
+  expect(listed).toEqual([expect.objectContaining({ id: indexer?.id, install, found: installed })])
 })

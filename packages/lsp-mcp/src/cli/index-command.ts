@@ -108,7 +108,7 @@ export async function runIndex(args: ReadonlyArray<string>, io: CliIo): Promise<
       )
     else
       io.stdout.write(
-        `${reused ? 'reused' : 'indexed'} ${root}: ${documents} documents, ${size(bytes)}, ${reused ? `checked in ${(ms / 1000).toFixed(1)} s (nothing changed since it was built)` : `in ${(ms / 1000).toFixed(1)} s`}\n  ${entry.indexPath}\n`,
+        `${reused ? 'reused' : 'indexed'} ${root}: ${documents} documents, ${size(bytes)}, ${reused ? `checked in ${ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`} (nothing changed since it was built)` : `in ${(ms / 1000).toFixed(1)} s`}\n  ${entry.indexPath}\n`,
       )
     return exitCodes.ok
   }
