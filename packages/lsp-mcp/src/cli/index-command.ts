@@ -9,7 +9,7 @@ import { builtinIndexers, projectRootMarkers, type BuiltinIndexer } from '@codes
 import { parseFlags, UsageError } from './arguments.js'
 import { exitCodes, indexHelp } from './help.js'
 import type { CliIo } from './io.js'
-import { discoverRoot } from './root-discovery.js'
+import { discoverRoot, rootNote } from './root-discovery.js'
 
 /*
  * `codeseam index`: builds a SCIP index of a workspace with the installed indexer into the content-addressed store of
@@ -67,7 +67,10 @@ export async function runIndex(args: ReadonlyArray<string>, io: CliIo): Promise<
     throw new UsageError(`--trust must be "trusted" or "untrusted", got "${values.trust}"`, 'index')
   const trusted = values.trust === 'trusted'
   const say = (line: string) => (values.quiet === true || values.json === true ? undefined : io.stderr.write(`${line}\n`))
-  const chosen = values.root === undefined ? discoverRoot(io.cwd, projectRootMarkers()).root : nodePath.resolve(io.cwd, values.root)
+  const discovered = values.root === undefined ? discoverRoot(io.cwd, projectRootMarkers()) : undefined
+  const chosen = discovered?.root ?? nodePath.resolve(io.cwd, values.root ?? '.')
+  const note = discovered === undefined ? undefined : rootNote(discovered, io.cwd)
+  if (note !== undefined) say(note)
   let root: string
   try {
     root = realpathSync(chosen)
