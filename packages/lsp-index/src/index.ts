@@ -11,3 +11,18 @@ export type { IndexLocations, IndexTextReader } from './answers.js'
 export { convertColumn } from './encoding.js'
 export { kindOfSymbol, parseSymbol } from './symbols.js'
 export type { Descriptor, DescriptorSuffix, ParsedSymbol } from './symbols.js'
+export {
+  contentDigest,
+  documentFreshness,
+  findStoredIndex,
+  indexStoreDirectory,
+  readStoredIndex,
+  rootPrefix,
+  sha256,
+  sidecarFile,
+  staleDocuments,
+  storeKey,
+  storedIndexFile,
+  workspaceFiles,
+} from './store.js'
+export type { DocumentFreshness, IndexSidecar, StoredIndex } from './store.js'

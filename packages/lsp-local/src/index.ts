@@ -17,6 +17,8 @@ export {
 export type { BuiltinLanguage } from './languages/index.js'
 export { installSources, installSourceFacts } from './languages/install.js'
 export type { InstallSource, InstallSourceFacts } from './languages/install.js'
+export { builtinIndexers } from './indexers/index.js'
+export type { BuiltinIndexer } from './indexers/index.js'
 export type { HostConfig, HostOptions, ProfileConfig, ResolvedHostConfig, TrustLevel } from './policy/config.js'
 export { mergeProfiles, readConfigFile, resolveHostConfig } from './policy/config.js'
 export { minimalEnvironment } from './policy/environment.js'

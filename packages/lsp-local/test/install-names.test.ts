@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { expect, test } from 'vitest'
 
+import { indexerRecords } from '../src/indexers/index.js'
 import { languageRecords } from '../src/languages/index.js'
 import { packageNames } from '../src/languages/install.js'
 
@@ -57,6 +58,9 @@ const owners = new Map<string, string[]>()
 for (const record of languageRecords) {
   for (const name of packageNames(record.install)) owners.set(name, [...(owners.get(name) ?? []), record.id])
 }
+/** An indexer's names belong to its folder, packages/lsp-local/src/indexers/<id>/. */
+const indexerOwners = new Map<string, string>()
+for (const record of indexerRecords) for (const name of packageNames(record.install)) indexerOwners.set(name, record.id)
 
 /** Every string naming a record's server outside that record's folder, as `file:line name`, each once. */
 function violations(): string[] {
@@ -79,6 +83,10 @@ function violations(): string[] {
           if (relative.startsWith(`lsp/src/languages/${name}/`)) continue
           if (name.includes('/') ? text.includes(name) : words.has(name)) found.add(`${relative}:${line} ${name}`)
         }
+        for (const [name, id] of indexerOwners) {
+          if (relative.startsWith(`lsp-local/src/indexers/${id}/`)) continue
+          if (name.includes('/') ? text.includes(name) : words.has(name)) found.add(`${relative}:${line} ${name}`)
+        }
       }
     }
   }
@@ -96,5 +104,5 @@ test('names are whole words of a string, never parts of other words', () => {
     expect.arrayContaining(['ty', 'buf', 'basedpyright']),
   )
   // Every record's server has names to look for, so the scan above can fail.
-  for (const record of languageRecords) expect(packageNames(record.install).length, record.id).toBeGreaterThan(0)
+  for (const record of [...languageRecords, ...indexerRecords]) expect(packageNames(record.install).length, record.id).toBeGreaterThan(0)
 })

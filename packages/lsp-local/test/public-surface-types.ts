@@ -2,6 +2,7 @@
 // package's tsconfig) fails when src/index.ts stops exporting one. The runtime names: public-surface.test.ts.
 export type {
   AttachRoot,
+  BuiltinIndexer,
   BuiltinLanguage,
   HostConfig,
   HostOptions,

@@ -9,6 +9,7 @@ import * as surface from '../src/index.js'
 const publicValues = [
   'ProtocolViolation',
   'StdoutGuard',
+  'builtinIndexers',
   'builtinLanguages',
   'builtinProfiles',
   'clangdOperations',

@@ -92,7 +92,8 @@ export function mainHelp(tools: ReadonlyArray<HelpTool>): string {
     row('serve', 'the shared daemon: MCP over HTTP for many agents'),
     row('daemon', 'the running shared daemons: status, stop, logs'),
     row('doctor', 'every built-in language server: found or missing, version, install command'),
-    row('install', 'install a missing language server (codeseam install go; never at query time)'),
+    row('install', 'install a missing language server or indexer (codeseam install go; never at query time)'),
+    row('index', "build the precomputed index of a TypeScript workspace into codeseam's cache"),
     ...tools.map((t) => row(t.command, `${t.title}${t.readOnly ? '' : ' (changes files; --dry-run previews)'}`)),
     '',
     'Global flags:',
@@ -243,5 +244,28 @@ export function installHelp(): string {
     '  -h, --help           this help',
     '',
     'Exit codes: 0 every named server is installed; 1 an install failed or a server is still missing; 2 usage.',
+  ].join('\n')
+}
+
+/** `codeseam index --help`. */
+export function indexHelp(): string {
+  return [
+    'Usage: codeseam index [--root DIR] [--trust trusted|untrusted] [--json] [-q]',
+    '',
+    'Builds a SCIP index of a TypeScript / JavaScript workspace with the installed indexer (`codeseam doctor`',
+    "lists it; `codeseam install` installs it) into the content-addressed store of codeseam's cache",
+    '(~/.cache/codeseam/index/KEY/: index.scip and sidecar.json, the sha-256 of each indexed file). The key is',
+    "the root's canonical path, the indexer's version and a digest of the workspace's files: when nothing changed,",
+    'the existing entry is reused and nothing runs. Progress goes to stderr; where the index went, its size,',
+    'document count and time to stdout. Nothing is written into the workspace; the root needs a tsconfig.json.',
+    '',
+    '  --root DIR           the workspace (default: the enclosing repository, else the nearest project folder)',
+    "  --trust LEVEL        trusted | untrusted (default untrusted: the indexer runs from codeseam's cache on the",
+    "                       root's tsconfig.json only; trusted also lists pnpm / yarn workspaces with their own CLI)",
+    '  --json               the result as JSON: root, key, directory, reused, documents, bytes, ms',
+    '  -q, --quiet          no progress on stderr',
+    '  -h, --help           this help',
+    '',
+    'Exit codes: 0 indexed or reused; 1 the indexer is missing or failed, or no tsconfig.json; 2 usage.',
   ].join('\n')
 }

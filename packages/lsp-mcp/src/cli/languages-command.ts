@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { parseArgs } from 'node:util'
 
-import { builtinLanguages, installSourceFacts, type BuiltinLanguage } from '@codeseam/lsp-local'
+import { builtinIndexers, builtinLanguages, installSourceFacts, type BuiltinIndexer, type BuiltinLanguage } from '@codeseam/lsp-local'
 
 import { serverInfo } from '../server-info.js'
 import { parseError, UsageError } from './arguments.js'
@@ -62,8 +62,9 @@ export async function runDoctor(args: ReadonlyArray<string>, io: CliIo): Promise
   }
   if (positionals.length > 0) throw new UsageError(`doctor takes no arguments, got "${positionals.join(' ')}"`, 'doctor')
   const languages = await builtinLanguages()
+  const indexers = await builtinIndexers(io.env)
   if (values['json'] === true) {
-    io.stdout.write(`${JSON.stringify({ version: serverInfo.version, node: process.version, languages }, null, 2)}\n`)
+    io.stdout.write(`${JSON.stringify({ version: serverInfo.version, node: process.version, languages, indexers }, null, 2)}\n`)
     return exitCodes.ok
   }
   const ready = languages.filter((l) => l.found)
@@ -85,9 +86,23 @@ export async function runDoctor(args: ReadonlyArray<string>, io: CliIo): Promise
     '',
     `${ready.length} of ${languages.length} built-in language servers found` +
       (missing.length === 0 ? '.' : `; missing: ${missing.map((l) => l.id).join(', ')}.`),
+    '',
+    'Indexers (`codeseam index`):',
+    ...indexers.flatMap(indexerLines),
   )
   io.stdout.write(`${lines.join('\n')}\n`)
   return exitCodes.ok
+}
+
+/** An indexer as `codeseam doctor` lists it. */
+function indexerLines(indexer: BuiltinIndexer): string[] {
+  const pad = ' '.repeat(9)
+  return [
+    `${(indexer.found ? 'ok' : 'missing').padEnd(8)} ${indexer.id.padEnd(27)} ${indexer.language}: ${indexer.indexer}`,
+    indexer.found
+      ? `${pad}${indexer.entry ?? ''} (${indexer.version ?? ''}${indexer.compilerVersion === undefined ? '' : `, bundles ${indexer.compilerVersion}`})`
+      : `${pad}not found: ${indexer.why ?? 'unknown'}\n${pad}install: codeseam install ${indexer.id}   (runs: ${indexer.install})`,
+  ]
 }
 
 /** The records a name on `codeseam install`'s command line means: a record id, else a language's name (`go`, `rust`, `c++`). */
@@ -132,17 +147,27 @@ export async function runInstall(args: ReadonlyArray<string>, io: CliIo): Promis
     return exitCodes.ok
   }
   const languages = await builtinLanguages()
+  const indexers = await builtinIndexers(io.env)
   if (positionals.length === 0) {
-    throw new UsageError(`install needs a language: one of ${languages.map((l) => l.id).join(', ')}, or all`, 'install')
+    throw new UsageError(
+      `install needs a language: one of ${languages.map((l) => l.id).join(', ')}, an indexer (${indexers.map((i) => i.id).join(', ')}), or all`,
+      'install',
+    )
   }
+  let failed = 0
+  const indexersChosen = indexers.filter((i) => positionals.some((name) => name === i.id || name.toLowerCase() === 'all'))
   const chosen = positionals.flatMap((name) => {
     const found = languagesNamed(name, languages)
+    if (found.length === 0 && indexers.some((i) => i.id === name)) return []
     if (found.length === 0) {
-      throw new UsageError(`no built-in language "${name}" (languages: ${languages.map((l) => l.id).join(', ')}, or all)`, 'install')
+      throw new UsageError(
+        `no built-in language "${name}" (languages: ${languages.map((l) => l.id).join(', ')}; indexers: ${indexers.map((i) => i.id).join(', ')}; or all)`,
+        'install',
+      )
     }
     return found
   })
-  let failed = 0
+  for (const indexer of indexersChosen) failed += await installIndexer(indexer, values['dry-run'] === true, io)
   for (const language of [...new Set(chosen)]) {
     if (language.found) {
       io.stdout.write(`${language.id}: already installed: ${where(language)}\n`)
@@ -172,4 +197,29 @@ export async function runInstall(args: ReadonlyArray<string>, io: CliIo): Promis
     }
   }
   return failed === 0 ? exitCodes.ok : exitCodes.failed
+}
+
+/** Installs a missing indexer with its install command (npm, into codeseam's cache); 1 when it failed. */
+async function installIndexer(indexer: BuiltinIndexer, dryRun: boolean, io: CliIo): Promise<number> {
+  if (indexer.found) {
+    io.stdout.write(`${indexer.id}: already installed: ${indexer.entry ?? ''} (${indexer.version ?? ''})\n`)
+    return 0
+  }
+  if (dryRun) {
+    io.stdout.write(`${indexer.id}: would run: ${indexer.install}\n`)
+    return 0
+  }
+  io.stdout.write(`${indexer.id}: running: ${indexer.install}\n`)
+  const result = await runShell(indexer.install, io)
+  const after = (await builtinIndexers(io.env)).find((i) => i.id === indexer.id)
+  if (result === 0 && after?.found === true) {
+    io.stdout.write(`${indexer.id}: installed: ${after.entry ?? ''} (${after.version ?? ''})\n`)
+    return 0
+  }
+  io.stderr.write(
+    result === 0
+      ? `${indexer.id}: the install command succeeded but the indexer is still not found: ${after?.why ?? 'unknown'}\n`
+      : `${indexer.id}: the install command failed (exit ${result})\n`,
+  )
+  return 1
 }

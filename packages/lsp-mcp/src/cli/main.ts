@@ -15,6 +15,7 @@ import { commandName, toolCommand, type ToolCommand } from './flags.js'
 import { commandHelp, exitCodes, mainHelp } from './help.js'
 import { daemonLine, runDaemon } from './daemon-command.js'
 import { runDoctor, runInstall } from './languages-command.js'
+import { runIndex } from './index-command.js'
 import { runMcp } from './mcp-command.js'
 import { runServe } from './serve-command.js'
 import { humanOutcome, jsonOutcome, note, useColor } from './output.js'
@@ -183,11 +184,12 @@ export async function runCli(argv: ReadonlyArray<string>, io: CliIo): Promise<nu
     if (name === 'serve') return await runServe(rest, io)
     if (name === 'doctor') return await runDoctor(rest, io)
     if (name === 'install') return await runInstall(rest, io)
+    if (name === 'index') return await runIndex(rest, io)
     if (name === 'daemon') return await runDaemon(rest, io)
     const tool = tools.find((t) => commandName(t) === name || t.name === name)
     if (tool === undefined)
       throw new UsageError(
-        `unknown command "${name}" (commands: mcp, serve, daemon, doctor, install, ${tools.map(commandName).join(', ')})`,
+        `unknown command "${name}" (commands: mcp, serve, daemon, doctor, install, index, ${tools.map(commandName).join(', ')})`,
       )
     // Flags come from the tool's input schema, derived only for the command that runs.
     const command = toolCommand(tool)

@@ -1,0 +1,187 @@
+import { createHash } from 'node:crypto'
+import { lstat, readdir, readFile } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import * as nodePath from 'node:path'
+
+/*
+ * The index store (issue 52, RFC 0031 "The store and the sidecar"): `codeseam index` writes each index into a folder
+ * of codeseam's cache named by a content key, beside a sidecar saying what was indexed. A composition (item 2) finds
+ * the entry of its root with `findStoredIndex` and asks `documentFreshness` which documents the disk still holds as
+ * they were indexed: those it may answer from the index, the rest from a live server. Nothing here runs `git` or
+ * anything else; it reads files and hashes them.
+ */
+
+/** The index in a store entry, and its sidecar. */
+export const storedIndexFile = 'index.scip'
+export const sidecarFile = 'sidecar.json'
+
+/** What `codeseam index` wrote beside an index: the contract a composition reads (format 1). */
+export interface IndexSidecar {
+  readonly format: 1
+  /** The root indexed, canonical (symlinks resolved), absolute. */
+  readonly root: string
+  /** The entry's key (its folder's name). */
+  readonly key: string
+  readonly indexer: { readonly name: string; readonly version: string }
+  /** The indexer's arguments that change what it indexes (part of the key): `--pnpm-workspaces` for a trusted pnpm workspace. */
+  readonly variant: ReadonlyArray<string>
+  /** The compiler the indexer bundles and ran, e.g. `typescript 5.9.3`. */
+  readonly compiler?: string
+  /** When indexing started (ISO 8601, UTC). */
+  readonly indexedAt: string
+  /** Wall time of the indexer, milliseconds. */
+  readonly indexMs: number
+  /** sha-256 (hex) over the sorted `path\0sha-256\n` lines of every file the key covers (see `workspaceFiles`). */
+  readonly contentDigest: string
+  /** Each indexed document (by the index's relative path, `/`-separated) → sha-256 (hex) of its bytes at index time. */
+  readonly documents: Readonly<Record<string, string>>
+}
+
+/** A store entry: its folder, its index file and its sidecar. */
+export interface StoredIndex {
+  readonly directory: string
+  readonly indexPath: string
+  readonly sidecar: IndexSidecar
+}
+
+/** Whether the disk still holds a document as it was indexed. */
+export type DocumentFreshness = 'unchanged' | 'changed' | 'missing'
+
+type Env = Readonly<Record<string, string | undefined>>
+
+/** The store: `$XDG_CACHE_HOME/codeseam/index`, else `~/.cache/codeseam/index`. */
+export function indexStoreDirectory(env: Env = process.env): string {
+  const cache =
+    env['XDG_CACHE_HOME'] !== undefined && env['XDG_CACHE_HOME'] !== '' ? env['XDG_CACHE_HOME'] : nodePath.join(homedir(), '.cache')
+  return nodePath.join(cache, 'codeseam', 'index')
+}
+
+/** sha-256 of bytes, hex. */
+export function sha256(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex')
+}
+
+/** The prefix of every entry of one root: 16 hex digits of the sha-256 of its canonical path. */
+export function rootPrefix(canonicalRoot: string): string {
+  return sha256(canonicalRoot).slice(0, 16)
+}
+
+/**
+ * An entry's key: root, indexer and version, content, and the indexer's arguments that change what it indexes (a
+ * workspace list) — any of them changing is another entry.
+ */
+export function storeKey(
+  canonicalRoot: string,
+  indexer: { name: string; version: string },
+  contentDigest: string,
+  variant: ReadonlyArray<string> = [],
+): string {
+  const safe = (text: string) => text.replace(/[^A-Za-z0-9._-]/g, '_')
+  const content = variant.length === 0 ? contentDigest : sha256(`${contentDigest}\0${variant.join('\0')}`)
+  return `${rootPrefix(canonicalRoot)}-${safe(indexer.name)}-${safe(indexer.version)}-${content.slice(0, 16)}`
+}
+
+/** The files whose content the key covers: sources a TypeScript project may hold, and JSON (tsconfig, package.json). */
+const keyedExtensions = new Set(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.json'])
+
+/**
+ * Every keyed file under `root` → sha-256 of its bytes, by `/`-separated relative path. `node_modules` and folders
+ * whose name starts with a dot are skipped, symbolic links are not followed: the key covers the workspace's own
+ * files (a dependency changed in `node_modules` can change hover text, not the documents' positions).
+ */
+export async function workspaceFiles(root: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>()
+  const walk = async (folder: string, relative: string): Promise<void> => {
+    const entries = await readdir(folder, { withFileTypes: true })
+    for (const entry of entries) {
+      const path = nodePath.join(folder, entry.name)
+      const name = relative === '' ? entry.name : `${relative}/${entry.name}`
+      if (entry.isDirectory()) {
+        if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue
+        await walk(path, name)
+      } else if (entry.isFile() && keyedExtensions.has(nodePath.extname(entry.name))) {
+        files.set(name, sha256(await readFile(path)))
+      }
+    }
+  }
+  await walk(root, '')
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+}
+
+/** The digest of a file map (`workspaceFiles`): sha-256 over its sorted `path\0hash\n` lines. */
+export function contentDigest(files: ReadonlyMap<string, string>): string {
+  const hash = createHash('sha256')
+  for (const path of [...files.keys()].sort()) hash.update(`${path}\0${files.get(path) ?? ''}\n`)
+  return hash.digest('hex')
+}
+
+/** Reads one entry; undefined when it is not a complete entry (no sidecar, or one of another format). */
+export async function readStoredIndex(directory: string): Promise<StoredIndex | undefined> {
+  try {
+    const sidecar = JSON.parse(await readFile(nodePath.join(directory, sidecarFile), 'utf8')) as IndexSidecar
+    if (sidecar.format !== 1) return undefined
+    const indexPath = nodePath.join(directory, storedIndexFile)
+    await lstat(indexPath)
+    return { directory, indexPath, sidecar }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The newest entry of `canonicalRoot` in the store (by its sidecar's `indexedAt`), of one indexer and version when
+ * given; undefined when there is none. Entries are found by their key's root prefix, then checked by the sidecar's
+ * own `root`.
+ */
+export async function findStoredIndex(
+  canonicalRoot: string,
+  options: { readonly store?: string; readonly indexer?: { name: string; version: string } } = {},
+): Promise<StoredIndex | undefined> {
+  const store = options.store ?? indexStoreDirectory()
+  let names: string[]
+  try {
+    names = await readdir(store)
+  } catch {
+    return undefined
+  }
+  const prefix = `${rootPrefix(canonicalRoot)}-`
+  const entries = await Promise.all(
+    names.filter((name) => name.startsWith(prefix) && !name.includes('.tmp-')).map((name) => readStoredIndex(nodePath.join(store, name))),
+  )
+  const wanted = options.indexer
+  return entries
+    .filter((entry): entry is StoredIndex => entry !== undefined && entry.sidecar.root === canonicalRoot)
+    .filter(
+      (entry) => wanted === undefined || (entry.sidecar.indexer.name === wanted.name && entry.sidecar.indexer.version === wanted.version),
+    )
+    .sort((a, b) => (a.sidecar.indexedAt < b.sidecar.indexedAt ? 1 : a.sidecar.indexedAt > b.sidecar.indexedAt ? -1 : 0))[0]
+}
+
+/**
+ * Per indexed document, whether the disk under `root` (default: the sidecar's) still holds what was indexed: the
+ * sha-256 of its bytes now against the sidecar's. A file that cannot be read is `missing`.
+ */
+export async function documentFreshness(
+  sidecar: IndexSidecar,
+  root: string = sidecar.root,
+): Promise<ReadonlyMap<string, DocumentFreshness>> {
+  const states = await Promise.all(
+    Object.entries(sidecar.documents).map(async ([path, indexed]): Promise<[string, DocumentFreshness]> => {
+      try {
+        const now = sha256(await readFile(nodePath.join(root, ...path.split('/'))))
+        return [path, now === indexed ? 'unchanged' : 'changed']
+      } catch {
+        return [path, 'missing']
+      }
+    }),
+  )
+  return new Map(states)
+}
+
+/** The documents of a freshness map that are not `unchanged` (changed or missing), sorted. */
+export function staleDocuments(freshness: ReadonlyMap<string, DocumentFreshness>): string[] {
+  return [...freshness]
+    .filter(([, state]) => state !== 'unchanged')
+    .map(([path]) => path)
+    .sort()
+}

@@ -1,0 +1,176 @@
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync, realpathSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import * as nodePath from 'node:path'
+import { createInterface } from 'node:readline'
+
+import { builtinIndexers, projectRootMarkers, type BuiltinIndexer } from '@codeseam/lsp-local'
+
+import { parseFlags, UsageError } from './arguments.js'
+import { exitCodes, indexHelp } from './help.js'
+import type { CliIo } from './io.js'
+import { discoverRoot, rootNote } from './root-discovery.js'
+
+/*
+ * `codeseam index`: builds a SCIP index of a workspace with the installed indexer into the content-addressed store of
+ * codeseam's cache (`~/.cache/codeseam/index/<key>/index.scip` + `sidecar.json`, RFC 0031), or reuses the entry whose
+ * key matches. Nothing is written into the workspace. An untrusted root runs nothing the workspace chooses: only the
+ * indexer from codeseam's cache with codeseam's Node, on the root's tsconfig.json (see docs/index.md, "Trust").
+ */
+
+const options = {
+  root: { type: 'string' },
+  trust: { type: 'string' },
+  json: { type: 'boolean' },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+/** Environment variables an untrusted root's indexer never gets: preloads and module paths. */
+const untrustedStrip = ['NODE_OPTIONS', 'NODE_PATH']
+
+/** The indexer's flags for a root: the workspace lists (which run the workspace's pnpm or yarn) only when trusted. */
+export function indexerWorkspaceFlags(root: string, trusted: boolean): string[] {
+  if (!trusted) return []
+  if (existsSync(nodePath.join(root, 'pnpm-workspace.yaml'))) return ['--pnpm-workspaces']
+  try {
+    const manifest = JSON.parse(readFileSync(nodePath.join(root, 'package.json'), 'utf8')) as { workspaces?: unknown }
+    if (manifest.workspaces !== undefined) return ['--yarn-workspaces']
+  } catch {
+    // no package.json: one project
+  }
+  return []
+}
+
+function size(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`
+}
+
+/** Runs the indexer; its output lines are progress on stderr. Resolves to its exit code or a failure's words. */
+function runIndexer(indexer: BuiltinIndexer, args: string[], root: string, env: NodeJS.ProcessEnv, progress: (line: string) => void) {
+  return new Promise<number | string>((resolve) => {
+    const child = spawn(process.execPath, [indexer.entry ?? '', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (line) => progress(line))
+    child.on('error', (error) => resolve(error.message))
+    child.on('close', (code, signal) => resolve(code ?? signal ?? 'unknown'))
+  })
+}
+
+/** `codeseam index [--root DIR] [--trust LEVEL] [--json] [-q]`. */
+export async function runIndex(args: ReadonlyArray<string>, io: CliIo): Promise<number> {
+  const { values } = parseFlags('index', args, options)
+  if (values.help === true) {
+    io.stdout.write(`${indexHelp()}\n`)
+    return exitCodes.ok
+  }
+  if (values.trust !== undefined && values.trust !== 'trusted' && values.trust !== 'untrusted')
+    throw new UsageError(`--trust must be "trusted" or "untrusted", got "${values.trust}"`, 'index')
+  const trusted = values.trust === 'trusted'
+  const say = (line: string) => (values.quiet === true || values.json === true ? undefined : io.stderr.write(`${line}\n`))
+  const discovered = values.root === undefined ? discoverRoot(io.cwd, projectRootMarkers()) : undefined
+  const chosen = discovered?.root ?? nodePath.resolve(io.cwd, values.root ?? '.')
+  const note = discovered === undefined ? undefined : rootNote(discovered, io.cwd)
+  if (note !== undefined) say(note)
+  let root: string
+  try {
+    root = realpathSync(chosen)
+  } catch {
+    io.stderr.write(`codeseam index: no such folder: ${chosen}\n`)
+    return exitCodes.failed
+  }
+  const indexer = (await builtinIndexers(io.env)).find((i) => i.language.includes('TypeScript'))
+  if (indexer?.found !== true || indexer.entry === undefined || indexer.version === undefined) {
+    io.stderr.write(`codeseam index: the indexer is missing (${indexer?.why ?? 'none'}): codeseam install ${indexer?.id ?? ''}\n`)
+    return exitCodes.failed
+  }
+  const workspaceFlags = indexerWorkspaceFlags(root, trusted)
+  if (workspaceFlags.length === 0 && !existsSync(nodePath.join(root, 'tsconfig.json'))) {
+    io.stderr.write(
+      `codeseam index: ${root} has no tsconfig.json (the indexer's --infer-tsconfig would write one into the workspace, which codeseam never does): index a folder with one${trusted ? '' : ', or a trusted pnpm/yarn workspace'}\n`,
+    )
+    return exitCodes.failed
+  }
+  const store = await import('@codeseam/lsp-index')
+  const name = indexer.id
+  const started = performance.now()
+  const files = await store.workspaceFiles(root)
+  const digest = store.contentDigest(files)
+  const key = store.storeKey(root, { name, version: indexer.version }, digest, workspaceFlags)
+  const storeDir = store.indexStoreDirectory(io.env)
+  const directory = nodePath.join(storeDir, key)
+  const report = async (
+    entry: { directory: string; indexPath: string; sidecar: { documents: object; indexMs: number } },
+    reused: boolean,
+  ) => {
+    const bytes = (await stat(entry.indexPath)).size
+    const documents = Object.keys(entry.sidecar.documents).length
+    const ms = Math.round(performance.now() - started)
+    if (values.json === true)
+      io.stdout.write(
+        `${JSON.stringify({ root, key, directory: entry.directory, reused, documents, bytes, ms, indexMs: entry.sidecar.indexMs })}\n`,
+      )
+    else
+      io.stdout.write(
+        `${reused ? 'reused' : 'indexed'} ${root}: ${documents} documents, ${size(bytes)}, ${reused ? `checked in ${ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`} (nothing changed since it was built)` : `in ${(ms / 1000).toFixed(1)} s`}\n  ${entry.indexPath}\n`,
+      )
+    return exitCodes.ok
+  }
+  const existing = await store.readStoredIndex(directory)
+  if (existing !== undefined) return report(existing, true)
+
+  say(
+    `indexing ${root} with ${name} ${indexer.version}${indexer.compilerVersion === undefined ? '' : ` (${indexer.compilerVersion})`}, ${files.size} files keyed${trusted ? '' : ', untrusted'}`,
+  )
+  await mkdir(storeDir, { recursive: true })
+  const building = await mkdtemp(nodePath.join(storeDir, `${key}.tmp-`))
+  try {
+    const output = nodePath.join(building, store.storedIndexFile)
+    const env = { ...io.env }
+    if (!trusted) for (const variable of untrustedStrip) delete env[variable]
+    const indexedAt = new Date().toISOString()
+    const indexStarted = performance.now()
+    const args = ['index', '--cwd', root, '--output', output, '--no-progress-bar', ...workspaceFlags]
+    // Its last line names the temporary output (`done PATH`); the entry's path is printed instead.
+    const result = await runIndexer(indexer, args, root, env, (line) => (line.startsWith('done ') ? undefined : say(`  ${line}`)))
+    const indexMs = Math.round(performance.now() - indexStarted)
+    if (result !== 0) {
+      io.stderr.write(`codeseam index: the indexer failed (exit ${result})\n`)
+      return exitCodes.failed
+    }
+    const decoded = store.decodeScipIndex(await readFile(output))
+    const documents: Record<string, string> = {}
+    for (const document of [...decoded.documents].sort((a, b) => (a.relativePath < b.relativePath ? -1 : 1))) {
+      const hash = store.sha256(await readFile(nodePath.join(root, ...document.relativePath.split('/'))))
+      // What was keyed before indexing must be what was indexed: a file changed meanwhile is another index.
+      if (files.has(document.relativePath) && files.get(document.relativePath) !== hash) {
+        io.stderr.write(`codeseam index: ${document.relativePath} changed while indexing; run codeseam index again\n`)
+        return exitCodes.failed
+      }
+      documents[document.relativePath] = hash
+    }
+    const sidecar = {
+      format: 1 as const,
+      root,
+      key,
+      indexer: { name, version: indexer.version },
+      variant: workspaceFlags,
+      ...(indexer.compilerVersion === undefined ? {} : { compiler: indexer.compilerVersion }),
+      indexedAt,
+      indexMs,
+      contentDigest: digest,
+      documents,
+    }
+    await writeFile(nodePath.join(building, store.sidecarFile), `${JSON.stringify(sidecar, null, 2)}\n`)
+    try {
+      await rename(building, directory)
+    } catch {
+      // Another `codeseam index` of the same content finished first: its entry is this one.
+      const other = await store.readStoredIndex(directory)
+      if (other !== undefined) return report(other, true)
+      throw new Error(`could not store the index at ${directory}`)
+    }
+    return report({ directory, indexPath: nodePath.join(directory, store.storedIndexFile), sidecar }, false)
+  } finally {
+    await rm(building, { recursive: true, force: true })
+  }
+}
