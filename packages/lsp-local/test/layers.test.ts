@@ -15,8 +15,9 @@ const floors: ReadonlyArray<ReadonlyArray<string>> = [
   ['profile'],
   // The language records; the hooks take interfaces defined here or below.
   ['languages'],
-  // What derives from the records: config, trust, limits, environment.
-  ['policy'],
+  // What derives from the records: config, trust, limits, environment; beside it the indexers (their install data is
+  // written in the records' vocabulary; neither imports the other).
+  ['policy', 'indexers'],
   ['server'],
   ['workspace'],
   ['pool'],
