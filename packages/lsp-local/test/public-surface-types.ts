@@ -2,12 +2,14 @@
 // package's tsconfig) fails when src/index.ts stops exporting one. The runtime names: public-surface.test.ts.
 export type {
   AttachRoot,
+  BudgetUsage,
   BuiltinLanguage,
   HostConfig,
   HostOptions,
   InstallSource,
   InstallSourceFacts,
   LocalHost,
+  MemoryBudget,
   OpenWorkspaceOptions,
   ProfileConfig,
   ProjectRootRule,

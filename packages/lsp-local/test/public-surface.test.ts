@@ -14,6 +14,7 @@ const publicValues = [
   'clangdOperations',
   'clangdOperationsFor',
   'createLocalHost',
+  'createMemoryBudget',
   'findOnPath',
   'installSourceFacts',
   'installSources',
