@@ -56,7 +56,7 @@ describe('defaults and config', () => {
       maxServerMemoryBytes: 4 * GiB,
       nodeHeapMb: 3072,
     })
-    expect(() => resolveResourceLimits({ memoryBudgetBytes: 10 * MiB }, machine)).toThrow(/memoryBudgetBytes .* 64 MiB/)
+    expect(() => resolveResourceLimits({ memoryBudgetBytes: 10 * MiB }, machine)).toThrow(/memoryBudgetBytes .* 16 MiB/)
   })
 
   test('user values override the defaults; 0 disables the memory ceiling and the heap cap', () => {

@@ -109,10 +109,10 @@ export function resolveResourceLimits(config: ResourceLimitsConfig = {}, machine
       `maxServerMemoryBytes is ${limits.maxServerMemoryBytes} bytes: no language server starts in under 64 MiB (0 disables the ceiling)`,
     )
   }
-  if (limits.memoryBudgetBytes > 0 && limits.memoryBudgetBytes < 64 * MiB) {
+  if (limits.memoryBudgetBytes > 0 && limits.memoryBudgetBytes < 16 * MiB) {
     throw new LspError(
       'INVALID_ARGUMENT',
-      `memoryBudgetBytes is ${limits.memoryBudgetBytes} bytes: no language server starts in under 64 MiB (0 disables the budget)`,
+      `memoryBudgetBytes is ${limits.memoryBudgetBytes} bytes: no language server runs in under 16 MiB (0 disables the budget)`,
     )
   }
   return withinBudget(limits)
