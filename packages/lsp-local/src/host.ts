@@ -60,7 +60,7 @@ export async function createLocalHost(options: HostOptions = {}): Promise<LocalH
   // Built-in profile ids name no one's code: spans carry them as they are (a user's own profile is hashed).
   declareTelemetryIds(builtins.flatMap((p) => [p.id, `local:${p.id}`]))
   const config = await resolveHostConfig(options, builtins)
-  const core = new HostCore(config, { clientCapabilities: clientCapabilitiesFor, negotiatedOperations })
+  const core = new HostCore(config, { clientCapabilities: clientCapabilitiesFor, negotiatedOperations }, options.memoryBudget)
   const providers = providersFor(config, core)
   let disposing: Promise<void> | undefined
 

@@ -24,4 +24,6 @@ export { mergeProfiles, readConfigFile, resolveHostConfig } from './policy/confi
 export { minimalEnvironment } from './policy/environment.js'
 export type { AttachRoot, LocalHost, OpenWorkspaceOptions } from './host.js'
 export { createLocalHost } from './host.js'
+export { createMemoryBudget } from './pool/budget.js'
+export type { BudgetUsage, MemoryBudget } from './pool/budget.js'
 export { StdoutGuard, ProtocolViolation } from './server/stdout-guard.js'

@@ -7,17 +7,18 @@ import { afterEach, describe, expect, test, vi } from 'vitest'
 
 import { defaultResourceLimits, resolveResourceLimits, withHeapCap } from '../src/policy/limits.js'
 import { MemoryWatcher, type MemoryBreach } from '../src/pool/memory.js'
-import { chooseReclaim } from '../src/pool/reclaim.js'
+import { chooseBudgetReclaim, chooseReclaim } from '../src/pool/reclaim.js'
 import { readTreeMemory } from '../src/server/process-tree.js'
 
 const MiB = 1024 ** 2
 const GiB = 1024 ** 3
 
 describe('defaults and config', () => {
-  test('a 2-core, 24 GB machine: 4 servers, 4 GiB per tree, 3 GiB heap, 200 documents', () => {
+  test('a 2-core, 24 GB machine: 4 servers, 4 GiB per tree, 12 GiB for all, 3 GiB heap, 200 documents', () => {
     expect(defaultResourceLimits({ cpus: 2, totalMemoryBytes: 24 * GiB })).toEqual({
       maxServers: 4,
       maxServerMemoryBytes: 4 * GiB,
+      memoryBudgetBytes: 12 * GiB,
       nodeHeapMb: 3072,
       maxOpenDocuments: 200,
       memoryCheckIntervalMs: 5_000,
@@ -32,6 +33,30 @@ describe('defaults and config', () => {
     expect(small.maxServerMemoryBytes).toBe(512 * MiB)
     expect(small.maxServers).toBe(2)
     expect(small.nodeHeapMb).toBe(384)
+    expect(small.memoryBudgetBytes).toBe(GiB) // half of RAM, but at least 1 GiB
+  })
+
+  test('the budget caps the per-server ceiling and the heap cap (three quarters of it); 0 disables it', () => {
+    const machine = { cpus: 2, totalMemoryBytes: 24 * GiB }
+    const tight = resolveResourceLimits({ memoryBudgetBytes: 1024 * MiB }, machine)
+    expect(tight.maxServerMemoryBytes).toBe(1024 * MiB)
+    expect(tight.nodeHeapMb).toBe(768)
+    // A smaller ceiling and heap cap are kept, and so is "none".
+    expect(resolveResourceLimits({ memoryBudgetBytes: GiB, maxServerMemoryBytes: 512 * MiB, nodeHeapMb: 256 }, machine)).toMatchObject({
+      maxServerMemoryBytes: 512 * MiB,
+      nodeHeapMb: 256,
+    })
+    expect(resolveResourceLimits({ memoryBudgetBytes: GiB, maxServerMemoryBytes: 0, nodeHeapMb: 0 }, machine)).toMatchObject({
+      maxServerMemoryBytes: 0,
+      nodeHeapMb: 0,
+    })
+    // No budget: the defaults as they were.
+    expect(resolveResourceLimits({ memoryBudgetBytes: 0 }, machine)).toMatchObject({
+      memoryBudgetBytes: 0,
+      maxServerMemoryBytes: 4 * GiB,
+      nodeHeapMb: 3072,
+    })
+    expect(() => resolveResourceLimits({ memoryBudgetBytes: 10 * MiB }, machine)).toThrow(/memoryBudgetBytes .* 16 MiB/)
   })
 
   test('user values override the defaults; 0 disables the memory ceiling and the heap cap', () => {
@@ -81,6 +106,30 @@ describe('which idle server to reclaim', () => {
 
   test('reports the shortfall when every idle server is not enough', () => {
     expect(chooseReclaim(servers, 1)).toEqual({ stop: ['c', 'a', 'd'], short: 1 })
+  })
+})
+
+describe('which servers the memory budget stops', () => {
+  const servers = [
+    { key: 'a', busy: false, lastUsed: 30, rssBytes: 100 },
+    { key: 'b', busy: true, lastUsed: 10, rssBytes: 300 },
+    { key: 'c', busy: false, lastUsed: 20, rssBytes: 50 },
+    { key: 'd', busy: false, lastUsed: 40, rssBytes: 200 },
+  ]
+
+  test('nothing while the total fits, or without a budget', () => {
+    expect(chooseBudgetReclaim(servers, 650)).toEqual({ stop: [] })
+    expect(chooseBudgetReclaim(servers, 0)).toEqual({ stop: [] })
+  })
+
+  test('idle ones least recently used first, until the rest fit; busy ones never', () => {
+    expect(chooseBudgetReclaim(servers, 620)).toEqual({ stop: ['c'] })
+    expect(chooseBudgetReclaim(servers, 550)).toEqual({ stop: ['c', 'a'] })
+    expect(chooseBudgetReclaim(servers, 300)).toEqual({ stop: ['c', 'a', 'd'] })
+  })
+
+  test('when the busy ones alone are over it, the largest restarts once its queries finish', () => {
+    expect(chooseBudgetReclaim(servers, 200)).toEqual({ stop: ['c', 'a', 'd'], restartWhenIdle: 'b' })
   })
 })
 

@@ -2,6 +2,7 @@
 // package's tsconfig) fails when src/index.ts stops exporting one. The runtime names: public-surface.test.ts.
 export type {
   AttachRoot,
+  BudgetUsage,
   BuiltinIndexer,
   BuiltinLanguage,
   HostConfig,
@@ -9,6 +10,7 @@ export type {
   InstallSource,
   InstallSourceFacts,
   LocalHost,
+  MemoryBudget,
   OpenWorkspaceOptions,
   ProfileConfig,
   ProjectRootRule,

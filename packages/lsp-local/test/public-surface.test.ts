@@ -15,6 +15,7 @@ const publicValues = [
   'clangdOperations',
   'clangdOperationsFor',
   'createLocalHost',
+  'createMemoryBudget',
   'findOnPath',
   'installSourceFacts',
   'installSources',

@@ -93,6 +93,7 @@ describe('resource-limit flags', () => {
     const flags = globalFlags({
       'max-servers': '2',
       'server-memory-mb': '512',
+      'memory-budget-mb': '2048',
       'node-heap-mb': '0',
       'max-open-documents': '50',
       'max-file-bytes': '1048576',
@@ -102,6 +103,7 @@ describe('resource-limit flags', () => {
     expect(flags.limits).toEqual({
       maxServers: 2,
       maxServerMemoryBytes: 512 * 1024 * 1024,
+      memoryBudgetBytes: 2048 * 1024 * 1024,
       nodeHeapMb: 0,
       maxOpenDocuments: 50,
       maxFileBytes: 1048576,
@@ -112,6 +114,7 @@ describe('resource-limit flags', () => {
     for (const [flag, value] of [
       ['max-servers', '0'],
       ['server-memory-mb', '-1'],
+      ['memory-budget-mb', 'half'],
       ['node-heap-mb', '1.5'],
       ['max-open-documents', 'many'],
       ['max-file-bytes', '-1'],

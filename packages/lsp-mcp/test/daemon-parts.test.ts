@@ -29,6 +29,7 @@ describe('daemonKey', () => {
     expect(daemonKey({ env: { ...env, PYENV_VERSION: '3.12' } })).not.toBe(base)
     expect(daemonKey({ env, envAllow: ['JAVA_HOME'] })).not.toBe(base)
     expect(daemonKey({ env, limits: { maxServers: 2 } })).not.toBe(base)
+    expect(daemonKey({ env, limits: { memoryBudgetBytes: 2 ** 30 } })).not.toBe(base) // one budget per daemon (RFC 0033)
     // A variable outside the list does not split daemons, unless --env-allow names it (then its value does).
     expect(daemonKey({ env: { ...env, TERM: 'xterm' } })).toBe(base)
     expect(daemonKey({ env: { ...env, JAVA_HOME: '/a' }, envAllow: ['JAVA_HOME'] })).not.toBe(

@@ -147,11 +147,12 @@ describe('codeseam daemon status, logs, stop', () => {
     expect(own).toBeGreaterThan(10 * 1024 * 1024)
     expect(later.rssBytes).toBeGreaterThanOrEqual(own * 0.9)
     expect(memory.perServerCeilingBytes).toBeGreaterThanOrEqual(512 * 1024 * 1024)
+    expect(memory.budgetBytes).toBeGreaterThanOrEqual(1024 * 1024 * 1024) // half of RAM, at least 1 GiB (RFC 0033)
     expect(status2.stdout).toMatch(
-      /\ndaemon memory: language servers \d+ MB resident across 1 running server, sampled up to \d+s ago; each restarted above its \d+ MB per-server ceiling; no budget limits the total; the daemon itself \d+ MB\n/,
+      /\ndaemon memory: language servers \d+ MB resident across 1 running server, sampled up to \d+s ago; each restarted above its \d+ MB per-server ceiling; \d+ of \d+ MB budget \(every server of both trust levels: above it, idle ones stop\); the daemon itself \d+ MB\n/,
     )
     expect(human.stdout).toMatch(
-      / {9}memory: language servers \d+ MB resident across 1 running server: typescript \(untrusted\) \d+ MB sampled \d+s ago; each restarted above its \d+ MB per-server ceiling; no budget limits the total; the daemon itself \d+ MB\n/,
+      / {9}memory: language servers \d+ MB resident across 1 running server: typescript \(untrusted\) \d+ MB sampled \d+s ago; each restarted above its \d+ MB per-server ceiling; \d+ of \d+ MB budget \(every server of both trust levels: above it, idle ones stop\); the daemon itself \d+ MB\n/,
     )
     const logs = cli(['logs', key.slice(0, 6)])
     expect(logs.status, logs.stderr).toBe(0)

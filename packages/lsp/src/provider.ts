@@ -58,6 +58,11 @@ export interface LspProviderStatus {
   readonly rssSampledAt?: number
   /** The resident memory this one server's process tree may hold before the backend restarts it, in bytes (no ceiling: absent). */
   readonly memoryCeilingBytes?: number
+  /**
+   * The memory budget every server of the backend counts against together (RFC 0033; in a shared daemon, both trust
+   * levels' servers): the budget, the running servers' last samples summed, and how many were summed. Absent: none.
+   */
+  readonly memoryBudget?: { readonly budgetBytes: number; readonly usedBytes: number; readonly servers: number }
   /** Languages this status covers. */
   readonly languages?: ReadonlyArray<string>
   /** Projects the server has loaded (TypeScript configs, Python project folders), when the backend knows them. */

@@ -155,7 +155,7 @@ function normalize(text: string, root: string): string {
       .join('<workspace>')
       .replace(/"uptimeSeconds": \d+/g, '"uptimeSeconds": "<varies>"')
       .replace(
-        /"(memoryMb|memorySampledSecondsAgo|memoryCeilingMb|residentMb|sampledSecondsAgo|perServerCeilingMb)": \d+/g,
+        /"(memoryMb|memorySampledSecondsAgo|memoryCeilingMb|residentMb|sampledSecondsAgo|perServerCeilingMb|usedMb|budgetMb)": \d+/g,
         '"$1": "<varies>"',
       )
       .replace(/up \d+s/g, 'up <n>s')
@@ -165,6 +165,8 @@ function normalize(text: string, root: string): string {
       .replace(/memory: \d+ MB resident/g, 'memory: <n> MB resident')
       .replace(/sampled up to \d+s ago/g, 'sampled up to <n>s ago')
       .replace(/its \d+ MB per-server ceiling/g, 'its <n> MB per-server ceiling')
+      // The budget (RFC 0033): what the servers hold of it, sized for the machine.
+      .replace(/\d+ of \d+ MB budget/g, '<n> of <n> MB budget')
       // The activity rollup's figures depend on the machine and on what ran before.
       .replace(/"(calls|p50Ms|p95Ms)": [\d.]+/g, '"$1": "<varies>"')
       .replace(/: \d+ calls?, p50 [\d.]+ ms, p95 [\d.]+ ms/g, ': <n> calls, p50 <n> ms, p95 <n> ms')

@@ -70,8 +70,13 @@ const MemoryOutput = Schema.Struct({
   sessionServers: NonNegativeInt,
   /** Age of the oldest sample summed, seconds. */
   sampledSecondsAgo: NonNegativeInt,
-  /** The per-server ceiling, MB, when the servers have one; there is no budget for their total. */
+  /** The per-server ceiling, MB, when the servers have one. */
   perServerCeilingMb: Schema.optional(NonNegativeInt),
+  /**
+   * The memory budget every server of the backend counts against together (in a shared daemon, both trust levels'
+   * and every session's): above it, idle servers stop, least recently used first. Absent: no budget.
+   */
+  budget: Schema.optional(Schema.Struct({ usedMb: NonNegativeInt, budgetMb: NonNegativeInt, servers: NonNegativeInt })),
 })
 
 const StatusOutput = Schema.Struct({
@@ -269,16 +274,21 @@ function totalMemory(
   if (sampled.length === 0) return undefined
   const oldest = Math.min(...sampled.map((s) => s.rssSampledAt ?? now))
   const ceilings = [...new Set(sampled.flatMap((s) => (s.memoryCeilingBytes === undefined ? [] : [s.memoryCeilingBytes])))]
+  // The ledger's figures, the same on every server counting against it (read in one status call).
+  const budget = sampled.find((s) => s.memoryBudget !== undefined)?.memoryBudget
   return {
     residentMb: Math.round(sampled.reduce((sum, s) => sum + (s.rssBytes ?? 0), 0) / MB),
     servers: sampled.length,
     sessionServers: sampled.filter((s) => own.includes(s)).length,
     sampledSecondsAgo: Math.max(0, Math.floor((now - oldest) / 1000)),
     ...(ceilings.length === 1 && ceilings[0] !== undefined ? { perServerCeilingMb: Math.round(ceilings[0] / MB) } : {}),
+    ...(budget === undefined
+      ? {}
+      : { budget: { usedMb: Math.round(budget.usedBytes / MB), budgetMb: Math.round(budget.budgetBytes / MB), servers: budget.servers } }),
   }
 }
 
-/** The total line: what the servers hold, how old the samples are, and the only limit there is (per server). */
+/** The total line: what the servers hold, how old the samples are, the per-server ceiling and the budget of them all. */
 function renderMemory(memory: StatusResult['memory']): string[] {
   if (memory === undefined) return []
   const others = memory.servers - memory.sessionServers
@@ -287,7 +297,11 @@ function renderMemory(memory: StatusResult['memory']): string[] {
       memory.perServerCeilingMb === undefined
         ? 'no memory ceiling is set'
         : `each server is restarted above its ${memory.perServerCeilingMb} MB per-server ceiling`
-    }; no budget limits the total`,
+    }; ${
+      memory.budget === undefined
+        ? 'no budget limits the total'
+        : `${memory.budget.usedMb} of ${memory.budget.budgetMb} MB budget across ${plural(memory.budget.servers, 'server')} of every session (above it, idle servers stop, least recently used first)`
+    }`,
   ]
 }
 

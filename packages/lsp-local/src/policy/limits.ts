@@ -18,6 +18,11 @@ export interface ResourceLimitsConfig {
   readonly maxServers?: number
   /** Resident memory ceiling of one server's process tree, bytes (0: no ceiling). Exceeding it restarts the server. */
   readonly maxServerMemoryBytes?: number
+  /**
+   * Resident memory every server of a host — in a daemon, of both trust levels' hosts — may hold together, bytes (0:
+   * no budget). Over it, idle servers stop, least recently used first (RFC 0033). Caps the ceiling and the heap cap.
+   */
+  readonly memoryBudgetBytes?: number
   /** Heap cap for Node-based servers, MiB (`--max-old-space-size`; 0: none). Go servers get GOMEMLIMIT instead. */
   readonly nodeHeapMb?: number
   /** Open documents per server before the least recently used is closed. */
@@ -50,8 +55,9 @@ export function currentMachine(): MachineShape {
 /**
  * Defaults derived from the machine. Ceiling: a quarter of RAM, at most 4 GiB (typescript-language-server
  * needs ≈3 GB on a 360-file project). Servers: two per core, but never more than two thirds of RAM worth of
- * ceilings. Heap: three quarters of the ceiling, so V8 gives up before the tree breaches it. On 2 cores and
- * 24 GB: 4 servers, 4 GiB each, 3072 MiB heap, 200 open documents.
+ * ceilings. Heap: three quarters of the ceiling, so V8 gives up before the tree breaches it. Budget for every
+ * server together: half of RAM, at least 1 GiB — the other half is the agent's, the editor's and the builds'
+ * (RFC 0033). On 2 cores and 24 GB: 4 servers, 4 GiB each, 12 GiB together, 3072 MiB heap, 200 open documents.
  */
 export function defaultResourceLimits(machine: MachineShape = currentMachine()): ResourceLimits {
   const ceiling = Math.max(512 * MiB, Math.min(4 * GiB, Math.floor(machine.totalMemoryBytes / 4)))
@@ -59,6 +65,7 @@ export function defaultResourceLimits(machine: MachineShape = currentMachine()):
   return {
     maxServers: Math.max(2, Math.min(machine.cpus * 2, byMemory)),
     maxServerMemoryBytes: ceiling,
+    memoryBudgetBytes: Math.max(GiB, Math.floor(machine.totalMemoryBytes / 2)),
     nodeHeapMb: Math.floor((ceiling * 0.75) / MiB),
     maxOpenDocuments: 200,
     memoryCheckIntervalMs: 5_000,
@@ -88,6 +95,7 @@ export function resolveResourceLimits(config: ResourceLimitsConfig = {}, machine
   const limits: ResourceLimits = {
     maxServers: pick('maxServers', 1),
     maxServerMemoryBytes: pick('maxServerMemoryBytes', 0),
+    memoryBudgetBytes: pick('memoryBudgetBytes', 0),
     nodeHeapMb: pick('nodeHeapMb', 0),
     maxOpenDocuments: pick('maxOpenDocuments', 1),
     memoryCheckIntervalMs: pick('memoryCheckIntervalMs', 100),
@@ -101,7 +109,28 @@ export function resolveResourceLimits(config: ResourceLimitsConfig = {}, machine
       `maxServerMemoryBytes is ${limits.maxServerMemoryBytes} bytes: no language server starts in under 64 MiB (0 disables the ceiling)`,
     )
   }
-  return limits
+  if (limits.memoryBudgetBytes > 0 && limits.memoryBudgetBytes < 16 * MiB) {
+    throw new LspError(
+      'INVALID_ARGUMENT',
+      `memoryBudgetBytes is ${limits.memoryBudgetBytes} bytes: no language server runs in under 16 MiB (0 disables the budget)`,
+    )
+  }
+  return withinBudget(limits)
+}
+
+/**
+ * The limits the budget implies (RFC 0033): one server's ceiling is at most the budget (a server alone over it
+ * would be stopped by the budget anyway), and the heap cap (Node's old space, a JVM's -Xmx, GOMEMLIMIT) at most
+ * three quarters of the budget, as the default heap is of the default ceiling: a capped runtime gives up before its
+ * tree alone fills the budget. A smaller heap cap, and 0 (none), are kept.
+ */
+function withinBudget(limits: ResourceLimits): ResourceLimits {
+  const budget = limits.memoryBudgetBytes
+  if (budget <= 0) return limits
+  const ceiling = limits.maxServerMemoryBytes > 0 ? Math.min(limits.maxServerMemoryBytes, budget) : 0
+  const heapRoom = Math.floor((budget * 0.75) / MiB)
+  const nodeHeapMb = limits.nodeHeapMb > 0 ? Math.min(limits.nodeHeapMb, heapRoom) : 0
+  return { ...limits, maxServerMemoryBytes: ceiling, nodeHeapMb }
 }
 
 /** What a heap cap changes in a spawn plan. */

@@ -11,6 +11,7 @@ import { ProjectLoader } from '../workspace/project-loader.js'
 import { WorkspaceRegistry } from '../workspace/registry.js'
 import type { LiveServers, LocalWorkspace } from '../workspace/workspace.js'
 import type { FeatureFacts } from './feature-facts.js'
+import type { MemoryBudget } from './budget.js'
 import { ServerPool } from './pool.js'
 import type { ServerSlot } from './slot.js'
 
@@ -33,6 +34,8 @@ export class HostCore implements LiveServers {
   constructor(
     readonly config: ResolvedHostConfig,
     features: FeatureFacts,
+    /** A budget shared with other hosts (a daemon's, RFC 0033); without it the host keeps its own. */
+    budget?: MemoryBudget,
   ) {
     this.projects = new ProjectLoader(config.limits.maxOpenDocuments, config.limits, (server) => this.pool.announceLoading(server))
     this.disk = new DiskSync({
@@ -40,12 +43,17 @@ export class HostCore implements LiveServers {
       // The project loader's config files (tsconfig graphs) and the files of a record's layout (clangd's databases).
       configWatch: (root, profile) => combinedWatch([this.projects.configWatch(root, profile), recordFor(profile)?.layoutWatch?.(root)]),
     })
-    this.pool = new ServerPool(config, features, {
-      escaped: (workspaceRoot) => this.registry.get(workspaceRoot)?.containment.invalidate(),
-      projectsOf: (server) => this.projects.projectsOf(server),
-      loadingOf: (server) => this.projects.loadingOf(server),
-      diskChangesOf: (server) => this.disk.modeOf(server),
-    })
+    this.pool = new ServerPool(
+      config,
+      features,
+      {
+        escaped: (workspaceRoot) => this.registry.get(workspaceRoot)?.containment.invalidate(),
+        projectsOf: (server) => this.projects.projectsOf(server),
+        loadingOf: (server) => this.projects.loadingOf(server),
+        diskChangesOf: (server) => this.disk.modeOf(server),
+      },
+      budget,
+    )
   }
 
   /** The open workspace at a canonical root, if any. */

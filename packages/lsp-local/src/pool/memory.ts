@@ -42,7 +42,12 @@ export class MemoryWatcher {
 
   constructor(
     private readonly onBreach: (breach: MemoryBreach) => void,
-    private readonly options: { readonly intervalMs: number; readonly breachSamples: number },
+    private readonly options: {
+      readonly intervalMs: number
+      readonly breachSamples: number
+      /** After each sample taken (a round, or a watch's first): the budget checks the total (RFC 0033). */
+      readonly sampled?: () => void
+    },
   ) {}
 
   /**
@@ -58,8 +63,10 @@ export class MemoryWatcher {
     // it never counts towards a breach, and never replaces a later one.
     const asked = Date.now()
     void readTreeMemory(pid).then((memory) => {
-      if (memory !== undefined && this.watched.get(key) === entry && (entry.sample?.sampledAt ?? 0) <= asked)
+      if (memory !== undefined && this.watched.get(key) === entry && (entry.sample?.sampledAt ?? 0) <= asked) {
         entry.sample = { pid, rssBytes: memory.rssBytes, sampledAt: Date.now() }
+        this.options.sampled?.()
+      }
     })
     this.start()
   }
@@ -117,6 +124,7 @@ export class MemoryWatcher {
       }
     }
     if (this.watched.size === 0) this.pause()
+    this.options.sampled?.()
     return breaches
   }
 

@@ -9,12 +9,13 @@ import type { LanguageServer } from '../server/language-server.js'
 import { watchdogIdle } from '../server/watchdog.js'
 import { listFiles, profileExtensions } from '../profile/files.js'
 import { layoutEnvironment, nestedProjectsOf } from '../workspace/nested-projects.js'
-import { worktreesOfOneRepository } from '../workspace/worktrees.js'
 import type { LocalWorkspace } from '../workspace/workspace.js'
-import { recordFor } from '../languages/index.js'
 import type { FeatureFacts } from './feature-facts.js'
+import { MemoryBudget } from './budget.js'
+import { budgetServersOf } from './budget-servers.js'
 import { MemoryWatcher } from './memory.js'
 import { chooseReclaim } from './reclaim.js'
+import { sharedGroup } from './shared-group.js'
 import { ServerSlot, type SlotHooks } from './slot.js'
 
 /** What the pool asks of the rest of the host. */
@@ -39,17 +40,22 @@ export class ServerPool {
   /** Samples every running server's process tree (for status, RFC 0030); a breach of the ceiling restarts that server. */
   private readonly memory: MemoryWatcher
   private readonly slotHooks: SlotHooks
-  /** Removes the pool's metric observations (memory per server, documents open per profile). */
+  /** Removes the pool's metric observations (memory per server, documents open per profile) and its place in the budget. */
   private readonly unobserve: ReadonlyArray<() => void>
+  /** The memory budget this pool's servers count against (RFC 0033): the host's own, or one shared with other hosts. */
+  readonly budget: MemoryBudget
 
   constructor(
     private readonly config: ResolvedHostConfig,
     private readonly features: FeatureFacts,
     private readonly hooks: PoolHooks,
+    budget?: MemoryBudget,
   ) {
+    this.budget = budget ?? new MemoryBudget()
     this.memory = new MemoryWatcher((breach) => void this.slots.get(breach.key)?.restartForMemory(breach.reason), {
       intervalMs: config.limits.memoryCheckIntervalMs,
       breachSamples: config.limits.memoryBreachSamples,
+      sampled: () => void this.budget.enforce(),
     })
     this.slotHooks = {
       beforeStart: (slot) => this.makeRoom(slot),
@@ -67,6 +73,7 @@ export class ServerPool {
     this.unobserve = [
       observeTelemetry('serverMemory', () => this.memoryObservations()),
       observeTelemetry('documentsOpen', () => this.documentObservations()),
+      this.budget.join(() => budgetServersOf(this.slots, this.memory), config.limits.memoryBudgetBytes),
     ]
   }
 
@@ -83,7 +90,15 @@ export class ServerPool {
   /** A slot's last memory sample (RFC 0030), when it is of the process the slot runs now; and the per-server ceiling. */
   private withMemory(key: string, slot: ServerSlot, given: LspProviderStatus): LspProviderStatus {
     const ceiling = this.config.limits.maxServerMemoryBytes
-    const status = ceiling > 0 && slot.pid !== undefined ? { ...given, memoryCeilingBytes: ceiling } : given
+    const budget = this.budget.usage()
+    const status =
+      slot.pid === undefined
+        ? given
+        : {
+            ...given,
+            ...(ceiling > 0 ? { memoryCeilingBytes: ceiling } : {}),
+            ...(budget.budgetBytes > 0 ? { memoryBudget: budget } : {}),
+          }
     if (given.rssBytes !== undefined) return status
     const sample = this.memory.lastSample(key)
     if (sample === undefined || slot.pid === undefined || sample.pid !== slot.pid) return status
@@ -277,21 +292,4 @@ function keyOf(root: string, profile: ServerProfile): string {
 /** Whether a slot serves files under `root`: its own folder, or one of the workspace roots it shares. */
 function servesUnder(slot: ServerSlot, root: string): boolean {
   return [slot.root, ...slot.sharedRoots].some((served) => isWithin(root, served))
-}
-
-/**
- * The roots one server serves for a request (RFC 0025), sorted so every session with the same roots finds the
- * same slot: the request's workspace and the other open roots of its workspace at the same trust, when the
- * profile's record shares roots, its server runs at the workspace root, no root lies inside another (a nested
- * root is already served by its parent's server) and no two are worktrees of one repository. Undefined: the
- * workspace's own server.
- */
-function sharedGroup(workspace: LocalWorkspace, profile: ServerProfile, group: ReadonlyArray<LocalWorkspace>): string[] | undefined {
-  if (group.length === 0 || recordFor(profile)?.sharesRoots !== true || profile.projectRoot === 'nearest') return undefined
-  const roots = [...new Set([workspace.root, ...group.filter((other) => other.trust === workspace.trust).map((other) => other.root)])]
-  if (roots.length < 2) return undefined
-  if (roots.some((root) => roots.some((other) => other !== root && isWithin(other, root)))) return undefined
-  // Worktrees of one repository hold other versions of the same files: each keeps its own server.
-  if (worktreesOfOneRepository(roots)) return undefined
-  return roots.sort()
 }

@@ -15,7 +15,40 @@ export interface ServerUse {
 export function chooseReclaim(running: ReadonlyArray<ServerUse>, maxServers: number, incoming = 1): { stop: string[]; short: number } {
   const excess = running.length + incoming - maxServers
   if (excess <= 0) return { stop: [], short: 0 }
-  const idle = running.filter((s) => !s.busy).sort((a, b) => a.lastUsed - b.lastUsed || a.key.localeCompare(b.key))
-  const stop = idle.slice(0, excess).map((s) => s.key)
+  const stop = idleOldestFirst(running)
+    .slice(0, excess)
+    .map((s) => s.key)
   return { stop, short: excess - stop.length }
+}
+
+/** Idle servers, least recently used first (busy ones are never reclaimed). */
+function idleOldestFirst<S extends ServerUse>(running: ReadonlyArray<S>): S[] {
+  return running.filter((s) => !s.busy).sort((a, b) => a.lastUsed - b.lastUsed || a.key.localeCompare(b.key))
+}
+
+/** A running server with its process tree's last sample. */
+export interface ServerMemoryUse extends ServerUse {
+  readonly rssBytes: number
+}
+
+/**
+ * Which servers to stop so their sampled memory fits in `budgetBytes` (RFC 0033): idle ones least recently used
+ * first, as for maxServers, until the rest fit; when only busy ones remain over it, the largest of them is
+ * restarted once its queries finish (`restartWhenIdle`). Nothing when the total fits or there is no budget (0).
+ */
+export function chooseBudgetReclaim(
+  running: ReadonlyArray<ServerMemoryUse>,
+  budgetBytes: number,
+): { stop: string[]; restartWhenIdle?: string } {
+  let total = running.reduce((sum, s) => sum + s.rssBytes, 0)
+  if (budgetBytes <= 0 || total <= budgetBytes) return { stop: [] }
+  const stop: string[] = []
+  for (const server of idleOldestFirst(running)) {
+    if (total <= budgetBytes) break
+    stop.push(server.key)
+    total -= server.rssBytes
+  }
+  if (total <= budgetBytes) return { stop }
+  const largest = running.filter((s) => s.busy).sort((a, b) => b.rssBytes - a.rssBytes)[0]
+  return largest === undefined ? { stop } : { stop, restartWhenIdle: largest.key }
 }

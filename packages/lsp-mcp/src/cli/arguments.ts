@@ -70,7 +70,7 @@ export interface GlobalFlags {
   readonly roots: ReadonlyArray<string>
   readonly config?: string
   readonly trust?: 'trusted' | 'untrusted'
-  /** Resource limits from --max-servers, --server-memory-mb, --node-heap-mb, --max-open-documents, --max-file-bytes, --max-line-length. */
+  /** Resource limits from --max-servers, --server-memory-mb, --memory-budget-mb, --node-heap-mb, --max-open-documents, --max-file-bytes, --max-line-length. */
   readonly limits: LimitFlags
   /** Host environment variables servers may see (--env-allow, repeatable). */
   readonly envAllow: ReadonlyArray<string>
@@ -110,6 +110,7 @@ export const globalOptions = {
   trust: { type: 'string' },
   'max-servers': { type: 'string' },
   'server-memory-mb': { type: 'string' },
+  'memory-budget-mb': { type: 'string' },
   'node-heap-mb': { type: 'string' },
   'max-open-documents': { type: 'string' },
   'max-file-bytes': { type: 'string' },
@@ -132,6 +133,7 @@ export const serverOptions = {
   trust: globalOptions.trust,
   'max-servers': globalOptions['max-servers'],
   'server-memory-mb': globalOptions['server-memory-mb'],
+  'memory-budget-mb': globalOptions['memory-budget-mb'],
   'node-heap-mb': globalOptions['node-heap-mb'],
   'max-open-documents': globalOptions['max-open-documents'],
   'max-file-bytes': globalOptions['max-file-bytes'],
@@ -164,6 +166,7 @@ export function globalFlags(values: ParsedValues, command?: string): GlobalFlags
   }
   const maxServers = count('max-servers', 1)
   const memoryMb = count('server-memory-mb', 0)
+  const budgetMb = count('memory-budget-mb', 0)
   const heapMb = count('node-heap-mb', 0)
   const maxOpenDocuments = count('max-open-documents', 1)
   const maxFileBytes = count('max-file-bytes', 0)
@@ -171,6 +174,7 @@ export function globalFlags(values: ParsedValues, command?: string): GlobalFlags
   const limits: LimitFlags = {
     ...(maxServers === undefined ? {} : { maxServers }),
     ...(memoryMb === undefined ? {} : { maxServerMemoryBytes: memoryMb * 1024 * 1024 }),
+    ...(budgetMb === undefined ? {} : { memoryBudgetBytes: budgetMb * 1024 * 1024 }),
     ...(heapMb === undefined ? {} : { nodeHeapMb: heapMb }),
     ...(maxOpenDocuments === undefined ? {} : { maxOpenDocuments }),
     ...(maxFileBytes === undefined ? {} : { maxFileBytes }),

@@ -195,8 +195,8 @@ export async function daemonLine(io: CliIo): Promise<string> {
 const MB = 1024 * 1024
 
 /**
- * A daemon's memory in words (RFC 0030): its language servers' last samples summed, how old they are, the only limit
- * there is (the per-server ceiling; no budget for the total), and the daemon process itself. `each`: every server too.
+ * A daemon's memory in words (RFC 0030): its language servers' last samples summed, how old they are, the per-server
+ * ceiling, the one budget they count against (RFC 0033), and the daemon process itself. `each`: every server too.
  */
 export function memoryWords(memory: DaemonMemory, now: number, each: boolean): string {
   const mb = (bytes: number) => `${Math.round(bytes / MB)} MB`
@@ -212,5 +212,9 @@ export function memoryWords(memory: DaemonMemory, now: number, each: boolean): s
     ? `: ${memory.servers.map((s) => `${s.server} (${s.trust}) ${mb(s.rssBytes)} sampled ${age(s.sampledAt)}`).join(', ')}`
     : ''
   const sampled = each ? '' : `, sampled up to ${age(memory.oldestSampleAt ?? now)}`
-  return `language servers ${mb(memory.serversRssBytes)} resident across ${servers}${list}${sampled}; ${ceiling}; no budget limits the total; ${own}`
+  const budget =
+    memory.budgetBytes === undefined
+      ? 'no budget limits the total'
+      : `${Math.round(memory.serversRssBytes / MB)} of ${mb(memory.budgetBytes)} budget (every server of both trust levels: above it, idle ones stop)`
+  return `language servers ${mb(memory.serversRssBytes)} resident across ${servers}${list}${sampled}; ${ceiling}; ${budget}; ${own}`
 }

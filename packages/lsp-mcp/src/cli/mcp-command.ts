@@ -94,7 +94,15 @@ async function startInProcess(
 
 /** The flags that set limits, as given (passed on to a daemon this command starts). */
 function limitFlags(args: ReadonlyArray<string>): string[] {
-  const names = ['--max-servers', '--server-memory-mb', '--node-heap-mb', '--max-open-documents', '--max-file-bytes', '--max-line-length']
+  const names = [
+    '--max-servers',
+    '--server-memory-mb',
+    '--memory-budget-mb',
+    '--node-heap-mb',
+    '--max-open-documents',
+    '--max-file-bytes',
+    '--max-line-length',
+  ]
   const out: string[] = []
   args.forEach((arg, index) => {
     const name = names.find((n) => arg === n || arg.startsWith(`${n}=`))

@@ -15,7 +15,7 @@ export interface Health {
 
 /**
  * Resident memory of a daemon: its own process, and each running language server's process tree as last sampled
- * (both trust levels' hosts; no root is named). There is no budget for the total yet: only the per-server ceiling.
+ * (both trust levels' hosts; no root is named), and the one budget they all count against (RFC 0033).
  */
 export interface DaemonMemory {
   /** The daemon process itself, bytes, read when asked. */
@@ -34,6 +34,11 @@ export interface DaemonMemory {
   readonly oldestSampleAt?: number
   /** The resident memory one server may hold before it is restarted, bytes; absent when none is set. */
   readonly perServerCeilingBytes?: number
+  /**
+   * The memory budget every server of both trust levels counts against together, bytes (`serversRssBytes` is what
+   * they hold of it); absent when there is none (`limits.memoryBudgetBytes` 0) or no host has started.
+   */
+  readonly budgetBytes?: number
 }
 
 /** The health of the daemon on a socket; undefined when nothing answers there. */

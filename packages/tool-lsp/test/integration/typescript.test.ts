@@ -262,9 +262,10 @@ describe('read tools on the native TypeScript 7 server', { timeout: 120_000 }, (
     expect(result.memory.residentMb).toBeGreaterThanOrEqual(ts.memoryMb)
     expect(result.memory.sessionServers).toBeGreaterThanOrEqual(1)
     expect(result.memory.perServerCeilingMb).toBe(ts.memoryCeilingMb)
+    expect(result.memory.budget?.budgetMb).toBeGreaterThanOrEqual(1024) // half of RAM, at least 1 GiB (RFC 0033)
     expect(outcome.text).toMatch(/typescript @ \S+: \w+, 1\/1 project \(up \d+s, \d+ MB sampled \d+s ago\)/)
     expect(outcome.text).toMatch(
-      /memory: \d+ MB resident across \d+ running servers?, sampled up to \d+s ago; each server is restarted above its \d+ MB per-server ceiling; no budget limits the total/,
+      /memory: \d+ MB resident across \d+ running servers?, sampled up to \d+s ago; each server is restarted above its \d+ MB per-server ceiling; \d+ of \d+ MB budget across \d+ servers? of every session \(above it, idle servers stop, least recently used first\)/,
     )
   })
 
