@@ -12,6 +12,7 @@ import {
 } from '@codeseam/lsp'
 
 import { resolveHostConfig, type HostOptions, type TrustLevel } from './policy/config.js'
+import type { MemoryBudget } from './pool/budget.js'
 import { HostCore } from './pool/host-core.js'
 import { builtinProfiles } from './policy/builtin-profiles.js'
 import { negotiatedOperations } from './features/capabilities.js'
@@ -51,11 +52,20 @@ export interface LocalHost {
   dispose(): Promise<void>
 }
 
+/** What creating a host takes: its configuration, and what it shares with other hosts of the process. */
+export interface LocalHostOptions extends HostOptions {
+  /**
+   * A memory budget shared with other hosts ({@link createMemoryBudget}; a daemon's two trust levels, RFC 0033):
+   * every server of each counts against one total. Without it the host keeps its own, of `limits.memoryBudgetBytes`.
+   */
+  readonly memoryBudget?: MemoryBudget
+}
+
 /**
  * Creates a local language-server host: built-in profiles (unless `builtins: false`) merged with the
  * user's, one provider per enabled profile, nothing started until the first query.
  */
-export async function createLocalHost(options: HostOptions = {}): Promise<LocalHost> {
+export async function createLocalHost(options: LocalHostOptions = {}): Promise<LocalHost> {
   const builtins = options.builtins === false ? [] : await builtinProfiles()
   // Built-in profile ids name no one's code: spans carry them as they are (a user's own profile is hashed).
   declareTelemetryIds(builtins.flatMap((p) => [p.id, `local:${p.id}`]))

@@ -10,6 +10,7 @@ export type {
   InstallSource,
   InstallSourceFacts,
   LocalHost,
+  LocalHostOptions,
   MemoryBudget,
   OpenWorkspaceOptions,
   ProfileConfig,

@@ -5,7 +5,6 @@ import { LspError, normalizeExtension } from '@codeseam/lsp'
 import { checkCompanionFields, checkCompanionIds } from './companions.js'
 import { resolveResourceLimits, type ResourceLimits, type ResourceLimitsConfig } from './limits.js'
 import type { ServerProfile } from '../profile/profiles.js'
-import type { MemoryBudget } from '../pool/budget.js'
 import type { TrustLevel } from './trust.js'
 
 /** Trust lives with the rules it switches (trust.ts); re-exported here, where the host options name it. */
@@ -57,11 +56,6 @@ export interface HostOptions extends HostConfig {
   readonly configFile?: string
   /** Start from the built-in profiles (default true). False: only the profiles given here, e.g. a fixture server. */
   readonly builtins?: boolean
-  /**
-   * A memory budget shared with other hosts ({@link createMemoryBudget}; a daemon's two trust levels, RFC 0033):
-   * every server of each counts against one total. Without it the host keeps its own, of `limits.memoryBudgetBytes`.
-   */
-  readonly memoryBudget?: MemoryBudget
 }
 
 /** The resolved settings every part of the host reads. */

@@ -103,7 +103,7 @@ export class MemoryBudget {
 }
 
 /**
- * A memory budget to share between hosts (`HostOptions.memoryBudget`): every server of each counts against one
+ * A memory budget to share between hosts (`LocalHostOptions.memoryBudget`): every server of each counts against one
  * total, the budget their `limits.memoryBudgetBytes` sets (RFC 0033). A daemon makes one for both trust levels.
  */
 export function createMemoryBudget(): MemoryBudget {
