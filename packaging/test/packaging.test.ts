@@ -268,7 +268,7 @@ describe.skipIf(unreachable !== undefined && !ci)('packed tarballs installed tog
       expect(section, stdout).toBeDefined()
       const commands = (section ?? '').split('\n').map((line) => line.trim().split(/\s+/)[0])
       expect(commands.sort()).toEqual(
-        ['mcp', 'serve', 'daemon', 'doctor', 'install', ...[...readTools, ...mutatingTools].map(commandOf)].sort(),
+        ['mcp', 'serve', 'daemon', 'doctor', 'install', 'index', ...[...readTools, ...mutatingTools].map(commandOf)].sort(),
       )
     }, 600_000)
 
