@@ -3,13 +3,12 @@ import { createRequire } from 'node:module'
 import * as nodePath from 'node:path'
 
 import { installedFolders, installRecipe, packageLabel, type InstallSource } from '../languages/install.js'
+import { indexerRecords } from './list.js'
 import type { IndexerRecord } from './record.js'
-import { scipTypescriptRecord } from './scip-typescript/record.js'
 
 export type { IndexerRecord } from './record.js'
 
-/** Every built-in indexer, each once (its own folder states it). */
-export const indexerRecords: ReadonlyArray<IndexerRecord> = [scipTypescriptRecord]
+export { indexerRecords } from './list.js'
 
 /** An indexer as this machine has it: what `codeseam doctor`, `codeseam install` and `codeseam index` read. */
 export interface BuiltinIndexer {
