@@ -176,6 +176,8 @@ export interface RealColdStartSide {
   readonly missingExamples?: ReadonlyArray<string>
   readonly extraExamples?: ReadonlyArray<string>
   readonly error?: string
+  /** RSS of the side's language-server process trees right after its answer (absent in older reports). */
+  readonly rssBytes?: number
 }
 
 export interface RealColdStartResult {

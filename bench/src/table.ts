@@ -74,7 +74,16 @@ export function realRepositoryTables(report: BenchReport): ReportTable[] {
     {
       section,
       title: 'Cold start to the first complete answer, ms',
-      header: ['corpus / symbol / query', 'oracle', 'bare primed', 'codeseam', '× bare primed', 'codeseam complete', 'bare complete'],
+      header: [
+        'corpus / symbol / query',
+        'oracle',
+        'bare primed',
+        'codeseam',
+        '× bare primed',
+        'codeseam complete',
+        'bare complete',
+        'servers RSS at the answer: bare primed / codeseam',
+      ],
       rows: real.coldStart.map((c) => [
         `${c.corpus} / ${c.symbol} / ${operationNames[c.operation] ?? c.operation}`,
         String(c.expected),
@@ -84,6 +93,7 @@ export function realRepositoryTables(report: BenchReport): ReportTable[] {
         !c.codeseam.complete ? 'failed' : !c.bare.complete ? 'bare failed' : ratio(c.ratio),
         completeness(c.codeseam),
         completeness(c.bare),
+        c.bare.rssBytes === undefined && c.codeseam.rssBytes === undefined ? '—' : `${mb(c.bare.rssBytes)} / ${mb(c.codeseam.rssBytes)}`,
       ]),
     },
     {

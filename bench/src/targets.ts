@@ -38,6 +38,39 @@ function worst(entries: ReadonlyArray<readonly [string, number]>): { value?: num
   return { value, where }
 }
 
+/** Issue 51's allowance for the servers codeseam runs: the bare server's RSS + 10 % + 80 MB. */
+const serverAllowance = (bareBytes: number) => 1.1 * mb(bareBytes) + 80
+
+/**
+ * Every place this run measured the servers' RSS under codeseam beside the bare server's, as codeseam ÷ the
+ * allowance: the generated workspaces busy (in process, and through `codeseam mcp`) against the floor busy, the
+ * real repositories at each side's first answer (bare primed), Go and Rust at their first answers.
+ */
+function serverMemoryPairs(report: BenchReport): Array<readonly [string, number]> {
+  const pairs: Array<{ where: string; bare: number; codeseam: number }> = []
+  for (const workspace of new Set(report.memory.map((m) => m.workspace))) {
+    const at = (phase: string) => report.memory.find((m) => m.workspace === workspace && m.phase === phase)?.serverRssBytes
+    const bare = at('floor busy')
+    for (const phase of ['busy', 'mcp busy']) {
+      const codeseam = at(phase)
+      if (bare !== undefined && codeseam !== undefined) pairs.push({ where: `${workspace} ${phase}`, bare, codeseam })
+    }
+  }
+  for (const c of report.realRepositories?.coldStart ?? []) {
+    if (c.bare.rssBytes !== undefined && c.codeseam.rssBytes !== undefined)
+      pairs.push({ where: `${c.corpus} / ${c.symbol} / ${c.operation}`, bare: c.bare.rssBytes, codeseam: c.codeseam.rssBytes })
+  }
+  for (const l of report.languages ?? []) {
+    const rss = l.firstAnswer?.rssAtAnswer
+    if (rss?.bare !== undefined && rss.codeseam !== undefined)
+      pairs.push({ where: `${l.language} / ${l.corpus}`, bare: rss.bare, codeseam: rss.codeseam })
+  }
+  return pairs.map(
+    ({ where, bare, codeseam }) =>
+      [`${where}: ${mb(codeseam).toFixed(0)} MB against bare ${mb(bare).toFixed(0)} MB`, mb(codeseam) / serverAllowance(bare)] as const,
+  )
+}
+
 /** Every target of issue 15 with this report's figure. */
 export function targetFigures(report: BenchReport): TargetFigure[] {
   const { startup, sdkNoop } = report
@@ -74,6 +107,7 @@ export function targetFigures(report: BenchReport): TargetFigure[] {
     ),
   )
   const own = worst((report.ownMemory ?? []).map((m) => [m.workspace, mb(m.own.median)] as const))
+  const serverMemory = worst(serverMemoryPairs(report))
   const watchdogRows = (report.ownMemory ?? []).filter((m) => m.watchdogs > 0)
   const watchdog = worst(watchdogRows.map((m) => [m.workspace, mb(m.watchdog.median)] as const))
   const concurrency = report.concurrency
@@ -185,6 +219,13 @@ export function targetFigures(report: BenchReport): TargetFigure[] {
       ...(own.value === undefined ? {} : { value: own.value }),
       detail: own.value === undefined ? '' : `median of the samples, worst workspace: ${own.where}`,
       goal: 80,
+    },
+    {
+      target: "RSS of the language servers' trees under codeseam ÷ (the bare server's × 1.1 + 80 MB), worst workspace",
+      unit: '×',
+      ...(serverMemory.value === undefined ? {} : { value: serverMemory.value }),
+      detail: serverMemory.value === undefined ? '' : `worst: ${serverMemory.where}`,
+      goal: 1,
     },
     {
       target: 'RSS of the watchdog',

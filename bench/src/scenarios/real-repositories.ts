@@ -48,7 +48,7 @@ import { sourceExtensions } from '../../../packages/lsp-local/test/oracle/oracle
 import { corporaFolder } from '../../../packages/lsp-local/test/oracle/workspaces.js'
 import { FloorClient, type ServerCommand } from '../floor-client.js'
 import { withDeadline } from '../measure.js'
-import { childProcesses } from '../process-memory.js'
+import { childProcesses, treeRss } from '../process-memory.js'
 import type {
   FirstAnswerResult,
   IncrementResult,
@@ -186,6 +186,8 @@ async function bareServer(root: string, language: OracleLanguage): Promise<BareS
 interface TimedKeys {
   readonly ms: number
   readonly keys: ReadonlyArray<string>
+  /** RSS of the side's language-server process trees right after it answered. */
+  readonly rssBytes?: number
 }
 
 /** Bare, primed: spawn with the workspace folders, open every source file, ask once. Spawn → answer. */
@@ -205,7 +207,8 @@ async function bareCold(
       operation === 'references'
         ? referenceKeys(root, await client.references(target.path, { line: target.line, character: target.character }))
         : symbolKeys(root, language, await client.workspaceSymbols(target.name))
-    return { ms: performance.now() - started, keys }
+    const ms = performance.now() - started
+    return { ms, keys, rssBytes: client.process.pid === undefined ? 0 : treeRss([client.process.pid]) }
   } finally {
     await withDeadline(client.stop(), 30_000, 'the bare server to stop')
   }
@@ -220,7 +223,9 @@ async function seamCold(workspace: OracleWorkspace, operation: Operation, target
   const release = await host.attach(lsp, [{ root }])
   try {
     const keys = await seamAsk(lsp, root, language, operation, target)
-    return { ms: performance.now() - started, keys }
+    const ms = performance.now() - started
+    // The in-process host's servers are this process's only children now (the oracle was disposed before).
+    return { ms, keys, rssBytes: treeRss(childProcesses()) }
   } finally {
     await withDeadline(
       (async () => {
@@ -247,6 +252,7 @@ export function judged(expected: ReadonlyArray<string>, answer: TimedKeys | Erro
     found: keys.length,
     missing: missing.length,
     extra: extra.length,
+    ...(answer.rssBytes === undefined ? {} : { rssBytes: answer.rssBytes }),
     ...(missing.length > 0 ? { missingExamples: missing.slice(0, 5) } : {}),
     ...(extra.length > 0 ? { extraExamples: extra.slice(0, 5) } : {}),
     ...(errors.length > 0 ? { error: errors[0]!.slice(0, 200) } : {}),
