@@ -77,6 +77,80 @@ function locationKey(l: LspLocation): string {
   return `${l.path}:${l.range.start.line}:${l.range.start.character}:${l.range.end.line}:${l.range.end.character}`
 }
 
+function openRoot(found: LoadedIndex, root: string, id: string): RootIndex {
+  const provider = createIndexProvider({ index: found.index, root, id })
+  const { sidecar } = found
+  const build: LspIndexBuild = {
+    indexedAt: sidecar.indexedAt,
+    indexer: { name: sidecar.indexer.name, version: sidecar.indexer.version },
+    ...(sidecar.compiler === undefined ? {} : { compiler: sidecar.compiler }),
+  }
+  return { provider, disk: new DiskState(root, sidecar, new Set(Object.keys(provider.extensions))), build }
+}
+
+const relativeOf = (root: string, path: string): string => nodePath.relative(root, path).split(nodePath.sep).join('/')
+
+/** An answer's source; stale files (relative) are named absolute, at most {@link maxNamed}. */
+function source(origin: LspAnswerSource['origin'], build: LspIndexBuild | undefined, root: string, stale: string[] = []): LspAnswerSource {
+  const named = stale.slice(0, maxNamed).map((r) => nodePath.join(root, ...r.split('/')))
+  return {
+    origin,
+    ...(build === undefined ? {} : { index: build }),
+    ...(named.length === 0 ? {} : { staleFiles: named }),
+    ...(stale.length > maxNamed ? { staleCount: stale.length } : {}),
+  }
+}
+
+const withSource = (answer: Answer, value: LspAnswerSource, overrides: Partial<LspResultMeta> = {}): Answer =>
+  ({ ...answer, meta: { ...answer.meta, ...overrides, source: value } }) as Answer
+
+type Failure = { providerId: string; code: string; message: string }
+
+/** A merged answer's meta: the live server's (readiness, coverage, disk catch-up describe the stale files' part), or the index's with the live server's failure. */
+function finish(
+  answer: Answer,
+  fromServer: Answer | undefined,
+  failure: Failure | undefined,
+  root: string,
+  index: RootIndex,
+  stale: string[],
+): Answer {
+  if (fromServer === undefined) {
+    return withSource(answer, source('index', index.build, root, stale), failure === undefined ? {} : { failures: [failure] })
+  }
+  // The live server's meta (readiness, coverage, disk catch-up) describes the stale files' part.
+  const { meta } = fromServer
+  return withSource({ ...answer, meta: { ...meta, elapsedMs: answer.meta.elapsedMs } } as Answer, source('both', index.build, root, stale))
+}
+
+/** The live server's statuses, each root with an index naming it as a companion; a root whose server has not started is `idle`. */
+function statusWithIndexes(
+  statuses: ReadonlyArray<LspProviderStatus>,
+  loaded: ReadonlyMap<string, RootIndex>,
+  id: string,
+): LspProviderStatus[] {
+  const companion = (r: RootIndex) => ({
+    id: `index (${r.build.indexer.name} ${r.build.indexer.version}, built ${r.build.indexedAt})`,
+    operations: [...indexOperations],
+  })
+  const out = statuses.map((s) => {
+    const r = s.root === undefined ? undefined : loaded.get(s.root)
+    return r === undefined ? s : { ...s, companions: [...(s.companions ?? []), companion(r)] }
+  })
+  for (const [root, r] of loaded) {
+    if (!statuses.some((s) => s.root === root)) {
+      out.push({
+        providerId: id,
+        root,
+        state: 'idle',
+        languages: [...new Set(Object.values(r.provider.extensions))],
+        companions: [companion(r)],
+      })
+    }
+  }
+  return out
+}
+
 /** A provider answering from a root's stored index where the disk still holds what was indexed, else from `live`. */
 export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspProvider {
   const { live } = options
@@ -90,15 +164,7 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
       entry = options.indexFor(root).then(
         (found) => {
           if (found === undefined) return undefined
-          const provider = createIndexProvider({ index: found.index, root, id: live.id })
-          const extensions = new Set(Object.keys(provider.extensions))
-          const { sidecar } = found
-          const build: LspIndexBuild = {
-            indexedAt: sidecar.indexedAt,
-            indexer: { name: sidecar.indexer.name, version: sidecar.indexer.version },
-            ...(sidecar.compiler === undefined ? {} : { compiler: sidecar.compiler }),
-          }
-          const rootIndex = { provider, disk: new DiskState(root, sidecar, extensions), build }
+          const rootIndex = openRoot(found, root, live.id)
           loaded.set(root, rootIndex)
           return rootIndex
         },
@@ -114,22 +180,6 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
       (s) => s.root === root && s.state === 'ready' && (s.projects === undefined || s.projects.loaded >= s.projects.found),
     )
 
-  const relativeOf = (root: string, path: string): string => nodePath.relative(root, path).split(nodePath.sep).join('/')
-
-  const source = (origin: LspAnswerSource['origin'], build: LspIndexBuild | undefined, root: string, stale: string[] = []) => {
-    const named = stale.slice(0, maxNamed).map((r) => nodePath.join(root, ...r.split('/')))
-    const value: LspAnswerSource = {
-      origin,
-      ...(build === undefined ? {} : { index: build }),
-      ...(named.length === 0 ? {} : { staleFiles: named }),
-      ...(stale.length > maxNamed ? { staleCount: stale.length } : {}),
-    }
-    return value
-  }
-
-  const withSource = (answer: Answer, value: LspAnswerSource, overrides: Partial<LspResultMeta> = {}): Answer =>
-    ({ ...answer, meta: { ...answer.meta, ...overrides, source: value } }) as Answer
-
   async function fromLive(request: LspProviderRequest, signal: AbortSignal, value: LspAnswerSource): Promise<Answer> {
     return withSource((await live.query(request, signal)) as Answer, value)
   }
@@ -143,7 +193,7 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
     const stale = staleOf(view)
     const fromIndex = (await index.provider.query(request, signal)) as Answer
     let fromServer: Answer | undefined
-    let failure: { providerId: string; code: string; message: string } | undefined
+    let failure: Failure | undefined
     try {
       fromServer = (await live.query(request, signal)) as Answer
     } catch (error) {
@@ -175,25 +225,6 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
       )
     }
     return withSource(fromIndex, source('index', index.build, root, stale))
-  }
-
-  function finish(
-    answer: Answer,
-    fromServer: Answer | undefined,
-    failure: { providerId: string; code: string; message: string } | undefined,
-    root: string,
-    index: RootIndex,
-    stale: string[],
-  ): Answer {
-    if (fromServer === undefined) {
-      return withSource(answer, source('index', index.build, root, stale), failure === undefined ? {} : { failures: [failure] })
-    }
-    // The live server's meta (readiness, coverage, disk catch-up) describes the stale files' part.
-    const { meta } = fromServer
-    return withSource(
-      { ...answer, meta: { ...meta, elapsedMs: answer.meta.elapsedMs } } as Answer,
-      source('both', index.build, root, stale),
-    )
   }
 
   /** The request's file, absolute, or undefined for workspace-wide requests. */
@@ -255,29 +286,7 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
     }
   }
 
-  const status = (): ReadonlyArray<LspProviderStatus> => {
-    const statuses = [...(live.status?.() ?? [])]
-    const companion = (r: RootIndex) => ({
-      id: `index (${r.build.indexer.name} ${r.build.indexer.version}, built ${r.build.indexedAt})`,
-      operations: [...indexOperations],
-    })
-    const out = statuses.map((s) => {
-      const r = s.root === undefined ? undefined : loaded.get(s.root)
-      return r === undefined ? s : { ...s, companions: [...(s.companions ?? []), companion(r)] }
-    })
-    for (const [root, r] of loaded) {
-      if (!statuses.some((s) => s.root === root)) {
-        out.push({
-          providerId: live.id,
-          root,
-          state: 'idle',
-          languages: [...new Set(Object.values(r.provider.extensions))],
-          companions: [companion(r)],
-        })
-      }
-    }
-    return out
-  }
+  const status = (): ReadonlyArray<LspProviderStatus> => statusWithIndexes(live.status?.() ?? [], loaded, live.id)
 
   return {
     id: live.id,
