@@ -123,32 +123,16 @@ function finish(
   return withSource({ ...answer, meta: { ...meta, elapsedMs: answer.meta.elapsedMs } } as Answer, source('both', index.build, root, stale))
 }
 
-/** The live server's statuses, each root with an index naming it as a companion; a root whose server has not started is `idle`. */
-function statusWithIndexes(
-  statuses: ReadonlyArray<LspProviderStatus>,
-  loaded: ReadonlyMap<string, RootIndex>,
-  id: string,
-): LspProviderStatus[] {
+/** The live server's statuses, each root with an index naming it as a companion (a root whose server has not started has no status: its answers say the index). */
+function statusWithIndexes(statuses: ReadonlyArray<LspProviderStatus>, loaded: ReadonlyMap<string, RootIndex>): LspProviderStatus[] {
   const companion = (r: RootIndex) => ({
     id: `index (${r.build.indexer.name} ${r.build.indexer.version}, built ${r.build.indexedAt})`,
     operations: [...indexOperations],
   })
-  const out = statuses.map((s) => {
+  return statuses.map((s) => {
     const r = s.root === undefined ? undefined : loaded.get(s.root)
     return r === undefined ? s : { ...s, companions: [...(s.companions ?? []), companion(r)] }
   })
-  for (const [root, r] of loaded) {
-    if (!statuses.some((s) => s.root === root)) {
-      out.push({
-        providerId: id,
-        root,
-        state: 'idle',
-        languages: [...new Set(Object.values(r.provider.extensions))],
-        companions: [companion(r)],
-      })
-    }
-  }
-  return out
 }
 
 /** A provider answering from a root's stored index where the disk still holds what was indexed, else from `live`. */
@@ -286,7 +270,7 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
     }
   }
 
-  const status = (): ReadonlyArray<LspProviderStatus> => statusWithIndexes(live.status?.() ?? [], loaded, live.id)
+  const status = (): ReadonlyArray<LspProviderStatus> => statusWithIndexes(live.status?.() ?? [], loaded)
 
   return {
     id: live.id,
