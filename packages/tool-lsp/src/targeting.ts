@@ -466,7 +466,7 @@ function sourceNote(metas: ReadonlyArray<LspResultMeta>): string | undefined {
   }
   if (origins.has('index'))
     return `answered from ${index}, not by the live server${count > 0 ? `; ${named} changed since and ${count === 1 ? 'is' : 'are'} missing from this answer (the live server failed)` : ''}`
-  if (origins.has('live') && count > 0) return `answered by the live server: ${named} changed since ${index} was built`
+  if (origins.has('live') && count > 0) return `answered by the live server, not ${index}: ${named} changed since it was built`
   return undefined
 }
 
