@@ -68,5 +68,14 @@ test.skipIf(!installed)(
     expect(fromLive.structured.notice ?? '').not.toContain('index')
     expect(hits(fromLive.structured)).toEqual(hits(fromIndex.structured))
     expect((await typescriptServer(live))?.state).not.toBe('not-started')
+
+    // The CLI's one-shot commands open the same session: the index by default, the live server with --no-index.
+    const navigate = ['navigate', 'src/shapes.ts', '--symbol', 'renameMe', '--kind', 'references', '--root', root]
+    const cli = await runBuiltCli(navigate, { cwd: root, env: process.env, deadlineMs: 120_000 })
+    expect(cli.code, cli.stderr).toBe(0)
+    expect(cli.stdout).toContain('answered from the index built')
+    const cliLive = await runBuiltCli([...navigate, '--no-index'], { cwd: root, env: process.env, deadlineMs: 120_000 })
+    expect(cliLive.code, cliLive.stderr).toBe(0)
+    expect(cliLive.stdout).not.toContain('answered from the index')
   },
 )
