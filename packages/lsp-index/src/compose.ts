@@ -54,11 +54,32 @@ export interface IndexAndLiveOptions {
   readonly takeOver?: boolean
 }
 
-/** The stored index of a canonical root (`findStoredIndex`), read and tabled; undefined when the store has none. */
+/**
+ * Decoded entries by store folder (content-addressed, never rewritten), held weakly: the sessions of one process (a
+ * daemon's) share one decoded index per entry while any of them holds it, and it is freed after the last.
+ */
+const decodedEntries = new Map<string, WeakRef<LoadedIndex> | Promise<LoadedIndex>>()
+
+/**
+ * The stored index of a canonical root (`findStoredIndex`, the newest entry), read and tabled; undefined when the
+ * store has none. Within one process an entry is decoded once while it is in use.
+ */
 export async function loadStoredIndex(root: string, options: { readonly store?: string } = {}): Promise<LoadedIndex | undefined> {
   const stored = await findStoredIndex(root, options)
   if (stored === undefined) return undefined
-  return { index: new ScipIndex(await readScipIndex(stored.indexPath)), sidecar: stored.sidecar }
+  const held = decodedEntries.get(stored.directory)
+  const reused = held instanceof WeakRef ? held.deref() : await held
+  if (reused !== undefined) return reused
+  const loading = readScipIndex(stored.indexPath).then((decoded) => ({ index: new ScipIndex(decoded), sidecar: stored.sidecar }))
+  decodedEntries.set(stored.directory, loading)
+  try {
+    const loaded = await loading
+    decodedEntries.set(stored.directory, new WeakRef(loaded))
+    return loaded
+  } catch (error) {
+    decodedEntries.delete(stored.directory)
+    throw error
+  }
 }
 
 /** The most stale files an answer names (the rest are counted). */

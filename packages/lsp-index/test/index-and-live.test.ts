@@ -1,4 +1,5 @@
-import { readFile, rm, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
 import * as nodePath from 'node:path'
 
@@ -7,7 +8,15 @@ import { createLsp, type LspLocation, type LspProvider, type LspResultMeta, type
 import { copyFixture, type FixtureWorkspace } from '@codeseam/lsp/testing'
 import { createLocalHost, type LocalHost } from '@codeseam/lsp-local'
 
-import { createIndexAndLiveProvider, readScipIndex, sha256, type IndexSidecar, type LoadedIndex } from '../src/index.js'
+import {
+  createIndexAndLiveProvider,
+  loadStoredIndex,
+  readScipIndex,
+  rootPrefix,
+  sha256,
+  type IndexSidecar,
+  type LoadedIndex,
+} from '../src/index.js'
 import { indexerVersion, indexWorkspace } from './indexer.js'
 
 // Index and live together (RFC 0034) with real parts: scip-typescript indexes a copy of the seam's TypeScript fixture,
@@ -39,6 +48,8 @@ interface Setup {
   readonly lsp: LspService
   /** The live provider alone, on the same root and server: the oracle. */
   readonly live: LspService
+  readonly sidecar: IndexSidecar
+  readonly indexPath: string
 }
 
 /** A fixture copy indexed as it is now (a sidecar of its documents' hashes, as `codeseam index` writes), then served. */
@@ -81,7 +92,7 @@ async function setup(options: { takeOver?: boolean } = {}): Promise<Setup> {
     () => lsp.dispose(),
     () => live.dispose(),
   )
-  return { fixture, lsp, live }
+  return { fixture, lsp, live, sidecar, indexPath: built.path }
 }
 
 /** Locations as sorted `file:line:start-end` keys (one-based lines), names' ranges for definitions. */
@@ -207,3 +218,21 @@ test('once the live server of the root is ready, it takes over', { timeout: 180_
   const after = await lsp.query(request)
   expect(sourceOf(after.meta)).toEqual({ origin: 'live' })
 })
+
+test(
+  "a stored entry is found by its root and decoded once while it is in use (a daemon's sessions share it)",
+  { timeout: 120_000 },
+  async () => {
+    const { fixture, sidecar, indexPath } = await setup()
+    const store = await mkdtemp(nodePath.join(tmpdir(), 'codeseam-store-'))
+    cleanups.push(() => rm(store, { recursive: true, force: true }))
+    const entry = nodePath.join(store, `${rootPrefix(fixture.root)}-scip-typescript-${indexerVersion}-0000000000000000`)
+    await mkdir(entry)
+    await copyFile(indexPath, nodePath.join(entry, 'index.scip'))
+    await writeFile(nodePath.join(entry, 'sidecar.json'), JSON.stringify(sidecar))
+    const first = await loadStoredIndex(fixture.root, { store })
+    expect(first?.sidecar.documents).toEqual(sidecar.documents)
+    expect(await loadStoredIndex(fixture.root, { store })).toBe(first)
+    expect(await loadStoredIndex(nodePath.join(fixture.root, 'src'), { store })).toBeUndefined()
+  },
+)
