@@ -32,6 +32,12 @@ export interface SessionOptions {
   readonly host?: LocalHost
   /** When given, every root must be one of these folders or inside one (a daemon's `--root` ceiling). */
   readonly within?: ReadonlyArray<string>
+  /**
+   * Answer from a stored index of a root when there is one (`codeseam index`, RFC 0034): files unchanged since
+   * indexing from the index, the rest from the live server. Default true; `--no-index` turns it off. The index is a
+   * file in codeseam's cache, only read: nothing from the workspace runs for it.
+   */
+  readonly index?: boolean
 }
 
 /** The host config: the file's, with the command line's limits and environment allow-list laid over it field by field. */
@@ -73,6 +79,29 @@ function isWithin(root: string, folder: string): boolean {
   return relative === '' || (!relative.startsWith('..') && !nodePath.isAbsolute(relative))
 }
 
+/**
+ * Registers the host's providers on `lsp`. With `index`, the provider of `.ts` files is composed with the stored
+ * index of each root (`@codeseam/lsp-index`, loaded on demand): registered once, in its place.
+ */
+async function attachProviders(lsp: LspService, host: LocalHost, index: boolean): Promise<Disposer> {
+  const composed = index ? await import('@codeseam/lsp-index') : undefined
+  const releases: Disposer[] = []
+  try {
+    for (const provider of host.providers) {
+      const withIndex =
+        composed !== undefined && '.ts' in provider.extensions
+          ? composed.createIndexAndLiveProvider({ live: provider, indexFor: (root) => composed.loadStoredIndex(root) })
+          : provider
+      releases.push(lsp.registerProvider(withIndex))
+    }
+  } catch (error) {
+    await Promise.all(releases.map((release) => release()))
+    throw error
+  }
+  let released: Promise<void> | undefined
+  return () => (released ??= Promise.all(releases.map((release) => release())).then(() => undefined))
+}
+
 /** Opens a session: creates `ctx.lsp`, starts the local host (servers start lazily, on the first query) and attaches the roots. */
 export async function openSession(options: SessionOptions = {}): Promise<CodeseamSession> {
   const trust = options.trust ?? 'untrusted'
@@ -100,7 +129,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Codesea
     open.set(root, { info: { id: workspace.id, root: workspace.root }, release })
   }
   try {
-    detachProviders = await host.attach(lsp, [])
+    detachProviders = await attachProviders(lsp, host, options.index !== false)
     for (const root of initial) await openRoot(root)
   } catch (error) {
     await Promise.all([...open.values()].map((entry) => entry.release()))

@@ -110,6 +110,9 @@ describe('resource-limit flags', () => {
       maxLineLength: 0,
     })
     expect(flags.envAllow).toEqual(['HTTPS_PROXY'])
+    // A stored index is used unless --no-index (RFC 0034).
+    expect(flags.index).toBe(true)
+    expect(globalFlags({ 'no-index': true }).index).toBe(false)
     expect(globalFlags({}).limits).toEqual({})
     for (const [flag, value] of [
       ['max-servers', '0'],

@@ -30,6 +30,9 @@ describe('daemonKey', () => {
     expect(daemonKey({ env, envAllow: ['JAVA_HOME'] })).not.toBe(base)
     expect(daemonKey({ env, limits: { maxServers: 2 } })).not.toBe(base)
     expect(daemonKey({ env, limits: { memoryBudgetBytes: 2 ** 30 } })).not.toBe(base) // one budget per daemon (RFC 0033)
+    // --no-index is another daemon (its sessions never use a stored index, RFC 0034); the default keeps the old key.
+    expect(daemonKey({ env, index: false })).not.toBe(base)
+    expect(daemonKey({ env, index: true })).toBe(base)
     // A variable outside the list does not split daemons, unless --env-allow names it (then its value does).
     expect(daemonKey({ env: { ...env, TERM: 'xterm' } })).toBe(base)
     expect(daemonKey({ env: { ...env, JAVA_HOME: '/a' }, envAllow: ['JAVA_HOME'] })).not.toBe(

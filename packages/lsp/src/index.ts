@@ -43,6 +43,8 @@ export type {
   LspResultFor,
   LspResultKind,
   LspResultMeta,
+  LspAnswerSource,
+  LspIndexBuild,
   LspSearchCoverage,
   LspSignatureHelp,
   LspSignatureInformation,

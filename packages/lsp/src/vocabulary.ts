@@ -272,7 +272,38 @@ export interface LspResultMeta {
   readonly failures?: ReadonlyArray<{ readonly providerId: string; readonly code: string; readonly message: string }>
   /** Present when no server offered the operation and the provider built the answer from others (RFC 0010). */
   readonly derived?: LspDerivation
+  /**
+   * Where the answer came from, when a provider answers from a precomputed index beside a live server (RFC 0034):
+   * the index, the live server, or both merged, and which files the index holds stale. Optional: a provider with
+   * one source of answers need not set it.
+   */
+  readonly source?: LspAnswerSource
   readonly elapsedMs: number
+}
+
+/** Where an answer came from (see {@link LspResultMeta.source}, RFC 0034). */
+export interface LspAnswerSource {
+  /** `index`: the precomputed index alone; `live`: the live server alone; `both`: the index's, merged with the live server's for stale files. */
+  readonly origin: 'index' | 'live' | 'both'
+  /** The index the answer (or its index part) came from; absent when the answer is the live server's alone and no index was used. */
+  readonly index?: LspIndexBuild
+  /**
+   * Files (absolute paths) the index holds stale that this answer concerned: changed or deleted since indexing, or
+   * added since. Their part of the answer is the live server's (a deleted file is left out); at most 100 are named.
+   */
+  readonly staleFiles?: ReadonlyArray<string>
+  /** How many stale files there were, when more than `staleFiles` names. */
+  readonly staleCount?: number
+}
+
+/** A precomputed index: when and by what it was built. */
+export interface LspIndexBuild {
+  /** When indexing started (ISO 8601, UTC). */
+  readonly indexedAt: string
+  /** The indexer, e.g. `{ name: 'scip-typescript', version: '0.4.0' }`. */
+  readonly indexer: { readonly name: string; readonly version: string }
+  /** The compiler the indexer ran, e.g. `typescript 5.9.3`, when known. */
+  readonly compiler?: string
 }
 
 /** What a provider took in from the disk before an answer (see {@link LspResultMeta.disk}). */

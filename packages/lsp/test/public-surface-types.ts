@@ -2,6 +2,8 @@
 // package's tsconfig) fails when src/index.ts stops exporting one. The runtime names: public-surface.test.ts.
 export type {
   Disposer,
+  LspAnswerSource,
+  LspIndexBuild,
   ImpactDependent,
   ImpactRequest,
   ImpactResult,

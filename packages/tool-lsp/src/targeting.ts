@@ -414,6 +414,8 @@ export function noticeForRoots(
   }
   const derived = derivedNote(metas)
   if (derived !== undefined) notes.push(derived)
+  const source = sourceNote(metas)
+  if (source !== undefined) notes.push(source)
   return notes.length === 0 ? undefined : `${notes.join('. ')}.`
 }
 
@@ -437,6 +439,35 @@ const ingredientWords: Readonly<Record<string, string>> = {
   documentSymbols: 'document symbols',
   definition: 'definitions',
   references: 'references',
+}
+
+/** A file named by its last two path segments (a note names stale files briefly). */
+function shortName(path: string): string {
+  return path.split(/[\\/]/).slice(-2).join('/')
+}
+
+/**
+ * The line that says an answer came from a precomputed index (RFC 0034): which one, and which files the live
+ * server answered for because the index holds them stale. Nothing for a live answer with no stale file (the usual case).
+ */
+function sourceNote(metas: ReadonlyArray<LspResultMeta>): string | undefined {
+  const sources = metas.flatMap((m) => (m.source === undefined ? [] : [m.source]))
+  const build = sources.find((s) => s.index !== undefined)?.index
+  const stale = [...new Set(sources.flatMap((s) => s.staleFiles ?? []))]
+  const count = Math.max(stale.length, ...sources.map((s) => s.staleCount ?? 0))
+  const named = `${stale.slice(0, 3).map(shortName).join(', ')}${count > 3 ? ` and ${count - 3} more` : ''}`
+  const index =
+    build === undefined
+      ? 'a precomputed index'
+      : `the index built ${build.indexedAt.replace('T', ' ').slice(0, 16)} UTC by ${build.indexer.name} ${build.indexer.version}${build.compiler === undefined ? '' : ` (${build.compiler})`}`
+  const origins = new Set(sources.map((s) => s.origin))
+  if (origins.has('both') || (origins.has('index') && origins.has('live'))) {
+    return `answered from ${index}, merged with the live server's answer for ${count === 1 ? 'a file' : `${count} files`} changed, added or deleted since (${named})`
+  }
+  if (origins.has('index'))
+    return `answered from ${index}, not by the live server${count > 0 ? `; ${named} changed since and ${count === 1 ? 'is' : 'are'} missing from this answer (the live server failed)` : ''}`
+  if (origins.has('live') && count > 0) return `answered by the live server, not ${index}: ${named} changed since it was built`
+  return undefined
 }
 
 /** The line that says an answer was derived (RFC 0010): from what, and that it reads declarations. */

@@ -74,6 +74,8 @@ export interface GlobalFlags {
   readonly limits: LimitFlags
   /** Host environment variables servers may see (--env-allow, repeatable). */
   readonly envAllow: ReadonlyArray<string>
+  /** Answer from a stored index of the root when there is one (RFC 0034); false with --no-index. */
+  readonly index: boolean
   readonly json: boolean
   readonly help: boolean
   /** Approve changes that need an explicit yes (deletes, overwrites, server commands). */
@@ -116,6 +118,7 @@ export const globalOptions = {
   'max-file-bytes': { type: 'string' },
   'max-line-length': { type: 'string' },
   'env-allow': { type: 'string', multiple: true },
+  'no-index': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   yes: { type: 'boolean', short: 'y' },
@@ -139,6 +142,7 @@ export const serverOptions = {
   'max-file-bytes': globalOptions['max-file-bytes'],
   'max-line-length': globalOptions['max-line-length'],
   'env-allow': globalOptions['env-allow'],
+  'no-index': globalOptions['no-index'],
   'otel-endpoint': globalOptions['otel-endpoint'],
   'otel-include-paths': globalOptions['otel-include-paths'],
   help: globalOptions.help,
@@ -191,6 +195,7 @@ export function globalFlags(values: ParsedValues, command?: string): GlobalFlags
     ...(trust === undefined ? {} : { trust }),
     limits,
     envAllow: (values['env-allow'] as string[] | undefined) ?? [],
+    index: values['no-index'] !== true,
     json: values.json === true,
     help: values.help === true,
     yes: values.yes === true,

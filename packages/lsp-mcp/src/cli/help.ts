@@ -38,6 +38,7 @@ const globalHelp = [
   '  --max-file-bytes N   a file larger than N bytes is never sent to a server nor read for snippets (default 4194304; 0: none)',
   '  --max-line-length N  nor is a file with a line over N characters, e.g. minified (default 10000; 0: none)',
   '  --env-allow NAME     pass this host environment variable to servers (repeatable; default: a minimal set)',
+  '  --no-index           answer from the live servers only, never from a stored index (`codeseam index`)',
   '  --json               print the result envelope as JSON (for scripts)',
   '  -y, --yes            approve changes that need an explicit yes (deletes, overwrites, server commands)',
   '  -q, --quiet          no progress lines on stderr',
@@ -175,6 +176,7 @@ export function mcpHelp(toolNames: ReadonlyArray<string>): string {
     '  --max-file-bytes N   a file larger than N bytes is never sent to a server nor read for snippets (default 4194304; 0: none)',
     '  --max-line-length N  nor is a file with a line over N characters, e.g. minified (default 10000; 0: none)',
     '  --env-allow NAME     pass this host environment variable to servers (repeatable; default: a minimal set)',
+    '  --no-index           answer from the live servers only, never from a stored index (`codeseam index`)',
     '  --read-only          expose only the read tools',
     '  --allow-edits        apply previewable changes without asking when the client cannot ask its user',
     '                       (without elicitation and without this flag, mutating tools only preview)',
@@ -215,6 +217,7 @@ export function serveHelp(): string {
     '  --config FILE, --env-allow NAME, --max-servers N, --server-memory-mb N, --memory-budget-mb N, --node-heap-mb N,',
     '  --max-open-documents N, --max-file-bytes N, --max-line-length N',
     '                       as for every command (they decide which servers run)',
+    '  --no-index           sessions answer from the live servers only, never from a stored index (`codeseam index`)',
     ...otelHelp,
     '  -h, --help           this help',
   ].join('\n')

@@ -94,6 +94,7 @@ async function runWithSession(
     ...(globals.trust === undefined ? {} : { trust: globals.trust }),
     limits: globals.limits,
     envAllow: globals.envAllow,
+    index: globals.index,
   })
   const said = discovered === undefined ? undefined : rootNote(discovered, io.cwd)
   if (said !== undefined && !globals.quiet && !globals.json) io.stderr.write(note(said, errorColor))

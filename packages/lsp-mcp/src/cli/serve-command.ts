@@ -97,6 +97,7 @@ async function serveDaemon(
     limits: globals.limits,
     envAllow: globals.envAllow,
     otel: globals.otel,
+    ...(globals.index ? {} : { index: false }),
     // By hand, the flags are the most any session gets; auto-started, the sessions' own flags decide.
     ...(auto
       ? {}

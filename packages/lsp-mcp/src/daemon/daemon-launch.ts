@@ -45,6 +45,7 @@ export async function ensureDaemon(options: McpProxyOptions, key: string, log: (
     ...(options.daemon.configFile === undefined ? [] : ['--config', nodePath.resolve(options.daemon.configFile)]),
     ...(options.daemon.envAllow ?? []).flatMap((name) => ['--env-allow', name]),
     ...(options.daemon.limitFlags ?? []),
+    ...(options.daemon.index === false ? ['--no-index'] : []),
     // The daemon exports (this relay does not): same settings, same key; the OTEL_* variables pass in its environment.
     ...otelArguments(options.daemon.otel ?? {}),
   ]

@@ -63,6 +63,8 @@ export interface DaemonKeyInputs {
   readonly limits?: object
   /** `--otel-endpoint`, `--otel-include-paths`: with the `OTEL_*` variables, whether and where the daemon exports. */
   readonly otel?: OtelFlags
+  /** `--no-index` (false): sessions answer from the live servers only (RFC 0034). */
+  readonly index?: boolean
   readonly env?: NodeJS.ProcessEnv
 }
 
@@ -92,6 +94,8 @@ export function daemonKey(inputs: DaemonKeyInputs): string {
   // Only when on: a daemon without export keeps the key it had before export existed.
   const otel = otelKeyMaterial(inputs.otel ?? {}, env)
   if (otel !== undefined) Object.assign(identity, { otel })
+  // Only when off: a daemon that uses stored indexes keeps the key it had before they existed.
+  if (inputs.index === false) Object.assign(identity, { index: false })
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 20)
 }
 

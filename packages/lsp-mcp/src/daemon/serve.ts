@@ -30,6 +30,8 @@ export interface DaemonOptions extends Pick<SessionOptions, 'configFile' | 'limi
    * only: exporting is the caller's (telemetry-export.ts), as `codeseam serve` does.
    */
   readonly otel?: OtelFlags
+  /** Sessions answer from a stored index of their root when there is one (RFC 0034); default true, false for `--no-index`. */
+  readonly index?: boolean
   /** The Unix socket; default: the user's runtime folder, named by the daemon key. `false`: no socket (TCP only). */
   readonly socket?: string | false
   /** Also listen on TCP (always with a bearer token). */
@@ -79,6 +81,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     ...(options.envAllow === undefined ? {} : { envAllow: options.envAllow }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.otel === undefined ? {} : { otel: options.otel }),
+    ...(options.index === false ? { index: false } : {}),
   })
   const ceiling: SessionCeiling = options.ceiling ?? {}
   const manifest = await loadToolManifest()
@@ -94,6 +97,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     ceiling,
     ...(options.defaultRoots === undefined ? {} : { defaultRoots: options.defaultRoots }),
     sessions,
+    ...(options.index === false ? { index: false } : {}),
     armIdle: shutdown.armIdle,
     opening: (work) => shutdown.opening(work),
     log,

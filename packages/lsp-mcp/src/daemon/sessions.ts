@@ -39,6 +39,8 @@ export interface SessionDeps {
   /** Runs a session's opening (the idle exit waits for it). */
   readonly opening: <T>(work: () => Promise<T>) => Promise<T>
   readonly log: (line: string) => void
+  /** Answer from a stored index of a root when there is one (default true; false for `--no-index`). */
+  readonly index?: boolean
 }
 
 /** Opens a session for `params`: over Streamable HTTP, or over a relay's `link`. */
@@ -58,6 +60,7 @@ export function sessionOpener(deps: SessionDeps): OpenDaemonSession {
       host: await deps.hosts.hostFor(params.trust),
       trust: params.trust,
       roots: params.roots ?? [],
+      ...(deps.index === false ? { index: false } : {}),
       ...(ceiling.roots === undefined ? {} : { within: ceiling.roots }),
     })
     // What the log says of a session: how it came, its trust, how many roots (never which: paths stay out of the log).

@@ -1,0 +1,118 @@
+import { readdir, readFile, stat } from 'node:fs/promises'
+import * as nodePath from 'node:path'
+
+import { extensionOf } from '@codeseam/lsp'
+
+import { sha256, type IndexSidecar } from './store.js'
+
+/*
+ * What the disk holds now against what was indexed (RFC 0034): per file `unchanged`, `changed`, `missing`, or
+ * `added` (a file of the index's extensions the sidecar does not name). Hashes are cached by stat key (device,
+ * inode, size, modification and change times in nanoseconds), so a question hashes only the files written since
+ * the last one, not the whole tree. Nothing is run; files are listed, stat'ed and read.
+ */
+
+/** A file's state against the index. */
+export type FileState = 'unchanged' | 'changed' | 'missing' | 'added'
+
+/** The files under the root that the index holds stale, by `/`-separated relative path. */
+export interface DiskView {
+  readonly changed: ReadonlySet<string>
+  readonly missing: ReadonlySet<string>
+  readonly added: ReadonlySet<string>
+}
+
+/** Every stale file of a view (changed, missing, added), sorted. */
+export function staleOf(view: DiskView): string[] {
+  return [...view.changed, ...view.missing, ...view.added].sort()
+}
+
+/** The disk of one indexed root, compared with its sidecar. */
+export class DiskState {
+  private readonly hashes = new Map<string, { readonly key: string; readonly hash: string }>()
+
+  constructor(
+    readonly root: string,
+    private readonly sidecar: IndexSidecar,
+    /** The extensions (lowercase, with the dot) whose files an index of this kind would hold. */
+    private readonly extensions: ReadonlySet<string>,
+  ) {}
+
+  /** Whether the index holds this document (relative path). */
+  indexed(relative: string): boolean {
+    return Object.hasOwn(this.sidecar.documents, relative)
+  }
+
+  /**
+   * The state of one file. `knownHash` is the sha-256 of its UTF-8 text when the caller has it (the seam's
+   * `snapshot.hash`): then nothing is read.
+   */
+  async fileState(relative: string, knownHash?: string): Promise<FileState> {
+    const indexed = this.sidecar.documents[relative]
+    if (knownHash !== undefined) return indexed === undefined ? 'added' : knownHash === indexed ? 'unchanged' : 'changed'
+    const hash = await this.hashOf(relative)
+    if (hash === undefined) return 'missing'
+    if (indexed === undefined) return 'added'
+    return hash === indexed ? 'unchanged' : 'changed'
+  }
+
+  /** The file's sha-256 now (cached by stat key), or undefined when it is not a readable file. */
+  private async hashOf(relative: string): Promise<string | undefined> {
+    const path = nodePath.join(this.root, ...relative.split('/'))
+    try {
+      const info = await stat(path, { bigint: true })
+      if (!info.isFile()) return undefined
+      const key = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`
+      const cached = this.hashes.get(relative)
+      if (cached?.key === key) return cached.hash
+      const hash = sha256(await readFile(path))
+      this.hashes.set(relative, { key, hash })
+      return hash
+    } catch {
+      this.hashes.delete(relative)
+      return undefined
+    }
+  }
+
+  /**
+   * Every stale file under the root: the indexed documents that changed or are gone, and the files of the index's
+   * extensions it does not hold (outside `node_modules` and dot-folders, symbolic links not followed, as the
+   * store's key walks).
+   */
+  async view(): Promise<DiskView> {
+    const listed = new Set<string>()
+    const walk = async (folder: string, relative: string): Promise<void> => {
+      let entries
+      try {
+        entries = await readdir(folder, { withFileTypes: true })
+      } catch {
+        return
+      }
+      await Promise.all(
+        entries.map(async (entry) => {
+          const name = relative === '' ? entry.name : `${relative}/${entry.name}`
+          if (entry.isDirectory()) {
+            if (entry.name === 'node_modules' || entry.name.startsWith('.')) return
+            await walk(nodePath.join(folder, entry.name), name)
+          } else if (entry.isFile() && this.extensions.has(extensionOf(entry.name) ?? '')) {
+            listed.add(name)
+          }
+        }),
+      )
+    }
+    await walk(this.root, '')
+    const changed = new Set<string>()
+    const missing = new Set<string>()
+    const added = new Set<string>()
+    for (const relative of listed) if (!this.indexed(relative)) added.add(relative)
+    // Every indexed document is checked, listed or not (one under a dot-folder is stat'ed directly).
+    await Promise.all(
+      Object.keys(this.sidecar.documents).map(async (relative) => {
+        const state = await this.fileState(relative)
+        if (state === 'changed') changed.add(relative)
+        else if (state === 'missing') missing.add(relative)
+      }),
+    )
+    return { changed, missing, added }
+  }
+}
