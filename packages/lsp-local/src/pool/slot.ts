@@ -10,7 +10,7 @@ import { withHeapCap } from '../policy/limits.js'
 import { nestedSettings, type NestedProjects } from '../workspace/nested-projects.js'
 import { editorServicesOf } from '../workspace/editor-services.js'
 import { recordFor } from '../languages/index.js'
-import { planSpawn } from '../policy/trust.js'
+import { planSpawn, prepareUntrusted } from '../policy/trust.js'
 import type { FeatureFacts } from './feature-facts.js'
 import { SlotGate } from './gate.js'
 import { SharedStart } from './shared-start.js'
@@ -153,16 +153,27 @@ export class ServerSlot {
       await previous.stop(500)
       if (crashed) await this.backoff(previous, deadline)
     }
+    // Untrusted roots: the record's async step first (JDT LS fetches the parent POMs it judges), by the start's deadline.
+    const prepare = (root: string) => prepareUntrusted(this.profile, { root, trust: this.trust, deadline, ...(signal === undefined ? {} : { signal }) })
+    const prepared = await Promise.all([this.root, ...this.sharedRoots].map(prepare))
+    const judged = (index: number) => (prepared[index] === undefined ? {} : { prepared: prepared[index] })
     // Untrusted roots: nothing the workspace names may run (docs/security.md); throws UNTRUSTED.
     const plan = planSpawn(this.profile, {
       root: this.root,
       workspaceRoot: this.workspaceRoot,
       trust: this.trust,
       env: serverEnvironment(this.config.envAllow, this.profile),
+      ...judged(0),
     })
     // Every root the server serves is judged as its own would be: one that may not run the server refuses the start.
-    const shared = this.sharedRoots.map((root) =>
-      planSpawn(this.profile, { root, workspaceRoot: root, trust: this.trust, env: serverEnvironment(this.config.envAllow, this.profile) }),
+    const shared = this.sharedRoots.map((root, index) =>
+      planSpawn(this.profile, {
+        root,
+        workspaceRoot: root,
+        trust: this.trust,
+        env: serverEnvironment(this.config.envAllow, this.profile),
+        ...judged(index + 1),
+      }),
     )
     this.planStale = [plan, ...shared].some((p) => p.stale !== undefined)
       ? () => [plan, ...shared].some((p) => p.stale?.() === true)

@@ -25,6 +25,12 @@ const pomCode: ReadonlyArray<readonly [RegExp, string]> = [
   [/<url>\s*file:/, 'a repository on the local disk (file: URL)'],
 ]
 
+/** What a POM's text names that m2e would load as code (comments left out), in words; undefined when nothing. */
+export function pomRisk(text: string): string | undefined {
+  const withoutComments = text.replace(/<!--[\s\S]*?-->/g, '')
+  return pomCode.find(([pattern]) => pattern.test(withoutComments))?.[1]
+}
+
 /** The `.mvn/` files Maven reads as configuration that can load code or change where artifacts come from. */
 const mavenConfigFiles = ['extensions.xml', 'maven.config', 'jvm.config']
 
@@ -75,8 +81,8 @@ export function untrustedImportRisk(root: string, files: BuildFiles = buildFiles
     } catch {
       continue
     }
-    const withoutComments = text.replace(/<!--[\s\S]*?-->/g, '')
-    for (const [pattern, what] of pomCode) if (pattern.test(withoutComments)) return `${relative(pom)} names ${what}`
+    const risk = pomRisk(text)
+    if (risk !== undefined) return `${relative(pom)} names ${risk}`
   }
   if (files.truncated) return `the root has more than ${configWalkLimit} folders, too many to check every build file`
   return undefined
