@@ -11,13 +11,13 @@ import { fileURLToPath } from 'node:url'
 import { LspError, createLsp } from '@codeseam/lsp'
 import { afterAll, describe, expect, test } from 'vitest'
 
-import { builtinProfiles, createLocalHost } from '../src/index.js'
-import { findJdk } from '../src/languages/jdtls/jdk.js'
+import { createLocalHost } from '../src/index.js'
 import { readPom, untrustedLifecycleMappings } from '../src/languages/jdtls/m2e-mappings.js'
 import { codeseamCacheDir } from '../src/languages/lookup.js'
 import { planSpawn } from '../src/policy/trust.js'
 import { positionOf } from './helpers.js'
 import { installArtifact, markerExtension, markerPlugin, markerPluginUse, parentPom, waitForFile } from './maven-artifacts.js'
+import { skipUnlessJdtls } from './support/jdtls.js'
 
 const javaFixture = fileURLToPath(new URL('../../lsp/fixtures/conformance-java', import.meta.url))
 const cleanPom = readFileSync(nodePath.join(javaFixture, 'pom.xml'), 'utf8')
@@ -94,14 +94,9 @@ describe('the plugins an untrusted root names are mapped to ignore', () => {
 })
 
 describe('a plugin whose own jar maps it to run on configuration', async () => {
-  const profile = (await builtinProfiles()).find((p) => p.id === 'jdtls')
-  const { jdk } = findJdk()
-  const why = profile?.unavailable ?? (jdk === undefined ? 'no JDK 21+' : undefined)
-  if (why !== undefined && process.env['CI'] !== 'true') {
-    console.log(`SKIPPED the JDT LS m2e mapping test: ${why}`)
-    test.skip(`jdtls: ${why}`, () => {})
-    return
-  }
+  const jdtls = await skipUnlessJdtls('the JDT LS m2e mapping test')
+  if (jdtls === undefined) return
+  const { profile, jdk, why } = jdtls
 
   test(
     'never runs while an untrusted root that names it is imported (the root answers cross-file); runs for a trusted one; a parent POM that binds it still runs it',
@@ -185,14 +180,9 @@ describe('a plugin whose own jar maps it to run on configuration', async () => {
 })
 
 describe('a Maven extension, core (.mvn/extensions.xml) or build (<build><extensions>)', async () => {
-  const profile = (await builtinProfiles()).find((p) => p.id === 'jdtls')
-  const { jdk } = findJdk()
-  const why = profile?.unavailable ?? (jdk === undefined ? 'no JDK 21+' : undefined)
-  if (why !== undefined && process.env['CI'] !== 'true') {
-    console.log(`SKIPPED the JDT LS extension test: ${why}`)
-    test.skip(`jdtls: ${why}`, () => {})
-    return
-  }
+  const jdtls = await skipUnlessJdtls('the JDT LS extension test')
+  if (jdtls === undefined) return
+  const { jdk, why } = jdtls
 
   test(
     'is loaded (its code runs) while a trusted root is imported; an untrusted root naming it is refused and it never runs',

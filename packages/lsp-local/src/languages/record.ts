@@ -61,6 +61,8 @@ export interface DraftPlan {
    * again (which may refuse the root): asked before each question to a running server.
    */
   stale?: () => boolean
+  /** What the hardening costs in answers (JDT LS: Maven import off), said as the status's `reason` while it runs. */
+  degraded?: string
 }
 
 /** What a trust rule knows about the root it hardens for. */

@@ -28,6 +28,8 @@ export interface SpawnPlan {
   readonly hardening: ReadonlyArray<string>
   /** Untrusted: true when the workspace files the plan was judged on changed so that it must be made again. */
   readonly stale?: () => boolean
+  /** Untrusted: what the hardening costs in answers, for the status (DraftPlan.degraded). */
+  readonly degraded?: string
 }
 
 export interface TrustContext {
@@ -191,6 +193,7 @@ export function planSpawn(profile: ServerProfile, context: TrustContext): SpawnP
     settings: draft.settings,
     hardening: draft.hardening,
     ...(draft.stale === undefined ? {} : { stale: draft.stale }),
+    ...(draft.degraded === undefined ? {} : { degraded: draft.degraded }),
   }
 }
 

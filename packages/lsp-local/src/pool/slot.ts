@@ -47,6 +47,7 @@ export class ServerSlot {
   lastUsed = performance.now()
   private pendingRestart: string | undefined
   private planStale: (() => boolean) | undefined // untrusted: whether files the plan was judged on changed (SpawnPlan.stale)
+  private planDegraded: string | undefined // untrusted: what the plan costs in answers, for the status (SpawnPlan.degraded)
   private readonly telemetry: SlotTelemetry
   readonly gate = new SlotGate() // shared by every query, exclusive for a speculative check (RFC 0018)
 
@@ -175,6 +176,7 @@ export class ServerSlot {
         ...judged(index + 1),
       }),
     )
+    this.planDegraded = [plan, ...shared].flatMap((p) => (p.degraded === undefined ? [] : [p.degraded])).join('; ') || undefined
     this.planStale = [plan, ...shared].some((p) => p.stale !== undefined)
       ? () => [plan, ...shared].some((p) => p.stale?.() === true)
       : undefined
@@ -321,7 +323,7 @@ export class ServerSlot {
   /** Status without the RSS (which needs /proc). */
   statusSync(): LspProviderStatus {
     const { root, profile, server, unavailable, notice, restarts } = this
-    return slotStatus({ root, profile, server, unavailable, notice, restarts }, this.features)
+    return slotStatus({ root, profile, server, unavailable, notice, degraded: this.planDegraded, restarts }, this.features)
   }
 
   /** The pid of the server process the slot runs now (starting or up); undefined when none runs. */

@@ -109,8 +109,10 @@ function hardenJdtls(draft: DraftPlan, context: HardenContext): void {
     'a root whose build files name extensions, lifecycle mappings, annotation processors or file: repositories is refused',
     unknown === undefined
       ? `m2e runs none of the plugins the POMs and their parents name while importing (a workspace lifecycle mappings file ignores ${mappings.ignored.length} goals; the compiler plugin and build-helper's add-source are left to their mappings)`
-      : `Maven import off: ${unknown}, so the plugins it could bind are unknown; each file is answered on its own (outline, hover; no cross-file answers, no dependencies) until it can be read`,
+      : 'Maven import off (a parent POM cannot be judged)',
   )
+  if (unknown !== undefined)
+    draft.degraded = `Maven import off for this untrusted root: ${unknown}, so the plugins it could make m2e run are unknown; each file is answered on its own (no cross-file answers, no dependencies) until it can be read`
 }
 
 /** The trust rule of JDT LS (the record's `trust`). */
