@@ -155,7 +155,8 @@ export class ServerSlot {
       if (crashed) await this.backoff(previous, deadline)
     }
     // Untrusted roots: the record's async step first (JDT LS fetches the parent POMs it judges), by the start's deadline.
-    const prepare = (root: string) => prepareUntrusted(this.profile, { root, trust: this.trust, deadline, ...(signal === undefined ? {} : { signal }) })
+    const prepare = (root: string) =>
+      prepareUntrusted(this.profile, { root, trust: this.trust, deadline, ...(signal === undefined ? {} : { signal }) })
     const prepared = await Promise.all([this.root, ...this.sharedRoots].map(prepare))
     const judged = (index: number) => (prepared[index] === undefined ? {} : { prepared: prepared[index] })
     // Untrusted roots: nothing the workspace names may run (docs/security.md); throws UNTRUSTED.

@@ -130,7 +130,11 @@ export function untrustedLifecycleMappings(
   for (const { pom, reading } of readings) {
     // Maven's inheritance: the nearer POM's property wins; a parent's plugins are the child's, read with its values.
     const chain = parents.get(pom) ?? []
-    const properties = new Map([...shared, ...[...chain].reverse().flatMap((parent) => [...parent.reading.properties]), ...reading.properties])
+    const properties = new Map([
+      ...shared,
+      ...[...chain].reverse().flatMap((parent) => [...parent.reading.properties]),
+      ...reading.properties,
+    ])
     const named = [
       ...reading.plugins.map((plugin) => ({ plugin, from: undefined })),
       ...chain.flatMap((parent) => parent.reading.plugins.map((plugin) => ({ plugin, from: parent.label }))),

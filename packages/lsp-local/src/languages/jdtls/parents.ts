@@ -68,10 +68,12 @@ export function parentChains(root: string, poms: ReadonlyArray<string>, reposito
       // Unreadable root POMs are not Maven's either.
     }
   }
-  const byCoordinates = new Map([...readings].flatMap(([pom, reading]) => {
-    const id = coordinatesOf(reading)
-    return id === undefined ? [] : [[id, pom] as const]
-  }))
+  const byCoordinates = new Map(
+    [...readings].flatMap(([pom, reading]) => {
+      const id = coordinatesOf(reading)
+      return id === undefined ? [] : [[id, pom] as const]
+    }),
+  )
   const chains = new Map<string, ParentPom[]>()
   const missing = new Set<string>()
   for (const [pom, own] of readings) {
@@ -82,7 +84,11 @@ export function parentChains(root: string, poms: ReadonlyArray<string>, reposito
     for (let depth = 0; reading.parent !== undefined; depth++) {
       const { groupId = '', artifactId = '', version = '', relativePath } = reading.parent
       const id = `${groupId}:${artifactId}:${version}`
-      const fail = (why: string) => ({ chains, missing: [...missing], unreadable: `the parent POM ${id} of ${nodePath.relative(root, pom)} ${why}` })
+      const fail = (why: string) => ({
+        chains,
+        missing: [...missing],
+        unreadable: `the parent POM ${id} of ${nodePath.relative(root, pom)} ${why}`,
+      })
       if (depth >= 16) return fail('is more than 16 parents deep')
       if (![groupId, artifactId, version].every((part) => coordinate.test(part)))
         return fail('is not named by plain coordinates (a property, a version range or a path)')
@@ -165,7 +171,7 @@ async function fetchOne(
     return undefined
   } catch (error) {
     return controller.signal.aborted
-      ? `${id} was not fetched from ${remote} within ${Math.round(left / 1000)} s`
+      ? `${id} was not fetched from ${remote} within ${Math.max(1, Math.ceil(left / 1000))} s`
       : `fetching ${id} from ${remote} failed: ${(error as Error).message}`
   } finally {
     clearTimeout(timer)
