@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import type { ParentPom } from './parents.js'
-
 /*
  * The plugins an untrusted import must not run. m2e executes a plugin during the import (on configuration) when a
  * lifecycle mapping says `<execute><runOnConfiguration>true`, and a plugin's own jar may carry such a mapping
@@ -92,6 +90,13 @@ export function readPom(text: string): PomReading {
     text_ = ''
   }
   return { plugins, properties, ...(parent === undefined ? {} : { parent }) }
+}
+
+/** A POM in a root POM's parent chain (parents.ts). */
+export interface ParentPom {
+  /** `group:artifact:version` when read from the repository, else its path relative to the root. */
+  readonly label: string
+  readonly reading: PomReading
 }
 
 /** `${name}` replaced from the properties; undefined when one is not known. */

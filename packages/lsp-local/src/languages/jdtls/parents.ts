@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import { readPom, type PomReading } from './m2e-mappings.js'
+import { readPom, type ParentPom, type PomReading } from './m2e-mappings.js'
 import { pomRisk } from './untrusted.js'
 
 /*
@@ -17,13 +17,6 @@ import { pomRisk } from './untrusted.js'
 
 /** Maven Central, the only remote repository of an untrusted import (untrustedMavenSettings' mirror). */
 export const mavenCentral = 'https://repo.maven.apache.org/maven2'
-
-/** A parent read from outside the root (the local repository, or a relativePath that leaves the root). */
-export interface ParentPom {
-  /** `group:artifact:version`, or the path relative to the root when it is a file the root's POM points at. */
-  readonly label: string
-  readonly reading: PomReading
-}
 
 export interface ParentChains {
   /** Each root POM's ancestors, nearest first. */
