@@ -42,6 +42,9 @@ const plugin = (g: string, a: string, goal: string) =>
 /** The clean fixture POM with a parent. */
 const child = (parent: string) => cleanPom.replace('<modelVersion>4.0.0</modelVersion>', `<modelVersion>4.0.0</modelVersion>${parent}`)
 const inRepository = (g: string, a: string) => pomPath(g, a, '1.0')
+/** A lifecycle-mapping plugin's configuration with one action. */
+const mapping = (action: string) =>
+  `<configuration><lifecycleMappingMetadata><pluginExecutions><pluginExecution><pluginExecutionFilter><groupId>g</groupId><artifactId>a</artifactId><versionRange>1</versionRange><goals><goal>x</goal></goals></pluginExecutionFilter><action>${action}</action></pluginExecution></pluginExecutions></lifecycleMappingMetadata></configuration>`
 
 describe('the parent chain of each root POM', () => {
   test('read from the repository, parent of parent too: plugins in build, pluginManagement and profiles, goals ignored', () => {
@@ -96,9 +99,17 @@ describe('the parent chain of each root POM', () => {
         pom(
           'p.test',
           'absent',
-          '<build><pluginManagement><plugins><plugin><artifactId>lifecycle-mapping</artifactId></plugin></plugins></pluginManagement></build>',
+          `<build><pluginManagement><plugins><plugin><artifactId>lifecycle-mapping</artifactId>${mapping('<execute/>')}</plugin></plugins></pluginManagement></build>`,
         ),
         /names an m2e lifecycle mapping/,
+      ],
+      [
+        pom(
+          'p.test',
+          'absent',
+          `<build><plugins><plugin><artifactId>native</artifactId><extensions>true</extensions></plugin></plugins></build>`,
+        ),
+        /marks org\.apache\.maven\.plugins:native <extensions>true<\/extensions>, and the build uses it/,
       ],
     ]
     for (const [text, why] of cases) {
@@ -120,6 +131,32 @@ describe('the parent chain of each root POM', () => {
     const chains = parentChains(root, poms, hidden).chains
     expect(untrustedLifecycleMappings(root, poms, chains).unknown).toMatch(
       /^the parent POM p\.test:absent:1\.0 of pom\.xml names a plugin by a property codeseam cannot resolve \(\$\{hidden\.group\}\)/,
+    )
+  })
+
+  test("what common parents name harmlessly: a lifecycle mapping that only ignores (Apache's), a managed plugin marked extensions (Spring Boot's) until the build uses it", () => {
+    const repository = tempFolder({
+      [inRepository('p.test', 'common')]: pom(
+        'p.test',
+        'common',
+        `<build><pluginManagement><plugins><plugin><groupId>org.graalvm</groupId><artifactId>native</artifactId><extensions>true</extensions></plugin></plugins></pluginManagement></build><profiles><profile><id>only-eclipse</id><build><pluginManagement><plugins><plugin><groupId>org.eclipse.m2e</groupId><artifactId>lifecycle-mapping</artifactId>${mapping('<ignore/>')}</plugin></plugins></pluginManagement></build></profile></profiles>`,
+      ),
+    })
+    const root = tempFolder({ 'pom.xml': child(parentOf('common')) })
+    const poms = [nodePath.join(root, 'pom.xml')]
+    const parents = parentChains(root, poms, repository)
+    expect(parents.unreadable).toBeUndefined()
+    expect(parents.chains.get(poms[0] ?? '')?.map((p) => p.label)).toEqual(['p.test:common:1.0'])
+    // The root names the managed plugin in its build: Maven would load it as an extension.
+    writeFileSync(
+      poms[0] ?? '',
+      child(parentOf('common')).replace(
+        '</project>',
+        '<build><plugins><plugin><groupId>org.graalvm</groupId><artifactId>native</artifactId></plugin></plugins></build></project>',
+      ),
+    )
+    expect(parentChains(root, poms, repository).unreadable).toMatch(
+      /^the parent POM p\.test:common:1\.0 marks org\.graalvm:native <extensions>true<\/extensions>, and the build uses it/,
     )
   })
 

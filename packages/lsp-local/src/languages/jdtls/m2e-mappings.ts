@@ -30,6 +30,10 @@ export interface NamedPlugin {
   readonly groupId: string
   readonly artifactId: string
   readonly goals: ReadonlyArray<string>
+  /** Under `<pluginManagement>`: configuration for a use elsewhere, not a use. */
+  readonly managed?: true
+  /** `<extensions>true</extensions>`: Maven loads the plugin into the build when it is used. */
+  readonly extensions?: true
 }
 
 /** A POM's `<parent>`: `relativePath` undefined when not given (Maven's default `../pom.xml`), '' when empty. */
@@ -53,7 +57,7 @@ export function readPom(text: string): PomReading {
   const plugins: NamedPlugin[] = []
   const properties = new Map<string, string>()
   let parent: ParentReference | undefined
-  const open: Array<{ depth: number; groupId?: string; artifactId?: string; goals: string[] }> = []
+  const open: Array<{ depth: number; groupId?: string; artifactId?: string; goals: string[]; managed: boolean; extensions?: true }> = []
   let text_ = ''
   for (const match of withoutComments.matchAll(/<(\/?)([\w.:-]+)[^>]*?(\/?)>|([^<]+)/g)) {
     const [, closing, name, selfClosing, content] = match
@@ -66,7 +70,8 @@ export function readPom(text: string): PomReading {
     if (closing !== '/') {
       stack.push(name)
       text_ = ''
-      if (name === 'plugin' && stack.at(-2) === 'plugins') open.push({ depth: stack.length, goals: [] })
+      if (name === 'plugin' && stack.at(-2) === 'plugins')
+        open.push({ depth: stack.length, goals: [], managed: stack.includes('pluginManagement') })
       continue
     }
     const value = text_.trim()
@@ -74,6 +79,7 @@ export function readPom(text: string): PomReading {
     const within = plugin === undefined ? [] : stack.slice(plugin.depth)
     if (plugin !== undefined && within.length === 1 && (name === 'groupId' || name === 'artifactId')) plugin[name] = value
     else if (plugin !== undefined && within.join('/') === 'executions/execution/goals/goal') plugin.goals.push(value)
+    else if (plugin !== undefined && within.length === 1 && name === 'extensions' && value === 'true') plugin.extensions = true
     else if (stack.length === 3 && stack[1] === 'properties') properties.set(name, value)
     else if (stack.length === 2 && (name === 'groupId' || name === 'artifactId' || name === 'version'))
       properties.set(`project.${name}`, value)
@@ -84,7 +90,13 @@ export function readPom(text: string): PomReading {
     if (name === 'plugin' && plugin?.depth === stack.length) {
       open.pop()
       if (plugin.artifactId !== undefined)
-        plugins.push({ groupId: plugin.groupId ?? 'org.apache.maven.plugins', artifactId: plugin.artifactId, goals: plugin.goals })
+        plugins.push({
+          groupId: plugin.groupId ?? 'org.apache.maven.plugins',
+          artifactId: plugin.artifactId,
+          goals: plugin.goals,
+          ...(plugin.managed ? { managed: true as const } : {}),
+          ...(plugin.extensions === undefined ? {} : { extensions: true as const }),
+        })
     }
     stack.pop()
     text_ = ''

@@ -44,7 +44,7 @@ function readParentFile(path: string): { readonly reading: PomReading; readonly 
     if (statSync(path).size > 4 * 1024 ** 2) return 'it is over 4 MiB'
     const text = readFileSync(path, 'utf8')
     if (!/<project[\s>]/.test(text)) return 'it is not a POM (no <project>)'
-    const risk = pomRisk(text)
+    const risk = pomRisk(text, true)
     return { reading: readPom(text), ...(risk === undefined ? {} : { risk }) }
   } catch (error) {
     return (error as Error).message
@@ -113,8 +113,25 @@ export function parentChains(root: string, poms: ReadonlyArray<string>, reposito
       reading = parent
       from = next.path
     }
+    const loaded = loadedExtension(own, chain)
+    if (loaded !== undefined)
+      return { chains, missing: [...missing], unreadable: `${loaded} (in the parent chain of ${nodePath.relative(root, pom)})` }
   }
   return { chains, missing: [...missing] }
+}
+
+/**
+ * A plugin a parent marks `<extensions>true</extensions>` that the build uses (declared outside `<pluginManagement>`
+ * by the POM or a parent): Maven loads it into the import. Named by a property, it is taken as used.
+ */
+function loadedExtension(own: PomReading, chain: ReadonlyArray<ParentPom>): string | undefined {
+  const key = (plugin: { groupId: string; artifactId: string }) => `${plugin.groupId}:${plugin.artifactId}`
+  const used = new Set([own, ...chain.map((parent) => parent.reading)].flatMap((r) => r.plugins.filter((p) => p.managed !== true).map(key)))
+  for (const parent of chain)
+    for (const plugin of parent.reading.plugins)
+      if (plugin.extensions === true && (plugin.managed !== true || used.has(key(plugin)) || key(plugin).includes('${')))
+        return `the parent POM ${parent.label} marks ${key(plugin)} <extensions>true</extensions>, and the build uses it (Maven loads it into the import)`
+  return undefined
 }
 
 /**

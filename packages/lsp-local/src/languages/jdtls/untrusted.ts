@@ -25,10 +25,21 @@ const pomCode: ReadonlyArray<readonly [RegExp, string]> = [
   [/<url>\s*file:/, 'a repository on the local disk (file: URL)'],
 ]
 
-/** What a POM's text names that m2e would load as code (comments left out), in words; undefined when nothing. */
-export function pomRisk(text: string): string | undefined {
+/**
+ * What a POM's text names that m2e would load as code (comments left out), in words; undefined when nothing. A parent
+ * POM's (`parent`) is judged closer, as common parents name such things harmlessly: its lifecycle mappings and `<?m2e?>`
+ * instructions only when one says `execute` (Apache's parent maps a goal to `<ignore/>`), and a plugin's
+ * `<extensions>true</extensions>` not here but where the build uses that plugin (parents.ts: Spring Boot's parent
+ * marks native-maven-plugin so in `<pluginManagement>`, loaded only for a build that names it).
+ */
+export function pomRisk(text: string, parent = false): string | undefined {
   const withoutComments = text.replace(/<!--[\s\S]*?-->/g, '')
-  return pomCode.find(([pattern]) => pattern.test(withoutComments))?.[1]
+  const executes = /<execute\b|<\?m2e\s+execute/.test(withoutComments)
+  return pomCode.find(([pattern, what]) => {
+    if (parent && what.startsWith('a plugin with <extensions>')) return false
+    if (parent && what.startsWith('an m2e') && !executes) return false
+    return pattern.test(withoutComments)
+  })?.[1]
 }
 
 /** The `.mvn/` files Maven reads as configuration that can load code or change where artifacts come from. */
