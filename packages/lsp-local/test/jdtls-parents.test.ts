@@ -134,12 +134,12 @@ describe('the parent chain of each root POM', () => {
     )
   })
 
-  test("what common parents name harmlessly: a lifecycle mapping that only ignores (Apache's), a managed plugin marked extensions (Spring Boot's) until the build uses it", () => {
+  test("what common parents name harmlessly: a lifecycle mapping that only ignores (Apache's), a managed plugin marked extensions (Spring Boot's) until the build uses it (a profile without activation only when named)", () => {
     const repository = tempFolder({
       [inRepository('p.test', 'common')]: pom(
         'p.test',
         'common',
-        `<build><pluginManagement><plugins><plugin><groupId>org.graalvm</groupId><artifactId>native</artifactId><extensions>true</extensions></plugin></plugins></pluginManagement></build><profiles><profile><id>only-eclipse</id><build><pluginManagement><plugins><plugin><groupId>org.eclipse.m2e</groupId><artifactId>lifecycle-mapping</artifactId>${mapping('<ignore/>')}</plugin></plugins></pluginManagement></build></profile></profiles>`,
+        `<build><pluginManagement><plugins><plugin><groupId>org.graalvm</groupId><artifactId>native</artifactId><extensions>true</extensions></plugin></plugins></pluginManagement></build><profiles><profile><id>native</id><build><plugins><plugin><groupId>org.graalvm</groupId><artifactId>native</artifactId></plugin></plugins></build></profile><profile><id>only-eclipse</id><build><pluginManagement><plugins><plugin><groupId>org.eclipse.m2e</groupId><artifactId>lifecycle-mapping</artifactId>${mapping('<ignore/>')}</plugin></plugins></pluginManagement></build></profile></profiles>`,
       ),
     })
     const root = tempFolder({ 'pom.xml': child(parentOf('common')) })
@@ -147,6 +147,13 @@ describe('the parent chain of each root POM', () => {
     const parents = parentChains(root, poms, repository)
     expect(parents.unreadable).toBeUndefined()
     expect(parents.chains.get(poms[0] ?? '')?.map((p) => p.label)).toEqual(['p.test:common:1.0'])
+    // A profile named in the project's m2e settings (the repository's .settings) turns the parent's `native` profile on.
+    mkdirSync(nodePath.join(root, '.settings'))
+    writeFileSync(nodePath.join(root, '.settings', 'org.eclipse.m2e.core.prefs'), 'activeProfiles=native\n')
+    expect(parentChains(root, poms, repository).unreadable).toMatch(
+      /marks org\.graalvm:native <extensions>true<\/extensions>, and the build uses it/,
+    )
+    rmSync(nodePath.join(root, '.settings'), { recursive: true })
     // The root names the managed plugin in its build: Maven would load it as an extension.
     writeFileSync(
       poms[0] ?? '',

@@ -34,6 +34,8 @@ export interface NamedPlugin {
   readonly managed?: true
   /** `<extensions>true</extensions>`: Maven loads the plugin into the build when it is used. */
   readonly extensions?: true
+  /** In a `<profile>` without `<activation>`: used only when a profile is asked for by name. */
+  readonly namedProfile?: true
 }
 
 /** A POM's `<parent>`: `relativePath` undefined when not given (Maven's default `../pom.xml`), '' when empty. */
@@ -54,10 +56,20 @@ export interface PomReading {
 export function readPom(text: string): PomReading {
   const withoutComments = text.replace(/<!--[\s\S]*?-->/g, '').replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, '')
   const stack: string[] = []
-  const plugins: NamedPlugin[] = []
   const properties = new Map<string, string>()
   let parent: ParentReference | undefined
-  const open: Array<{ depth: number; groupId?: string; artifactId?: string; goals: string[]; managed: boolean; extensions?: true }> = []
+  const open: Array<{
+    depth: number
+    groupId?: string
+    artifactId?: string
+    goals: string[]
+    managed: boolean
+    extensions?: true
+    profile?: number
+  }> = []
+  const found: Array<NamedPlugin & { readonly profile?: number }> = []
+  // Whether each `<profile>` (in order) has an `<activation>`: one without is never active unless asked for by name.
+  const activated: boolean[] = []
   let text_ = ''
   for (const match of withoutComments.matchAll(/<(\/?)([\w.:-]+)[^>]*?(\/?)>|([^<]+)/g)) {
     const [, closing, name, selfClosing, content] = match
@@ -70,8 +82,15 @@ export function readPom(text: string): PomReading {
     if (closing !== '/') {
       stack.push(name)
       text_ = ''
+      if (name === 'profile' && stack.at(-2) === 'profiles') activated.push(false)
+      if (name === 'activation' && stack.at(-2) === 'profile') activated[activated.length - 1] = true
       if (name === 'plugin' && stack.at(-2) === 'plugins')
-        open.push({ depth: stack.length, goals: [], managed: stack.includes('pluginManagement') })
+        open.push({
+          depth: stack.length,
+          goals: [],
+          managed: stack.includes('pluginManagement'),
+          ...(stack.includes('profile') ? { profile: activated.length - 1 } : {}),
+        })
       continue
     }
     const value = text_.trim()
@@ -90,17 +109,21 @@ export function readPom(text: string): PomReading {
     if (name === 'plugin' && plugin?.depth === stack.length) {
       open.pop()
       if (plugin.artifactId !== undefined)
-        plugins.push({
+        found.push({
           groupId: plugin.groupId ?? 'org.apache.maven.plugins',
           artifactId: plugin.artifactId,
           goals: plugin.goals,
           ...(plugin.managed ? { managed: true as const } : {}),
           ...(plugin.extensions === undefined ? {} : { extensions: true as const }),
+          ...(plugin.profile === undefined ? {} : { profile: plugin.profile }),
         })
     }
     stack.pop()
     text_ = ''
   }
+  const plugins = found.map(({ profile, ...plugin }) =>
+    profile !== undefined && activated[profile] !== true ? { ...plugin, namedProfile: true as const } : plugin,
+  )
   return { plugins, properties, ...(parent === undefined ? {} : { parent }) }
 }
 

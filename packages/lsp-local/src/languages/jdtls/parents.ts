@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
-import { readPom, type ParentPom, type PomReading } from './m2e-mappings.js'
+import { readPom, type NamedPlugin, type ParentPom, type PomReading } from './m2e-mappings.js'
 import { pomRisk } from './untrusted.js'
 
 /*
@@ -113,7 +113,9 @@ export function parentChains(root: string, poms: ReadonlyArray<string>, reposito
       reading = parent
       from = next.path
     }
-    const loaded = loadedExtension(own, chain)
+    // m2e asks for the profiles a project's `.settings/org.eclipse.m2e.core.prefs` names (a file the repository can hold).
+    const namedProfiles = existsSync(nodePath.join(nodePath.dirname(pom), '.settings', 'org.eclipse.m2e.core.prefs'))
+    const loaded = loadedExtension(own, chain, namedProfiles)
     if (loaded !== undefined)
       return { chains, missing: [...missing], unreadable: `${loaded} (in the parent chain of ${nodePath.relative(root, pom)})` }
   }
@@ -124,12 +126,13 @@ export function parentChains(root: string, poms: ReadonlyArray<string>, reposito
  * A plugin a parent marks `<extensions>true</extensions>` that the build uses (declared outside `<pluginManagement>`
  * by the POM or a parent): Maven loads it into the import. Named by a property, it is taken as used.
  */
-function loadedExtension(own: PomReading, chain: ReadonlyArray<ParentPom>): string | undefined {
+function loadedExtension(own: PomReading, chain: ReadonlyArray<ParentPom>, namedProfiles: boolean): string | undefined {
   const key = (plugin: { groupId: string; artifactId: string }) => `${plugin.groupId}:${plugin.artifactId}`
-  const used = new Set([own, ...chain.map((parent) => parent.reading)].flatMap((r) => r.plugins.filter((p) => p.managed !== true).map(key)))
+  const uses = (plugin: NamedPlugin) => plugin.managed !== true && (namedProfiles || plugin.namedProfile !== true)
+  const used = new Set([own, ...chain.map((parent) => parent.reading)].flatMap((r) => r.plugins.filter(uses).map(key)))
   for (const parent of chain)
     for (const plugin of parent.reading.plugins)
-      if (plugin.extensions === true && (plugin.managed !== true || used.has(key(plugin)) || key(plugin).includes('${')))
+      if (plugin.extensions === true && (uses(plugin) || used.has(key(plugin)) || key(plugin).includes('${')))
         return `the parent POM ${parent.label} marks ${key(plugin)} <extensions>true</extensions>, and the build uses it (Maven loads it into the import)`
   return undefined
 }
