@@ -11,13 +11,21 @@ import { fileURLToPath } from 'node:url'
 import { LspError, createLsp } from '@codeseam/lsp'
 import { afterAll, describe, expect, test } from 'vitest'
 
-import { builtinProfiles, createLocalHost } from '../src/index.js'
-import { findJdk } from '../src/languages/jdtls/jdk.js'
+import { createLocalHost } from '../src/index.js'
 import { readPom, untrustedLifecycleMappings } from '../src/languages/jdtls/m2e-mappings.js'
 import { codeseamCacheDir } from '../src/languages/lookup.js'
 import { planSpawn } from '../src/policy/trust.js'
 import { positionOf } from './helpers.js'
-import { installArtifact, markerExtension, markerPlugin, markerPluginUse, parentPom, waitForFile } from './maven-artifacts.js'
+import {
+  installArtifact,
+  markerExtension,
+  type Artifact,
+  markerPlugin,
+  markerPluginUse,
+  parentPom,
+  waitForFile,
+} from './maven-artifacts.js'
+import { skipUnlessJdtls } from './support/jdtls.js'
 
 const javaFixture = fileURLToPath(new URL('../../lsp/fixtures/conformance-java', import.meta.url))
 const cleanPom = readFileSync(nodePath.join(javaFixture, 'pom.xml'), 'utf8')
@@ -94,18 +102,13 @@ describe('the plugins an untrusted root names are mapped to ignore', () => {
 })
 
 describe('a plugin whose own jar maps it to run on configuration', async () => {
-  const profile = (await builtinProfiles()).find((p) => p.id === 'jdtls')
-  const { jdk } = findJdk()
-  const why = profile?.unavailable ?? (jdk === undefined ? 'no JDK 21+' : undefined)
-  if (why !== undefined && process.env['CI'] !== 'true') {
-    console.log(`SKIPPED the JDT LS m2e mapping test: ${why}`)
-    test.skip(`jdtls: ${why}`, () => {})
-    return
-  }
+  const jdtls = await skipUnlessJdtls('the JDT LS m2e mapping test')
+  if (jdtls === undefined) return
+  const { profile, jdk, why } = jdtls
 
   test(
-    'never runs while an untrusted root that names it is imported (the root answers cross-file); runs for a trusted one; a parent POM that binds it still runs it',
-    { timeout: 420_000 },
+    'never runs while an untrusted root that names it, or whose parent POM binds it, is imported (the root answers cross-file); runs for a trusted one; a parent codeseam cannot judge turns Maven import off',
+    { timeout: 600_000 },
     async () => {
       expect(why, 'under CI=true a built-in server that is not installed fails').toBeUndefined()
       if (profile === undefined || jdk === undefined) throw new Error('unreachable')
@@ -119,21 +122,50 @@ describe('a plugin whose own jar maps it to run on configuration', async () => {
       // Where each trust level's import resolves it from: a repository of the test's own for the trusted root (a
       // user's settings), codeseam's own repository for the untrusted one.
       const repository = nodePath.join(work, 'repository')
-      installArtifact(repository, plugin)
       const untrustedRepository = codeseamCacheDir(nodePath.join('jdtls-maven-untrusted', 'repository'))
-      const cached = installArtifact(untrustedRepository, plugin)
+      const installed: string[] = []
+      const install = (artifact: Artifact) => {
+        installArtifact(repository, artifact)
+        installed.push(installArtifact(untrustedRepository, artifact))
+      }
+      install(plugin)
       const settings = nodePath.join(work, 'settings.xml')
       writeFileSync(settings, `<settings><localRepository>${repository}</localRepository></settings>\n`)
       const java = { configuration: { maven: { userSettings: settings } } }
       const options = { profiles: [{ id: 'jdtls', settings: { java }, initializationOptions: { settings: { java } } }] }
       const report = 'src/main/java/com/example/conf/Report.java'
       const binds = pomWith(`<build><plugins>${markerPluginUse(artifactId)}</plugins></build>`)
+      // A parent POM in the repository (as one from Maven Central would be, fetched there first) that binds the goal,
+      // which no root file names.
+      const parent = parentPom(`${artifactId}-parent`, `<plugins>${markerPluginUse(artifactId)}</plugins>`)
+      // A parent that binds it by a property only its profile defines (active by default): Maven resolves it, codeseam
+      // cannot judge it.
+      const hidden = parentPom(
+        `${artifactId}-hidden`,
+        `<plugins>${markerPluginUse(artifactId).replace('<groupId>codeseam.test</groupId>', '<groupId>${mark.group}</groupId>')}</plugins>`,
+      )
+      const hiddenParent = {
+        ...hidden,
+        pom: hidden.pom.replace(
+          '</project>',
+          '<profiles><profile><id>mark</id><activation><activeByDefault>true</activeByDefault></activation><properties><mark.group>codeseam.test</mark.group></properties></profile></profiles></project>',
+        ),
+      }
+      install(parent)
+      install(hiddenParent)
+      const inheriting = (from: Artifact) =>
+        cleanPom.replace(
+          '<modelVersion>4.0.0</modelVersion>',
+          `<modelVersion>4.0.0</modelVersion><parent><groupId>codeseam.test</groupId><artifactId>${from.artifactId}</artifactId><version>1.0</version><relativePath/></parent>`,
+        )
+      const inherits = inheriting(parent)
+      const unjudged = inheriting(hiddenParent)
       const run = async (trust: 'trusted' | 'untrusted', pom: string, runs: boolean) => {
         const root = tempRoot({})
         cpSync(javaFixture, root, { recursive: true })
         writeFileSync(nodePath.join(root, 'pom.xml'), pom)
-        if (trust === 'untrusted' && pom === binds) {
-          // The plan's mappings file names the plugin's goal.
+        if (trust === 'untrusted' && pom !== unjudged) {
+          // The plan's mappings file names the plugin's goal (the parent's, for the root that names none).
           const plan = planSpawn(profile, { root, trust, env: {} })
           const file = (plan.settings as { java: { configuration: { maven: { lifecycleMappings: string } } } }).java.configuration.maven
             .lifecycleMappings
@@ -146,6 +178,18 @@ describe('a plugin whose own jar maps it to run on configuration', async () => {
         try {
           await host.attach(lsp, [{ root, trust }])
           const ran = runs ? waitForFile(marker, 180_000) : undefined
+          if (trust === 'untrusted' && pom === unjudged) {
+            // Not imported: the file answered on its own, and the status says why.
+            const symbols = await lsp.query({ operation: 'documentSymbols', root, path: report })
+            expect(symbols.symbols.map((s) => s.name)).toContain('Report')
+            const status = (await lsp.status()).find((s) => s.server === 'jdtls')
+            expect(status?.reason).toMatch(
+              new RegExp(
+                `^Maven import off for this untrusted root: the parent POM codeseam\\.test:${hidden.artifactId}:1\\.0 of pom\\.xml names a plugin by a property codeseam cannot resolve`,
+              ),
+            )
+            return
+          }
           const definition = await lsp.query({
             operation: 'definition',
             root,
@@ -159,40 +203,30 @@ describe('a plugin whose own jar maps it to run on configuration', async () => {
           await host.dispose()
         }
       }
-      // The limit docs/security.md states: a parent POM from the repository (as from Maven Central) that binds the
-      // goal, which no root file names.
-      const parent = parentPom(`${artifactId}-parent`, `<plugins>${markerPluginUse(artifactId)}</plugins>`)
-      const cachedParent = installArtifact(untrustedRepository, parent)
-      const inherits = cleanPom.replace(
-        '<modelVersion>4.0.0</modelVersion>',
-        `<modelVersion>4.0.0</modelVersion><parent><groupId>codeseam.test</groupId><artifactId>${parent.artifactId}</artifactId><version>1.0</version><relativePath/></parent>`,
-      )
       try {
         await run('untrusted', binds, false)
         expect(existsSync(marker), 'the plugin ran while an untrusted root was imported').toBe(false)
-        // The same plugin, a root the user trusts: m2e runs it while importing (so the untrusted run could fail).
-        await run('trusted', binds, true)
-        expect(existsSync(marker)).toBe(true)
-        rmSync(marker)
-        await run('untrusted', inherits, true)
-        expect(existsSync(marker), 'a parent POM that binds the goal: it runs (the stated limit)').toBe(true)
+        await run('untrusted', inherits, false)
+        expect(existsSync(marker), 'a parent POM bound the goal: it ran while an untrusted root was imported').toBe(false)
+        await run('untrusted', unjudged, false)
+        expect(existsSync(marker), 'a parent codeseam cannot judge: its goal ran while an untrusted root was imported').toBe(false)
+        // The same roots, trusted: m2e runs the plugin while importing each (so each untrusted run could fail).
+        for (const pom of [binds, inherits, unjudged]) {
+          await run('trusted', pom, true)
+          expect(existsSync(marker)).toBe(true)
+          rmSync(marker)
+        }
       } finally {
-        rmSync(cached, { recursive: true, force: true })
-        rmSync(cachedParent, { recursive: true, force: true })
+        for (const folder of installed) rmSync(folder, { recursive: true, force: true })
       }
     },
   )
 })
 
 describe('a Maven extension, core (.mvn/extensions.xml) or build (<build><extensions>)', async () => {
-  const profile = (await builtinProfiles()).find((p) => p.id === 'jdtls')
-  const { jdk } = findJdk()
-  const why = profile?.unavailable ?? (jdk === undefined ? 'no JDK 21+' : undefined)
-  if (why !== undefined && process.env['CI'] !== 'true') {
-    console.log(`SKIPPED the JDT LS extension test: ${why}`)
-    test.skip(`jdtls: ${why}`, () => {})
-    return
-  }
+  const jdtls = await skipUnlessJdtls('the JDT LS extension test')
+  if (jdtls === undefined) return
+  const { jdk, why } = jdtls
 
   test(
     'is loaded (its code runs) while a trusted root is imported; an untrusted root naming it is refused and it never runs',

@@ -10,12 +10,12 @@ import { LspError, createLsp, type LspService } from '@codeseam/lsp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 
 import { builtinProfiles, createLocalHost, type LocalHost } from '../src/index.js'
-import { findJdk } from '../src/languages/jdtls/jdk.js'
 import { untrustedImportRisk, untrustedMavenSettings } from '../src/languages/jdtls/untrusted.js'
 import { codeseamCacheDir } from '../src/languages/lookup.js'
 import { planSpawn } from '../src/policy/trust.js'
 import { LeakCheck, positionOf } from './helpers.js'
 import { installArtifact, markerProcessor, waitForFile } from './maven-artifacts.js'
+import { skipUnlessJdtls } from './support/jdtls.js'
 
 const javaFixture = fileURLToPath(new URL('../../lsp/fixtures/conformance-java', import.meta.url))
 const cleanPom = readFileSync(nodePath.join(javaFixture, 'pom.xml'), 'utf8')
@@ -256,14 +256,9 @@ describe('JDT LS on untrusted roots, through the host', async () => {
 })
 
 describe('an annotation processor a dependency carries', async () => {
-  const profile = (await builtinProfiles()).find((p) => p.id === 'jdtls')
-  const { jdk } = findJdk()
-  const why = profile?.unavailable ?? (jdk === undefined ? 'no JDK 21+' : undefined)
-  if (why !== undefined && process.env['CI'] !== 'true') {
-    console.log(`SKIPPED the JDT LS annotation processor test: ${why}`)
-    test.skip(`jdtls: ${why}`, () => {})
-    return
-  }
+  const jdtls = await skipUnlessJdtls('the JDT LS annotation processor test')
+  if (jdtls === undefined) return
+  const { jdk, why } = jdtls
 
   test(
     'never runs for an untrusted root, even when a user profile turns the builder on; runs for a trusted one so configured',

@@ -61,6 +61,8 @@ export interface DraftPlan {
    * again (which may refuse the root): asked before each question to a running server.
    */
   stale?: () => boolean
+  /** What the hardening costs in answers (JDT LS: Maven import off), said as the status's `reason` while it runs. */
+  degraded?: string
 }
 
 /** What a trust rule knows about the root it hardens for. */
@@ -77,6 +79,8 @@ export interface HardenContext {
   readonly pythonSelection?: Readonly<Record<string, string>>
   /** Builds the UNTRUSTED error a rule throws when the root cannot be made safe. */
   refuse(why: string, fix?: string): LspError
+  /** What the rule's `prepare` step said failed (undefined when it did not run: the plan is judged from the disk as it is). */
+  readonly prepared?: ReadonlyArray<string>
 }
 
 /**
@@ -89,6 +93,11 @@ export interface TrustRule {
   readonly strip: ReadonlyArray<string>
   /** Hardens the draft in place; throws `refuse(...)` when the root cannot be made safe. */
   harden(draft: DraftPlan, context: HardenContext): void
+  /**
+   * An async step before `harden`, at each untrusted start (RFC 0029): fetches what the rule judges but the disk lacks
+   * (JDT LS: parent POMs, from Maven Central), by `deadline`; what failed, in words, reaches `harden` as `prepared`.
+   */
+  prepare?(context: { readonly root: string; readonly deadline: number; readonly signal?: AbortSignal }): Promise<ReadonlyArray<string>>
   /** The evidence: why these settings are enough (docs/security.md quotes it). */
   readonly why: string
 }

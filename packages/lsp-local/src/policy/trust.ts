@@ -28,6 +28,8 @@ export interface SpawnPlan {
   readonly hardening: ReadonlyArray<string>
   /** Untrusted: true when the workspace files the plan was judged on changed so that it must be made again. */
   readonly stale?: () => boolean
+  /** Untrusted: what the hardening costs in answers, for the status (DraftPlan.degraded). */
+  readonly degraded?: string
 }
 
 export interface TrustContext {
@@ -45,6 +47,21 @@ export interface TrustContext {
   readonly pythonInterpreter?: string
   /** How the user selects their default Python (VIRTUAL_ENV, PYENV_VERSION, …); default: read from the host's environment. */
   readonly pythonSelection?: Readonly<Record<string, string>>
+  /** What the record's `prepare` step said (see {@link prepareUntrusted}). */
+  readonly prepared?: ReadonlyArray<string>
+}
+
+/**
+ * The record's async step before an untrusted root's plan (RFC 0029: JDT LS fetches the parent POMs it judges), by
+ * `deadline`; its result goes to {@link planSpawn} as `prepared`. Undefined when trusted or the record has none.
+ */
+export async function prepareUntrusted(
+  profile: ServerProfile,
+  context: { readonly root: string; readonly trust: TrustLevel; readonly deadline: number; readonly signal?: AbortSignal },
+): Promise<ReadonlyArray<string> | undefined> {
+  const prepare = context.trust === 'untrusted' && profile.untrusted !== 'refuse' ? recordFor(profile)?.trust.prepare : undefined
+  const { root, deadline, signal } = context
+  return prepare?.({ root, deadline, ...(signal === undefined ? {} : { signal }) })
 }
 
 function untrusted(profile: ServerProfile, workspaceRoot: string, why: string, fix: string): LspError {
@@ -164,6 +181,7 @@ export function planSpawn(profile: ServerProfile, context: TrustContext): SpawnP
     safePath,
     ...(context.pythonInterpreter === undefined ? {} : { pythonInterpreter: context.pythonInterpreter }),
     ...(context.pythonSelection === undefined ? {} : { pythonSelection: context.pythonSelection }),
+    ...(context.prepared === undefined ? {} : { prepared: context.prepared }),
     refuse: (why, fix) =>
       untrusted(profile, workspaceRoot, why, fix === undefined ? trustFix(workspaceRoot) : `${fix}, or ${trustFix(workspaceRoot)}`),
   })
@@ -175,6 +193,7 @@ export function planSpawn(profile: ServerProfile, context: TrustContext): SpawnP
     settings: draft.settings,
     hardening: draft.hardening,
     ...(draft.stale === undefined ? {} : { stale: draft.stale }),
+    ...(draft.degraded === undefined ? {} : { degraded: draft.degraded }),
   }
 }
 

@@ -21,12 +21,14 @@ export interface SlotState {
   readonly unavailable: string | undefined
   /** The memory-restart reason not yet reported. */
   readonly notice: string | undefined
+  /** What the untrusted plan the server runs on costs in answers (SpawnPlan.degraded). */
+  readonly degraded?: string | undefined
   readonly restarts: number
 }
 
 /** A slot's status without the RSS (which needs /proc): state, the reason for it, uptime, operations, restarts. */
 export function slotStatus(
-  { root, profile, server, unavailable, notice, restarts }: SlotState,
+  { root, profile, server, unavailable, notice, degraded, restarts }: SlotState,
   { negotiatedOperations }: FeatureFacts,
 ): LspProviderStatus {
   return {
@@ -42,7 +44,9 @@ export function slotStatus(
           ? { reason: notice }
           : ownWarning(server) !== undefined
             ? { reason: ownWarning(server) as string }
-            : {}),
+            : degraded !== undefined
+              ? { reason: degraded }
+              : {}),
     ...(server === undefined
       ? {}
       : { uptimeMs: Date.now() - server.startedAt, operations: negotiatedOperations(server.capabilities, server.registrations) }),

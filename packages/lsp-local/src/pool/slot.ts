@@ -10,7 +10,7 @@ import { withHeapCap } from '../policy/limits.js'
 import { nestedSettings, type NestedProjects } from '../workspace/nested-projects.js'
 import { editorServicesOf } from '../workspace/editor-services.js'
 import { recordFor } from '../languages/index.js'
-import { planSpawn } from '../policy/trust.js'
+import { planSpawn, prepareUntrusted } from '../policy/trust.js'
 import type { FeatureFacts } from './feature-facts.js'
 import { SlotGate } from './gate.js'
 import { SharedStart } from './shared-start.js'
@@ -47,6 +47,7 @@ export class ServerSlot {
   lastUsed = performance.now()
   private pendingRestart: string | undefined
   private planStale: (() => boolean) | undefined // untrusted: whether files the plan was judged on changed (SpawnPlan.stale)
+  private planDegraded: string | undefined // untrusted: what the plan costs in answers, for the status (SpawnPlan.degraded)
   private readonly telemetry: SlotTelemetry
   readonly gate = new SlotGate() // shared by every query, exclusive for a speculative check (RFC 0018)
 
@@ -153,17 +154,30 @@ export class ServerSlot {
       await previous.stop(500)
       if (crashed) await this.backoff(previous, deadline)
     }
+    // Untrusted roots: the record's async step first (JDT LS fetches the parent POMs it judges), by the start's deadline.
+    const prepare = (root: string) =>
+      prepareUntrusted(this.profile, { root, trust: this.trust, deadline, ...(signal === undefined ? {} : { signal }) })
+    const prepared = await Promise.all([this.root, ...this.sharedRoots].map(prepare))
+    const judged = (index: number) => (prepared[index] === undefined ? {} : { prepared: prepared[index] })
     // Untrusted roots: nothing the workspace names may run (docs/security.md); throws UNTRUSTED.
     const plan = planSpawn(this.profile, {
       root: this.root,
       workspaceRoot: this.workspaceRoot,
       trust: this.trust,
       env: serverEnvironment(this.config.envAllow, this.profile),
+      ...judged(0),
     })
     // Every root the server serves is judged as its own would be: one that may not run the server refuses the start.
-    const shared = this.sharedRoots.map((root) =>
-      planSpawn(this.profile, { root, workspaceRoot: root, trust: this.trust, env: serverEnvironment(this.config.envAllow, this.profile) }),
+    const shared = this.sharedRoots.map((root, index) =>
+      planSpawn(this.profile, {
+        root,
+        workspaceRoot: root,
+        trust: this.trust,
+        env: serverEnvironment(this.config.envAllow, this.profile),
+        ...judged(index + 1),
+      }),
     )
+    this.planDegraded = [plan, ...shared].flatMap((p) => (p.degraded === undefined ? [] : [p.degraded])).join('; ') || undefined
     this.planStale = [plan, ...shared].some((p) => p.stale !== undefined)
       ? () => [plan, ...shared].some((p) => p.stale?.() === true)
       : undefined
@@ -310,7 +324,7 @@ export class ServerSlot {
   /** Status without the RSS (which needs /proc). */
   statusSync(): LspProviderStatus {
     const { root, profile, server, unavailable, notice, restarts } = this
-    return slotStatus({ root, profile, server, unavailable, notice, restarts }, this.features)
+    return slotStatus({ root, profile, server, unavailable, notice, degraded: this.planDegraded, restarts }, this.features)
   }
 
   /** The pid of the server process the slot runs now (starting or up); undefined when none runs. */

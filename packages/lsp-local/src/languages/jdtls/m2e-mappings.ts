@@ -13,8 +13,8 @@ import * as nodePath from 'node:path'
  * cannot be wildcards (`PluginExecutionFilter.match`: groupId and artifactId equal, the goal in the list), so every
  * plugin and goal the root's POMs name is listed, except what Java source folders need: maven-compiler-plugin
  * (m2e's Java configurator) and build-helper-maven-plugin's `add-source` / `add-test-source` (they add a folder
- * to the model and nothing else). What the root cannot show stays open: a parent POM from Maven Central can bind
- * plugin goals the root never names, and its own `lifecycle-mapping` or `<?m2e?>` instructions outrank this file.
+ * to the model and nothing else). The parents' plugins are listed too (parents.ts reads each chain); a parent
+ * that names a `lifecycle-mapping` or `<?m2e?>` instructions (which outrank this file) is not imported at all.
  */
 
 /** Plugin goals left to their own mapping: the Java configurator and the source folders (`group:artifact:goal`). */
@@ -30,20 +30,46 @@ export interface NamedPlugin {
   readonly groupId: string
   readonly artifactId: string
   readonly goals: ReadonlyArray<string>
+  /** Under `<pluginManagement>`: configuration for a use elsewhere, not a use. */
+  readonly managed?: true
+  /** `<extensions>true</extensions>`: Maven loads the plugin into the build when it is used. */
+  readonly extensions?: true
+  /** In a `<profile>` without `<activation>`: used only when a profile is asked for by name. */
+  readonly namedProfile?: true
 }
 
-interface PomReading {
+/** A POM's `<parent>`: `relativePath` undefined when not given (Maven's default `../pom.xml`), '' when empty. */
+export interface ParentReference {
+  groupId?: string
+  artifactId?: string
+  version?: string
+  relativePath?: string
+}
+
+export interface PomReading {
   readonly plugins: NamedPlugin[]
   readonly properties: Map<string, string>
+  readonly parent?: ParentReference
 }
 
 /** The `<plugin>` elements of a POM (under any `<plugins>`) with their goals, and its properties; tags only, no schema. */
 export function readPom(text: string): PomReading {
   const withoutComments = text.replace(/<!--[\s\S]*?-->/g, '').replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, '')
   const stack: string[] = []
-  const plugins: NamedPlugin[] = []
   const properties = new Map<string, string>()
-  const open: Array<{ depth: number; groupId?: string; artifactId?: string; goals: string[] }> = []
+  let parent: ParentReference | undefined
+  const open: Array<{
+    depth: number
+    groupId?: string
+    artifactId?: string
+    goals: string[]
+    managed: boolean
+    extensions?: true
+    profile?: number
+  }> = []
+  const found: Array<NamedPlugin & { readonly profile?: number }> = []
+  // Whether each `<profile>` (in order) has an `<activation>`: one without is never active unless asked for by name.
+  const activated: boolean[] = []
   let text_ = ''
   for (const match of withoutComments.matchAll(/<(\/?)([\w.:-]+)[^>]*?(\/?)>|([^<]+)/g)) {
     const [, closing, name, selfClosing, content] = match
@@ -51,11 +77,20 @@ export function readPom(text: string): PomReading {
       text_ += content
       continue
     }
+    if (name === 'relativePath' && selfClosing === '/' && stack.join('/') === 'project/parent') (parent ??= {}).relativePath = ''
     if (name === undefined || selfClosing === '/') continue
     if (closing !== '/') {
       stack.push(name)
       text_ = ''
-      if (name === 'plugin' && stack.at(-2) === 'plugins') open.push({ depth: stack.length, goals: [] })
+      if (name === 'profile' && stack.at(-2) === 'profiles') activated.push(false)
+      if (name === 'activation' && stack.at(-2) === 'profile') activated[activated.length - 1] = true
+      if (name === 'plugin' && stack.at(-2) === 'plugins')
+        open.push({
+          depth: stack.length,
+          goals: [],
+          managed: stack.includes('pluginManagement'),
+          ...(stack.includes('profile') ? { profile: activated.length - 1 } : {}),
+        })
       continue
     }
     const value = text_.trim()
@@ -63,20 +98,40 @@ export function readPom(text: string): PomReading {
     const within = plugin === undefined ? [] : stack.slice(plugin.depth)
     if (plugin !== undefined && within.length === 1 && (name === 'groupId' || name === 'artifactId')) plugin[name] = value
     else if (plugin !== undefined && within.join('/') === 'executions/execution/goals/goal') plugin.goals.push(value)
+    else if (plugin !== undefined && within.length === 1 && name === 'extensions' && value === 'true') plugin.extensions = true
     else if (stack.length === 3 && stack[1] === 'properties') properties.set(name, value)
     else if (stack.length === 2 && (name === 'groupId' || name === 'artifactId' || name === 'version'))
       properties.set(`project.${name}`, value)
-    else if (stack.length === 3 && stack[1] === 'parent' && name === 'groupId' && !properties.has('project.groupId'))
-      properties.set('project.groupId', value)
+    else if (stack.length === 3 && stack[1] === 'parent') {
+      if (name === 'groupId' || name === 'artifactId' || name === 'version' || name === 'relativePath') (parent ??= {})[name] = value
+      if ((name === 'groupId' || name === 'version') && !properties.has(`project.${name}`)) properties.set(`project.${name}`, value)
+    }
     if (name === 'plugin' && plugin?.depth === stack.length) {
       open.pop()
       if (plugin.artifactId !== undefined)
-        plugins.push({ groupId: plugin.groupId ?? 'org.apache.maven.plugins', artifactId: plugin.artifactId, goals: plugin.goals })
+        found.push({
+          groupId: plugin.groupId ?? 'org.apache.maven.plugins',
+          artifactId: plugin.artifactId,
+          goals: plugin.goals,
+          ...(plugin.managed ? { managed: true as const } : {}),
+          ...(plugin.extensions === undefined ? {} : { extensions: true as const }),
+          ...(plugin.profile === undefined ? {} : { profile: plugin.profile }),
+        })
     }
     stack.pop()
     text_ = ''
   }
-  return { plugins, properties }
+  const plugins = found.map(({ profile, ...plugin }) =>
+    profile !== undefined && activated[profile] !== true ? { ...plugin, namedProfile: true as const } : plugin,
+  )
+  return { plugins, properties, ...(parent === undefined ? {} : { parent }) }
+}
+
+/** A POM in a root POM's parent chain (parents.ts). */
+export interface ParentPom {
+  /** `group:artifact:version` when read from the repository, else its path relative to the root. */
+  readonly label: string
+  readonly reading: PomReading
 }
 
 /** `${name}` replaced from the properties; undefined when one is not known. */
@@ -93,13 +148,15 @@ function resolve(value: string, properties: ReadonlyMap<string, string>): string
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
 /**
- * The workspace lifecycle mappings for an untrusted root: every goal of every plugin its POMs name mapped to
- * `<ignore/>` (but {@link needed}); `refused` when a POM names a plugin or goal by a property it does not define.
+ * The workspace lifecycle mappings for an untrusted root: every goal of every plugin its POMs and their parents
+ * (`parents`: each POM's chain, nearest first) name mapped to `<ignore/>` (but {@link needed}); `refused` when a root
+ * POM names a plugin or goal by a property it does not define, `unknown` when a parent does.
  */
 export function untrustedLifecycleMappings(
   root: string,
   poms: ReadonlyArray<string>,
-): { readonly xml: string; readonly refused?: string; readonly ignored: ReadonlyArray<string> } {
+  parents: ReadonlyMap<string, ReadonlyArray<ParentPom>> = new Map(),
+): { readonly xml: string; readonly refused?: string; readonly unknown?: string; readonly ignored: ReadonlyArray<string> } {
   const readings = poms.flatMap((pom) => {
     try {
       return [{ pom, reading: readPom(readFileSync(pom, 'utf8')) }]
@@ -111,20 +168,30 @@ export function untrustedLifecycleMappings(
   for (const { reading } of readings) for (const [key, value] of reading.properties) if (!key.startsWith('project.')) shared.set(key, value)
   const goals = new Map<string, Set<string>>()
   for (const { pom, reading } of readings) {
-    const properties = new Map([...shared, ...reading.properties])
-    for (const plugin of reading.plugins) {
+    // Maven's inheritance: the nearer POM's property wins; a parent's plugins are the child's, read with its values.
+    const chain = parents.get(pom) ?? []
+    const properties = new Map([
+      ...shared,
+      ...[...chain].reverse().flatMap((parent) => [...parent.reading.properties]),
+      ...reading.properties,
+    ])
+    const named = [
+      ...reading.plugins.map((plugin) => ({ plugin, from: undefined })),
+      ...chain.flatMap((parent) => parent.reading.plugins.map((plugin) => ({ plugin, from: parent.label }))),
+    ]
+    for (const { plugin, from } of named) {
       const coordinates = [plugin.groupId, plugin.artifactId, ...plugin.goals].map((value) => [value, resolve(value, properties)] as const)
       const unresolved = coordinates.find(([, resolved]) => resolved === undefined || resolved === '')
-      if (unresolved !== undefined)
-        return {
-          xml: '',
-          ignored: [],
-          refused: `${nodePath.relative(root, pom)} names a plugin by a property codeseam cannot resolve (${unresolved[0]}), so its m2e mapping cannot be turned off`,
-        }
-      const [groupId, artifactId, ...named] = coordinates.map(([, resolved]) => resolved as string)
+      if (unresolved !== undefined) {
+        const why = `names a plugin by a property codeseam cannot resolve (${unresolved[0]}), so its m2e mapping cannot be turned off`
+        return from === undefined
+          ? { xml: '', ignored: [], refused: `${nodePath.relative(root, pom)} ${why}` }
+          : { xml: '', ignored: [], unknown: `the parent POM ${from} of ${nodePath.relative(root, pom)} ${why}` }
+      }
+      const [groupId, artifactId, ...listed] = coordinates.map(([, resolved]) => resolved as string)
       const key = `${groupId}:${artifactId}`
       const set = goals.get(key) ?? new Set<string>()
-      for (const goal of named) if (!needed.has(`${key}:${goal}`)) set.add(goal)
+      for (const goal of listed) if (!needed.has(`${key}:${goal}`)) set.add(goal)
       goals.set(key, set)
     }
   }

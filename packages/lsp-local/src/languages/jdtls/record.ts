@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
@@ -8,13 +7,11 @@ import { codeSupport, type SupportTable } from '../../profile/profile-operations
 import { installRecipe, installRoot, type ServerPackage } from '../install.js'
 import { codeseamCacheDir } from '../lookup.js'
 import type { LanguageRecord, Located } from '../record.js'
-import { mergeSettings } from '../settings.js'
-import { statPrint } from '../tree-walk.js'
 import { serveJdtlsClient } from './client.js'
 import { findJdk } from './jdk.js'
 import { kotlinConformance, kotlinNotes, kotlinRefused } from './kotlin.js'
-import { untrustedLifecycleMappings } from './m2e-mappings.js'
-import { buildFiles, untrustedImportRisk, untrustedMavenSettings } from './untrusted.js'
+import { dataFolder, jdtlsTrust, untrustedMaven } from './trust.js'
+import { untrustedMavenSettings } from './untrusted.js'
 
 /** The karellen build of Eclipse JDT LS codeseam installs (PyPI; the whole JDT LS 1.59 product with m2e, Buildship and a Kotlin plugin). */
 export const jdtlsVersion = '1.0.8'
@@ -37,18 +34,6 @@ function launcherJar(product: string): string | undefined {
   } catch {
     return undefined
   }
-}
-
-/** JDT LS's per-workspace state (its Eclipse workspace: the imported projects, their metadata, its index), never in the repository. */
-function dataFolder(root: string, trust: 'trusted' | 'untrusted'): string {
-  const id = createHash('sha256').update(root).digest('hex').slice(0, 16)
-  return codeseamCacheDir(nodePath.join('jdtls-workspaces', `${nodePath.basename(root)}-${id}-${trust}`))
-}
-
-/** The Maven settings untrusted imports use, and their own local repository (codeseam's cache). */
-const untrustedMaven = () => {
-  const folder = codeseamCacheDir(nodePath.join('jdtls-maven-untrusted'))
-  return { settings: nodePath.join(folder, 'settings.xml'), repository: nodePath.join(folder, 'repository') }
 }
 
 async function locateJdtls(): Promise<Located> {
@@ -153,88 +138,8 @@ export const jdtlsRecord: LanguageRecord = {
     return { JDK_JAVA_OPTIONS: `"-Dosgi.instance.area=${dataFolder(root, 'trusted')}"` }
   },
   trust: {
-    strip: [
-      'JAVA_TOOL_OPTIONS',
-      'JDK_JAVA_OPTIONS',
-      '_JAVA_OPTIONS',
-      'MAVEN_OPTS',
-      'MAVEN_ARGS',
-      'M2_HOME',
-      'MAVEN_HOME',
-      'GRADLE_OPTS',
-      'GRADLE_USER_HOME',
-    ],
-    why: "JDT LS imports Maven projects with m2e (Maven inside its JVM) and Gradle projects with Buildship (the Gradle tooling API, which runs the build scripts). A Maven import loads build extensions and core extensions (.mvn/extensions.xml), runs m2e lifecycle mappings, and runs the plugins a POM names whose jar carries an m2e mapping of its own (build-helper-maven-plugin's add-source: measured); the builder runs annotation processors; and the user's Maven settings (credentials, mirrors) would go to repositories the project names. Untrusted: Gradle import off; a root whose build files name extensions, lifecycle mappings or m2e processing instructions, annotation processors, .mvn configuration or file: repositories is refused; m2e runs none of the plugin goals the root's POMs name (a workspace lifecycle mappings file in codeseam's cache maps them to ignore, which outranks a plugin's own mapping; the compiler and build-helper's add-source excepted: measured with a marker plugin); the builder is off; Maven reads codeseam's own settings and local repository, with every repository mirrored to Maven Central (no artifact from a server the project chose); the JVM options variables are not passed",
-    harden(draft, context) {
-      const judge = () => {
-        const files = buildFiles(context.root)
-        return { files, risk: untrustedImportRisk(context.root, files) }
-      }
-      const first = judge()
-      // The plugins the POMs name, mapped to <ignore/> in a workspace lifecycle mappings file of codeseam's cache.
-      const mappings = untrustedLifecycleMappings(context.root, first.files.poms)
-      const risk = first.risk ?? mappings.refused
-      if (risk !== undefined)
-        throw context.refuse(
-          `${risk}; JDT LS would load it while importing the project`,
-          'remove it, or mark the root trusted (a trusted root gets the full Maven and Gradle import)',
-        )
-      const mappingsFile = `${dataFolder(context.root, 'untrusted')}-lifecycle-mappings.xml`
-      if (!existsSync(mappingsFile) || readFileSync(mappingsFile, 'utf8') !== mappings.xml) {
-        mkdirSync(nodePath.dirname(mappingsFile), { recursive: true })
-        writeFileSync(mappingsFile, mappings.xml)
-      }
-      const judged = (files: typeof first.files) => [...files.poms, ...files.gradle, ...files.mavenConfig]
-      const names = judged(first.files).join('|')
-      const read = statPrint(judged(first.files))
-      // A stat of every folder walked and every build file at each question; the tree is walked again only when one
-      // changed (a build file written, or an entry added, removed or renamed in a folder). A build file added,
-      // removed or changed: judged again, and the server started again on it (or refused).
-      let watched = [...first.files.folders, ...judged(first.files)]
-      let seen = statPrint(watched)
-      draft.stale = () => {
-        if (statPrint(watched) === seen) return false
-        const again = buildFiles(context.root)
-        if (again.truncated || judged(again).join('|') !== names) return true
-        const next = [...again.folders, ...judged(again)]
-        const print = statPrint(next)
-        // One stat per path: the build files' part of it (the last ones) against what was judged.
-        if (print.split('|').slice(again.folders.length).join('|') !== read) return true
-        watched = next
-        seen = print
-        return false
-      }
-      const maven = untrustedMaven()
-      const untrusted = {
-        java: {
-          import: { gradle: { enabled: false } },
-          // An execution no mapping covers is ignored (a user profile could say `execute`).
-          configuration: {
-            maven: {
-              userSettings: maven.settings,
-              globalSettings: maven.settings,
-              lifecycleMappings: mappingsFile,
-              defaultMojoExecutionAction: 'ignore',
-            },
-          },
-          // The builder runs annotation processors a dependency carries (measured: jdtls-untrusted.test.ts): off
-          // whatever a user profile says.
-          autobuild: { enabled: false },
-        },
-      }
-      draft.settings = mergeSettings(draft.settings, untrusted)
-      draft.initializationOptions = {
-        settings: mergeSettings((draft.initializationOptions as { settings?: unknown })?.settings, untrusted),
-      }
-      draft.args.push('-data', dataFolder(context.root, 'untrusted'))
-      draft.hardening.push(
-        'Gradle import off',
-        'the builder off (it runs the annotation processors dependencies carry)',
-        "Maven reads codeseam's settings and local repository (none of the user's credentials or mirrors), every repository mirrored to Maven Central",
-        'a root whose build files name extensions, lifecycle mappings, annotation processors or file: repositories is refused',
-        `m2e runs none of the plugins the POMs name while importing (a workspace lifecycle mappings file ignores ${mappings.ignored.length} goals; the compiler plugin and build-helper's add-source are left to their mappings)`,
-      )
-    },
+    ...jdtlsTrust,
+    why: "JDT LS imports Maven projects with m2e (Maven inside its JVM) and Gradle projects with Buildship (the Gradle tooling API, which runs the build scripts). A Maven import loads build extensions and core extensions (.mvn/extensions.xml), runs m2e lifecycle mappings, and runs the plugins a POM names whose jar carries an m2e mapping of its own (build-helper-maven-plugin's add-source: measured); the builder runs annotation processors; and the user's Maven settings (credentials, mirrors) would go to repositories the project names. Untrusted: Gradle import off; a root whose build files name extensions, lifecycle mappings or m2e processing instructions, annotation processors, .mvn configuration or file: repositories is refused; m2e runs none of the plugin goals the root's POMs and their parent POMs name (a workspace lifecycle mappings file in codeseam's cache maps them to ignore, which outranks a plugin's own mapping; the compiler and build-helper's add-source excepted: measured with a marker plugin, named in the root and bound by a parent); the parents are read from codeseam's local repository, fetched first from Maven Central (the only repository of an untrusted import), and a parent that cannot be read or judged (no network, the deadline, malformed, or naming what loads code: build extensions, a plugin marked extensions that the build uses, a lifecycle mapping or <?m2e?> instruction that executes, annotation processors) turns Maven import off, each file then answered on its own; the builder is off; Maven reads codeseam's own settings and local repository, with every repository mirrored to Maven Central (no artifact from a server the project chose); the JVM options variables are not passed",
   },
   memory: { kind: 'jvm' },
   environment: { passed: [], selects: ['JAVA_HOME'], onPath: /^java$/ },

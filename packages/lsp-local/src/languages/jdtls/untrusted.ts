@@ -25,6 +25,23 @@ const pomCode: ReadonlyArray<readonly [RegExp, string]> = [
   [/<url>\s*file:/, 'a repository on the local disk (file: URL)'],
 ]
 
+/**
+ * What a POM's text names that m2e would load as code (comments left out), in words; undefined when nothing. A parent
+ * POM's (`parent`) is judged closer, as common parents name such things harmlessly: its lifecycle mappings and `<?m2e?>`
+ * instructions only when one says `execute` (Apache's parent maps a goal to `<ignore/>`), and a plugin's
+ * `<extensions>true</extensions>` not here but where the build uses that plugin (parents.ts: Spring Boot's parent
+ * marks native-maven-plugin so in `<pluginManagement>`, loaded only for a build that names it).
+ */
+export function pomRisk(text: string, parent = false): string | undefined {
+  const withoutComments = text.replace(/<!--[\s\S]*?-->/g, '')
+  const executes = /<execute\b|<\?m2e\s+execute/.test(withoutComments)
+  return pomCode.find(([pattern, what]) => {
+    if (parent && what.startsWith('a plugin with <extensions>')) return false
+    if (parent && what.startsWith('an m2e') && !executes) return false
+    return pattern.test(withoutComments)
+  })?.[1]
+}
+
 /** The `.mvn/` files Maven reads as configuration that can load code or change where artifacts come from. */
 const mavenConfigFiles = ['extensions.xml', 'maven.config', 'jvm.config']
 
@@ -75,8 +92,8 @@ export function untrustedImportRisk(root: string, files: BuildFiles = buildFiles
     } catch {
       continue
     }
-    const withoutComments = text.replace(/<!--[\s\S]*?-->/g, '')
-    for (const [pattern, what] of pomCode) if (pattern.test(withoutComments)) return `${relative(pom)} names ${what}`
+    const risk = pomRisk(text)
+    if (risk !== undefined) return `${relative(pom)} names ${risk}`
   }
   if (files.truncated) return `the root has more than ${configWalkLimit} folders, too many to check every build file`
   return undefined
