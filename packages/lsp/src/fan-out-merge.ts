@@ -30,7 +30,12 @@ export function sumCoverage(parts: ReadonlyArray<LspSearchCoverage>): LspSearchC
   const roots = parts.flatMap((c) => c.rootsNotSearched ?? [])
   // A part that searched only what reaches the target makes the sum one too; a part that searched everything counts all it found.
   const reaching = parts.some((c) => c.searched !== undefined)
-    ? { searched: { kind: 'projectsReachingTarget' as const, projects: parts.reduce((sum, c) => sum + (c.searched?.projects ?? c.projectsFound), 0) } }
+    ? {
+        searched: {
+          kind: 'projectsReachingTarget' as const,
+          projects: parts.reduce((sum, c) => sum + (c.searched?.projects ?? c.projectsFound), 0),
+        },
+      }
     : {}
   return {
     projectsSearched: parts.reduce((sum, c) => sum + c.projectsSearched, 0),

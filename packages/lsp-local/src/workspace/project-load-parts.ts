@@ -128,4 +128,3 @@ export interface LoadProgress {
 
 /** Loading figures are announced at most this often while files open (a person reads them; each is a notification). */
 export const progressEveryMs = 250
-

@@ -105,7 +105,9 @@ export class ProjectLoader {
     if (kept?.settled !== undefined && (model.current === undefined || model.current(folder, profile, kept.basis)))
       return Promise.resolve(kept.settled)
     const whole = () =>
-      kept !== undefined && kept.settled === undefined ? kept.coverage : this.load(model, server, folder, workspace, profile, deadline, signal)
+      kept !== undefined && kept.settled === undefined
+        ? kept.coverage
+        : this.load(model, server, folder, workspace, profile, deadline, signal)
     // A question about one file: what can reach it first, the rest in the background (RFC 0035).
     const first =
       target === undefined || model.loadNeeded === undefined

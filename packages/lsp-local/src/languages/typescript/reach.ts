@@ -183,7 +183,7 @@ export async function reachingTarget(
   const reachedFrom: number[][] = nodes.map(() => [])
   reaches.forEach((edges, index) => edges.forEach((other) => reachedFrom[other]?.push(index)))
   const needed = new Set(targets)
-  for (const queue = [...targets]; queue.length > 0; ) {
+  for (const queue = [...targets]; queue.length > 0;) {
     for (const from of reachedFrom[queue.pop() as number] ?? []) {
       if (needed.has(from)) continue
       needed.add(from)
