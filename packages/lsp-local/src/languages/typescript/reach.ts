@@ -8,7 +8,7 @@ import type { TsProjectGraph } from './projects.js'
  * The projects a question about one file needs (RFC 0035): the file's projects and, transitively, every project that
  * can reach one of them. A sound over-approximation, read cheaply from the graph, the workspace's package.json files
  * and the text of the sources (never by resolving imports the way the compiler does): an edge is any hint that a
- * project's program can include a file of another — a project reference; a file both claim; the same package; a
+ * project's program can include a file of another — a project reference; the same package; a
  * workspace package named in its package.json dependencies, in a string literal of its files or in its `types`; a
  * `paths` / `baseUrl` / `rootDirs` / `typeRoots` prefix or a relative specifier that leads into the other's folder
  * or onto one of its files. Files of no project (inferred projects) are nodes of their own.
@@ -84,9 +84,16 @@ function stripped(path: string): string {
   return path.replace(/\.[cm]?[jt]sx?$/, '')
 }
 
-/** What a node's files point at: path prefixes and workspace package names. */
-async function pointsOf(node: Node, names: ReadonlySet<string>): Promise<{ prefixes: string[]; packages: Set<string> }> {
+/** What a node points at: alias prefixes (any file under them), relative specifiers' paths, workspace package names. */
+interface Points {
+  readonly prefixes: ReadonlyArray<string>
+  readonly paths: ReadonlyArray<string>
+  readonly packages: ReadonlySet<string>
+}
+
+async function pointsOf(node: Node, names: ReadonlySet<string>): Promise<Points> {
   const prefixes = [...node.aliases]
+  const paths: string[] = []
   const packages = new Set(node.types.map(bareName).filter((name) => names.has(name)))
   for (const file of node.files) {
     let text: string
@@ -96,14 +103,14 @@ async function pointsOf(node: Node, names: ReadonlySet<string>): Promise<{ prefi
       continue
     }
     const dir = nodePath.dirname(file)
-    for (const match of text.matchAll(relativeSpecifier)) prefixes.push(stripped(nodePath.resolve(dir, match[2] ?? '.')))
-    for (const match of text.matchAll(referencePath)) prefixes.push(stripped(nodePath.resolve(dir, match[2] ?? '.')))
+    for (const match of text.matchAll(relativeSpecifier)) paths.push(stripped(nodePath.resolve(dir, match[2] ?? '.')))
+    for (const match of text.matchAll(referencePath)) paths.push(stripped(nodePath.resolve(dir, match[2] ?? '.')))
     for (const match of text.matchAll(literal)) {
       const name = bareName(match[2] ?? '')
       if (names.has(name)) packages.add(name)
     }
   }
-  return { prefixes, packages }
+  return { prefixes, paths: [...new Set(paths)], packages }
 }
 
 /** Index of the first element of a sorted array not below `value`. */
@@ -160,7 +167,6 @@ export async function reachingTarget(
   nodes.forEach((node, index) => {
     const edges = reaches[index] as Set<number>
     for (const config of node.references) if (byConfig.has(config)) edges.add(byConfig.get(config) as number)
-    for (const file of node.files) for (const other of owners.get(file) ?? []) edges.add(other)
     const own = packageOfNode[index]
     // Its own package's other projects, and the workspace packages it names.
     for (const other of own === undefined ? [] : (byPackage.get(own) ?? [])) edges.add(other)
@@ -169,22 +175,35 @@ export async function reachingTarget(
       const pkg = named.get(name)
       for (const other of pkg === undefined ? [] : (byPackage.get(pkg) ?? [])) edges.add(other)
     }
-    for (const prefix of points[index]?.prefixes ?? []) {
-      // Onto files of others (a prefix of their paths), or into the folder of a project (its outputs, its sources).
-      for (let at = lowerBound(sortedFiles, prefix); at < sortedFiles.length && (sortedFiles[at] as string).startsWith(prefix); at++)
-        for (const other of owners.get(sortedFiles[at] as string) ?? []) edges.add(other)
-      for (let dir = prefix; dir.length >= folder.length; dir = nodePath.dirname(dir)) {
-        for (const other of byDir.get(dir) ?? []) edges.add(other)
-        if (dir === nodePath.dirname(dir)) break
+    const linked = (path: string, exact: boolean) => {
+      // Onto files of others: under an alias prefix; a specifier's path with an extension, or its folder's index.
+      let onto = false
+      for (let at = lowerBound(sortedFiles, path); at < sortedFiles.length && (sortedFiles[at] as string).startsWith(path); at++) {
+        const file = sortedFiles[at] as string
+        if (exact && !/^(\.[^/]*|\/index\.[^/]*)$/.test(file.slice(path.length))) continue
+        onto = true
+        for (const other of owners.get(file) ?? []) edges.add(other)
+      }
+      if (onto) return
+      // A workspace package's folder (its package.json's entry points), else the nearest project above (its outputs).
+      const pkg = packages.get(path)
+      for (const other of pkg === undefined ? [] : (byPackage.get(pkg) ?? [])) edges.add(other)
+      for (let dir = path; dir.length >= folder.length; dir = nodePath.dirname(dir)) {
+        const enclosing = byDir.get(dir) ?? []
+        for (const other of enclosing) edges.add(other)
+        if (enclosing.length > 0 || dir === nodePath.dirname(dir)) break
       }
     }
+    for (const prefix of points[index]?.prefixes ?? []) linked(prefix, false)
+    for (const path of points[index]?.paths ?? []) linked(path, true)
   })
   // Backwards from the target's projects: every node with a path to one of them.
   const reachedFrom: number[][] = nodes.map(() => [])
   reaches.forEach((edges, index) => edges.forEach((other) => reachedFrom[other]?.push(index)))
   const needed = new Set(targets)
   for (const queue = [...targets]; queue.length > 0;) {
-    for (const from of reachedFrom[queue.pop() as number] ?? []) {
+    const at = queue.pop() as number
+    for (const from of reachedFrom[at] ?? []) {
       if (needed.has(from)) continue
       needed.add(from)
       queue.push(from)
