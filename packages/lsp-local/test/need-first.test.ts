@@ -9,12 +9,15 @@ import { fileURLToPath } from 'node:url'
 
 import { createLsp, type LspService } from '@codeseam/lsp'
 import { afterAll, expect, test } from 'vitest'
+import { TsGraphCache } from '../src/languages/typescript/graph-cache.js'
+import { listFiles } from '../src/profile/files.js'
 
-import { createLocalHost } from '../src/index.js'
+import { createLocalHost, type LocalHost } from '../src/index.js'
 import { builtinProfiles } from '../src/languages/index.js'
 import { discoverTsProjects } from '../src/languages/typescript/projects.js'
 import { reachingTarget } from '../src/languages/typescript/reach.js'
 import { positionOf } from './helpers.js'
+import { corporaFolder, linkWorkspacePackages, unpackCorpus } from './oracle/workspaces.js'
 
 const root = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-need-first-')))
 const at = (path: string) => nodePath.join(root, path)
@@ -94,20 +97,32 @@ child.on('exit', (code) => process.exit(code ?? 0))
 `,
 )
 write('.wire/opened.log', '')
-const opened = () =>
+/** The files the server was told of by didOpen, in order. */
+const openedFiles = () =>
   readFileSync(wireLog, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((uri) => nodePath.relative(root, fileURLToPath(uri)).split(nodePath.sep)[0] as string)
+    .map((uri) => fileURLToPath(uri))
+const opened = () => openedFiles().map((path) => nodePath.relative(root, path).split(nodePath.sep)[0] as string)
+
+/** A host whose native TypeScript server is reached through the pass-through process. */
+async function wiredHost(): Promise<LocalHost> {
+  writeFileSync(wireLog, '')
+  const typescript = (await builtinProfiles()).find((profile) => profile.id === 'typescript')
+  if (typescript === undefined) throw new Error('no built-in typescript profile')
+  return createLocalHost({
+    profiles: [{ id: 'typescript', command: process.execPath, args: [proxy, wireLog, typescript.command, ...typescript.args] }],
+  })
+}
 
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
-/** Resolves once the status says every project was loaded and none is loading. */
-function everythingLoaded(lsp: LspService): Promise<void> {
+/** Resolves once the status says every project of a root was loaded and none is loading. */
+function everythingLoaded(lsp: LspService, at = root): Promise<void> {
   return new Promise((resolve) => {
     const check = () => {
-      const status = lsp.status().find((s) => s.providerId === 'local:typescript' && s.root === root)
-      if (status?.loading === undefined && status?.projects?.loaded === found) {
+      const status = lsp.status().find((s) => s.providerId === 'local:typescript' && s.root === at)
+      if (status?.loading === undefined && status?.projects !== undefined && status.projects.loaded === status.projects.found) {
         unsubscribe()
         resolve()
       }
@@ -131,11 +146,7 @@ test(
   'the needed projects are opened before any other; the first answer equals the full load’s and says what it covered',
   { timeout: 180_000 },
   async () => {
-    const typescript = (await builtinProfiles()).find((profile) => profile.id === 'typescript')
-    expect(typescript?.command).toBeDefined()
-    const host = await createLocalHost({
-      profiles: [{ id: 'typescript', command: process.execPath, args: [proxy, wireLog, typescript!.command, ...typescript!.args] }],
-    })
+    const host = await wiredHost()
     const lsp = createLsp()
     try {
       await host.attach(lsp, [{ root, trust: 'trusted' }])
@@ -167,6 +178,49 @@ test(
     } finally {
       await lsp.dispose()
       await host.dispose()
+    }
+  },
+)
+
+test.skipIf(corporaFolder() === undefined)(
+  'tanstack-query, its workspace packages linked: a persister’s references load its few projects first, and equal the full load’s',
+  { timeout: 300_000 },
+  async () => {
+    const corpus = unpackCorpus('tanstack-query')
+    const host = await wiredHost()
+    const lsp = createLsp()
+    try {
+      expect(linkWorkspacePackages(corpus.root)).toBeGreaterThan(20)
+      await host.attach(lsp, [{ root: corpus.root, trust: 'trusted' }])
+      const path = 'packages/query-sync-storage-persister/src/index.ts'
+      const position = positionOf(corpus.root, path, 'createSyncStoragePersister')
+      const first = await lsp.query({ operation: 'references', root: corpus.root, path, position })
+      const coverage = first.meta.coverage
+      expect(coverage?.searched?.kind).toBe('projectsReachingTarget')
+      expect(coverage?.complete).toBe(true)
+      expect(coverage?.projectsSearched).toBe(coverage?.searched?.projects)
+      expect(coverage?.searched?.projects ?? Infinity).toBeLessThan((coverage?.projectsFound ?? 0) / 10)
+      await everythingLoaded(lsp, corpus.root)
+      const full = await lsp.query({ operation: 'references', root: corpus.root, path, position })
+      expect(full.meta.coverage?.searched).toBeUndefined()
+      const key = (l: (typeof first.locations)[number]) => `${l.path}:${l.range.start.line}:${l.range.start.character}`
+      expect(first.locations.map(key).sort()).toEqual(full.locations.map(key).sort())
+      // On the wire: the files of the projects that reach the target were opened before any other.
+      const graph = await new TsGraphCache().read(corpus.root, { id: 'typescript' } as never, Date.now() + 120_000)
+      const sources = await listFiles(corpus.root, { extensions: new Set(['ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs', 'cjs']) }, 20_000)
+      const reaching = await reachingTarget(graph, sources.files, corpus.root, nodePath.join(corpus.root, path), () => true)
+      const neededFiles = new Set(graph.projects.filter((p) => reaching?.configs.has(p.config) === true).flatMap((p) => p.files))
+      const order = openedFiles().map((file) => neededFiles.has(file))
+      const firstOther = order.indexOf(false)
+      expect(firstOther).toBeGreaterThan(0)
+      expect(order.slice(firstOther)).not.toContain(true)
+      console.log(
+        `tanstack-query: ${firstOther} didOpens before any outside the ${coverage?.searched?.projects} projects reaching the target, ${order.length} in all (${coverage?.projectsFound} projects)`,
+      )
+    } finally {
+      await lsp.dispose()
+      await host.dispose()
+      corpus.remove()
     }
   },
 )
