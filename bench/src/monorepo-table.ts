@@ -1,9 +1,16 @@
 import { ms, ratio } from './format.js'
 import type { BenchReport } from './report.js'
-import type { ReportTable } from './table.js'
+
+/** A table of the report (table.ts's ReportTable, which imports this file). */
+interface MonorepoTable {
+  readonly title: string
+  readonly note: ReadonlyArray<string>
+  readonly header: string[]
+  readonly rows: string[][]
+}
 
 /** The large-monorepo scenario's table (issue 50): spawn → first complete references answer, codeseam ÷ bare primed. */
-export function monorepoTables(report: BenchReport): ReportTable[] {
+export function monorepoTables(report: BenchReport): MonorepoTable[] {
   const result = report.monorepoFirstAnswer
   if (result === undefined) return []
   const side = (s: { runs: number; complete: number; medianMs?: number }) => `${ms(s.medianMs)} (${s.complete}/${s.runs} complete)`
