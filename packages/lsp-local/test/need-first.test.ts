@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { createLsp, type LspService } from '@codeseam/lsp'
 import { afterAll, expect, test } from 'vitest'
 import { TsGraphCache } from '../src/languages/typescript/graph-cache.js'
-import { listFiles } from '../src/profile/files.js'
+import { listFiles, profileExtensions } from '../src/profile/files.js'
 
 import { createLocalHost, type LocalHost } from '../src/index.js'
 import { builtinProfiles } from '../src/languages/index.js'
@@ -207,9 +207,13 @@ test.skipIf(corporaFolder() === undefined)(
       expect(first.locations.map(key).sort()).toEqual(full.locations.map(key).sort())
       // On the wire: the files of the projects that reach the target were opened before any other.
       const graph = await new TsGraphCache().read(corpus.root, { id: 'typescript' } as never, Date.now() + 120_000)
-      const sources = await listFiles(corpus.root, { extensions: new Set(['ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs', 'cjs']) }, 20_000)
+      const typescript = (await builtinProfiles()).find((profile) => profile.id === 'typescript')
+      const sources = await listFiles(corpus.root, { extensions: profileExtensions(typescript!) }, 20_000)
       const reaching = await reachingTarget(graph, sources.files, corpus.root, nodePath.join(corpus.root, path), () => true)
-      const neededFiles = new Set(graph.projects.filter((p) => reaching?.configs.has(p.config) === true).flatMap((p) => p.files))
+      const neededFiles = new Set([
+        ...graph.projects.filter((p) => reaching?.configs.has(p.config) === true).flatMap((p) => p.files),
+        ...(reaching?.looseFiles ?? []),
+      ])
       const order = openedFiles().map((file) => neededFiles.has(file))
       const firstOther = order.indexOf(false)
       expect(firstOther).toBeGreaterThan(0)

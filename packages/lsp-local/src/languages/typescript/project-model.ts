@@ -49,8 +49,9 @@ async function openNeeded(context: ProjectLoadContext, graph: TsProjectGraph, ta
   const plan = planProjectLoad(graph, sources.files, 0, (file) => accept(file) && !context.oversized(file), reaching.configs)
   const needed = planProjectLoad(graph, sources.files, 0, accept, reaching.configs).projectsFound
   const loose = reaching.looseFiles.filter((file) => !context.oversized(file))
-  // Everything can reach it, or some needed file cannot be opened (a project then loads through another): load it all.
-  if (needed === all.projectsFound || plan.projectFiles.length < needed || loose.length > context.pinBudget - needed) return undefined
+  // Most projects can reach it (need-first would save little, and each question until the rest has loaded works the
+  // reach out again), or a needed file cannot be opened (a project then loads through another): load it all.
+  if (needed * 2 > all.projectsFound || plan.projectFiles.length < needed || loose.length > context.pinBudget - needed) return undefined
   for (const link of sources.links) context.maskIfEscaped(link)
   const projects = await context.open(plan.projectFiles, undefined, { projects: true })
   const files = await context.open(loose)

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
 import { listFiles } from '../../profile/files.js'
@@ -91,26 +91,49 @@ interface Points {
   readonly packages: ReadonlySet<string>
 }
 
+/** What one file's text points at: relative paths, and the package names its string literals could name. */
+interface FileScan {
+  readonly key: string
+  readonly paths: ReadonlyArray<string>
+  readonly names: ReadonlyArray<string>
+}
+
+/** Scans by file, kept while the file's stat holds (a question reads only the files changed since the last). */
+const scans = new Map<string, FileScan>()
+
+async function scanOf(file: string): Promise<FileScan | undefined> {
+  const info = await stat(file).catch(() => undefined)
+  if (info === undefined) return undefined
+  const key = `${info.mtimeMs}:${info.size}:${info.ino}`
+  const kept = scans.get(file)
+  if (kept?.key === key) return kept
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch {
+    return undefined
+  }
+  const dir = nodePath.dirname(file)
+  const paths = new Set<string>()
+  for (const match of text.matchAll(relativeSpecifier)) paths.add(stripped(nodePath.resolve(dir, match[2] ?? '.')))
+  for (const match of text.matchAll(referencePath)) paths.add(stripped(nodePath.resolve(dir, match[2] ?? '.')))
+  const names = new Set<string>()
+  for (const match of text.matchAll(literal)) names.add(bareName(match[2] ?? ''))
+  const scan = { key, paths: [...paths], names: [...names] }
+  if (scans.size >= 50_000) scans.clear()
+  scans.set(file, scan)
+  return scan
+}
+
 async function pointsOf(node: Node, names: ReadonlySet<string>): Promise<Points> {
-  const prefixes = [...node.aliases]
-  const paths: string[] = []
+  const paths = new Set<string>()
   const packages = new Set(node.types.map(bareName).filter((name) => names.has(name)))
   for (const file of node.files) {
-    let text: string
-    try {
-      text = await readFile(file, 'utf8')
-    } catch {
-      continue
-    }
-    const dir = nodePath.dirname(file)
-    for (const match of text.matchAll(relativeSpecifier)) paths.push(stripped(nodePath.resolve(dir, match[2] ?? '.')))
-    for (const match of text.matchAll(referencePath)) paths.push(stripped(nodePath.resolve(dir, match[2] ?? '.')))
-    for (const match of text.matchAll(literal)) {
-      const name = bareName(match[2] ?? '')
-      if (names.has(name)) packages.add(name)
-    }
+    const scan = await scanOf(file)
+    for (const path of scan?.paths ?? []) paths.add(path)
+    for (const name of scan?.names ?? []) if (names.has(name)) packages.add(name)
   }
-  return { prefixes, paths: [...new Set(paths)], packages }
+  return { prefixes: node.aliases, paths: [...paths], packages }
 }
 
 /** Index of the first element of a sorted array not below `value`. */
@@ -163,7 +186,10 @@ export async function reachingTarget(
   const reaches: Array<Set<number>> = nodes.map(() => new Set())
   const byPackage = new Map<WorkspacePackage, number[]>()
   packageOfNode.forEach((pkg, index) => pkg !== undefined && byPackage.set(pkg, [...(byPackage.get(pkg) ?? []), index]))
-  const points = await Promise.all(nodes.map((node) => pointsOf(node, new Set(named.keys()))))
+  // A few nodes at a time, each file after the other: never thousands of files open at once.
+  const points: Points[] = []
+  for (let at = 0; at < nodes.length; at += 32)
+    points.push(...(await Promise.all(nodes.slice(at, at + 32).map((node) => pointsOf(node, new Set(named.keys()))))))
   nodes.forEach((node, index) => {
     const edges = reaches[index] as Set<number>
     for (const config of node.references) if (byConfig.has(config)) edges.add(byConfig.get(config) as number)
