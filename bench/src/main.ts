@@ -16,6 +16,7 @@ import { runDiskChanges } from './scenarios/disk-changes.js'
 import { runKeptPages } from './scenarios/kept-pages.js'
 import { runLanguages } from './scenarios/languages.js'
 import { runManyAgents } from './scenarios/many-agents.js'
+import { runMonorepoFirstAnswer } from './scenarios/monorepo-first-answer.js'
 import { runRealRepositories } from './scenarios/real-repositories.js'
 import { runSdkNoop, runStartup } from './scenarios/startup.js'
 import { runTelemetryOverhead } from './scenarios/telemetry-overhead.js'
@@ -37,7 +38,9 @@ const { values: options } = parseArgs({
     'real-only': { type: 'boolean', default: false },
     /**
      * Run only these sections (comma-separated): generated (the generated workspaces), repository (this
-     * repository), cold, real (the real repositories, with start → first answer through codeseam mcp),
+     * repository), cold, real (the real repositories, with start → first answer through codeseam mcp), monorepo
+     * (tanstack-query with its workspace packages linked: spawn → first complete references answer against the
+     * bare server primed with one file per project),
      * startup (start-up and the MCP SDK's no-op round trip), many-agents (1, 4 and 8 concurrent sessions with and
      * without the daemon), telemetry (tool calls with codeseam's telemetry on against off, without and with an
      * OpenTelemetry SDK), languages (the Go and Rust rows: gopls and rust-analyzer on their corpora against the
@@ -63,6 +66,7 @@ const allSections = [
   'repository',
   'cold',
   'real',
+  'monorepo',
   'languages',
   'startup',
   'many-agents',
@@ -191,6 +195,12 @@ async function main(): Promise<void> {
       }
     }
 
+    let monorepoFirstAnswer: BenchReport['monorepoFirstAnswer']
+    if (!options['skip-real'] && selected('monorepo')) {
+      log('a large monorepo: tanstack-query, its workspace packages linked, against the bare server primed with one file per project')
+      monorepoFirstAnswer = await runMonorepoFirstAnswer({ rounds: Math.min(rounds, 5), missing, log })
+    }
+
     let languages: BenchReport['languages']
     if (selected('languages')) {
       log('Go and Rust: gopls and rust-analyzer on their corpora against the bare servers')
@@ -243,6 +253,7 @@ async function main(): Promise<void> {
       concurrency: runs.flatMap((run) => run.concurrency),
       memory: runs.flatMap((run) => run.memory),
       ...(realRepositories === undefined ? {} : { realRepositories }),
+      ...(monorepoFirstAnswer === undefined ? {} : { monorepoFirstAnswer }),
       increments: [...runs.flatMap((run) => run.increments), ...wideIncrements],
       ...(sdkNoop === undefined ? {} : { sdkNoop }),
       ...(startup === undefined ? {} : { startup }),

@@ -616,6 +616,32 @@ export interface MissingMeasurement {
 }
 
 /** Everything one `pnpm bench` run measured; the docs are generated from this alone. */
+/** One symbol of the large-monorepo scenario (issue 50, RFC 0035): spawn → first complete references answer. */
+export interface MonorepoSymbolResult {
+  readonly symbol: string
+  readonly path: string
+  /** References in the oracle's answer (the bare server with every source file open). */
+  readonly expected: number
+  /** The bare native TypeScript server primed with one file per project. */
+  readonly bare: ColdSideSummary
+  readonly codeseam: ColdSideSummary
+  /** codeseam ÷ bare primed, the median of the paired cold starts (absent unless every run of both was complete). */
+  readonly ratio?: number
+  /** Projects codeseam's first answer searched (those that can reach the symbol's file; all when need-first fell back). */
+  readonly projectsSearched?: number
+}
+
+/** The large-monorepo scenario: tanstack-query with its workspace packages linked. */
+export interface MonorepoFirstAnswerResult {
+  readonly corpus: string
+  readonly linkedPackages: number
+  readonly sourceFiles: number
+  readonly projects: number
+  /** The ratio the issue asks for (≤). */
+  readonly target: number
+  readonly symbols: ReadonlyArray<MonorepoSymbolResult>
+}
+
 export interface BenchReport {
   readonly schema: 1
   readonly generatedAt: string
@@ -633,6 +659,8 @@ export interface BenchReport {
   readonly memory: ReadonlyArray<MemoryResult>
   /** Absent in reports from before the set existed, and when the corpora are missing (see `missing`). */
   readonly realRepositories?: RealRepositoriesReport
+  /** A large monorepo, installed: spawn → first complete workspace-wide answer against the bare primed server (issue 50). */
+  readonly monorepoFirstAnswer?: MonorepoFirstAnswerResult
   /** Issue 15's figures (absent in reports from before they were measured). */
   readonly increments?: ReadonlyArray<IncrementResult>
   readonly sdkNoop?: SdkNoopResult

@@ -1,5 +1,6 @@
 import { derivedTables, operationColumn } from './derived-table.js'
 import { languageTables } from './language-tables.js'
+import { monorepoTables } from './monorepo-table.js'
 import { ms, ratio } from './format.js'
 import type { BenchReport, RealColdStartSide } from './report.js'
 import type { TimingSummary } from './statistics.js'
@@ -617,6 +618,7 @@ export function reportTables(report: BenchReport): ReportTable[] {
       ]),
     },
     ...realRepositoryTables(report),
+    ...monorepoTables(report),
     ...languageTables(report),
     ...ownCostTables(report),
     ...manyAgentsTables(report),

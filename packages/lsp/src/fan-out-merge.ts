@@ -28,12 +28,22 @@ function mergeSkipped(parts: ReadonlyArray<{ readonly filesSkipped?: ReadonlyArr
 export function sumCoverage(parts: ReadonlyArray<LspSearchCoverage>): LspSearchCoverage {
   const notOpened = parts.reduce((sum, c) => sum + (c.filesNotSearched ?? 0), 0)
   const roots = parts.flatMap((c) => c.rootsNotSearched ?? [])
+  // A part that searched only what reaches the target makes the sum one too; a part that searched everything counts all it found.
+  const reaching = parts.some((c) => c.searched !== undefined)
+    ? {
+        searched: {
+          kind: 'projectsReachingTarget' as const,
+          projects: parts.reduce((sum, c) => sum + (c.searched?.projects ?? c.projectsFound), 0),
+        },
+      }
+    : {}
   return {
     projectsSearched: parts.reduce((sum, c) => sum + c.projectsSearched, 0),
     projectsFound: parts.reduce((sum, c) => sum + c.projectsFound, 0),
     ...(notOpened > 0 ? { filesNotSearched: notOpened } : {}),
     ...(roots.length > 0 ? { rootsNotSearched: roots } : {}),
     ...mergeSkipped(parts),
+    ...reaching,
     complete: parts.every((c) => c.complete),
   }
 }

@@ -224,7 +224,14 @@ export interface LspSearchCoverage {
   readonly rootsNotSearched?: ReadonlyArray<string>
   /** Files never sent to a server because they break a per-file limit, counted by limit (RFC 0013). */
   readonly filesSkipped?: ReadonlyArray<LspFilesSkipped>
-  /** Everything found was searched. */
+  /**
+   * What was searched when not everything (absent: every project found, RFC 0035): `projectsReachingTarget` — the
+   * target's project and every project that can reach it (project references, workspace package links, path
+   * aliases, relative imports), `projects` of them; then `projectsSearched` counts those searched and `complete`
+   * means the answer is complete over them (a project that cannot reach the target holds no answer).
+   */
+  readonly searched?: { readonly kind: 'projectsReachingTarget'; readonly projects: number }
+  /** Everything found was searched (with `searched`: every project that can reference the target was). */
   readonly complete: boolean
 }
 

@@ -240,6 +240,8 @@ function coverageNote(answers: ReadonlyArray<RootMeta>, extraGaps: ReadonlyArray
   let found = 0
   let notOpened = 0
   let incomplete = false
+  // Answers that searched only the projects that can reach the target (RFC 0035): how many those were.
+  let reaching: number | undefined
   const skipped: LspFilesSkipped[] = []
   for (const { meta, rootId } of answers) {
     const coverage = meta.coverage
@@ -249,6 +251,7 @@ function coverageNote(answers: ReadonlyArray<RootMeta>, extraGaps: ReadonlyArray
     notOpened += coverage.filesNotSearched ?? 0
     skipped.push(...(coverage.filesSkipped ?? []))
     incomplete ||= !coverage.complete
+    if (coverage.searched !== undefined) reaching = (reaching ?? 0) + coverage.searched.projects
     for (const folder of coverage.rootsNotSearched ?? []) gaps.push({ where: folderLabel(rootId, folder), why: busyServersReason })
   }
   for (const { meta, rootId } of answers) {
@@ -260,7 +263,11 @@ function coverageNote(answers: ReadonlyArray<RootMeta>, extraGaps: ReadonlyArray
   }
   gaps.push(...extraGaps)
   const parts: string[] = []
-  if (incomplete && searched < found) parts.push(`searched ${searched} of ${plural(found, 'project')}`)
+  if (reaching !== undefined)
+    parts.push(
+      `${incomplete && searched < reaching ? `searched ${searched} of the` : 'searched the'} ${plural(reaching, 'project')} that can reference the target, of ${found} (the others cannot; they load in the background)`,
+    )
+  else if (incomplete && searched < found) parts.push(`searched ${searched} of ${plural(found, 'project')}`)
   if (notOpened > 0) {
     parts.push(
       `${plural(notOpened, 'file')} in no project ${notOpened === 1 ? 'was' : 'were'} not searched (over the open-document limit: raise limits.maxOpenDocuments)`,

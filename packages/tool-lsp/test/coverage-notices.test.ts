@@ -126,6 +126,24 @@ describe('search coverage in tool answers', () => {
     expect(result.notice).toBeUndefined()
   })
 
+  it('an answer over the projects that can reference the target says how many those were, of all (RFC 0035)', async () => {
+    const reaching: LspSearchCoverage = {
+      projectsSearched: 2,
+      projectsFound: 102,
+      searched: { kind: 'projectsReachingTarget', projects: 2 },
+      complete: true,
+    }
+    const result = ok(
+      await run(service({ app: { files: { 'src/app.toy': app }, meta: { coverage: reaching } } }), codeNavigate, {
+        target: greet,
+        kind: 'references',
+      }),
+    )
+    expect(result.notice).toBe(
+      'searched the 2 projects that can reference the target, of 102 (the others cannot; they load in the background).',
+    )
+  })
+
   it('only the parts that are short are named', async () => {
     const projectsOnly = { projectsSearched: 1, projectsFound: 2, complete: false }
     const result = ok(

@@ -89,6 +89,7 @@ export async function fileQuery(
   const scope = scopeOf([workspace, ...group.filter((other) => slot.servesRoot(other.root))].map((w) => w.containment))
   const { server, release, warm } = acquired
   deadline = acquired.deadline
+  let resume: (() => void) | undefined
   try {
     requireOperation(serving, server, request.operation)
     const languageId = languageIdOf(serving.profile, path) || request.languageId
@@ -97,9 +98,13 @@ export async function fileQuery(
     let coverage: LspSearchCoverage | undefined
     // The disk as it is at the question, whatever wrote to it since the last one (docs/lsp-local.md).
     const caught = [await takeInDisk(serving, workspace, server, deadline, signal)]
-    if (everyProject)
+    if (everyProject) {
+      // What can reach the file first (RFC 0035); the rest loads in the background, paused while this question runs.
       coverage =
-        (await serving.host.loadProjects(server, workspace, serving.profile, deadline, signal, group)) ?? foldersCoverage(serving, server)
+        (await serving.host.loadProjects(server, workspace, serving.profile, deadline, signal, group, path)) ??
+        foldersCoverage(serving, server)
+      resume = serving.host.pauseLoading(server)
+    }
     const document = await server.documents.sync(path, languageId, { snapshot: request.snapshot }).catch((error: unknown) => {
       // A file over a per-file limit (RFC 0013), named as the caller knows it: workspace-relative.
       const breach = breachOf(error)
@@ -190,6 +195,7 @@ export async function fileQuery(
       return stale ? { ...marked, meta: { ...marked.meta, stale: true } } : marked
     }
   } finally {
+    resume?.()
     release()
   }
 }

@@ -75,6 +75,11 @@ export interface ProjectModel {
   /** Opens what makes the server search everything under the folder, and says what that covered. */
   load(context: ProjectLoadContext): Promise<ProjectLoadResult>
   /**
+   * Opens first what can hold an answer about `target` (RFC 0035: its project and every one that can reach it), and
+   * says what that covered (`coverage.searched`); undefined when that is everything or cannot be told (load all).
+   */
+  loadNeeded?(context: ProjectLoadContext, target: string): Promise<ProjectLoadResult | undefined>
+  /**
    * Whether a kept load's basis is still the model's (TypeScript: the graph was not read again since a config
    * changed). Without it, a kept load holds until files are created or deleted or one of its files is closed.
    */

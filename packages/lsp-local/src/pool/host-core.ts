@@ -174,15 +174,23 @@ export class HostCore implements LiveServers {
     deadline: number,
     signal?: AbortSignal,
     group: ReadonlyArray<LocalWorkspace> = [],
+    target?: string,
   ): Promise<LspSearchCoverage | undefined> {
     const shared = server.spec.sharedRoots ?? []
-    const served = [workspace, ...group.filter((other) => shared.includes(other.root) || other.root === server.spec.root)]
+    const served = new Set([workspace, ...group.filter((other) => shared.includes(other.root) || other.root === server.spec.root)])
+    // What can reach one file is worked out within one root (RFC 0035); a server serving several loads them all.
+    const first = served.size === 1 ? target : undefined
     const parts: LspSearchCoverage[] = []
-    for (const each of new Set(served)) {
-      const coverage = await this.projects.loadProjects(server, each, profile, deadline, signal)
+    for (const each of served) {
+      const coverage = await this.projects.loadProjects(server, each, profile, deadline, signal, first)
       if (coverage !== undefined) parts.push(coverage)
     }
     return parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : sumCoverage(parts)
+  }
+
+  /** Pauses a server's background project loading while a question is in flight (RFC 0035); call the result to resume. */
+  pauseLoading(server: LanguageServer): () => void {
+    return this.projects.pause(server)
   }
 
   liveServersUnder(root: string): LanguageServer[] {

@@ -1,4 +1,4 @@
-import { LspError } from '@codeseam/lsp'
+import { LspError, type LspSearchCoverage } from '@codeseam/lsp'
 
 import { breachOf, SkippedFiles } from '../documents/file-limits.js'
 import type { PinnedFiles } from '../languages/project-model.js'
@@ -47,6 +47,8 @@ export async function openPinned(
   files: ReadonlyArray<string>,
   max = Infinity,
   onOpened: () => void = () => {},
+  /** Awaited before each open (a background load waits while questions are answered). */
+  before?: () => Promise<void>,
 ): Promise<PinnedFiles> {
   const opened: string[] = []
   const notOpened: string[] = []
@@ -54,6 +56,7 @@ export async function openPinned(
   let failed = 0
   for (const file of files) {
     if (opened.length >= max) break
+    if (before !== undefined) await before()
     try {
       await server.documents.sync(file, languageIdOf(profile, file), { pin: true })
       opened.push(file)
@@ -69,3 +72,59 @@ export async function openPinned(
   }
   return { opened, failed, skipped, notOpened }
 }
+
+/** Per server: the questions in flight that pause its background opens (RFC 0035), and the promise of their end. */
+export class BackgroundPause {
+  private readonly gates = new WeakMap<LanguageServer, { count: number; readonly resumed: Promise<void>; readonly open: () => void }>()
+
+  /** Pauses a server's background opens until the function returned is called (once is enough). */
+  pause(server: LanguageServer): () => void {
+    let gate = this.gates.get(server)
+    if (gate === undefined) {
+      let open = () => {}
+      const resumed = new Promise<void>((resolve) => (open = resolve))
+      this.gates.set(server, (gate = { count: 0, resumed, open }))
+    }
+    const held = gate
+    held.count++
+    let done = false
+    return () => {
+      if (done) return
+      done = true
+      if (--held.count > 0) return
+      if (this.gates.get(server) === held) this.gates.delete(server)
+      held.open()
+    }
+  }
+
+  /** Resolves once no question pauses a server's background opens. */
+  async unpaused(server: LanguageServer): Promise<void> {
+    for (let gate = this.gates.get(server); gate !== undefined; gate = this.gates.get(server)) await gate.resumed
+  }
+}
+
+/** What a model's load opened and covered, per server folder. */
+export interface Load {
+  /** Files opened and pinned for it (checked before reuse: a closed one means load again). */
+  opened: string[]
+  readonly coverage: Promise<LspSearchCoverage>
+  /** The coverage, once known. */
+  settled?: LspSearchCoverage
+  /** What the model planned it from. */
+  basis?: unknown
+  /** Its model counts projects (for status). */
+  readonly counts: boolean
+  /** What it has loaded so far (status while it runs). */
+  readonly progress: LoadProgress
+}
+
+/** A load's figures as it runs, and when they were last announced. */
+export interface LoadProgress {
+  projectsFound?: number
+  projectsLoaded: number
+  filesOpened: number
+  toldAt: number
+}
+
+/** Loading figures are announced at most this often while files open (a person reads them; each is a notification). */
+export const progressEveryMs = 250

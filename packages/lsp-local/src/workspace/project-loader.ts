@@ -9,7 +9,7 @@ import { noFileLimits, sizeBreach, type FileLimits } from '../documents/file-lim
 import { recordFor } from '../languages/index.js'
 import type { ConfigWatch, ProjectLoadContext, ProjectModel } from '../languages/project-model.js'
 import { languageIdOf, listFiles, profileExtensions } from '../profile/files.js'
-import { loadFolder, openPinned, PerFolder } from './project-load-parts.js'
+import { BackgroundPause, loadFolder, openPinned, PerFolder, progressEveryMs, type Load, type LoadProgress } from './project-load-parts.js'
 import { loadSpan } from './project-load-span.js'
 import type { LocalWorkspace } from './workspace.js'
 
@@ -23,6 +23,8 @@ export class ProjectLoader {
   private readonly loads = new PerFolder<Load>()
   /** Servers that saw files created or deleted since their projects were loaded (loose files to re-plan). */
   private readonly replan = new PerFolder<true>()
+  /** Per server: the questions in flight that pause its background opens. */
+  private readonly paused = new BackgroundPause()
   /** Per record: its project model, made once (it may keep state). */
   private readonly models = new Map<string, ProjectModel>()
 
@@ -91,6 +93,7 @@ export class ProjectLoader {
     profile: ServerProfile,
     deadline: number,
     signal?: AbortSignal,
+    target?: string,
   ): Promise<LspSearchCoverage | undefined> {
     const model = this.modelOf(profile)
     if (model === undefined) return Promise.resolve(undefined)
@@ -101,19 +104,56 @@ export class ProjectLoader {
     // A load that finished and still holds answers at once; a load to run or to wait for is a span.
     if (kept?.settled !== undefined && (model.current === undefined || model.current(folder, profile, kept.basis)))
       return Promise.resolve(kept.settled)
-    return loadSpan(
-      profile,
-      () =>
-        kept !== undefined && kept.settled === undefined
-          ? kept.coverage
-          : this.load(model, server, folder, workspace, profile, deadline, signal),
-      () => this.loads.get(server, folder)?.opened.length ?? 0,
-    )
+    const whole = () =>
+      kept !== undefined && kept.settled === undefined
+        ? kept.coverage
+        : this.load(model, server, folder, workspace, profile, deadline, signal)
+    // A question about one file: what can reach it first, the rest in the background (RFC 0035).
+    const first =
+      target === undefined || model.loadNeeded === undefined
+        ? whole
+        : async () => (await this.loadNeeded(model, server, folder, workspace, profile, deadline, signal, target)) ?? whole()
+    return loadSpan(profile, first, () => this.loads.get(server, folder)?.opened.length ?? 0)
   }
 
   /** Nothing created or deleted since the folder's files were planned, and every one opened for it still open. */
   private stillOpen(server: LanguageServer, folder: string, opened: ReadonlyArray<string>): boolean {
     return this.replan.get(server, folder) === undefined && opened.every((file) => server.documents.get(file) !== undefined)
+  }
+
+  /**
+   * Opens what can reach `target` while background opens wait, then starts loading the rest in the background
+   * (unless a load of it runs or holds); undefined when the model cannot tell or that is everything.
+   */
+  private async loadNeeded(
+    model: ProjectModel,
+    server: LanguageServer,
+    folder: string,
+    workspace: LocalWorkspace,
+    profile: ServerProfile,
+    deadline: number,
+    signal: AbortSignal | undefined,
+    target: string,
+  ): Promise<LspSearchCoverage | undefined> {
+    const resume = this.pause(server)
+    try {
+      const progress: LoadProgress = { projectsLoaded: 0, filesOpened: 0, toldAt: 0 }
+      const context = this.contextFor(server, folder, workspace, profile, deadline, signal, progress, () => {}, false)
+      const needed = await model.loadNeeded?.(context, target)
+      if (needed === undefined) return undefined
+      const running = this.loads.get(server, folder)
+      const holds = running !== undefined && this.stillOpen(server, folder, running.opened)
+      if (!holds || (running.settled !== undefined && model.current?.(folder, profile, running.basis) === false))
+        this.load(model, server, folder, workspace, profile, Date.now() + backgroundMs, undefined, true).catch(() => {})
+      return needed.coverage
+    } finally {
+      resume()
+    }
+  }
+
+  /** Background opens of a server wait until every question that paused them is answered (the server has no request priority). */
+  pause(server: LanguageServer): () => void {
+    return this.paused.pause(server)
   }
 
   /** Runs a model's load for a server folder, kept until it no longer holds; a failed one is forgotten. */
@@ -125,6 +165,7 @@ export class ProjectLoader {
     profile: ServerProfile,
     deadline: number,
     signal: AbortSignal | undefined,
+    background = false,
   ): Promise<LspSearchCoverage> {
     this.replan.delete(server, folder)
     const progress: LoadProgress = { projectsLoaded: 0, filesOpened: 0, toldAt: 0 }
@@ -133,30 +174,7 @@ export class ProjectLoader {
       progress.toldAt = Date.now()
       this.onProgress(server)
     }
-    const context: ProjectLoadContext = {
-      folder,
-      profile,
-      nestedFolders: (server.spec.folders ?? []).filter((each) => isWithin(folder, each)),
-      // The server's own root counts every project folder but the other roots it serves, each of which counts one.
-      projectCount: folder === server.spec.root ? server.projectCount - (server.spec.sharedRoots?.length ?? 0) : 1,
-      deadline,
-      ...(signal === undefined ? {} : { signal }),
-      pinBudget: this.pinBudget(server),
-      sources: () => listFiles(folder, { extensions: profileExtensions(profile) }, 20_000),
-      contains: (file) => workspace.containment.contains(file),
-      oversized: (file) => this.oversized(file),
-      open: (files, max, options) =>
-        openPinned(server, profile, files, max, () => {
-          progress.filesOpened++
-          if (options?.projects === true) progress.projectsLoaded++
-          tell(false)
-        }),
-      found: (projects) => {
-        progress.projectsFound = projects
-        tell(true)
-      },
-      maskIfEscaped: (link) => server.documents.maskIfEscaped(link, languageIdOf(profile, link)),
-    }
+    const context = this.contextFor(server, folder, workspace, profile, deadline, signal, progress, tell, background)
     const load: Load = {
       opened: [],
       counts: model.countsProjects === true,
@@ -177,6 +195,51 @@ export class ProjectLoader {
       },
     )
     return load.coverage
+  }
+
+  /** What a model's load of a server folder is given; `background`: each open waits while a question pauses them. */
+  private contextFor(
+    server: LanguageServer,
+    folder: string,
+    workspace: LocalWorkspace,
+    profile: ServerProfile,
+    deadline: number,
+    signal: AbortSignal | undefined,
+    progress: LoadProgress,
+    tell: (now: boolean) => void,
+    background: boolean,
+  ): ProjectLoadContext {
+    return {
+      folder,
+      profile,
+      nestedFolders: (server.spec.folders ?? []).filter((each) => isWithin(folder, each)),
+      // The server's own root counts every project folder but the other roots it serves, each of which counts one.
+      projectCount: folder === server.spec.root ? server.projectCount - (server.spec.sharedRoots?.length ?? 0) : 1,
+      deadline,
+      ...(signal === undefined ? {} : { signal }),
+      pinBudget: this.pinBudget(server),
+      sources: () => listFiles(folder, { extensions: profileExtensions(profile) }, 20_000),
+      contains: (file) => workspace.containment.contains(file),
+      oversized: (file) => this.oversized(file),
+      open: (files, max, options) =>
+        openPinned(
+          server,
+          profile,
+          files,
+          max,
+          () => {
+            progress.filesOpened++
+            if (options?.projects === true) progress.projectsLoaded++
+            tell(false)
+          },
+          background ? () => this.paused.unpaused(server) : undefined,
+        ),
+      found: (projects) => {
+        progress.projectsFound = projects
+        tell(true)
+      },
+      maskIfEscaped: (link) => server.documents.maskIfEscaped(link, languageIdOf(profile, link)),
+    }
   }
 
   /**
@@ -223,28 +286,5 @@ export class ProjectLoader {
   }
 }
 
-/** What a model's load opened and covered, per server folder. */
-interface Load {
-  /** Files opened and pinned for it (checked before reuse: a closed one means load again). */
-  opened: string[]
-  readonly coverage: Promise<LspSearchCoverage>
-  /** The coverage, once known. */
-  settled?: LspSearchCoverage
-  /** What the model planned it from. */
-  basis?: unknown
-  /** Its model counts projects (for status). */
-  readonly counts: boolean
-  /** What it has loaded so far (status while it runs). */
-  readonly progress: LoadProgress
-}
-
-/** A load's figures as it runs, and when they were last announced. */
-interface LoadProgress {
-  projectsFound?: number
-  projectsLoaded: number
-  filesOpened: number
-  toldAt: number
-}
-
-/** Loading figures are announced at most this often while files open (a person reads them; each is a notification). */
-const progressEveryMs = 250
+/** How long a background load may take (its opens wait while questions are answered). */
+const backgroundMs = 30 * 60_000

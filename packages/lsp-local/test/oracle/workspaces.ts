@@ -9,6 +9,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   readlinkSync,
   realpathSync,
   rmSync,
@@ -150,4 +151,31 @@ export function unpackCorpora(repository = repositoryRoot()): OracleWorkspace[] 
       if (left.size === 0) rmSync(dest, { recursive: true, force: true })
     },
   }))
+}
+
+/**
+ * Links each workspace package (a package.json with a `name`, node_modules and dot folders aside) into the root's
+ * node_modules by name, as an installed monorepo has them (the corpora README: cross-package imports then resolve).
+ */
+export function linkWorkspacePackages(root: string): number {
+  let linked = 0
+  const walk = (dir: string, depth: number) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory() || entry.name === 'node_modules' || entry.name.startsWith('.') || depth > 4) continue
+      const folder = nodePath.join(dir, entry.name)
+      const manifest = nodePath.join(folder, 'package.json')
+      if (existsSync(manifest)) {
+        const name = (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name
+        const link = typeof name === 'string' && name !== '' ? nodePath.join(root, 'node_modules', name) : undefined
+        if (link !== undefined && !existsSync(link)) {
+          mkdirSync(nodePath.dirname(link), { recursive: true })
+          symlinkSync(folder, link, 'dir')
+          linked++
+        }
+      }
+      walk(folder, depth + 1)
+    }
+  }
+  walk(root, 0)
+  return linked
 }

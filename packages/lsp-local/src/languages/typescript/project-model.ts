@@ -5,6 +5,7 @@ import type { ProjectLoadContext, ProjectLoadResult, ProjectModel } from '../pro
 
 import { TsGraphCache } from './graph-cache.js'
 import { planProjectLoad, type TsProjectGraph } from './projects.js'
+import { reachingTarget } from './reach.js'
 
 /**
  * The TypeScript servers' project model: they search only the projects they have loaded. One file of each project of
@@ -30,7 +31,39 @@ export function typeScriptProjectModel(): ProjectModel & { readonly graphs: TsGr
       const graph = await graphs.read(context.folder, context.profile, context.deadline, context.signal)
       return { ...(await openProjects(context, graph)), basis: graph }
     },
+    async loadNeeded(context, target) {
+      const graph = await graphs.read(context.folder, context.profile, context.deadline, context.signal)
+      return openNeeded(context, graph, target)
+    },
   }
+}
+
+/** Opens the projects and loose files that can reach `target` (RFC 0035); undefined when that is every one. */
+async function openNeeded(context: ProjectLoadContext, graph: TsProjectGraph, target: string): Promise<ProjectLoadResult | undefined> {
+  const sources = await context.sources()
+  if (!sources.complete) return undefined
+  const accept = (file: string) => context.contains(file)
+  const reaching = await reachingTarget(graph, sources.files, context.folder, target, accept)
+  const all = planProjectLoad(graph, sources.files, Infinity, accept)
+  if (reaching === undefined) return undefined
+  const plan = planProjectLoad(graph, sources.files, 0, (file) => accept(file) && !context.oversized(file), reaching.configs)
+  const needed = planProjectLoad(graph, sources.files, 0, accept, reaching.configs).projectsFound
+  const loose = reaching.looseFiles.filter((file) => !context.oversized(file))
+  // Most projects can reach it (need-first would save little, and each question until the rest has loaded works the
+  // reach out again), or a needed file cannot be opened (a project then loads through another): load it all.
+  if (needed * 2 > all.projectsFound || plan.projectFiles.length < needed || loose.length > context.pinBudget - needed) return undefined
+  for (const link of sources.links) context.maskIfEscaped(link)
+  const projects = await context.open(plan.projectFiles, undefined, { projects: true })
+  const files = await context.open(loose)
+  const missed = projects.notOpened.length + files.notOpened.length
+  const coverage: LspSearchCoverage = {
+    projectsSearched: projects.opened.length,
+    projectsFound: all.projectsFound,
+    ...(files.notOpened.length > 0 ? { filesNotSearched: files.notOpened.length } : {}),
+    searched: { kind: 'projectsReachingTarget', projects: needed },
+    complete: missed === 0,
+  }
+  return { opened: [...projects.opened, ...files.opened], coverage, basis: graph }
 }
 
 async function openProjects(context: ProjectLoadContext, graph: TsProjectGraph): Promise<ProjectLoadResult> {

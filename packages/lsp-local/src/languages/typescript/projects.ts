@@ -16,6 +16,10 @@ export interface TsProject {
   readonly files: ReadonlyArray<string>
   /** Configs this one references (inside the workspace). */
   readonly references: ReadonlyArray<string>
+  /** Where its non-relative imports may resolve besides node_modules: `paths` targets cut at `*`, `baseUrl`, `rootDirs`, `typeRoots`. */
+  readonly aliases?: ReadonlyArray<string>
+  /** Its `compilerOptions.types` (packages it loads without an import). */
+  readonly types?: ReadonlyArray<string>
 }
 
 export interface TsProjectGraph {
@@ -87,7 +91,12 @@ process.stdin.on('end', () => {
     }
     const files = [];
     for (const file of parsed.fileNames) { const canonical = real(file); if (canonical !== undefined && inside(canonical)) files.push(canonical); }
-    projects.set(config, { config, files, references });
+    const o = parsed.options || {};
+    const base = o.baseUrl || o.pathsBasePath || path.dirname(config);
+    const aliases = o.baseUrl ? [path.resolve(o.baseUrl)] : [];
+    for (const targets of Object.values(o.paths || {})) for (const t of targets) aliases.push(path.resolve(base, String(t).split('*')[0]));
+    for (const dir of (o.rootDirs || []).concat(o.typeRoots || [])) aliases.push(path.resolve(dir));
+    projects.set(config, { config, files, references, aliases, types: o.types || [] });
   }
   process.stdout.write(JSON.stringify({ projects: [...projects.values()], configFiles: [...reads].sort(), errors }));
 });
@@ -194,12 +203,14 @@ export function planProjectLoad(
   sources: ReadonlyArray<string>,
   looseBudget: number,
   accept: (path: string) => boolean = () => true,
+  only?: ReadonlySet<string>,
 ): ProjectLoadPlan {
   const owners = new Map<string, number>()
   for (const project of graph.projects) for (const file of project.files) owners.set(file, (owners.get(file) ?? 0) + 1)
   const projectFiles: string[] = []
   let projectsFound = 0
-  for (const project of graph.projects) {
+  // `only`: the configs to pick for (the projects a question needs); the owners are counted over the whole graph.
+  for (const project of graph.projects.filter((each) => only?.has(each.config) ?? true)) {
     const candidates = project.files.filter(accept).sort()
     if (candidates.length === 0) continue
     projectsFound++

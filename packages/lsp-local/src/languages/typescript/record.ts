@@ -83,5 +83,5 @@ export const typeScriptRecord: LanguageRecord = {
   fixture: 'ts-basic',
   conformance: { language: 'typescript', expect: { skipped: ['declaration'] } },
   notes:
-    'every operation but declaration; type hierarchy derived by codeseam (the server has none: [derived operations](docs/lsp-local.md#derived-operations)); every project the server would load (sibling `tsconfig.*.json` configs, reference graphs, files of no project) is loaded before the first workspace-wide query, and each answer says how much it searched',
+    'every operation but declaration; type hierarchy derived by codeseam (the server has none: [derived operations](docs/lsp-local.md#derived-operations)); every project the server would load (sibling `tsconfig.*.json` configs, reference graphs, files of no project) is loaded for workspace-wide queries — those that can reach the question’s file first, the rest in the background — and each answer says what it searched',
 }

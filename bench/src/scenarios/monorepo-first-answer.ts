@@ -1,0 +1,164 @@
+// A large monorepo, installed (issue 50, RFC 0035): ../shared/corpora/tanstack-query with its workspace packages
+// linked into node_modules by package.json name (the corpora README: what `pnpm install` does for them). Spawn → the
+// first complete workspace-wide answer (references on a fixed symbol), codeseam against the bare native TypeScript
+// server primed with one file per project, in alternating cold starts of the same run; each answer is judged by
+// the oracle's (the bare server with every source file open). codeseam loads first the projects that can reach
+// the symbol's file; the bare server has every project loaded before it is asked.
+import { performance } from 'node:perf_hooks'
+
+import { createLsp, type LspSearchCoverage } from '@codeseam/lsp'
+import { createLocalHost } from '@codeseam/lsp-local'
+
+import { OracleServer, projectModel, sourceFilesOf, workspaceLayoutOf } from '../../../packages/lsp-local/test/oracle/index.js'
+import { corporaFolder, linkWorkspacePackages, unpackCorpus } from '../../../packages/lsp-local/test/oracle/workspaces.js'
+import { seamAnswer } from '../../../packages/lsp-local/test/oracle/seam.js'
+import { coldSideSummary, pairedColdRatio } from '../first-complete.js'
+import { FloorClient } from '../floor-client.js'
+import { withDeadline } from '../measure.js'
+import type { MissingMeasurement, MonorepoFirstAnswerResult, MonorepoSymbolResult } from '../report.js'
+import { defaultProfile, serverCommandOf } from '../server-commands.js'
+import { round } from '../statistics.js'
+import { attempt, judged, locate, referenceKeys, type FixedSymbol } from './real-repositories.js'
+
+/** codeseam ÷ bare primed, spawn → first complete answer: the issue's goal (aim ≤ 1.0×). */
+export const monorepoTarget = 1.3
+
+/**
+ * The symbols asked about: one few projects can reach (a persister: RFC 0035's case) and one nearly every project
+ * reaches (query-core's QueryClient: need-first loads nearly everything, today's figure).
+ */
+export const monorepoSymbols: ReadonlyArray<FixedSymbol> = [
+  {
+    path: 'packages/query-sync-storage-persister/src/index.ts',
+    name: 'createSyncStoragePersister',
+    kind: 'function',
+    declaration: 'export function createSyncStoragePersister(',
+  },
+  { path: 'packages/query-core/src/queryClient.ts', name: 'QueryClient', kind: 'class', declaration: 'export class QueryClient ' },
+]
+
+export interface MonorepoOptions {
+  readonly rounds: number
+  readonly missing: MissingMeasurement[]
+  readonly log: (message: string) => void
+}
+
+/** One file per project (the oracle's project model: the first source file, in path order, of each). */
+function onePerProject(root: string): string[] {
+  const model = projectModel(root, 'typescript')
+  const picked = new Map<string, string>()
+  for (const file of sourceFilesOf(root, 'typescript').sort()) {
+    const relative = file.slice(root.length + 1)
+    for (const project of model.projectsOf(relative)) if (!picked.has(project)) picked.set(project, file)
+  }
+  return [...new Set(picked.values())]
+}
+
+/** Bare, primed with one file per project: spawn, open them, ask once. Spawn → answer. */
+async function barePrimed(root: string, files: ReadonlyArray<string>, symbol: FixedSymbol): Promise<{ ms: number; keys: string[] }> {
+  const profile = await defaultProfile('typescript')
+  if (profile.unavailable !== undefined) throw new Error(profile.unavailable)
+  const layout = await workspaceLayoutOf(root, 'typescript')
+  const target = locate(root, symbol)
+  const started = performance.now()
+  const client = await FloorClient.start({ ...serverCommandOf(profile), settings: layout.settings }, root, {
+    folders: layout.folders,
+    unscopedSettings: layout.unscoped,
+  })
+  try {
+    for (const file of files) await client.ensureOpen(file)
+    const keys = referenceKeys(root, await client.references(target.path, { line: target.line, character: target.character }))
+    return { ms: performance.now() - started, keys }
+  } finally {
+    await withDeadline(client.stop(), 30_000, 'the bare server to stop')
+  }
+}
+
+/** codeseam, cold (default settings, untrusted root, as `codeseam mcp` starts): host creation → answer, and what it searched. */
+async function seamFirst(root: string, symbol: FixedSymbol): Promise<{ ms: number; keys: string[]; coverage?: LspSearchCoverage }> {
+  const started = performance.now()
+  const host = await createLocalHost()
+  const lsp = createLsp()
+  const release = await host.attach(lsp, [{ root }])
+  // The answer's coverage, kept as the oracle's helper asks.
+  let coverage: LspSearchCoverage | undefined
+  const recording = new Proxy(lsp, {
+    get(target, key) {
+      if (key === 'query')
+        return async (request: Parameters<typeof lsp.query>[0]) => {
+          const result = await target.query(request)
+          coverage = result.meta.coverage ?? coverage
+          return result
+        }
+      const value: unknown = Reflect.get(target, key)
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
+    },
+  })
+  try {
+    const { keys } = await seamAnswer(recording, root, 'typescript', 'references', locate(root, symbol))
+    return { ms: performance.now() - started, keys, ...(coverage === undefined ? {} : { coverage }) }
+  } finally {
+    await withDeadline(
+      (async () => {
+        await release()
+        await lsp.dispose()
+        await host.dispose()
+      })(),
+      30_000,
+      'the lsp-local host to dispose',
+    )
+  }
+}
+
+/** The scenario: undefined (and a missing line) when the corpora are not there. */
+export async function runMonorepoFirstAnswer(options: MonorepoOptions): Promise<MonorepoFirstAnswerResult | undefined> {
+  if (corporaFolder() === undefined) {
+    options.missing.push({
+      what: 'a large monorepo (tanstack-query, linked)',
+      why: '../shared/corpora (or CODESEAM_CORPORA_DIR) is missing: the corpora were not unpacked',
+    })
+    return undefined
+  }
+  const corpus = unpackCorpus('tanstack-query')
+  try {
+    const { root } = corpus
+    const linkedPackages = linkWorkspacePackages(root)
+    const files = sourceFilesOf(root, 'typescript')
+    const primed = onePerProject(root)
+    options.log(`monorepo: tanstack-query, ${linkedPackages} packages linked, ${files.length} source files, ${primed.length} projects`)
+    const oracle = await OracleServer.start(root, 'typescript')
+    const expected = new Map<string, ReadonlyArray<string>>()
+    try {
+      for (const symbol of monorepoSymbols) expected.set(symbol.name, await oracle.references(locate(root, symbol)))
+    } finally {
+      await oracle.dispose()
+    }
+    const symbols: MonorepoSymbolResult[] = []
+    for (const symbol of monorepoSymbols) {
+      const want = expected.get(symbol.name) ?? []
+      const pairs: Array<{ upper: { ms?: number; complete: boolean }; lower: { ms?: number; complete: boolean } }> = []
+      let searched: number | undefined
+      for (let run = 0; run < options.rounds; run++) {
+        options.log(`monorepo: ${symbol.name}, cold start ${run + 1}/${options.rounds}`)
+        const bare = judged(want, await attempt(() => barePrimed(root, primed, symbol)))
+        const answer = await attempt(() => seamFirst(root, symbol))
+        const seam = judged(want, answer)
+        if (!(answer instanceof Error)) searched = answer.coverage?.searched?.projects ?? answer.coverage?.projectsSearched
+        pairs.push({ upper: seam, lower: bare })
+      }
+      const ratio = pairedColdRatio(pairs)
+      symbols.push({
+        symbol: symbol.name,
+        path: symbol.path,
+        expected: want.length,
+        bare: coldSideSummary(pairs.map((pair) => pair.lower)),
+        codeseam: coldSideSummary(pairs.map((pair) => pair.upper)),
+        ...(ratio === undefined ? {} : { ratio: round(ratio, 2) }),
+        ...(searched === undefined ? {} : { projectsSearched: searched }),
+      })
+    }
+    return { corpus: 'tanstack-query', linkedPackages, sourceFiles: files.length, projects: primed.length, target: monorepoTarget, symbols }
+  } finally {
+    corpus.remove()
+  }
+}

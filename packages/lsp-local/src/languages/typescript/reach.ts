@@ -1,0 +1,243 @@
+import { readFile, stat } from 'node:fs/promises'
+import * as nodePath from 'node:path'
+
+import { listFiles } from '../../profile/files.js'
+import type { TsProjectGraph } from './projects.js'
+
+/*
+ * The projects a question about one file needs (RFC 0035): the file's projects and, transitively, every project that
+ * can reach one of them. A sound over-approximation, read cheaply from the graph, the workspace's package.json files
+ * and the text of the sources (never by resolving imports the way the compiler does): an edge is any hint that a
+ * project's program can include a file of another — a project reference; the same package; a
+ * workspace package named in its package.json dependencies, in a string literal of its files or in its `types`; a
+ * `paths` / `baseUrl` / `rootDirs` / `typeRoots` prefix or a relative specifier that leads into the other's folder
+ * or onto one of its files. Files of no project (inferred projects) are nodes of their own.
+ */
+
+/** A project, or one file of no project. */
+interface Node {
+  readonly files: ReadonlyArray<string>
+  /** The config's folder; a loose file's own path. */
+  readonly dir: string
+  readonly config?: string
+  readonly references: ReadonlyArray<string>
+  readonly aliases: ReadonlyArray<string>
+  readonly types: ReadonlyArray<string>
+}
+
+/** A workspace package: its folder, `name` and the names its dependencies list. */
+interface WorkspacePackage {
+  readonly dir: string
+  readonly name?: string
+  readonly depends: ReadonlyArray<string>
+}
+
+/** What reaches the target: the configs of the projects and the loose files. */
+export interface Reaching {
+  readonly configs: ReadonlySet<string>
+  readonly looseFiles: ReadonlyArray<string>
+}
+
+const dependencyFields = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const
+
+/** Reads the workspace's package.json files (node_modules and dot folders are not walked). */
+async function workspacePackages(folder: string): Promise<Map<string, WorkspacePackage>> {
+  const { files } = await listFiles(folder, { names: new Set(['package.json']) }, 5_000)
+  const byDir = new Map<string, WorkspacePackage>()
+  await Promise.all(
+    files.map(async (file) => {
+      try {
+        const json = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>
+        const depends = dependencyFields.flatMap((field) => Object.keys((json[field] as object | null | undefined) ?? {}))
+        const name = typeof json['name'] === 'string' ? json['name'] : undefined
+        byDir.set(nodePath.dirname(file), { dir: nodePath.dirname(file), ...(name === undefined ? {} : { name }), depends })
+      } catch {
+        byDir.set(nodePath.dirname(file), { dir: nodePath.dirname(file), depends: [] })
+      }
+    }),
+  )
+  return byDir
+}
+
+/** The package a path lies in: the nearest package.json at or above it, within the folder. */
+function packageOf(packages: ReadonlyMap<string, WorkspacePackage>, folder: string, path: string): WorkspacePackage | undefined {
+  for (let dir = path; dir.length >= folder.length; dir = nodePath.dirname(dir)) {
+    const found = packages.get(dir)
+    if (found !== undefined) return found
+    if (dir === nodePath.dirname(dir)) break
+  }
+  return undefined
+}
+
+const relativeSpecifier = /(['"`])(\.{1,2}(?:\/[^'"`\n\r]*)?)\1/g
+const referencePath = /<reference\s+path\s*=\s*(['"])([^'"\n\r]+)\1/g
+const literal = /(['"`])([@\w][^'"`\s]*)\1/g
+
+/** The package name a bare specifier names (`@scope/name/sub` → `@scope/name`). */
+function bareName(specifier: string): string {
+  const parts = specifier.split('/')
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier)
+}
+
+/** A path a specifier leads to, without a script extension (`./units.js` may be `units.ts`). */
+function stripped(path: string): string {
+  return path.replace(/\.[cm]?[jt]sx?$/, '')
+}
+
+/** What a node points at: alias prefixes (any file under them), relative specifiers' paths, workspace package names. */
+interface Points {
+  readonly prefixes: ReadonlyArray<string>
+  readonly paths: ReadonlyArray<string>
+  readonly packages: ReadonlySet<string>
+}
+
+/** What one file's text points at: relative paths, and the package names its string literals could name. */
+interface FileScan {
+  readonly key: string
+  readonly paths: ReadonlyArray<string>
+  readonly names: ReadonlyArray<string>
+}
+
+/** Scans by file, kept while the file's stat holds (a question reads only the files changed since the last). */
+const scans = new Map<string, FileScan>()
+
+async function scanOf(file: string): Promise<FileScan | undefined> {
+  const info = await stat(file).catch(() => undefined)
+  if (info === undefined) return undefined
+  const key = `${info.mtimeMs}:${info.size}:${info.ino}`
+  const kept = scans.get(file)
+  if (kept?.key === key) return kept
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch {
+    return undefined
+  }
+  const dir = nodePath.dirname(file)
+  const paths = new Set<string>()
+  for (const match of text.matchAll(relativeSpecifier)) paths.add(stripped(nodePath.resolve(dir, match[2] ?? '.')))
+  for (const match of text.matchAll(referencePath)) paths.add(stripped(nodePath.resolve(dir, match[2] ?? '.')))
+  const names = new Set<string>()
+  for (const match of text.matchAll(literal)) names.add(bareName(match[2] ?? ''))
+  const scan = { key, paths: [...paths], names: [...names] }
+  if (scans.size >= 50_000) scans.clear()
+  scans.set(file, scan)
+  return scan
+}
+
+async function pointsOf(node: Node, names: ReadonlySet<string>): Promise<Points> {
+  const paths = new Set<string>()
+  const packages = new Set(node.types.map(bareName).filter((name) => names.has(name)))
+  for (const file of node.files) {
+    const scan = await scanOf(file)
+    for (const path of scan?.paths ?? []) paths.add(path)
+    for (const name of scan?.names ?? []) if (names.has(name)) packages.add(name)
+  }
+  return { prefixes: node.aliases, paths: [...paths], packages }
+}
+
+/** Index of the first element of a sorted array not below `value`. */
+function lowerBound(sorted: ReadonlyArray<string>, value: string): number {
+  let [low, high] = [0, sorted.length]
+  while (low < high) {
+    const middle = (low + high) >> 1
+    if ((sorted[middle] as string) < value) low = middle + 1
+    else high = middle
+  }
+  return low
+}
+
+/**
+ * The projects and loose files that can reach `target` (sources: the folder's source files the load may open);
+ * undefined when the target belongs to no project (what reaches a loose file is not worked out: load everything).
+ */
+export async function reachingTarget(
+  graph: TsProjectGraph,
+  sources: ReadonlyArray<string>,
+  folder: string,
+  target: string,
+  accept: (path: string) => boolean,
+): Promise<Reaching | undefined> {
+  const owners = new Map<string, number[]>()
+  const nodes: Node[] = []
+  for (const project of graph.projects) {
+    const files = project.files.filter(accept)
+    if (files.length === 0) continue
+    const index = nodes.length
+    nodes.push({ ...project, files, dir: nodePath.dirname(project.config), aliases: project.aliases ?? [], types: project.types ?? [] })
+    for (const file of project.files) owners.set(file, [...(owners.get(file) ?? []), index])
+  }
+  const targets = owners.get(target) ?? []
+  if (targets.length === 0) return undefined
+  for (const file of sources) {
+    if (owners.has(file) || !accept(file)) continue
+    owners.set(file, [nodes.length])
+    nodes.push({ files: [file], dir: file, references: [], aliases: [], types: [] })
+  }
+  const packages = await workspacePackages(folder)
+  const named = new Map<string, WorkspacePackage>()
+  for (const each of packages.values()) if (each.name !== undefined) named.set(each.name, each)
+  const packageOfNode = nodes.map((node) => packageOf(packages, folder, node.dir))
+  const byConfig = new Map(nodes.flatMap((node, index) => (node.config === undefined ? [] : [[node.config, index] as const])))
+  const byDir = new Map<string, number[]>()
+  nodes.forEach((node, index) => byDir.set(node.dir, [...(byDir.get(node.dir) ?? []), index]))
+  const sortedFiles = [...owners.keys()].sort()
+  // Edges from each node to those it can reach.
+  const reaches: Array<Set<number>> = nodes.map(() => new Set())
+  const byPackage = new Map<WorkspacePackage, number[]>()
+  packageOfNode.forEach((pkg, index) => pkg !== undefined && byPackage.set(pkg, [...(byPackage.get(pkg) ?? []), index]))
+  // A few nodes at a time, each file after the other: never thousands of files open at once.
+  const points: Points[] = []
+  for (let at = 0; at < nodes.length; at += 32)
+    points.push(...(await Promise.all(nodes.slice(at, at + 32).map((node) => pointsOf(node, new Set(named.keys()))))))
+  nodes.forEach((node, index) => {
+    const edges = reaches[index] as Set<number>
+    for (const config of node.references) if (byConfig.has(config)) edges.add(byConfig.get(config) as number)
+    const own = packageOfNode[index]
+    // Its own package's other projects, and the workspace packages it names.
+    for (const other of own === undefined ? [] : (byPackage.get(own) ?? [])) edges.add(other)
+    const names = new Set([...(points[index]?.packages ?? []), ...(own?.depends ?? [])])
+    for (const name of names) {
+      const pkg = named.get(name)
+      for (const other of pkg === undefined ? [] : (byPackage.get(pkg) ?? [])) edges.add(other)
+    }
+    const linked = (path: string, exact: boolean) => {
+      // Onto files of others: under an alias prefix; a specifier's path with an extension, or its folder's index.
+      let onto = false
+      for (let at = lowerBound(sortedFiles, path); at < sortedFiles.length && (sortedFiles[at] as string).startsWith(path); at++) {
+        const file = sortedFiles[at] as string
+        if (exact && !/^(\.[^/]*|\/index\.[^/]*)$/.test(file.slice(path.length))) continue
+        onto = true
+        for (const other of owners.get(file) ?? []) edges.add(other)
+      }
+      if (onto) return
+      // A workspace package's folder (its package.json's entry points), else the nearest project above (its outputs).
+      const pkg = packages.get(path)
+      for (const other of pkg === undefined ? [] : (byPackage.get(pkg) ?? [])) edges.add(other)
+      for (let dir = path; dir.length >= folder.length; dir = nodePath.dirname(dir)) {
+        const enclosing = byDir.get(dir) ?? []
+        for (const other of enclosing) edges.add(other)
+        if (enclosing.length > 0 || dir === nodePath.dirname(dir)) break
+      }
+    }
+    for (const prefix of points[index]?.prefixes ?? []) linked(prefix, false)
+    for (const path of points[index]?.paths ?? []) linked(path, true)
+  })
+  // Backwards from the target's projects: every node with a path to one of them.
+  const reachedFrom: number[][] = nodes.map(() => [])
+  reaches.forEach((edges, index) => edges.forEach((other) => reachedFrom[other]?.push(index)))
+  const needed = new Set(targets)
+  for (const queue = [...targets]; queue.length > 0;) {
+    const at = queue.pop() as number
+    for (const from of reachedFrom[at] ?? []) {
+      if (needed.has(from)) continue
+      needed.add(from)
+      queue.push(from)
+    }
+  }
+  const picked = [...needed].map((index) => nodes[index] as Node)
+  return {
+    configs: new Set(picked.flatMap((node) => (node.config === undefined ? [] : [node.config]))),
+    looseFiles: picked.flatMap((node) => (node.config === undefined ? node.files : [])).sort(),
+  }
+}
