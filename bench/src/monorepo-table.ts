@@ -31,5 +31,41 @@ export function monorepoTables(report: BenchReport): MonorepoTable[] {
         ratio(s.ratio),
       ]),
     },
+    ...(result.index === undefined ? [] : [indexTable(result, result.index, side)]),
   ]
+}
+
+const megabytes = (bytes: number | undefined) => (bytes === undefined ? '—' : `${Math.round(bytes / 1024 / 1024)} MB`)
+
+/** The same cold starts answered from a precomputed index (issue 52). */
+function indexTable(
+  result: NonNullable<BenchReport['monorepoFirstAnswer']>,
+  index: NonNullable<NonNullable<BenchReport['monorepoFirstAnswer']>['index']>,
+  side: (s: { runs: number; complete: number; medianMs?: number }) => string,
+): MonorepoTable {
+  return {
+    title: `Large monorepo from a precomputed index: ${result.corpus}, spawn → first complete references answer, ms`,
+    note: [
+      `\`codeseam index --trust trusted\` (scip-typescript over every pnpm workspace package): ${ms(index.ms)} (the indexer ${ms(index.indexMs)}), ${index.documents} documents, ${megabytes(index.bytes)}, peak RSS ${megabytes(index.peakRssBytes)}`,
+      `with the index: \`codeseam mcp --daemon never\` (default settings, untrusted) spawned and asked once after each bare primed run above, judged by the same oracle; target: ≤ ${index.target.toFixed(1)}× bare primed`,
+    ],
+    header: [
+      'symbol',
+      'references',
+      'bare primed',
+      'codeseam mcp with the index',
+      'answers that said "from the index"',
+      '÷ bare primed',
+      'RSS at the answer (median)',
+    ],
+    rows: result.symbols.map((s) => [
+      `${s.symbol} (${s.path})`,
+      String(s.expected),
+      side(s.bare),
+      s.fromIndex === undefined ? '—' : side(s.fromIndex.side),
+      s.fromIndex === undefined ? '—' : `${s.fromIndex.answeredFromIndex}/${s.fromIndex.side.runs}`,
+      ratio(s.fromIndex?.ratio),
+      megabytes(s.fromIndex?.rssBytes),
+    ]),
+  }
 }

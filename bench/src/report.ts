@@ -615,7 +615,6 @@ export interface MissingMeasurement {
   readonly why: string
 }
 
-/** Everything one `pnpm bench` run measured; the docs are generated from this alone. */
 /** One symbol of the large-monorepo scenario (issue 50, RFC 0035): spawn → first complete references answer. */
 export interface MonorepoSymbolResult {
   readonly symbol: string
@@ -629,6 +628,15 @@ export interface MonorepoSymbolResult {
   readonly ratio?: number
   /** Projects codeseam's first answer searched (those that can reach the symbol's file; all when need-first fell back). */
   readonly projectsSearched?: number
+  /** `codeseam mcp` spawned with the stored index (issue 52): its cold starts, paired with the same bare runs. */
+  readonly fromIndex?: {
+    readonly side: ColdSideSummary
+    /** Runs whose answer said it came from the index (tool-lsp's source note). */
+    readonly answeredFromIndex: number
+    readonly ratio?: number
+    /** Median RSS of the `codeseam mcp` process tree right after its answer. */
+    readonly rssBytes?: number
+  }
 }
 
 /** The large-monorepo scenario: tanstack-query with its workspace packages linked. */
@@ -640,8 +648,21 @@ export interface MonorepoFirstAnswerResult {
   /** The ratio the issue asks for (≤). */
   readonly target: number
   readonly symbols: ReadonlyArray<MonorepoSymbolResult>
+  /** `codeseam index` on the linked tree (trusted: every pnpm workspace package), when it was built. */
+  readonly index?: {
+    /** The ratio issue 52 asks for (≤): `codeseam mcp` with a matching index ÷ bare primed. */
+    readonly target: number
+    /** `codeseam index` spawn → exit, and the indexer's own time (the sidecar's). */
+    readonly ms: number
+    readonly indexMs: number
+    readonly bytes: number
+    readonly documents: number
+    /** Largest RSS of the `codeseam index` process tree, sampled every 250 ms. */
+    readonly peakRssBytes: number
+  }
 }
 
+/** Everything one `pnpm bench` run measured; the docs are generated from this alone. */
 export interface BenchReport {
   readonly schema: 1
   readonly generatedAt: string

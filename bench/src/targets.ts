@@ -108,6 +108,12 @@ export function targetFigures(report: BenchReport): TargetFigure[] {
   )
   const own = worst((report.ownMemory ?? []).map((m) => [m.workspace, mb(m.own.median)] as const))
   const serverMemory = worst(serverMemoryPairs(report))
+  // An incomplete first answer is a failure: no ratio, shown as infinite.
+  const monorepo = report.monorepoFirstAnswer
+  const monorepoWorst = worst((monorepo?.symbols ?? []).map((s) => [s.symbol, s.ratio ?? Number.POSITIVE_INFINITY] as const))
+  const indexWorst = worst(
+    (monorepo?.index === undefined ? [] : monorepo.symbols).map((s) => [s.symbol, s.fromIndex?.ratio ?? Number.POSITIVE_INFINITY] as const),
+  )
   const watchdogRows = (report.ownMemory ?? []).filter((m) => m.watchdogs > 0)
   const watchdog = worst(watchdogRows.map((m) => [m.workspace, mb(m.watchdog.median)] as const))
   const concurrency = report.concurrency
@@ -226,6 +232,20 @@ export function targetFigures(report: BenchReport): TargetFigure[] {
       ...(serverMemory.value === undefined ? {} : { value: serverMemory.value }),
       detail: serverMemory.value === undefined ? '' : `worst: ${serverMemory.where}`,
       goal: 1,
+    },
+    {
+      target: 'large monorepo (tanstack-query, linked): spawn → first complete references answer, codeseam ÷ bare primed (worst symbol)',
+      unit: '×',
+      ...(monorepoWorst.value === undefined ? {} : { value: monorepoWorst.value }),
+      detail: monorepoWorst.value === undefined ? '' : `worst: ${monorepoWorst.where}`,
+      goal: 1.3,
+    },
+    {
+      target: 'the same from a precomputed index: `codeseam mcp` with a matching index ÷ bare primed (worst symbol)',
+      unit: '×',
+      ...(indexWorst.value === undefined ? {} : { value: indexWorst.value }),
+      detail: indexWorst.value === undefined ? '' : `worst: ${indexWorst.where}`,
+      goal: 0.3,
     },
     {
       target: 'RSS of the watchdog',

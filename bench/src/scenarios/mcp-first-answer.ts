@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { locationKey, unique, type SymbolTarget } from '../../../packages/lsp-local/test/oracle/index.js'
 import { mcpCommand } from '../layers/mcp-layer.js'
 import { withDeadline } from '../measure.js'
+import { treeRss } from '../process-memory.js'
 
 interface NavigateLocation {
   readonly line: number
@@ -35,8 +36,14 @@ export function navigateKeys(structured: Record<string, unknown> | undefined): s
 /** Most references one page may hold (the tool's maximum): every fixed symbol's answer fits in one. */
 const pageLimit = 500
 
-/** Spawn `codeseam mcp --root <root>` (default settings) → initialize → references once; ms and the keys. */
-export async function mcpFirstAnswer(root: string, target: SymbolTarget): Promise<{ ms: number; keys: string[] }> {
+/**
+ * Spawn `codeseam mcp --root <root>` (default settings) → initialize → references once; ms and the keys, the RSS
+ * of its process tree right after the answer, and whether the answer said it came from a precomputed index.
+ */
+export async function mcpFirstAnswer(
+  root: string,
+  target: SymbolTarget,
+): Promise<{ ms: number; keys: string[]; rssBytes?: number; fromIndex: boolean }> {
   const cli = mcpCommand()
   if ('missing' in cli) throw new Error(cli.missing)
   const started = performance.now()
@@ -62,10 +69,15 @@ export async function mcpFirstAnswer(root: string, target: SymbolTarget): Promis
       { timeout: 300_000 },
     )) as { isError?: boolean; structuredContent?: Record<string, unknown>; content?: ReadonlyArray<{ text?: string }> }
     const ms = performance.now() - started
-    if (result.isError === true) return { ms, keys: [`!error ${result.content?.[0]?.text?.split('\n')[0] ?? 'tool error'}`] }
+    const rssBytes = transport.pid === null ? undefined : treeRss([transport.pid])
+    const text = (result.content ?? []).map((part) => part.text ?? '').join('\n')
+    // tool-lsp's note on an answer with meta.source (RFC 0034): "answered from the index built …".
+    const fromIndex = /answered from (the index built|a precomputed index)/.test(text)
+    const measured = { ms, fromIndex, ...(rssBytes === undefined ? {} : { rssBytes }) }
+    if (result.isError === true) return { ...measured, keys: [`!error ${result.content?.[0]?.text?.split('\n')[0] ?? 'tool error'}`] }
     const page = result.structuredContent?.['page'] as { truncated?: boolean } | undefined
     const keys = navigateKeys(result.structuredContent)
-    return { ms, keys: page?.truncated === true ? [...keys, '!error more than one page'] : keys }
+    return { ...measured, keys: page?.truncated === true ? [...keys, '!error more than one page'] : keys }
   } finally {
     await withDeadline(client.close(), 30_000, 'codeseam mcp to close')
   }

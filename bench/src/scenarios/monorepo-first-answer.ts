@@ -18,10 +18,14 @@ import { withDeadline } from '../measure.js'
 import type { MissingMeasurement, MonorepoFirstAnswerResult, MonorepoSymbolResult } from '../report.js'
 import { defaultProfile, serverCommandOf } from '../server-commands.js'
 import { round } from '../statistics.js'
+import { mcpFirstAnswer } from './mcp-first-answer.js'
+import { buildMonorepoIndex, removeMonorepoIndex, type MonorepoIndexBuild } from './monorepo-index.js'
 import { attempt, judged, locate, referenceKeys, type FixedSymbol } from './real-repositories.js'
 
 /** codeseam ÷ bare primed, spawn → first complete answer: the issue's goal (aim ≤ 1.0×). */
 export const monorepoTarget = 1.3
+/** `codeseam mcp` with a matching index ÷ bare primed (issue 52). */
+export const monorepoIndexTarget = 0.3
 
 /**
  * The symbols asked about: one few projects can reach (a persister: RFC 0035's case) and one nearly every project
@@ -133,32 +137,100 @@ export async function runMonorepoFirstAnswer(options: MonorepoOptions): Promise<
     } finally {
       await oracle.dispose()
     }
-    const symbols: MonorepoSymbolResult[] = []
-    for (const symbol of monorepoSymbols) {
-      const want = expected.get(symbol.name) ?? []
-      const pairs: Array<{ upper: { ms?: number; complete: boolean }; lower: { ms?: number; complete: boolean } }> = []
-      let searched: number | undefined
-      for (let run = 0; run < options.rounds; run++) {
-        options.log(`monorepo: ${symbol.name}, cold start ${run + 1}/${options.rounds}`)
-        const bare = judged(want, await attempt(() => barePrimed(root, primed, symbol)))
-        const answer = await attempt(() => seamFirst(root, symbol))
-        const seam = judged(want, answer)
-        if (!(answer instanceof Error)) searched = answer.coverage?.searched?.projects ?? answer.coverage?.projectsSearched
-        pairs.push({ upper: seam, lower: bare })
-      }
-      const ratio = pairedColdRatio(pairs)
-      symbols.push({
-        symbol: symbol.name,
-        path: symbol.path,
-        expected: want.length,
-        bare: coldSideSummary(pairs.map((pair) => pair.lower)),
-        codeseam: coldSideSummary(pairs.map((pair) => pair.upper)),
-        ...(ratio === undefined ? {} : { ratio: round(ratio, 2) }),
-        ...(searched === undefined ? {} : { projectsSearched: searched }),
-      })
+    options.log('monorepo: codeseam index (trusted: every pnpm workspace package)')
+    const built = await attempt(() => buildMonorepoIndex(root))
+    const index: MonorepoIndexBuild | undefined = built instanceof Error ? undefined : built
+    if (built instanceof Error) {
+      const why = built.message.split('\n')[0]!.slice(0, 300)
+      options.missing.push({ what: 'a large monorepo answered from a precomputed index', why })
+      options.log(`not measured: the monorepo's index: ${why}`)
     }
-    return { corpus: 'tanstack-query', linkedPackages, sourceFiles: files.length, projects: primed.length, target: monorepoTarget, symbols }
+    const symbols: MonorepoSymbolResult[] = []
+    try {
+      for (const symbol of monorepoSymbols)
+        symbols.push(await measureSymbol(root, primed, symbol, expected.get(symbol.name) ?? [], index, options))
+    } finally {
+      if (index !== undefined) await removeMonorepoIndex(index)
+    }
+    return {
+      corpus: 'tanstack-query',
+      linkedPackages,
+      sourceFiles: files.length,
+      projects: primed.length,
+      target: monorepoTarget,
+      symbols,
+      ...(index === undefined
+        ? {}
+        : {
+            index: {
+              target: monorepoIndexTarget,
+              ms: round(index.ms, 0),
+              indexMs: index.indexMs,
+              bytes: index.bytes,
+              documents: index.documents,
+              peakRssBytes: index.peakRssBytes,
+            },
+          }),
+    }
   } finally {
     corpus.remove()
+  }
+}
+
+type Side = { ms?: number; complete: boolean }
+
+/** One symbol's alternating cold starts: bare primed, codeseam in process, and `codeseam mcp` with the index. */
+async function measureSymbol(
+  root: string,
+  primed: ReadonlyArray<string>,
+  symbol: FixedSymbol,
+  want: ReadonlyArray<string>,
+  index: MonorepoIndexBuild | undefined,
+  options: MonorepoOptions,
+): Promise<MonorepoSymbolResult> {
+  const pairs: Array<{ upper: Side; lower: Side }> = []
+  const indexPairs: Array<{ upper: Side; lower: Side }> = []
+  const indexRss: number[] = []
+  let fromIndex = 0
+  let searched: number | undefined
+  for (let run = 0; run < options.rounds; run++) {
+    options.log(`monorepo: ${symbol.name}, cold start ${run + 1}/${options.rounds}`)
+    const bare = judged(want, await attempt(() => barePrimed(root, primed, symbol)))
+    const answer = await attempt(() => seamFirst(root, symbol))
+    const seam = judged(want, answer)
+    if (!(answer instanceof Error)) searched = answer.coverage?.searched?.projects ?? answer.coverage?.projectsSearched
+    pairs.push({ upper: seam, lower: bare })
+    if (index !== undefined) {
+      const indexed = await attempt(() => mcpFirstAnswer(root, locate(root, symbol)))
+      if (!(indexed instanceof Error)) {
+        if (indexed.fromIndex) fromIndex++
+        if (indexed.rssBytes !== undefined) indexRss.push(indexed.rssBytes)
+      }
+      const side = judged(want, indexed)
+      indexPairs.push({ upper: side, lower: bare })
+      if (!side.complete) options.log(`monorepo: ${symbol.name}: the index's first answer was not complete: ${JSON.stringify(side)}`)
+    }
+  }
+  const ratio = pairedColdRatio(pairs)
+  const indexRatio = pairedColdRatio(indexPairs)
+  const sortedRss = [...indexRss].sort((a, b) => a - b)
+  return {
+    symbol: symbol.name,
+    path: symbol.path,
+    expected: want.length,
+    bare: coldSideSummary(pairs.map((pair) => pair.lower)),
+    codeseam: coldSideSummary(pairs.map((pair) => pair.upper)),
+    ...(ratio === undefined ? {} : { ratio: round(ratio, 2) }),
+    ...(searched === undefined ? {} : { projectsSearched: searched }),
+    ...(index === undefined
+      ? {}
+      : {
+          fromIndex: {
+            side: coldSideSummary(indexPairs.map((pair) => pair.upper)),
+            answeredFromIndex: fromIndex,
+            ...(indexRatio === undefined ? {} : { ratio: round(indexRatio, 2) }),
+            ...(sortedRss.length === 0 ? {} : { rssBytes: sortedRss[sortedRss.length >> 1]! }),
+          },
+        }),
   }
 }

@@ -184,6 +184,32 @@ describe.skipIf(!installed)('codeseam index', () => {
     },
   )
 
+  it(
+    'indexes every project of a monorepo without a root tsconfig.json, untrusted (no package manager runs)',
+    { timeout: 300_000 },
+    async () => {
+      const root = await fixture()
+      // The fixture's project moved into two packages: packages/a (the sources) and packages/b (a file of its own).
+      const sources = (await readdir(nodePath.join(root, 'src'))).filter((name) => name.endsWith('.ts'))
+      const { mkdir, rename } = await import('node:fs/promises')
+      await mkdir(nodePath.join(root, 'packages', 'b', 'src'), { recursive: true })
+      await rename(nodePath.join(root, 'src'), nodePath.join(root, 'packages', 'a-src'))
+      await mkdir(nodePath.join(root, 'packages', 'a'), { recursive: true })
+      await rename(nodePath.join(root, 'packages', 'a-src'), nodePath.join(root, 'packages', 'a', 'src'))
+      await rename(nodePath.join(root, 'tsconfig.json'), nodePath.join(root, 'packages', 'a', 'tsconfig.json'))
+      await writeFile(nodePath.join(root, 'packages', 'b', 'tsconfig.json'), '{ "include": ["src"] }\n')
+      await writeFile(nodePath.join(root, 'packages', 'b', 'src', 'own.ts'), 'export const own = 1\n')
+      const result = await indexJson(root)
+      expect(result.documents).toBe(sources.length + 1)
+      const entry = await readStoredIndex(result.directory)
+      expect(Object.keys(entry?.sidecar.documents ?? {})).toEqual(
+        expect.arrayContaining(['packages/b/src/own.ts', ...sources.map((name) => `packages/a/src/${name}`)]),
+      )
+      // Which projects were given is part of the entry's variant, so an entry from an older rule is not reused.
+      expect(entry?.sidecar.variant).toEqual(['packages/a', 'packages/b'])
+    },
+  )
+
   it('refuses a root without tsconfig.json rather than writing one into it', { timeout: 60_000 }, async () => {
     const root = await fixture()
     await unlink(nodePath.join(root, 'tsconfig.json'))

@@ -15,7 +15,8 @@ import { discoverRoot, rootNote } from './root-discovery.js'
  * `codeseam index`: builds a SCIP index of a workspace with the installed indexer into the content-addressed store of
  * codeseam's cache (`~/.cache/codeseam/index/<key>/index.scip` + `sidecar.json`, RFC 0031), or reuses the entry whose
  * key matches. Nothing is written into the workspace. An untrusted root runs nothing the workspace chooses: only the
- * indexer from codeseam's cache with codeseam's Node, on the root's tsconfig.json (see docs/index.md, "Trust").
+ * indexer from codeseam's cache with codeseam's Node, on the tsconfig.json / jsconfig.json files codeseam finds under
+ * the root (see docs/index.md, "Trust").
  */
 
 const options = {
@@ -40,6 +41,22 @@ export function indexerWorkspaceFlags(root: string, trusted: boolean): string[] 
     // no package.json: one project
   }
   return []
+}
+
+/**
+ * The projects the indexer is given: every `tsconfig.json` / `jsconfig.json` of the root outside `node_modules` and
+ * dot-folders (the files the store keys), so a monorepo without a root solution config is indexed whole at either
+ * trust level, without running its package manager. A `tsconfig.json` is named by its folder, as project references
+ * usually name it: the indexer then skips a project it already indexed through a reference (it keys them by path).
+ */
+export function indexedProjects(root: string, files: ReadonlyMap<string, string>): string[] {
+  const projects: string[] = []
+  for (const relative of [...files.keys()].sort()) {
+    const base = nodePath.posix.basename(relative)
+    if (base === 'tsconfig.json') projects.push(nodePath.join(root, nodePath.posix.dirname(relative)))
+    else if (base === 'jsconfig.json') projects.push(nodePath.join(root, relative))
+  }
+  return projects
 }
 
 function size(bytes: number): string {
@@ -84,18 +101,21 @@ export async function runIndex(args: ReadonlyArray<string>, io: CliIo): Promise<
     return exitCodes.failed
   }
   const workspaceFlags = indexerWorkspaceFlags(root, trusted)
-  if (workspaceFlags.length === 0 && !existsSync(nodePath.join(root, 'tsconfig.json'))) {
+  const store = await import('@codeseam/lsp-index')
+  const name = indexer.id
+  const started = performance.now()
+  const files = await store.workspaceFiles(root)
+  const projects = indexedProjects(root, files)
+  if (workspaceFlags.length === 0 && projects.length === 0) {
     io.stderr.write(
       `codeseam index: ${root} has no tsconfig.json (the indexer's --infer-tsconfig would write one into the workspace, which codeseam never does): index a folder with one${trusted ? '' : ', or a trusted pnpm/yarn workspace'}\n`,
     )
     return exitCodes.failed
   }
-  const store = await import('@codeseam/lsp-index')
-  const name = indexer.id
-  const started = performance.now()
-  const files = await store.workspaceFiles(root)
   const digest = store.contentDigest(files)
-  const key = store.storeKey(root, { name, version: indexer.version }, digest, workspaceFlags)
+  // The projects named are part of the variant: an entry built from the root's tsconfig.json alone is another entry.
+  const variant = [...workspaceFlags, ...projects.map((project) => nodePath.relative(root, project) || '.')]
+  const key = store.storeKey(root, { name, version: indexer.version }, digest, variant)
   const storeDir = store.indexStoreDirectory(io.env)
   const directory = nodePath.join(storeDir, key)
   const report = async (
@@ -129,7 +149,7 @@ export async function runIndex(args: ReadonlyArray<string>, io: CliIo): Promise<
     if (!trusted) for (const variable of untrustedStrip) delete env[variable]
     const indexedAt = new Date().toISOString()
     const indexStarted = performance.now()
-    const args = ['index', '--cwd', root, '--output', output, '--no-progress-bar', ...workspaceFlags]
+    const args = ['index', '--cwd', root, '--output', output, '--no-progress-bar', ...workspaceFlags, ...projects]
     // Its last line names the temporary output (`done PATH`); the entry's path is printed instead.
     const result = await runIndexer(indexer, args, root, env, (line) => (line.startsWith('done ') ? undefined : say(`  ${line}`)))
     const indexMs = Math.round(performance.now() - indexStarted)
@@ -153,7 +173,7 @@ export async function runIndex(args: ReadonlyArray<string>, io: CliIo): Promise<
       root,
       key,
       indexer: { name, version: indexer.version },
-      variant: workspaceFlags,
+      variant,
       ...(indexer.compilerVersion === undefined ? {} : { compiler: indexer.compilerVersion }),
       indexedAt,
       indexMs,
