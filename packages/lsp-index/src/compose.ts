@@ -112,13 +112,20 @@ function openRoot(found: LoadedIndex, root: string, id: string): RootIndex {
 const relativeOf = (root: string, path: string): string => nodePath.relative(root, path).split(nodePath.sep).join('/')
 
 /** An answer's source; stale files (relative) are named absolute, at most {@link maxNamed}. */
-function source(origin: LspAnswerSource['origin'], build: LspIndexBuild | undefined, root: string, stale: string[] = []): LspAnswerSource {
+function source(
+  origin: LspAnswerSource['origin'],
+  build: LspIndexBuild | undefined,
+  root: string,
+  stale: string[] = [],
+  notIndexed = 0,
+): LspAnswerSource {
   const named = stale.slice(0, maxNamed).map((r) => nodePath.join(root, ...r.split('/')))
   return {
     origin,
     ...(build === undefined ? {} : { index: build }),
     ...(named.length === 0 ? {} : { staleFiles: named }),
     ...(stale.length > maxNamed ? { staleCount: stale.length } : {}),
+    ...(notIndexed > 0 ? { notIndexed } : {}),
   }
 }
 
@@ -135,13 +142,17 @@ function finish(
   root: string,
   index: RootIndex,
   stale: string[],
+  notIndexed: number,
 ): Answer {
   if (fromServer === undefined) {
-    return withSource(answer, source('index', index.build, root, stale), failure === undefined ? {} : { failures: [failure] })
+    return withSource(answer, source('index', index.build, root, stale, notIndexed), failure === undefined ? {} : { failures: [failure] })
   }
   // The live server's meta (readiness, coverage, disk catch-up) describes the stale files' part.
   const { meta } = fromServer
-  return withSource({ ...answer, meta: { ...meta, elapsedMs: answer.meta.elapsedMs } } as Answer, source('both', index.build, root, stale))
+  return withSource(
+    { ...answer, meta: { ...meta, elapsedMs: answer.meta.elapsedMs } } as Answer,
+    source('both', index.build, root, stale, notIndexed),
+  )
 }
 
 /** The live server's statuses, each root with an index naming it as a companion (a root whose server has not started has no status: its answers say the index). */
@@ -212,7 +223,7 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
       const added = fromServer?.kind === 'locations' ? fromServer.locations.filter((l) => !fresh(l.path) && !gone(l.path)) : []
       const seen = new Set<string>()
       const locations = [...kept, ...added].filter((l) => (seen.has(locationKey(l)) ? false : (seen.add(locationKey(l)), true)))
-      return finish({ kind: 'locations', locations, meta: fromIndex.meta }, fromServer, failure, root, index, stale)
+      return finish({ kind: 'locations', locations, meta: fromIndex.meta }, fromServer, failure, root, index, stale, view.notIndexed.size)
     }
     if (fromIndex.kind === 'workspaceSymbols') {
       const kept = fromIndex.symbols.filter((s) => fresh(s.location.path))
@@ -227,9 +238,10 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
         root,
         index,
         stale,
+        view.notIndexed.size,
       )
     }
-    return withSource(fromIndex, source('index', index.build, root, stale))
+    return withSource(fromIndex, source('index', index.build, root, stale, view.notIndexed.size))
   }
 
   /** The request's file, absolute, or undefined for workspace-wide requests. */
@@ -251,7 +263,10 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
     if (request.operation === 'workspaceSymbols') {
       const view = await index.disk.view()
       if (staleOf(view).length === 0)
-        return withSource((await index.provider.query(request, signal)) as Answer, source('index', index.build, root))
+        return withSource(
+          (await index.provider.query(request, signal)) as Answer,
+          source('index', index.build, root, [], view.notIndexed.size),
+        )
       return merged(request, signal, root, index, view)
     }
     const path = fileOf(request)
@@ -266,7 +281,10 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
       case 'implementation': {
         const view = await index.disk.view()
         if (staleOf(view).length > 0) return merged(request, signal, root, index, view)
-        return withSource((await index.provider.query(request, signal)) as Answer, source('index', index.build, root))
+        return withSource(
+          (await index.provider.query(request, signal)) as Answer,
+          source('index', index.build, root, [], view.notIndexed.size),
+        )
       }
       case 'definition':
       case 'declaration':

@@ -12,14 +12,19 @@ import { sha256, type IndexSidecar } from './store.js'
  * the last one, not the whole tree. Nothing is run; files are listed, stat'ed and read.
  */
 
-/** A file's state against the index. */
-export type FileState = 'unchanged' | 'changed' | 'missing' | 'added'
+/**
+ * A file's state against the index. `notIndexed`: there at index time, unchanged since, and not a document of the
+ * index (the sidecar's `unindexed`): the index has nothing for it, but nothing in it changed either.
+ */
+export type FileState = 'unchanged' | 'changed' | 'missing' | 'added' | 'notIndexed'
 
-/** The files under the root that the index holds stale, by `/`-separated relative path. */
+/** The files under the root that the index holds stale, by `/`-separated relative path, and those it never held. */
 export interface DiskView {
   readonly changed: ReadonlySet<string>
   readonly missing: ReadonlySet<string>
   readonly added: ReadonlySet<string>
+  /** Not stale: unchanged since indexing, never indexed. */
+  readonly notIndexed: ReadonlySet<string>
 }
 
 /** Every stale file of a view (changed, missing, added), sorted. */
@@ -49,10 +54,9 @@ export class DiskState {
    */
   async fileState(relative: string, knownHash?: string): Promise<FileState> {
     const indexed = this.sidecar.documents[relative]
-    if (knownHash !== undefined) return indexed === undefined ? 'added' : knownHash === indexed ? 'unchanged' : 'changed'
-    const hash = await this.hashOf(relative)
+    const hash = knownHash ?? (await this.hashOf(relative))
     if (hash === undefined) return 'missing'
-    if (indexed === undefined) return 'added'
+    if (indexed === undefined) return this.sidecar.unindexed?.[relative] === hash ? 'notIndexed' : 'added'
     return hash === indexed ? 'unchanged' : 'changed'
   }
 
@@ -104,7 +108,12 @@ export class DiskState {
     const changed = new Set<string>()
     const missing = new Set<string>()
     const added = new Set<string>()
-    for (const relative of listed) if (!this.indexed(relative)) added.add(relative)
+    const notIndexed = new Set<string>()
+    await Promise.all(
+      [...listed]
+        .filter((relative) => !this.indexed(relative))
+        .map(async (relative) => ((await this.fileState(relative)) === 'notIndexed' ? notIndexed : added).add(relative)),
+    )
     // Every indexed document is checked, listed or not (one under a dot-folder is stat'ed directly).
     await Promise.all(
       Object.keys(this.sidecar.documents).map(async (relative) => {
@@ -113,6 +122,6 @@ export class DiskState {
         else if (state === 'missing') missing.add(relative)
       }),
     )
-    return { changed, missing, added }
+    return { changed, missing, added, notIndexed }
   }
 }

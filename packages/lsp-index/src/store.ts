@@ -35,6 +35,12 @@ export interface IndexSidecar {
   readonly contentDigest: string
   /** Each indexed document (by the index's relative path, `/`-separated) → sha-256 (hex) of its bytes at index time. */
   readonly documents: Readonly<Record<string, string>>
+  /**
+   * The keyed files that were there at index time but are not documents of the index (no project the indexer loaded
+   * held them), → sha-256 as keyed (RFC 0034): unchanged, they are not new since indexing, only not indexed.
+   * Absent in entries written before it existed: then every file the index does not hold counts as added.
+   */
+  readonly unindexed?: Readonly<Record<string, string>>
 }
 
 /** A store entry: its folder, its index file and its sidecar. */

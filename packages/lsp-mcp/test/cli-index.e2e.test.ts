@@ -207,6 +207,8 @@ describe.skipIf(!installed)('codeseam index', () => {
       )
       // Which projects were given is part of the entry's variant, so an entry from an older rule is not reused.
       expect(entry?.sidecar.variant).toEqual(['packages/a', 'packages/b'])
+      // The files keyed but not indexed are listed with their hashes: unchanged, they are not new since (RFC 0034).
+      expect(Object.keys(entry?.sidecar.unindexed ?? {})).toEqual(['package.json', 'packages/a/tsconfig.json', 'packages/b/tsconfig.json'])
     },
   )
 

@@ -301,6 +301,12 @@ export interface LspAnswerSource {
   readonly staleFiles?: ReadonlyArray<string>
   /** How many stale files there were, when more than `staleFiles` names. */
   readonly staleCount?: number
+  /**
+   * Files under the root, unchanged since indexing, that the index does not hold (no project the indexer loaded
+   * included them): a workspace-wide answer from the index did not search them, where a live server that opens
+   * files of no project would have. Absent when there are none or the index's sidecar does not list them.
+   */
+  readonly notIndexed?: number
 }
 
 /** A precomputed index: when and by what it was built. */

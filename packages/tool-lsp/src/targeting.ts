@@ -468,11 +468,16 @@ function sourceNote(metas: ReadonlyArray<LspResultMeta>): string | undefined {
       ? 'a precomputed index'
       : `the index built ${build.indexedAt.replace('T', ' ').slice(0, 16)} UTC by ${build.indexer.name} ${build.indexer.version}${build.compiler === undefined ? '' : ` (${build.compiler})`}`
   const origins = new Set(sources.map((s) => s.origin))
+  const notIndexed = Math.max(0, ...sources.map((s) => s.notIndexed ?? 0))
+  const unsearched =
+    notIndexed === 0
+      ? ''
+      : `; ${notIndexed === 1 ? 'a file' : `${notIndexed} files`} under the root that no indexed project holds ${notIndexed === 1 ? 'was' : 'were'} not searched (codeseam started with --no-index would search them)`
   if (origins.has('both') || (origins.has('index') && origins.has('live'))) {
-    return `answered from ${index}, merged with the live server's answer for ${count === 1 ? 'a file' : `${count} files`} changed, added or deleted since (${named})`
+    return `answered from ${index}, merged with the live server's answer for ${count === 1 ? 'a file' : `${count} files`} changed, added or deleted since (${named})${unsearched}`
   }
   if (origins.has('index'))
-    return `answered from ${index}, not by the live server${count > 0 ? `; ${named} changed since and ${count === 1 ? 'is' : 'are'} missing from this answer (the live server failed)` : ''}`
+    return `answered from ${index}, not by the live server${count > 0 ? `; ${named} changed since and ${count === 1 ? 'is' : 'are'} missing from this answer (the live server failed)` : ''}${unsearched}`
   if (origins.has('live') && count > 0) return `answered by the live server, not ${index}: ${named} changed since it was built`
   return undefined
 }

@@ -32,6 +32,12 @@ describe('source notes', () => {
     )
   })
 
+  it('says how many files under the root no indexed project holds, which an answer from the index did not search', () => {
+    expect(noticeFor({ ...warm, source: { origin: 'index', index, notIndexed: 143 } }, false, 'references')).toBe(
+      'answered from the index built 2026-12-06 20:00 UTC by scip-typescript 0.4.0 (typescript 5.9.3), not by the live server; 143 files under the root that no indexed project holds were not searched (codeseam started with --no-index would search them).',
+    )
+  })
+
   it('says why the live server answered a file the index holds stale, and nothing for a plain live answer', () => {
     expect(noticeFor({ ...warm, source: { origin: 'live', index, staleFiles: ['/w/src/a.ts'] } }, false, 'definitions')).toBe(
       'answered by the live server, not the index built 2026-12-06 20:00 UTC by scip-typescript 0.4.0 (typescript 5.9.3): src/a.ts changed since it was built.',

@@ -179,6 +179,8 @@ export async function runIndex(args: ReadonlyArray<string>, io: CliIo): Promise<
       indexMs,
       contentDigest: digest,
       documents,
+      // Keyed but not indexed (no project the indexer loaded held them): unchanged, they are not new since (RFC 0034).
+      unindexed: Object.fromEntries([...files].filter(([relative]) => !Object.hasOwn(documents, relative)).sort()),
     }
     await writeFile(nodePath.join(building, store.sidecarFile), `${JSON.stringify(sidecar, null, 2)}\n`)
     try {
