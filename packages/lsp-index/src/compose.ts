@@ -129,6 +129,9 @@ function source(
   }
 }
 
+/** Source files the index never held and an answer from it did not search: JSON (which holds no references) left out. */
+const unsearched = (view: DiskView): number => [...view.notIndexed].filter((relative) => !relative.endsWith('.json')).length
+
 const withSource = (answer: Answer, value: LspAnswerSource, overrides: Partial<LspResultMeta> = {}): Answer =>
   ({ ...answer, meta: { ...answer.meta, ...overrides, source: value } }) as Answer
 
@@ -223,7 +226,7 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
       const added = fromServer?.kind === 'locations' ? fromServer.locations.filter((l) => !fresh(l.path) && !gone(l.path)) : []
       const seen = new Set<string>()
       const locations = [...kept, ...added].filter((l) => (seen.has(locationKey(l)) ? false : (seen.add(locationKey(l)), true)))
-      return finish({ kind: 'locations', locations, meta: fromIndex.meta }, fromServer, failure, root, index, stale, view.notIndexed.size)
+      return finish({ kind: 'locations', locations, meta: fromIndex.meta }, fromServer, failure, root, index, stale, unsearched(view))
     }
     if (fromIndex.kind === 'workspaceSymbols') {
       const kept = fromIndex.symbols.filter((s) => fresh(s.location.path))
@@ -238,10 +241,10 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
         root,
         index,
         stale,
-        view.notIndexed.size,
+        unsearched(view),
       )
     }
-    return withSource(fromIndex, source('index', index.build, root, stale, view.notIndexed.size))
+    return withSource(fromIndex, source('index', index.build, root, stale, unsearched(view)))
   }
 
   /** The request's file, absolute, or undefined for workspace-wide requests. */
@@ -263,10 +266,7 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
     if (request.operation === 'workspaceSymbols') {
       const view = await index.disk.view()
       if (staleOf(view).length === 0)
-        return withSource(
-          (await index.provider.query(request, signal)) as Answer,
-          source('index', index.build, root, [], view.notIndexed.size),
-        )
+        return withSource((await index.provider.query(request, signal)) as Answer, source('index', index.build, root, [], unsearched(view)))
       return merged(request, signal, root, index, view)
     }
     const path = fileOf(request)
@@ -281,10 +281,7 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
       case 'implementation': {
         const view = await index.disk.view()
         if (staleOf(view).length > 0) return merged(request, signal, root, index, view)
-        return withSource(
-          (await index.provider.query(request, signal)) as Answer,
-          source('index', index.build, root, [], view.notIndexed.size),
-        )
+        return withSource((await index.provider.query(request, signal)) as Answer, source('index', index.build, root, [], unsearched(view)))
       }
       case 'definition':
       case 'declaration':
