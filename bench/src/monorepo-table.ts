@@ -46,7 +46,7 @@ function indexTable(
   return {
     title: `Large monorepo from a precomputed index: ${result.corpus}, spawn → first complete references answer, ms`,
     note: [
-      `\`codeseam index --trust trusted\` (scip-typescript over every pnpm workspace package): ${ms(index.ms)} (the indexer ${ms(index.indexMs)}), ${index.documents} documents, ${megabytes(index.bytes)}, peak RSS ${megabytes(index.peakRssBytes)}`,
+      `\`codeseam index\` (default settings; scip-typescript given every tsconfig.json under the root): ${ms(index.ms)} (the indexer ${ms(index.indexMs)}), ${index.documents} documents, ${megabytes(index.bytes)}, peak RSS ${megabytes(index.peakRssBytes)}`,
       `with the index: \`codeseam mcp --daemon never\` (default settings, untrusted) spawned and asked once after each bare primed run above, judged by the same oracle; target: ≤ ${index.target.toFixed(1)}× bare primed`,
     ],
     header: [

@@ -648,7 +648,7 @@ export interface MonorepoFirstAnswerResult {
   /** The ratio the issue asks for (≤). */
   readonly target: number
   readonly symbols: ReadonlyArray<MonorepoSymbolResult>
-  /** `codeseam index` on the linked tree (trusted: every pnpm workspace package), when it was built. */
+  /** `codeseam index` on the linked tree (default settings: every tsconfig.json under the root), when it was built. */
   readonly index?: {
     /** The ratio issue 52 asks for (≤): `codeseam mcp` with a matching index ÷ bare primed. */
     readonly target: number

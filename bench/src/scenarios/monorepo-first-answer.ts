@@ -137,7 +137,7 @@ export async function runMonorepoFirstAnswer(options: MonorepoOptions): Promise<
     } finally {
       await oracle.dispose()
     }
-    options.log('monorepo: codeseam index (trusted: every pnpm workspace package)')
+    options.log('monorepo: codeseam index (default settings: every tsconfig.json under the root)')
     const built = await attempt(() => buildMonorepoIndex(root))
     const index: MonorepoIndexBuild | undefined = built instanceof Error ? undefined : built
     if (built instanceof Error) {

@@ -1,6 +1,6 @@
 // The large monorepo answered from a precomputed index (issue 52, RFC 0034): `codeseam index` builds a SCIP index of
-// the linked tanstack-query (trusted, so scip-typescript indexes every pnpm workspace package: the root's own
-// tsconfig.json includes only its config files), then `codeseam mcp` with default settings is spawned and asked
+// the linked tanstack-query with default settings (untrusted: every tsconfig.json under the root is given to
+// scip-typescript; the workspace's own pnpm, which its --pnpm-workspaces would run, is not), then `codeseam mcp` with default settings is spawned and asked
 // once, as the monorepo scenario's other sides are. Build time, size and the indexer's peak RSS are reported; the
 // entry is removed from codeseam's store afterwards.
 import { spawn } from 'node:child_process'
@@ -24,12 +24,12 @@ export interface MonorepoIndexBuild {
   readonly directory: string
 }
 
-/** Runs `codeseam index --trust trusted --json` on `root`; throws with its stderr when it fails. */
+/** Runs `codeseam index --json` (default settings: untrusted) on `root`; throws with its stderr when it fails. */
 export async function buildMonorepoIndex(root: string): Promise<MonorepoIndexBuild> {
   const cli = mcpCommand()
   if ('missing' in cli) throw new Error(cli.missing)
   const started = performance.now()
-  const child = spawn(cli.command, [...cli.args, 'index', '--root', root, '--trust', 'trusted', '--json', '-q'], {
+  const child = spawn(cli.command, [...cli.args, 'index', '--root', root, '--json', '-q'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
