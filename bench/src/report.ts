@@ -130,8 +130,12 @@ export interface ConcurrencyResult {
 
 export interface MemoryResult {
   readonly workspace: string
-  /** floor busy: the bare server; busy: this process + the in-process host's servers; mcp busy: the MCP server process + its servers. */
-  readonly phase: 'floor busy' | 'busy' | 'mcp busy' | 'after idle reclamation'
+  /**
+   * floor busy: the bare server after the read mix and the burst (only their files opened); floor primed busy: the
+   * same server after one file of every project was opened too (what codeseam loads for a complete workspace-wide
+   * answer); busy: this process + the in-process host's servers; mcp busy: the MCP server process + its servers.
+   */
+  readonly phase: 'floor busy' | 'floor primed busy' | 'busy' | 'mcp busy' | 'after idle reclamation'
   readonly hostRssBytes?: number
   readonly serverRssBytes: number
   readonly servers: number

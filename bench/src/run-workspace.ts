@@ -3,6 +3,7 @@ import { startFloorLayer } from './layers/floor-layer.js'
 import { startMcpLayer } from './layers/mcp-layer.js'
 import type { ReadLayer } from './layers/read-layer.js'
 import { toolsLayer } from './layers/tools-layer.js'
+import { onePerProject } from './one-per-project.js'
 import { sampleOwnMemory } from './own-memory.js'
 import { rssOf, treeRss } from './process-memory.js'
 import { hotReferencesQuery, isDerivedOperation, type ReadQuery } from './read-mix.js'
@@ -52,6 +53,22 @@ export interface WorkspaceRunOptions {
 
 /** Idle TTL of the measured host: short, so reclamation can be observed at the end of each workspace. */
 const idleTtlMs = 15_000
+
+/**
+ * The bare server primed as codeseam loads for a complete workspace-wide answer: one file of every project opened
+ * after its burst, then one query answered (so the opens were processed), its tree's RSS read. The floor busy alone
+ * holds only the projects of the read mix's files, which gives incomplete references across projects.
+ */
+async function primeFloor(
+  floor: Awaited<ReturnType<typeof startFloorLayer>>,
+  root: string,
+  query: ReadQuery | undefined,
+): Promise<Omit<MemoryResult, 'workspace'> | undefined> {
+  if (query === undefined) return undefined
+  for (const file of onePerProject(root)) await floor.client.ensureOpen(file)
+  await floor.run(query)
+  return { phase: 'floor primed busy', serverRssBytes: treeRss(floor.pids()), servers: floor.pids().length }
+}
 
 /** Starts every usable layer on one workspace, runs every scenario, stops everything it started. */
 export async function runWorkspace(options: WorkspaceRunOptions): Promise<WorkspaceRun> {
@@ -141,6 +158,8 @@ export async function runWorkspace(options: WorkspaceRunOptions): Promise<Worksp
           serverRssBytes: treeRss(floor.pids()),
           servers: floor.pids().length,
         })
+        const primed = await primeFloor(floor, workspace.root, nativeQueries[0])
+        if (primed !== undefined) result.memory.push({ workspace: workspace.name, ...primed })
       } else if (layer.layer === 'ctx.lsp') {
         result.memory.push(hostMemory(workspace.name, hosted, 'busy'))
       } else if (layer.layer === 'mcp') {

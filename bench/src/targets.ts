@@ -43,17 +43,20 @@ const serverAllowance = (bareBytes: number) => 1.1 * mb(bareBytes) + 80
 
 /**
  * Every place this run measured the servers' RSS under codeseam beside the bare server's, as codeseam ÷ the
- * allowance: the generated workspaces busy (in process, and through `codeseam mcp`) against the floor busy, the
+ * allowance: the generated workspaces busy (in process, and through `codeseam mcp`) against the floor primed busy, the
  * real repositories at each side's first answer (bare primed), Go and Rust at their first answers.
  */
 function serverMemoryPairs(report: BenchReport): Array<readonly [string, number]> {
   const pairs: Array<{ where: string; bare: number; codeseam: number }> = []
   for (const workspace of new Set(report.memory.map((m) => m.workspace))) {
     const at = (phase: string) => report.memory.find((m) => m.workspace === workspace && m.phase === phase)?.serverRssBytes
-    const bare = at('floor busy')
+    // Against the bare server holding the projects codeseam loads (primed), when this run measured it.
+    const primed = at('floor primed busy')
+    const bare = primed ?? at('floor busy')
     for (const phase of ['busy', 'mcp busy']) {
       const codeseam = at(phase)
-      if (bare !== undefined && codeseam !== undefined) pairs.push({ where: `${workspace} ${phase}`, bare, codeseam })
+      if (bare !== undefined && codeseam !== undefined)
+        pairs.push({ where: `${workspace} ${phase}${primed === undefined ? '' : ' (bare primed)'}`, bare, codeseam })
     }
   }
   for (const c of report.realRepositories?.coldStart ?? []) {
