@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks'
 import { createLsp, type LspSearchCoverage } from '@codeseam/lsp'
 import { createLocalHost } from '@codeseam/lsp-local'
 
-import { OracleServer, projectModel, sourceFilesOf, workspaceLayoutOf } from '../../../packages/lsp-local/test/oracle/index.js'
+import { OracleServer, sourceFilesOf, workspaceLayoutOf } from '../../../packages/lsp-local/test/oracle/index.js'
 import { corporaFolder, linkWorkspacePackages, unpackCorpus } from '../../../packages/lsp-local/test/oracle/workspaces.js'
 import { seamAnswer } from '../../../packages/lsp-local/test/oracle/seam.js'
 import { coldSideSummary, pairedColdRatio } from '../first-complete.js'
@@ -18,6 +18,7 @@ import { withDeadline } from '../measure.js'
 import type { MissingMeasurement, MonorepoFirstAnswerResult, MonorepoSymbolResult } from '../report.js'
 import { defaultProfile, serverCommandOf } from '../server-commands.js'
 import { round } from '../statistics.js'
+import { onePerProject } from '../one-per-project.js'
 import { mcpFirstAnswer } from './mcp-first-answer.js'
 import { buildMonorepoIndex, removeMonorepoIndex, type MonorepoIndexBuild } from './monorepo-index.js'
 import { attempt, judged, locate, referenceKeys, type FixedSymbol } from './real-repositories.js'
@@ -45,17 +46,6 @@ export interface MonorepoOptions {
   readonly rounds: number
   readonly missing: MissingMeasurement[]
   readonly log: (message: string) => void
-}
-
-/** One file per project (the oracle's project model: the first source file, in path order, of each). */
-function onePerProject(root: string): string[] {
-  const model = projectModel(root, 'typescript')
-  const picked = new Map<string, string>()
-  for (const file of sourceFilesOf(root, 'typescript').sort()) {
-    const relative = file.slice(root.length + 1)
-    for (const project of model.projectsOf(relative)) if (!picked.has(project)) picked.set(project, file)
-  }
-  return [...new Set(picked.values())]
 }
 
 /** Bare, primed with one file per project: spawn, open them, ask once. Spawn → answer. */
