@@ -145,4 +145,22 @@ describe.skipIf(missing !== undefined)('terraform-ls asked cold, right after the
     )
     expect(keys(root, answer)).toEqual(expected)
   })
+
+  test(
+    'definition of a caller’s module argument asked first: the called module’s variable, and every use of it after',
+    { timeout: 180_000 },
+    async () => {
+      // A second start: the race is lost at the start whatever is asked first, and what was lost stays lost.
+      const root = calledModule(variables * 4, callers)
+      const last = `examples/e${callers - 1}/main.tf`
+      const use = sites(root, last, /^\s*(v0)\s*=/gm)[0]!
+      const declaration = sites(root, 'variables.tf', /^variable "(v0)"/gm)[0]!
+      const [definition, references] = await cold(root, async (lsp) => [
+        await lsp.query({ operation: 'definition', root, path: nodePath.join(root, last), position: position(use) }),
+        await lsp.query({ operation: 'references', root, path: nodePath.join(root, 'variables.tf'), position: position(declaration) }),
+      ])
+      expect(keys(root, definition, false)).toEqual(['variables.tf:1'])
+      expect(keys(root, references)).toHaveLength(callers + 1)
+    },
+  )
 })
