@@ -14,6 +14,8 @@ import {
 
 import { createLocalHost } from '../src/index.js'
 import { profileOf } from '../src/languages/index.js'
+import { calleesFirst, moduleCallsOf } from '../src/languages/terraform-ls/module-calls.js'
+import { terraformModuleFolders } from '../src/languages/terraform-ls/project-model.js'
 import { terraformLsRecord } from '../src/languages/terraform-ls/record.js'
 import { BareServer, startSeamAndBare, type Outline } from './config-bare-server.js'
 import { corporaFolder, unpackCorpus } from './oracle/workspaces.js'
@@ -82,7 +84,11 @@ describe.skipIf(missing !== undefined || corporaFolder() === undefined)(
       ;({ lsp, bare, stop } = await startSeamAndBare(terraformLsRecord, root, undefined, { codeseamCapabilities: true }))
       // The bare server with every file open (it decodes a module's references only once a file of it is open); an
       // outline request waits for the jobs of its module, so once every file answered one, every module is decoded.
-      const files = tfFiles(root)
+      // Called modules before their callers, as codeseam opens them: terraform-ls v0.39 can read the variables of a
+      // module opened after its callers before their parse ends, and keep none (module-calls.ts).
+      const folders = terraformModuleFolders(tfFiles(root))
+      const order = calleesFirst([...folders.keys()], await moduleCallsOf(folders, Infinity))
+      const files = order.flatMap((folder) => folders.get(folder) ?? [])
       for (const file of files) {
         await bare.connection.sendNotification(DidOpenTextDocumentNotification.type, {
           textDocument: { uri: pathToUri(file), languageId: 'terraform', version: 1, text: readFileSync(file, 'utf8') },

@@ -104,6 +104,9 @@ export async function fileQuery(
         (await serving.host.loadProjects(server, workspace, serving.profile, deadline, signal, group, path)) ??
         foldersCoverage(serving, server)
       resume = serving.host.pauseLoading(server)
+    } else if (serving.host.loadsBefore(serving.profile, request.operation)) {
+      // Its answer about this file depends on what the server analysed of other files (terraform-ls's module calls).
+      await serving.host.loadProjects(server, workspace, serving.profile, deadline, signal, group)
     }
     const document = await server.documents.sync(path, languageId, { snapshot: request.snapshot }).catch((error: unknown) => {
       // A file over a per-file limit (RFC 0013), named as the caller knows it: workspace-relative.

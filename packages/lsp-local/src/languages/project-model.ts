@@ -1,4 +1,4 @@
-import type { LspSearchCoverage } from '@codeseam/lsp'
+import type { LspOperation, LspSearchCoverage } from '@codeseam/lsp'
 
 import type { SkippedFiles } from '../documents/file-limits.js'
 import type { ServerProfile } from '../profile/profiles.js'
@@ -51,6 +51,12 @@ export interface ProjectLoadContext {
   found(projects: number): void
   /** A symbolic link out of the root is masked before a project that lists it loads (the server would read through it). */
   maskIfEscaped(link: string): void
+  /**
+   * Asks the server for the outline of each open file, one after another, and resolves with those not answered: for a
+   * server that holds a request until the file's folder is analysed and says nothing else when it is (terraform-ls),
+   * the one wait on events there is. Bounded by {@link deadline}.
+   */
+  outlined(files: ReadonlyArray<string>): Promise<string[]>
 }
 
 /** What a load opened and what that covered. */
@@ -88,6 +94,11 @@ export interface ProjectModel {
   configWatch?(folder: string, profile: ServerProfile): ConfigWatch | undefined
   /** Starts reading a folder's layout ahead of the first question (a workspace just opened); failures are dropped. */
   prefetch?(folder: string, profile: ServerProfile, timeoutMs: number, signal: AbortSignal): void
+  /**
+   * Questions about one file that load the folder first, as workspace-wide ones do: the server's answer there depends
+   * on what it analysed of other files (terraform-ls: a definition in a module reaches the modules it calls).
+   */
+  readonly loadsBefore?: ReadonlyArray<LspOperation>
   /** Its coverage counts projects a status line can show ("12 of 12 projects loaded"); Go packages and pyright's programs do not. */
   readonly countsProjects?: boolean
 }

@@ -1,4 +1,4 @@
-import { LspError, sumCoverage, type LspProviderStatus, type LspSearchCoverage } from '@codeseam/lsp'
+import { LspError, sumCoverage, type LspOperation, type LspProviderStatus, type LspSearchCoverage } from '@codeseam/lsp'
 
 import type { ResolvedHostConfig } from '../policy/config.js'
 import type { ServerProfile } from '../profile/profiles.js'
@@ -186,6 +186,11 @@ export class HostCore implements LiveServers {
       if (coverage !== undefined) parts.push(coverage)
     }
     return parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : sumCoverage(parts)
+  }
+
+  /** Whether a question about one file of `operation` loads the server's projects first (see ProjectModel.loadsBefore). */
+  loadsBefore(profile: ServerProfile, operation: LspOperation): boolean {
+    return this.projects.loadsBefore(profile, operation)
   }
 
   /** Pauses a server's background project loading while a question is in flight (RFC 0035); call the result to resume. */

@@ -1,4 +1,5 @@
 import { LspError, type LspSearchCoverage } from '@codeseam/lsp'
+import { DocumentSymbolRequest } from 'vscode-languageserver-protocol/node'
 
 import { breachOf, SkippedFiles } from '../documents/file-limits.js'
 import type { PinnedFiles } from '../languages/project-model.js'
@@ -71,6 +72,34 @@ export async function openPinned(
     }
   }
   return { opened, failed, skipped, notOpened }
+}
+
+/**
+ * Asks the outline of each open file, one at a time (see {@link ProjectLoadContext.outlined}); the files not answered
+ * (closed since, a timeout, a server error). A cancelled question, a disposed or crashed server fails the load.
+ */
+export async function outlineEach(
+  server: LanguageServer,
+  files: ReadonlyArray<string>,
+  deadline: number,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const unanswered: string[] = []
+  for (const file of files) {
+    const document = server.documents.get(file)
+    if (document === undefined || Date.now() >= deadline) {
+      unanswered.push(file)
+      continue
+    }
+    const timeoutMs = Math.max(1, deadline - Date.now())
+    const options = signal === undefined ? { timeoutMs } : { timeoutMs, signal }
+    await server.request(DocumentSymbolRequest.type, { textDocument: { uri: document.uri } }, options).catch((error: unknown) => {
+      if (error instanceof LspError && (error.code === 'CANCELLED' || error.code === 'DISPOSED' || error.code === 'SERVER_CRASHED'))
+        throw error
+      unanswered.push(file)
+    })
+  }
+  return unanswered
 }
 
 /** Per server: the questions in flight that pause its background opens (RFC 0035), and the promise of their end. */

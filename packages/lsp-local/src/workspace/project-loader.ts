@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs'
 
 import { TelemetryAttr, TelemetrySpan, inSpan, isWithin, telemetryId, type LspProviderStatus, type LspSearchCoverage } from '@codeseam/lsp'
+import type { LspOperation } from '@codeseam/lsp'
 
 import type { ServerProfile } from '../profile/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
@@ -10,6 +11,7 @@ import { recordFor } from '../languages/index.js'
 import type { ConfigWatch, ProjectLoadContext, ProjectModel } from '../languages/project-model.js'
 import { languageIdOf, listFiles, profileExtensions } from '../profile/files.js'
 import { BackgroundPause, loadFolder, openPinned, PerFolder, progressEveryMs, type Load, type LoadProgress } from './project-load-parts.js'
+import { outlineEach } from './project-load-parts.js'
 import { loadSpan } from './project-load-span.js'
 import type { LocalWorkspace } from './workspace.js'
 
@@ -48,6 +50,11 @@ export class ProjectLoader {
     let model = this.models.get(record.id)
     if (model === undefined) this.models.set(record.id, (model = record.projectModel()))
     return model
+  }
+
+  /** Whether a profile's model loads before a question about one file of this operation (see {@link ProjectModel.loadsBefore}). */
+  loadsBefore(profile: ServerProfile, operation: LspOperation): boolean {
+    return this.modelOf(profile)?.loadsBefore?.includes(operation) === true
   }
 
   /** Whether a profile's model reads a folder's layout ahead of the first question (see {@link prefetch}). */
@@ -239,6 +246,7 @@ export class ProjectLoader {
         tell(true)
       },
       maskIfEscaped: (link) => server.documents.maskIfEscaped(link, languageIdOf(profile, link)),
+      outlined: (files) => outlineEach(server, files, deadline, signal),
     }
   }
 
