@@ -18,6 +18,7 @@ export function typeScriptProjectModel(): ProjectModel & { readonly graphs: TsGr
   return {
     graphs,
     countsProjects: true,
+    loadsOnOpen: true,
     current: (folder, profile, basis) => basis !== undefined && graphs.settled(folder, profile) === basis,
     configWatch: (folder, profile) => ({
       // A project config (or the target of an `extends`) created, changed or deleted: read the graph again.
@@ -38,20 +39,25 @@ export function typeScriptProjectModel(): ProjectModel & { readonly graphs: TsGr
   }
 }
 
-/** Opens the projects and loose files that can reach `target` (RFC 0035); undefined when that is every one. */
+/**
+ * Opens the projects and loose files that can reach `target` (RFC 0035); undefined when that is every one, or when a
+ * needed file cannot be opened or they exceed the pin budget (everything loads then).
+ */
 async function openNeeded(context: ProjectLoadContext, graph: TsProjectGraph, target: string): Promise<ProjectLoadResult | undefined> {
   const sources = await context.sources()
   if (!sources.complete) return undefined
   const accept = (file: string) => context.contains(file)
   const reaching = await reachingTarget(graph, sources.files, context.folder, target, accept)
-  const all = planProjectLoad(graph, sources.files, Infinity, accept)
   if (reaching === undefined) return undefined
+  const all = planProjectLoad(graph, sources.files, Infinity, accept)
   const plan = planProjectLoad(graph, sources.files, 0, (file) => accept(file) && !context.oversized(file), reaching.configs)
   const needed = planProjectLoad(graph, sources.files, 0, accept, reaching.configs).projectsFound
   const loose = reaching.looseFiles.filter((file) => !context.oversized(file))
-  // Most projects can reach it (need-first would save little, and each question until the rest has loaded works the
-  // reach out again), or a needed file cannot be opened (a project then loads through another): load it all.
-  if (needed * 2 > all.projectsFound || plan.projectFiles.length < needed || loose.length > context.pinBudget - needed) return undefined
+  // Everything reaches it, or a needed file cannot be opened (a project then loads through another): load it all.
+  // When most projects reach it, the others still wait: files of no project (configs, scripts: an inferred project
+  // each server searches too) and the few projects left cost the first answer time and hold none of it.
+  const everything = needed === all.projectsFound && reaching.looseFiles.length === all.looseFiles.length
+  if (everything || plan.projectFiles.length < needed || loose.length > context.pinBudget - needed) return undefined
   for (const link of sources.links) context.maskIfEscaped(link)
   const projects = await context.open(plan.projectFiles, undefined, { projects: true })
   const files = await context.open(loose)

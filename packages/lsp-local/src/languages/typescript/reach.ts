@@ -9,7 +9,8 @@ import type { TsProjectGraph } from './projects.js'
  * can reach one of them. A sound over-approximation, read cheaply from the graph, the workspace's package.json files
  * and the text of the sources (never by resolving imports the way the compiler does): an edge is any hint that a
  * project's program can include a file of another — a project reference; the same package; a
- * workspace package named in its package.json dependencies, in a string literal of its files or in its `types`; a
+ * workspace package named in its package.json dependencies (a project's; a file of no project's only by its text),
+ * in a string literal of its files or in its `types`; a
  * `paths` / `baseUrl` / `rootDirs` / `typeRoots` prefix or a relative specifier that leads into the other's folder
  * or onto one of its files. Files of no project (inferred projects) are nodes of their own.
  */
@@ -193,8 +194,10 @@ export async function reachingTarget(
   nodes.forEach((node, index) => {
     const edges = reaches[index] as Set<number>
     for (const config of node.references) if (byConfig.has(config)) edges.add(byConfig.get(config) as number)
-    const own = packageOfNode[index]
-    // Its own package's other projects, and the workspace packages it names.
+    // A project: its own package's other projects, and the workspace packages it or its package names. A file of no
+    // project: only what its own text names (an inferred project holds the file and what it imports, never its
+    // package's dependencies): the configs and scripts of a package that depends on the target's reach nothing.
+    const own = node.config === undefined ? undefined : packageOfNode[index]
     for (const other of own === undefined ? [] : (byPackage.get(own) ?? [])) edges.add(other)
     const names = new Set([...(points[index]?.packages ?? []), ...(own?.depends ?? [])])
     for (const name of names) {
