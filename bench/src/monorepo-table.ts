@@ -20,6 +20,7 @@ export function monorepoTables(report: BenchReport): MonorepoTable[] {
       note: [
         'bare primed: the native TypeScript server spawned, one file per project opened, then asked; codeseam: a new host (default settings) asked once; alternating cold starts in the same run, each answer judged by the bare server with every source file open',
         `codeseam loads first the projects that can reach the symbol's file (RFC 0035); target: ≤ ${result.target.toFixed(1)}× (aim ≤ 1.0×)`,
+        profiled,
       ],
       header: ['symbol', 'references', 'projects searched first', 'bare primed', 'codeseam', 'codeseam ÷ bare'],
       rows: result.symbols.map((s) => [
@@ -34,6 +35,14 @@ export function monorepoTables(report: BenchReport): MonorepoTable[] {
     ...(result.index === undefined ? [] : [indexTable(result, result.index, side)]),
   ]
 }
+
+/** Where codeseam's time went on the symbol nearly every project reaches, before issue 50's changes (RFC 0035, amended). */
+const profiled =
+  'profiled (QueryClient, 2.5× before): one didOpen per project (102) plus one per file of no project (48), all in ~0.15 s, ' +
+  'after the project graph (the compiler-API child, ~1 s of it loading TypeScript) and the reach (~0.3 s); no wait on ' +
+  'diagnostics or readiness; planning twice per load < 10 ms. The rest was the server: its first answer asked twice ' +
+  '(to confirm it: the second ask repeated the search) and an inferred project of the 48 files of no project searched ' +
+  'besides the projects. Now: the TypeScript servers are asked once, and files of no project reach only by their own text'
 
 const megabytes = (bytes: number | undefined) => (bytes === undefined ? '—' : `${Math.round(bytes / 1024 / 1024)} MB`)
 

@@ -137,8 +137,10 @@ export async function runMonorepoFirstAnswer(options: MonorepoOptions): Promise<
     } finally {
       await oracle.dispose()
     }
-    options.log('monorepo: codeseam index (default settings: every tsconfig.json under the root)')
-    const built = await attempt(() => buildMonorepoIndex(root))
+    // CODESEAM_BENCH_MONOREPO_INDEX=0 leaves the index side out (a local run measuring only the live side).
+    const skipIndex = process.env['CODESEAM_BENCH_MONOREPO_INDEX'] === '0'
+    if (!skipIndex) options.log('monorepo: codeseam index (default settings: every tsconfig.json under the root)')
+    const built = skipIndex ? new Error('left out: CODESEAM_BENCH_MONOREPO_INDEX=0') : await attempt(() => buildMonorepoIndex(root))
     const index: MonorepoIndexBuild | undefined = built instanceof Error ? undefined : built
     if (built instanceof Error) {
       const why = built.message.split('\n')[0]!.slice(0, 300)
