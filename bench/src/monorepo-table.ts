@@ -42,7 +42,7 @@ const profiled =
   'after the project graph (the compiler-API child, ~1 s of it loading TypeScript) and the reach (~0.3 s); no wait on ' +
   'diagnostics or readiness; planning twice per load < 10 ms. The rest was the server: its first answer asked twice ' +
   '(to confirm it: the second ask repeated the search) and an inferred project of the 48 files of no project searched ' +
-  'besides the projects. Now: the TypeScript servers are asked once, and files of no project reach only by their own text'
+  'besides the projects. Now: the TypeScript servers are asked once, and files of no project reach only by what they import (17 of the 48 first)'
 
 const megabytes = (bytes: number | undefined) => (bytes === undefined ? '—' : `${Math.round(bytes / 1024 / 1024)} MB`)
 

@@ -9,8 +9,8 @@ import type { TsProjectGraph } from './projects.js'
  * can reach one of them. A sound over-approximation, read cheaply from the graph, the workspace's package.json files
  * and the text of the sources (never by resolving imports the way the compiler does): an edge is any hint that a
  * project's program can include a file of another — a project reference; the same package; a
- * workspace package named in its package.json dependencies (a project's; a file of no project's only by its text),
- * in a string literal of its files or in its `types`; a
+ * workspace package named in its package.json dependencies, in a string literal of its files or in its `types`
+ * (a file of no project: only in what it imports); a
  * `paths` / `baseUrl` / `rootDirs` / `typeRoots` prefix or a relative specifier that leads into the other's folder
  * or onto one of its files. Files of no project (inferred projects) are nodes of their own.
  */
@@ -73,6 +73,8 @@ function packageOf(packages: ReadonlyMap<string, WorkspacePackage>, folder: stri
 const relativeSpecifier = /(['"`])(\.{1,2}(?:\/[^'"`\n\r]*)?)\1/g
 const referencePath = /<reference\s+path\s*=\s*(['"])([^'"\n\r]+)\1/g
 const literal = /(['"`])([@\w][^'"`\s]*)\1/g
+const importSpecifier = /(?:\bfrom|\bimport|\brequire)\s*\(?\s*(['"`])([^'"`\n\r]+)\1/g
+const referenceTypes = /<reference\s+types\s*=\s*(['"])([^'"\n\r]+)\1/g
 
 /** The package name a bare specifier names (`@scope/name/sub` → `@scope/name`). */
 function bareName(specifier: string): string {
@@ -97,6 +99,8 @@ interface FileScan {
   readonly key: string
   readonly paths: ReadonlyArray<string>
   readonly names: ReadonlyArray<string>
+  /** The same, from what it imports only (import, export … from, import(), require(), `/// <reference>`). */
+  readonly imports: { readonly paths: ReadonlyArray<string>; readonly names: ReadonlyArray<string> }
 }
 
 /** Scans by file, kept while the file's stat holds (a question reads only the files changed since the last). */
@@ -120,7 +124,15 @@ async function scanOf(file: string): Promise<FileScan | undefined> {
   for (const match of text.matchAll(referencePath)) paths.add(stripped(nodePath.resolve(dir, match[2] ?? '.')))
   const names = new Set<string>()
   for (const match of text.matchAll(literal)) names.add(bareName(match[2] ?? ''))
-  const scan = { key, paths: [...paths], names: [...names] }
+  const imports = { paths: new Set<string>(), names: new Set<string>() }
+  for (const match of [...text.matchAll(importSpecifier), ...text.matchAll(referenceTypes)]) {
+    const specifier = match[2] ?? ''
+    if (specifier.startsWith('.')) imports.paths.add(stripped(nodePath.resolve(dir, specifier)))
+    else imports.names.add(bareName(specifier))
+  }
+  for (const match of text.matchAll(referencePath)) imports.paths.add(stripped(nodePath.resolve(dir, match[2] ?? '.')))
+  const imported = { paths: [...imports.paths], names: [...imports.names] }
+  const scan = { key, paths: [...paths], names: [...names], imports: imported }
   if (scans.size >= 50_000) scans.clear()
   scans.set(file, scan)
   return scan
@@ -131,8 +143,10 @@ async function pointsOf(node: Node, names: ReadonlySet<string>): Promise<Points>
   const packages = new Set(node.types.map(bareName).filter((name) => names.has(name)))
   for (const file of node.files) {
     const scan = await scanOf(file)
-    for (const path of scan?.paths ?? []) paths.add(path)
-    for (const name of scan?.names ?? []) if (names.has(name)) packages.add(name)
+    // A file of no project is in an inferred project with what it imports: only its imports lead elsewhere.
+    const read = node.config === undefined ? scan?.imports : scan
+    for (const path of read?.paths ?? []) paths.add(path)
+    for (const name of read?.names ?? []) if (names.has(name)) packages.add(name)
   }
   return { prefixes: node.aliases, paths: [...paths], packages }
 }
