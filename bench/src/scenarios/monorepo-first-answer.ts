@@ -130,7 +130,8 @@ export async function runMonorepoFirstAnswer(options: MonorepoOptions): Promise<
     const files = sourceFilesOf(root, 'typescript')
     const primed = onePerProject(root)
     options.log(`monorepo: tanstack-query, ${linkedPackages} packages linked, ${files.length} source files, ${primed.length} projects`)
-    const oracle = await OracleServer.start(root, 'typescript')
+    // Every source file open: minutes on a busy machine (not timed), so the oracle's requests may take up to 10.
+    const oracle = await OracleServer.start(root, 'typescript', { requestTimeoutMs: 600_000 })
     const expected = new Map<string, ReadonlyArray<string>>()
     try {
       for (const symbol of monorepoSymbols) expected.set(symbol.name, await oracle.references(locate(root, symbol)))
