@@ -5,7 +5,10 @@ import type { ProjectLoadContext, ProjectLoadResult, ProjectModel } from '../pro
 
 import { TsGraphCache } from './graph-cache.js'
 import { planProjectLoad, type TsProjectGraph } from './projects.js'
-import { reachingTarget } from './reach.js'
+import { reachingTarget, workspacePackages, type WorkspacePackage } from './reach.js'
+
+/** The folder's source files, as the load context walks them. */
+type SourceWalk = Awaited<ReturnType<ProjectLoadContext['sources']>>
 
 /**
  * The TypeScript servers' project model: they search only the projects they have loaded. One file of each project of
@@ -28,13 +31,22 @@ export function typeScriptProjectModel(): ProjectModel & { readonly graphs: TsGr
     prefetch(folder, profile, timeoutMs, signal) {
       graphs.read(folder, profile, Date.now() + timeoutMs, signal).catch(() => {})
     },
+    // The folder's walks and reads run beside the graph's child process (on the critical path of a first question).
     async load(context) {
-      const graph = await graphs.read(context.folder, context.profile, context.deadline, context.signal)
-      return { ...(await openProjects(context, graph)), basis: graph }
+      const [graph, sources] = await Promise.all([
+        graphs.read(context.folder, context.profile, context.deadline, context.signal),
+        context.sources(),
+      ])
+      return { ...(await openProjects(context, graph, sources)), basis: graph }
     },
     async loadNeeded(context, target) {
-      const graph = await graphs.read(context.folder, context.profile, context.deadline, context.signal)
-      return openNeeded(context, graph, target)
+      const packages = workspacePackages(context.folder)
+      packages.catch(() => {})
+      const [graph, sources] = await Promise.all([
+        graphs.read(context.folder, context.profile, context.deadline, context.signal),
+        context.sources(),
+      ])
+      return openNeeded(context, graph, sources, target, packages)
     },
   }
 }
@@ -43,11 +55,16 @@ export function typeScriptProjectModel(): ProjectModel & { readonly graphs: TsGr
  * Opens the projects and loose files that can reach `target` (RFC 0035); undefined when that is every one, or when a
  * needed file cannot be opened or they exceed the pin budget (everything loads then).
  */
-async function openNeeded(context: ProjectLoadContext, graph: TsProjectGraph, target: string): Promise<ProjectLoadResult | undefined> {
-  const sources = await context.sources()
+async function openNeeded(
+  context: ProjectLoadContext,
+  graph: TsProjectGraph,
+  sources: SourceWalk,
+  target: string,
+  packages: Promise<ReadonlyMap<string, WorkspacePackage>>,
+): Promise<ProjectLoadResult | undefined> {
   if (!sources.complete) return undefined
   const accept = (file: string) => context.contains(file)
-  const reaching = await reachingTarget(graph, sources.files, context.folder, target, accept)
+  const reaching = await reachingTarget(graph, sources.files, context.folder, target, accept, packages)
   if (reaching === undefined) return undefined
   const all = planProjectLoad(graph, sources.files, Infinity, accept)
   const plan = planProjectLoad(graph, sources.files, 0, (file) => accept(file) && !context.oversized(file), reaching.configs)
@@ -72,8 +89,7 @@ async function openNeeded(context: ProjectLoadContext, graph: TsProjectGraph, ta
   return { opened: [...projects.opened, ...files.opened], coverage, basis: graph }
 }
 
-async function openProjects(context: ProjectLoadContext, graph: TsProjectGraph): Promise<ProjectLoadResult> {
-  const sources = await context.sources()
+async function openProjects(context: ProjectLoadContext, graph: TsProjectGraph, sources: SourceWalk): Promise<ProjectLoadResult> {
   const accept = (file: string) => context.contains(file)
   // A project's file that is a symbolic link out of the root is masked before the project loads: the server
   // would otherwise read the outside file through it.

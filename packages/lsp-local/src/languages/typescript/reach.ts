@@ -27,7 +27,7 @@ interface Node {
 }
 
 /** A workspace package: its folder, `name` and the names its dependencies list. */
-interface WorkspacePackage {
+export interface WorkspacePackage {
   readonly dir: string
   readonly name?: string
   readonly depends: ReadonlyArray<string>
@@ -42,7 +42,7 @@ export interface Reaching {
 const dependencyFields = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const
 
 /** Reads the workspace's package.json files (node_modules and dot folders are not walked). */
-async function workspacePackages(folder: string): Promise<Map<string, WorkspacePackage>> {
+export async function workspacePackages(folder: string): Promise<ReadonlyMap<string, WorkspacePackage>> {
   const { files } = await listFiles(folder, { names: new Set(['package.json']) }, 5_000)
   const byDir = new Map<string, WorkspacePackage>()
   await Promise.all(
@@ -172,6 +172,8 @@ export async function reachingTarget(
   folder: string,
   target: string,
   accept: (path: string) => boolean,
+  /** The workspace's packages ({@link workspacePackages}), when read already (beside the project graph). */
+  packagesRead?: Promise<ReadonlyMap<string, WorkspacePackage>>,
 ): Promise<Reaching | undefined> {
   const owners = new Map<string, number[]>()
   const nodes: Node[] = []
@@ -189,7 +191,7 @@ export async function reachingTarget(
     owners.set(file, [nodes.length])
     nodes.push({ files: [file], dir: file, references: [], aliases: [], types: [] })
   }
-  const packages = await workspacePackages(folder)
+  const packages = await (packagesRead ?? workspacePackages(folder))
   const named = new Map<string, WorkspacePackage>()
   for (const each of packages.values()) if (each.name !== undefined) named.set(each.name, each)
   const packageOfNode = nodes.map((node) => packageOf(packages, folder, node.dir))
