@@ -20,6 +20,7 @@ export function monorepoTables(report: BenchReport): MonorepoTable[] {
       note: [
         'bare primed: the native TypeScript server spawned, one file per project opened, then asked; codeseam: a new host (default settings) asked once; alternating cold starts in the same run, each answer judged by the bare server with every source file open',
         `codeseam loads first the projects that can reach the symbol's file (RFC 0035); target: ≤ ${result.target.toFixed(1)}× (aim ≤ 1.0×)`,
+        profiled,
       ],
       header: ['symbol', 'references', 'projects searched first', 'bare primed', 'codeseam', 'codeseam ÷ bare'],
       rows: result.symbols.map((s) => [
@@ -34,6 +35,16 @@ export function monorepoTables(report: BenchReport): MonorepoTable[] {
     ...(result.index === undefined ? [] : [indexTable(result, result.index, side)]),
   ]
 }
+
+/** Where codeseam's time went on the symbol nearly every project reaches, before issue 50's changes (RFC 0035, amended). */
+const profiled =
+  'profiled (QueryClient, 2.5× before): one didOpen per project (102) plus one per file of no project (48), all in ~0.15 s, ' +
+  'after the project graph (the compiler-API child: 0.7–1.7 s with the machine at a load average of 6–13, about half of it ' +
+  'loading TypeScript) and the reach (0.1–0.4 s); no wait on ' +
+  'diagnostics or readiness; planning twice per load < 10 ms. The rest was the server: its first answer asked twice ' +
+  '(to confirm it: the second ask repeated the search) and an inferred project of the 48 files of no project searched ' +
+  'besides the projects. Now: the TypeScript servers are asked once, and files of no project reach only by what they import (17 of the 48 first); ' +
+  'what is left over bare primed: the graph (~0.7 s, before any open) and those 17 files (~0.9 s more of the server’s CPU)'
 
 const megabytes = (bytes: number | undefined) => (bytes === undefined ? '—' : `${Math.round(bytes / 1024 / 1024)} MB`)
 

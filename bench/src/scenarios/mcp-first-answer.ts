@@ -33,17 +33,18 @@ export function navigateKeys(structured: Record<string, unknown> | undefined): s
   )
 }
 
-/** Most references one page may hold (the tool's maximum): every fixed symbol's answer fits in one. */
+/** Most references one page may hold (the tool's maximum); a longer answer is read page by page. */
 const pageLimit = 500
 
 /**
- * Spawn `codeseam mcp --root <root>` (default settings) → initialize → references once; ms and the keys, the RSS
- * of its process tree right after the answer, and whether the answer said it came from a precomputed index.
+ * Spawn `codeseam mcp --root <root>` (default settings) → initialize → references, every page of it (the next pages
+ * with the answer's `nextCursor`); ms to the last page and the keys, the RSS of its process tree right after the
+ * answer, and whether the answer said it came from a precomputed index.
  */
 export async function mcpFirstAnswer(
   root: string,
   target: SymbolTarget,
-): Promise<{ ms: number; keys: string[]; rssBytes?: number; fromIndex: boolean }> {
+): Promise<{ ms: number; keys: string[]; rssBytes?: number; fromIndex: boolean; pages: number }> {
   const cli = mcpCommand()
   if ('missing' in cli) throw new Error(cli.missing)
   const started = performance.now()
@@ -56,28 +57,40 @@ export async function mcpFirstAnswer(
   const client = new Client({ name: 'codeseam-bench', version: '0.0.0' })
   try {
     await client.connect(transport)
-    const result = (await client.callTool(
-      {
-        name: 'code_navigate',
-        arguments: {
-          target: { path: target.path, line: target.line + 1, column: target.character + 1, matchText: target.name },
-          kind: 'references',
-          limit: pageLimit,
+    const keys: string[] = []
+    let fromIndex = false
+    let cursor: string | undefined
+    let pages = 0
+    let failed: string | undefined
+    do {
+      const result = (await client.callTool(
+        {
+          name: 'code_navigate',
+          arguments: {
+            target: { path: target.path, line: target.line + 1, column: target.character + 1, matchText: target.name },
+            kind: 'references',
+            limit: pageLimit,
+            ...(cursor === undefined ? {} : { cursor }),
+          },
         },
-      },
-      undefined,
-      { timeout: 300_000 },
-    )) as { isError?: boolean; structuredContent?: Record<string, unknown>; content?: ReadonlyArray<{ text?: string }> }
+        undefined,
+        { timeout: 300_000 },
+      )) as { isError?: boolean; structuredContent?: Record<string, unknown>; content?: ReadonlyArray<{ text?: string }> }
+      pages++
+      if (result.isError === true) {
+        failed = `!error ${result.content?.[0]?.text?.split('\n')[0] ?? 'tool error'}`
+        break
+      }
+      const text = (result.content ?? []).map((part) => part.text ?? '').join('\n')
+      // tool-lsp's note on an answer with meta.source (RFC 0034): "answered from the index built …".
+      if (pages === 1) fromIndex = /answered from (the index built|a precomputed index)/.test(text)
+      keys.push(...navigateKeys(result.structuredContent))
+      cursor = (result.structuredContent?.['page'] as { nextCursor?: string } | undefined)?.nextCursor
+    } while (cursor !== undefined)
     const ms = performance.now() - started
     const rssBytes = transport.pid === null ? undefined : treeRss([transport.pid])
-    const text = (result.content ?? []).map((part) => part.text ?? '').join('\n')
-    // tool-lsp's note on an answer with meta.source (RFC 0034): "answered from the index built …".
-    const fromIndex = /answered from (the index built|a precomputed index)/.test(text)
-    const measured = { ms, fromIndex, ...(rssBytes === undefined ? {} : { rssBytes }) }
-    if (result.isError === true) return { ...measured, keys: [`!error ${result.content?.[0]?.text?.split('\n')[0] ?? 'tool error'}`] }
-    const page = result.structuredContent?.['page'] as { truncated?: boolean } | undefined
-    const keys = navigateKeys(result.structuredContent)
-    return { ...measured, keys: page?.truncated === true ? [...keys, '!error more than one page'] : keys }
+    const measured = { ms, fromIndex, pages, ...(rssBytes === undefined ? {} : { rssBytes }) }
+    return { ...measured, keys: failed === undefined ? unique(keys) : [...unique(keys), failed] }
   } finally {
     await withDeadline(client.close(), 30_000, 'codeseam mcp to close')
   }

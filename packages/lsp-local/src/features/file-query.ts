@@ -19,6 +19,7 @@ import { fileDiagnostics } from './diagnostics-query.js'
 import { statKeyOf } from '../documents/stat-key.js'
 import type { OpenDocument } from '../documents/documents.js'
 import type { CatchUp } from '../workspace/disk-sync.js'
+import { answersOnceLoaded } from '../workspace/project-loader.js'
 import { confirmFirstAnswer, confirmedServers, notAnalysedYet, type AnalysisWaits, type Confirmation } from './answer-waits.js'
 import { diskMeta, goneFiles, statOnce, takeInDisk, withoutGone } from './disk-changes.js'
 import { runOperation } from './operations.js'
@@ -181,7 +182,9 @@ export async function fileQuery(
         if (await notAnalysedYet(server, document, serving.host.config.diagnosticsQuietMs, waits, deadline, signal)) continue
       }
       let unsettled = false
-      if (everyProject && !confirmedServers.has(server)) {
+      // A server that loads a project as its file opens answers over what the load opened at once (the TypeScript
+      // servers): asking it again to confirm its first answer would only repeat the search.
+      if (everyProject && !confirmedServers.has(server) && !answersOnceLoaded(server)) {
         const confirmed = await confirmFirstAnswer(serving, server, result, settledWhenAsked, confirmation, deadline, signal)
         if (confirmed === 'again') continue
         unsettled = confirmed.unsettled

@@ -101,4 +101,10 @@ export interface ProjectModel {
   readonly loadsBefore?: ReadonlyArray<LspOperation>
   /** Its coverage counts projects a status line can show ("12 of 12 projects loaded"); Go packages and pyright's programs do not. */
   readonly countsProjects?: boolean
+  /**
+   * The server loads a project when one of its files is opened, before it answers the next request (the TypeScript
+   * servers): a workspace-wide answer after this model's load covers what it opened at the first ask, and is not
+   * asked again to confirm it (see confirmFirstAnswer).
+   */
+  readonly loadsOnOpen?: boolean
 }

@@ -111,15 +111,12 @@ export class ProjectLoader {
     // A load that finished and still holds answers at once; a load to run or to wait for is a span.
     if (kept?.settled !== undefined && (model.current === undefined || model.current(folder, profile, kept.basis)))
       return Promise.resolve(kept.settled)
-    const whole = () =>
-      kept !== undefined && kept.settled === undefined
-        ? kept.coverage
-        : this.load(model, server, folder, workspace, profile, deadline, signal)
+    if (model.loadsOnOpen === true) loadsOnOpen.add(server)
+    const run: LoadRun = { model, server, folder, workspace, profile, deadline, signal }
+    const whole = () => (kept !== undefined && kept.settled === undefined ? kept.coverage : this.load(run))
     // A question about one file: what can reach it first, the rest in the background (RFC 0035).
     const first =
-      target === undefined || model.loadNeeded === undefined
-        ? whole
-        : async () => (await this.loadNeeded(model, server, folder, workspace, profile, deadline, signal, target)) ?? whole()
+      target === undefined || model.loadNeeded === undefined ? whole : async () => (await this.loadNeeded(run, target)) ?? whole()
     return loadSpan(profile, first, () => this.loads.get(server, folder)?.opened.length ?? 0)
   }
 
@@ -132,26 +129,18 @@ export class ProjectLoader {
    * Opens what can reach `target` while background opens wait, then starts loading the rest in the background
    * (unless a load of it runs or holds); undefined when the model cannot tell or that is everything.
    */
-  private async loadNeeded(
-    model: ProjectModel,
-    server: LanguageServer,
-    folder: string,
-    workspace: LocalWorkspace,
-    profile: ServerProfile,
-    deadline: number,
-    signal: AbortSignal | undefined,
-    target: string,
-  ): Promise<LspSearchCoverage | undefined> {
+  private async loadNeeded(run: LoadRun, target: string): Promise<LspSearchCoverage | undefined> {
+    const { model, server, folder, profile } = run
     const resume = this.pause(server)
     try {
       const progress: LoadProgress = { projectsLoaded: 0, filesOpened: 0, toldAt: 0 }
-      const context = this.contextFor(server, folder, workspace, profile, deadline, signal, progress, () => {}, false)
+      const context = this.contextFor(run, progress, () => {}, false)
       const needed = await model.loadNeeded?.(context, target)
       if (needed === undefined) return undefined
       const running = this.loads.get(server, folder)
       const holds = running !== undefined && this.stillOpen(server, folder, running.opened)
       if (!holds || (running.settled !== undefined && model.current?.(folder, profile, running.basis) === false))
-        this.load(model, server, folder, workspace, profile, Date.now() + backgroundMs, undefined, true).catch(() => {})
+        this.load({ ...run, deadline: Date.now() + backgroundMs, signal: undefined }, true).catch(() => {})
       return needed.coverage
     } finally {
       resume()
@@ -164,16 +153,8 @@ export class ProjectLoader {
   }
 
   /** Runs a model's load for a server folder, kept until it no longer holds; a failed one is forgotten. */
-  private load(
-    model: ProjectModel,
-    server: LanguageServer,
-    folder: string,
-    workspace: LocalWorkspace,
-    profile: ServerProfile,
-    deadline: number,
-    signal: AbortSignal | undefined,
-    background = false,
-  ): Promise<LspSearchCoverage> {
+  private load(run: LoadRun, background = false): Promise<LspSearchCoverage> {
+    const { model, server, folder } = run
     this.replan.delete(server, folder)
     const progress: LoadProgress = { projectsLoaded: 0, filesOpened: 0, toldAt: 0 }
     const tell = (now: boolean) => {
@@ -181,7 +162,7 @@ export class ProjectLoader {
       progress.toldAt = Date.now()
       this.onProgress(server)
     }
-    const context = this.contextFor(server, folder, workspace, profile, deadline, signal, progress, tell, background)
+    const context = this.contextFor(run, progress, tell, background)
     const load: Load = {
       opened: [],
       counts: model.countsProjects === true,
@@ -205,17 +186,8 @@ export class ProjectLoader {
   }
 
   /** What a model's load of a server folder is given; `background`: each open waits while a question pauses them. */
-  private contextFor(
-    server: LanguageServer,
-    folder: string,
-    workspace: LocalWorkspace,
-    profile: ServerProfile,
-    deadline: number,
-    signal: AbortSignal | undefined,
-    progress: LoadProgress,
-    tell: (now: boolean) => void,
-    background: boolean,
-  ): ProjectLoadContext {
+  private contextFor(run: LoadRun, progress: LoadProgress, tell: (now: boolean) => void, background: boolean): ProjectLoadContext {
+    const { server, folder, workspace, profile, deadline, signal } = run
     return {
       folder,
       profile,
@@ -296,3 +268,26 @@ export class ProjectLoader {
 
 /** How long a background load may take (its opens wait while questions are answered). */
 const backgroundMs = 30 * 60_000
+
+/** What one load of a server folder runs with. */
+interface LoadRun {
+  readonly model: ProjectModel
+  readonly server: LanguageServer
+  /** The server's folder the projects lie in (see loadFolder). */
+  readonly folder: string
+  readonly workspace: LocalWorkspace
+  readonly profile: ServerProfile
+  readonly deadline: number
+  readonly signal: AbortSignal | undefined
+}
+
+/** Servers whose model's loads open what they search (ProjectModel.loadsOnOpen): see {@link answersOnceLoaded}. */
+const loadsOnOpen = new WeakSet<LanguageServer>()
+
+/**
+ * Whether a server's workspace-wide answer after a project load covers what the load opened at the first ask (the
+ * TypeScript servers load a project as one of its files opens): its first such answer needs no second ask to confirm.
+ */
+export function answersOnceLoaded(server: LanguageServer): boolean {
+  return loadsOnOpen.has(server)
+}

@@ -5,7 +5,10 @@ import type { ProjectLoadContext, ProjectLoadResult, ProjectModel } from '../pro
 
 import { TsGraphCache } from './graph-cache.js'
 import { planProjectLoad, type TsProjectGraph } from './projects.js'
-import { reachingTarget } from './reach.js'
+import { reachingTarget, workspacePackages, type WorkspacePackage } from './reach.js'
+
+/** The folder's source files, as the load context walks them. */
+type SourceWalk = Awaited<ReturnType<ProjectLoadContext['sources']>>
 
 /**
  * The TypeScript servers' project model: they search only the projects they have loaded. One file of each project of
@@ -18,6 +21,7 @@ export function typeScriptProjectModel(): ProjectModel & { readonly graphs: TsGr
   return {
     graphs,
     countsProjects: true,
+    loadsOnOpen: true,
     current: (folder, profile, basis) => basis !== undefined && graphs.settled(folder, profile) === basis,
     configWatch: (folder, profile) => ({
       // A project config (or the target of an `extends`) created, changed or deleted: read the graph again.
@@ -27,31 +31,50 @@ export function typeScriptProjectModel(): ProjectModel & { readonly graphs: TsGr
     prefetch(folder, profile, timeoutMs, signal) {
       graphs.read(folder, profile, Date.now() + timeoutMs, signal).catch(() => {})
     },
+    // The folder's walks and reads run beside the graph's child process (on the critical path of a first question).
     async load(context) {
-      const graph = await graphs.read(context.folder, context.profile, context.deadline, context.signal)
-      return { ...(await openProjects(context, graph)), basis: graph }
+      const [graph, sources] = await Promise.all([
+        graphs.read(context.folder, context.profile, context.deadline, context.signal),
+        context.sources(),
+      ])
+      return { ...(await openProjects(context, graph, sources)), basis: graph }
     },
     async loadNeeded(context, target) {
-      const graph = await graphs.read(context.folder, context.profile, context.deadline, context.signal)
-      return openNeeded(context, graph, target)
+      const packages = workspacePackages(context.folder)
+      packages.catch(() => {})
+      const [graph, sources] = await Promise.all([
+        graphs.read(context.folder, context.profile, context.deadline, context.signal),
+        context.sources(),
+      ])
+      return openNeeded(context, graph, sources, target, packages)
     },
   }
 }
 
-/** Opens the projects and loose files that can reach `target` (RFC 0035); undefined when that is every one. */
-async function openNeeded(context: ProjectLoadContext, graph: TsProjectGraph, target: string): Promise<ProjectLoadResult | undefined> {
-  const sources = await context.sources()
+/**
+ * Opens the projects and loose files that can reach `target` (RFC 0035); undefined when that is every one, or when a
+ * needed file cannot be opened or they exceed the pin budget (everything loads then).
+ */
+async function openNeeded(
+  context: ProjectLoadContext,
+  graph: TsProjectGraph,
+  sources: SourceWalk,
+  target: string,
+  packages: Promise<ReadonlyMap<string, WorkspacePackage>>,
+): Promise<ProjectLoadResult | undefined> {
   if (!sources.complete) return undefined
   const accept = (file: string) => context.contains(file)
-  const reaching = await reachingTarget(graph, sources.files, context.folder, target, accept)
-  const all = planProjectLoad(graph, sources.files, Infinity, accept)
+  const reaching = await reachingTarget(graph, sources.files, context.folder, target, accept, packages)
   if (reaching === undefined) return undefined
+  const all = planProjectLoad(graph, sources.files, Infinity, accept)
   const plan = planProjectLoad(graph, sources.files, 0, (file) => accept(file) && !context.oversized(file), reaching.configs)
   const needed = planProjectLoad(graph, sources.files, 0, accept, reaching.configs).projectsFound
   const loose = reaching.looseFiles.filter((file) => !context.oversized(file))
-  // Most projects can reach it (need-first would save little, and each question until the rest has loaded works the
-  // reach out again), or a needed file cannot be opened (a project then loads through another): load it all.
-  if (needed * 2 > all.projectsFound || plan.projectFiles.length < needed || loose.length > context.pinBudget - needed) return undefined
+  // Everything reaches it, or a needed file cannot be opened (a project then loads through another): load it all.
+  // When most projects reach it, the others still wait: files of no project (configs, scripts: an inferred project
+  // each server searches too) and the few projects left cost the first answer time and hold none of it.
+  const everything = needed === all.projectsFound && reaching.looseFiles.length === all.looseFiles.length
+  if (everything || plan.projectFiles.length < needed || loose.length > context.pinBudget - needed) return undefined
   for (const link of sources.links) context.maskIfEscaped(link)
   const projects = await context.open(plan.projectFiles, undefined, { projects: true })
   const files = await context.open(loose)
@@ -66,8 +89,7 @@ async function openNeeded(context: ProjectLoadContext, graph: TsProjectGraph, ta
   return { opened: [...projects.opened, ...files.opened], coverage, basis: graph }
 }
 
-async function openProjects(context: ProjectLoadContext, graph: TsProjectGraph): Promise<ProjectLoadResult> {
-  const sources = await context.sources()
+async function openProjects(context: ProjectLoadContext, graph: TsProjectGraph, sources: SourceWalk): Promise<ProjectLoadResult> {
   const accept = (file: string) => context.contains(file)
   // A project's file that is a symbolic link out of the root is masked before the project loads: the server
   // would otherwise read the outside file through it.

@@ -9,7 +9,8 @@ import type { TsProjectGraph } from './projects.js'
  * can reach one of them. A sound over-approximation, read cheaply from the graph, the workspace's package.json files
  * and the text of the sources (never by resolving imports the way the compiler does): an edge is any hint that a
  * project's program can include a file of another — a project reference; the same package; a
- * workspace package named in its package.json dependencies, in a string literal of its files or in its `types`; a
+ * workspace package named in its package.json dependencies, in a string literal of its files or in its `types`
+ * (a file of no project: only in what it imports); a
  * `paths` / `baseUrl` / `rootDirs` / `typeRoots` prefix or a relative specifier that leads into the other's folder
  * or onto one of its files. Files of no project (inferred projects) are nodes of their own.
  */
@@ -26,7 +27,7 @@ interface Node {
 }
 
 /** A workspace package: its folder, `name` and the names its dependencies list. */
-interface WorkspacePackage {
+export interface WorkspacePackage {
   readonly dir: string
   readonly name?: string
   readonly depends: ReadonlyArray<string>
@@ -41,7 +42,7 @@ export interface Reaching {
 const dependencyFields = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const
 
 /** Reads the workspace's package.json files (node_modules and dot folders are not walked). */
-async function workspacePackages(folder: string): Promise<Map<string, WorkspacePackage>> {
+export async function workspacePackages(folder: string): Promise<ReadonlyMap<string, WorkspacePackage>> {
   const { files } = await listFiles(folder, { names: new Set(['package.json']) }, 5_000)
   const byDir = new Map<string, WorkspacePackage>()
   await Promise.all(
@@ -72,6 +73,8 @@ function packageOf(packages: ReadonlyMap<string, WorkspacePackage>, folder: stri
 const relativeSpecifier = /(['"`])(\.{1,2}(?:\/[^'"`\n\r]*)?)\1/g
 const referencePath = /<reference\s+path\s*=\s*(['"])([^'"\n\r]+)\1/g
 const literal = /(['"`])([@\w][^'"`\s]*)\1/g
+const importSpecifier = /(?:\bfrom|\bimport|\brequire)\s*\(?\s*(['"`])([^'"`\n\r]+)\1/g
+const referenceTypes = /<reference\s+types\s*=\s*(['"])([^'"\n\r]+)\1/g
 
 /** The package name a bare specifier names (`@scope/name/sub` → `@scope/name`). */
 function bareName(specifier: string): string {
@@ -96,6 +99,8 @@ interface FileScan {
   readonly key: string
   readonly paths: ReadonlyArray<string>
   readonly names: ReadonlyArray<string>
+  /** The same, from what it imports only (import, export … from, import(), require(), `/// <reference>`). */
+  readonly imports: { readonly paths: ReadonlyArray<string>; readonly names: ReadonlyArray<string> }
 }
 
 /** Scans by file, kept while the file's stat holds (a question reads only the files changed since the last). */
@@ -119,7 +124,15 @@ async function scanOf(file: string): Promise<FileScan | undefined> {
   for (const match of text.matchAll(referencePath)) paths.add(stripped(nodePath.resolve(dir, match[2] ?? '.')))
   const names = new Set<string>()
   for (const match of text.matchAll(literal)) names.add(bareName(match[2] ?? ''))
-  const scan = { key, paths: [...paths], names: [...names] }
+  const imports = { paths: new Set<string>(), names: new Set<string>() }
+  for (const match of [...text.matchAll(importSpecifier), ...text.matchAll(referenceTypes)]) {
+    const specifier = match[2] ?? ''
+    if (specifier.startsWith('.')) imports.paths.add(stripped(nodePath.resolve(dir, specifier)))
+    else imports.names.add(bareName(specifier))
+  }
+  for (const match of text.matchAll(referencePath)) imports.paths.add(stripped(nodePath.resolve(dir, match[2] ?? '.')))
+  const imported = { paths: [...imports.paths], names: [...imports.names] }
+  const scan = { key, paths: [...paths], names: [...names], imports: imported }
   if (scans.size >= 50_000) scans.clear()
   scans.set(file, scan)
   return scan
@@ -130,8 +143,10 @@ async function pointsOf(node: Node, names: ReadonlySet<string>): Promise<Points>
   const packages = new Set(node.types.map(bareName).filter((name) => names.has(name)))
   for (const file of node.files) {
     const scan = await scanOf(file)
-    for (const path of scan?.paths ?? []) paths.add(path)
-    for (const name of scan?.names ?? []) if (names.has(name)) packages.add(name)
+    // A file of no project is in an inferred project with what it imports: only its imports lead elsewhere.
+    const read = node.config === undefined ? scan?.imports : scan
+    for (const path of read?.paths ?? []) paths.add(path)
+    for (const name of read?.names ?? []) if (names.has(name)) packages.add(name)
   }
   return { prefixes: node.aliases, paths: [...paths], packages }
 }
@@ -157,6 +172,8 @@ export async function reachingTarget(
   folder: string,
   target: string,
   accept: (path: string) => boolean,
+  /** The workspace's packages ({@link workspacePackages}), when read already (beside the project graph). */
+  packagesRead?: Promise<ReadonlyMap<string, WorkspacePackage>>,
 ): Promise<Reaching | undefined> {
   const owners = new Map<string, number[]>()
   const nodes: Node[] = []
@@ -174,7 +191,7 @@ export async function reachingTarget(
     owners.set(file, [nodes.length])
     nodes.push({ files: [file], dir: file, references: [], aliases: [], types: [] })
   }
-  const packages = await workspacePackages(folder)
+  const packages = await (packagesRead ?? workspacePackages(folder))
   const named = new Map<string, WorkspacePackage>()
   for (const each of packages.values()) if (each.name !== undefined) named.set(each.name, each)
   const packageOfNode = nodes.map((node) => packageOf(packages, folder, node.dir))
@@ -193,8 +210,10 @@ export async function reachingTarget(
   nodes.forEach((node, index) => {
     const edges = reaches[index] as Set<number>
     for (const config of node.references) if (byConfig.has(config)) edges.add(byConfig.get(config) as number)
-    const own = packageOfNode[index]
-    // Its own package's other projects, and the workspace packages it names.
+    // A project: its own package's other projects, and the workspace packages it or its package names. A file of no
+    // project: only what its own text names (an inferred project holds the file and what it imports, never its
+    // package's dependencies): the configs and scripts of a package that depends on the target's reach nothing.
+    const own = node.config === undefined ? undefined : packageOfNode[index]
     for (const other of own === undefined ? [] : (byPackage.get(own) ?? [])) edges.add(other)
     const names = new Set([...(points[index]?.packages ?? []), ...(own?.depends ?? [])])
     for (const name of names) {
