@@ -140,9 +140,14 @@ function categoryOf(answers: Answers, side: 'server only' | 'index only', key: s
     // `const f = () => …`: the indexer's enclosing range is the function, the server's the whole declaration.
     const nested = other.some((o) => {
       const [outer, inner] = side === 'server only' ? [parseKey(key), parseKey(o)] : [parseKey(o), parseKey(key)]
-      return outer.path === inner.path && contains(outer, inner) && outer.end.line === inner.end.line && outer.end.character === inner.end.character
+      return (
+        outer.path === inner.path &&
+        contains(outer, inner) &&
+        outer.end.line === inner.end.line &&
+        outer.end.character === inner.end.character
+      )
     })
-    if (nested) return 'declaration range: the initializer'
+    if (nested) return 'declaration range: a function in a constant'
     return 'unexplained'
   }
   if (side === 'server only' && inComment(root, key)) return 'JSDoc mention'
