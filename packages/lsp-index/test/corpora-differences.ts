@@ -5,7 +5,7 @@ import ts from 'typescript'
 
 import type { SymbolTarget } from '../../lsp-local/test/oracle/oracle.js'
 import { definitionRole, type ScipIndex } from '../src/index.js'
-import { lastDescriptor } from '../src/symbols.js'
+import { lastDescriptor, parentSymbol } from '../src/symbols.js'
 
 // The categories of difference between the index's answers and the bare TypeScript server's that docs/index.md
 // ("Differences from the TypeScript server") lists with their cause. A difference that fits none is `unexplained`:
@@ -33,7 +33,11 @@ function fileOf(root: string, path: string) {
   const comments: Array<[number, number]> = []
   const seen = new Set<number>()
   const collect = (ranges: ts.CommentRange[] | undefined) => {
-    for (const range of ranges ?? []) if (!seen.has(range.pos)) (seen.add(range.pos), comments.push([range.pos, range.end]))
+    for (const range of ranges ?? []) {
+      if (seen.has(range.pos)) continue
+      seen.add(range.pos)
+      comments.push([range.pos, range.end])
+    }
   }
   const visit = (node: ts.Node) => {
     collect(ts.getLeadingCommentRanges(text, node.pos))
@@ -121,6 +125,59 @@ function definitionWithoutEnclosing(index: ScipIndex, key: string): boolean {
   )
 }
 
+/** The innermost node at a 0-based position of a file. */
+function nodeAt(root: string, path: string, line: number, character: number): ts.Node | undefined {
+  const file = fileOf(root, path)
+  const offset = file.source.getPositionOfLineAndCharacter(line, character)
+  let found: ts.Node | undefined
+  const visit = (node: ts.Node) => {
+    if (offset < node.getStart(file.source) || offset >= node.getEnd()) return
+    found = node
+    ts.forEachChild(node, visit)
+  }
+  visit(file.source)
+  return found
+}
+
+/**
+ * Whether the key's text is the target's name and the symbols at both are all members (references: with no symbol in
+ * common): the two sides relate members of one name differently. scip-typescript relates a method to the methods it
+ * implements or overrides, but not an accessor (`get size()`) to the property it implements, a property redeclared in
+ * a sub-interface to the one it narrows, a member implementing a property of a type literal through a mapped type
+ * (`implements Omit<P, 'name'>`), or an object literal's property it names on its own (`deps0:`) to its contextual
+ * type's; the server relates them all.
+ */
+function sameNamedMembers(answers: Answers, key: string): boolean {
+  const { root, index, operation, target } = answers
+  const asked = index.symbolsAt(target.path, { line: target.line, character: target.character })
+  // A definition's key is the whole declaration: its symbols and name are those where it starts (`deps?: Array<any>`).
+  const { path, start, end } = parseKey(key)
+  const line = fileOf(root, path).lines[start.line] ?? ''
+  const there = operation === 'definition' ? index.symbolsAt(path, start) : symbolsAtRange(index, key)
+  const text =
+    operation === 'definition'
+      ? (/^[\p{L}\p{N}_$]+/u.exec(line.slice(start.character))?.[0] ?? '')
+      : start.line === end.line
+        ? line.slice(start.character, end.character)
+        : ''
+  if (asked.length === 0 || there.length === 0) return false
+  // References: no symbol in common (else the index would have related them). A definition at a use of a property
+  // of a union type: the index names each variant's declaration the use is filed under, the server fewer.
+  if (operation === 'references' && asked.some((symbol) => there.includes(symbol))) return false
+  // A member: a term or method whose owner is a type, a term, a method or a type literal (`P#typeLiteral2:`), not a
+  // file or namespace (a top-level name); or how scip-typescript names an object literal's property on its own: a
+  // local, or a meta descriptor (`deps0:`).
+  const owner = (symbol: string) => {
+    const parent = parentSymbol(symbol)
+    return parent === undefined ? undefined : lastDescriptor(parent)?.suffix
+  }
+  const isMember = (symbol: string) =>
+    symbol.startsWith('local ') ||
+    lastDescriptor(symbol)?.suffix === 'meta' ||
+    (['term', 'method'].includes(lastDescriptor(symbol)?.suffix ?? '') && ['type', 'term', 'method', 'meta'].includes(owner(symbol) ?? ''))
+  return text === target.name && [...asked, ...there].every(isMember)
+}
+
 /** The category docs/index.md lists a difference under, or `unexplained`. */
 function categoryOf(answers: Answers, side: 'server only' | 'index only', key: string): string {
   const { root, index, operation, target } = answers
@@ -148,10 +205,15 @@ function categoryOf(answers: Answers, side: 'server only' | 'index only', key: s
       )
     })
     if (nested) return 'declaration range: a function in a constant'
+    if (sameNamedMembers(answers, key)) return 'members of one name related differently'
+    // `{ asRanges }`: the server names the property and the variable it reads, the index the property only.
+    const node = nodeAt(root, target.path, target.line, target.character)
+    if (side === 'server only' && node !== undefined && ts.isShorthandPropertyAssignment(node.parent)) return 'shorthand property'
     return 'unexplained'
   }
   if (side === 'server only' && inComment(root, key)) return 'JSDoc mention'
   if (side === 'index only' && mergedAt(index, key)) return 'merged declarations'
+  if (sameNamedMembers(answers, key)) return 'members of one name related differently'
   return 'unexplained'
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
+import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createLsp, type LspLocation, type LspService } from '@codeseam/lsp'
 
@@ -27,8 +28,8 @@ if (corpora === undefined) {
   else console.log(why)
 }
 
-/** Symbols asked about per corpus. */
-const sampleSize = 40
+/** Symbols asked about per corpus: exported top-level declarations, and members of exported classes and interfaces. */
+const sample = { topLevel: 40, members: 20 }
 
 interface Expected {
   /** Differences per category (corpora-differences.ts), summed over the sample. */
@@ -54,7 +55,9 @@ const plans: ReadonlyArray<CorpusPlan> = [
         'JSDoc mention': 11,
         'definition at a JSDoc mention': 8,
         'merged declarations': 41,
-        'declaration range: name only': 14,
+        'members of one name related differently': 12,
+        'declaration range: name only': 54,
+        'shorthand property': 1,
       },
       unindexedLocations: 0,
       unindexedFiles: 33,
@@ -64,7 +67,12 @@ const plans: ReadonlyArray<CorpusPlan> = [
     name: 'tanstack-query',
     link: true,
     expected: {
-      differences: { 'JSDoc mention': 1, 'declaration range: name only': 8, 'declaration range: a function in a constant': 4 },
+      differences: {
+        'JSDoc mention': 1,
+        'members of one name related differently': 39,
+        'declaration range: name only': 34,
+        'declaration range: a function in a constant': 4,
+      },
       unindexedLocations: 0,
       unindexedFiles: 143,
     },
@@ -84,9 +92,42 @@ function projectsOf(root: string, files: ReadonlyMap<string, string>): string[] 
 
 const sourceExtensions = new Set(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'])
 
-/** A seeded sample of the exported top-level declarations of the indexed documents (declaration files aside). */
-function sampleSymbols(root: string, documents: ReadonlyArray<string>, count: number): SymbolTarget[] {
-  const candidates: SymbolTarget[] = []
+/** `count` of `candidates`, drawn with the oracle's seeded PRNG (the same picks on every machine). */
+function draw(candidates: SymbolTarget[], count: number): SymbolTarget[] {
+  const pool = [...candidates]
+  const random = seededRandom(defaultSeed)
+  const picks: SymbolTarget[] = []
+  for (let i = 0; i < Math.min(count, pool.length); i++) {
+    const j = i + Math.floor(random() * (pool.length - i))
+    ;[pool[i], pool[j]] = [pool[j] as SymbolTarget, pool[i] as SymbolTarget]
+    picks.push(pool[i] as SymbolTarget)
+  }
+  return picks
+}
+
+/** The named members (methods, properties, accessors) of a file's exported top-level classes and interfaces. */
+function exportedMembers(path: string, text: string): SymbolTarget[] {
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, path.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
+  const members: SymbolTarget[] = []
+  for (const statement of source.statements) {
+    if (!(ts.isClassDeclaration(statement) || ts.isInterfaceDeclaration(statement))) continue
+    if (!(ts.getModifiers(statement) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue
+    for (const member of statement.members as ts.NodeArray<ts.ClassElement | ts.TypeElement>) {
+      if (member.name === undefined || !ts.isIdentifier(member.name)) continue
+      const { line, character } = source.getLineAndCharacterOfPosition(member.name.getStart(source))
+      members.push({ path, name: member.name.text, kind: 'member', line, character })
+    }
+  }
+  return members
+}
+
+/**
+ * The symbols asked about: `topLevel` exported top-level declarations and `members` members of exported classes and
+ * interfaces of the indexed documents (declaration files aside), each drawn with the seed from all there are.
+ */
+function sampleSymbols(root: string, documents: ReadonlyArray<string>): SymbolTarget[] {
+  const declarations: SymbolTarget[] = []
+  const members: SymbolTarget[] = []
   for (const path of [...documents].sort()) {
     if (path.endsWith('.d.ts') || !sourceExtensions.has(nodePath.extname(path))) continue
     const text = readFileSync(nodePath.join(root, path), 'utf8')
@@ -97,16 +138,10 @@ function sampleSymbols(root: string, documents: ReadonlyArray<string>, count: nu
         found.push({ path, name, kind: 'exported', line, character })
       }
     }
-    candidates.push(...found.sort((a, b) => a.line - b.line || a.character - b.character))
+    declarations.push(...found.sort((a, b) => a.line - b.line || a.character - b.character))
+    members.push(...exportedMembers(path, text))
   }
-  const random = seededRandom(defaultSeed)
-  const picks: SymbolTarget[] = []
-  for (let i = 0; i < Math.min(count, candidates.length); i++) {
-    const j = i + Math.floor(random() * (candidates.length - i))
-    ;[candidates[i], candidates[j]] = [candidates[j] as SymbolTarget, candidates[i] as SymbolTarget]
-    picks.push(candidates[i] as SymbolTarget)
-  }
-  return picks
+  return [...draw(declarations, sample.topLevel), ...draw(members, sample.members)]
 }
 
 function locationKeys(root: string, locations: ReadonlyArray<LspLocation>): string[] {
@@ -148,7 +183,7 @@ for (const plan of plans) {
       unindexed = new Set([...files.keys()].filter((f) => !indexed.has(f) && sourceExtensions.has(nodePath.extname(f))))
       fromIndex = createLsp()
       fromIndex.registerProvider(createIndexProvider({ index: scip, root: workspace.root }))
-      symbols = sampleSymbols(workspace.root, [...indexed], sampleSize)
+      symbols = sampleSymbols(workspace.root, [...indexed])
       console.log(
         `${plan.name}: ${linked} packages linked, ${projects.length} projects, ${indexed.size} documents indexed (${Math.round(built.ms / 1000)} s, scip-typescript ${indexerVersion}), ${unindexed.size} source files not indexed, oracle ${oracle.files.length} files open (${Math.round(oracle.loadMs / 1000)} s), ${Math.round((performance.now() - started) / 1000)} s in all`,
       )
@@ -178,10 +213,11 @@ for (const plan of plans) {
       `references and definitions equal the bare server's on the indexed files, but for the listed differences`,
       { timeout: 900_000 },
       async () => {
-        expect(symbols.length).toBe(sampleSize)
+        expect(symbols.length).toBe(sample.topLevel + sample.members)
         const differences: Difference[] = []
         let unindexedLocations = 0
         let compared = 0
+        let agreed = 0
         const ask = async (operation: 'references' | 'definition', target: SymbolTarget) => {
           const [server, index] = await Promise.all([
             oracle.ask(operation, target),
@@ -201,6 +237,7 @@ for (const plan of plans) {
           for (const key of serverKeys.filter((k) => !have.has(k))) differences.push(classify(answers, 'server only', key))
           for (const key of index.filter((k) => !want.has(k))) differences.push(classify(answers, 'index only', key))
           compared++
+          agreed += index.filter((k) => want.has(k)).length
           return serverKeys
         }
         for (const symbol of symbols) {
@@ -217,13 +254,14 @@ for (const plan of plans) {
         const counts: Record<string, number> = {}
         for (const d of differences) counts[d.category] = (counts[d.category] ?? 0) + 1
         console.log(
-          `${plan.name}: ${compared} answers compared for ${symbols.length} symbols; ${unindexedLocations} oracle locations in files the index does not hold; differences: ${JSON.stringify(counts)}`,
+          `${plan.name}: ${compared} answers compared for ${symbols.length} symbols, ${agreed} locations on both sides; ${unindexedLocations} oracle locations in files the index does not hold; differences: ${JSON.stringify(counts)}`,
         )
         // CODESEAM_INDEX_ORACLE_LOG=1 prints every difference, not only the unexplained ones.
         const shown =
           process.env['CODESEAM_INDEX_ORACLE_LOG'] === '1' ? differences : differences.filter((d) => d.category === 'unexplained')
         for (const d of shown) console.log(JSON.stringify(d))
         expect(differences.filter((d) => d.category === 'unexplained')).toEqual([])
+        expect(agreed).toBeGreaterThan(differences.length)
         expect(counts).toEqual(plan.expected.differences)
         expect(unindexedLocations).toBe(plan.expected.unindexedLocations)
       },

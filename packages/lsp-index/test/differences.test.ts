@@ -45,6 +45,40 @@ export const checked = Point.is(origin())
 export const double = (n: number) => n * 2
 
 export const twice = double(2) + checked.toString().length
+
+export interface Sized {
+  readonly size: number
+}
+
+export class Box implements Sized {
+  get size(): number {
+    return 1
+  }
+}
+
+export function sizeOf(sized: Sized): number {
+  return sized.size
+}
+
+function area(): number {
+  return 4
+}
+
+export interface Shape {
+  area(): number
+}
+
+export const shape: Shape = { area }
+
+export interface Status {
+  readonly idle: boolean
+}
+
+export interface IdleStatus extends Status {
+  readonly idle: true
+}
+
+export const settled: Status = { idle: false }
 `
 
 // Imports of them: a definition asked from another file.
@@ -176,5 +210,36 @@ test(
     expect(imported.index.map((l) => [l.targetSelectionRange, l.range.end])).toEqual(
       imported.server.map((l) => [l.targetSelectionRange, l.range.end]),
     )
+  },
+)
+
+test(
+  `references of an accessor (\`get size()\`): the server relates it to the property it implements, a scip-typescript ${indexerVersion} index does not`,
+  { timeout: 120_000 },
+  async () => {
+    const { index, server } = await both('references', 'src/merged.ts', inMerged('get size', 4))
+    expect(lines(server)).toEqual([lineOf('readonly size'), lineOf('get size'), lineOf('sized.size')].sort())
+    expect(lines(index)).toEqual([lineOf('get size')])
+  },
+)
+
+test(
+  'definition at a shorthand property (`{ area }`): the server names the property and the function it reads, the index the property',
+  { timeout: 120_000 },
+  async () => {
+    const { index, server } = await both('definition', 'src/merged.ts', inMerged('{ area }', 2))
+    expect(lines(server)).toEqual([lineOf('function area'), lineOf('area(): number\n}')].sort())
+    expect(lines(index)).toEqual([lineOf('area(): number\n}')])
+  },
+)
+
+test(
+  `references of a property: the server adds its redeclaration in a sub-interface, a scip-typescript ${indexerVersion} index does not`,
+  { timeout: 120_000 },
+  async () => {
+    const { index, server } = await both('references', 'src/merged.ts', inMerged('idle: boolean', 0))
+    expect(lines(server)).toEqual([lineOf('idle: boolean'), lineOf('idle: true'), lineOf('{ idle: false }')].sort())
+    // An object literal of the type is in both.
+    expect(lines(index)).toEqual([lineOf('idle: boolean'), lineOf('{ idle: false }')].sort())
   },
 )
