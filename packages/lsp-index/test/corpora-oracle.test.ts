@@ -13,8 +13,9 @@ import { classify, type Difference } from './corpora-differences.js'
 import { indexerVersion, indexWorkspace } from './indexer.js'
 
 // Issue 52: on the shared TypeScript corpora, the index's references and definitions against the bare TypeScript
-// server's with every source file open (lsp-local's completeness oracle), for symbols chosen by rule: a seeded sample
-// of the exported top-level declarations of the files the index holds. Each corpus is indexed as `codeseam index`
+// server's with every source file open (lsp-local's completeness oracle), for symbols chosen by rule: seeded samples
+// of the exported top-level declarations and of the members of exported classes and interfaces of the files the
+// index holds. Each corpus is indexed as `codeseam index`
 // indexes it (every tsconfig.json folder and jsconfig.json under the root). Answers are compared as sets of
 // `path@l:c-l:c` on the files the index holds; what the oracle finds in files the index does not hold (no project the
 // indexer loaded has them: the sidecar's `unindexed`) is counted on its own. Every difference must fall into a
@@ -172,12 +173,16 @@ for (const plan of plans) {
       const files = await workspaceFiles(workspace.root)
       const projects = projectsOf(workspace.root, files)
       // The indexer (one Node process) and the server load side by side.
-      const [built, server] = await Promise.all([
+      const [building, starting] = await Promise.allSettled([
         indexWorkspace(workspace.root, projects),
         OracleServer.start(workspace.root, 'typescript', { loadTimeoutMs: 900_000, requestTimeoutMs: 600_000 }),
       ])
-      disposeIndex = built.dispose
-      oracle = server
+      // Whichever side started is kept for afterAll to stop, even when the other failed.
+      if (building.status === 'fulfilled') disposeIndex = building.value.dispose
+      if (starting.status === 'fulfilled') oracle = starting.value
+      if (building.status === 'rejected') throw building.reason
+      if (starting.status === 'rejected') throw starting.reason
+      const built = building.value
       scip = new ScipIndex(await readScipIndex(built.path))
       indexed = new Set(scip.allDocuments().map((d) => d.relativePath))
       unindexed = new Set([...files.keys()].filter((f) => !indexed.has(f) && sourceExtensions.has(nodePath.extname(f))))
