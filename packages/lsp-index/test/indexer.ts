@@ -15,17 +15,23 @@ const { bin, version } = require(manifest) as { bin: string; version: string }
 /** The indexer's version, as its package says. */
 export const indexerVersion = version
 
-/** Indexes `root` (it needs a tsconfig.json) into a fresh temporary folder; returns the index's path and a disposer. */
-export async function indexWorkspace(root: string): Promise<{ path: string; ms: number; dispose: () => Promise<void> }> {
+/**
+ * Indexes `root` (it needs a tsconfig.json, or `projects`: folders of tsconfig.json files and jsconfig.json paths, as
+ * `codeseam index` names them) into a fresh temporary folder; returns the index's path and a disposer.
+ */
+export async function indexWorkspace(
+  root: string,
+  projects: ReadonlyArray<string> = [],
+): Promise<{ path: string; ms: number; dispose: () => Promise<void> }> {
   const folder = await mkdtemp(nodePath.join(tmpdir(), 'codeseam-index-'))
   const path = nodePath.join(folder, 'index.scip')
   const started = performance.now()
   await promisify(execFile)(
     process.execPath,
-    [nodePath.join(nodePath.dirname(manifest), bin), 'index', '--cwd', root, '--output', path, '--no-progress-bar'],
+    [nodePath.join(nodePath.dirname(manifest), bin), 'index', '--cwd', root, '--output', path, '--no-progress-bar', ...projects],
     {
       cwd: root,
-      maxBuffer: 16 * 1024 * 1024,
+      maxBuffer: 64 * 1024 * 1024,
     },
   )
   return { path, ms: performance.now() - started, dispose: () => rm(folder, { recursive: true, force: true }) }
