@@ -58,8 +58,12 @@ export class ScipIndex {
   /** Types by name, built on first use (a derived type definition). */
   private types: Map<string, string[]> | undefined
 
+  /** The documents a global symbol may occur in (the decoder's), when known: then {@link bySymbol} fills per symbol asked. */
+  private readonly documentsOf: ((symbol: string) => ReadonlyArray<IndexDocument>) | undefined
+
   constructor(decoded: DecodedIndex) {
     this.decoded = decoded
+    this.documentsOf = decoded.documentsOf
     for (const info of decoded.externalSymbols) this.infos.set(info.symbol, info)
     for (const document of decoded.documents) {
       this.documents.set(document.relativePath, document)
@@ -71,7 +75,9 @@ export class ScipIndex {
           if (relationship.isReference) push(this.referrers, relationship.symbol, key)
         }
       }
-      for (const occurrence of document.occurrences) push(this.bySymbol, keyOf(document, occurrence.symbol), { document, occurrence })
+      if (this.documentsOf === undefined) {
+        for (const occurrence of document.occurrences) push(this.bySymbol, keyOf(document, occurrence.symbol), { document, occurrence })
+      }
     }
   }
 
@@ -114,7 +120,18 @@ export class ScipIndex {
 
   /** Every occurrence of a symbol. */
   occurrencesOf(symbol: string): ReadonlyArray<IndexHit> {
-    return this.bySymbol.get(symbol) ?? []
+    const known = this.bySymbol.get(symbol)
+    if (known !== undefined || this.documentsOf === undefined) return known ?? []
+    // Read from the documents the symbol occurs in: a local one's own document (its key names it), a global one's.
+    const separator = symbol.startsWith('local ') ? symbol.indexOf('\0') : -1
+    const local = separator >= 0 ? this.documents.get(symbol.slice(separator + 1)) : undefined
+    const documents = separator >= 0 ? (local === undefined ? [] : [local]) : this.documentsOf(symbol)
+    const hits: IndexHit[] = []
+    for (const document of documents) {
+      for (const occurrence of document.occurrences) if (keyOf(document, occurrence.symbol) === symbol) hits.push({ document, occurrence })
+    }
+    this.bySymbol.set(symbol, hits)
+    return hits
   }
 
   /** Where a symbol is defined; for one without a definition of its own, where its `is_definition` targets are. */

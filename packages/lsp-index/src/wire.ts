@@ -1,0 +1,476 @@
+/*
+ * The SCIP wire format read directly (issue 52, "Profiled" in docs/index.md): the generated bindings' `fromBinary`
+ * builds a message object per occurrence, range and relationship and a fresh string per symbol (12 MB of them on
+ * tanstack-query), and the garbage collector spent most of a first answer's time on them. This reader walks the
+ * bytes once and keeps only what `decode.ts` returns: the fields the answers use, each symbol string once (interned),
+ * every other field skipped by its wire type. The generated bindings stay the schema (tests compare the two).
+ */
+
+/** The bytes were not a protocol buffer of this shape (truncated, a bad tag or wire type). */
+export class WireError extends Error {}
+
+/** One occurrence as written: its ranges in either form, unresolved (decode.ts picks one). */
+export interface WireOccurrence {
+  symbol: string
+  roles: number
+  /** The deprecated `repeated int32 range`. */
+  range: number[]
+  /** The typed range (field 8 single-line: 3 numbers; 9 multi-line: 4), or undefined. */
+  typed: { field: 8 | 9; values: number[] } | undefined
+  enclosingRange: number[]
+  typedEnclosing: { field: 10 | 11; values: number[] } | undefined
+  overrideDocumentation: string[]
+}
+
+export interface WireRelationship {
+  symbol: string
+  isReference: boolean
+  isImplementation: boolean
+  isTypeDefinition: boolean
+  isDefinition: boolean
+}
+
+export interface WireSymbol {
+  symbol: string
+  documentation: string[]
+  relationships: WireRelationship[]
+  kind: number
+  displayName: string
+  signature: { language: string; text: string } | undefined
+  enclosingSymbol: string
+}
+
+/**
+ * One document, its occurrences only scanned: which global symbols occur in it and how many occurrences have no
+ * range; {@link readOccurrences} reads them from `start`–`end` when the document is asked.
+ */
+export interface WireDocument {
+  relativePath: string
+  language: string
+  text: string
+  positionEncoding: number
+  symbols: WireSymbol[]
+  /** The document message's bytes. */
+  start: number
+  end: number
+  /** {@link symbolHash} of each global symbol (not `local …`) of its occurrences that have a range. */
+  globals: Set<number>
+  /** Occurrences with neither range form or a malformed one. */
+  withoutRange: number
+}
+
+export interface WireIndex {
+  source: WireSource
+  tool: { name: string; version: string; arguments: string[] } | undefined
+  projectRoot: string
+  hasMetadata: boolean
+  documents: WireDocument[]
+  externalSymbols: WireSymbol[]
+}
+
+const VARINT = 0
+const FIXED64 = 1
+const LENGTH = 2
+const START_GROUP = 3
+const END_GROUP = 4
+const FIXED32 = 5
+
+class Reader {
+  pos: number
+
+  constructor(
+    readonly buf: Buffer,
+    start: number,
+    public end: number,
+    /** Symbol strings seen, each kept once. */
+    private readonly interned: Map<string, string>,
+  ) {
+    this.pos = start
+  }
+
+  /** A varint's low 32 bits (int32 and enum semantics: `| 0`); `nonzero` says whether any of its 64 bits was set. */
+  varint(): number {
+    const { buf } = this
+    let result = 0
+    let shift = 0
+    this.nonzero = false
+    for (let i = 0; i < 10; i++) {
+      if (this.pos >= this.end) throw new WireError('premature end of a varint')
+      const byte = buf[this.pos++] ?? 0
+      if ((byte & 0x7f) !== 0) this.nonzero = true
+      if (shift < 32) result |= (byte & 0x7f) << shift
+      shift += 7
+      if ((byte & 0x80) === 0) return result | 0
+    }
+    throw new WireError('a varint longer than 10 bytes')
+  }
+
+  nonzero = false
+
+  bool(): boolean {
+    this.varint()
+    return this.nonzero
+  }
+
+  /** A length-delimited field's end offset (the reader is at its first byte). */
+  length(): number {
+    const length = this.varint() >>> 0
+    if (length > this.end - this.pos) throw new WireError('a length beyond the end of its message')
+    return this.pos + length
+  }
+
+  string(): string {
+    const end = this.length()
+    const text = this.buf.toString('utf8', this.pos, end)
+    this.pos = end
+    return text
+  }
+
+  symbol(): string {
+    return this.symbolAt(this.length())
+  }
+
+  /** The symbol string from here to `end` (its length read), interned. */
+  symbolAt(end: number): string {
+    const text = this.buf.toString('utf8', this.pos, end)
+    this.pos = end
+    const held = this.interned.get(text)
+    if (held !== undefined) return held
+    this.interned.set(text, text)
+    return text
+  }
+
+  /** The next tag (field number `<< 3 |` wire type), or -1 at the end of the current message. */
+  tag(): number {
+    if (this.pos >= this.end) return -1
+    const tag = this.varint() >>> 0
+    if (tag >>> 3 === 0) throw new WireError('a field number 0')
+    return tag
+  }
+
+  skip(wire: number, field: number): void {
+    switch (wire) {
+      case VARINT:
+        this.varint()
+        return
+      case FIXED64:
+        this.advance(8)
+        return
+      case LENGTH:
+        this.pos = this.length()
+        return
+      case FIXED32:
+        this.advance(4)
+        return
+      case START_GROUP:
+        for (;;) {
+          const next = this.tag()
+          if (next < 0) throw new WireError('a group without its end')
+          if ((next & 7) === END_GROUP) {
+            if (next >>> 3 !== field) throw new WireError('a group ended by another field')
+            return
+          }
+          this.skip(next & 7, next >>> 3)
+        }
+      default:
+        throw new WireError(`wire type ${wire}`)
+    }
+  }
+
+  private advance(n: number): void {
+    if (n > this.end - this.pos) throw new WireError('premature end of a fixed-width field')
+    this.pos += n
+  }
+
+  /** Enters a nested message (the reader is bounded to it); returns the outer end, for {@link leave}. */
+  enter(): number {
+    const end = this.length()
+    const outer = this.end
+    this.end = end
+    return outer
+  }
+
+  /** Leaves a nested message entered with {@link enter}. */
+  leave(outer: number): void {
+    this.pos = this.end
+    this.end = outer
+  }
+
+  /** Reads a nested message: `body` sees the reader bounded to it. */
+  message(body: () => void): void {
+    const outer = this.enter()
+    body()
+    this.leave(outer)
+  }
+
+  /** A `repeated int32`, packed or not, appended to `into`. */
+  int32s(wire: number, into: number[]): void {
+    if (wire === VARINT) {
+      into.push(this.varint())
+      return
+    }
+    if (wire !== LENGTH) throw new WireError(`wire type ${wire} for a repeated int32`)
+    const end = this.length()
+    while (this.pos < end) into.push(this.varint())
+    if (this.pos !== end) throw new WireError('a packed field overran its length')
+  }
+}
+
+/** Fields of the given numbers, each read as int32 into `values` (field n → values[n - 1]); others skipped. */
+function readInts(reader: Reader, values: number[]): void {
+  for (let next = reader.tag(); next >= 0; next = reader.tag()) {
+    const field = next >>> 3
+    const wire = next & 7
+    if (wire === VARINT && field <= values.length) values[field - 1] = reader.varint()
+    else reader.skip(wire, field)
+  }
+}
+
+function readOccurrence(reader: Reader): WireOccurrence {
+  const o: WireOccurrence = {
+    symbol: '',
+    roles: 0,
+    range: [],
+    typed: undefined,
+    enclosingRange: [],
+    typedEnclosing: undefined,
+    overrideDocumentation: [],
+  }
+  for (let next = reader.tag(); next >= 0; next = reader.tag()) {
+    const field = next >>> 3
+    const wire = next & 7
+    if (field === 2 && wire === LENGTH) o.symbol = reader.symbol()
+    else if (field === 1 && (wire === LENGTH || wire === VARINT)) reader.int32s(wire, o.range)
+    else if (field === 3 && wire === VARINT) o.roles = reader.varint()
+    else if (field === 4 && wire === LENGTH) o.overrideDocumentation.push(reader.string())
+    else if (field === 7 && (wire === LENGTH || wire === VARINT)) reader.int32s(wire, o.enclosingRange)
+    else if ((field === 8 || field === 9) && wire === LENGTH) {
+      // A oneof: the last member wins; the same member twice merges.
+      const values = o.typed?.field === field ? o.typed.values : field === 8 ? [0, 0, 0] : [0, 0, 0, 0]
+      reader.message(() => readInts(reader, values))
+      o.typed = { field, values }
+    } else if ((field === 10 || field === 11) && wire === LENGTH) {
+      const values = o.typedEnclosing?.field === field ? o.typedEnclosing.values : field === 10 ? [0, 0, 0] : [0, 0, 0, 0]
+      reader.message(() => readInts(reader, values))
+      o.typedEnclosing = { field, values }
+    } else reader.skip(wire, field)
+  }
+  return o
+}
+
+function readRelationship(reader: Reader): WireRelationship {
+  const r: WireRelationship = { symbol: '', isReference: false, isImplementation: false, isTypeDefinition: false, isDefinition: false }
+  for (let next = reader.tag(); next >= 0; next = reader.tag()) {
+    const field = next >>> 3
+    const wire = next & 7
+    if (field === 1 && wire === LENGTH) r.symbol = reader.symbol()
+    else if (field === 2 && wire === VARINT) r.isReference = reader.bool()
+    else if (field === 3 && wire === VARINT) r.isImplementation = reader.bool()
+    else if (field === 4 && wire === VARINT) r.isTypeDefinition = reader.bool()
+    else if (field === 5 && wire === VARINT) r.isDefinition = reader.bool()
+    else reader.skip(wire, field)
+  }
+  return r
+}
+
+function readSymbol(reader: Reader): WireSymbol {
+  const s: WireSymbol = {
+    symbol: '',
+    documentation: [],
+    relationships: [],
+    kind: 0,
+    displayName: '',
+    signature: undefined,
+    enclosingSymbol: '',
+  }
+  for (let next = reader.tag(); next >= 0; next = reader.tag()) {
+    const field = next >>> 3
+    const wire = next & 7
+    if (field === 1 && wire === LENGTH) s.symbol = reader.symbol()
+    else if (field === 3 && wire === LENGTH) s.documentation.push(reader.string())
+    else if (field === 4 && wire === LENGTH) reader.message(() => s.relationships.push(readRelationship(reader)))
+    else if (field === 5 && wire === VARINT) s.kind = reader.varint()
+    else if (field === 6 && wire === LENGTH) s.displayName = reader.string()
+    else if (field === 7 && wire === LENGTH) {
+      const signature = s.signature ?? { language: '', text: '' }
+      reader.message(() => {
+        for (let inner = reader.tag(); inner >= 0; inner = reader.tag()) {
+          const f = inner >>> 3
+          const w = inner & 7
+          if (f === 4 && w === LENGTH) signature.language = reader.string()
+          else if (f === 5 && w === LENGTH) signature.text = reader.string()
+          else reader.skip(w, f)
+        }
+      })
+      s.signature = signature
+    } else if (field === 8 && wire === LENGTH) s.enclosingSymbol = reader.symbol()
+    else reader.skip(wire, field)
+  }
+  return s
+}
+
+/** Whether the symbol's bytes start with `local ` (a local symbol, unique in its document only). */
+function isLocal(buf: Buffer, start: number, end: number): boolean {
+  return (
+    end - start >= 6 &&
+    buf[start] === 0x6c &&
+    buf[start + 1] === 0x6f &&
+    buf[start + 2] === 0x63 &&
+    buf[start + 3] === 0x61 &&
+    buf[start + 4] === 0x6c &&
+    buf[start + 5] === 0x20
+  )
+}
+
+/** FNV-1a (32 bits) of bytes. */
+function fnv(buf: Uint8Array, start: number, end: number): number {
+  let hash = 0x811c9dc5
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ (buf[i] ?? 0), 0x01000193)
+  return hash >>> 0
+}
+
+/** A symbol's hash from its bytes in the index: of its UTF-8 as decoded (invalid sequences replaced) when not ASCII. */
+function bytesHash(buf: Buffer, start: number, end: number): number {
+  for (let i = start; i < end; i++) if ((buf[i] ?? 0) >= 0x80) return symbolHash(buf.toString('utf8', start, end))
+  return fnv(buf, start, end)
+}
+
+/**
+ * A symbol string's hash, as the scan files documents under (`WireDocument.globals`): equal symbols hash equal;
+ * different ones rarely do, and a collision only makes a lookup read a document more.
+ */
+export function symbolHash(symbol: string): number {
+  const bytes = Buffer.from(symbol, 'utf8')
+  return fnv(bytes, 0, bytes.length)
+}
+
+/** Scans one occurrence: whether it has a range (counted when not), and its symbol when global. */
+function scanOccurrence(reader: Reader, d: WireDocument): void {
+  let symbol: number | undefined
+  let ints = 0
+  let typed = false
+  for (let next = reader.tag(); next >= 0; next = reader.tag()) {
+    const field = next >>> 3
+    const wire = next & 7
+    if (field === 2 && wire === LENGTH) {
+      const end = reader.length()
+      if (end === reader.pos || isLocal(reader.buf, reader.pos, end)) {
+        symbol = undefined
+        reader.pos = end
+      } else {
+        symbol = bytesHash(reader.buf, reader.pos, end)
+        reader.pos = end
+      }
+    } else if (field === 1 && wire === VARINT) {
+      reader.varint()
+      ints++
+    } else if (field === 1 && wire === LENGTH) {
+      const end = reader.length()
+      while (reader.pos < end) {
+        reader.varint()
+        ints++
+      }
+      if (reader.pos !== end) throw new WireError('a packed field overran its length')
+    } else if ((field === 8 || field === 9) && wire === LENGTH) {
+      typed = true
+      reader.skip(wire, field)
+    } else reader.skip(wire, field)
+  }
+  if (!typed && ints !== 3 && ints !== 4) d.withoutRange++
+  else if (symbol !== undefined) d.globals.add(symbol)
+}
+
+function readDocument(reader: Reader): WireDocument {
+  const d: WireDocument = {
+    relativePath: '',
+    language: '',
+    text: '',
+    positionEncoding: 0,
+    symbols: [],
+    start: reader.pos,
+    end: reader.end,
+    globals: new Set(),
+    withoutRange: 0,
+  }
+  for (let next = reader.tag(); next >= 0; next = reader.tag()) {
+    const field = next >>> 3
+    const wire = next & 7
+    if (field === 2 && wire === LENGTH) {
+      const outer = reader.enter()
+      scanOccurrence(reader, d)
+      reader.leave(outer)
+    } else if (field === 3 && wire === LENGTH) reader.message(() => d.symbols.push(readSymbol(reader)))
+    else if (field === 1 && wire === LENGTH) d.relativePath = reader.string()
+    else if (field === 4 && wire === LENGTH) d.language = reader.string()
+    else if (field === 5 && wire === LENGTH) d.text = reader.string()
+    else if (field === 6 && wire === VARINT) d.positionEncoding = reader.varint()
+    else reader.skip(wire, field)
+  }
+  return d
+}
+
+/** A read index's bytes and symbol strings, for reading a document's occurrences later. */
+export interface WireSource {
+  readonly buf: Buffer
+  readonly interned: Map<string, string>
+}
+
+/** Every occurrence of a scanned document, read in full (its bytes were checked by the scan). */
+export function readOccurrences(source: WireSource, document: Pick<WireDocument, 'start' | 'end'>): WireOccurrence[] {
+  const reader = new Reader(source.buf, document.start, document.end, source.interned)
+  const out: WireOccurrence[] = []
+  for (let next = reader.tag(); next >= 0; next = reader.tag()) {
+    const field = next >>> 3
+    const wire = next & 7
+    if (field === 2 && wire === LENGTH) {
+      const outer = reader.enter()
+      out.push(readOccurrence(reader))
+      reader.leave(outer)
+    } else reader.skip(wire, field)
+  }
+  return out
+}
+
+/** Reads the bytes of a SCIP `Index`; throws {@link WireError} on bytes that are not a protocol buffer. */
+export function readWireIndex(bytes: Uint8Array): WireIndex {
+  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const interned = new Map<string, string>()
+  const reader = new Reader(buf, 0, buf.length, interned)
+  const index: WireIndex = {
+    source: { buf, interned },
+    tool: undefined,
+    projectRoot: '',
+    hasMetadata: false,
+    documents: [],
+    externalSymbols: [],
+  }
+  for (let next = reader.tag(); next >= 0; next = reader.tag()) {
+    const field = next >>> 3
+    const wire = next & 7
+    if (field === 2 && wire === LENGTH) reader.message(() => index.documents.push(readDocument(reader)))
+    else if (field === 3 && wire === LENGTH) reader.message(() => index.externalSymbols.push(readSymbol(reader)))
+    else if (field === 1 && wire === LENGTH) {
+      index.hasMetadata = true
+      reader.message(() => {
+        for (let inner = reader.tag(); inner >= 0; inner = reader.tag()) {
+          const f = inner >>> 3
+          const w = inner & 7
+          if (f === 3 && w === LENGTH) index.projectRoot = reader.string()
+          else if (f === 2 && w === LENGTH) {
+            const tool = index.tool ?? { name: '', version: '', arguments: [] }
+            reader.message(() => {
+              for (let t = reader.tag(); t >= 0; t = reader.tag()) {
+                if (t === ((1 << 3) | LENGTH)) tool.name = reader.string()
+                else if (t === ((2 << 3) | LENGTH)) tool.version = reader.string()
+                else if (t === ((3 << 3) | LENGTH)) tool.arguments.push(reader.string())
+                else reader.skip(t & 7, t >>> 3)
+              }
+            })
+            index.tool = tool
+          } else reader.skip(w, f)
+        }
+      })
+    } else reader.skip(wire, field)
+  }
+  return index
+}
