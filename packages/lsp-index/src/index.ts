@@ -16,6 +16,8 @@ export {
   documentFreshness,
   findStoredIndex,
   indexStoreDirectory,
+  keptEntriesPerRoot,
+  pruneStoredIndexes,
   readStoredIndex,
   rootPrefix,
   sha256,

@@ -243,7 +243,10 @@ test(
     // A plain write of the same length right after the hashes were cached is still seen.
     const changed = Object.keys(sidecar.documents).sort()[0] ?? ''
     const text = await readFile(fixture.path(changed), 'utf8')
-    await writeFile(fixture.path(changed), text.replace(/[a-z]/, (c) => (c === 'a' ? 'b' : 'a')))
+    await writeFile(
+      fixture.path(changed),
+      text.replace(/[a-z]/, (c) => (c === 'a' ? 'b' : 'a')),
+    )
     expect(await disk.fileState(changed)).toBe('changed')
     expect([...(await disk.view()).changed]).toEqual([changed])
   },
