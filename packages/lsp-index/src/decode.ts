@@ -8,7 +8,6 @@ import {
   readOccurrences,
   readWireIndex,
   symbolHash,
-  WireError,
   type WireDocument,
   type WireOccurrence,
   type WireSource,
@@ -208,7 +207,6 @@ export function decodeScipIndex(bytes: Uint8Array): DecodedIndex {
   try {
     index = readWireIndex(bytes)
   } catch (error) {
-    if (!(error instanceof WireError)) throw error
     throw new LspError('INVALID_ARGUMENT', `not a SCIP index: ${error instanceof Error ? error.message : String(error)}`)
   }
   const seen = new Set<string>()
@@ -231,6 +229,7 @@ export function decodeScipIndex(bytes: Uint8Array): DecodedIndex {
       if (list === undefined) symbolDocuments.set(symbol, [decoded])
       else list.push(decoded)
     }
+    document.globals.clear()
   }
   let projectRoot: string | undefined
   try {

@@ -344,6 +344,9 @@ export function symbolHash(symbol: string): number {
   return fnv(bytes, 0, bytes.length)
 }
 
+/** Numbers read only to check them. */
+const scratch: number[] = [0, 0, 0, 0]
+
 /** Scans one occurrence: whether it has a range (counted when not), and its symbol when global. */
 function scanOccurrence(reader: Reader, d: WireDocument): void {
   let symbol: number | undefined
@@ -371,10 +374,14 @@ function scanOccurrence(reader: Reader, d: WireDocument): void {
         ints++
       }
       if (reader.pos !== end) throw new WireError('a packed field overran its length')
-    } else if ((field === 8 || field === 9) && wire === LENGTH) {
-      typed = true
-      reader.skip(wire, field)
-    } else reader.skip(wire, field)
+    } else if (field >= 8 && field <= 11 && wire === LENGTH) {
+      // Read now (and dropped) so that reading the document later cannot fail.
+      if (field <= 9) typed = true
+      const outer = reader.enter()
+      readInts(reader, scratch)
+      reader.leave(outer)
+    } else if (field === 7 && wire === LENGTH) reader.int32s(wire, [])
+    else reader.skip(wire, field)
   }
   if (!typed && ints !== 3 && ints !== 4) d.withoutRange++
   else if (symbol !== undefined) d.globals.add(symbol)

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf'
+import { LspError } from '@codeseam/lsp'
 import { copyFixture } from '@codeseam/lsp/testing'
 import { expect, test } from 'vitest'
 
@@ -208,4 +209,15 @@ test('unpacked repeated ranges and a repeated oneof member read as the generated
   const bytes = Buffer.concat([Buffer.from([0x12, document.length]), document])
   const decoded = expectSameReading(bytes)
   expect(decoded.documents[0]?.occurrences[0]?.range).toEqual({ start: { line: 7, character: 1 }, end: { line: 7, character: 3 } })
+})
+
+test('a malformed range inside an occurrence fails when the index is decoded, not when the document is first asked', () => {
+  // Occurrence: symbol, then a single-line range whose only varint is cut short.
+  const symbol = Buffer.from('scip-x npm p 1 `a.ts`/x.')
+  const occurrence = Buffer.concat([Buffer.from([0x12, symbol.length]), symbol, Buffer.from([0x42, 2, 0x08, 0x80])])
+  const path = Buffer.from('a.ts')
+  const document = Buffer.concat([Buffer.from([0x0a, path.length]), path, Buffer.from([0x12, occurrence.length]), occurrence])
+  const bytes = Buffer.concat([Buffer.from([0x12, document.length]), document])
+  expect(() => fromBinary(IndexSchema, bytes)).toThrow()
+  expect(() => decodeScipIndex(bytes)).toThrow(LspError)
 })
