@@ -6,6 +6,7 @@ import { LspError, type LspRange, type LspSymbolKind } from '@codeseam/lsp'
 import { PositionEncoding, SymbolInformation_Kind as Kind } from './generated/scip_pb.js'
 import {
   readOccurrences,
+  readSymbols,
   readWireIndex,
   symbolHash,
   type WireDocument,
@@ -81,6 +82,13 @@ export interface DecodedIndex {
    * decoder knows: documents then read their occurrences when first asked, and the tables ask only these.
    */
   readonly documentsOf?: (symbol: string) => ReadonlyArray<IndexDocument>
+  /**
+   * With {@link documentsOf}: the documents whose symbol informations may describe a global symbol (every one that
+   * does, perhaps a few more), and the symbol informations that have relationships, with their documents; a
+   * document then reads its symbol informations when first asked.
+   */
+  readonly infoDocumentsOf?: (symbol: string) => ReadonlyArray<IndexDocument>
+  readonly related?: ReadonlyArray<readonly [IndexDocument, IndexSymbolInfo]>
 }
 
 /** A range from the typed field (preferred) or the deprecated `repeated int32` one; undefined when neither holds one. */
@@ -152,7 +160,7 @@ function compareStart(a: IndexOccurrence, b: IndexOccurrence): number {
 }
 
 /** The occurrences of a scanned document, read in full, without range-less and highlighting-only ones, sorted. */
-function occurrencesOf(source: WireSource, document: WireDocument): IndexOccurrence[] {
+function occurrencesOf(source: WireSource, document: Pick<WireDocument, 'start' | 'end'>): IndexOccurrence[] {
   const occurrences: IndexOccurrence[] = []
   for (const occurrence of readOccurrences(source, document)) {
     const range = rangeOf(occurrence.typed, occurrence.range)
@@ -175,29 +183,29 @@ class LazyDocument implements IndexDocument {
   readonly relativePath: string
   readonly language: string
   readonly encoding: IndexEncoding
-  readonly symbols: ReadonlyArray<IndexSymbolInfo>
   readonly text?: string
-  #source: WireSource | undefined
-  #wire: WireDocument | undefined
+  readonly #source: WireSource
+  readonly #bytes: { readonly start: number; readonly end: number }
   #occurrences: IndexOccurrence[] | undefined
+  #symbols: IndexSymbolInfo[] | undefined
 
   constructor(source: WireSource, document: WireDocument) {
     this.relativePath = document.relativePath
     this.language = document.language
     this.encoding = encodingOf(document.positionEncoding)
-    this.symbols = document.symbols.map(symbolInfo)
     if (document.text !== '') this.text = document.text
     this.#source = source
-    this.#wire = document
+    this.#bytes = { start: document.start, end: document.end }
   }
 
   get occurrences(): ReadonlyArray<IndexOccurrence> {
-    if (this.#occurrences === undefined) {
-      this.#occurrences = this.#source === undefined || this.#wire === undefined ? [] : occurrencesOf(this.#source, this.#wire)
-      this.#source = undefined
-      this.#wire = undefined
-    }
+    this.#occurrences ??= occurrencesOf(this.#source, this.#bytes)
     return this.#occurrences
+  }
+
+  get symbols(): ReadonlyArray<IndexSymbolInfo> {
+    this.#symbols ??= readSymbols(this.#source, this.#bytes).map(symbolInfo)
+    return this.#symbols
   }
 }
 
@@ -214,6 +222,16 @@ export function decodeScipIndex(bytes: Uint8Array): DecodedIndex {
   let withoutRange = 0
   const documents: IndexDocument[] = []
   const symbolDocuments = new Map<number, IndexDocument[]>()
+  const infoDocuments = new Map<number, IndexDocument[]>()
+  const related: Array<readonly [IndexDocument, IndexSymbolInfo]> = []
+  const file = (table: Map<number, IndexDocument[]>, hashes: Set<number>, document: IndexDocument) => {
+    for (const hash of hashes) {
+      const list = table.get(hash)
+      if (list === undefined) table.set(hash, [document])
+      else list.push(document)
+    }
+    hashes.clear()
+  }
   for (const document of index.documents) {
     const path = document.relativePath
     if (!isCanonicalRelativePath(path) || seen.has(path)) {
@@ -224,12 +242,9 @@ export function decodeScipIndex(bytes: Uint8Array): DecodedIndex {
     withoutRange += document.withoutRange
     const decoded = new LazyDocument(index.source, document)
     documents.push(decoded)
-    for (const symbol of document.globals) {
-      const list = symbolDocuments.get(symbol)
-      if (list === undefined) symbolDocuments.set(symbol, [decoded])
-      else list.push(decoded)
-    }
-    document.globals.clear()
+    file(symbolDocuments, document.globals, decoded)
+    file(infoDocuments, document.infoGlobals, decoded)
+    for (const info of document.related) related.push([decoded, symbolInfo(info)])
   }
   let projectRoot: string | undefined
   try {
@@ -249,6 +264,8 @@ export function decodeScipIndex(bytes: Uint8Array): DecodedIndex {
     documentsRefused: refused,
     occurrencesWithoutRange: withoutRange,
     documentsOf: (symbol) => symbolDocuments.get(symbolHash(symbol)) ?? [],
+    infoDocumentsOf: (symbol) => infoDocuments.get(symbolHash(symbol)) ?? [],
+    related,
   }
 }
 

@@ -49,7 +49,10 @@ export interface WireDocument {
   language: string
   text: string
   positionEncoding: number
-  symbols: WireSymbol[]
+  /** {@link symbolHash} of each global symbol its symbol informations describe (read in full when asked). */
+  infoGlobals: Set<number>
+  /** Its symbol informations that have relationships, read in full now (the tables' inverse edges need them). */
+  related: WireSymbol[]
   /** The document message's bytes. */
   start: number
   end: number
@@ -387,13 +390,49 @@ function scanOccurrence(reader: Reader, d: WireDocument): void {
   else if (symbol !== undefined) d.globals.add(symbol)
 }
 
+/** Walks a nested message's fields (the reader at its length), checking its framing. */
+function checkMessage(reader: Reader): void {
+  const outer = reader.enter()
+  for (let next = reader.tag(); next >= 0; next = reader.tag()) reader.skip(next & 7, next >>> 3)
+  reader.leave(outer)
+}
+
+/**
+ * Scans one symbol information: its symbol's hash when global, every field checked (so reading it later cannot
+ * fail); one with relationships is read in full.
+ */
+function scanSymbol(reader: Reader, d: WireDocument): void {
+  const start = reader.pos
+  let symbol: number | undefined
+  let related = false
+  for (let next = reader.tag(); next >= 0; next = reader.tag()) {
+    const field = next >>> 3
+    const wire = next & 7
+    if (field === 1 && wire === LENGTH) {
+      const end = reader.length()
+      symbol = end === reader.pos || isLocal(reader.buf, reader.pos, end) ? undefined : bytesHash(reader.buf, reader.pos, end)
+      reader.pos = end
+    } else if (field === 4 && wire === LENGTH) {
+      related = true
+      checkMessage(reader)
+    } else if (field === 7 && wire === LENGTH) checkMessage(reader)
+    else reader.skip(wire, field)
+  }
+  if (symbol !== undefined) d.infoGlobals.add(symbol)
+  if (related) {
+    reader.pos = start
+    d.related.push(readSymbol(reader))
+  }
+}
+
 function readDocument(reader: Reader): WireDocument {
   const d: WireDocument = {
     relativePath: '',
     language: '',
     text: '',
     positionEncoding: 0,
-    symbols: [],
+    infoGlobals: new Set(),
+    related: [],
     start: reader.pos,
     end: reader.end,
     globals: new Set(),
@@ -406,8 +445,11 @@ function readDocument(reader: Reader): WireDocument {
       const outer = reader.enter()
       scanOccurrence(reader, d)
       reader.leave(outer)
-    } else if (field === 3 && wire === LENGTH) reader.message(() => d.symbols.push(readSymbol(reader)))
-    else if (field === 1 && wire === LENGTH) d.relativePath = reader.string()
+    } else if (field === 3 && wire === LENGTH) {
+      const outer = reader.enter()
+      scanSymbol(reader, d)
+      reader.leave(outer)
+    } else if (field === 1 && wire === LENGTH) d.relativePath = reader.string()
     else if (field === 4 && wire === LENGTH) d.language = reader.string()
     else if (field === 5 && wire === LENGTH) d.text = reader.string()
     else if (field === 6 && wire === VARINT) d.positionEncoding = reader.varint()
@@ -432,6 +474,22 @@ export function readOccurrences(source: WireSource, document: Pick<WireDocument,
     if (field === 2 && wire === LENGTH) {
       const outer = reader.enter()
       out.push(readOccurrence(reader))
+      reader.leave(outer)
+    } else reader.skip(wire, field)
+  }
+  return out
+}
+
+/** Every symbol information of a scanned document, read in full (its bytes were checked by the scan). */
+export function readSymbols(source: WireSource, document: Pick<WireDocument, 'start' | 'end'>): WireSymbol[] {
+  const reader = new Reader(source.buf, document.start, document.end, source.interned)
+  const out: WireSymbol[] = []
+  for (let next = reader.tag(); next >= 0; next = reader.tag()) {
+    const field = next >>> 3
+    const wire = next & 7
+    if (field === 3 && wire === LENGTH) {
+      const outer = reader.enter()
+      out.push(readSymbol(reader))
       reader.leave(outer)
     } else reader.skip(wire, field)
   }

@@ -131,6 +131,23 @@ test(
       }
       expect(all.size).toBeGreaterThan(10)
       for (const [key, count] of all) expect(tables.occurrencesOf(key).length).toBe(count)
+      // Symbol information read when asked is what tables built from every document at once hold.
+      const eager = new ScipIndex({
+        ...decoded,
+        documentsOf: undefined,
+        infoDocumentsOf: undefined,
+        related: undefined,
+        documents: decoded.documents.map((d) => ({ ...d, occurrences: d.occurrences, symbols: d.symbols })),
+      })
+      const described = decoded.documents.flatMap((d) =>
+        d.symbols.map((i) => (i.symbol.startsWith('local ') ? `${i.symbol}\0${d.relativePath}` : i.symbol)),
+      )
+      expect(described.length).toBeGreaterThan(10)
+      for (const key of new Set([...all.keys(), ...described, 'scip-typescript npm nothing 0 `x.ts`/y.'])) {
+        expect(tables.info(key)).toEqual(eager.info(key))
+        expect(tables.referenceSymbols(key)).toEqual(eager.referenceSymbols(key))
+        expect(tables.implementations(key)).toEqual(eager.implementations(key))
+      }
     } finally {
       await built.dispose()
       await fixture.dispose()
