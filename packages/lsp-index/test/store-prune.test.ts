@@ -54,7 +54,7 @@ test('the newest entries of a root are kept, older ones removed; other roots and
   expect((await findStoredIndex(root, { store }))?.directory).toBe(written.at(-1))
 
   // `except` keeps an entry beyond the newest ones (the one just written, whatever its date).
-  const removedAgain = await pruneStoredIndexes(root, { store, keep: 1, except: written[2] })
+  const removedAgain = await pruneStoredIndexes(root, { store, keep: 1, except: written[2] ?? '' })
   expect(removedAgain).toEqual([written[3]])
   expect(await pruneStoredIndexes(other, { store, keep: 0 })).toEqual([otherEntry])
 })

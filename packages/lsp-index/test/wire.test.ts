@@ -31,7 +31,7 @@ import { indexWorkspace } from './indexer.js'
 
 /** The generated bindings' reading of the fields decode.ts keeps, in its shape. */
 function reference(index: Index) {
-  const range = (typed: { case?: string; value?: unknown }, packed: ReadonlyArray<number>) => {
+  const range = (typed: { case?: string | undefined; value?: unknown }, packed: ReadonlyArray<number>) => {
     if (typed.case !== undefined) {
       const v = typed.value as Record<string, number>
       if ('line' in v) return [v['line'], v['startCharacter'], v['line'], v['endCharacter']]
@@ -133,10 +133,10 @@ test(
       for (const [key, count] of all) expect(tables.occurrencesOf(key).length).toBe(count)
       // Symbol information read when asked is what tables built from every document at once hold.
       const eager = new ScipIndex({
-        ...decoded,
-        documentsOf: undefined,
-        infoDocumentsOf: undefined,
-        related: undefined,
+        tool: decoded.tool,
+        externalSymbols: decoded.externalSymbols,
+        documentsRefused: decoded.documentsRefused,
+        occurrencesWithoutRange: decoded.occurrencesWithoutRange,
         documents: decoded.documents.map((d) => ({ ...d, occurrences: d.occurrences, symbols: d.symbols })),
       })
       const described = decoded.documents.flatMap((d) =>
