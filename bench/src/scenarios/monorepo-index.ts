@@ -60,7 +60,7 @@ export async function buildMonorepoIndex(root: string): Promise<MonorepoIndexBui
   return { ms, indexMs: result.indexMs, bytes: result.bytes, documents: result.documents, peakRssBytes, directory: result.directory }
 }
 
-/** Removes the bench's entry from codeseam's index store (entries are never pruned by codeseam itself). */
+/** Removes the bench's entry from codeseam's index store (codeseam prunes a root's older entries, never its newest). */
 export async function removeMonorepoIndex(build: MonorepoIndexBuild): Promise<void> {
   await rm(build.directory, { recursive: true, force: true })
 }

@@ -22,7 +22,7 @@ import {
 import type { DecodedIndex } from './decode.js'
 import { readScipIndex } from './decode.js'
 import { DiskState, staleOf, type DiskView } from './disk-state.js'
-import { createIndexProvider, indexOperations, type IndexProvider } from './provider.js'
+import { createIndexProvider, defaultExtensions, indexOperations, type IndexProvider } from './provider.js'
 import { ScipIndex } from './scip-index.js'
 import { findStoredIndex, type IndexSidecar } from './store.js'
 
@@ -39,6 +39,11 @@ import { findStoredIndex, type IndexSidecar } from './store.js'
 export interface LoadedIndex {
   readonly index: DecodedIndex | ScipIndex
   readonly sidecar: IndexSidecar
+  /**
+   * The disk of the sidecar's root compared with it, shared by every composition answering from this entry (its
+   * hash cache: a file is read again only once written). A composition for another root makes its own.
+   */
+  readonly disk?: DiskState
 }
 
 /** Options of {@link createIndexAndLiveProvider}. */
@@ -70,7 +75,11 @@ export async function loadStoredIndex(root: string, options: { readonly store?: 
   const held = decodedEntries.get(stored.directory)
   const reused = held instanceof WeakRef ? held.deref() : await held
   if (reused !== undefined) return reused
-  const loading = readScipIndex(stored.indexPath).then((decoded) => ({ index: new ScipIndex(decoded), sidecar: stored.sidecar }))
+  const loading = readScipIndex(stored.indexPath).then((decoded) => {
+    const index = new ScipIndex(decoded)
+    const extensions = new Set(Object.keys(defaultExtensions(index)))
+    return { index, sidecar: stored.sidecar, disk: new DiskState(stored.sidecar.root, stored.sidecar, extensions) }
+  })
   decodedEntries.set(stored.directory, loading)
   try {
     const loaded = await loading
@@ -79,6 +88,21 @@ export async function loadStoredIndex(root: string, options: { readonly store?: 
   } catch (error) {
     decodedEntries.delete(stored.directory)
     throw error
+  }
+}
+
+/**
+ * Loads the stored index of a canonical root and compares the disk with its sidecar once (every file hashed), so the
+ * first question of a session finds both done: a session starts it when it opens a root, while the live host starts.
+ * Resolves to the loaded index (hold it: entries are held weakly), or undefined when there is none or it failed.
+ */
+export async function prepareStoredIndex(root: string, options: { readonly store?: string } = {}): Promise<LoadedIndex | undefined> {
+  try {
+    const loaded = await loadStoredIndex(root, options)
+    await loaded?.disk?.view()
+    return loaded
+  } catch {
+    return undefined
   }
 }
 
@@ -106,7 +130,11 @@ function openRoot(found: LoadedIndex, root: string, id: string): RootIndex {
     indexer: { name: sidecar.indexer.name, version: sidecar.indexer.version },
     ...(sidecar.compiler === undefined ? {} : { compiler: sidecar.compiler }),
   }
-  return { provider, disk: new DiskState(root, sidecar, new Set(Object.keys(provider.extensions))), build }
+  const disk =
+    found.disk !== undefined && found.disk.root === root
+      ? found.disk
+      : new DiskState(root, sidecar, new Set(Object.keys(provider.extensions)))
+  return { provider, disk, build }
 }
 
 const relativeOf = (root: string, path: string): string => nodePath.relative(root, path).split(nodePath.sep).join('/')

@@ -1,19 +1,23 @@
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 
-import { fromBinary } from '@bufbuild/protobuf'
 import { LspError, type LspRange, type LspSymbolKind } from '@codeseam/lsp'
 
+import { PositionEncoding, SymbolInformation_Kind as Kind } from './generated/scip_pb.js'
 import {
-  IndexSchema,
-  PositionEncoding,
-  SymbolInformation_Kind as Kind,
-  type Occurrence,
-  type SymbolInformation,
-} from './generated/scip_pb.js'
+  readOccurrences,
+  readSymbols,
+  readWireIndex,
+  symbolHash,
+  type WireDocument,
+  type WireOccurrence,
+  type WireSource,
+  type WireSymbol,
+} from './wire.js'
 
-// From the wire to plain data: a SCIP index decoded with the bindings generated from the pinned scip.proto, each
-// occurrence's range read from the typed field or the old repeated-int one, document paths checked.
+// From the wire to plain data: a SCIP index read by wire.ts (the fields of the pinned scip.proto these answers use; the
+// generated bindings are its schema), each occurrence's range read from the typed field or the old repeated-int one,
+// document paths checked.
 
 /** How a document counts `character`: SCIP's PositionEncoding. Unset is taken as UTF-16 (what scip-typescript writes). */
 export type IndexEncoding = 'utf-16' | 'utf-8' | 'utf-32'
@@ -73,23 +77,27 @@ export interface DecodedIndex {
   readonly documentsRefused: ReadonlyArray<string>
   /** Occurrences left out because their range has neither form or a malformed one. */
   readonly occurrencesWithoutRange: number
+  /**
+   * The documents a global symbol (not `local …`) may occur in (every one it does, perhaps a few more), when the
+   * decoder knows: documents then read their occurrences when first asked, and the tables ask only these.
+   */
+  readonly documentsOf?: (symbol: string) => ReadonlyArray<IndexDocument>
+  /**
+   * With {@link documentsOf}: the documents whose symbol informations may describe a global symbol (every one that
+   * does, perhaps a few more), and the symbol informations that have relationships, with their documents; a
+   * document then reads its symbol informations when first asked.
+   */
+  readonly infoDocumentsOf?: (symbol: string) => ReadonlyArray<IndexDocument>
+  readonly related?: ReadonlyArray<readonly [IndexDocument, IndexSymbolInfo]>
 }
 
 /** A range from the typed field (preferred) or the deprecated `repeated int32` one; undefined when neither holds one. */
-function rangeOf(typed: Occurrence['typedRange'] | Occurrence['typedEnclosingRange'], packed: ReadonlyArray<number>): LspRange | undefined {
-  switch (typed.case) {
-    case 'singleLineRange':
-    case 'singleLineEnclosingRange': {
-      const { line, startCharacter, endCharacter } = typed.value
-      return { start: { line, character: startCharacter }, end: { line, character: endCharacter } }
-    }
-    case 'multiLineRange':
-    case 'multiLineEnclosingRange': {
-      const { startLine, startCharacter, endLine, endCharacter } = typed.value
-      return { start: { line: startLine, character: startCharacter }, end: { line: endLine, character: endCharacter } }
-    }
-    case undefined:
-      break
+function rangeOf(typed: WireOccurrence['typed'] | WireOccurrence['typedEnclosing'], packed: ReadonlyArray<number>): LspRange | undefined {
+  if (typed !== undefined) {
+    const [a = 0, b = 0, c = 0, d = 0] = typed.values
+    // Single-line (fields 8 and 10): line, start, end; multi-line: start line and character, end line and character.
+    if (typed.values.length === 3) return { start: { line: a, character: b }, end: { line: a, character: c } }
+    return { start: { line: a, character: b }, end: { line: c, character: d } }
   }
   const [a = 0, b = 0, c = 0, d] = packed
   if (packed.length === 3) return { start: { line: a, character: b }, end: { line: a, character: c } }
@@ -115,9 +123,9 @@ const kinds: ReadonlyArray<readonly [ReadonlyArray<Kind>, LspSymbolKind]> = [
   [[Kind.TypeParameter], 'typeParameter'],
 ]
 
-function symbolInfo(info: SymbolInformation): IndexSymbolInfo {
+function symbolInfo(info: WireSymbol): IndexSymbolInfo {
   const kind = info.kind === Kind.UnspecifiedKind ? undefined : kinds.find(([set]) => set.includes(info.kind))?.[1]
-  const signature = info.signatureDocumentation
+  const signature = info.signature
   return {
     symbol: info.symbol,
     documentation: info.documentation,
@@ -135,7 +143,7 @@ function symbolInfo(info: SymbolInformation): IndexSymbolInfo {
   }
 }
 
-function encodingOf(encoding: PositionEncoding): IndexEncoding {
+function encodingOf(encoding: number): IndexEncoding {
   if (encoding === PositionEncoding.UTF8CodeUnitOffsetFromLineStart) return 'utf-8'
   if (encoding === PositionEncoding.UTF32CodeUnitOffsetFromLineStart) return 'utf-32'
   return 'utf-16'
@@ -151,11 +159,61 @@ function compareStart(a: IndexOccurrence, b: IndexOccurrence): number {
   return a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character
 }
 
+/** The occurrences of a scanned document, read in full, without range-less and highlighting-only ones, sorted. */
+function occurrencesOf(source: WireSource, document: Pick<WireDocument, 'start' | 'end'>): IndexOccurrence[] {
+  const occurrences: IndexOccurrence[] = []
+  for (const occurrence of readOccurrences(source, document)) {
+    const range = rangeOf(occurrence.typed, occurrence.range)
+    if (range === undefined) continue // counted by the scan
+    if (occurrence.symbol === '') continue // highlighting only
+    const enclosing = rangeOf(occurrence.typedEnclosing, occurrence.enclosingRange)
+    occurrences.push({
+      symbol: occurrence.symbol,
+      range,
+      roles: occurrence.roles,
+      ...(enclosing !== undefined ? { enclosing } : {}),
+      ...(occurrence.overrideDocumentation.length > 0 ? { documentation: occurrence.overrideDocumentation } : {}),
+    })
+  }
+  return occurrences.sort(compareStart)
+}
+
+/** A document whose occurrences are read from the index's bytes when first asked (the scan checked them). */
+class LazyDocument implements IndexDocument {
+  readonly relativePath: string
+  readonly language: string
+  readonly encoding: IndexEncoding
+  readonly text?: string
+  readonly #source: WireSource
+  readonly #bytes: { readonly start: number; readonly end: number }
+  #occurrences: IndexOccurrence[] | undefined
+  #symbols: IndexSymbolInfo[] | undefined
+
+  constructor(source: WireSource, document: WireDocument) {
+    this.relativePath = document.relativePath
+    this.language = document.language
+    this.encoding = encodingOf(document.positionEncoding)
+    if (document.text !== '') this.text = document.text
+    this.#source = source
+    this.#bytes = { start: document.start, end: document.end }
+  }
+
+  get occurrences(): ReadonlyArray<IndexOccurrence> {
+    this.#occurrences ??= occurrencesOf(this.#source, this.#bytes)
+    return this.#occurrences
+  }
+
+  get symbols(): ReadonlyArray<IndexSymbolInfo> {
+    this.#symbols ??= readSymbols(this.#source, this.#bytes).map(symbolInfo)
+    return this.#symbols
+  }
+}
+
 /** Decodes the bytes of a SCIP index (`index.scip`). A file that is not one fails with INVALID_ARGUMENT. */
 export function decodeScipIndex(bytes: Uint8Array): DecodedIndex {
   let index
   try {
-    index = fromBinary(IndexSchema, bytes)
+    index = readWireIndex(bytes)
   } catch (error) {
     throw new LspError('INVALID_ARGUMENT', `not a SCIP index: ${error instanceof Error ? error.message : String(error)}`)
   }
@@ -163,6 +221,17 @@ export function decodeScipIndex(bytes: Uint8Array): DecodedIndex {
   const refused: string[] = []
   let withoutRange = 0
   const documents: IndexDocument[] = []
+  const symbolDocuments = new Map<number, IndexDocument[]>()
+  const infoDocuments = new Map<number, IndexDocument[]>()
+  const related: Array<readonly [IndexDocument, IndexSymbolInfo]> = []
+  const file = (table: Map<number, IndexDocument[]>, hashes: Set<number>, document: IndexDocument) => {
+    for (const hash of hashes) {
+      const list = table.get(hash)
+      if (list === undefined) table.set(hash, [document])
+      else list.push(document)
+    }
+    hashes.clear()
+  }
   for (const document of index.documents) {
     const path = document.relativePath
     if (!isCanonicalRelativePath(path) || seen.has(path)) {
@@ -170,51 +239,33 @@ export function decodeScipIndex(bytes: Uint8Array): DecodedIndex {
       continue
     }
     seen.add(path)
-    const occurrences: IndexOccurrence[] = []
-    for (const occurrence of document.occurrences) {
-      const range = rangeOf(occurrence.typedRange, occurrence.range)
-      if (range === undefined) {
-        withoutRange++
-        continue
-      }
-      if (occurrence.symbol === '') continue // highlighting only
-      const enclosing = rangeOf(occurrence.typedEnclosingRange, occurrence.enclosingRange)
-      occurrences.push({
-        symbol: occurrence.symbol,
-        range,
-        roles: occurrence.symbolRoles,
-        ...(enclosing !== undefined ? { enclosing } : {}),
-        ...(occurrence.overrideDocumentation.length > 0 ? { documentation: occurrence.overrideDocumentation } : {}),
-      })
-    }
-    occurrences.sort(compareStart)
-    documents.push({
-      relativePath: path,
-      language: document.language,
-      encoding: encodingOf(document.positionEncoding),
-      occurrences,
-      symbols: document.symbols.map(symbolInfo),
-      ...(document.text !== '' ? { text: document.text } : {}),
-    })
+    withoutRange += document.withoutRange
+    const decoded = new LazyDocument(index.source, document)
+    documents.push(decoded)
+    file(symbolDocuments, document.globals, decoded)
+    file(infoDocuments, document.infoGlobals, decoded)
+    for (const info of document.related) related.push([decoded, symbolInfo(info)])
   }
-  const { metadata } = index
   let projectRoot: string | undefined
   try {
-    projectRoot = metadata?.projectRoot.startsWith('file:') ? fileURLToPath(metadata.projectRoot) : undefined
+    projectRoot = index.projectRoot.startsWith('file:') ? fileURLToPath(index.projectRoot) : undefined
   } catch {
     projectRoot = undefined
   }
   return {
     tool: {
-      name: metadata?.toolInfo?.name ?? '',
-      version: metadata?.toolInfo?.version ?? '',
-      arguments: metadata?.toolInfo?.arguments ?? [],
+      name: index.tool?.name ?? '',
+      version: index.tool?.version ?? '',
+      arguments: index.tool?.arguments ?? [],
     },
     ...(projectRoot !== undefined ? { projectRoot } : {}),
     documents,
     externalSymbols: index.externalSymbols.map(symbolInfo),
     documentsRefused: refused,
     occurrencesWithoutRange: withoutRange,
+    documentsOf: (symbol) => symbolDocuments.get(symbolHash(symbol)) ?? [],
+    infoDocumentsOf: (symbol) => infoDocuments.get(symbolHash(symbol)) ?? [],
+    related,
   }
 }
 

@@ -16,6 +16,8 @@ export {
   documentFreshness,
   findStoredIndex,
   indexStoreDirectory,
+  keptEntriesPerRoot,
+  pruneStoredIndexes,
   readStoredIndex,
   rootPrefix,
   sha256,
@@ -26,7 +28,7 @@ export {
   workspaceFiles,
 } from './store.js'
 export type { DocumentFreshness, IndexSidecar, StoredIndex } from './store.js'
-export { createIndexAndLiveProvider, loadStoredIndex } from './compose.js'
+export { createIndexAndLiveProvider, loadStoredIndex, prepareStoredIndex } from './compose.js'
 export type { IndexAndLiveOptions, LoadedIndex } from './compose.js'
 export { DiskState, staleOf } from './disk-state.js'
 export type { DiskView, FileState } from './disk-state.js'

@@ -56,7 +56,8 @@ export interface IndexProvider extends LspProvider {
   readonly answers: IndexAnswers
 }
 
-function defaultExtensions(index: ScipIndex): Record<string, string> {
+/** The extensions of the indexed documents → the language each is, by the seam's languages (what a provider claims by default). */
+export function defaultExtensions(index: ScipIndex): Record<string, string> {
   const out: Record<string, string> = {}
   for (const document of index.allDocuments()) {
     const extension = extensionOf(document.relativePath)

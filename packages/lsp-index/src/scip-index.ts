@@ -58,21 +58,34 @@ export class ScipIndex {
   /** Types by name, built on first use (a derived type definition). */
   private types: Map<string, string[]> | undefined
 
+  /** The documents a global symbol may occur in (the decoder's), when known: then {@link bySymbol} fills per symbol asked. */
+  private readonly documentsOf: ((symbol: string) => ReadonlyArray<IndexDocument>) | undefined
+
+  /** Symbol informations read from documents when first asked (the decoder's), when it can: a key → none, cached. */
+  private readonly lazyInfos: { readonly externals: Map<string, IndexSymbolInfo>; readonly absent: Set<string> } | undefined
+
   constructor(decoded: DecodedIndex) {
     this.decoded = decoded
-    for (const info of decoded.externalSymbols) this.infos.set(info.symbol, info)
+    this.documentsOf = decoded.documentsOf
+    const lazy = decoded.infoDocumentsOf !== undefined && decoded.related !== undefined
+    this.lazyInfos = lazy ? { externals: new Map(), absent: new Set() } : undefined
+    for (const info of decoded.externalSymbols) (this.lazyInfos?.externals ?? this.infos).set(info.symbol, info)
+    const edges = (document: IndexDocument, info: IndexSymbolInfo) => {
+      const key = keyOf(document, info.symbol)
+      for (const relationship of info.relationships) {
+        if (relationship.isImplementation) push(this.implementers, relationship.symbol, key)
+        if (relationship.isReference) push(this.referrers, relationship.symbol, key)
+      }
+      return key
+    }
     for (const document of decoded.documents) {
       this.documents.set(document.relativePath, document)
-      for (const info of document.symbols) {
-        const key = keyOf(document, info.symbol)
-        this.infos.set(key, info)
-        for (const relationship of info.relationships) {
-          if (relationship.isImplementation) push(this.implementers, relationship.symbol, key)
-          if (relationship.isReference) push(this.referrers, relationship.symbol, key)
-        }
+      if (!lazy) for (const info of document.symbols) this.infos.set(edges(document, info), info)
+      if (this.documentsOf === undefined) {
+        for (const occurrence of document.occurrences) push(this.bySymbol, keyOf(document, occurrence.symbol), { document, occurrence })
       }
-      for (const occurrence of document.occurrences) push(this.bySymbol, keyOf(document, occurrence.symbol), { document, occurrence })
     }
+    if (lazy) for (const [document, info] of decoded.related ?? []) edges(document, info)
   }
 
   /** The document at a path relative to the index's root. */
@@ -87,7 +100,23 @@ export class ScipIndex {
 
   /** What the index says about a symbol (a local one by its key, see {@link symbolsAt}). */
   info(symbol: string): IndexSymbolInfo | undefined {
-    return this.infos.get(symbol)
+    const known = this.infos.get(symbol)
+    const lazy = this.lazyInfos
+    if (known !== undefined || lazy === undefined || lazy.absent.has(symbol)) return known
+    // A document's own information wins over the external one; of several documents, the last (as a table built in
+    // index order keeps).
+    const separator = symbol.startsWith('local ') ? symbol.indexOf('\0') : -1
+    const local = separator >= 0 ? this.documents.get(symbol.slice(separator + 1)) : undefined
+    const documents = separator >= 0 ? (local === undefined ? [] : [local]) : (this.decoded.infoDocumentsOf?.(symbol) ?? [])
+    let found: IndexSymbolInfo | undefined
+    for (let i = documents.length - 1; i >= 0 && found === undefined; i--) {
+      const document = documents[i]
+      if (document !== undefined) found = document.symbols.findLast((info) => keyOf(document, info.symbol) === symbol)
+    }
+    found ??= lazy.externals.get(symbol)
+    if (found === undefined) lazy.absent.add(symbol)
+    else this.infos.set(symbol, found)
+    return found
   }
 
   /**
@@ -114,7 +143,18 @@ export class ScipIndex {
 
   /** Every occurrence of a symbol. */
   occurrencesOf(symbol: string): ReadonlyArray<IndexHit> {
-    return this.bySymbol.get(symbol) ?? []
+    const known = this.bySymbol.get(symbol)
+    if (known !== undefined || this.documentsOf === undefined) return known ?? []
+    // Read from the documents the symbol occurs in: a local one's own document (its key names it), a global one's.
+    const separator = symbol.startsWith('local ') ? symbol.indexOf('\0') : -1
+    const local = separator >= 0 ? this.documents.get(symbol.slice(separator + 1)) : undefined
+    const documents = separator >= 0 ? (local === undefined ? [] : [local]) : this.documentsOf(symbol)
+    const hits: IndexHit[] = []
+    for (const document of documents) {
+      for (const occurrence of document.occurrences) if (keyOf(document, occurrence.symbol) === symbol) hits.push({ document, occurrence })
+    }
+    this.bySymbol.set(symbol, hits)
+    return hits
   }
 
   /** Where a symbol is defined; for one without a definition of its own, where its `is_definition` targets are. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { lstat, readdir, readFile } from 'node:fs/promises'
+import { lstat, readdir, readFile, rm } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import * as nodePath from 'node:path'
 
@@ -161,6 +161,42 @@ export async function findStoredIndex(
       (entry) => wanted === undefined || (entry.sidecar.indexer.name === wanted.name && entry.sidecar.indexer.version === wanted.version),
     )
     .sort((a, b) => (a.sidecar.indexedAt < b.sidecar.indexedAt ? 1 : a.sidecar.indexedAt > b.sidecar.indexedAt ? -1 : 0))[0]
+}
+
+/** How many entries of one root `codeseam index` keeps (the newest, by `indexedAt`) when it writes another. */
+export const keptEntriesPerRoot = 3
+
+/**
+ * Removes the entries of `canonicalRoot` beyond the newest `keep` (by the sidecar's `indexedAt`; default
+ * {@link keptEntriesPerRoot}), never `except` (the entry just written). Only complete entries whose sidecar names the
+ * root are removed: another root's entries, folders being written (`.tmp-`) and folders that are not entries stay. A
+ * process answering from a removed entry is not affected (it read the index whole). Returns the removed folders.
+ */
+export async function pruneStoredIndexes(
+  canonicalRoot: string,
+  options: { readonly store?: string; readonly keep?: number; readonly except?: string } = {},
+): Promise<string[]> {
+  const store = options.store ?? indexStoreDirectory()
+  const keep = Math.max(0, options.keep ?? keptEntriesPerRoot)
+  let names: string[]
+  try {
+    names = await readdir(store)
+  } catch {
+    return []
+  }
+  const prefix = `${rootPrefix(canonicalRoot)}-`
+  const entries = (
+    await Promise.all(
+      names.filter((name) => name.startsWith(prefix) && !name.includes('.tmp-')).map((name) => readStoredIndex(nodePath.join(store, name))),
+    )
+  )
+    .filter((entry): entry is StoredIndex => entry !== undefined && entry.sidecar.root === canonicalRoot)
+    .sort((a, b) => (a.sidecar.indexedAt < b.sidecar.indexedAt ? 1 : a.sidecar.indexedAt > b.sidecar.indexedAt ? -1 : 0))
+  const kept = new Set(entries.slice(0, keep).map((entry) => entry.directory))
+  if (options.except !== undefined) kept.add(options.except)
+  const removed = entries.filter((entry) => !kept.has(entry.directory)).map((entry) => entry.directory)
+  await Promise.all(removed.map((directory) => rm(directory, { recursive: true, force: true })))
+  return removed
 }
 
 /**

@@ -11,6 +11,7 @@ import { createLocalHost, type LocalHost } from '@codeseam/lsp-local'
 import {
   createIndexAndLiveProvider,
   loadStoredIndex,
+  prepareStoredIndex,
   readScipIndex,
   rootPrefix,
   sha256,
@@ -234,5 +235,19 @@ test(
     expect(first?.sidecar.documents).toEqual(sidecar.documents)
     expect(await loadStoredIndex(fixture.root, { store })).toBe(first)
     expect(await loadStoredIndex(nodePath.join(fixture.root, 'src'), { store })).toBeUndefined()
+    // A session prepares the entry when it opens the root: the disk is compared once, and the comparison is shared.
+    expect(await prepareStoredIndex(fixture.root, { store })).toBe(first)
+    const disk = first?.disk
+    if (disk === undefined) throw new Error('a stored entry has no disk state')
+    expect(await disk.view()).toEqual({ changed: new Set(), missing: new Set(), added: new Set(), notIndexed: new Set() })
+    // A plain write of the same length right after the hashes were cached is still seen.
+    const changed = Object.keys(sidecar.documents).sort()[0] ?? ''
+    const text = await readFile(fixture.path(changed), 'utf8')
+    await writeFile(
+      fixture.path(changed),
+      text.replace(/[a-z]/, (c) => (c === 'a' ? 'b' : 'a')),
+    )
+    expect(await disk.fileState(changed)).toBe('changed')
+    expect([...(await disk.view()).changed]).toEqual([changed])
   },
 )

@@ -118,6 +118,23 @@ export async function openSession(options: SessionOptions = {}): Promise<Codesea
     return checked
   }
   const initial = await canonical(options.roots !== undefined && options.roots.length === 0 ? [] : givenRoots(options.roots))
+  // The stored index of each root is read and the disk compared with it while the host starts (its servers' versions
+  // are probed then: the process mostly waits), so the first question finds both done. Held until the session ends.
+  const prepared = new Map<string, Promise<unknown>>()
+  const prepare = (roots: ReadonlyArray<string>) => {
+    if (options.index === false) return
+    for (const root of roots) {
+      if (!prepared.has(root))
+        prepared.set(
+          root,
+          import('@codeseam/lsp-index').then(
+            (m) => m.prepareStoredIndex(root),
+            () => undefined,
+          ),
+        )
+    }
+  }
+  prepare(initial)
   const lsp = createLsp()
   const shared = options.host !== undefined
   const host = options.host ?? (await createLocalHost(await hostConfig(options)))
@@ -152,6 +169,8 @@ export async function openSession(options: SessionOptions = {}): Promise<Codesea
         open.delete(root)
         await entry?.release()
       }
+      prepare(opened)
+      for (const root of closed) prepared.delete(root)
       for (const root of opened) await openRoot(root)
       order = next
       return { opened, closed }
@@ -181,6 +200,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Codesea
           await changing
           await Promise.all([...open.values()].map((entry) => entry.release()))
           open.clear()
+          prepared.clear()
           await detachProviders?.()
           if (!shared) await host.dispose()
           await lsp.dispose()

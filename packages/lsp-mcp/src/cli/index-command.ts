@@ -191,6 +191,14 @@ export async function runIndex(args: ReadonlyArray<string>, io: CliIo): Promise<
       if (other !== undefined) return report(other, true)
       throw new Error(`could not store the index at ${directory}`)
     }
+    // Older entries of the root beyond the newest few are removed (the one just written is always kept).
+    const pruned = await store.pruneStoredIndexes(root, { store: storeDir, except: directory }).catch((error: unknown) => {
+      io.stderr.write(
+        `codeseam index: older entries of ${root} were not removed: ${error instanceof Error ? error.message : String(error)}\n`,
+      )
+      return []
+    })
+    if (pruned.length > 0) say(`removed ${pruned.length} older ${pruned.length === 1 ? 'entry' : 'entries'} of ${root} from the store`)
     return report({ directory, indexPath: nodePath.join(directory, store.storedIndexFile), sidecar }, false)
   } finally {
     await rm(building, { recursive: true, force: true })
