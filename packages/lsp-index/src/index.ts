@@ -15,6 +15,7 @@ export {
   contentDigest,
   documentFreshness,
   findStoredIndex,
+  indexedProjects,
   indexStoreDirectory,
   keptEntriesPerRoot,
   pruneStoredIndexes,

@@ -227,3 +227,19 @@ export function staleDocuments(freshness: ReadonlyMap<string, DocumentFreshness>
     .map(([path]) => path)
     .sort()
 }
+
+/**
+ * The projects the indexer is given: every `tsconfig.json` / `jsconfig.json` of the root outside `node_modules` and
+ * dot-folders (the files the store keys), so a monorepo without a root solution config is indexed whole at either
+ * trust level, without running its package manager. A `tsconfig.json` is named by its folder, as project references
+ * usually name it: the indexer then skips a project it already indexed through a reference (it keys them by path).
+ */
+export function indexedProjects(root: string, files: ReadonlyMap<string, string>): string[] {
+  const projects: string[] = []
+  for (const relative of [...files.keys()].sort()) {
+    const base = nodePath.posix.basename(relative)
+    if (base === 'tsconfig.json') projects.push(nodePath.join(root, nodePath.posix.dirname(relative)))
+    else if (base === 'jsconfig.json') projects.push(nodePath.join(root, relative))
+  }
+  return projects
+}

@@ -8,7 +8,7 @@ import { createLsp, type LspLocation, type LspService } from '@codeseam/lsp'
 import { OracleServer, type SymbolTarget } from '../../lsp-local/test/oracle/oracle.js'
 import { defaultSeed, exportedDeclarations, seededRandom } from '../../lsp-local/test/oracle/select.js'
 import { corporaFolder, linkWorkspacePackages, unpackCorpus, type OracleWorkspace } from '../../lsp-local/test/oracle/workspaces.js'
-import { createIndexProvider, readScipIndex, ScipIndex, workspaceFiles } from '../src/index.js'
+import { createIndexProvider, indexedProjects, readScipIndex, ScipIndex, workspaceFiles } from '../src/index.js'
 import { classify, type Difference } from './corpora-differences.js'
 import { indexerVersion, indexWorkspace } from './indexer.js'
 
@@ -79,17 +79,6 @@ const plans: ReadonlyArray<CorpusPlan> = [
     },
   },
 ]
-
-/** The projects `codeseam index` gives the indexer (lsp-mcp's indexedProjects): tsconfig.json by folder, jsconfig.json by path. */
-function projectsOf(root: string, files: ReadonlyMap<string, string>): string[] {
-  const projects: string[] = []
-  for (const relative of [...files.keys()].sort()) {
-    const base = nodePath.posix.basename(relative)
-    if (base === 'tsconfig.json') projects.push(nodePath.join(root, nodePath.posix.dirname(relative)))
-    else if (base === 'jsconfig.json') projects.push(nodePath.join(root, relative))
-  }
-  return projects
-}
 
 const sourceExtensions = new Set(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'])
 
@@ -171,7 +160,7 @@ for (const plan of plans) {
       workspace = unpackCorpus(plan.name)
       const linked = plan.link ? linkWorkspacePackages(workspace.root) : 0
       const files = await workspaceFiles(workspace.root)
-      const projects = projectsOf(workspace.root, files)
+      const projects = indexedProjects(workspace.root, files)
       // The indexer (one Node process) and the server load side by side.
       const [building, starting] = await Promise.allSettled([
         indexWorkspace(workspace.root, projects),

@@ -43,22 +43,6 @@ export function indexerWorkspaceFlags(root: string, trusted: boolean): string[] 
   return []
 }
 
-/**
- * The projects the indexer is given: every `tsconfig.json` / `jsconfig.json` of the root outside `node_modules` and
- * dot-folders (the files the store keys), so a monorepo without a root solution config is indexed whole at either
- * trust level, without running its package manager. A `tsconfig.json` is named by its folder, as project references
- * usually name it: the indexer then skips a project it already indexed through a reference (it keys them by path).
- */
-export function indexedProjects(root: string, files: ReadonlyMap<string, string>): string[] {
-  const projects: string[] = []
-  for (const relative of [...files.keys()].sort()) {
-    const base = nodePath.posix.basename(relative)
-    if (base === 'tsconfig.json') projects.push(nodePath.join(root, nodePath.posix.dirname(relative)))
-    else if (base === 'jsconfig.json') projects.push(nodePath.join(root, relative))
-  }
-  return projects
-}
-
 function size(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`
 }
@@ -105,7 +89,7 @@ export async function runIndex(args: ReadonlyArray<string>, io: CliIo): Promise<
   const name = indexer.id
   const started = performance.now()
   const files = await store.workspaceFiles(root)
-  const projects = indexedProjects(root, files)
+  const projects = store.indexedProjects(root, files)
   if (workspaceFlags.length === 0 && projects.length === 0) {
     io.stderr.write(
       `codeseam index: ${root} has no tsconfig.json (the indexer's --infer-tsconfig would write one into the workspace, which codeseam never does): index a folder with one${trusted ? '' : ', or a trusted pnpm/yarn workspace'}\n`,
