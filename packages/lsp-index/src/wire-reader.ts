@@ -1,5 +1,14 @@
 // The protocol buffer wire format, as wire.ts reads SCIP: a cursor that reads varints, lengths, strings and tags
 // and skips a field by its wire type, checking the framing as it goes.
+//
+// Why not `BinaryReader` from `@bufbuild/protobuf/wire` (already a dependency, for the generated bindings): it has
+// no bound but the whole buffer, its `tag()` returns a new `[field, wireType]` array per field, its `skip()` returns
+// a subarray, and its buffer is private, so a symbol can be had only as a decoded string: no hashing or interning
+// from the bytes. Measured on codeseam's own index (25 MB, 270,887 occurrences, 868 documents), 5 alternating
+// passes: a BinaryReader walk that only decodes each occurrence's symbol and range took
+// 567–1,670 ms per pass, wire.ts's whole scan (every field checked, symbols hashed) 368–1,171 ms, in the same
+// process, on a loaded 2-CPU machine: 1.5–2.8× in this reader's favour, and the allocations are what the first
+// answer's garbage collection was spent on.
 
 /** The bytes were not a protocol buffer of this shape (truncated, a bad tag or wire type). */
 export class WireError extends Error {}

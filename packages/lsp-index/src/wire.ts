@@ -317,36 +317,28 @@ export interface WireSource {
   readonly interned: Map<string, string>
 }
 
-/** Every occurrence of a scanned document, read in full (its bytes were checked by the scan). */
-export function readOccurrences(source: WireSource, document: Pick<WireDocument, 'start' | 'end'>): WireOccurrence[] {
+/** Every message of field `field` (2 occurrences, 3 symbol informations) of a scanned document, each read by `read`. */
+function readRepeated<T>(source: WireSource, document: Pick<WireDocument, 'start' | 'end'>, field: number, read: (reader: Reader) => T): T[] {
   const reader = new Reader(source.buf, document.start, document.end, source.interned)
-  const out: WireOccurrence[] = []
+  const out: T[] = []
   for (let next = reader.tag(); next >= 0; next = reader.tag()) {
-    const field = next >>> 3
-    const wire = next & 7
-    if (field === 2 && wire === LENGTH) {
+    if (next === ((field << 3) | LENGTH)) {
       const outer = reader.enter()
-      out.push(readOccurrence(reader))
+      out.push(read(reader))
       reader.leave(outer)
-    } else reader.skip(wire, field)
+    } else reader.skip(next & 7, next >>> 3)
   }
   return out
 }
 
+/** Every occurrence of a scanned document, read in full (its bytes were checked by the scan). */
+export function readOccurrences(source: WireSource, document: Pick<WireDocument, 'start' | 'end'>): WireOccurrence[] {
+  return readRepeated(source, document, 2, readOccurrence)
+}
+
 /** Every symbol information of a scanned document, read in full (its bytes were checked by the scan). */
 export function readSymbols(source: WireSource, document: Pick<WireDocument, 'start' | 'end'>): WireSymbol[] {
-  const reader = new Reader(source.buf, document.start, document.end, source.interned)
-  const out: WireSymbol[] = []
-  for (let next = reader.tag(); next >= 0; next = reader.tag()) {
-    const field = next >>> 3
-    const wire = next & 7
-    if (field === 3 && wire === LENGTH) {
-      const outer = reader.enter()
-      out.push(readSymbol(reader))
-      reader.leave(outer)
-    } else reader.skip(wire, field)
-  }
-  return out
+  return readRepeated(source, document, 3, readSymbol)
 }
 
 /** Reads the bytes of a SCIP `Index`; throws {@link WireError} on bytes that are not a protocol buffer. */
