@@ -318,7 +318,12 @@ export interface WireSource {
 }
 
 /** Every message of field `field` (2 occurrences, 3 symbol informations) of a scanned document, each read by `read`. */
-function readRepeated<T>(source: WireSource, document: Pick<WireDocument, 'start' | 'end'>, field: number, read: (reader: Reader) => T): T[] {
+function readRepeated<T>(
+  source: WireSource,
+  document: Pick<WireDocument, 'start' | 'end'>,
+  field: number,
+  read: (reader: Reader) => T,
+): T[] {
   const reader = new Reader(source.buf, document.start, document.end, source.interned)
   const out: T[] = []
   for (let next = reader.tag(); next >= 0; next = reader.tag()) {
