@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
 import { languagesSection } from './language-tables.js'
+import { ownMemoryFindings } from './own-memory-findings.js'
 import { layerDescriptions, layers, type BenchReport } from './report.js'
 import {
   diskChangesSection,
@@ -301,6 +302,7 @@ export function performanceMarkdown(report: BenchReport, jsonName: string, svgNa
     }
     out.push(`### ${table.title}`, '', ...note, markdownTable(table.header, table.rows), '')
   }
+  out.push(...ownMemoryFindings)
   out.push(
     '## How each figure is taken',
     '',
@@ -347,7 +349,8 @@ export function performanceMarkdown(report: BenchReport, jsonName: string, svgNa
     '  What a profile found (issue 51): a heap snapshot of the MCP host after 20 calls held 19 MB of live objects',
     '  (5 MB of it module source text) while its anonymous RSS was 49 MB — heap V8 had grown and kept. The',
     '  `codeseam` executable now sets `--semi-space-growth-factor=1` and `--optimize-for-size`',
-    '  (packages/lsp-mcp/src/heap.ts): 105 / 112 MB → 79 / 81 MB on ts-50 / ts-500, latency unchanged.',
+    '  (packages/lsp-mcp/src/heap.ts): 105 / 112 MB → 79 / 81 MB on ts-50 / ts-500, latency unchanged. What',
+    '  was found and removed after that, lever by lever: "Memory of codeseam\'s own processes" above.',
     "- **Where the servers' memory goes** (issue 51, `bench/scripts/server-memory.ts`: the bare default server, the",
     '  root its one folder, and `codeseam mcp --daemon never` each open the first 20 source files and are asked their',
     '  outlines, the references and the workspace symbols of one class; peak RSS per process, sampled every 100 ms).',

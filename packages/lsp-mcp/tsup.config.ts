@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { rmSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 import { defineConfig, type Options } from 'tsup'
@@ -28,6 +28,25 @@ const deferSdkAjv: Plugin = {
         : undefined,
     )
   },
+}
+
+/**
+ * esbuild's `charset: 'ascii'` escapes strings, identifiers and templates but leaves a regular expression literal
+ * as written (markdown-it has `/([?!])\u2026/`): one such letter makes V8 hold the whole chunk's source as two bytes
+ * a character. Every non-ASCII character left is escaped here; `\uXXXX` means the same in a regular expression.
+ */
+function asciiOnly(dist: URL): void {
+  for (const name of readdirSync(dist)) {
+    // index.js is the library's (the other build, in parallel): left as its build wrote it.
+    if (!name.endsWith('.js') || name === 'index.js') continue
+    const file = new URL(name, dist)
+    const text = readFileSync(file, 'utf8')
+    if (!/[\u0080-\uffff]/.test(text)) continue
+    writeFileSync(
+      file,
+      text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    )
+  }
 }
 
 /** The commit this build is made from (an unreleased `0.0.0` build is named by it); empty outside a git checkout. */
@@ -70,6 +89,12 @@ export default defineConfig([
     // bundle keeps only what each path uses: `--help` needs LspError, not the seam with effect behind it.
     esbuildOptions(options) {
       options.conditions = ['@codeseam/source']
+      // The host keeps every loaded module's source text on its heap (issue 51; docs/performance.md, "Memory of
+      // codeseam's own processes"): ASCII only, so no chunk is held as two bytes a character for one non-ASCII
+      // letter, and no whitespace or comments. Names stay as written (stack traces, `error.name`); the source maps
+      // map the rest back.
+      options.charset = 'ascii'
+      options.minifyWhitespace = process.env.CODESEAM_KEEP_WHITESPACE !== '1'
     },
     esbuildPlugins: [deferSdkAjv],
     // Bundled CommonJS (vscode-jsonrpc, the SDK's dependencies) calls `require` for Node's built-ins.
@@ -78,6 +103,7 @@ export default defineConfig([
     },
     // The tool manifest (dist/tools.json) from the real tool definitions, so `--help` and `tools/list` need no tool loaded.
     async onSuccess() {
+      asciiOnly(new URL('dist/', import.meta.url))
       const { writeToolManifest } = (await import(pathToFileURL('dist/tool-manifest-build.js').href)) as {
         writeToolManifest: (dir: URL) => void
       }

@@ -118,3 +118,25 @@ test('every read hands out its own snapshot object (the seam freezes and binds e
   expect(second).toEqual(first)
   expect(opens('a.txt')).toBe(1)
 })
+
+test('the kept text is bounded in characters: the least recently read file goes first, a larger one is never kept', async () => {
+  writeFileSync(file('b.txt'), 'gamma delt\n')
+  writeFileSync(file('big.txt'), 'x'.repeat(40) + '\n')
+  // Room for two of the 11-character files, not for the 41-character one.
+  readCacheLimits.characters = 22
+  const ws = await host.openWorkspace(root)
+  await ws.readFile('a.txt')
+  await ws.readFile('b.txt')
+  await ws.readFile('a.txt')
+  await ws.readFile('b.txt')
+  expect([opens('a.txt'), opens('b.txt')]).toEqual([1, 1])
+  writeFileSync(file('c.txt'), 'epsilon ze\n')
+  // c joins; a, read before b, goes.
+  await ws.readFile('c.txt')
+  await ws.readFile('b.txt')
+  expect((await ws.readFile('a.txt')).text).toBe('alpha beta\n')
+  expect([opens('a.txt'), opens('b.txt'), opens('c.txt')]).toEqual([2, 1, 1])
+  await ws.readFile('big.txt')
+  expect((await ws.readFile('big.txt')).text).toBe(`${'x'.repeat(40)}\n`)
+  expect(opens('big.txt')).toBe(2)
+})

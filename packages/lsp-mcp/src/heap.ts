@@ -11,6 +11,8 @@ import { setFlagsFromString } from 'node:v8'
  * ts-50 / ts-500, 105 / 112 MB before, 91 / 88 MB with the first flag, 79 / 81 MB with both; the MCP layer's own
  * latency per warm query unchanged within the run-to-run noise. Set once, first thing, by the `codeseam` executable
  * — never by the libraries, whose embedding process decides its own heap. Node takes both at run time.
+ * Tried and left out (docs/performance.md, "Memory of codeseam's own processes"): no TurboFan (`--max-opt=2`) and
+ * `--lite-mode` save 6–7 MB but cost 1.5–3.4 ms a call; `--single-threaded-gc` adds 3 MB.
  */
 export const heapFlags: ReadonlyArray<string> = ['--semi-space-growth-factor=1', '--optimize-for-size']
 

@@ -1,3 +1,4 @@
+import { compareText } from '@codeseam/lsp'
 import { readTools, selectTools, type AnyTool, type ToolSelection } from '@codeseam/tool-lsp'
 import { MutationSession, mutationTools } from '@codeseam/tool-lsp-mutate'
 
@@ -29,7 +30,7 @@ export interface CollectToolsOptions {
  * `@codeseam/tool-lsp-mutate` (unless `readOnly`), filtered by name.
  */
 export function collectTools(options: CollectToolsOptions = {}): AnyTool[] {
-  const read = [...readTools].sort((a, b) => a.name.localeCompare(b.name))
+  const read = [...readTools].sort((a, b) => compareText(a.name, b.name))
   const readNames = new Set(read.map((t) => t.name))
   const mutating = mutationTools(options.mutations ?? new MutationSession()).filter((t) => !readNames.has(t.name))
   const all = [...read, ...mutating]

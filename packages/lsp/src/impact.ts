@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs'
 import * as path from 'node:path'
 
+import { compareText } from './compare-text.js'
 import { comparePositions, rangeContains } from './coordinates.js'
 import { manifestNames } from './languages/index.js'
 import { isWithin, rootHolding } from './paths.js'
@@ -301,7 +302,7 @@ export async function impactOf(lsp: LspService, request: ImpactRequest, signal?:
     .sort(
       (a, b) =>
         a.depth - b.depth ||
-        a.path.localeCompare(b.path) ||
+        compareText(a.path, b.path) ||
         comparePositions((a.symbol?.range ?? a.sites[0]!).start, (b.symbol?.range ?? b.sites[0]!).start),
     )
 

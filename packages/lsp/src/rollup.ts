@@ -1,3 +1,4 @@
+import { compareText } from './compare-text.js'
 import { errorCodeOf } from './telemetry.js'
 
 /** One operation's figures since the service started: what `code_status` shows a reader without a tracing backend. */
@@ -44,7 +45,7 @@ export class OperationRollup {
 
   snapshot(): ReadonlyArray<LspOperationRollup> {
     return [...this.series.entries()]
-      .sort(([a], [b]) => a.localeCompare(b))
+      .sort(([a], [b]) => compareText(a, b))
       .map(([operation, s]) => {
         const sorted = [...s.recent].sort((a, b) => a - b)
         return { operation, count: s.count, errors: { ...s.errors }, p50Ms: percentile(sorted, 0.5), p95Ms: percentile(sorted, 0.95) }

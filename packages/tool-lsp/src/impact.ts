@@ -1,4 +1,5 @@
 import {
+  compareText,
   impactLimits,
   impactOf,
   lspOperations,
@@ -208,8 +209,8 @@ export const codeImpact = defineTool({
         notExpanded: result.notExpanded,
         revisits: result.revisits,
       },
-      files: [...files.values()].sort((a, b) => Number(a.test) - Number(b.test) || a.path.localeCompare(b.path)),
-      modules: [...modules.values()].sort((a, b) => b.dependents - a.dependents || a.module.localeCompare(b.module)),
+      files: [...files.values()].sort((a, b) => Number(a.test) - Number(b.test) || compareText(a.path, b.path)),
+      modules: [...modules.values()].sort((a, b) => b.dependents - a.dependents || compareText(a.module, b.module)),
       derived: { from: [...(result.meta.derived?.from ?? [])] },
       readiness: worstReadiness(result.answers.map(readinessOf)),
       ...(notice === undefined ? {} : { notice }),

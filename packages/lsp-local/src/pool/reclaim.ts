@@ -1,3 +1,5 @@
+import { compareText } from '@codeseam/lsp'
+
 /** A running server as the reclaimer sees it. */
 export interface ServerUse {
   readonly key: string
@@ -23,7 +25,7 @@ export function chooseReclaim(running: ReadonlyArray<ServerUse>, maxServers: num
 
 /** Idle servers, least recently used first (busy ones are never reclaimed). */
 function idleOldestFirst<S extends ServerUse>(running: ReadonlyArray<S>): S[] {
-  return running.filter((s) => !s.busy).sort((a, b) => a.lastUsed - b.lastUsed || a.key.localeCompare(b.key))
+  return running.filter((s) => !s.busy).sort((a, b) => a.lastUsed - b.lastUsed || compareText(a.key, b.key))
 }
 
 /** A running server with its process tree's last sample. */

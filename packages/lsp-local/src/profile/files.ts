@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
-import { extensionOf, normalizeExtension } from '@codeseam/lsp'
+import { compareText, extensionOf, normalizeExtension } from '@codeseam/lsp'
 
 import type { ServerProfile } from './profiles.js'
 
@@ -48,7 +48,7 @@ export async function listFiles(
     } catch {
       continue
     }
-    entries.sort((a, b) => a.name.localeCompare(b.name))
+    entries.sort((a, b) => compareText(a.name, b.name))
     for (const entry of entries) {
       const path = nodePath.join(dir, entry.name)
       if (entry.isDirectory()) {

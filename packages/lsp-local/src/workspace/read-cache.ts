@@ -11,9 +11,13 @@ import { changedAt, statKey } from '../documents/stat-key.js'
 
 /** How much one workspace keeps, and when a read is kept at all. */
 export const readCacheLimits = {
-  /** Beyond either limit the least recently used snapshots go. */
+  /**
+   * Beyond either limit the least recently used snapshots go. The text is held on the host's heap (a byte a
+   * character for Latin-1 text, two otherwise): 8 Mi characters, so one workspace's cache stays well inside the
+   * 80 MB codeseam's own processes aim at (issue 51; docs/performance.md, "Own RSS").
+   */
   entries: 2048,
-  characters: 16 * 1024 * 1024,
+  characters: 8 * 1024 * 1024,
   /**
    * A file that changed this close (ms) before it was read is not kept: a file system's clock may be coarse,
    * so a second same-size write in the same tick could leave the stat key as it was. Older files are told
