@@ -44,9 +44,10 @@ export interface ProjectLoadContext {
   oversized(file: string): boolean
   /**
    * Opens and pins files, at most `max`: the LRU never closes them while the load holds. `projects`: each file opened
-   * loads one project (the status counts it as it happens).
+   * loads one project (the status counts it as it happens). `pin: false`: opened as a question's own file is (the
+   * LRU may close it), not counted.
    */
-  open(files: ReadonlyArray<string>, max?: number, options?: { readonly projects?: boolean }): Promise<PinnedFiles>
+  open(files: ReadonlyArray<string>, max?: number, options?: { readonly projects?: boolean; readonly pin?: boolean }): Promise<PinnedFiles>
   /** How many projects the load found, once planned: the status says "projects k/N" from here on (RFC 0032). */
   found(projects: number): void
   /** A symbolic link out of the root is masked before a project that lists it loads (the server would read through it). */

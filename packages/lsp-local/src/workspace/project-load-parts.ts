@@ -39,7 +39,7 @@ export function loadFolder(server: LanguageServer, workspace: LocalWorkspace): s
 }
 
 /**
- * Opens and pins files (at most `max`); one deleted since the walk, or refused (a symlink out of the
+ * Opens and pins files (at most `max`; unpinned when `pin` is false); one deleted since the walk, or refused (a symlink out of the
  * workspace), is counted as failed; one over a per-file limit (never sent) as skipped, by limit.
  */
 export async function openPinned(
@@ -50,6 +50,8 @@ export async function openPinned(
   onOpened: () => void = () => {},
   /** Awaited before each open (a background load waits while questions are answered). */
   before?: () => Promise<void>,
+  /** False: opened unpinned, as a question's own file (the LRU may close it). */
+  pin = true,
 ): Promise<PinnedFiles> {
   const opened: string[] = []
   const notOpened: string[] = []
@@ -59,7 +61,7 @@ export async function openPinned(
     if (opened.length >= max) break
     if (before !== undefined) await before()
     try {
-      await server.documents.sync(file, languageIdOf(profile, file), { pin: true })
+      await server.documents.sync(file, languageIdOf(profile, file), { pin })
       opened.push(file)
       onOpened()
     } catch (error) {

@@ -200,19 +200,16 @@ export class ProjectLoader {
       sources: () => listFiles(folder, { extensions: profileExtensions(profile) }, 20_000),
       contains: (file) => workspace.containment.contains(file),
       oversized: (file) => this.oversized(file),
-      open: (files, max, options) =>
-        openPinned(
-          server,
-          profile,
-          files,
-          max,
-          () => {
-            progress.filesOpened++
-            if (options?.projects === true) progress.projectsLoaded++
-            tell(false)
-          },
-          background ? () => this.paused.unpaused(server) : undefined,
-        ),
+      open: (files, max, options) => {
+        const pin = options?.pin !== false
+        const opened = () => {
+          if (!pin) return
+          progress.filesOpened++
+          if (options?.projects === true) progress.projectsLoaded++
+          tell(false)
+        }
+        return openPinned(server, profile, files, max, opened, background ? () => this.paused.unpaused(server) : undefined, pin)
+      },
       found: (projects) => {
         progress.projectsFound = projects
         tell(true)

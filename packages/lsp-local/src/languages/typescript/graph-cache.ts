@@ -50,12 +50,17 @@ export class TsGraphCache extends Map<string, CachedGraph> {
         graph: Promise.resolve({ projects: [], configFiles: [], errors: [] }),
       }
       entry.graph = (async () => {
-        const configs = await listFiles(root, { names: new Set(['tsconfig.json', 'jsconfig.json']) }, 2_000)
-        const graph = await discoverTsProjects(root, configs.files, {
-          timeoutMs: Math.max(1, deadline - Date.now()),
-          ...(signal === undefined ? {} : { signal }),
-        })
-        for (const file of [...configs.files, ...graph.configFiles]) {
+        // Listed while the child loads the compiler.
+        const configs = listFiles(root, { names: new Set(['tsconfig.json', 'jsconfig.json']) }, 2_000)
+        const graph = await discoverTsProjects(
+          root,
+          configs.then(({ files }) => files),
+          {
+            timeoutMs: Math.max(1, deadline - Date.now()),
+            ...(signal === undefined ? {} : { signal }),
+          },
+        )
+        for (const file of [...(await configs).files, ...graph.configFiles]) {
           configFiles.add(file)
           signatures.set(file, statSignature(file))
         }

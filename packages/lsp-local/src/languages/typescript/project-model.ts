@@ -5,7 +5,8 @@ import type { ProjectLoadContext, ProjectLoadResult, ProjectModel } from '../pro
 
 import { TsGraphCache } from './graph-cache.js'
 import { planProjectLoad, type TsProjectGraph } from './projects.js'
-import { reachingTarget, workspacePackages, type WorkspacePackage } from './reach.js'
+import { workspacePackages, type WorkspacePackage } from './packages.js'
+import { prescan, reachingTarget } from './reach.js'
 
 /** The folder's source files, as the load context walks them. */
 type SourceWalk = Awaited<ReturnType<ProjectLoadContext['sources']>>
@@ -39,16 +40,30 @@ export function typeScriptProjectModel(): ProjectModel & { readonly graphs: TsGr
       ])
       return { ...(await openProjects(context, graph, sources)), basis: graph }
     },
+    // Beside the graph's child: the workspace's package.json files and the sources' text (what reaches the target is
+    // read from both), and the target itself opens, so the server loads its project instead of waiting idle.
     async loadNeeded(context, target) {
       const packages = workspacePackages(context.folder)
       packages.catch(() => {})
-      const [graph, sources] = await Promise.all([
-        graphs.read(context.folder, context.profile, context.deadline, context.signal),
-        context.sources(),
-      ])
-      return openNeeded(context, graph, sources, target, packages)
+      const graph = graphs.read(context.folder, context.profile, context.deadline, context.signal)
+      graph.catch(() => {})
+      const sources = await context.sources()
+      for (const link of sources.links) context.maskIfEscaped(link)
+      const scanned = prescan(sources.files.filter((file) => context.contains(file)))
+      await openEarly(context, sources, target)
+      await Promise.all([graph, scanned])
+      return openNeeded(context, await graph, sources, target, packages)
     },
   }
+}
+
+/**
+ * Opens the question's file (as the question would, unpinned) once the links out of the root are masked: the server
+ * loads its project while the graph is read. One the question could not open either is left to it.
+ */
+async function openEarly(context: ProjectLoadContext, sources: SourceWalk, target: string): Promise<void> {
+  if (!sources.files.includes(target) || !context.contains(target) || context.oversized(target)) return
+  await context.open([target], 1, { pin: false })
 }
 
 /**
@@ -67,7 +82,8 @@ async function openNeeded(
   const reaching = await reachingTarget(graph, sources.files, context.folder, target, accept, packages)
   if (reaching === undefined) return undefined
   const all = planProjectLoad(graph, sources.files, Infinity, accept)
-  const plan = planProjectLoad(graph, sources.files, 0, (file) => accept(file) && !context.oversized(file), reaching.configs)
+  const usable = (file: string) => accept(file) && !context.oversized(file)
+  const plan = planProjectLoad(graph, sources.files, 0, usable, reaching.configs)
   const needed = planProjectLoad(graph, sources.files, 0, accept, reaching.configs).projectsFound
   const loose = reaching.looseFiles.filter((file) => !context.oversized(file))
   // Everything reaches it, or a needed file cannot be opened (a project then loads through another): load it all.
@@ -75,7 +91,6 @@ async function openNeeded(
   // each server searches too) and the few projects left cost the first answer time and hold none of it.
   const everything = needed === all.projectsFound && reaching.looseFiles.length === all.looseFiles.length
   if (everything || plan.projectFiles.length < needed || loose.length > context.pinBudget - needed) return undefined
-  for (const link of sources.links) context.maskIfEscaped(link)
   const projects = await context.open(plan.projectFiles, undefined, { projects: true })
   const files = await context.open(loose)
   const missed = projects.notOpened.length + files.notOpened.length

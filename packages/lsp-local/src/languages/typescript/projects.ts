@@ -31,20 +31,20 @@ export interface TsProjectGraph {
 }
 
 /**
- * The child's program (CommonJS, run with `node -e`). Input on stdin: `{ ts, root, configs }`; output on
- * stdout: a {@link TsProjectGraph}. Every file-system call the compiler makes goes through a guard that
+ * The child's program (CommonJS, run with `node -e`, the compiler's path its argument: it loads while the configs are
+ * still being listed). Input on stdin: `{ root, configs }`; output on stdout: a {@link TsProjectGraph}. Every file-system call the compiler makes goes through a guard that
  * answers "absent" for anything that resolves outside the root, so evaluating a config never reads
  * outside the workspace (an `extends` or a reference that points out is reported as an error).
  */
 const childSource = String.raw`
 const fs = require('node:fs');
 const path = require('node:path');
+const ts = require(process.argv[1]);
 let input = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (d) => { input += d; });
 process.stdin.on('end', () => {
-  const { ts: tsPath, root, configs } = JSON.parse(input);
-  const ts = require(tsPath);
+  const { root, configs } = JSON.parse(input);
   const real = (p) => { try { return fs.realpathSync(p); } catch { return undefined; } };
   const inside = (p) => {
     const resolved = path.resolve(p);
@@ -117,18 +117,19 @@ function typeScriptModule(): string {
 
 /**
  * Reads the project graph of `root` (canonical) starting from `configs` (the tsconfig.json / jsconfig.json
- * files found under it), in a child process bounded by `timeoutMs` and `signal`.
+ * files found under it), in a child process bounded by `timeoutMs` and `signal`. Given as a promise, the configs are
+ * listed while the child loads the compiler (the larger part of its time); none found, the child is ended unused.
  */
 export function discoverTsProjects(
   root: string,
-  configs: ReadonlyArray<string>,
+  configs: ReadonlyArray<string> | Promise<ReadonlyArray<string>>,
   options: { timeoutMs: number; signal?: AbortSignal },
 ): Promise<TsProjectGraph> {
-  if (configs.length === 0) return Promise.resolve({ projects: [], configFiles: [], errors: [] })
+  if (Array.isArray(configs) && configs.length === 0) return Promise.resolve({ projects: [], configFiles: [], errors: [] })
   if (options.signal?.aborted) return Promise.reject(new LspError('CANCELLED', 'reading the TypeScript projects was cancelled'))
   const ts = typeScriptModule()
   return new Promise<TsProjectGraph>((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', childSource], {
+    const child = spawn(process.execPath, ['-e', childSource, ts], {
       stdio: ['pipe', 'pipe', 'pipe'],
       cwd: root,
       windowsHide: true,
@@ -177,7 +178,21 @@ export function discoverTsProjects(
       }
     })
     child.stdin.on('error', () => {})
-    child.stdin.end(JSON.stringify({ ts, root, configs }))
+    Promise.resolve(configs).then(
+      (listed) => {
+        if (listed.length > 0) child.stdin.end(JSON.stringify({ root, configs: listed }))
+        else {
+          finish(undefined, { projects: [], configFiles: [], errors: [] })
+          child.kill('SIGKILL')
+        }
+      },
+      (error: unknown) =>
+        finish(
+          error instanceof LspError
+            ? error
+            : new LspError('SERVER_ERROR', `listing the TypeScript configs of ${root} failed: ${String(error)}`),
+        ),
+    )
   })
 }
 

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
-import { listFiles } from '../../profile/files.js'
+import { packageOf, resolvable, stripped, workspacePackages, type WorkspacePackage } from './packages.js'
 import type { TsProjectGraph } from './projects.js'
 
 /*
@@ -26,48 +26,10 @@ interface Node {
   readonly types: ReadonlyArray<string>
 }
 
-/** A workspace package: its folder, `name` and the names its dependencies list. */
-export interface WorkspacePackage {
-  readonly dir: string
-  readonly name?: string
-  readonly depends: ReadonlyArray<string>
-}
-
 /** What reaches the target: the configs of the projects and the loose files. */
 export interface Reaching {
   readonly configs: ReadonlySet<string>
   readonly looseFiles: ReadonlyArray<string>
-}
-
-const dependencyFields = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const
-
-/** Reads the workspace's package.json files (node_modules and dot folders are not walked). */
-export async function workspacePackages(folder: string): Promise<ReadonlyMap<string, WorkspacePackage>> {
-  const { files } = await listFiles(folder, { names: new Set(['package.json']) }, 5_000)
-  const byDir = new Map<string, WorkspacePackage>()
-  await Promise.all(
-    files.map(async (file) => {
-      try {
-        const json = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>
-        const depends = dependencyFields.flatMap((field) => Object.keys((json[field] as object | null | undefined) ?? {}))
-        const name = typeof json['name'] === 'string' ? json['name'] : undefined
-        byDir.set(nodePath.dirname(file), { dir: nodePath.dirname(file), ...(name === undefined ? {} : { name }), depends })
-      } catch {
-        byDir.set(nodePath.dirname(file), { dir: nodePath.dirname(file), depends: [] })
-      }
-    }),
-  )
-  return byDir
-}
-
-/** The package a path lies in: the nearest package.json at or above it, within the folder. */
-function packageOf(packages: ReadonlyMap<string, WorkspacePackage>, folder: string, path: string): WorkspacePackage | undefined {
-  for (let dir = path; dir.length >= folder.length; dir = nodePath.dirname(dir)) {
-    const found = packages.get(dir)
-    if (found !== undefined) return found
-    if (dir === nodePath.dirname(dir)) break
-  }
-  return undefined
 }
 
 const relativeSpecifier = /(['"`])(\.{1,2}(?:\/[^'"`\n\r]*)?)\1/g
@@ -82,16 +44,13 @@ function bareName(specifier: string): string {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier)
 }
 
-/** A path a specifier leads to, without a script extension (`./units.js` may be `units.ts`). */
-function stripped(path: string): string {
-  return path.replace(/\.[cm]?[jt]sx?$/, '')
-}
-
 /** What a node points at: alias prefixes (any file under them), relative specifiers' paths, workspace package names. */
 interface Points {
   readonly prefixes: ReadonlyArray<string>
   readonly paths: ReadonlyArray<string>
   readonly packages: ReadonlySet<string>
+  /** Packages its imports name with a path inside (`name/sub`). */
+  readonly deep: ReadonlySet<string>
 }
 
 /** What one file's text points at: relative paths, and the package names its string literals could name. */
@@ -100,7 +59,7 @@ interface FileScan {
   readonly paths: ReadonlyArray<string>
   readonly names: ReadonlyArray<string>
   /** The same, from what it imports only (import, export … from, import(), require(), `/// <reference>`). */
-  readonly imports: { readonly paths: ReadonlyArray<string>; readonly names: ReadonlyArray<string> }
+  readonly imports: { readonly paths: ReadonlyArray<string>; readonly names: ReadonlyArray<string>; readonly deep: ReadonlyArray<string> }
 }
 
 /** Scans by file, kept while the file's stat holds (a question reads only the files changed since the last). */
@@ -124,31 +83,44 @@ async function scanOf(file: string): Promise<FileScan | undefined> {
   for (const match of text.matchAll(referencePath)) paths.add(stripped(nodePath.resolve(dir, match[2] ?? '.')))
   const names = new Set<string>()
   for (const match of text.matchAll(literal)) names.add(bareName(match[2] ?? ''))
-  const imports = { paths: new Set<string>(), names: new Set<string>() }
+  const imports = { paths: new Set<string>(), names: new Set<string>(), deep: new Set<string>() }
   for (const match of [...text.matchAll(importSpecifier), ...text.matchAll(referenceTypes)]) {
     const specifier = match[2] ?? ''
     if (specifier.startsWith('.')) imports.paths.add(stripped(nodePath.resolve(dir, specifier)))
-    else imports.names.add(bareName(specifier))
+    else {
+      imports.names.add(bareName(specifier))
+      if (bareName(specifier) !== specifier) imports.deep.add(bareName(specifier))
+    }
   }
   for (const match of text.matchAll(referencePath)) imports.paths.add(stripped(nodePath.resolve(dir, match[2] ?? '.')))
-  const imported = { paths: [...imports.paths], names: [...imports.names] }
+  const imported = { paths: [...imports.paths], names: [...imports.names], deep: [...imports.deep] }
   const scan = { key, paths: [...paths], names: [...names], imports: imported }
   if (scans.size >= 50_000) scans.clear()
   scans.set(file, scan)
   return scan
 }
 
+/**
+ * Reads and scans files ahead of {@link reachingTarget} (beside the project graph's child, so the scans it needs are
+ * kept by then), a few at a time.
+ */
+export async function prescan(files: ReadonlyArray<string>): Promise<void> {
+  for (let at = 0; at < files.length; at += 32) await Promise.all(files.slice(at, at + 32).map(scanOf))
+}
+
 async function pointsOf(node: Node, names: ReadonlySet<string>): Promise<Points> {
   const paths = new Set<string>()
   const packages = new Set(node.types.map(bareName).filter((name) => names.has(name)))
+  const deep = new Set<string>()
   for (const file of node.files) {
     const scan = await scanOf(file)
     // A file of no project is in an inferred project with what it imports: only its imports lead elsewhere.
     const read = node.config === undefined ? scan?.imports : scan
     for (const path of read?.paths ?? []) paths.add(path)
     for (const name of read?.names ?? []) if (names.has(name)) packages.add(name)
+    for (const name of scan?.imports.deep ?? []) deep.add(name)
   }
-  return { prefixes: node.aliases, paths: [...paths], packages }
+  return { prefixes: node.aliases, paths: [...paths], packages, deep }
 }
 
 /** Index of the first element of a sorted array not below `value`. */
@@ -195,6 +167,8 @@ export async function reachingTarget(
   const named = new Map<string, WorkspacePackage>()
   for (const each of packages.values()) if (each.name !== undefined) named.set(each.name, each)
   const packageOfNode = nodes.map((node) => packageOf(packages, folder, node.dir))
+  const resolving = new Map<WorkspacePackage, boolean>()
+  const resolves = (pkg: WorkspacePackage) => resolving.get(pkg) ?? resolving.set(pkg, resolvable(pkg)).get(pkg) === true
   const byConfig = new Map(nodes.flatMap((node, index) => (node.config === undefined ? [] : [[node.config, index] as const])))
   const byDir = new Map<string, number[]>()
   nodes.forEach((node, index) => byDir.set(node.dir, [...(byDir.get(node.dir) ?? []), index]))
@@ -218,7 +192,10 @@ export async function reachingTarget(
     const names = new Set([...(points[index]?.packages ?? []), ...(own?.depends ?? [])])
     for (const name of names) {
       const pkg = named.get(name)
-      for (const other of pkg === undefined ? [] : (byPackage.get(pkg) ?? [])) edges.add(other)
+      // A file of no project resolves a package the way its inferred project does: never into one it cannot resolve.
+      // (An import of a path inside it, `name/sub`, is left to resolve.)
+      if (pkg === undefined || (node.config === undefined && !points[index]?.deep.has(name) && !resolves(pkg))) continue
+      for (const other of byPackage.get(pkg) ?? []) edges.add(other)
     }
     const linked = (path: string, exact: boolean) => {
       // Onto files of others: under an alias prefix; a specifier's path with an extension, or its folder's index.
