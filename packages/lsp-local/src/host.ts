@@ -4,7 +4,9 @@ import {
   Containment,
   declareTelemetryIds,
   LspError,
+  lspOperations,
   type Disposer,
+  type LspOperation,
   type LspProvider,
   type LspProviderStatus,
   type LspService,
@@ -17,6 +19,10 @@ import { HostCore } from './pool/host-core.js'
 import { builtinProfiles } from './policy/builtin-profiles.js'
 import { negotiatedOperations } from './features/capabilities.js'
 import { clientCapabilitiesFor } from './features/client-capabilities.js'
+import { derivedFrom } from './features/derived.js'
+import { recordFor, unlocatedProfiles } from './languages/index.js'
+import { languageLacks } from './profile/profile-operations.js'
+import type { ServerProfile } from './profile/profiles.js'
 import { providersFor } from './providers.js'
 import { LocalWorkspace } from './workspace/workspace.js'
 
@@ -134,4 +140,161 @@ export async function createLocalHost(options: LocalHostOptions = {}): Promise<L
     },
   }
   return host
+}
+
+/**
+ * A host on its way ({@link startLocalHost}): a {@link LocalHost} at once, its providers and workspaces stand-ins
+ * until the host itself is {@link ready}.
+ */
+export interface PendingLocalHost extends LocalHost {
+  /** The host, once every built-in server was looked up (versions probed); rejects as {@link createLocalHost} does. */
+  readonly ready: Promise<LocalHost>
+  /** The host when {@link ready} has resolved, else undefined. */
+  readonly current: LocalHost | undefined
+}
+
+const lookingUp = 'codeseam is looking up the installed language servers (their versions are being checked)'
+
+/**
+ * A stand-in for the provider of one profile, known from the records before any server is looked up: the same id,
+ * claims and language facts; the operations of the record's whole support table (a version that lacks one is found
+ * only by its lookup). Each query waits for the host, then asks its provider, refusing what that one does not have
+ * as the seam would; its status says `starting` until then.
+ */
+function standIn(profile: ServerProfile, ready: Promise<LocalHost>, current: () => LocalHost | undefined): LspProvider {
+  const id = `local:${profile.id}`
+  const native: ReadonlyArray<LspOperation> = profile.operations ?? lspOperations
+  const beside = new Set<LspOperation>((profile.companions ?? []).flatMap((c) => c.operations))
+  const own = lspOperations.filter((o) => native.includes(o) || beside.has(o))
+  const support = recordFor(profile)?.support
+  const derived = derivedFrom(own).filter((op) => support === undefined || !languageLacks(support, op))
+  const real = async (): Promise<LspProvider> => {
+    const provider = (await ready).providers.find((p) => p.id === id)
+    if (provider === undefined) throw new LspError('UNAVAILABLE', `the language-server host has no provider "${id}"`)
+    return provider
+  }
+  return {
+    id,
+    extensions: profile.extensions,
+    fileNames: profile.fileNames ?? {},
+    interpreters: profile.interpreters ?? {},
+    languageFacts: recordFor(profile)?.grammar ?? [],
+    operations: [...new Set([...own, ...derived])],
+    async query(request, signal) {
+      const provider = await real()
+      if (!provider.operations.includes(request.operation)) {
+        throw new LspError(
+          'UNSUPPORTED_OPERATION',
+          `provider "${id}" does not support "${request.operation}" (it supports: ${provider.operations.join(', ')})`,
+          { data: { providerId: id, operation: request.operation } },
+        )
+      }
+      return provider.query(request, signal)
+    },
+    status() {
+      const host = current()
+      if (host === undefined) return [{ providerId: id, server: profile.id, state: 'starting', reason: lookingUp }]
+      return host.providers.find((p) => p.id === id)?.status?.() ?? []
+    },
+    onStatusChange(listener) {
+      let off: (() => void) | undefined
+      let ended = false
+      void real().then(
+        (provider) => {
+          if (!ended) off = provider.onStatusChange?.(listener)
+        },
+        () => {},
+      )
+      return () => {
+        ended = true
+        off?.()
+      }
+    },
+  }
+}
+
+/**
+ * Starts creating a host and answers at once with it (RFC 0034, "Start"): looking up every built-in server (their
+ * versions probed: about a second, mostly waiting) no longer holds up a question that does not need a server
+ * (one a stored index answers). Until the host is {@link PendingLocalHost.ready}, its `providers` are stand-ins
+ * (see {@link standIn}; register the host's own in their place once it is, for their exact operations) and
+ * `openWorkspace` gives a workspace that reads files itself (no server runs yet: none can have a file open) and
+ * hands everything to the host's workspace of the root once there is one; the rest waits for the host.
+ */
+export async function startLocalHost(
+  options: LocalHostOptions = {},
+  start: {
+    /**
+     * The lookup begins once this settles (a stored index being read: the work the first answer waits for gets the
+     * processor first; the lookup, mostly waiting on child processes, follows). Default: at once.
+     */
+    readonly after?: Promise<unknown>
+  } = {},
+): Promise<PendingLocalHost> {
+  const create = () => createLocalHost(options)
+  const creating = start.after === undefined ? create() : start.after.then(create, create)
+  let host: LocalHost | undefined
+  // The host's workspaces of the roots opened early: the host serves (is ready) once they are open in it too.
+  const opening: Array<Promise<unknown>> = []
+  const ready = creating.then(async (created) => {
+    for (let count = -1; count !== opening.length;) {
+      count = opening.length
+      await Promise.allSettled(opening)
+    }
+    host = created
+    return created
+  })
+  ready.catch(() => {}) // each use answers the failure
+  // The profiles the host will have, told from the records (a config that cannot be told so: wait for the host).
+  const early = await resolveHostConfig(options, options.builtins === false ? [] : unlocatedProfiles()).catch(() => undefined)
+  if (early === undefined) await ready
+  const standIns = (early?.profiles ?? []).filter((p) => p.companionOnly !== true).map((p) => standIn(p, ready, () => host))
+  const whenReady = <T>(use: (created: LocalHost) => T | Promise<T>): Promise<T> => ready.then(use)
+  const openWorkspace = async (root: string, open: OpenWorkspaceOptions = {}): Promise<LspWorkspace> => {
+    if (host !== undefined || early === undefined) return (host ?? (await ready)).openWorkspace(root, open)
+    const containment = await Containment.forRoot(root)
+    const since = host as LocalHost | undefined // it may be set by now
+    if (since !== undefined) return since.openWorkspace(root, open)
+    const id = open.id ?? (nodePath.basename(containment.root) || 'root')
+    const reader = new LocalWorkspace(id, containment, open.trust ?? 'untrusted', { liveServersUnder: () => [] }, early.limits)
+    const theirs = creating.then((created) => created.openWorkspace(root, open))
+    opening.push(theirs)
+    let settled: LspWorkspace | undefined
+    theirs.then((workspace) => void (settled = workspace)).catch(() => {})
+    const now = (): LspWorkspace => settled ?? reader
+    return {
+      id,
+      root: containment.root,
+      get containment(): Containment {
+        return now().containment ?? containment
+      },
+      readFile: (path, signal) => now().readFile(path, signal),
+      readResolved: (file, signal) => {
+        const workspace = now()
+        return workspace.readResolved === undefined ? workspace.readFile(file.lexical, signal) : workspace.readResolved(file, signal)
+      },
+      exists: (path) => now().exists(path),
+      applyEdit: async (edit, applyOptions) => (await theirs).applyEdit(edit, applyOptions),
+    }
+  }
+  return {
+    ready,
+    get current() {
+      return host
+    },
+    get providers() {
+      return host?.providers ?? standIns
+    },
+    openWorkspace,
+    setTrust: (root, trust) => whenReady((created) => created.setTrust(root, trust)),
+    attach: (lsp, roots) => whenReady((created) => created.attach(lsp, roots)),
+    status: () => host?.status() ?? standIns.flatMap((provider) => provider.status?.() ?? []),
+    statusWithMemory: () => whenReady((created) => created.statusWithMemory()),
+    // A host that failed to start has nothing to stop.
+    dispose: () =>
+      creating.then(
+        (created) => created.dispose(),
+        () => undefined,
+      ),
+  }
 }

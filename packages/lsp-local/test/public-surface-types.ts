@@ -13,6 +13,7 @@ export type {
   LocalHostOptions,
   MemoryBudget,
   OpenWorkspaceOptions,
+  PendingLocalHost,
   ProfileConfig,
   ProjectRootRule,
   ReadinessRule,

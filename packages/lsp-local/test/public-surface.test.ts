@@ -27,6 +27,7 @@ const publicValues = [
   'pyrightOperations',
   'readConfigFile',
   'resolveHostConfig',
+  'startLocalHost',
   'toolchainEnvironment',
   'typeScriptLanguageServerOperations',
 ]

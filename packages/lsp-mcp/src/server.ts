@@ -31,6 +31,15 @@ export function createCodeseamServer(options: CodeseamServerOptions): Server {
   }
   const { tools, call } = bindToolCalls(current, options.session, options)
   const listed: Tool[] = tools.map((tool) => toMcpTool(tool) as unknown as Tool)
-  holder.server = createMcpShell(listed, call, new AjvJsonSchemaValidator())
+  // The status reports the host's servers: it waits for their lookup (a question does not; see session.ts).
+  const session = options.session
+  holder.server = createMcpShell(
+    listed,
+    async (request, extra) => {
+      if (request.params.name === 'code_status') await session.started
+      return call(request, extra)
+    },
+    new AjvJsonSchemaValidator(),
+  )
   return holder.server
 }

@@ -1,8 +1,16 @@
 import { realpath } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
-import { createLsp, LspError, type Disposer, type LspService, type LspWorkspaceInfo } from '@codeseam/lsp'
-import { createLocalHost, readConfigFile, type HostConfig, type LocalHost, type TrustLevel } from '@codeseam/lsp-local'
+import { createLsp, LspError, type Disposer, type LspProvider, type LspService, type LspWorkspaceInfo } from '@codeseam/lsp'
+import type { LoadedIndex } from '@codeseam/lsp-index'
+import {
+  readConfigFile,
+  startLocalHost,
+  type HostConfig,
+  type LocalHost,
+  type PendingLocalHost,
+  type TrustLevel,
+} from '@codeseam/lsp-local'
 
 import { checkRootFolder, givenRoots } from './roots.js'
 
@@ -62,6 +70,12 @@ export interface CodeseamSession {
   readonly roots: ReadonlyArray<LspWorkspaceInfo>
   readonly trust: TrustLevel
   /**
+   * Resolves once the host has started (every built-in server looked up, its version probed) and its own providers
+   * serve the session: until then questions go through stand-ins (RFC 0034, "Start"), and a status would show
+   * servers not yet looked up. Never rejects (a host that failed to start answers its error to each question).
+   */
+  readonly started: Promise<void>
+  /**
    * Makes the open roots exactly these (client roots that changed): opens the new ones, closes the others.
    * Every root is checked first (an existing folder, inside the session's ceiling); on a bad one nothing changes.
    */
@@ -79,23 +93,31 @@ function isWithin(root: string, folder: string): boolean {
   return relative === '' || (!relative.startsWith('..') && !nodePath.isAbsolute(relative))
 }
 
+type IndexModule = typeof import('@codeseam/lsp-index')
+
 /**
- * Registers the host's providers on `lsp`. With `index`, the provider of `.ts` files is composed with the stored
- * index of each root (`@codeseam/lsp-index`, loaded on demand): registered once, in its place.
+ * Registers `providers` on `lsp`, at once (nothing awaited: a host's stand-ins are replaced by its own providers in
+ * one step). With the index module, the provider of `.ts` files is composed with the stored index of each root
+ * (`@codeseam/lsp-index`): registered once, in its place.
  */
-async function attachProviders(lsp: LspService, host: LocalHost, index: boolean): Promise<Disposer> {
-  const composed = index ? await import('@codeseam/lsp-index') : undefined
+function registerProviders(
+  lsp: LspService,
+  providers: ReadonlyArray<LspProvider>,
+  composed: IndexModule | undefined,
+  indexFor: (root: string) => Promise<LoadedIndex | undefined>,
+): Disposer {
   const releases: Disposer[] = []
   try {
-    for (const provider of host.providers) {
+    for (const provider of providers) {
       const withIndex =
         composed !== undefined && '.ts' in provider.extensions
-          ? composed.createIndexAndLiveProvider({ live: provider, indexFor: (root) => composed.loadStoredIndex(root) })
+          ? composed.createIndexAndLiveProvider({ live: provider, indexFor })
           : provider
       releases.push(lsp.registerProvider(withIndex))
     }
   } catch (error) {
-    await Promise.all(releases.map((release) => release()))
+    // Releasing deregisters at once (what it awaits is the provider's own dispose).
+    for (const release of releases) void release()
     throw error
   }
   let released: Promise<void> | undefined
@@ -118,26 +140,29 @@ export async function openSession(options: SessionOptions = {}): Promise<Codesea
     return checked
   }
   const initial = await canonical(options.roots !== undefined && options.roots.length === 0 ? [] : givenRoots(options.roots))
-  // The stored index of each root is read and the disk compared with it while the host starts (its servers' versions
-  // are probed then: the process mostly waits), so the first question finds both done. Held until the session ends.
-  const prepared = new Map<string, Promise<unknown>>()
+  // The stored index of each root is read and the disk compared with it while the host starts (its servers'
+  // versions are probed then: the process mostly waits), so the first question finds both done. Held until the
+  // session ends; the composed provider asks for a root's index here first. A host of the session's own answers at
+  // once with stand-ins for its providers and workspaces (RFC 0034, "Start"): a question the index answers does not
+  // wait for every server's lookup; its own providers replace the stand-ins once it is ready.
+  // The lookup begins once the initial roots' indexes are read (the processor goes to what the first answer waits
+  // for; the lookup mostly waits on child processes).
+  const composed = options.index === false ? undefined : await import('@codeseam/lsp-index').catch(() => undefined)
+  const prepared = new Map<string, Promise<LoadedIndex | undefined>>()
   const prepare = (roots: ReadonlyArray<string>) => {
-    if (options.index === false) return
-    for (const root of roots) {
-      if (!prepared.has(root))
-        prepared.set(
-          root,
-          import('@codeseam/lsp-index').then(
-            (m) => m.prepareStoredIndex(root),
-            () => undefined,
-          ),
-        )
-    }
+    if (composed === undefined) return
+    for (const root of roots) if (!prepared.has(root)) prepared.set(root, composed.prepareStoredIndex(root))
   }
+  const indexFor = (root: string): Promise<LoadedIndex | undefined> =>
+    prepared.get(root) ?? composed?.loadStoredIndex(root) ?? Promise.resolve(undefined)
   prepare(initial)
+  const after = Promise.all(initial.map((root) => prepared.get(root)))
+  const starting = options.host === undefined ? hostConfig(options).then((config) => startLocalHost(config, { after })) : undefined
+  starting?.catch(() => {})
   const lsp = createLsp()
   const shared = options.host !== undefined
-  const host = options.host ?? (await createLocalHost(await hostConfig(options)))
+  const pending: PendingLocalHost | undefined = await starting
+  const host: LocalHost = options.host ?? (pending as PendingLocalHost)
   const open = new Map<string, { readonly info: LspWorkspaceInfo; readonly release: Disposer }>()
   let detachProviders: Disposer | undefined
   const openRoot = async (root: string) => {
@@ -145,8 +170,9 @@ export async function openSession(options: SessionOptions = {}): Promise<Codesea
     const release = lsp.registerWorkspace(workspace)
     open.set(root, { info: { id: workspace.id, root: workspace.root }, release })
   }
+  const first = host.providers
   try {
-    detachProviders = await attachProviders(lsp, host, options.index !== false)
+    detachProviders = registerProviders(lsp, first, composed, indexFor)
     for (const root of initial) await openRoot(root)
   } catch (error) {
     await Promise.all([...open.values()].map((entry) => entry.release()))
@@ -154,6 +180,26 @@ export async function openSession(options: SessionOptions = {}): Promise<Codesea
     if (!shared) await host.dispose()
     await lsp.dispose()
     throw error
+  }
+  let disposed: Promise<void> | undefined
+  let started: Promise<void> = Promise.resolve()
+  if (pending !== undefined && first !== pending.current?.providers) {
+    // The stand-ins out, the host's own providers in, in one step: no question finds a file without its provider.
+    started = pending.ready.then(
+      (created) => {
+        if (disposed !== undefined) return
+        const standIns = detachProviders
+        void standIns?.()
+        try {
+          detachProviders = registerProviders(lsp, created.providers, composed, indexFor)
+        } catch (error) {
+          // Not expected (the stand-ins claim what the host's providers do): keep the stand-ins, which ask the host's.
+          detachProviders = registerProviders(lsp, first, composed, indexFor)
+          process.stderr.write(`codeseam: the language-server host's providers could not replace their stand-ins: ${String(error)}\n`)
+        }
+      },
+      () => {},
+    )
   }
   let order = initial
   // One change at a time: a `list_changed` arriving while the previous one is applied waits its turn.
@@ -179,7 +225,6 @@ export async function openSession(options: SessionOptions = {}): Promise<Codesea
     changing = result.catch(() => {})
     return result
   }
-  let disposed: Promise<void> | undefined
   return {
     lsp,
     host,
@@ -190,6 +235,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Codesea
       })
     },
     trust,
+    started,
     setRoots,
     dispose() {
       disposed ??= (async () => {

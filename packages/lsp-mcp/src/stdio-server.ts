@@ -56,6 +56,9 @@ export interface RunningMcpServer {
 
 const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
+/** The tool that reports the servers (tool-lsp's `code_status`). */
+export const statusTool = 'code_status'
+
 /** Starts the MCP server and serves until the client goes away or the process is told to stop. */
 export async function startMcpServer(options: McpServerOptions = {}): Promise<RunningMcpServer> {
   // Without --root the client's roots are served: nothing to check before starting.
@@ -124,6 +127,8 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Ru
       }
       // The client's first roots are open (or the fallback): `ready` never rejects.
       await ready.clientRoots?.ready
+      // The status reports the host's servers: it waits for their lookup (a question does not; see session.ts).
+      if (request.params.name === statusTool) await ready.session.started
       return ready.call(request, extra)
     },
     deferredValidator,

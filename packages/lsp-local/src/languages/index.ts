@@ -56,6 +56,19 @@ export async function builtinProfiles(): Promise<ReadonlyArray<ServerProfile>> {
   return languageRecords.map((record, i) => profileOf(record, found[i] as Located))
 }
 
+/**
+ * The built-in profiles as the records alone tell them, before any server is looked up (no executable found, no
+ * version probed): the ids, claims and settings are the records' own (none depends on what a lookup finds), the
+ * operations each record's whole support table, a superset of any installed version's. For knowing at once which
+ * provider serves which file (RFC 0034, "Start"); never for starting a server (the command is only the record's id).
+ */
+export function unlocatedProfiles(): ReadonlyArray<ServerProfile> {
+  return languageRecords.map((record) => {
+    const { unavailable: _notLookedUp, ...profile } = profileOf(record, { found: false, command: record.id, why: 'not looked up yet' })
+    return profile
+  })
+}
+
 /** Every host variable a built-in server's toolchain depends on (passed or selecting): the daemon key includes them all. */
 export function toolchainEnvironment(): ReadonlyArray<string> {
   return [...new Set(languageRecords.flatMap((record) => [...record.environment.passed, ...(record.environment.selects ?? [])]))]
