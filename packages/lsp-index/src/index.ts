@@ -18,6 +18,10 @@ export {
   indexedProjects,
   indexStoreDirectory,
   keptEntriesPerRoot,
+  looseFiles,
+  looseProjectConfig,
+  looseProjectFolder,
+  looseVariant,
   pruneStoredIndexes,
   readStoredIndex,
   rootPrefix,
@@ -27,6 +31,7 @@ export {
   storeKey,
   storedIndexFile,
   workspaceFiles,
+  writeLooseProject,
 } from './store.js'
 export type { DocumentFreshness, IndexSidecar, StoredIndex } from './store.js'
 export { createIndexAndLiveProvider, loadStoredIndex, prepareStoredIndex } from './compose.js'

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { lstat, readdir, readFile, rm } from 'node:fs/promises'
+import { lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import * as nodePath from 'node:path'
 
@@ -242,4 +242,98 @@ export function indexedProjects(root: string, files: ReadonlyMap<string, string>
     else if (base === 'jsconfig.json') projects.push(nodePath.join(root, relative))
   }
   return projects
+}
+
+/*
+ * Files of no project (docs/index.md, "Files of no project"). The live TypeScript server answers for a source file no
+ * project holds in an inferred project (lsp-local opens them: "files of no project"); `codeseam index` indexes them
+ * too, in a second indexer run over a tsconfig.json it generates in the store entry being written (never in the
+ * workspace), whose `files` name them by absolute path. The indexer writes each document's path relative to `--cwd`
+ * (the root), so the documents of that run are named as the projects' are, and its index is appended to theirs (a
+ * SCIP index is a sequence of `Index` messages: the indexer itself writes one per document).
+ */
+
+/** The variant entry of an index that holds the files of no project (an entry built before it is another entry). */
+export const looseVariant = 'files-of-no-project'
+
+/** The source extensions the live TypeScript server takes (lsp-local's `typeScriptExtensions`). */
+const looseExtensions = new Set(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'])
+
+/**
+ * Folders whose files the live server's load never opens (lsp-local's `skippedFolders`: dependencies, build output,
+ * caches); `workspaceFiles` already leaves out `node_modules` and dot-folders.
+ */
+const looseSkippedFolders = new Set(['dist', 'build', 'out', 'target', 'venv', '__pycache__', 'coverage'])
+
+/**
+ * The keyed source files (`workspaceFiles`) that are not documents of the index, but for those under a folder the live
+ * server's load skips (build output, caches): the files of no project the live server answers for. Sorted.
+ */
+export function looseFiles(files: ReadonlyMap<string, string>, documents: ReadonlySet<string>): string[] {
+  return [...files.keys()]
+    .filter((relative) => !documents.has(relative) && looseExtensions.has(nodePath.posix.extname(relative)))
+    .filter(
+      (relative) =>
+        !relative
+          .split('/')
+          .slice(0, -1)
+          .some((folder) => looseSkippedFolders.has(folder)),
+    )
+    .sort()
+}
+
+/**
+ * The tsconfig.json of the files of no project (as JSON text): the compiler options of the native TypeScript server's
+ * inferred project (allowJs, ESNext modules resolved as a bundler does, react-jsx, …; skipLibCheck and noEmit since
+ * nothing is checked or written), `files` by absolute path, the root's `node_modules/@types` as type roots (an
+ * inferred project's folder is the root; the generated config's is the store's). It extends nothing and names no
+ * plugin: nothing of the workspace chooses what runs.
+ */
+export function looseProjectConfig(root: string, loose: ReadonlyArray<string>, typeRoots: ReadonlyArray<string> = []): string {
+  const config = {
+    compilerOptions: {
+      allowJs: true,
+      module: 'esnext',
+      moduleResolution: 'bundler',
+      target: 'es2022',
+      jsx: 'react-jsx',
+      allowImportingTsExtensions: true,
+      strictNullChecks: true,
+      strictFunctionTypes: true,
+      esModuleInterop: true,
+      resolveJsonModule: true,
+      skipLibCheck: true,
+      noEmit: true,
+      typeRoots: [...typeRoots],
+    },
+    files: loose.map((relative) => nodePath.join(root, ...relative.split('/'))),
+  }
+  return `${JSON.stringify(config, null, 2)}\n`
+}
+
+/** The folder of the generated tsconfig.json in an entry being written; the project the indexer's second run is given. */
+export const looseProjectFolder = 'files-of-no-project'
+
+/**
+ * Writes the tsconfig.json of the files of no project into `folder` (an entry being written, in codeseam's cache)
+ * for the keyed `files` of `root` that are not `documents` of the projects' run; returns them and the project folder
+ * to give the indexer, none when there are no such files. Nothing is written into the workspace.
+ */
+export async function writeLooseProject(
+  folder: string,
+  root: string,
+  files: ReadonlyMap<string, string>,
+  documents: ReadonlySet<string>,
+): Promise<{ readonly loose: string[]; readonly project?: string }> {
+  const loose = looseFiles(files, documents)
+  if (loose.length === 0) return { loose }
+  const project = nodePath.join(folder, looseProjectFolder)
+  await mkdir(project, { recursive: true })
+  const types = nodePath.join(root, 'node_modules', '@types')
+  const typeRoots = await stat(types).then(
+    (found) => (found.isDirectory() ? [types] : []),
+    () => [],
+  )
+  await writeFile(nodePath.join(project, 'tsconfig.json'), looseProjectConfig(root, loose, typeRoots))
+  return { loose, project }
 }

@@ -173,7 +173,8 @@ describe.skipIf(!installed)('codeseam index', () => {
 
       const untrusted = await index(root, [], env)
       expect(untrusted.code, untrusted.stderr).toBe(0)
-      expect(untrusted.stdout).toContain('3 documents')
+      // plugin.js is a file of no project: indexed (read by the compiler, never run) beside the project's 3 files.
+      expect(untrusted.stdout).toContain('4 documents')
       await expect(stat(pnpmMarker)).rejects.toThrow()
       await expect(stat(pluginMarker)).rejects.toThrow()
 
@@ -199,16 +200,37 @@ describe.skipIf(!installed)('codeseam index', () => {
       await rename(nodePath.join(root, 'tsconfig.json'), nodePath.join(root, 'packages', 'a', 'tsconfig.json'))
       await writeFile(nodePath.join(root, 'packages', 'b', 'tsconfig.json'), '{ "include": ["src"] }\n')
       await writeFile(nodePath.join(root, 'packages', 'b', 'src', 'own.ts'), 'export const own = 1\n')
+      // A script of no project, and build output of none: the script is indexed too, the build output is not.
+      await mkdir(nodePath.join(root, 'scripts'), { recursive: true })
+      await writeFile(
+        nodePath.join(root, 'scripts', 'tool.ts'),
+        "import { own } from '../packages/b/src/own'\nexport const twice = own * 2\n",
+      )
+      await mkdir(nodePath.join(root, 'packages', 'b', 'dist'), { recursive: true })
+      await writeFile(nodePath.join(root, 'packages', 'b', 'dist', 'own.js'), 'export const own = 1\n')
+      const before = await listing(root)
       const result = await indexJson(root)
-      expect(result.documents).toBe(sources.length + 1)
+      expect(await listing(root)).toEqual(before)
+      expect(result.documents).toBe(sources.length + 2)
       const entry = await readStoredIndex(result.directory)
       expect(Object.keys(entry?.sidecar.documents ?? {})).toEqual(
-        expect.arrayContaining(['packages/b/src/own.ts', ...sources.map((name) => `packages/a/src/${name}`)]),
+        expect.arrayContaining(['packages/b/src/own.ts', 'scripts/tool.ts', ...sources.map((name) => `packages/a/src/${name}`)]),
       )
+      // The generated config of the files of no project stays in the entry; the second run's own index was appended.
+      const generated = JSON.parse(await readFile(nodePath.join(result.directory, 'files-of-no-project', 'tsconfig.json'), 'utf8')) as {
+        files: string[]
+      }
+      expect(generated.files).toEqual([nodePath.join(root, 'scripts', 'tool.ts')])
+      expect((await readdir(result.directory)).sort()).toEqual(['files-of-no-project', 'index.scip', 'sidecar.json'])
       // Which projects were given is part of the entry's variant, so an entry from an older rule is not reused.
-      expect(entry?.sidecar.variant).toEqual(['packages/a', 'packages/b'])
+      expect(entry?.sidecar.variant).toEqual(['files-of-no-project', 'packages/a', 'packages/b'])
       // The files keyed but not indexed are listed with their hashes: unchanged, they are not new since (RFC 0034).
-      expect(Object.keys(entry?.sidecar.unindexed ?? {})).toEqual(['package.json', 'packages/a/tsconfig.json', 'packages/b/tsconfig.json'])
+      expect(Object.keys(entry?.sidecar.unindexed ?? {})).toEqual([
+        'package.json',
+        'packages/a/tsconfig.json',
+        'packages/b/dist/own.js',
+        'packages/b/tsconfig.json',
+      ])
     },
   )
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, realpathSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 import { createInterface } from 'node:readline'
 
@@ -16,7 +16,8 @@ import { discoverRoot, rootNote } from './root-discovery.js'
  * codeseam's cache (`~/.cache/codeseam/index/<key>/index.scip` + `sidecar.json`, RFC 0031), or reuses the entry whose
  * key matches. Nothing is written into the workspace. An untrusted root runs nothing the workspace chooses: only the
  * indexer from codeseam's cache with codeseam's Node, on the tsconfig.json / jsconfig.json files codeseam finds under
- * the root (see docs/index.md, "Trust").
+ * the root, then on a tsconfig.json codeseam writes in the entry for the files of no project (see docs/index.md,
+ * "Trust" and "Files of no project").
  */
 
 const options = {
@@ -97,8 +98,9 @@ export async function runIndex(args: ReadonlyArray<string>, io: CliIo): Promise<
     return exitCodes.failed
   }
   const digest = store.contentDigest(files)
-  // The projects named are part of the variant: an entry built from the root's tsconfig.json alone is another entry.
-  const variant = [...workspaceFlags, ...projects.map((project) => nodePath.relative(root, project) || '.')]
+  // The projects named are part of the variant: an entry built from the root's tsconfig.json alone is another entry;
+  // so is indexing the files of no project (an entry built before it holds only the projects' files).
+  const variant = [...workspaceFlags, store.looseVariant, ...projects.map((project) => nodePath.relative(root, project) || '.')]
   const key = store.storeKey(root, { name, version: indexer.version }, digest, variant)
   const storeDir = store.indexStoreDirectory(io.env)
   const directory = nodePath.join(storeDir, key)
@@ -136,21 +138,41 @@ export async function runIndex(args: ReadonlyArray<string>, io: CliIo): Promise<
     const args = ['index', '--cwd', root, '--output', output, '--no-progress-bar', ...workspaceFlags, ...projects]
     // Its last line names the temporary output (`done PATH`); the entry's path is printed instead.
     const result = await runIndexer(indexer, args, root, env, (line) => (line.startsWith('done ') ? undefined : say(`  ${line}`)))
-    const indexMs = Math.round(performance.now() - indexStarted)
     if (result !== 0) {
       io.stderr.write(`codeseam index: the indexer failed (exit ${result})\n`)
       return exitCodes.failed
     }
-    const decoded = store.decodeScipIndex(await readFile(output))
+    const indexedPaths = new Set(store.decodeScipIndex(await readFile(output)).documents.map((document) => document.relativePath))
+    // The files of no project, in a second run over a tsconfig.json generated in this entry (docs/index.md, "Files of no project").
+    const { loose, project: looseFolder } = await store.writeLooseProject(building, root, files, indexedPaths)
+    if (looseFolder !== undefined) {
+      const looseOutput = nodePath.join(building, 'files-of-no-project.scip')
+      say(`  ${loose.length} ${loose.length === 1 ? 'file' : 'files'} of no project, in an inferred project`)
+      const looseArgs = ['index', '--cwd', root, '--output', looseOutput, '--no-progress-bar', looseFolder]
+      // Exit 1 with `error: no files got indexed` when none of them has an occurrence: nothing to add.
+      let none = false
+      const looseResult = await runIndexer(indexer, looseArgs, root, env, (line) => {
+        if (line.startsWith('error: no files got indexed')) none = true
+        else if (!line.startsWith('done ')) say(`  ${line.replace(looseFolder, 'files of no project')}`)
+      })
+      // Appended: a SCIP index is a sequence of `Index` messages. When the run fails, the files stay `unindexed`.
+      if (looseResult === 0) {
+        const bytes = await readFile(looseOutput)
+        await appendFile(output, bytes)
+        for (const document of store.decodeScipIndex(bytes).documents) indexedPaths.add(document.relativePath)
+        await rm(looseOutput, { force: true })
+      } else if (!none) say(`  the files of no project were not indexed (exit ${looseResult}): the sidecar lists them as unindexed`)
+    }
+    const indexMs = Math.round(performance.now() - indexStarted)
     const documents: Record<string, string> = {}
-    for (const document of [...decoded.documents].sort((a, b) => (a.relativePath < b.relativePath ? -1 : 1))) {
-      const hash = store.sha256(await readFile(nodePath.join(root, ...document.relativePath.split('/'))))
+    for (const relativePath of [...indexedPaths].sort()) {
+      const hash = store.sha256(await readFile(nodePath.join(root, ...relativePath.split('/'))))
       // What was keyed before indexing must be what was indexed: a file changed meanwhile is another index.
-      if (files.has(document.relativePath) && files.get(document.relativePath) !== hash) {
-        io.stderr.write(`codeseam index: ${document.relativePath} changed while indexing; run codeseam index again\n`)
+      if (files.has(relativePath) && files.get(relativePath) !== hash) {
+        io.stderr.write(`codeseam index: ${relativePath} changed while indexing; run codeseam index again\n`)
         return exitCodes.failed
       }
-      documents[document.relativePath] = hash
+      documents[relativePath] = hash
     }
     const sidecar = {
       format: 1 as const,
