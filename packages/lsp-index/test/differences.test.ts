@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { createLsp, TextLines, type LspService } from '@codeseam/lsp'
-import { createLocalHost, type LocalHost } from '@codeseam/lsp-local'
+import { TextLines, type LspService } from '@codeseam/lsp'
 
-import { createIndexProvider, readScipIndex } from '../src/index.js'
-import { indexerVersion, indexWorkspace } from './indexer.js'
+import { readScipIndex } from '../src/index.js'
+import { indexAndLive, indexerVersion, indexWorkspace, type IndexAndLive } from './indexer.js'
 
 // The differences docs/index.md lists between the index's answers and the native TypeScript server's, each shown
 // here on a workspace written for it: if one goes away (a new indexer or server), its test fails and the list shrinks.
@@ -88,7 +87,7 @@ export const four = double(2)
 `
 
 let root: string
-let host: LocalHost
+let sides: IndexAndLive | undefined
 let live: LspService
 let fromIndex: LspService
 let disposeIndex: () => Promise<void>
@@ -103,17 +102,12 @@ beforeAll(async () => {
   await writeFile(nodePath.join(root, 'tsconfig.json'), '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src"] }\n')
   const built = await indexWorkspace(root)
   disposeIndex = built.dispose
-  fromIndex = createLsp()
-  fromIndex.registerProvider(createIndexProvider({ index: await readScipIndex(built.path), root }))
-  host = await createLocalHost()
-  live = createLsp()
-  await host.attach(live, [{ root, trust: 'trusted' }])
+  sides = await indexAndLive(root, await readScipIndex(built.path), 'trusted')
+  ;({ fromIndex, live } = sides)
 }, 180_000)
 
 afterAll(async () => {
-  await live?.dispose()
-  await host?.dispose()
-  await fromIndex?.dispose()
+  await sides?.dispose()
   await disposeIndex?.()
   if (root !== undefined) await rm(root, { recursive: true, force: true })
 })

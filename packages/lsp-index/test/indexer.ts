@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 import { promisify } from 'node:util'
 
-import { decodeScipIndex, writeLooseProject } from '../src/index.js'
+import { createLsp, type LspService } from '@codeseam/lsp'
+import { createLocalHost, type LocalHost, type TrustLevel } from '@codeseam/lsp-local'
+
+import { createIndexProvider, decodeScipIndex, writeLooseProject, type IndexProviderOptions } from '../src/index.js'
 
 // The real indexer, scip-typescript (a pinned devDependency), run through its bin on a workspace: what the tests
 // answer from. It bundles its own TypeScript (5.9.3 for 0.4.0).
@@ -52,4 +55,32 @@ export async function indexWorkspace(
     if (ran) await appendFile(path, await readFile(output))
   }
   return { path, ms: performance.now() - started, loose, projectDocuments, dispose: () => rm(folder, { recursive: true, force: true }) }
+}
+
+/** The two sides of an oracle test on one root: the index provider, and lsp-local's live servers. */
+export interface IndexAndLive {
+  readonly fromIndex: LspService
+  readonly live: LspService
+  readonly host: LocalHost
+  /** Disposes both sides (the index's file is the caller's). */
+  dispose(): Promise<void>
+}
+
+/** Serves `index` (a decoded index or a {@link ScipIndex}) of `root` on one `ctx.lsp`, lsp-local's servers on another. */
+export async function indexAndLive(root: string, index: IndexProviderOptions['index'], trust: TrustLevel): Promise<IndexAndLive> {
+  const fromIndex = createLsp()
+  fromIndex.registerProvider(createIndexProvider({ index, root }))
+  const host = await createLocalHost()
+  const live = createLsp()
+  await host.attach(live, [{ root, trust }])
+  return {
+    fromIndex,
+    live,
+    host,
+    async dispose() {
+      await live.dispose()
+      await host.dispose()
+      await fromIndex.dispose()
+    },
+  }
 }

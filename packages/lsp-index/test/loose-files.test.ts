@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { createLsp, type LspLocation, type LspService } from '@codeseam/lsp'
-import { createLocalHost, type LocalHost } from '@codeseam/lsp-local'
+import type { LspLocation, LspService } from '@codeseam/lsp'
 
-import { createIndexProvider, indexedProjects, looseProjectConfig, readScipIndex, ScipIndex, workspaceFiles } from '../src/index.js'
-import { indexWorkspace } from './indexer.js'
+import { indexedProjects, looseProjectConfig, readScipIndex, ScipIndex, workspaceFiles } from '../src/index.js'
+import { indexAndLive, indexWorkspace, type IndexAndLive } from './indexer.js'
 
 // Files of no project (docs/index.md, "Files of no project"): a workspace whose one project excludes a folder of
 // fixtures, with a script beside it that no tsconfig.json holds and a build output folder. Indexed as `codeseam index`
@@ -64,7 +63,7 @@ const files: Readonly<Record<string, string>> = {
 }
 
 let root: string
-let host: LocalHost
+let sides: IndexAndLive | undefined
 let live: LspService
 let fromIndex: LspService
 let scip: ScipIndex
@@ -83,17 +82,12 @@ beforeAll(async () => {
   disposeIndex = built.dispose
   loose = built.loose
   scip = new ScipIndex(await readScipIndex(built.path))
-  fromIndex = createLsp()
-  fromIndex.registerProvider(createIndexProvider({ index: scip, root }))
-  host = await createLocalHost()
-  live = createLsp()
-  await host.attach(live, [{ root, trust: 'untrusted' }])
+  sides = await indexAndLive(root, scip, 'untrusted')
+  ;({ fromIndex, live } = sides)
 }, 180_000)
 
 afterAll(async () => {
-  await live?.dispose()
-  await host?.dispose()
-  await fromIndex?.dispose()
+  await sides?.dispose()
   await disposeIndex?.()
   if (root !== undefined) rmSync(root, { recursive: true, force: true })
 })

@@ -1,18 +1,17 @@
 import * as nodePath from 'node:path'
 
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { createLsp, type LspLocation, type LspService } from '@codeseam/lsp'
+import type { LspLocation, LspService } from '@codeseam/lsp'
 import { copyFixture, type FixtureWorkspace } from '@codeseam/lsp/testing'
-import { createLocalHost, type LocalHost } from '@codeseam/lsp-local'
 
-import { createIndexProvider, readScipIndex } from '../src/index.js'
-import { indexWorkspace } from './indexer.js'
+import { readScipIndex } from '../src/index.js'
+import { indexAndLive, indexWorkspace, type IndexAndLive } from './indexer.js'
 
 // The index's answers against the native TypeScript server's (lsp-local's default for .ts) on the same copy of the
 // seam's TypeScript fixture: targets found by text, answers compared as sets of (file, line, columns).
 
 let fixture: FixtureWorkspace
-let host: LocalHost
+let sides: IndexAndLive | undefined
 let live: LspService
 let fromIndex: LspService
 let disposeIndex: () => Promise<void>
@@ -21,17 +20,12 @@ beforeAll(async () => {
   fixture = await copyFixture()
   const built = await indexWorkspace(fixture.root)
   disposeIndex = built.dispose
-  fromIndex = createLsp()
-  fromIndex.registerProvider(createIndexProvider({ index: await readScipIndex(built.path), root: fixture.root }))
-  host = await createLocalHost()
-  live = createLsp()
-  await host.attach(live, [{ root: fixture.root, trust: 'trusted' }])
+  sides = await indexAndLive(fixture.root, await readScipIndex(built.path), 'trusted')
+  ;({ fromIndex, live } = sides)
 }, 180_000)
 
 afterAll(async () => {
-  await live?.dispose()
-  await host?.dispose()
-  await fromIndex?.dispose()
+  await sides?.dispose()
   await disposeIndex?.()
   await fixture?.dispose()
 })
