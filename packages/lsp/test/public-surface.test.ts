@@ -25,6 +25,7 @@ const publicValues = [
   'canDerive',
   'canonicalPath',
   'comparePositions',
+  'compareText',
   'configureTelemetry',
   'containPath',
   'contentHash',
