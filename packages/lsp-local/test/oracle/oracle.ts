@@ -635,6 +635,16 @@ export class OracleServer {
   /** Opens every source file, then waits until the server has taken them all in. */
   private async openAll(): Promise<void> {
     const deadline = Date.now() + this.options.loadTimeoutMs
+    // JDT LS files a document opened before its Maven import ends under its invisible project ("jdt.ls-java-project",
+    // "… is a non-project file, only syntax errors are reported"), which a loaded machine made happen to a whole
+    // javapoet oracle: the files open once the import has ended (ServiceReady), as in an editor opened on a project.
+    if (this.language === 'java')
+      await this.until(
+        () => this.languageStatus.includes('ServiceReady'),
+        this.progressWaiters,
+        deadline,
+        () => `JDT LS not ServiceReady before the files were opened (language/status so far: ${this.languageStatus.join(', ') || 'none'})`,
+      )
     for (const file of this.files) {
       const text = readFileSync(file, 'utf8')
       await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {
