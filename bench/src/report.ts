@@ -1,5 +1,6 @@
 import { cpus, freemem, release, totalmem } from 'node:os'
 
+import type { ListedDifference } from './index-differences.js'
 import type { ColdSideSummary } from './first-complete.js'
 import type { FloorRatio, TimingSummary } from './statistics.js'
 
@@ -638,6 +639,13 @@ export interface MonorepoSymbolResult {
     /** Runs whose answer said it came from the index (tool-lsp's source note). */
     readonly answeredFromIndex: number
     readonly ratio?: number
+    /**
+     * When an answer lacked only locations that docs/index.md lists as differences between the index and the server
+     * (bench/src/index-differences.ts recognises them by what the index holds there): how many of each, the most in a run.
+     */
+    readonly listedDifferences?: Partial<Record<ListedDifference, number>>
+    /** The ratio with such answers counted complete (absent unless every run was, one way or the other). */
+    readonly ratioApartFromListed?: number
     /** Median RSS of the `codeseam mcp` process tree right after its answer. */
     readonly rssBytes?: number
   }

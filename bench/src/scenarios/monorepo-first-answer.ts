@@ -4,16 +4,18 @@
 // server primed with one file per project, in alternating cold starts of the same run; each answer is judged by
 // the oracle's (the bare server with every source file open). codeseam loads first the projects that can reach
 // the symbol's file; the bare server has every project loaded before it is asked.
+import * as nodePath from 'node:path'
 import { performance } from 'node:perf_hooks'
 
 import { createLsp, type LspSearchCoverage } from '@codeseam/lsp'
 import { createLocalHost } from '@codeseam/lsp-local'
 
-import { OracleServer, sourceFilesOf, workspaceLayoutOf } from '../../../packages/lsp-local/test/oracle/index.js'
+import { difference, OracleServer, sourceFilesOf, workspaceLayoutOf } from '../../../packages/lsp-local/test/oracle/index.js'
 import { corporaFolder, linkWorkspacePackages, unpackCorpus } from '../../../packages/lsp-local/test/oracle/workspaces.js'
 import { seamAnswer } from '../../../packages/lsp-local/test/oracle/seam.js'
 import { coldSideSummary, pairedColdRatio } from '../first-complete.js'
 import { FloorClient } from '../floor-client.js'
+import { IndexDifferences, type ListedDifference } from '../index-differences.js'
 import { withDeadline } from '../measure.js'
 import type { MissingMeasurement, MonorepoFirstAnswerResult, MonorepoSymbolResult } from '../report.js'
 import { defaultProfile, serverCommandOf } from '../server-commands.js'
@@ -140,8 +142,10 @@ export async function runMonorepoFirstAnswer(options: MonorepoOptions): Promise<
     }
     const symbols: MonorepoSymbolResult[] = []
     try {
+      // What the index holds where its answer differs from the oracle's: the differences docs/index.md lists.
+      const listed = index === undefined ? undefined : await IndexDifferences.read(nodePath.join(index.directory, 'index.scip'), root)
       for (const symbol of monorepoSymbols)
-        symbols.push(await measureSymbol(root, primed, symbol, expected.get(symbol.name) ?? [], index, options))
+        symbols.push(await measureSymbol(root, primed, symbol, expected.get(symbol.name) ?? [], index, listed, options))
     } finally {
       if (index !== undefined) await removeMonorepoIndex(index)
     }
@@ -179,10 +183,14 @@ async function measureSymbol(
   symbol: FixedSymbol,
   want: ReadonlyArray<string>,
   index: MonorepoIndexBuild | undefined,
+  listed: IndexDifferences | undefined,
   options: MonorepoOptions,
 ): Promise<MonorepoSymbolResult> {
   const pairs: Array<{ upper: Side; lower: Side }> = []
   const indexPairs: Array<{ upper: Side; lower: Side }> = []
+  // The same answers, complete when every location they lack against the oracle is a listed difference.
+  const apartPairs: Array<{ upper: Side; lower: Side }> = []
+  const listedCounts: Partial<Record<ListedDifference, number>> = {}
   const indexRss: number[] = []
   let fromIndex = 0
   let searched: number | undefined
@@ -202,10 +210,21 @@ async function measureSymbol(
       const side = judged(want, indexed)
       indexPairs.push({ upper: side, lower: bare })
       if (!side.complete) options.log(`monorepo: ${symbol.name}: the index's first answer was not complete: ${JSON.stringify(side)}`)
+      const apart =
+        side.complete || indexed instanceof Error || listed === undefined
+          ? undefined
+          : apartFromListed(want, indexed.keys, listed, locate(root, symbol))
+      if (apart !== undefined) {
+        for (const [name, count] of Object.entries(apart))
+          listedCounts[name as ListedDifference] = Math.max(listedCounts[name as ListedDifference] ?? 0, count)
+        options.log(`monorepo: ${symbol.name}: every location the index's answer lacks is a listed difference: ${JSON.stringify(apart)}`)
+      }
+      apartPairs.push({ upper: { ...side, complete: side.complete || apart !== undefined }, lower: bare })
     }
   }
   const ratio = pairedColdRatio(pairs)
   const indexRatio = pairedColdRatio(indexPairs)
+  const apartRatio = Object.keys(listedCounts).length === 0 ? undefined : pairedColdRatio(apartPairs)
   const sortedRss = [...indexRss].sort((a, b) => a - b)
   return {
     symbol: symbol.name,
@@ -222,8 +241,35 @@ async function measureSymbol(
             side: coldSideSummary(indexPairs.map((pair) => pair.upper)),
             answeredFromIndex: fromIndex,
             ...(indexRatio === undefined ? {} : { ratio: round(indexRatio, 2) }),
+            ...(Object.keys(listedCounts).length === 0 ? {} : { listedDifferences: listedCounts }),
+            ...(apartRatio === undefined ? {} : { ratioApartFromListed: round(apartRatio, 2) }),
             ...(sortedRss.length === 0 ? {} : { rssBytes: sortedRss[sortedRss.length >> 1]! }),
           },
         }),
   }
+}
+
+/**
+ * The listed differences an answer's missing locations fall in, by category, when all of them do and it has no
+ * extra location; undefined otherwise (the answer stays incomplete).
+ */
+function apartFromListed(
+  want: ReadonlyArray<string>,
+  keys: ReadonlyArray<string>,
+  listed: IndexDifferences,
+  target: { readonly path: string; readonly line: number; readonly character: number },
+): Partial<Record<ListedDifference, number>> | undefined {
+  if (keys.some((key) => key.startsWith('!error'))) return undefined
+  const { missing, extra } = difference(
+    want,
+    keys.filter((key) => !key.startsWith('!')),
+  )
+  if (extra.length > 0 || missing.length === 0) return undefined
+  const counts: Partial<Record<ListedDifference, number>> = {}
+  for (const key of missing) {
+    const category = listed.classify(target, key)
+    if (category === undefined) return undefined
+    counts[category] = (counts[category] ?? 0) + 1
+  }
+  return counts
 }
