@@ -1,64 +1,17 @@
-import { mkdtemp, mkdir, realpath, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdtemp, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { TextLines, type LspLocation, type LspService } from '@codeseam/lsp'
+import type { LspLocation, LspService } from '@codeseam/lsp'
 
 import { readScipIndex, ScipIndex } from '../src/index.js'
 import { indexAndLive, indexerVersion, indexWorkspace, type IndexAndLive } from './indexer.js'
+import { positionsOf, writeReexportWorkspace } from './reexport-workspace.js'
 
 // Two differences docs/index.md lists that come from re-exports, found on tanstack-query (references of
 // query-core's `QueryClient`: 84 of the server's 1,349 are not in the index, all of these two kinds), each shown
 // here on a workspace written for it: if one goes away (a new indexer or server), its test fails and the list shrinks.
-
-// A workspace package whose entry point re-exports its class by name, linked into node_modules as pnpm links it.
-const engine = `export class Engine {
-  speed = 1
-}
-`
-const coreIndex = `export { Engine } from './engine.js'
-`
-// Its class reached through the entry point: a renamed import, a namespace import's member.
-const car = `import { Engine as CoreEngine } from '@rep/core'
-import * as Core from '@rep/core'
-
-export const first = new CoreEngine()
-export type Made = InstanceType<typeof Core.Engine>
-export const other: Core.Engine = new Core.Engine()
-`
-
-// A barrel that re-exports a module with \`export *\` and shadows one of its names with an explicit export of
-// another class (tanstack's solid-query and vue-query export their own QueryClient, a subclass of query-core's).
-const client = `export class Client {
-  size = 1
-}
-`
-const wrapperClient = `import { Client as CoreClient } from '../core/client.js'
-
-export class Client extends CoreClient {
-  extra = 2
-}
-`
-const wrapperIndex = `export * from '../core/client.js'
-export { Client } from './client.js'
-`
-const app = `import { Client } from './wrapper/index.js'
-
-export const made: Client = new Client()
-`
-
-const files: Record<string, string> = {
-  'packages/core/src/engine.ts': engine,
-  'packages/core/src/index.ts': coreIndex,
-  'src/car.ts': car,
-  'src/core/client.ts': client,
-  'src/wrapper/client.ts': wrapperClient,
-  'src/wrapper/index.ts': wrapperIndex,
-  'src/app.ts': app,
-}
-
-const options = '"strict": true, "noEmit": true, "module": "nodenext"'
 
 let root: string
 let sides: IndexAndLive | undefined
@@ -69,20 +22,8 @@ let disposeIndex: () => Promise<void>
 
 beforeAll(async () => {
   root = await realpath(await mkdtemp(nodePath.join(tmpdir(), 'codeseam-index-reexport-')))
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(nodePath.dirname(nodePath.join(root, path)), { recursive: true })
-    await writeFile(nodePath.join(root, path), text)
-  }
-  await writeFile(nodePath.join(root, 'package.json'), '{ "name": "reexport", "private": true, "type": "module" }\n')
-  await writeFile(nodePath.join(root, 'tsconfig.json'), `{ "compilerOptions": { ${options} }, "include": ["src"] }\n`)
-  await writeFile(
-    nodePath.join(root, 'packages/core/package.json'),
-    '{ "name": "@rep/core", "version": "1.0.0", "type": "module", "types": "./src/index.ts", "exports": { ".": "./src/index.ts" } }\n',
-  )
-  await writeFile(nodePath.join(root, 'packages/core/tsconfig.json'), `{ "compilerOptions": { ${options} }, "include": ["src"] }\n`)
-  await mkdir(nodePath.join(root, 'node_modules/@rep'), { recursive: true })
-  await symlink('../../packages/core', nodePath.join(root, 'node_modules/@rep/core'))
-  const built = await indexWorkspace(root, ['.', 'packages/core'])
+  const projects = await writeReexportWorkspace(root)
+  const built = await indexWorkspace(root, projects)
   disposeIndex = built.dispose
   const decoded = await readScipIndex(built.path)
   index = new ScipIndex(decoded)
@@ -95,15 +36,6 @@ afterAll(async () => {
   await disposeIndex?.()
   if (root !== undefined) await rm(root, { recursive: true, force: true })
 })
-
-/** Every position of `needle` in a file of the workspace, `offset` characters into it. */
-function positionsOf(path: string, needle: string, offset = 0): Array<{ line: number; character: number }> {
-  const text = files[path] ?? ''
-  const lines = new TextLines(text)
-  const found: Array<{ line: number; character: number }> = []
-  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) found.push(lines.positionAt(at + offset))
-  return found
-}
 
 const keyOf = (path: string, position: { line: number; character: number }) => `${path}:${position.line}:${position.character}`
 const keys = (locations: ReadonlyArray<LspLocation>) =>
