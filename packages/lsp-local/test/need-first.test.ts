@@ -182,6 +182,41 @@ test(
   },
 )
 
+test(
+  'asked at a use of a function another project declares: what reaches the declaring file loads first, never only what reaches the use',
+  { timeout: 180_000 },
+  async () => {
+    const host = await wiredHost()
+    const lsp = createLsp()
+    try {
+      await host.attach(lsp, [{ root, trust: 'trusted' }])
+      // vialink uses core's toMetres; nothing reaches vialink, but viaref and viaalias use toMetres too.
+      const position = positionOf(root, 'vialink/src/index.ts', 'toMetres(2)')
+      const first = await lsp.query({ operation: 'references', root, path: 'vialink/src/index.ts', position })
+      const folders = [...new Set(first.locations.map((l) => nodePath.relative(root, l.path).split('/')[0]))].sort()
+      expect(folders).toEqual([...needed].sort())
+      expect(first.meta.coverage).toEqual({
+        projectsSearched: needed.length,
+        projectsFound: found,
+        searched: { kind: 'projectsReachingTarget', projects: needed.length },
+        complete: true,
+      })
+      await everythingLoaded(lsp)
+      const full = await lsp.query({ operation: 'references', root, path: 'vialink/src/index.ts', position })
+      expect(full.meta.coverage).toEqual({ projectsSearched: found, projectsFound: found, complete: true })
+      const key = (l: (typeof first.locations)[number]) => `${l.path}:${l.range.start.line}:${l.range.start.character}`
+      expect(first.locations.map(key).sort()).toEqual(full.locations.map(key).sort())
+      const order = opened()
+      const firstOther = order.findIndex((folder) => !needed.includes(folder))
+      expect(firstOther).toBeGreaterThan(0)
+      expect(order.slice(0, firstOther).every((folder) => needed.includes(folder))).toBe(true)
+    } finally {
+      await lsp.dispose()
+      await host.dispose()
+    }
+  },
+)
+
 test.skipIf(corporaFolder() === undefined)(
   'tanstack-query, its workspace packages linked: a persister’s references load its few projects first, and equal the full load’s',
   { timeout: 300_000 },

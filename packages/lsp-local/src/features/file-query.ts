@@ -7,6 +7,7 @@ import {
   type LspSearchCoverage,
 } from '@codeseam/lsp'
 
+import { declaringFiles } from './declared-in.js'
 import { recordFor } from '../languages/index.js'
 import { languageIdOf } from '../profile/files.js'
 import type { ServerProfile } from '../profile/profiles.js'
@@ -101,8 +102,11 @@ export async function fileQuery(
     const caught = [await takeInDisk(serving, workspace, server, deadline, signal)]
     if (everyProject) {
       // What can reach the file first (RFC 0035); the rest loads in the background, paused while this question runs.
+      // At a position, what can reach the file that declares what it names (asked of the server once the file is open).
+      const declaredIn =
+        'position' in request ? () => declaringFiles(server, path, languageId, request.position, deadline, signal) : undefined
       coverage =
-        (await serving.host.loadProjects(server, workspace, serving.profile, deadline, signal, group, path)) ??
+        (await serving.host.loadProjects(server, workspace, serving.profile, deadline, signal, group, path, declaredIn)) ??
         foldersCoverage(serving, server)
       resume = serving.host.pauseLoading(server)
     } else if (serving.host.loadsBefore(serving.profile, request.operation)) {

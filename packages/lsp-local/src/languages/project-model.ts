@@ -58,7 +58,15 @@ export interface ProjectLoadContext {
    * the one wait on events there is. Bounded by {@link deadline}.
    */
   outlined(files: ReadonlyArray<string>): Promise<string[]>
+  /**
+   * For a question at a position (need-first): the files that declare what it names, as the server's definition
+   * says, once the question's file is open; undefined when the server could not tell. Absent: no position.
+   */
+  declaredIn?: DeclaredIn
 }
+
+/** The files that declare what a question's position names, as its server's definition says; undefined: it cannot tell. */
+export type DeclaredIn = () => Promise<ReadonlyArray<string> | undefined>
 
 /** What a load opened and what that covered. */
 export interface ProjectLoadResult {

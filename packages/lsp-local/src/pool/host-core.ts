@@ -10,6 +10,7 @@ import { listFiles, profileExtensions } from '../profile/files.js'
 import { ProjectLoader } from '../workspace/project-loader.js'
 import { WorkspaceRegistry } from '../workspace/registry.js'
 import type { LiveServers, LocalWorkspace } from '../workspace/workspace.js'
+import type { DeclaredIn } from '../languages/project-model.js'
 import type { FeatureFacts } from './feature-facts.js'
 import type { MemoryBudget } from './budget.js'
 import { ServerPool } from './pool.js'
@@ -175,6 +176,7 @@ export class HostCore implements LiveServers {
     signal?: AbortSignal,
     group: ReadonlyArray<LocalWorkspace> = [],
     target?: string,
+    declaredIn?: DeclaredIn,
   ): Promise<LspSearchCoverage | undefined> {
     const shared = server.spec.sharedRoots ?? []
     const served = new Set([workspace, ...group.filter((other) => shared.includes(other.root) || other.root === server.spec.root)])
@@ -182,7 +184,15 @@ export class HostCore implements LiveServers {
     const first = served.size === 1 ? target : undefined
     const parts: LspSearchCoverage[] = []
     for (const each of served) {
-      const coverage = await this.projects.loadProjects(server, each, profile, deadline, signal, first)
+      const coverage = await this.projects.loadProjects(
+        server,
+        each,
+        profile,
+        deadline,
+        signal,
+        first,
+        first === undefined ? undefined : declaredIn,
+      )
       if (coverage !== undefined) parts.push(coverage)
     }
     return parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : sumCoverage(parts)

@@ -8,7 +8,7 @@ import type { LanguageServer } from '../server/language-server.js'
 import { serverFolders } from '../server/spec.js'
 import { noFileLimits, sizeBreach, type FileLimits } from '../documents/file-limits.js'
 import { recordFor } from '../languages/index.js'
-import type { ConfigWatch, ProjectLoadContext, ProjectModel } from '../languages/project-model.js'
+import type { ConfigWatch, DeclaredIn, ProjectLoadContext, ProjectModel } from '../languages/project-model.js'
 import { languageIdOf, listFiles, profileExtensions } from '../profile/files.js'
 import { BackgroundPause, loadFolder, openPinned, PerFolder, progressEveryMs, type Load, type LoadProgress } from './project-load-parts.js'
 import { outlineEach } from './project-load-parts.js'
@@ -101,6 +101,7 @@ export class ProjectLoader {
     deadline: number,
     signal?: AbortSignal,
     target?: string,
+    declaredIn?: DeclaredIn,
   ): Promise<LspSearchCoverage | undefined> {
     const model = this.modelOf(profile)
     if (model === undefined) return Promise.resolve(undefined)
@@ -112,7 +113,7 @@ export class ProjectLoader {
     if (kept?.settled !== undefined && (model.current === undefined || model.current(folder, profile, kept.basis)))
       return Promise.resolve(kept.settled)
     if (model.loadsOnOpen === true) loadsOnOpen.add(server)
-    const run: LoadRun = { model, server, folder, workspace, profile, deadline, signal }
+    const run: LoadRun = { model, server, folder, workspace, profile, deadline, signal, declaredIn }
     const whole = () => (kept !== undefined && kept.settled === undefined ? kept.coverage : this.load(run))
     // A question about one file: what can reach it first, the rest in the background (RFC 0035).
     const first =
@@ -140,7 +141,7 @@ export class ProjectLoader {
       const running = this.loads.get(server, folder)
       const holds = running !== undefined && this.stillOpen(server, folder, running.opened)
       if (!holds || (running.settled !== undefined && model.current?.(folder, profile, running.basis) === false))
-        this.load({ ...run, deadline: Date.now() + backgroundMs, signal: undefined }, true).catch(() => {})
+        this.load({ ...run, deadline: Date.now() + backgroundMs, signal: undefined, declaredIn: undefined }, true).catch(() => {})
       return needed.coverage
     } finally {
       resume()
@@ -187,8 +188,9 @@ export class ProjectLoader {
 
   /** What a model's load of a server folder is given; `background`: each open waits while a question pauses them. */
   private contextFor(run: LoadRun, progress: LoadProgress, tell: (now: boolean) => void, background: boolean): ProjectLoadContext {
-    const { server, folder, workspace, profile, deadline, signal } = run
+    const { server, folder, workspace, profile, deadline, signal, declaredIn } = run
     return {
+      ...(declaredIn === undefined ? {} : { declaredIn }),
       folder,
       profile,
       nestedFolders: (server.spec.folders ?? []).filter((each) => isWithin(folder, each)),
@@ -276,6 +278,8 @@ interface LoadRun {
   readonly profile: ServerProfile
   readonly deadline: number
   readonly signal: AbortSignal | undefined
+  /** A question at a position: what declares what it names (ProjectLoadContext.declaredIn). */
+  readonly declaredIn: DeclaredIn | undefined
 }
 
 /** Servers whose model's loads open what they search (ProjectModel.loadsOnOpen): see {@link answersOnceLoaded}. */

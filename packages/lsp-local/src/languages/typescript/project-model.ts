@@ -51,8 +51,13 @@ export function typeScriptProjectModel(): ProjectModel & { readonly graphs: TsGr
       for (const link of sources.links) context.maskIfEscaped(link)
       const scanned = prescan(sources.files.filter((file) => context.contains(file)))
       await openEarly(context, sources, target)
+      // At a position: what declares what it names (RFC 0035, amended), asked while the graph is read.
+      const declared = context.declaredIn === undefined ? [target] : await context.declaredIn()
       await Promise.all([graph, scanned])
-      return openNeeded(context, await graph, sources, target, packages)
+      const reached = declared === undefined ? [] : [...new Set(declared.length === 0 ? [target] : declared)]
+      // Could not tell, or declared in several files (merged declarations): load everything.
+      if (reached.length !== 1) return undefined
+      return openNeeded(context, await graph, sources, reached[0]!, packages)
     },
   }
 }
