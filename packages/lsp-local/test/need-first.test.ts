@@ -142,79 +142,57 @@ test('what reaches the target: a reference, a linked workspace package, a paths 
   expect(await reachingTarget(graph, sources, root, at('loose.ts'), () => true)).toBeUndefined()
 })
 
+/**
+ * Asks references at `needle` in `path` on a fresh host: the first answer searched the needed projects and said so,
+ * equals the same question's once everything loaded (the oracle), and every didOpen for a needed project came before
+ * any for another (on the wire: each was forwarded before the question that followed it). Returns the wire's order.
+ */
+async function firstEqualsFull(path: string, needle: string): Promise<string[]> {
+  const host = await wiredHost()
+  const lsp = createLsp()
+  try {
+    await host.attach(lsp, [{ root, trust: 'trusted' }])
+    const position = positionOf(root, path, needle)
+    const first = await lsp.query({ operation: 'references', root, path, position })
+    expect([...new Set(first.locations.map((l) => nodePath.relative(root, l.path).split('/')[0]))].sort()).toEqual([...needed].sort())
+    expect(first.meta.coverage).toEqual({
+      projectsSearched: needed.length,
+      projectsFound: found,
+      searched: { kind: 'projectsReachingTarget', projects: needed.length },
+      complete: true,
+    })
+    await everythingLoaded(lsp)
+    const full = await lsp.query({ operation: 'references', root, path, position })
+    expect(full.meta.coverage).toEqual({ projectsSearched: found, projectsFound: found, complete: true })
+    const key = (l: (typeof first.locations)[number]) => `${l.path}:${l.range.start.line}:${l.range.start.character}`
+    expect(first.locations.map(key).sort()).toEqual(full.locations.map(key).sort())
+    const order = opened()
+    const firstOther = order.findIndex((folder) => !needed.includes(folder))
+    expect(firstOther).toBeGreaterThan(0)
+    expect(order.slice(0, firstOther).every((folder) => needed.includes(folder))).toBe(true)
+    return order
+  } finally {
+    await lsp.dispose()
+    await host.dispose()
+  }
+}
+
 test(
   'the needed projects are opened before any other; the first answer equals the full load’s and says what it covered',
   { timeout: 180_000 },
   async () => {
-    const host = await wiredHost()
-    const lsp = createLsp()
-    try {
-      await host.attach(lsp, [{ root, trust: 'trusted' }])
-      const position = positionOf(root, 'core/src/units.ts', 'toMetres')
-      const first = await lsp.query({ operation: 'references', root, path: 'core/src/units.ts', position })
-      const folders = (locations: typeof first.locations) =>
-        [...new Set(locations.map((l) => nodePath.relative(root, l.path).split('/')[0]))].sort()
-      expect(folders(first.locations)).toEqual([...needed].sort())
-      expect(first.meta.coverage).toEqual({
-        projectsSearched: needed.length,
-        projectsFound: found,
-        searched: { kind: 'projectsReachingTarget', projects: needed.length },
-        complete: true,
-      })
-      await everythingLoaded(lsp)
-      // The oracle: the same question once every project is loaded searches everything, and finds the same.
-      const full = await lsp.query({ operation: 'references', root, path: 'core/src/units.ts', position })
-      expect(full.meta.coverage).toEqual({ projectsSearched: found, projectsFound: found, complete: true })
-      const key = (l: (typeof first.locations)[number]) => `${l.path}:${l.range.start.line}:${l.range.start.character}`
-      expect(first.locations.map(key).sort()).toEqual(full.locations.map(key).sort())
-      // On the wire (every didOpen was forwarded before the question that followed it): each for a needed project came
-      // before any for another.
-      const order = opened()
-      const firstOther = order.findIndex((folder) => !needed.includes(folder))
-      expect(firstOther).toBeGreaterThan(0)
-      expect(order.slice(0, firstOther).every((folder) => needed.includes(folder))).toBe(true)
-      expect(order.slice(firstOther).some((folder) => needed.includes(folder))).toBe(false)
-      expect(new Set(order).size, order.join(' ')).toBe(found)
-    } finally {
-      await lsp.dispose()
-      await host.dispose()
-    }
+    const order = await firstEqualsFull('core/src/units.ts', 'toMetres')
+    const firstOther = order.findIndex((folder) => !needed.includes(folder))
+    expect(order.slice(firstOther).some((folder) => needed.includes(folder))).toBe(false)
+    expect(new Set(order).size, order.join(' ')).toBe(found)
   },
 )
 
 test(
   'asked at a use of a function another project declares: what reaches the declaring file loads first, never only what reaches the use',
   { timeout: 180_000 },
-  async () => {
-    const host = await wiredHost()
-    const lsp = createLsp()
-    try {
-      await host.attach(lsp, [{ root, trust: 'trusted' }])
-      // vialink uses core's toMetres; nothing reaches vialink, but viaref and viaalias use toMetres too.
-      const position = positionOf(root, 'vialink/src/index.ts', 'toMetres(2)')
-      const first = await lsp.query({ operation: 'references', root, path: 'vialink/src/index.ts', position })
-      const folders = [...new Set(first.locations.map((l) => nodePath.relative(root, l.path).split('/')[0]))].sort()
-      expect(folders).toEqual([...needed].sort())
-      expect(first.meta.coverage).toEqual({
-        projectsSearched: needed.length,
-        projectsFound: found,
-        searched: { kind: 'projectsReachingTarget', projects: needed.length },
-        complete: true,
-      })
-      await everythingLoaded(lsp)
-      const full = await lsp.query({ operation: 'references', root, path: 'vialink/src/index.ts', position })
-      expect(full.meta.coverage).toEqual({ projectsSearched: found, projectsFound: found, complete: true })
-      const key = (l: (typeof first.locations)[number]) => `${l.path}:${l.range.start.line}:${l.range.start.character}`
-      expect(first.locations.map(key).sort()).toEqual(full.locations.map(key).sort())
-      const order = opened()
-      const firstOther = order.findIndex((folder) => !needed.includes(folder))
-      expect(firstOther).toBeGreaterThan(0)
-      expect(order.slice(0, firstOther).every((folder) => needed.includes(folder))).toBe(true)
-    } finally {
-      await lsp.dispose()
-      await host.dispose()
-    }
-  },
+  // vialink uses core's toMetres; nothing reaches vialink, but viaref and viaalias use toMetres too.
+  () => firstEqualsFull('vialink/src/index.ts', 'toMetres(2)'),
 )
 
 test.skipIf(corporaFolder() === undefined)(
