@@ -297,7 +297,7 @@ function fingerprintOf(bytes: Uint8Array): string {
   return `${bytes.length}:${hash.digest('hex')}`
 }
 
-/** The table file's content (format 1). */
+/** The table file's content (format 1: another format when what the scan records changes, so an old table is not used). */
 interface TableFile {
   readonly format: 1
   readonly fingerprint: string
