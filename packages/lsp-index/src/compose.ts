@@ -20,11 +20,11 @@ import {
 } from '@codeseam/lsp'
 
 import type { DecodedIndex } from './decode.js'
-import { readScipIndex } from './decode.js'
-import { DiskState, staleOf, type DiskView } from './disk-state.js'
+import { readScipIndexWithTable } from './decode.js'
+import { DiskState, diskHashesFile, staleOf, type DiskView } from './disk-state.js'
 import { createIndexProvider, defaultExtensions, indexOperations, type IndexProvider } from './provider.js'
 import { ScipIndex } from './scip-index.js'
-import { findStoredIndex, type IndexSidecar } from './store.js'
+import { findStoredIndex, readStoredIndex, type IndexSidecar } from './store.js'
 
 /*
  * Index and live together (issue 52 item 2, RFC 0034): one provider that owns a live provider (lsp-local's
@@ -75,10 +75,17 @@ export async function loadStoredIndex(root: string, options: { readonly store?: 
   const held = decodedEntries.get(stored.directory)
   const reused = held instanceof WeakRef ? held.deref() : await held
   if (reused !== undefined) return reused
-  const loading = readScipIndex(stored.indexPath).then((decoded) => {
-    const index = new ScipIndex(decoded)
+  // What a previous process (or `codeseam index`) left beside the index: the scan's table (the index is not scanned
+  // again) and the files' hashes (only files written since are read and hashed).
+  const hashesFile = nodePath.join(stored.directory, diskHashesFile)
+  const loading = readScipIndexWithTable(stored.indexPath, nodePath.join(stored.directory, indexTableFile)).then(async (read) => {
+    const index = new ScipIndex(read.decoded)
     const extensions = new Set(Object.keys(defaultExtensions(index)))
-    return { index, sidecar: stored.sidecar, disk: new DiskState(stored.sidecar.root, stored.sidecar, extensions) }
+    const disk = new DiskState(stored.sidecar.root, stored.sidecar, extensions, { hashesFile })
+    await disk.loadHashes()
+    const loaded: LoadedIndex = { index, sidecar: stored.sidecar, disk }
+    if (!read.fromTable) unsavedTables.set(loaded, read.save)
+    return loaded
   })
   decodedEntries.set(stored.directory, loading)
   try {
@@ -91,6 +98,12 @@ export async function loadStoredIndex(root: string, options: { readonly store?: 
   }
 }
 
+/** The file beside an entry's index holding its scan's table (see `readScipIndexWithTable`). */
+export const indexTableFile = 'index-table.json'
+
+/** Loaded entries whose table is not written yet: how to write it. */
+const unsavedTables = new WeakMap<LoadedIndex, () => Promise<void>>()
+
 /**
  * Loads the stored index of a canonical root and compares the disk with its sidecar once (every file hashed), so the
  * first question of a session finds both done: a session starts it when it opens a root, while the live host starts.
@@ -100,9 +113,37 @@ export async function prepareStoredIndex(root: string, options: { readonly store
   try {
     const loaded = await loadStoredIndex(root, options)
     await loaded?.disk?.view()
+    // For the next process: the table of the scan and the hashes just read (caches; a failure to write is ignored).
+    await loaded?.disk?.saveHashes()
+    const saveTable = loaded === undefined ? undefined : unsavedTables.get(loaded)
+    if (loaded !== undefined && saveTable !== undefined) {
+      unsavedTables.delete(loaded)
+      await saveTable()
+    }
     return loaded
   } catch {
     return undefined
+  }
+}
+
+/**
+ * Prepares a store entry for the first process answering from it: the scan's table and the root's files' hashes,
+ * kept beside its index (`index-table.json`, `disk-hashes.json`): what `codeseam index` does once it has written an
+ * entry. Errors are swallowed (they are caches).
+ */
+export async function prepareStoredEntry(directory: string): Promise<void> {
+  try {
+    const stored = await readStoredIndex(directory)
+    if (stored === undefined) return
+    const read = await readScipIndexWithTable(stored.indexPath, nodePath.join(directory, indexTableFile))
+    await read.save()
+    const { sidecar } = stored
+    const extensions = new Set(Object.keys(defaultExtensions(new ScipIndex(read.decoded))))
+    const disk = new DiskState(sidecar.root, sidecar, extensions, { hashesFile: nodePath.join(directory, diskHashesFile) })
+    await disk.view()
+    await disk.saveHashes()
+  } catch {
+    // Caches: the first process makes them.
   }
 }
 
@@ -287,12 +328,15 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
   }
 
   async function answer(request: LspProviderRequest, signal: AbortSignal): Promise<Answer> {
+    // A view of the disk taken since this moment saw every change made before the question: it is reused (the one a
+    // session takes while it starts, when the first question came before it).
+    const asked = performance.now()
     const root = normalizeRoot(request.root)
     const otherRoots = (request.workspaceRoots ?? []).map(normalizeRoot).filter((r) => r !== root)
     const index = indexOps.has(request.operation) && otherRoots.length === 0 ? await load(root) : undefined
     if (index === undefined || (takeOver && liveReady(root))) return fromLive(request, signal, source('live', undefined, root))
     if (request.operation === 'workspaceSymbols') {
-      const view = await index.disk.view()
+      const view = await index.disk.view(asked)
       if (staleOf(view).length === 0)
         return withSource((await index.provider.query(request, signal)) as Answer, source('index', index.build, root, [], unsearched(view)))
       return merged(request, signal, root, index, view)
@@ -307,7 +351,7 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
     switch (request.operation) {
       case 'references':
       case 'implementation': {
-        const view = await index.disk.view()
+        const view = await index.disk.view(asked)
         if (staleOf(view).length > 0) return merged(request, signal, root, index, view)
         return withSource((await index.provider.query(request, signal)) as Answer, source('index', index.build, root, [], unsearched(view)))
       }

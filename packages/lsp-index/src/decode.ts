@@ -1,14 +1,19 @@
-import { readFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 
 import { LspError, type LspRange, type LspSymbolKind } from '@codeseam/lsp'
 
 import { PositionEncoding, SymbolInformation_Kind as Kind } from './generated/scip_pb.js'
 import {
+  fromTable,
   readOccurrences,
   readSymbols,
   readWireIndex,
   symbolHash,
+  tableOf,
+  type WireIndex,
+  type WireTable,
   type WireDocument,
   type WireOccurrence,
   type WireSource,
@@ -209,14 +214,21 @@ class LazyDocument implements IndexDocument {
   }
 }
 
-/** Decodes the bytes of a SCIP index (`index.scip`). A file that is not one fails with INVALID_ARGUMENT. */
-export function decodeScipIndex(bytes: Uint8Array): DecodedIndex {
-  let index
+/** Scans the bytes of a SCIP index; a file that is not one fails with INVALID_ARGUMENT. */
+function scan(bytes: Uint8Array): WireIndex {
   try {
-    index = readWireIndex(bytes)
+    return readWireIndex(bytes)
   } catch (error) {
     throw new LspError('INVALID_ARGUMENT', `not a SCIP index: ${error instanceof Error ? error.message : String(error)}`)
   }
+}
+
+/** Decodes the bytes of a SCIP index (`index.scip`). A file that is not one fails with INVALID_ARGUMENT. */
+export function decodeScipIndex(bytes: Uint8Array): DecodedIndex {
+  return decodeWire(scan(bytes))
+}
+
+function decodeWire(index: WireIndex): DecodedIndex {
   const seen = new Set<string>()
   const refused: string[] = []
   let withoutRange = 0
@@ -271,11 +283,72 @@ export function decodeScipIndex(bytes: Uint8Array): DecodedIndex {
 
 /** Reads and decodes an index file. A missing file fails with NOT_FOUND. */
 export async function readScipIndex(path: string): Promise<DecodedIndex> {
-  let bytes: Uint8Array
+  return decodeScipIndex(await readIndexBytes(path))
+}
+
+/** Bytes of each end of an index a table's fingerprint hashes (with its size). */
+const fingerprintBytes = 1 << 16
+
+/** Which index a table was made from: its size and the sha-256 of its first and last bytes. */
+function fingerprintOf(bytes: Uint8Array): string {
+  const hash = createHash('sha256')
+  hash.update(bytes.subarray(0, fingerprintBytes))
+  hash.update(bytes.subarray(Math.max(0, bytes.length - fingerprintBytes)))
+  return `${bytes.length}:${hash.digest('hex')}`
+}
+
+/** The table file's content (format 1: another format when what the scan records changes, so an old table is not used). */
+interface TableFile {
+  readonly format: 1
+  readonly fingerprint: string
+  /** `symbolHash` of a fixed text when the table was made: a table filed under another hash function is not used. */
+  readonly probe: number
+  readonly table: WireTable
+}
+
+const probe = () => symbolHash('scip-typescript npm codeseam 1.0.0 src/`probe.ts`/probe().')
+
+/**
+ * Reads and decodes an index file with its prepared table (issue 52): the scan of a 21 MB index is most of the
+ * processor time before a first answer, and its result does not change (a store entry is never rewritten). When
+ * `tableFile` holds the table of these bytes, the scan is skipped; otherwise the index is scanned, and `save` writes
+ * the table for the next process (atomically; errors swallowed: it is a cache). A missing index fails with NOT_FOUND.
+ */
+export async function readScipIndexWithTable(
+  path: string,
+  tableFile: string,
+): Promise<{ readonly decoded: DecodedIndex; readonly fromTable: boolean; save(): Promise<void> }> {
+  const bytes = await readIndexBytes(path)
+  const fingerprint = fingerprintOf(bytes)
+  let index: WireIndex | undefined
   try {
-    bytes = await readFile(path)
+    const file = JSON.parse(await readFile(tableFile, 'utf8')) as Partial<TableFile>
+    if (file.format === 1 && file.fingerprint === fingerprint && file.probe === probe() && file.table !== undefined)
+      index = fromTable(bytes, file.table)
+  } catch {
+    index = undefined
+  }
+  if (index !== undefined) return { decoded: decodeWire(index), fromTable: true, save: () => Promise.resolve() }
+  const scanned = scan(bytes)
+  // Taken before decoding (which lets go of the documents' symbol hashes once it has filed them).
+  const table = tableOf(scanned)
+  const save = async () => {
+    const temporary = `${tableFile}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`
+    try {
+      const file: TableFile = { format: 1, fingerprint, probe: probe(), table }
+      await writeFile(temporary, JSON.stringify(file))
+      await rename(temporary, tableFile)
+    } catch {
+      await rm(temporary, { force: true }).catch(() => {})
+    }
+  }
+  return { decoded: decodeWire(scanned), fromTable: false, save }
+}
+
+async function readIndexBytes(path: string): Promise<Buffer> {
+  try {
+    return await readFile(path)
   } catch (error) {
     throw new LspError('NOT_FOUND', `cannot read the SCIP index ${path}: ${error instanceof Error ? error.message : String(error)}`)
   }
-  return decodeScipIndex(bytes)
 }

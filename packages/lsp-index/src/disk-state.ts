@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readFile, rename, rm, writeFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
 import { extensionOf } from '@codeseam/lsp'
@@ -16,6 +17,26 @@ import { sha256, type IndexSidecar } from './store.js'
 
 /** Longest stretch of synchronous file work before the event loop gets a turn, milliseconds. */
 const sliceMs = 10
+
+/**
+ * The hash cache of an entry, kept beside its index (`disk-hashes.json`) so that a new process hashes only the files
+ * written since a previous one looked: by relative path, the stat key and the hash read under it.
+ */
+export const diskHashesFile = 'disk-hashes.json'
+
+/**
+ * A hash is kept in the file only when the file's modification and change times are this much older than the moment
+ * it was read: a file written again within the file system's timestamp granularity could keep its stat key with
+ * other bytes (git's "racy clean" files), and would never be read again.
+ */
+const settledMs = 2000
+
+interface CachedHash {
+  readonly key: string
+  readonly hash: string
+  /** Whether the file was settled when read (see {@link settledMs}): only such hashes are written out. */
+  readonly settled: boolean
+}
 
 /**
  * A file's state against the index. `notIndexed`: there at index time, unchanged since, and not a document of the
@@ -40,13 +61,23 @@ export function staleOf(view: DiskView): string[] {
 /** The disk of one indexed root, compared with its sidecar. */
 export class DiskState {
   /** By relative path: the stat key a hash was read under, and the hash. */
-  private readonly hashes = new Map<string, { readonly key: string; readonly hash: string }>()
+  private readonly hashes = new Map<string, CachedHash>()
+  /** Hashes read (or dropped) since the cache was last loaded or written. */
+  private dirty = false
+  /** The latest view and when it began ({@link view}'s `notBefore`). */
+  private latest: { readonly began: number; readonly view: Promise<DiskView> } | undefined
 
   constructor(
     readonly root: string,
     private readonly sidecar: IndexSidecar,
     /** The extensions (lowercase, with the dot) whose files an index of this kind would hold. */
     private readonly extensions: ReadonlySet<string>,
+    private readonly options: {
+      /** Where the hash cache is kept between processes ({@link diskHashesFile} of the entry), if anywhere. */
+      readonly hashesFile?: string
+      /** The wall clock, milliseconds (default `Date.now`): when a file was read, against its times. */
+      readonly now?: () => number
+    } = {},
   ) {}
 
   /** Whether the index holds this document (relative path). */
@@ -72,18 +103,67 @@ export class DiskState {
     try {
       const info = statSync(path, { bigint: true, throwIfNoEntry: false })
       if (info === undefined || !info.isFile()) {
-        this.hashes.delete(relative)
+        this.forget(relative)
         return undefined
       }
       const key = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`
       const cached = this.hashes.get(relative)
       if (cached?.key === key) return cached.hash
+      const read = (this.options.now ?? Date.now)()
       const hash = sha256(readFileSync(path))
-      this.hashes.set(relative, { key, hash })
+      const touched = Number((info.mtimeNs > info.ctimeNs ? info.mtimeNs : info.ctimeNs) / 1_000_000n)
+      this.hashes.set(relative, { key, hash, settled: touched < read - settledMs })
+      this.dirty = true
       return hash
     } catch {
-      this.hashes.delete(relative)
+      this.forget(relative)
       return undefined
+    }
+  }
+
+  private forget(relative: string): void {
+    if (this.hashes.delete(relative)) this.dirty = true
+  }
+
+  /**
+   * Takes in the hashes a previous process wrote (`disk-hashes.json` of the entry, see {@link saveHashes}); a missing or
+   * malformed file adds none. A hash is used only while its file's stat key is unchanged.
+   */
+  async loadHashes(file = this.options.hashesFile): Promise<void> {
+    if (file === undefined) return
+    let entries: unknown
+    try {
+      const parsed = JSON.parse(await readFile(file, 'utf8')) as { format?: unknown; root?: unknown; hashes?: unknown }
+      if (parsed.format !== 1 || parsed.root !== this.root) return
+      entries = parsed.hashes
+    } catch {
+      return
+    }
+    if (typeof entries !== 'object' || entries === null) return
+    for (const [relative, value] of Object.entries(entries)) {
+      if (!Array.isArray(value) || value.length !== 2) continue
+      const [key, hash] = value as unknown[]
+      if (typeof key !== 'string' || typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) continue
+      if (!this.hashes.has(relative)) this.hashes.set(relative, { key, hash, settled: true })
+    }
+  }
+
+  /**
+   * Writes the settled hashes read so far to `file` (atomically: a temporary file renamed), when any changed since
+   * the cache was loaded or last written; errors are swallowed (it is a cache).
+   */
+  async saveHashes(file = this.options.hashesFile): Promise<void> {
+    if (file === undefined || !this.dirty) return
+    this.dirty = false
+    const hashes: Record<string, [string, string]> = {}
+    for (const [relative, cached] of this.hashes) if (cached.settled) hashes[relative] = [cached.key, cached.hash]
+    const temporary = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`
+    try {
+      await writeFile(temporary, JSON.stringify({ format: 1, root: this.root, hashes }))
+      await rename(temporary, file)
+    } catch {
+      this.dirty = true
+      await rm(temporary, { force: true }).catch(() => {})
     }
   }
 
@@ -91,8 +171,23 @@ export class DiskState {
    * Every stale file under the root: the indexed documents that changed or are gone, and the files of the index's
    * extensions it does not hold (outside `node_modules` and dot-folders, symbolic links not followed, as the
    * store's key walks).
+   *
+   * With `notBefore` (a `performance.now()` time, e.g. when a question came): a view that began at or after it is
+   * reused, finished or under way (it saw every change made before that moment); otherwise a new one is taken.
    */
-  async view(): Promise<DiskView> {
+  view(notBefore?: number): Promise<DiskView> {
+    const latest = this.latest
+    if (notBefore !== undefined && latest !== undefined && latest.began >= notBefore) return latest.view
+    const began = performance.now()
+    const view = this.walkAndCompare()
+    this.latest = { began, view }
+    view.catch(() => {
+      if (this.latest?.view === view) this.latest = undefined
+    })
+    return view
+  }
+
+  private async walkAndCompare(): Promise<DiskView> {
     let since = performance.now()
     const turn = async () => {
       if (performance.now() - since < sliceMs) return

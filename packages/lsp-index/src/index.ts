@@ -2,7 +2,7 @@
 // composition (index and live server together) builds on: the decoder, the index tables and the answering core.
 export { createIndexProvider, indexOperations } from './provider.js'
 export type { IndexProvider, IndexProviderOptions } from './provider.js'
-export { decodeScipIndex, readScipIndex, isCanonicalRelativePath } from './decode.js'
+export { decodeScipIndex, readScipIndex, readScipIndexWithTable, isCanonicalRelativePath } from './decode.js'
 export type { DecodedIndex, IndexDocument, IndexEncoding, IndexOccurrence, IndexSymbolInfo } from './decode.js'
 export { ScipIndex, definitionRole } from './scip-index.js'
 export type { IndexHit, IndexLocation } from './scip-index.js'
@@ -34,7 +34,7 @@ export {
   writeLooseProject,
 } from './store.js'
 export type { DocumentFreshness, IndexSidecar, StoredIndex } from './store.js'
-export { createIndexAndLiveProvider, loadStoredIndex, prepareStoredIndex } from './compose.js'
+export { createIndexAndLiveProvider, indexTableFile, loadStoredIndex, prepareStoredEntry, prepareStoredIndex } from './compose.js'
 export type { IndexAndLiveOptions, LoadedIndex } from './compose.js'
-export { DiskState, staleOf } from './disk-state.js'
+export { DiskState, diskHashesFile, staleOf } from './disk-state.js'
 export type { DiskView, FileState } from './disk-state.js'

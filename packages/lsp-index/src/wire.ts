@@ -389,3 +389,59 @@ export function readWireIndex(bytes: Uint8Array): WireIndex {
   }
   return index
 }
+
+/** A scanned document as a prepared table keeps it (see {@link tableOf}): its symbol hashes as arrays. */
+export type WireTableDocument = Omit<WireDocument, 'globals' | 'infoGlobals'> & { globals: number[]; infoGlobals: number[] }
+
+/**
+ * What a scan found, without the bytes (JSON-able): kept beside an index so that another process need not scan it
+ * again ({@link fromTable}). Only a scan that succeeded makes one: the documents' bytes were checked by it.
+ */
+export interface WireTable {
+  tool: WireIndex['tool']
+  projectRoot: string
+  hasMetadata: boolean
+  documents: WireTableDocument[]
+  externalSymbols: WireSymbol[]
+}
+
+/** The table of a scanned index. */
+export function tableOf(index: WireIndex): WireTable {
+  return {
+    tool: index.tool,
+    projectRoot: index.projectRoot,
+    hasMetadata: index.hasMetadata,
+    documents: index.documents.map((d) => ({ ...d, globals: [...d.globals], infoGlobals: [...d.infoGlobals] })),
+    externalSymbols: index.externalSymbols,
+  }
+}
+
+/** The scanned index of `bytes` from its table ({@link tableOf} of a scan of the same bytes). */
+export function fromTable(bytes: Uint8Array, table: WireTable): WireIndex {
+  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const documents = table.documents.map((d): WireDocument => ({
+    relativePath: d.relativePath,
+    language: d.language,
+    text: d.text,
+    positionEncoding: d.positionEncoding,
+    infoGlobals: new Set(d.infoGlobals),
+    related: d.related,
+    start: d.start,
+    end: d.end,
+    globals: new Set(d.globals),
+    withoutRange: d.withoutRange,
+  }))
+  for (const d of documents) {
+    if (!Number.isInteger(d.start) || !Number.isInteger(d.end) || d.start < 0 || d.end > buf.length || d.start > d.end) {
+      throw new WireError('a table names bytes outside its index')
+    }
+  }
+  return {
+    source: { buf, interned: new Map() },
+    tool: table.tool,
+    projectRoot: table.projectRoot,
+    hasMetadata: table.hasMetadata,
+    documents,
+    externalSymbols: table.externalSymbols,
+  }
+}

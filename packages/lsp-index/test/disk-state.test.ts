@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
 import { afterEach, expect, test } from 'vitest'
 
-import { DiskState } from '../src/disk-state.js'
+import { DiskState, diskHashesFile } from '../src/disk-state.js'
 import { sha256, type IndexSidecar } from '../src/store.js'
 
 // What the disk holds against a sidecar (RFC 0034): a file there at index time that no indexed project held
@@ -76,4 +76,62 @@ test('a sidecar without `unindexed` (written before it existed) counts every fil
   const root = workspace(files)
   const disk = new DiskState(root, sidecarOf(root, { 'a.ts': files['a.ts'] }), extensions)
   expect(await disk.view()).toEqual({ changed: new Set(), missing: new Set(), added: new Set(['loose.ts']), notIndexed: new Set() })
+})
+
+test('a view taken since a moment is reused for a question of that moment; one taken before it is not', async () => {
+  const files = { 'a.ts': 'export const a = 1\n' }
+  const root = workspace(files)
+  const disk = new DiskState(root, sidecarOf(root, files), extensions)
+  const asked = performance.now()
+  const view = disk.view()
+  expect(disk.view(asked)).toBe(view)
+  expect((await view).changed).toEqual(new Set())
+
+  writeFileSync(nodePath.join(root, 'a.ts'), 'export const a = 2\n')
+  const later = performance.now()
+  // The view above began before the change: a question asked since gets a new one, which sees it.
+  expect((await disk.view(later)).changed).toEqual(new Set(['a.ts']))
+  expect(disk.view()).not.toBe(disk.view())
+})
+
+test('hashes kept beside the index are used while a file keeps its stat key; a file written since is read again', async () => {
+  const files = { 'a.ts': 'export const a = 1\n', 'b.ts': 'export const b = 1\n' }
+  const root = workspace(files)
+  const entry = mkdtempSync(nodePath.join(tmpdir(), 'codeseam-disk-hashes-'))
+  roots.push(entry)
+  const hashesFile = nodePath.join(entry, diskHashesFile)
+  // Read just after being written: not kept (written again within the file system's timestamp granularity, a file
+  // can keep its stat key with other bytes).
+  const fresh = new DiskState(root, sidecarOf(root, files), extensions, { hashesFile })
+  await fresh.view()
+  await fresh.saveHashes()
+  expect(JSON.parse(readFileSync(hashesFile, 'utf8'))).toEqual({ format: 1, root, hashes: {} })
+  // Read an hour later (the clock the state is given): kept.
+  const hourLater = () => Date.now() + 3_600_000
+  const first = new DiskState(root, sidecarOf(root, files), extensions, { hashesFile, now: hourLater })
+  await first.view()
+  await first.saveHashes()
+  const kept = JSON.parse(readFileSync(hashesFile, 'utf8')) as { root: string; hashes: Record<string, [string, string]> }
+  expect(kept.root).toBe(root)
+  expect(Object.keys(kept.hashes).sort()).toEqual(['a.ts', 'b.ts'])
+
+  // A kept hash is what the next process believes for an unchanged stat key: a forged one shows it was used.
+  const [key] = kept.hashes['a.ts'] ?? ['']
+  writeFileSync(hashesFile, JSON.stringify({ ...kept, hashes: { 'a.ts': [key, sha256('something else')] } }))
+  const second = new DiskState(root, sidecarOf(root, files), extensions, { hashesFile })
+  await second.loadHashes()
+  expect(await second.fileState('a.ts')).toBe('changed')
+
+  // Written again (same bytes): its stat key changed, so it is read and hashed anew.
+  writeFileSync(nodePath.join(root, 'a.ts'), files['a.ts'])
+  expect(await second.fileState('a.ts')).toBe('unchanged')
+
+  // Another root's file, or a malformed one, adds nothing.
+  writeFileSync(hashesFile, JSON.stringify({ ...kept, root: '/elsewhere', hashes: { 'b.ts': [key, sha256('x')] } }))
+  const third = new DiskState(root, sidecarOf(root, files), extensions, { hashesFile })
+  await third.loadHashes()
+  expect(await third.fileState('b.ts')).toBe('unchanged')
+  writeFileSync(hashesFile, '{ not json')
+  await third.loadHashes()
+  expect(existsSync(hashesFile)).toBe(true)
 })

@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import * as nodePath from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf'
@@ -22,7 +24,7 @@ import {
   ToolInfoSchema,
   type Index,
 } from '../src/generated/scip_pb.js'
-import { decodeScipIndex, ScipIndex, type DecodedIndex } from '../src/index.js'
+import { decodeScipIndex, readScipIndexWithTable, ScipIndex, type DecodedIndex } from '../src/index.js'
 import { indexWorkspace } from './indexer.js'
 
 // decode.ts reads the wire itself (wire.ts), documents' occurrences when first asked: what it returns must be what
@@ -238,3 +240,43 @@ test('a malformed range inside an occurrence fails when the index is decoded, no
   expect(() => fromBinary(IndexSchema, bytes)).toThrow()
   expect(() => decodeScipIndex(bytes)).toThrow(LspError)
 })
+
+test(
+  'an index read through its prepared table reads as the scan does; a table of other bytes is not used',
+  { timeout: 180_000 },
+  async () => {
+    const fixture = await copyFixture()
+    const built = await indexWorkspace(fixture.root)
+    const folder = await mkdtemp(nodePath.join(tmpdir(), 'codeseam-index-table-'))
+    try {
+      const tableFile = nodePath.join(folder, 'index-table.json')
+      const scanned = await readScipIndexWithTable(built.path, tableFile)
+      expect(scanned.fromTable).toBe(false)
+      await scanned.save()
+      const tabled = await readScipIndexWithTable(built.path, tableFile)
+      expect(tabled.fromTable).toBe(true)
+      expect(ours(tabled.decoded)).toEqual(ours(decodeScipIndex(await readFile(built.path))))
+      // The tables find every symbol's occurrences and relationships through it as through a scan.
+      const [a, b] = [new ScipIndex(scanned.decoded), new ScipIndex(tabled.decoded)]
+      const symbols = new Set(
+        scanned.decoded.documents.flatMap((d) => d.occurrences.map((o) => o.symbol)).filter((s) => !s.startsWith('local ')),
+      )
+      expect(symbols.size).toBeGreaterThan(10)
+      for (const symbol of symbols) {
+        expect(b.occurrencesOf(symbol).length, symbol).toBe(a.occurrencesOf(symbol).length)
+        expect(b.referenceSymbols(symbol).sort(), symbol).toEqual(a.referenceSymbols(symbol).sort())
+        expect(b.implementations(symbol).sort(), symbol).toEqual(a.implementations(symbol).sort())
+      }
+      // Other bytes (one more byte at the end: another fingerprint): scanned, not read from the table.
+      const other = nodePath.join(folder, 'other.scip')
+      await writeFile(other, Buffer.concat([await readFile(built.path), Buffer.from([0x0a, 0x00])]))
+      expect((await readScipIndexWithTable(other, tableFile)).fromTable).toBe(false)
+      // A malformed table is not used either.
+      await writeFile(tableFile, '{"format":1')
+      expect((await readScipIndexWithTable(built.path, tableFile)).fromTable).toBe(false)
+    } finally {
+      await rm(folder, { recursive: true, force: true })
+      await built.dispose()
+    }
+  },
+)

@@ -95,24 +95,40 @@ function isWithin(root: string, folder: string): boolean {
 
 type IndexModule = typeof import('@codeseam/lsp-index')
 
+/** `provider` with `query` calling `signal` first. Every other member is the provider's own (methods bound to it). */
+function signalling(provider: LspProvider, signal: () => void): LspProvider {
+  const query: LspProvider['query'] = (request, abort) => {
+    signal()
+    return provider.query(request, abort)
+  }
+  return new Proxy(provider, {
+    get(target, key) {
+      if (key === 'query') return query
+      const value: unknown = Reflect.get(target, key, target)
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
+    },
+  })
+}
+
 /**
  * Registers `providers` on `lsp`, at once (nothing awaited: a host's stand-ins are replaced by its own providers in
  * one step). With the index module, the provider of `.ts` files is composed with the stored index of each root
- * (`@codeseam/lsp-index`): registered once, in its place.
+ * (`@codeseam/lsp-index`): registered once, in its place. With `needsServer`, it is called when a question goes to a
+ * provider of the host (not answered from an index; see {@link hostDelayMs}).
  */
 function registerProviders(
   lsp: LspService,
   providers: ReadonlyArray<LspProvider>,
   composed: IndexModule | undefined,
   indexFor: (root: string) => Promise<LoadedIndex | undefined>,
+  needsServer?: () => void,
 ): Disposer {
   const releases: Disposer[] = []
   try {
     for (const provider of providers) {
+      const live = needsServer === undefined ? provider : signalling(provider, needsServer)
       const withIndex =
-        composed !== undefined && '.ts' in provider.extensions
-          ? composed.createIndexAndLiveProvider({ live: provider, indexFor })
-          : provider
+        composed !== undefined && '.ts' in provider.extensions ? composed.createIndexAndLiveProvider({ live, indexFor }) : live
       releases.push(lsp.registerProvider(withIndex))
     }
   } catch (error) {
@@ -123,6 +139,14 @@ function registerProviders(
   let released: Promise<void> | undefined
   return () => (released ??= Promise.all(releases.map((release) => release())).then(() => undefined))
 }
+
+/**
+ * With a stored index of a root, the host's lookup of every built-in server (their versions probed: child processes
+ * spawned, a fifth of a second of the processor on tanstack-query, issue 52) begins this long after the index is
+ * ready, or as soon as a question needs a live server: a first answer from the index does not share the processor
+ * with it.
+ */
+const hostDelayMs = 500
 
 /** Opens a session: creates `ctx.lsp`, starts the local host (servers start lazily, on the first query) and attaches the roots. */
 export async function openSession(options: SessionOptions = {}): Promise<CodeseamSession> {
@@ -156,7 +180,13 @@ export async function openSession(options: SessionOptions = {}): Promise<Codesea
   const indexFor = (root: string): Promise<LoadedIndex | undefined> =>
     prepared.get(root) ?? composed?.loadStoredIndex(root) ?? Promise.resolve(undefined)
   prepare(initial)
-  const after = Promise.all(initial.map((root) => prepared.get(root)))
+  let needsServer: (() => void) | undefined
+  const needed = new Promise<void>((resolve) => (needsServer = resolve))
+  const after = Promise.all(initial.map((root) => prepared.get(root))).then((loaded) =>
+    loaded.some((index) => index !== undefined)
+      ? Promise.race([needed, new Promise<void>((resolve) => setTimeout(resolve, hostDelayMs))])
+      : undefined,
+  )
   const starting = options.host === undefined ? hostConfig(options).then((config) => startLocalHost(config, { after })) : undefined
   starting?.catch(() => {})
   const lsp = createLsp()
@@ -172,7 +202,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Codesea
   }
   const first = host.providers
   try {
-    detachProviders = registerProviders(lsp, first, composed, indexFor)
+    detachProviders = registerProviders(lsp, first, composed, indexFor, pending === undefined ? undefined : needsServer)
     for (const root of initial) await openRoot(root)
   } catch (error) {
     await Promise.all([...open.values()].map((entry) => entry.release()))

@@ -221,7 +221,13 @@ describe.skipIf(!installed)('codeseam index', () => {
         files: string[]
       }
       expect(generated.files).toEqual([nodePath.join(root, 'scripts', 'tool.ts')])
-      expect((await readdir(result.directory)).sort()).toEqual(['files-of-no-project', 'index.scip', 'sidecar.json'])
+      expect((await readdir(result.directory)).sort()).toEqual([
+        'disk-hashes.json',
+        'files-of-no-project',
+        'index-table.json',
+        'index.scip',
+        'sidecar.json',
+      ])
       // Which projects were given is part of the entry's variant, so an entry from an older rule is not reused.
       expect(entry?.sidecar.variant).toEqual(['files-of-no-project', 'packages/a', 'packages/b'])
       // The files keyed but not indexed are listed with their hashes: unchanged, they are not new since (RFC 0034).

@@ -205,6 +205,9 @@ export async function runIndex(args: ReadonlyArray<string>, io: CliIo): Promise<
       return []
     })
     if (pruned.length > 0) say(`removed ${pruned.length} older ${pruned.length === 1 ? 'entry' : 'entries'} of ${root} from the store`)
+    // The scan's table and the files' hashes beside the index: the first `codeseam mcp` answering from it neither scans
+    // the index nor reads the files that did not change.
+    await store.prepareStoredEntry(directory)
     return report({ directory, indexPath: nodePath.join(directory, store.storedIndexFile), sidecar }, false)
   } finally {
     await rm(building, { recursive: true, force: true })
