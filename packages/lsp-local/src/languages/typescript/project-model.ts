@@ -52,9 +52,16 @@ export function typeScriptProjectModel(): ProjectModel & { readonly graphs: TsGr
       const scanned = prescan(sources.files.filter((file) => context.contains(file)))
       await openEarly(context, sources, target)
       // At a position: what declares what it names (RFC 0035, amended), asked while the graph is read.
-      const declared = context.declaredIn === undefined ? [target] : await context.declaredIn()
+      const declaring = context.declaredIn?.()
+      declaring?.catch(() => {})
       await Promise.all([graph, scanned])
+      // What reaches the question's file opens at once: it reaches what the file uses too (the declaring file's reach
+      // holds it), so nothing opened here is wasted when the declaration is elsewhere.
+      const first = await openNeeded(context, await graph, sources, target, packages)
+      if (first === undefined || declaring === undefined) return first
+      const declared = await declaring
       const reached = declared === undefined ? [] : [...new Set(declared.length === 0 ? [target] : declared)]
+      if (reached.length === 1 && reached[0] === target) return first
       // Could not tell, or declared in several files (merged declarations): load everything.
       if (reached.length !== 1) return undefined
       return openNeeded(context, await graph, sources, reached[0]!, packages)
