@@ -306,7 +306,7 @@ interface TableFile {
   readonly table: WireTable
 }
 
-const probe = () => symbolHash('scip-typescript npm codeseam 1.0.0 src/`probe.ts`/probe().')
+const probe = () => symbolHash('probe npm codeseam 1.0.0 src/`probe.ts`/probe().')
 
 /**
  * Reads and decodes an index file with its prepared table (issue 52): the scan of a 21 MB index is most of the
