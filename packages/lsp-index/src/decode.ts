@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
-import { readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 
 import { LspError, type LspRange, type LspSymbolKind } from '@codeseam/lsp'
 
+import { writeCacheFile } from './store.js'
 import { PositionEncoding, SymbolInformation_Kind as Kind } from './generated/scip_pb.js'
 import {
   fromTable,
@@ -332,16 +333,8 @@ export async function readScipIndexWithTable(
   const scanned = scan(bytes)
   // Taken before decoding (which lets go of the documents' symbol hashes once it has filed them).
   const table = tableOf(scanned)
-  const save = async () => {
-    const temporary = `${tableFile}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`
-    try {
-      const file: TableFile = { format: 1, fingerprint, probe: probe(), table }
-      await writeFile(temporary, JSON.stringify(file))
-      await rename(temporary, tableFile)
-    } catch {
-      await rm(temporary, { force: true }).catch(() => {})
-    }
-  }
+  const file: TableFile = { format: 1, fingerprint, probe: probe(), table }
+  const save = async () => void (await writeCacheFile(tableFile, file))
   return { decoded: decodeWire(scanned), fromTable: false, save }
 }
 

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
 import { extensionOf } from '@codeseam/lsp'
 
-import { sha256, type IndexSidecar } from './store.js'
+import { sha256, writeCacheFile, type IndexSidecar } from './store.js'
 
 /*
  * What the disk holds now against what was indexed (RFC 0034): per file `unchanged`, `changed`, `missing`, or
@@ -157,14 +157,7 @@ export class DiskState {
     this.dirty = false
     const hashes: Record<string, [string, string]> = {}
     for (const [relative, cached] of this.hashes) if (cached.settled) hashes[relative] = [cached.key, cached.hash]
-    const temporary = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`
-    try {
-      await writeFile(temporary, JSON.stringify({ format: 1, root: this.root, hashes }))
-      await rename(temporary, file)
-    } catch {
-      this.dirty = true
-      await rm(temporary, { force: true }).catch(() => {})
-    }
+    if (!(await writeCacheFile(file, { format: 1, root: this.root, hashes }))) this.dirty = true
   }
 
   /**

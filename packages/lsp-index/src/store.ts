@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import * as nodePath from 'node:path'
 
@@ -65,6 +65,22 @@ export function indexStoreDirectory(env: Env = process.env): string {
 /** sha-256 of bytes, hex. */
 export function sha256(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex')
+}
+
+/**
+ * Writes `value` as JSON to a cache file beside a store entry, atomically (a temporary file renamed); false when it
+ * could not (the temporary file removed): a cache, so the caller goes on without it.
+ */
+export async function writeCacheFile(file: string, value: unknown): Promise<boolean> {
+  const temporary = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`
+  try {
+    await writeFile(temporary, JSON.stringify(value))
+    await rename(temporary, file)
+    return true
+  } catch {
+    await rm(temporary, { force: true }).catch(() => {})
+    return false
+  }
 }
 
 /** The prefix of every entry of one root: 16 hex digits of the sha-256 of its canonical path. */
