@@ -8,9 +8,12 @@ import { writeCacheFile } from './store.js'
 import { PositionEncoding, SymbolInformation_Kind as Kind } from './generated/scip_pb.js'
 import {
   fromTable,
+  isGlobalDefinition,
   readOccurrences,
+  readOccurrencesWhere,
   readSymbols,
   readWireIndex,
+  symbolBytesAre,
   symbolHash,
   tableOf,
   type WireIndex,
@@ -70,6 +73,13 @@ export interface IndexDocument {
   readonly symbols: ReadonlyArray<IndexSymbolInfo>
   /** The text the indexer saw, when it wrote it (scip-typescript does not). */
   readonly text?: string
+  /**
+   * Its occurrences of one symbol (those of {@link occurrences} whose symbol it is, in the same order), when the
+   * document can read them without reading the others.
+   */
+  occurrencesOfSymbol?(symbol: string): ReadonlyArray<IndexOccurrence>
+  /** Its definitions of global symbols (those of {@link occurrences}, in the same order), read alone likewise. */
+  globalDefinitions?(): ReadonlyArray<IndexOccurrence>
 }
 
 /** A decoded index: who built it, for which root, and its documents. */
@@ -165,10 +175,10 @@ function compareStart(a: IndexOccurrence, b: IndexOccurrence): number {
   return a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character
 }
 
-/** The occurrences of a scanned document, read in full, without range-less and highlighting-only ones, sorted. */
-function occurrencesOf(source: WireSource, document: Pick<WireDocument, 'start' | 'end'>): IndexOccurrence[] {
+/** Occurrences as read, without range-less and highlighting-only ones, sorted. */
+function occurrencesOf(read: ReadonlyArray<WireOccurrence>): IndexOccurrence[] {
   const occurrences: IndexOccurrence[] = []
-  for (const occurrence of readOccurrences(source, document)) {
+  for (const occurrence of read) {
     const range = rangeOf(occurrence.typed, occurrence.range)
     if (range === undefined) continue // counted by the scan
     if (occurrence.symbol === '') continue // highlighting only
@@ -182,6 +192,11 @@ function occurrencesOf(source: WireSource, document: Pick<WireDocument, 'start' 
     })
   }
   return occurrences.sort(compareStart)
+}
+
+/** What {@link isGlobalDefinition} takes, on an occurrence already read (`roles` bit 1: a definition). */
+function isGlobalDefinitionOccurrence(occurrence: IndexOccurrence): boolean {
+  return (occurrence.roles & 1) !== 0 && !occurrence.symbol.startsWith('local ')
 }
 
 /** A document whose occurrences are read from the index's bytes when first asked (the scan checked them). */
@@ -205,8 +220,18 @@ class LazyDocument implements IndexDocument {
   }
 
   get occurrences(): ReadonlyArray<IndexOccurrence> {
-    this.#occurrences ??= occurrencesOf(this.#source, this.#bytes)
+    this.#occurrences ??= occurrencesOf(readOccurrences(this.#source, this.#bytes))
     return this.#occurrences
+  }
+
+  occurrencesOfSymbol(symbol: string): ReadonlyArray<IndexOccurrence> {
+    if (this.#occurrences !== undefined) return this.#occurrences.filter((o) => o.symbol === symbol)
+    return occurrencesOf(readOccurrencesWhere(this.#source, this.#bytes, symbolBytesAre(symbol)))
+  }
+
+  globalDefinitions(): ReadonlyArray<IndexOccurrence> {
+    if (this.#occurrences !== undefined) return this.#occurrences.filter(isGlobalDefinitionOccurrence)
+    return occurrencesOf(readOccurrencesWhere(this.#source, this.#bytes, isGlobalDefinition))
   }
 
   get symbols(): ReadonlyArray<IndexSymbolInfo> {

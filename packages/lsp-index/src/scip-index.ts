@@ -151,7 +151,12 @@ export class ScipIndex {
     const documents = separator >= 0 ? (local === undefined ? [] : [local]) : this.documentsOf(symbol)
     const hits: IndexHit[] = []
     for (const document of documents) {
-      for (const occurrence of document.occurrences) if (keyOf(document, occurrence.symbol) === symbol) hits.push({ document, occurrence })
+      // A global symbol's key is itself: a document that can read its occurrences alone does (no others are made).
+      const own = symbol.startsWith('local ') ? undefined : document.occurrencesOfSymbol?.(symbol)
+      if (own !== undefined) for (const occurrence of own) hits.push({ document, occurrence })
+      else
+        for (const occurrence of document.occurrences)
+          if (keyOf(document, occurrence.symbol) === symbol) hits.push({ document, occurrence })
     }
     this.bySymbol.set(symbol, hits)
     return hits
@@ -253,9 +258,12 @@ export class ScipIndex {
   /** Every definition of a global symbol, document by document: the material of outlines and symbol search. */
   *definitionsIn(document?: IndexDocument): Generator<IndexHit> {
     for (const doc of document === undefined ? this.decoded.documents : [document]) {
-      for (const occurrence of doc.occurrences) {
-        if ((occurrence.roles & definitionRole) !== 0 && !occurrence.symbol.startsWith('local ')) yield { document: doc, occurrence }
-      }
+      const own = doc.globalDefinitions?.()
+      if (own !== undefined) for (const occurrence of own) yield { document: doc, occurrence }
+      else
+        for (const occurrence of doc.occurrences) {
+          if ((occurrence.roles & definitionRole) !== 0 && !occurrence.symbol.startsWith('local ')) yield { document: doc, occurrence }
+        }
     }
   }
 }

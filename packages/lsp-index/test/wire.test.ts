@@ -112,6 +112,26 @@ function expectSameReading(bytes: Uint8Array): DecodedIndex {
   return decoded
 }
 
+/**
+ * A document reads one symbol's occurrences, or its global definitions, without reading the others (issue 52): what
+ * it returns equals the full reading filtered, on every symbol of every document. Returns the symbols compared.
+ */
+function expectReadAloneAsInFull(bytes: Uint8Array): number {
+  const alone = decodeScipIndex(bytes) // no document's occurrences are read in full here
+  const full = decodeScipIndex(bytes)
+  let compared = 0
+  alone.documents.forEach((document, i) => {
+    const occurrences = full.documents[i]!.occurrences
+    const definitions = occurrences.filter((o) => (o.roles & 1) !== 0 && !o.symbol.startsWith('local '))
+    expect(document.globalDefinitions?.()).toEqual(definitions)
+    for (const symbol of new Set([...occurrences.map((o) => o.symbol), 'scip-typescript npm nothing 0 `x.ts`/y.'])) {
+      expect(document.occurrencesOfSymbol?.(symbol)).toEqual(occurrences.filter((o) => o.symbol === symbol))
+      compared++
+    }
+  })
+  return compared
+}
+
 test(
   'a real scip-typescript index reads as the generated bindings read it, and every symbol finds its occurrences',
   { timeout: 180_000 },
@@ -122,6 +142,7 @@ test(
       const bytes = await readFile(built.path)
       const decoded = expectSameReading(bytes)
       expect(decoded.documents.length).toBeGreaterThan(0)
+      expect(expectReadAloneAsInFull(bytes)).toBeGreaterThan(10)
       // The tables read a symbol's occurrences from the documents the scan filed it under: all of them.
       const tables = new ScipIndex(decoded)
       const all = new Map<string, number>()
@@ -207,6 +228,7 @@ test('fields scip-typescript leaves out read as the generated bindings read them
     externalSymbols: [create(SymbolInformationSchema, { symbol: 'scip-x npm q 2 `q`/Q#', documentation: ['Q'] })],
   })
   const decoded = expectSameReading(toBinary(IndexSchema, index))
+  expect(expectReadAloneAsInFull(toBinary(IndexSchema, index))).toBe(3)
   expect(decoded.occurrencesWithoutRange).toBe(1)
   expect(decoded.projectRoot).toBe(fileURLToPath('file:///w'))
   expect(decoded.documents[0]?.encoding).toBe('utf-8')
@@ -228,6 +250,29 @@ test('unpacked repeated ranges and a repeated oneof member read as the generated
   const bytes = Buffer.concat([Buffer.from([0x12, document.length]), document])
   const decoded = expectSameReading(bytes)
   expect(decoded.documents[0]?.occurrences[0]?.range).toEqual({ start: { line: 7, character: 1 }, end: { line: 7, character: 3 } })
+  expect(expectReadAloneAsInFull(bytes)).toBe(2)
+})
+
+test('a symbol that is not valid UTF-8 is found alone as the full reading finds it (replacement characters)', () => {
+  // Two definitions (roles 1, packed single-line ranges): one symbol ending in the byte 0xff, one ASCII.
+  const occurrence = (symbol: Buffer) =>
+    Buffer.concat([Buffer.from([0x0a, 3, 9, 0, 1, 0x12, symbol.length]), symbol, Buffer.from([0x18, 1])])
+  const invalid = occurrence(Buffer.concat([Buffer.from('scip-x npm p 1 `a.ts`/'), Buffer.from([0xff, 0x2e])]))
+  const ascii = occurrence(Buffer.from('scip-x npm p 1 `a.ts`/y.'))
+  const path = Buffer.from('a.ts')
+  const document = Buffer.concat([
+    Buffer.from([0x0a, path.length]),
+    path,
+    ...[invalid, ascii].flatMap((o) => [Buffer.from([0x12, o.length]), o]),
+  ])
+  const bytes = Buffer.concat([Buffer.from([0x12, document.length]), document])
+  expect(decodeScipIndex(bytes).documents[0]?.occurrences.map((o) => o.symbol)).toEqual([
+    'scip-x npm p 1 `a.ts`/\ufffd.',
+    'scip-x npm p 1 `a.ts`/y.',
+  ])
+  expect(decodeScipIndex(bytes).documents[0]?.occurrencesOfSymbol?.('scip-x npm p 1 `a.ts`/\ufffd.')).toHaveLength(1)
+  expect(decodeScipIndex(bytes).documents[0]?.globalDefinitions?.()).toHaveLength(2)
+  expect(expectReadAloneAsInFull(bytes)).toBe(3)
 })
 
 test('a malformed range inside an occurrence fails when the index is decoded, not when the document is first asked', () => {
