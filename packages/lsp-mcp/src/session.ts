@@ -12,6 +12,7 @@ import {
   type TrustLevel,
 } from '@codeseam/lsp-local'
 
+import { Quiet } from './quiet.js'
 import { checkRootFolder, givenRoots } from './roots.js'
 
 /**
@@ -97,10 +98,19 @@ type IndexModule = typeof import('@codeseam/lsp-index')
 
 /** `provider` with `query` calling `signal` first. Every other member is the provider's own (methods bound to it). */
 function signalling(provider: LspProvider, signal: () => void): LspProvider {
-  const query: LspProvider['query'] = (request, abort) => {
+  return withQuery(provider, (request, abort) => {
     signal()
     return provider.query(request, abort)
-  }
+  })
+}
+
+/** `provider` whose questions `quiet` counts while they are in flight. */
+function tracked(provider: LspProvider, quiet: Quiet): LspProvider {
+  return withQuery(provider, (request, abort) => quiet.track(() => provider.query(request, abort)))
+}
+
+/** `provider` with its `query` replaced, everything else its own. */
+function withQuery(provider: LspProvider, query: LspProvider['query']): LspProvider {
   return new Proxy(provider, {
     get(target, key) {
       if (key === 'query') return query
@@ -113,23 +123,24 @@ function signalling(provider: LspProvider, signal: () => void): LspProvider {
 /**
  * Registers `providers` on `lsp`, at once (nothing awaited: a host's stand-ins are replaced by its own providers in
  * one step). With the index module, the provider of `.ts` files is composed with the stored index of each root
- * (`@codeseam/lsp-index`): registered once, in its place. With `needsServer`, it is called when a question goes to a
- * provider of the host (not answered from an index; see {@link hostDelayMs}).
+ * (`@codeseam/lsp-index`): registered once, in its place. With `standIns` (the host's stand-ins, before its lookup),
+ * `needsServer` is called when a question goes to a provider of the host (not answered from an index) and `quiet`
+ * counts every question while it is in flight (see {@link hostDelayMs}).
  */
 function registerProviders(
   lsp: LspService,
   providers: ReadonlyArray<LspProvider>,
   composed: IndexModule | undefined,
   indexFor: (root: string) => Promise<LoadedIndex | undefined>,
-  needsServer?: () => void,
+  standIns?: { readonly needsServer: () => void; readonly quiet: Quiet },
 ): Disposer {
   const releases: Disposer[] = []
   try {
     for (const provider of providers) {
-      const live = needsServer === undefined ? provider : signalling(provider, needsServer)
+      const live = standIns === undefined ? provider : signalling(provider, standIns.needsServer)
       const withIndex =
         composed !== undefined && '.ts' in provider.extensions ? composed.createIndexAndLiveProvider({ live, indexFor }) : live
-      releases.push(lsp.registerProvider(withIndex))
+      releases.push(lsp.registerProvider(standIns === undefined ? withIndex : tracked(withIndex, standIns.quiet)))
     }
   } catch (error) {
     // Releasing deregisters at once (what it awaits is the provider's own dispose).
@@ -142,9 +153,9 @@ function registerProviders(
 
 /**
  * With a stored index of a root, the host's lookup of every built-in server (their versions probed: child processes
- * spawned, a fifth of a second of the processor on tanstack-query, issue 52) begins this long after the index is
- * ready, or as soon as a question needs a live server: a first answer from the index does not share the processor
- * with it.
+ * spawned, a fifth of a second of the processor on tanstack-query, issue 52) begins once the index is ready and no
+ * question has been in flight for this long, or as soon as a question needs a live server: answers from the index,
+ * a long one's pages among them, do not share the processor with it.
  */
 const hostDelayMs = 500
 
@@ -180,12 +191,11 @@ export async function openSession(options: SessionOptions = {}): Promise<Codesea
   const indexFor = (root: string): Promise<LoadedIndex | undefined> =>
     prepared.get(root) ?? composed?.loadStoredIndex(root) ?? Promise.resolve(undefined)
   prepare(initial)
-  let needsServer: (() => void) | undefined
+  let needsServer: () => void = () => {}
   const needed = new Promise<void>((resolve) => (needsServer = resolve))
+  const quiet = new Quiet()
   const after = Promise.all(initial.map((root) => prepared.get(root))).then((loaded) =>
-    loaded.some((index) => index !== undefined)
-      ? Promise.race([needed, new Promise<void>((resolve) => setTimeout(resolve, hostDelayMs))])
-      : undefined,
+    loaded.some((index) => index !== undefined) ? Promise.race([needed, quiet.pause(hostDelayMs)]) : undefined,
   )
   const starting = options.host === undefined ? hostConfig(options).then((config) => startLocalHost(config, { after })) : undefined
   starting?.catch(() => {})
@@ -202,7 +212,7 @@ export async function openSession(options: SessionOptions = {}): Promise<Codesea
   }
   const first = host.providers
   try {
-    detachProviders = registerProviders(lsp, first, composed, indexFor, pending === undefined ? undefined : needsServer)
+    detachProviders = registerProviders(lsp, first, composed, indexFor, pending === undefined ? undefined : { needsServer, quiet })
     for (const root of initial) await openRoot(root)
   } catch (error) {
     await Promise.all([...open.values()].map((entry) => entry.release()))
