@@ -8,12 +8,9 @@ import { writeCacheFile } from './store.js'
 import { PositionEncoding, SymbolInformation_Kind as Kind } from './generated/scip_pb.js'
 import {
   fromTable,
-  isGlobalDefinition,
   readOccurrences,
-  readOccurrencesWhere,
   readSymbols,
   readWireIndex,
-  symbolBytesAre,
   symbolHash,
   tableOf,
   type WireIndex,
@@ -23,6 +20,7 @@ import {
   type WireSource,
   type WireSymbol,
 } from './wire.js'
+import { isGlobalDefinition, readOccurrencesWhere, symbolBytesAre } from './wire-select.js'
 
 // From the wire to plain data: a SCIP index read by wire.ts (the fields of the pinned scip.proto these answers use; the
 // generated bindings are its schema), each occurrence's range read from the typed field or the old repeated-int one,
