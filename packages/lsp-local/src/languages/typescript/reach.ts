@@ -62,6 +62,16 @@ interface FileScan {
   readonly imports: { readonly paths: ReadonlyArray<string>; readonly names: ReadonlyArray<string>; readonly deep: ReadonlyArray<string> }
 }
 
+/**
+ * A copy of `name` that does not hold the text it was cut from: V8 keeps a slice of 13 characters or more as a view of
+ * its parent string, so a name kept from a match would keep the whole file's text alive (issue 51: 5.9 MB of this
+ * repository's sources were held so, by {@link scans}, in a `codeseam mcp` heap snapshot). JSON's round trip copies
+ * every code unit, lone surrogates included.
+ */
+function detached(name: string): string {
+  return name.length < 13 ? name : (JSON.parse(JSON.stringify(name)) as string)
+}
+
 /** Scans by file, kept while the file's stat holds (a question reads only the files changed since the last). */
 const scans = new Map<string, FileScan>()
 
@@ -93,8 +103,8 @@ async function scanOf(file: string): Promise<FileScan | undefined> {
     }
   }
   for (const match of text.matchAll(referencePath)) imports.paths.add(stripped(nodePath.resolve(dir, match[2] ?? '.')))
-  const imported = { paths: [...imports.paths], names: [...imports.names], deep: [...imports.deep] }
-  const scan = { key, paths: [...paths], names: [...names], imports: imported }
+  const imported = { paths: [...imports.paths], names: [...imports.names].map(detached), deep: [...imports.deep].map(detached) }
+  const scan = { key, paths: [...paths], names: [...names].map(detached), imports: imported }
   if (scans.size >= 50_000) scans.clear()
   scans.set(file, scan)
   return scan
