@@ -394,7 +394,17 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
     status,
     ...(live.onStatusChange === undefined ? {} : { onStatusChange: live.onStatusChange.bind(live) }),
     ...(live.speculate === undefined ? {} : { speculate: live.speculate.bind(live) }),
-    ...(live.changeMark === undefined ? {} : { changeMark: live.changeMark.bind(live) }),
+    // RFC 0026: the live provider's mark and, for a root with an index, what its disk holds against the index (an
+    // answer from the index depends on nothing else). Without the live provider's, no answer is kept.
+    ...(live.changeMark === undefined
+      ? {}
+      : {
+          async changeMark(root: string, signal: AbortSignal): Promise<string> {
+            const liveMark = (live.changeMark as NonNullable<typeof live.changeMark>).bind(live)
+            const [own, index] = await Promise.all([liveMark(root, signal), load(normalizeRoot(root))])
+            return index === undefined ? own : `${own}\0index ${index.build.indexedAt} ${await index.disk.mark()}`
+          },
+        }),
     dispose: () => live.dispose?.(),
   }
 }

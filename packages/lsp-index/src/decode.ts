@@ -9,7 +9,8 @@ import { PositionEncoding, SymbolInformation_Kind as Kind } from './generated/sc
 import {
   fromTable,
   readOccurrences,
-  readSymbols,
+  readSymbolAt,
+  readSymbolHeads,
   readWireIndex,
   symbolHash,
   tableOf,
@@ -19,6 +20,7 @@ import {
   type WireOccurrence,
   type WireSource,
   type WireSymbol,
+  type WireSymbolHead,
 } from './wire.js'
 import { isGlobalDefinition, readOccurrencesWhere, symbolBytesAre } from './wire-select.js'
 
@@ -46,7 +48,7 @@ export interface IndexSymbolInfo {
   readonly symbol: string
   readonly documentation: ReadonlyArray<string>
   /** The signature field (newer indexers), with its language. */
-  readonly signature?: { readonly language: string; readonly text: string }
+  readonly signature?: { readonly language: string; readonly text: string } | undefined
   readonly relationships: ReadonlyArray<{
     readonly symbol: string
     readonly isReference: boolean
@@ -55,9 +57,9 @@ export interface IndexSymbolInfo {
     readonly isDefinition: boolean
   }>
   /** SCIP's kind when the indexer set it (scip-typescript 0.4.0 never does). */
-  readonly kind?: LspSymbolKind
-  readonly displayName?: string
-  readonly enclosingSymbol?: string
+  readonly kind?: LspSymbolKind | undefined
+  readonly displayName?: string | undefined
+  readonly enclosingSymbol?: string | undefined
 }
 
 /** One document of the index. */
@@ -197,6 +199,55 @@ function isGlobalDefinitionOccurrence(occurrence: IndexOccurrence): boolean {
   return (occurrence.roles & 1) !== 0 && !occurrence.symbol.startsWith('local ')
 }
 
+/**
+ * A document's symbol information, its symbol read and the rest when first asked: a lookup by symbol needs every
+ * symbol of the document, an outline the rest of a third of them (issue 52: the documentation of every symbol of
+ * the 200 files a long answer's first page outlines was read and kept, for the garbage collector to go through).
+ */
+class LazySymbolInfo implements IndexSymbolInfo {
+  readonly symbol: string
+  readonly #source: WireSource
+  readonly #start: number
+  readonly #end: number
+  #read: IndexSymbolInfo | undefined
+
+  constructor(source: WireSource, head: WireSymbolHead) {
+    this.symbol = head.symbol
+    this.#source = source
+    this.#start = head.start
+    this.#end = head.end
+  }
+
+  get #info(): IndexSymbolInfo {
+    this.#read ??= symbolInfo(readSymbolAt(this.#source, this.#start, this.#end))
+    return this.#read
+  }
+
+  get documentation(): ReadonlyArray<string> {
+    return this.#info.documentation
+  }
+
+  get signature(): IndexSymbolInfo['signature'] {
+    return this.#info.signature
+  }
+
+  get relationships(): IndexSymbolInfo['relationships'] {
+    return this.#info.relationships
+  }
+
+  get kind(): LspSymbolKind | undefined {
+    return this.#info.kind
+  }
+
+  get displayName(): string | undefined {
+    return this.#info.displayName
+  }
+
+  get enclosingSymbol(): string | undefined {
+    return this.#info.enclosingSymbol
+  }
+}
+
 /** A document whose occurrences are read from the index's bytes when first asked (the scan checked them). */
 class LazyDocument implements IndexDocument {
   readonly relativePath: string
@@ -233,7 +284,7 @@ class LazyDocument implements IndexDocument {
   }
 
   get symbols(): ReadonlyArray<IndexSymbolInfo> {
-    this.#symbols ??= readSymbols(this.#source, this.#bytes).map(symbolInfo)
+    this.#symbols ??= readSymbolHeads(this.#source, this.#bytes).map((head) => new LazySymbolInfo(this.#source, head))
     return this.#symbols
   }
 }

@@ -53,6 +53,12 @@ export interface DiskView {
   readonly notIndexed: ReadonlySet<string>
 }
 
+/** A view and its {@link DiskState.mark}. */
+interface Compared {
+  readonly view: DiskView
+  readonly mark: string
+}
+
 /** Every stale file of a view (changed, missing, added), sorted. */
 export function staleOf(view: DiskView): string[] {
   return [...view.changed, ...view.missing, ...view.added].sort()
@@ -65,7 +71,7 @@ export class DiskState {
   /** Hashes read (or dropped) since the cache was last loaded or written. */
   private dirty = false
   /** The latest view and when it began ({@link view}'s `notBefore`). */
-  private latest: { readonly began: number; readonly view: Promise<DiskView> } | undefined
+  private latest: { readonly began: number; readonly compared: Promise<Compared> } | undefined
 
   constructor(
     readonly root: string,
@@ -90,11 +96,15 @@ export class DiskState {
    * `snapshot.hash`): then nothing is read.
    */
   async fileState(relative: string, knownHash?: string): Promise<FileState> {
+    return this.stateOf(relative, knownHash).state
+  }
+
+  private stateOf(relative: string, knownHash?: string): { readonly state: FileState; readonly hash?: string } {
     const indexed = this.sidecar.documents[relative]
     const hash = knownHash ?? this.hashOf(relative)
-    if (hash === undefined) return 'missing'
-    if (indexed === undefined) return this.sidecar.unindexed?.[relative] === hash ? 'notIndexed' : 'added'
-    return hash === indexed ? 'unchanged' : 'changed'
+    if (hash === undefined) return { state: 'missing' }
+    if (indexed === undefined) return { state: this.sidecar.unindexed?.[relative] === hash ? 'notIndexed' : 'added', hash }
+    return { state: hash === indexed ? 'unchanged' : 'changed', hash }
   }
 
   /** The file's sha-256 now (cached by stat key), or undefined when it is not a readable file. */
@@ -168,19 +178,33 @@ export class DiskState {
    * With `notBefore` (a `performance.now()` time, e.g. when a question came): a view that began at or after it is
    * reused, finished or under way (it saw every change made before that moment); otherwise a new one is taken.
    */
-  view(notBefore?: number): Promise<DiskView> {
-    const latest = this.latest
-    if (notBefore !== undefined && latest !== undefined && latest.began >= notBefore) return latest.view
-    const began = performance.now()
-    const view = this.walkAndCompare()
-    this.latest = { began, view }
-    view.catch(() => {
-      if (this.latest?.view === view) this.latest = undefined
-    })
-    return view
+  async view(notBefore?: number): Promise<DiskView> {
+    return (await this.compared(notBefore)).view
   }
 
-  private async walkAndCompare(): Promise<DiskView> {
+  /**
+   * A digest of what the disk holds against the index, from a view as {@link view} takes it: every stale file with
+   * its content's hash (a missing one by its path). Equal marks: no file of the index's extensions under the root was
+   * written, created or deleted in between with other content (a file written back to what was indexed is unchanged
+   * again). A composition's change mark (RFC 0026).
+   */
+  async mark(notBefore?: number): Promise<string> {
+    return (await this.compared(notBefore)).mark
+  }
+
+  private compared(notBefore: number | undefined): Promise<Compared> {
+    const latest = this.latest
+    if (notBefore !== undefined && latest !== undefined && latest.began >= notBefore) return latest.compared
+    const began = performance.now()
+    const compared = this.walkAndCompare()
+    this.latest = { began, compared }
+    compared.catch(() => {
+      if (this.latest?.compared === compared) this.latest = undefined
+    })
+    return compared
+  }
+
+  private async walkAndCompare(): Promise<Compared> {
     let since = performance.now()
     const turn = async () => {
       if (performance.now() - since < sliceMs) return
@@ -211,18 +235,25 @@ export class DiskState {
     const missing = new Set<string>()
     const added = new Set<string>()
     const notIndexed = new Set<string>()
+    const stale: string[] = []
     for (const relative of listed) {
       if (this.indexed(relative)) continue
-      ;((await this.fileState(relative)) === 'notIndexed' ? notIndexed : added).add(relative)
+      const { state, hash } = this.stateOf(relative)
+      if (state === 'notIndexed') notIndexed.add(relative)
+      else {
+        added.add(relative)
+        stale.push(`${relative}\0${hash ?? ''}`)
+      }
       await turn()
     }
     // Every indexed document is checked, listed or not (one under a dot-folder is stat'ed directly).
     for (const relative of Object.keys(this.sidecar.documents)) {
-      const state = await this.fileState(relative)
+      const { state, hash } = this.stateOf(relative)
       if (state === 'changed') changed.add(relative)
       else if (state === 'missing') missing.add(relative)
+      if (state === 'changed' || state === 'missing') stale.push(`${relative}\0${hash ?? ''}`)
       await turn()
     }
-    return { changed, missing, added, notIndexed }
+    return { view: { changed, missing, added, notIndexed }, mark: sha256(stale.sort().join('\n')) }
   }
 }

@@ -51,6 +51,8 @@ export class ScipIndex {
   private readonly documents = new Map<string, IndexDocument>()
   private readonly bySymbol = new Map<string, IndexHit[]>()
   private readonly infos = new Map<string, IndexSymbolInfo>()
+  /** Per document read for its symbol informations: them by key (see {@link infosIn}). */
+  private readonly documentInfos = new WeakMap<IndexDocument, ReadonlyMap<string, IndexSymbolInfo>>()
   /** `is_implementation` edges reversed: a type or method → what implements it directly. */
   private readonly implementers = new Map<string, string[]>()
   /** `is_reference` edges reversed: a symbol → the symbols whose references include its. */
@@ -111,12 +113,25 @@ export class ScipIndex {
     let found: IndexSymbolInfo | undefined
     for (let i = documents.length - 1; i >= 0 && found === undefined; i--) {
       const document = documents[i]
-      if (document !== undefined) found = document.symbols.findLast((info) => keyOf(document, info.symbol) === symbol)
+      if (document !== undefined) found = this.infosIn(document).get(symbol)
     }
     found ??= lazy.externals.get(symbol)
     if (found === undefined) lazy.absent.add(symbol)
     else this.infos.set(symbol, found)
     return found
+  }
+
+  /**
+   * A document's symbol informations by key, the last of a key winning (as a table built in index order keeps):
+   * built when first asked (an outline asks for each definition's; a search of the list each time was quadratic).
+   */
+  private infosIn(document: IndexDocument): ReadonlyMap<string, IndexSymbolInfo> {
+    let byKey = this.documentInfos.get(document)
+    if (byKey === undefined) {
+      byKey = new Map(document.symbols.map((info) => [keyOf(document, info.symbol), info]))
+      this.documentInfos.set(document, byKey)
+    }
+    return byKey
   }
 
   /**

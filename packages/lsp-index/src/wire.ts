@@ -342,9 +342,29 @@ export function readOccurrences(source: WireSource, document: Pick<WireDocument,
   return readRepeated(source, document, 2, readOccurrence)
 }
 
-/** Every symbol information of a scanned document, read in full (its bytes were checked by the scan). */
-export function readSymbols(source: WireSource, document: Pick<WireDocument, 'start' | 'end'>): WireSymbol[] {
-  return readRepeated(source, document, 3, readSymbol)
+/** A symbol information's symbol and where its message lies in the index's bytes (see {@link readSymbolAt}). */
+export interface WireSymbolHead {
+  readonly symbol: string
+  readonly start: number
+  readonly end: number
+}
+
+/** Each symbol information of a scanned document: its symbol alone, the rest left in the bytes. */
+export function readSymbolHeads(source: WireSource, document: Pick<WireDocument, 'start' | 'end'>): WireSymbolHead[] {
+  return readRepeated(source, document, 3, (reader) => {
+    const start = reader.pos
+    let symbol = ''
+    for (let next = reader.tag(); next >= 0; next = reader.tag()) {
+      if (next === ((1 << 3) | LENGTH)) symbol = reader.symbol()
+      else reader.skip(next & 7, next >>> 3)
+    }
+    return { symbol, start, end: reader.end }
+  })
+}
+
+/** The symbol information whose message is `buf[start, end)` (a {@link WireSymbolHead}'s), read in full. */
+export function readSymbolAt(source: WireSource, start: number, end: number): WireSymbol {
+  return readSymbol(new Reader(source.buf, start, end, source.interned))
 }
 
 /** Reads the bytes of a SCIP `Index`; throws {@link WireError} on bytes that are not a protocol buffer. */

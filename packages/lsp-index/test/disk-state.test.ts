@@ -84,14 +84,15 @@ test('a view taken since a moment is reused for a question of that moment; one t
   const disk = new DiskState(root, sidecarOf(root, files), extensions)
   const asked = performance.now()
   const view = disk.view()
-  expect(disk.view(asked)).toBe(view)
+  expect(await disk.view(asked)).toBe(await view)
   expect((await view).changed).toEqual(new Set())
 
   writeFileSync(nodePath.join(root, 'a.ts'), 'export const a = 2\n')
   const later = performance.now()
   // The view above began before the change: a question asked since gets a new one, which sees it.
   expect((await disk.view(later)).changed).toEqual(new Set(['a.ts']))
-  expect(disk.view()).not.toBe(disk.view())
+  const [one, two] = await Promise.all([disk.view(), disk.view()])
+  expect(one).not.toBe(two)
 })
 
 test('hashes kept beside the index are used while a file keeps its stat key; a file written since is read again', async () => {
@@ -134,4 +135,35 @@ test('hashes kept beside the index are used while a file keeps its stat key; a f
   writeFileSync(hashesFile, '{ not json')
   await third.loadHashes()
   expect(existsSync(hashesFile)).toBe(true)
+})
+
+test('the mark moves with every write that changes what the disk holds against the index, and only then', async () => {
+  const files = { 'a.ts': 'export const a = 1\n', 'b.ts': 'export const b = 1\n' }
+  const root = workspace(files)
+  const disk = new DiskState(root, sidecarOf(root, files), extensions)
+  const at = async () => disk.mark(performance.now())
+  const indexed = await at()
+  expect(await at()).toBe(indexed)
+  // Each write below changes the file's size too: a write within the file system's timestamp granularity that kept
+  // size and times would keep its stat key (the hash cache's known limit, see `settledMs`).
+  const seen = new Set([indexed])
+  const step = async (change: () => void) => {
+    change()
+    const mark = await at()
+    expect(seen.has(mark)).toBe(false)
+    seen.add(mark)
+    return mark
+  }
+  const changed = await step(() => writeFileSync(nodePath.join(root, 'a.ts'), 'export const a = 22\n'))
+  // Changed again: still `changed`, but the content differs, so an answer computed before may too.
+  await step(() => writeFileSync(nodePath.join(root, 'a.ts'), 'export const a = 333\n'))
+  await step(() => writeFileSync(nodePath.join(root, 'c.ts'), 'export const c = 1\n'))
+  await step(() => unlinkSync(nodePath.join(root, 'b.ts')))
+  // Back to the indexed content and files: the mark the indexed tree has.
+  writeFileSync(nodePath.join(root, 'a.ts'), files['a.ts'])
+  writeFileSync(nodePath.join(root, 'b.ts'), files['b.ts'])
+  unlinkSync(nodePath.join(root, 'c.ts'))
+  expect(await at()).toBe(indexed)
+  writeFileSync(nodePath.join(root, 'a.ts'), 'export const a = 22\n')
+  expect(await at()).toBe(changed)
 })

@@ -4,9 +4,7 @@ import {
   Containment,
   declareTelemetryIds,
   LspError,
-  lspOperations,
   type Disposer,
-  type LspOperation,
   type LspProvider,
   type LspProviderStatus,
   type LspService,
@@ -19,11 +17,9 @@ import { HostCore } from './pool/host-core.js'
 import { builtinProfiles } from './policy/builtin-profiles.js'
 import { negotiatedOperations } from './features/capabilities.js'
 import { clientCapabilitiesFor } from './features/client-capabilities.js'
-import { derivedFrom } from './features/derived.js'
-import { recordFor, unlocatedProfiles } from './languages/index.js'
-import { languageLacks } from './profile/profile-operations.js'
-import type { ServerProfile } from './profile/profiles.js'
+import { unlocatedProfiles } from './languages/index.js'
 import { providersFor } from './providers.js'
+import { standIn } from './stand-in.js'
 import { LocalWorkspace } from './workspace/workspace.js'
 
 /** How to open one workspace root. */
@@ -153,66 +149,6 @@ export interface PendingLocalHost extends LocalHost {
   readonly current: LocalHost | undefined
 }
 
-const lookingUp = 'codeseam is looking up the installed language servers (their versions are being checked)'
-
-/**
- * A stand-in for the provider of one profile, known from the records before any server is looked up: the same id,
- * claims and language facts; the operations of the record's whole support table (a version that lacks one is found
- * only by its lookup). Each query waits for the host, then asks its provider, refusing what that one does not have
- * as the seam would; its status says `starting` until then.
- */
-function standIn(profile: ServerProfile, ready: Promise<LocalHost>, current: () => LocalHost | undefined): LspProvider {
-  const id = `local:${profile.id}`
-  const native: ReadonlyArray<LspOperation> = profile.operations ?? lspOperations
-  const beside = new Set<LspOperation>((profile.companions ?? []).flatMap((c) => c.operations))
-  const own = lspOperations.filter((o) => native.includes(o) || beside.has(o))
-  const support = recordFor(profile)?.support
-  const derived = derivedFrom(own).filter((op) => support === undefined || !languageLacks(support, op))
-  const real = async (): Promise<LspProvider> => {
-    const provider = (await ready).providers.find((p) => p.id === id)
-    if (provider === undefined) throw new LspError('UNAVAILABLE', `the language-server host has no provider "${id}"`)
-    return provider
-  }
-  return {
-    id,
-    extensions: profile.extensions,
-    fileNames: profile.fileNames ?? {},
-    interpreters: profile.interpreters ?? {},
-    languageFacts: recordFor(profile)?.grammar ?? [],
-    operations: [...new Set([...own, ...derived])],
-    async query(request, signal) {
-      const provider = await real()
-      if (!provider.operations.includes(request.operation)) {
-        throw new LspError(
-          'UNSUPPORTED_OPERATION',
-          `provider "${id}" does not support "${request.operation}" (it supports: ${provider.operations.join(', ')})`,
-          { data: { providerId: id, operation: request.operation } },
-        )
-      }
-      return provider.query(request, signal)
-    },
-    status() {
-      const host = current()
-      if (host === undefined) return [{ providerId: id, server: profile.id, state: 'starting', reason: lookingUp }]
-      return host.providers.find((p) => p.id === id)?.status?.() ?? []
-    },
-    onStatusChange(listener) {
-      let off: (() => void) | undefined
-      let ended = false
-      void real().then(
-        (provider) => {
-          if (!ended) off = provider.onStatusChange?.(listener)
-        },
-        () => {},
-      )
-      return () => {
-        ended = true
-        off?.()
-      }
-    },
-  }
-}
-
 /**
  * Starts creating a host and answers at once with it (RFC 0034, "Start"): looking up every built-in server (their
  * versions probed: about a second, mostly waiting) no longer holds up a question that does not need a server
@@ -233,6 +169,9 @@ export async function startLocalHost(
 ): Promise<PendingLocalHost> {
   const create = () => createLocalHost(options)
   const creating = start.after === undefined ? create() : start.after.then(create, create)
+  // The host once created (its workspaces of the roots opened early may still be opening).
+  let made: LocalHost | undefined
+  creating.then((created) => void (made = created)).catch(() => {})
   let host: LocalHost | undefined
   // The host's workspaces of the roots opened early: the host serves (is ready) once they are open in it too.
   const opening: Array<Promise<unknown>> = []
@@ -248,7 +187,16 @@ export async function startLocalHost(
   // The profiles the host will have, told from the records (a config that cannot be told so: wait for the host).
   const early = await resolveHostConfig(options, options.builtins === false ? [] : unlocatedProfiles()).catch(() => undefined)
   if (early === undefined) await ready
-  const standIns = (early?.profiles ?? []).filter((p) => p.companionOnly !== true).map((p) => standIn(p, ready, () => host))
+  const standIns = (early?.profiles ?? [])
+    .filter((p) => p.companionOnly !== true)
+    .map((p) =>
+      standIn(
+        p,
+        ready,
+        () => host,
+        () => made,
+      ),
+    )
   const whenReady = <T>(use: (created: LocalHost) => T | Promise<T>): Promise<T> => ready.then(use)
   const openWorkspace = async (root: string, open: OpenWorkspaceOptions = {}): Promise<LspWorkspace> => {
     if (host !== undefined || early === undefined) return (host ?? (await ready)).openWorkspace(root, open)

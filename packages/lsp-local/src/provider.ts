@@ -27,6 +27,9 @@ import type { HostCore } from './pool/host-core.js'
 import { languageLacks } from './profile/profile-operations.js'
 import type { ServerProfile } from './profile/profiles.js'
 
+/** A provider's change mark for the changes its workspace counted (RFC 0026). */
+export const changeMarkOf = (changes: number): string => String(changes)
+
 /** The seam provider for one profile: routes each request to the (project root, profile) server. */
 export class ProfileProvider implements LspProvider, Serving {
   readonly id: string
@@ -89,7 +92,7 @@ export class ProfileProvider implements LspProvider, Serving {
         return profile === undefined ? [] : [takeInForMark(this.host, profile, workspace, server)]
       }),
     )
-    return String(workspace.changesFor(profiles.keys()))
+    return changeMarkOf(workspace.changesFor(profiles.keys()))
   }
 
   /** Diagnostics of an edit computed in the servers' memory only, behind each server's gate (RFC 0018). */

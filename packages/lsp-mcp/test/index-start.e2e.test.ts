@@ -67,6 +67,9 @@ test.skipIf(!installed)(
     const typescript = opened.lsp.status().find((s) => s.providerId === 'local:typescript')
     expect(typescript?.state).toBe('starting')
     expect(typescript?.reason).toMatch(/looking up the installed language servers/)
+    // The change mark (RFC 0026) is known while the lookup is held, so pages of an answer from the index are kept.
+    const marked = await opened.lsp.changeMark(root)
+    expect(marked).toBeDefined()
 
     await writeFile(release, 'go\n')
     await opened.started
@@ -82,5 +85,10 @@ test.skipIf(!installed)(
     const again = await opened.lsp.query({ operation: 'references', root, path: 'src/shapes.ts', position })
     expect(again.meta.source?.origin).toBe('index')
     expect(again.locations).toEqual(answer.locations)
+    // Nothing changed across the lookup: the mark is the one given before it (a cursor made then holds).
+    expect(await opened.lsp.changeMark(root)).toBe(marked)
+    // A plain write to an indexed file moves it.
+    await writeFile(nodePath.join(root, 'src/shapes.ts'), `${text}\nexport const markedAfter = 1\n`)
+    expect(await opened.lsp.changeMark(root)).not.toBe(marked)
   },
 )

@@ -1,4 +1,4 @@
-import { readdir, rm } from 'node:fs/promises'
+import { appendFile, readdir, rm } from 'node:fs/promises'
 import * as nodePath from 'node:path'
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
@@ -77,5 +77,15 @@ test.skipIf(!installed)(
     const cliLive = await runBuiltCli([...navigate, '--no-index'], { cwd: root, env: process.env, deadlineMs: 120_000 })
     expect(cliLive.code, cliLive.stderr).toBe(0)
     expect(cliLive.stdout).not.toContain('answered from the index')
+
+    // Pages of an answer from the index (RFC 0026): a later page comes from the answer the first computed, as long as
+    // the disk holds what it did then; after a plain write to another indexed file the cursor is refused as stale.
+    const first = await call(withIndex, 'code_navigate', { ...references, limit: 1 })
+    const cursor = first.structured.page.nextCursor as string
+    expect(typeof cursor).toBe('string')
+    const second = await call(withIndex, 'code_navigate', { ...references, limit: 1, cursor })
+    expect([...hits(first.structured), ...hits(second.structured)]).toEqual(hits(fromIndex.structured).slice(0, 2))
+    await appendFile(nodePath.join(root, 'src/geometry.ts'), '\nexport const writtenSincePageOne = 1\n')
+    await expect(call(withIndex, 'code_navigate', { ...references, limit: 1, cursor })).rejects.toThrow(/the cursor is stale/)
   },
 )
