@@ -13,6 +13,7 @@ import {
 } from '@codeseam/lsp'
 
 import type { IndexDocument } from './decode.js'
+import type { OutlineCache } from './outline-cache.js'
 import { convertPosition, splitLines } from './encoding.js'
 import { ScipIndex, type IndexLocation } from './scip-index.js'
 import { kindOfSymbol, lastDescriptor, nameOfSymbol, parentSymbol, signatureLine } from './symbols.js'
@@ -42,7 +43,13 @@ export class IndexAnswers {
   private searchTable: ReadonlyArray<{ symbol: string; name: string; lower: string; location: IndexLocation }> | undefined
   private readonly lines = new BoundedCache<string, ReadonlyArray<string>>({ entries: 256, size: 64 * 1024 * 1024 })
 
-  constructor(index: ScipIndex, root: string, readText: IndexTextReader) {
+  constructor(
+    index: ScipIndex,
+    root: string,
+    readText: IndexTextReader,
+    /** Outlines computed before (`codeseam index`), used before computing one. */
+    private readonly outlines?: OutlineCache,
+  ) {
     this.index = index
     this.root = root
     this.readText = readText
@@ -202,6 +209,11 @@ export class IndexAnswers {
 
   /** The document's outline: its definitions nested by their symbols' descriptors (`C#` holds `C#m().`). */
   async documentSymbols(document: IndexDocument): Promise<LspDocumentSymbol[]> {
+    return this.outlines?.get(document.relativePath) ?? this.outline(document)
+  }
+
+  /** The outline of a document, computed from the index. */
+  async outline(document: IndexDocument): Promise<LspDocumentSymbol[]> {
     type Node = { symbol: string; value: Omit<LspDocumentSymbol, 'children'>; children: Node[] }
     const nodes = new Map<string, Node>()
     for (const { occurrence } of this.index.definitionsIn(document)) {

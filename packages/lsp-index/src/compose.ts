@@ -24,6 +24,7 @@ import { readScipIndexWithTable } from './decode.js'
 import { DiskState, diskHashesFile, staleOf, type DiskView } from './disk-state.js'
 import { createIndexProvider, defaultExtensions, indexOperations, type IndexProvider } from './provider.js'
 import { ScipIndex } from './scip-index.js'
+import { openOutlineCache, outlinesFile, writeOutlineCache, type OutlineCache } from './outline-cache.js'
 import { findStoredIndex, readStoredIndex, type IndexSidecar } from './store.js'
 
 /*
@@ -44,6 +45,8 @@ export interface LoadedIndex {
    * hash cache: a file is read again only once written). A composition for another root makes its own.
    */
   readonly disk?: DiskState
+  /** The outlines kept beside the entry's index (`outlines.bin`), when it has them. */
+  readonly outlines?: OutlineCache
 }
 
 /** Options of {@link createIndexAndLiveProvider}. */
@@ -83,7 +86,8 @@ export async function loadStoredIndex(root: string, options: { readonly store?: 
     const extensions = new Set(Object.keys(defaultExtensions(index)))
     const disk = new DiskState(stored.sidecar.root, stored.sidecar, extensions, { hashesFile })
     await disk.loadHashes()
-    const loaded: LoadedIndex = { index, sidecar: stored.sidecar, disk }
+    const outlines = await openOutlineCache(nodePath.join(stored.directory, outlinesFile), read.fingerprint)
+    const loaded: LoadedIndex = { index, sidecar: stored.sidecar, disk, ...(outlines === undefined ? {} : { outlines }) }
     if (!read.fromTable) unsavedTables.set(loaded, read.save)
     return loaded
   })
@@ -138,10 +142,13 @@ export async function prepareStoredEntry(directory: string): Promise<void> {
     const read = await readScipIndexWithTable(stored.indexPath, nodePath.join(directory, indexTableFile))
     await read.save()
     const { sidecar } = stored
-    const extensions = new Set(Object.keys(defaultExtensions(new ScipIndex(read.decoded))))
+    const index = new ScipIndex(read.decoded)
+    const extensions = new Set(Object.keys(defaultExtensions(index)))
     const disk = new DiskState(sidecar.root, sidecar, extensions, { hashesFile: nodePath.join(directory, diskHashesFile) })
     await disk.view()
     await disk.saveHashes()
+    const { answers } = createIndexProvider({ index, root: sidecar.root })
+    await writeOutlineCache(nodePath.join(directory, outlinesFile), answers, read.fingerprint)
   } catch {
     // Caches: the first process makes them.
   }
@@ -164,7 +171,12 @@ function locationKey(l: LspLocation): string {
 }
 
 function openRoot(found: LoadedIndex, root: string, id: string): RootIndex {
-  const provider = createIndexProvider({ index: found.index, root, id })
+  const provider = createIndexProvider({
+    index: found.index,
+    root,
+    id,
+    ...(found.outlines === undefined ? {} : { outlines: found.outlines }),
+  })
   const { sidecar } = found
   const build: LspIndexBuild = {
     indexedAt: sidecar.indexedAt,

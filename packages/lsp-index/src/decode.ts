@@ -392,7 +392,7 @@ const probe = () => symbolHash('probe npm codeseam 1.0.0 src/`probe.ts`/probe().
 export async function readScipIndexWithTable(
   path: string,
   tableFile: string,
-): Promise<{ readonly decoded: DecodedIndex; readonly fromTable: boolean; save(): Promise<void> }> {
+): Promise<{ readonly decoded: DecodedIndex; readonly fromTable: boolean; readonly fingerprint: string; save(): Promise<void> }> {
   const bytes = await readIndexBytes(path)
   const fingerprint = fingerprintOf(bytes)
   let index: WireIndex | undefined
@@ -403,13 +403,13 @@ export async function readScipIndexWithTable(
   } catch {
     index = undefined
   }
-  if (index !== undefined) return { decoded: decodeWire(index), fromTable: true, save: () => Promise.resolve() }
+  if (index !== undefined) return { decoded: decodeWire(index), fromTable: true, fingerprint, save: () => Promise.resolve() }
   const scanned = scan(bytes)
   // Taken before decoding (which lets go of the documents' symbol hashes once it has filed them).
   const table = tableOf(scanned)
   const file: TableFile = { format: 1, fingerprint, probe: probe(), table }
   const save = async () => void (await writeCacheFile(tableFile, file))
-  return { decoded: decodeWire(scanned), fromTable: false, save }
+  return { decoded: decodeWire(scanned), fromTable: false, fingerprint, save }
 }
 
 async function readIndexBytes(path: string): Promise<Buffer> {

@@ -21,6 +21,7 @@ import {
 } from '@codeseam/lsp'
 
 import { IndexAnswers } from './answers.js'
+import type { OutlineCache } from './outline-cache.js'
 import type { DecodedIndex, IndexDocument } from './decode.js'
 import { ScipIndex } from './scip-index.js'
 
@@ -48,6 +49,8 @@ export interface IndexProviderOptions {
   readonly extensions?: Readonly<Record<string, string>>
   /** Most workspace symbols in one answer (default 1000); more are cut with `meta.truncated`. */
   readonly maxWorkspaceSymbols?: number
+  /** Outlines of the index's documents computed before (see `openOutlineCache`), answered from before computing one. */
+  readonly outlines?: OutlineCache
 }
 
 /** A provider answering from one SCIP index, plus the pure answering core a composition can use directly. */
@@ -92,7 +95,7 @@ export function createIndexProvider(options: IndexProviderOptions): IndexProvide
       return undefined
     }
   }
-  const answers = new IndexAnswers(index, root, readText)
+  const answers = new IndexAnswers(index, root, readText, options.outlines)
   const tool = [index.decoded.tool.name, index.decoded.tool.version].filter((p) => p !== '').join(' ') || 'a SCIP indexer'
   const meta = (started: number, overrides: Partial<LspResultMeta> = {}): LspResultMeta =>
     resultMeta(id, { elapsedMs: performance.now() - started, ...overrides })

@@ -226,6 +226,7 @@ describe.skipIf(!installed)('codeseam index', () => {
         'files-of-no-project',
         'index-table.json',
         'index.scip',
+        'outlines.bin',
         'sidecar.json',
       ])
       // Which projects were given is part of the entry's variant, so an entry from an older rule is not reused.
