@@ -24,7 +24,7 @@ import { readScipIndexWithTable } from './decode.js'
 import { DiskState, diskHashesFile, staleOf, type DiskView } from './disk-state.js'
 import { createIndexProvider, defaultExtensions, indexOperations, type IndexProvider } from './provider.js'
 import { ScipIndex } from './scip-index.js'
-import { openOutlineCache, outlinesFile, writeOutlineCache, type OutlineCache } from './outline-cache.js'
+import { openOutlineCache, writeOutlineCache, type OutlineCache } from './outline-cache.js'
 import { findStoredIndex, readStoredIndex, type IndexSidecar } from './store.js'
 
 /*
@@ -86,7 +86,7 @@ export async function loadStoredIndex(root: string, options: { readonly store?: 
     const extensions = new Set(Object.keys(defaultExtensions(index)))
     const disk = new DiskState(stored.sidecar.root, stored.sidecar, extensions, { hashesFile })
     await disk.loadHashes()
-    const outlines = await openOutlineCache(nodePath.join(stored.directory, outlinesFile), read.fingerprint)
+    const outlines = await openOutlineCache(stored.directory, read.fingerprint)
     const loaded: LoadedIndex = { index, sidecar: stored.sidecar, disk, ...(outlines === undefined ? {} : { outlines }) }
     if (!read.fromTable) unsavedTables.set(loaded, read.save)
     return loaded
@@ -148,7 +148,7 @@ export async function prepareStoredEntry(directory: string): Promise<void> {
     await disk.view()
     await disk.saveHashes()
     const { answers } = createIndexProvider({ index, root: sidecar.root })
-    await writeOutlineCache(nodePath.join(directory, outlinesFile), answers, read.fingerprint)
+    await writeOutlineCache(directory, answers, read.fingerprint)
   } catch {
     // Caches: the first process makes them.
   }
@@ -341,8 +341,8 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
 
   async function answer(request: LspProviderRequest, signal: AbortSignal): Promise<Answer> {
     // A view of the disk taken since this moment saw every change made before the question: it is reused (the one a
-    // session takes while it starts, when the first question came before it).
-    const asked = performance.now()
+    // session takes while it starts, when the first question came before it; the one a change mark took for it).
+    const asked = request.askedAt ?? performance.now()
     const root = normalizeRoot(request.root)
     const otherRoots = (request.workspaceRoots ?? []).map(normalizeRoot).filter((r) => r !== root)
     const index = indexOps.has(request.operation) && otherRoots.length === 0 ? await load(root) : undefined

@@ -1,5 +1,6 @@
-import { closeSync, linkSync, openSync, readSync } from 'node:fs'
+import { closeSync, existsSync, linkSync, openSync, readSync } from 'node:fs'
 import { readFile, rm, writeFile } from 'node:fs/promises'
+import * as nodePath from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import type { LspDocumentSymbol } from '@codeseam/lsp'
@@ -19,8 +20,13 @@ import { sha256 } from './store.js'
  * UTF-8 JSON). A document's outline is read alone, when asked.
  */
 
-/** The cache file beside an entry's index. */
-export const outlinesFile = 'outlines.bin'
+/**
+ * The cache file beside an entry's index, named by the code that writes it ({@link outlineRecipe}): each build of
+ * codeseam keeps its own (a build finds the entry's outlines of another build useless, and a file is never replaced).
+ */
+export async function outlinesFile(directory: string): Promise<string> {
+  return nodePath.join(directory, `outlines-${(await outlineRecipe()).slice(0, 16)}.bin`)
+}
 
 const magic = Buffer.from('codeseam outlines 1\n')
 
@@ -49,10 +55,12 @@ export function outlineRecipe(): Promise<string> {
 
 /**
  * Computes the outline of every document `answers` holds in UTF-16 (another encoding needs the file's text, which may
- * have changed since) and writes the cache to `file`, unless one is there already (it is never replaced: a reader
- * reads its header once and its outlines later). False when nothing was written.
+ * have changed since) and writes the cache into the entry's `directory`, unless this build's is there already (it is
+ * never replaced: a reader reads its header once and its outlines later). False when nothing was written.
  */
-export async function writeOutlineCache(file: string, answers: IndexAnswers, index: string): Promise<boolean> {
+export async function writeOutlineCache(directory: string, answers: IndexAnswers, index: string): Promise<boolean> {
+  const file = await outlinesFile(directory)
+  if (existsSync(file)) return false
   const parts: Buffer[] = []
   const documents: Record<string, readonly [number, number]> = {}
   let offset = 0
@@ -86,13 +94,14 @@ export interface OutlineCache {
 }
 
 /**
- * Opens the cache at `file` when it was written by this code for the index `index` (its fingerprint); undefined when
- * there is none, or it is another's, or it cannot be read.
+ * Opens this build's cache in the entry's `directory` when it was written for the index `index` (its fingerprint);
+ * undefined when there is none, or it is another's, or it cannot be read.
  */
-export async function openOutlineCache(file: string, index: string): Promise<OutlineCache | undefined> {
+export async function openOutlineCache(directory: string, index: string): Promise<OutlineCache | undefined> {
+  const path = await outlinesFile(directory)
   let head: { readonly header: Header; readonly body: number } | undefined
   try {
-    head = readHeader(file)
+    head = readHeader(path)
   } catch {
     return undefined
   }
@@ -103,7 +112,7 @@ export async function openOutlineCache(file: string, index: string): Promise<Out
       const at = Object.hasOwn(header.documents, relativePath) ? header.documents[relativePath] : undefined
       if (at === undefined) return undefined
       try {
-        const bytes = readAt(file, body + at[0], at[1])
+        const bytes = readAt(path, body + at[0], at[1])
         return bytes === undefined ? undefined : (JSON.parse(bytes.toString('utf8')) as LspDocumentSymbol[])
       } catch {
         return undefined

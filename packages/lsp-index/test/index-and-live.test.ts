@@ -251,3 +251,22 @@ test(
     expect([...(await disk.view()).changed]).toEqual([changed])
   },
 )
+
+test(
+  'a question asked before a change mark listed the disk is answered from that listing; one asked after the write sees it (RFC 0036)',
+  { timeout: 180_000 },
+  async () => {
+    const { fixture, lsp } = await setup()
+    const position = await fixture.find({ file: 'src/shapes.ts', text: 'const renameMe', at: 'renameMe' })
+    const geometry = fixture.path('src/geometry.ts')
+    const askedAt = performance.now()
+    expect(await lsp.changeMark(fixture.root)).toBeDefined()
+    // Written after the mark's listing began: the question asked before it may be answered from that listing.
+    await writeFile(geometry, `${await readFile(geometry, 'utf8')}\nexport const writtenAfterTheMark = 1\n`)
+    const asked = await lsp.query({ operation: 'references', root: fixture.root, path: 'src/shapes.ts', position, askedAt })
+    expect(sourceOf(asked.meta)).toEqual({ origin: 'index', index: indexBuild })
+    // A question asked now sees the write: the file is stale, its part merged with the live server's answer.
+    const now = await lsp.query({ operation: 'references', root: fixture.root, path: 'src/shapes.ts', position })
+    expect(sourceOf(now.meta)).toMatchObject({ origin: 'both', staleFiles: [geometry] })
+  },
+)

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
 
@@ -26,10 +26,12 @@ test(
       const read = await readScipIndexWithTable(built.path, nodePath.join(entry, 'table.json'))
       const index = new ScipIndex(read.decoded)
       const { answers } = createIndexProvider({ index, root: fixture.root })
-      const file = nodePath.join(entry, outlinesFile)
-      expect(await writeOutlineCache(file, answers, read.fingerprint)).toBe(true)
+      expect(await writeOutlineCache(entry, answers, read.fingerprint)).toBe(true)
+      const file = await outlinesFile(entry)
+      // Each build names its file by its code.
+      expect(nodePath.basename(file)).toMatch(/^outlines-[0-9a-f]{16}\.bin$/)
 
-      const cache = await openOutlineCache(file, read.fingerprint)
+      const cache = await openOutlineCache(entry, read.fingerprint)
       expect(cache).toBeDefined()
       const documents = index.allDocuments()
       expect(documents.length).toBeGreaterThan(2)
@@ -45,33 +47,40 @@ test(
       // A provider given the cache answers outlines from it.
       const first = documents[0]
       if (first === undefined) throw new Error('no document')
-      const asked_: string[] = []
-      const counted = { get: (path: string) => (asked_.push(path), cache?.get(path)) }
+      const read_: string[] = []
+      const counted = { get: (path: string) => (read_.push(path), cache?.get(path)) }
       const withCache = createIndexProvider({ index, root: fixture.root, outlines: counted })
       const asked = await withCache.query(
-        { operation: 'documentSymbols', root: fixture.root, path: nodePath.join(fixture.root, first.relativePath) },
+        {
+          operation: 'documentSymbols',
+          root: fixture.root,
+          path: nodePath.join(fixture.root, first.relativePath),
+          languageId: 'typescript',
+        },
         new AbortController().signal,
       )
       expect(asked.kind === 'documentSymbols' && asked.symbols).toEqual(await answers.outline(first))
-      expect(asked_).toEqual([first.relativePath])
+      expect(read_).toEqual([first.relativePath])
 
       // Another index's fingerprint: not used. The cache already there is not replaced.
-      expect(await openOutlineCache(file, `${read.fingerprint}-other`)).toBeUndefined()
+      expect(await openOutlineCache(entry, `${read.fingerprint}-other`)).toBeUndefined()
       const bytes = await readFile(file)
-      expect(await writeOutlineCache(file, answers, 'another index')).toBe(false)
+      expect(await writeOutlineCache(entry, answers, 'another index')).toBe(false)
       expect((await readFile(file)).equals(bytes)).toBe(true)
 
-      // Written by other code (its recipe differs), or damaged: not used.
+      // Written by other code (the recipe its header records differs), or damaged, or missing: not used.
       const headerAt = bytes.indexOf('{')
       const otherRecipe = Buffer.from(bytes)
       otherRecipe.write('z', bytes.indexOf('"recipe":"', headerAt) + '"recipe":"'.length)
-      const foreign = nodePath.join(entry, 'foreign.bin')
-      await writeFile(foreign, otherRecipe)
-      expect(await openOutlineCache(foreign, read.fingerprint)).toBeUndefined()
-      const damaged = nodePath.join(entry, 'damaged.bin')
-      await writeFile(damaged, bytes.subarray(0, headerAt + 10))
-      expect(await openOutlineCache(damaged, read.fingerprint)).toBeUndefined()
-      expect(await openOutlineCache(nodePath.join(entry, 'missing.bin'), read.fingerprint)).toBeUndefined()
+      const holding = async (name: string, content: Buffer) => {
+        const other = nodePath.join(entry, name)
+        await mkdir(other)
+        await writeFile(await outlinesFile(other), content)
+        return other
+      }
+      expect(await openOutlineCache(await holding('foreign', otherRecipe), read.fingerprint)).toBeUndefined()
+      expect(await openOutlineCache(await holding('damaged', bytes.subarray(0, headerAt + 10)), read.fingerprint)).toBeUndefined()
+      expect(await openOutlineCache(nodePath.join(entry, 'missing'), read.fingerprint)).toBeUndefined()
     } finally {
       await built.dispose()
       await rm(entry, { recursive: true, force: true })

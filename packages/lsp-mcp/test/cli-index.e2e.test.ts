@@ -113,7 +113,11 @@ describe.skipIf(!installed)('codeseam index', () => {
     const sidecar = await readFile(nodePath.join(first.directory, 'sidecar.json'), 'utf8')
 
     // Nothing changed: the same key, the same entry, untouched (same inode and mtime, same sidecar), and the
-    // indexer never ran (no progress line).
+    // indexer never ran (no progress line). The outlines this build keeps beside an entry are written again when
+    // missing (an entry another build wrote lacks this build's).
+    const outlines = (await readdir(first.directory)).filter((name) => /^outlines-[0-9a-f]{16}\.bin$/.test(name))
+    expect(outlines).toHaveLength(1)
+    await unlink(nodePath.join(first.directory, outlines[0] ?? ''))
     const again = await index(root, ['--json'])
     expect(again.code, again.stderr).toBe(0)
     const second = JSON.parse(again.stdout) as IndexJson
@@ -122,6 +126,7 @@ describe.skipIf(!installed)('codeseam index', () => {
     const kept = await stat(indexFile)
     expect([kept.ino, kept.mtimeMs]).toEqual([built.ino, built.mtimeMs])
     expect(await readFile(nodePath.join(first.directory, 'sidecar.json'), 'utf8')).toBe(sidecar)
+    expect((await readdir(first.directory)).filter((name) => name.startsWith('outlines-'))).toEqual(outlines)
 
     // A plain write to one file: exactly that one is stale; a deleted one is missing.
     const entry = await readStoredIndex(first.directory)
@@ -221,14 +226,9 @@ describe.skipIf(!installed)('codeseam index', () => {
         files: string[]
       }
       expect(generated.files).toEqual([nodePath.join(root, 'scripts', 'tool.ts')])
-      expect((await readdir(result.directory)).sort()).toEqual([
-        'disk-hashes.json',
-        'files-of-no-project',
-        'index-table.json',
-        'index.scip',
-        'outlines.bin',
-        'sidecar.json',
-      ])
+      expect(
+        (await readdir(result.directory)).sort().map((name) => name.replace(/^outlines-[0-9a-f]{16}\.bin$/, 'outlines-BUILD.bin')),
+      ).toEqual(['disk-hashes.json', 'files-of-no-project', 'index-table.json', 'index.scip', 'outlines-BUILD.bin', 'sidecar.json'])
       // Which projects were given is part of the entry's variant, so an entry from an older rule is not reused.
       expect(entry?.sidecar.variant).toEqual(['files-of-no-project', 'packages/a', 'packages/b'])
       // The files keyed but not indexed are listed with their hashes: unchanged, they are not new since (RFC 0034).

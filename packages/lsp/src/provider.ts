@@ -26,6 +26,8 @@ export type LspProviderRequest<R extends LspQueryRequest = LspQueryRequest> = R 
    * provider is called outside a service (then the workspace is `root` alone).
    */
   readonly workspaceRoots?: ReadonlyArray<string>
+  /** When the question was asked ({@link LspReadAlong.askedAt}), when the caller said: never later than the seam received it. */
+  readonly askedAt?: number
 }
 
 /** Live state of one provider for one workspace root (or its backend as a whole when `root` is absent). */
@@ -240,4 +242,11 @@ export interface LspWorkspace {
 export interface LspReadAlong {
   /** The snapshot `resolveTarget` returned for this file; ignored unless the seam read it for the same path. */
   readonly document?: LspDocumentSnapshot
+  /**
+   * When the question was asked, as this process's `performance.now()` (RFC 0036): the answer reflects the disk as
+   * it is then or later. A caller that read the disk for the question before querying (a change mark, RFC 0026)
+   * passes it so that a provider may answer from what it read since that moment rather than read it again. Default:
+   * when the provider receives the request. A moment in the future is taken as now.
+   */
+  readonly askedAt?: number
 }

@@ -76,6 +76,17 @@ export interface ValidatedQuery {
   readonly filePath: string | undefined
 }
 
+/** The request with its `askedAt` (RFC 0036) checked: a finite number, never later than now. */
+function withAskedAt(request: LspQueryRequest & LspReadAlong): LspQueryRequest & LspReadAlong {
+  const { askedAt } = request
+  if (askedAt === undefined) return request
+  if (typeof askedAt !== 'number' || !Number.isFinite(askedAt)) {
+    throw new LspError('INVALID_ARGUMENT', `askedAt ${JSON.stringify(askedAt)} must be a moment of this process's performance.now()`)
+  }
+  const now = performance.now()
+  return askedAt <= now ? request : { ...request, askedAt: now }
+}
+
 /** Checks a query before it is routed; throws CANCELLED or INVALID_ARGUMENT on the first fault. */
 export function validateQuery(request: LspQueryRequest & LspReadAlong, signal: AbortSignal | undefined): ValidatedQuery {
   if (signal?.aborted) throw new LspError('CANCELLED', 'the request was cancelled before it started')
@@ -93,5 +104,5 @@ export function validateQuery(request: LspQueryRequest & LspReadAlong, signal: A
     throw new LspError('INVALID_ARGUMENT', 'workspaceSymbols needs a non-empty query: give part of a symbol name')
   }
   const filePath = 'path' in request && typeof request.path === 'string' ? request.path : undefined
-  return { request, root, scope, filePath }
+  return { request: withAskedAt(request), root, scope, filePath }
 }

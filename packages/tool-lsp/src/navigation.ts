@@ -146,10 +146,11 @@ async function computeNavigation(
   resolved: ResolvedTarget,
   reader: SourceReader,
   keepLimit: number | undefined,
+  askedAt: number,
 ): Promise<Computed<NavigationAnswer>> {
   const result = await context.lsp.query(
     // The snapshot read while resolving the target goes along: the provider neither resolves nor reads it again.
-    { operation: kind, root: resolved.root, path: resolved.path, position: resolved.position, document: resolved.document },
+    { operation: kind, root: resolved.root, path: resolved.path, position: resolved.position, document: resolved.document, askedAt },
     context.signal,
   )
   const all = dedupeAndSort(result.locations)
@@ -193,6 +194,8 @@ export const codeNavigate = defineTool({
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
 
   async execute(input, context) {
+    // The question's moment (RFC 0036): what the change mark reads of the disk for it may serve the query too.
+    const askedAt = performance.now()
     const resolved = await resolveToolTarget(context, input.target, { firstMatch: input.firstMatch })
     const limit = clampLimit(input.limit, navigateLimits)
     const fingerprint = queryFingerprint([
@@ -211,7 +214,7 @@ export const codeNavigate = defineTool({
       roots: context.roots.map((r) => r.root),
       fingerprint,
       cursor: input.cursor,
-      compute: (keepable) => computeNavigation(context, input.kind, resolved, reader, keepable ? limit : undefined),
+      compute: (keepable) => computeNavigation(context, input.kind, resolved, reader, keepable ? limit : undefined, askedAt),
     })
     const { all, meta } = answer.value
     const { items, page } = paginate(all, { limit, cursor: input.cursor, fingerprint, mark: answer.mark })

@@ -122,7 +122,11 @@ export async function runIndex(args: ReadonlyArray<string>, io: CliIo): Promise<
     return exitCodes.ok
   }
   const existing = await store.readStoredIndex(directory)
-  if (existing !== undefined) return report(existing, true)
+  if (existing !== undefined) {
+    // The caches beside it that this build lacks (an entry another build of codeseam wrote has its own outlines).
+    await store.prepareStoredEntry(directory)
+    return report(existing, true)
+  }
 
   say(
     `indexing ${root} with ${name} ${indexer.version}${indexer.compilerVersion === undefined ? '' : ` (${indexer.compilerVersion})`}, ${files.size} files keyed${trusted ? '' : ', untrusted'}`,
