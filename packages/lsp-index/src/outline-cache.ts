@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 
 import type { LspDocumentSymbol } from '@codeseam/lsp'
 
-import type { IndexAnswers } from './answers.js'
+import type { IndexDocument } from './decode.js'
 import { sha256 } from './store.js'
 
 /*
@@ -58,7 +58,7 @@ export function outlineRecipe(): Promise<string> {
  * have changed since) and writes the cache into the entry's `directory`, unless this build's is there already (it is
  * never replaced: a reader reads its header once and its outlines later). False when nothing was written.
  */
-export async function writeOutlineCache(directory: string, answers: IndexAnswers, index: string): Promise<boolean> {
+export async function writeOutlineCache(directory: string, answers: OutlineSource, index: string): Promise<boolean> {
   const file = await outlinesFile(directory)
   if (existsSync(file)) return false
   const parts: Buffer[] = []
@@ -85,6 +85,12 @@ export async function writeOutlineCache(directory: string, answers: IndexAnswers
   } finally {
     await rm(temporary, { force: true }).catch(() => {})
   }
+}
+
+/** What computes the outlines to keep: an index's answers (`IndexAnswers`). */
+export interface OutlineSource {
+  readonly index: { allDocuments(): ReadonlyArray<IndexDocument> }
+  outline(document: IndexDocument): Promise<LspDocumentSymbol[]>
 }
 
 /** The outlines of one entry's cache, each read from the file when asked. */

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 
-import { createLsp, isLspError, type LspQueryResult } from '../src/index.js'
+import { createLsp, isLspError, resultMeta, type LspQueryResult } from '../src/index.js'
 import { createMemoryWorkspace } from '../src/testing/index.js'
 import { staticProvider } from './providers.js'
 
@@ -15,8 +15,8 @@ function service() {
   const answer = (request: { operation: string; askedAt?: number }): LspQueryResult => {
     seen.push(request.askedAt)
     return request.operation === 'workspaceSymbols'
-      ? { kind: 'workspaceSymbols', symbols: [], meta: { providerId: 'p', elapsedMs: 0, status: 'ready' } }
-      : { kind: 'locations', locations: [], meta: { providerId: 'p', elapsedMs: 0, status: 'ready' } }
+      ? { kind: 'workspaceSymbols', symbols: [], meta: resultMeta('p') }
+      : { kind: 'locations', locations: [], meta: resultMeta('p') }
   }
   const lsp = createLsp()
   lsp.registerProvider(staticProvider('p', { '.ts': 'typescript' }, { answer: answer as never }))
