@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import * as nodePath from 'node:path'
 
 import {
@@ -24,7 +25,7 @@ import { readScipIndexWithTable } from './decode.js'
 import { DiskState, diskHashesFile, staleOf, type DiskView } from './disk-state.js'
 import { createIndexProvider, defaultExtensions, indexOperations, type IndexProvider } from './provider.js'
 import { ScipIndex } from './scip-index.js'
-import { openOutlineCache, writeOutlineCache, type OutlineCache } from './outline-cache.js'
+import { openOutlineCache, outlinesFile, writeOutlineCache, type OutlineCache } from './outline-cache.js'
 import { findStoredIndex, readStoredIndex, type IndexSidecar } from './store.js'
 
 /*
@@ -45,7 +46,7 @@ export interface LoadedIndex {
    * hash cache: a file is read again only once written). A composition for another root makes its own.
    */
   readonly disk?: DiskState
-  /** The outlines kept beside the entry's index (`outlines.bin`), when it has them. */
+  /** The outlines this build of codeseam kept beside the entry's index (see `openOutlineCache`), when it has them. */
   readonly outlines?: OutlineCache
 }
 
@@ -137,6 +138,9 @@ export async function prepareStoredIndex(root: string, options: { readonly store
  */
 export async function prepareStoredEntry(directory: string): Promise<void> {
   try {
+    // Prepared before (by this build: the outlines are named by it): nothing to read again.
+    const caches = [nodePath.join(directory, indexTableFile), nodePath.join(directory, diskHashesFile), await outlinesFile(directory)]
+    if (caches.every((file) => existsSync(file))) return
     const stored = await readStoredIndex(directory)
     if (stored === undefined) return
     const read = await readScipIndexWithTable(stored.indexPath, nodePath.join(directory, indexTableFile))
@@ -390,6 +394,7 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
     }
   }
 
+  const liveMark = live.changeMark?.bind(live)
   const status = (): ReadonlyArray<LspProviderStatus> => statusWithIndexes(live.status?.() ?? [], loaded)
 
   return {
@@ -408,11 +413,10 @@ export function createIndexAndLiveProvider(options: IndexAndLiveOptions): LspPro
     ...(live.speculate === undefined ? {} : { speculate: live.speculate.bind(live) }),
     // RFC 0026: the live provider's mark and, for a root with an index, what its disk holds against the index (an
     // answer from the index depends on nothing else). Without the live provider's, no answer is kept.
-    ...(live.changeMark === undefined
+    ...(liveMark === undefined
       ? {}
       : {
           async changeMark(root: string, signal: AbortSignal): Promise<string> {
-            const liveMark = (live.changeMark as NonNullable<typeof live.changeMark>).bind(live)
             const [own, index] = await Promise.all([liveMark(root, signal), load(normalizeRoot(root))])
             return index === undefined ? own : `${own}\0index ${index.build.indexedAt} ${await index.disk.mark()}`
           },

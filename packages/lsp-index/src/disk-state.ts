@@ -186,10 +186,10 @@ export class DiskState {
    * A digest of what the disk holds against the index, from a view as {@link view} takes it: every stale file with
    * its content's hash (a missing one by its path). Equal marks: no file of the index's extensions under the root was
    * written, created or deleted in between with other content (a file written back to what was indexed is unchanged
-   * again). A composition's change mark (RFC 0026).
+   * again). A composition's change mark (RFC 0026). Always from a listing begun now; {@link view} may reuse it.
    */
-  async mark(notBefore?: number): Promise<string> {
-    return (await this.compared(notBefore)).mark
+  async mark(): Promise<string> {
+    return (await this.compared(undefined)).mark
   }
 
   private compared(notBefore: number | undefined): Promise<Compared> {

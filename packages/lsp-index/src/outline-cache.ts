@@ -46,10 +46,11 @@ let recipe: Promise<string> | undefined
  * the bundle holding the index provider, outlines included; from the sources, this file and the files named here).
  */
 export function outlineRecipe(): Promise<string> {
-  const files = [import.meta.url, new URL('./answers.ts', import.meta.url).href, new URL('./symbols.ts', import.meta.url).href]
-  recipe ??= Promise.all(files.map((url) => readFile(fileURLToPath(url)).catch(() => Buffer.alloc(0)))).then((read) =>
-    sha256(Buffer.concat(read)),
-  )
+  recipe ??= Promise.all(
+    [import.meta.url, new URL('./answers.ts', import.meta.url).href, new URL('./symbols.ts', import.meta.url).href].map((url) =>
+      readFile(fileURLToPath(url)).catch(() => Buffer.alloc(0)),
+    ),
+  ).then((read) => sha256(Buffer.concat(read)))
   return recipe
 }
 
