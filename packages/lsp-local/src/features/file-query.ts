@@ -6,6 +6,7 @@ import {
   type LspQueryResult,
   type LspSearchCoverage,
 } from '@codeseam/lsp'
+import { context } from '@opentelemetry/api'
 
 import { declaringFiles } from './declared-in.js'
 import { recordFor } from '../languages/index.js'
@@ -103,8 +104,11 @@ export async function fileQuery(
     if (everyProject) {
       // What can reach the file first (RFC 0035); the rest loads in the background, paused while this question runs.
       // At a position, what can reach the file that declares what it names (asked of the server once the file is open).
+      // The question asks it, not the load (which may end first): its request span is the question's child.
       const declaredIn =
-        'position' in request ? () => declaringFiles(server, path, languageId, request.position, deadline, signal) : undefined
+        'position' in request
+          ? context.bind(context.active(), () => declaringFiles(server, path, languageId, request.position, deadline, signal))
+          : undefined
       coverage =
         (await serving.host.loadProjects(server, workspace, serving.profile, deadline, signal, group, path, declaredIn)) ??
         foldersCoverage(serving, server)
