@@ -2,12 +2,11 @@
 // server loads the target's project and every project that can reach it — through a project reference, a workspace
 // package linked into node_modules, a `paths` alias — before any other, answers complete over them and says so, and
 // loads the rest in the background. The server's didOpens are counted on the wire, by a pass-through process.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import * as nodePath from 'node:path'
-import { fileURLToPath } from 'node:url'
 
-import { createLsp, type LspService } from '@codeseam/lsp'
+import { createLsp } from '@codeseam/lsp'
 import { afterAll, expect, test } from 'vitest'
 import { TsGraphCache } from '../src/languages/typescript/graph-cache.js'
 import { listFiles, profileExtensions } from '../src/profile/files.js'
@@ -17,6 +16,7 @@ import { builtinProfiles } from '../src/languages/index.js'
 import { discoverTsProjects } from '../src/languages/typescript/projects.js'
 import { reachingTarget } from '../src/languages/typescript/reach.js'
 import { positionOf } from './helpers.js'
+import { everythingLoaded, wireOpens } from './support/wire-opens.js'
 import { corporaFolder, linkWorkspacePackages, unpackCorpus } from './oracle/workspaces.js'
 
 const root = realpathSync(mkdtempSync(nodePath.join(tmpdir(), 'codeseam-need-first-')))
@@ -68,69 +68,16 @@ for (const name of ['base', 'core', 'viaref', 'vialink', 'viaalias', ...Array.fr
 const needed = ['core', 'viaref', 'vialink', 'viaalias']
 const found = needed.length + 1 + unrelated
 
-// A pass-through server process that logs every didOpen it forwards (the wire, as the server receives it).
-const wireLog = at('.wire/opened.log')
-const proxy = at('.wire/proxy.mjs')
-write(
-  '.wire/proxy.mjs',
-  `import { spawn } from 'node:child_process'
-import { appendFileSync } from 'node:fs'
-const [log, command, ...args] = process.argv.slice(2)
-const child = spawn(command, args, { stdio: ['pipe', 'inherit', 'inherit'] })
-let pending = Buffer.alloc(0)
-process.stdin.on('data', (chunk) => {
-  child.stdin.write(chunk)
-  pending = Buffer.concat([pending, chunk])
-  for (;;) {
-    const end = pending.indexOf('\\r\\n\\r\\n')
-    if (end < 0) break
-    const length = Number(/Content-Length: *(\\d+)/i.exec(pending.subarray(0, end).toString())[1])
-    if (pending.length < end + 4 + length) break
-    const message = JSON.parse(pending.subarray(end + 4, end + 4 + length).toString())
-    pending = pending.subarray(end + 4 + length)
-    if (message.method === 'textDocument/didOpen') appendFileSync(log, message.params.textDocument.uri + '\\n')
-  }
-})
-process.stdin.on('end', () => child.stdin.end())
-for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => child.kill(signal))
-child.on('exit', (code) => process.exit(code ?? 0))
-`,
-)
-write('.wire/opened.log', '')
-/** The files the server was told of by didOpen, in order. */
-const openedFiles = () =>
-  readFileSync(wireLog, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((uri) => fileURLToPath(uri))
+const wire = wireOpens(at('.wire'))
+const openedFiles = () => wire.openedFiles()
 const opened = () => openedFiles().map((path) => nodePath.relative(root, path).split(nodePath.sep)[0] as string)
 
 /** A host whose native TypeScript server is reached through the pass-through process. */
 async function wiredHost(): Promise<LocalHost> {
-  writeFileSync(wireLog, '')
-  const typescript = (await builtinProfiles()).find((profile) => profile.id === 'typescript')
-  if (typescript === undefined) throw new Error('no built-in typescript profile')
-  return createLocalHost({
-    profiles: [{ id: 'typescript', command: process.execPath, args: [proxy, wireLog, typescript.command, ...typescript.args] }],
-  })
+  return createLocalHost(await wire.config())
 }
 
 afterAll(() => rmSync(root, { recursive: true, force: true }))
-
-/** Resolves once the status says every project of a root was loaded and none is loading. */
-function everythingLoaded(lsp: LspService, at = root): Promise<void> {
-  return new Promise((resolve) => {
-    const check = () => {
-      const status = lsp.status().find((s) => s.providerId === 'local:typescript' && s.root === at)
-      if (status?.loading === undefined && status?.projects !== undefined && status.projects.loaded === status.projects.found) {
-        unsubscribe()
-        resolve()
-      }
-    }
-    const unsubscribe = lsp.onStatusChange(check)
-    check()
-  })
-}
 
 test('what reaches the target: a reference, a linked workspace package, a paths alias; never what it reaches', async () => {
   const configs = ['base', 'core', 'viaref', 'vialink', 'viaalias', 'other0'].map((dir) => at(`${dir}/tsconfig.json`))
@@ -161,7 +108,7 @@ async function firstEqualsFull(path: string, needle: string): Promise<string[]> 
       searched: { kind: 'projectsReachingTarget', projects: needed.length },
       complete: true,
     })
-    await everythingLoaded(lsp)
+    await everythingLoaded(lsp, root)
     const full = await lsp.query({ operation: 'references', root, path, position })
     expect(full.meta.coverage).toEqual({ projectsSearched: found, projectsFound: found, complete: true })
     const key = (l: (typeof first.locations)[number]) => `${l.path}:${l.range.start.line}:${l.range.start.character}`
@@ -215,7 +162,9 @@ test.skipIf(corporaFolder() === undefined)(
       expect(coverage?.searched?.projects ?? Infinity).toBeLessThan((coverage?.projectsFound ?? 0) / 10)
       await everythingLoaded(lsp, corpus.root)
       const full = await lsp.query({ operation: 'references', root: corpus.root, path, position })
-      expect(full.meta.coverage?.searched).toBeUndefined()
+      // Every project searched; the files of no project that cannot reach the target were left (RFC 0035, amended).
+      expect(full.meta.coverage?.projectsSearched).toBe(full.meta.coverage?.projectsFound)
+      expect(full.meta.coverage?.complete, JSON.stringify(full.meta.coverage)).toBe(true)
       const key = (l: (typeof first.locations)[number]) => `${l.path}:${l.range.start.line}:${l.range.start.character}`
       expect(first.locations.map(key).sort()).toEqual(full.locations.map(key).sort())
       // On the wire: the files of the projects that reach the target were opened before any other.

@@ -263,7 +263,10 @@ function coverageNote(answers: ReadonlyArray<RootMeta>, extraGaps: ReadonlyArray
   }
   gaps.push(...extraGaps)
   const parts: string[] = []
-  if (reaching !== undefined)
+  // Every project, and the files of no project that can reach the target (the others left unopened: RFC 0035, amended).
+  if (reaching !== undefined && reaching >= found && !incomplete)
+    parts.push(`searched every project (${found}) and the files of no project that can reference the target (the others cannot)`)
+  else if (reaching !== undefined)
     parts.push(
       `${incomplete && searched < reaching ? `searched ${searched} of the` : 'searched the'} ${plural(reaching, 'project')} that can reference the target, of ${found} (the others cannot; they load in the background)`,
     )

@@ -144,6 +144,24 @@ describe('search coverage in tool answers', () => {
     )
   })
 
+  it('an answer over every project and the files of no project that can reference the target says so (RFC 0035, amended)', async () => {
+    const everyProject: LspSearchCoverage = {
+      projectsSearched: 102,
+      projectsFound: 102,
+      searched: { kind: 'projectsReachingTarget', projects: 102 },
+      complete: true,
+    }
+    const result = ok(
+      await run(service({ app: { files: { 'src/app.toy': app }, meta: { coverage: everyProject } } }), codeNavigate, {
+        target: greet,
+        kind: 'references',
+      }),
+    )
+    expect(result.notice).toBe(
+      'searched every project (102) and the files of no project that can reference the target (the others cannot).',
+    )
+  })
+
   it('only the parts that are short are named', async () => {
     const projectsOnly = { projectsSearched: 1, projectsFound: 2, complete: false }
     const result = ok(

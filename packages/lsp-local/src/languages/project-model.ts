@@ -63,6 +63,11 @@ export interface ProjectLoadContext {
    * says, once the question's file is open; undefined when the server could not tell. Absent: no position.
    */
   declaredIn?: DeclaredIn
+  /**
+   * A load in the background, after a question's own projects were opened (RFC 0035): files that only some questions
+   * need may be left for those questions ({@link ProjectLoadResult.deferred}).
+   */
+  readonly background: boolean
 }
 
 /** The files that declare what a question's position names, as its server's definition says; undefined: it cannot tell. */
@@ -74,6 +79,24 @@ export interface ProjectLoadResult {
   readonly coverage: LspSearchCoverage
   /** What the load was planned from (TypeScript: the project graph), for {@link ProjectModel.current}. */
   readonly basis?: unknown
+  /** Files a background load left unopened: each later question opens those it needs first (TypeScript's files of no project). */
+  readonly deferred?: DeferredFiles
+}
+
+/** Files a load left for the questions that need them (RFC 0035, amended: files of no project on demand). */
+export interface DeferredFiles {
+  readonly files: ReadonlyArray<string>
+  /**
+   * Of `among` (some of {@link files}), those a question needs whose answer lies in the projects of `targets` (the
+   * question's file and the files that declare what it names); undefined when that cannot be told (a target of no
+   * project): every one.
+   */
+  needed(targets: ReadonlyArray<string>, among: ReadonlyArray<string>): Promise<ReadonlyArray<string> | undefined>
+  /**
+   * Whether any of `among` reaches a project at all: when none does, a question about a project's file needs none of
+   * them (and what declares what it names need not be asked).
+   */
+  reachesAny(among: ReadonlyArray<string>): Promise<boolean>
 }
 
 /**

@@ -2,7 +2,7 @@ import { LspError, type LspSearchCoverage } from '@codeseam/lsp'
 import { DocumentSymbolRequest } from 'vscode-languageserver-protocol/node'
 
 import { breachOf, SkippedFiles } from '../documents/file-limits.js'
-import type { PinnedFiles } from '../languages/project-model.js'
+import type { DeferredFiles, PinnedFiles } from '../languages/project-model.js'
 import { languageIdOf } from '../profile/files.js'
 import type { ServerProfile } from '../profile/profiles.js'
 import type { LanguageServer } from '../server/language-server.js'
@@ -143,6 +143,8 @@ export interface Load {
   settled?: LspSearchCoverage
   /** What the model planned it from. */
   basis?: unknown
+  /** Files it left for the questions that need them (opened and dropped from here as they are). */
+  deferred?: DeferredFiles | undefined
   /** Its model counts projects (for status). */
   readonly counts: boolean
   /** What it has loaded so far (status while it runs). */
@@ -159,3 +161,14 @@ export interface LoadProgress {
 
 /** Loading figures are announced at most this often while files open (a person reads them; each is a notification). */
 export const progressEveryMs = 250
+
+/** Servers whose model's loads open what they search (ProjectModel.loadsOnOpen): see {@link answersOnceLoaded}. */
+export const loadsOnOpen = new WeakSet<LanguageServer>()
+
+/**
+ * Whether a server's workspace-wide answer after a project load covers what the load opened at the first ask (the
+ * TypeScript servers load a project as one of its files opens): its first such answer needs no second ask to confirm.
+ */
+export function answersOnceLoaded(server: LanguageServer): boolean {
+  return loadsOnOpen.has(server)
+}

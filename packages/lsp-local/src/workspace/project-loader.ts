@@ -10,9 +10,10 @@ import { noFileLimits, sizeBreach, type FileLimits } from '../documents/file-lim
 import { recordFor } from '../languages/index.js'
 import type { ConfigWatch, DeclaredIn, ProjectLoadContext, ProjectModel } from '../languages/project-model.js'
 import { languageIdOf, listFiles, profileExtensions } from '../profile/files.js'
-import { BackgroundPause, loadFolder, openPinned, PerFolder, progressEveryMs, type Load, type LoadProgress } from './project-load-parts.js'
-import { outlineEach } from './project-load-parts.js'
+import { BackgroundPause, loadFolder, loadsOnOpen, openPinned, outlineEach, PerFolder, progressEveryMs } from './project-load-parts.js'
+import type { Load, LoadProgress } from './project-load-parts.js'
 import { loadSpan } from './project-load-span.js'
+import { openDeferred } from './deferred-files.js'
 import type { LocalWorkspace } from './workspace.js'
 
 /**
@@ -109,12 +110,18 @@ export class ProjectLoader {
     const folder = loadFolder(server, workspace)
     const previous = this.loads.get(server, folder)
     const kept = previous !== undefined && this.stillOpen(server, folder, previous.opened) ? previous : undefined
-    // A load that finished and still holds answers at once; a load to run or to wait for is a span.
-    if (kept?.settled !== undefined && (model.current === undefined || model.current(folder, profile, kept.basis)))
-      return Promise.resolve(kept.settled)
-    if (model.loadsOnOpen === true) loadsOnOpen.add(server)
     const run: LoadRun = { model, server, folder, workspace, profile, deadline, signal, declaredIn }
-    const whole = () => (kept !== undefined && kept.settled === undefined ? kept.coverage : this.load(run))
+    // A load that finished and still holds answers at once (with the files it left that this question needs); a load
+    // to run or to wait for is a span.
+    if (kept?.settled !== undefined && (model.current === undefined || model.current(folder, profile, kept.basis)))
+      return kept.deferred === undefined ? Promise.resolve(kept.settled) : this.withDeferred(run, kept, kept.settled, target)
+    if (model.loadsOnOpen === true) loadsOnOpen.add(server)
+    const whole = async () => {
+      const load = kept !== undefined && kept.settled === undefined ? kept : undefined
+      const coverage = await (load === undefined ? this.load(run) : load.coverage)
+      const settled = load ?? this.loads.get(server, folder)
+      return settled?.deferred === undefined ? coverage : this.withDeferred(run, settled, coverage, target)
+    }
     // A question about one file: what can reach it first, the rest in the background (RFC 0035).
     const first =
       target === undefined || model.loadNeeded === undefined ? whole : async () => (await this.loadNeeded(run, target)) ?? whole()
@@ -148,6 +155,12 @@ export class ProjectLoader {
     }
   }
 
+  /** The files a settled load left that this question needs, opened (see openDeferred). */
+  private withDeferred(run: LoadRun, load: Load, settled: LspSearchCoverage, target?: string): Promise<LspSearchCoverage> {
+    const context = this.contextFor(run, { projectsLoaded: 0, filesOpened: 0, toldAt: 0 }, () => {}, false)
+    return openDeferred(load, settled, context, target, run.declaredIn)
+  }
+
   /** Background opens of a server wait until every question that paused them is answered (the server has no request priority). */
   pause(server: LanguageServer): () => void {
     return this.paused.pause(server)
@@ -171,6 +184,7 @@ export class ProjectLoader {
       coverage: model.load(context).then((result) => {
         load.opened = result.opened
         load.basis = result.basis
+        load.deferred = result.deferred
         load.settled = result.coverage
         return result.coverage
       }),
@@ -191,6 +205,7 @@ export class ProjectLoader {
     const { server, folder, workspace, profile, deadline, signal, declaredIn } = run
     return {
       ...(declaredIn === undefined ? {} : { declaredIn }),
+      background,
       folder,
       profile,
       nestedFolders: (server.spec.folders ?? []).filter((each) => isWithin(folder, each)),
@@ -280,15 +295,4 @@ interface LoadRun {
   readonly signal: AbortSignal | undefined
   /** A question at a position: what declares what it names (ProjectLoadContext.declaredIn). */
   readonly declaredIn: DeclaredIn | undefined
-}
-
-/** Servers whose model's loads open what they search (ProjectModel.loadsOnOpen): see {@link answersOnceLoaded}. */
-const loadsOnOpen = new WeakSet<LanguageServer>()
-
-/**
- * Whether a server's workspace-wide answer after a project load covers what the load opened at the first ask (the
- * TypeScript servers load a project as one of its files opens): its first such answer needs no second ask to confirm.
- */
-export function answersOnceLoaded(server: LanguageServer): boolean {
-  return loadsOnOpen.has(server)
 }

@@ -1,12 +1,15 @@
+import { stat } from 'node:fs/promises'
+
 import type { LspSearchCoverage } from '@codeseam/lsp'
 
 import { SkippedFiles } from '../../documents/file-limits.js'
-import type { ProjectLoadContext, ProjectLoadResult, ProjectModel } from '../project-model.js'
+import { statKeyOf } from '../../documents/stat-key.js'
+import type { DeferredFiles, ProjectLoadContext, ProjectLoadResult, ProjectModel } from '../project-model.js'
 
 import { TsGraphCache } from './graph-cache.js'
 import { planProjectLoad, type TsProjectGraph } from './projects.js'
 import { workspacePackages, type WorkspacePackage } from './packages.js'
-import { prescan, reachingTarget } from './reach.js'
+import { looseReach, prescan, reachingTarget } from './reach.js'
 
 /** The folder's source files, as the load context walks them. */
 type SourceWalk = Awaited<ReturnType<ProjectLoadContext['sources']>>
@@ -138,8 +141,13 @@ async function openProjects(context: ProjectLoadContext, graph: TsProjectGraph, 
     for (const file of opened.notOpened) refused.add(file)
     if (opened.notOpened.length === 0) break
   }
-  const plan = planProjectLoad(graph, sources.files, context.pinBudget - projectFiles.length, accept)
-  const loose = await context.open(plan.looseFiles)
+  // In the background, the files of no project are left to the questions that need them (one inferred project with
+  // all they import: hundreds of MB on this repository's configs and scripts, and every search slower), every one of
+  // them: a question opens those it needs within the pin budget then.
+  const defer = context.background && sources.complete
+  const plan = planProjectLoad(graph, sources.files, defer ? Infinity : context.pinBudget - projectFiles.length, accept)
+  const deferred = defer ? await deferLoose(context, graph, sources, plan.looseFiles) : undefined
+  const loose = await context.open(deferred === undefined ? plan.looseFiles : [])
   const looseMissed = plan.looseNotOpened + (sources.complete ? 0 : 1) + loose.failed
   const projectsSearched = projectFiles.length
   const skipped = new SkippedFiles()
@@ -151,5 +159,43 @@ async function openProjects(context: ProjectLoadContext, graph: TsProjectGraph, 
     ...skipped.field(),
     complete: projectsSearched === plan.projectsFound && looseMissed === 0 && skipped.total === 0,
   }
-  return { opened: [...projectFiles, ...loose.opened], coverage }
+  return { opened: [...projectFiles, ...loose.opened], coverage, ...(deferred === undefined ? {} : { deferred }) }
+}
+
+/**
+ * The files of no project a background load leaves (RFC 0035, amended): each later question opens those that reach the
+ * projects of its file or of what declares what it names. What each reaches is read again when one of them changed.
+ */
+async function deferLoose(
+  context: ProjectLoadContext,
+  graph: TsProjectGraph,
+  sources: SourceWalk,
+  files: ReadonlyArray<string>,
+): Promise<DeferredFiles | undefined> {
+  if (files.length === 0) return undefined
+  const accept = (file: string) => context.contains(file)
+  const signature = async () => (await Promise.all(files.map((file) => stat(file).then(statKeyOf, () => '')))).join('\0')
+  let read = { at: await signature(), reach: await looseReach(graph, sources.files, context.folder, files, accept) }
+  const projectsOf = new Map<string, string[]>()
+  for (const project of graph.projects)
+    for (const file of project.files) projectsOf.set(file, [...(projectsOf.get(file) ?? []), project.config])
+  // Read again when one of the files changed on disk (a plain write that adds an import).
+  const current = async () => {
+    const at = await signature()
+    if (at !== read.at) read = { at, reach: await looseReach(graph, sources.files, context.folder, files, accept) }
+    return read.reach
+  }
+  return {
+    files,
+    reachesAny: async (among) => {
+      const reach = await current()
+      return among.some((file) => (reach.get(file)?.size ?? 0) > 0)
+    },
+    async needed(targets, among) {
+      const configs = targets.flatMap((target) => projectsOf.get(target) ?? [])
+      if (targets.some((target) => !projectsOf.has(target))) return undefined
+      const reach = await current()
+      return among.filter((file) => configs.some((config) => reach.get(file)?.has(config) === true))
+    },
+  }
 }

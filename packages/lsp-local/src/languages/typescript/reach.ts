@@ -144,6 +144,14 @@ function lowerBound(sorted: ReadonlyArray<string>, value: string): number {
   return low
 }
 
+/** The projects and files of no project of a folder as nodes, with each node's edges to those it can reach. */
+interface ReachGraph {
+  readonly nodes: ReadonlyArray<Node>
+  /** The nodes each file belongs to. */
+  readonly owners: ReadonlyMap<string, ReadonlyArray<number>>
+  readonly reaches: ReadonlyArray<ReadonlySet<number>>
+}
+
 /**
  * The projects and loose files that can reach `target` (sources: the folder's source files the load may open);
  * undefined when the target belongs to no project (what reaches a loose file is not worked out: load everything).
@@ -157,6 +165,66 @@ export async function reachingTarget(
   /** The workspace's packages ({@link workspacePackages}), when read already (beside the project graph). */
   packagesRead?: Promise<ReadonlyMap<string, WorkspacePackage>>,
 ): Promise<Reaching | undefined> {
+  if (!graph.projects.some((project) => project.files.includes(target) && project.files.some(accept))) return undefined
+  const { nodes, owners, reaches } = await reachGraph(graph, sources, folder, accept, packagesRead)
+  const targets = owners.get(target) ?? []
+  // Backwards from the target's projects: every node with a path to one of them.
+  const reachedFrom: number[][] = nodes.map(() => [])
+  reaches.forEach((edges, index) => edges.forEach((other) => reachedFrom[other]?.push(index)))
+  const needed = new Set(targets)
+  for (const queue = [...targets]; queue.length > 0;) {
+    const at = queue.pop() as number
+    for (const from of reachedFrom[at] ?? []) {
+      if (needed.has(from)) continue
+      needed.add(from)
+      queue.push(from)
+    }
+  }
+  const picked = [...needed].map((index) => nodes[index] as Node)
+  return {
+    configs: new Set(picked.flatMap((node) => (node.config === undefined ? [] : [node.config]))),
+    looseFiles: picked.flatMap((node) => (node.config === undefined ? node.files : [])).sort(),
+  }
+}
+
+/**
+ * For each of `looseFiles` (files of no project among the sources), the configs of the projects it reaches,
+ * transitively (through other files of no project too): a question about a file of none of them does not need it.
+ */
+export async function looseReach(
+  graph: TsProjectGraph,
+  sources: ReadonlyArray<string>,
+  folder: string,
+  looseFiles: ReadonlyArray<string>,
+  accept: (path: string) => boolean,
+): Promise<Map<string, ReadonlySet<string>>> {
+  const { nodes, owners, reaches } = await reachGraph(graph, sources, folder, accept)
+  const closures = new Map<string, ReadonlySet<string>>()
+  for (const file of looseFiles) {
+    const configs = new Set<string>()
+    const seen = new Set(owners.get(file) ?? [])
+    for (const queue = [...seen]; queue.length > 0;) {
+      const at = queue.pop() as number
+      const config = nodes[at]?.config
+      if (config !== undefined) configs.add(config)
+      for (const next of reaches[at] ?? []) {
+        if (seen.has(next)) continue
+        seen.add(next)
+        queue.push(next)
+      }
+    }
+    closures.set(file, configs)
+  }
+  return closures
+}
+
+async function reachGraph(
+  graph: TsProjectGraph,
+  sources: ReadonlyArray<string>,
+  folder: string,
+  accept: (path: string) => boolean,
+  packagesRead?: Promise<ReadonlyMap<string, WorkspacePackage>>,
+): Promise<ReachGraph> {
   const owners = new Map<string, number[]>()
   const nodes: Node[] = []
   for (const project of graph.projects) {
@@ -166,8 +234,6 @@ export async function reachingTarget(
     nodes.push({ ...project, files, dir: nodePath.dirname(project.config), aliases: project.aliases ?? [], types: project.types ?? [] })
     for (const file of project.files) owners.set(file, [...(owners.get(file) ?? []), index])
   }
-  const targets = owners.get(target) ?? []
-  if (targets.length === 0) return undefined
   for (const file of sources) {
     if (owners.has(file) || !accept(file)) continue
     owners.set(file, [nodes.length])
@@ -229,21 +295,5 @@ export async function reachingTarget(
     for (const prefix of points[index]?.prefixes ?? []) linked(prefix, false)
     for (const path of points[index]?.paths ?? []) linked(path, true)
   })
-  // Backwards from the target's projects: every node with a path to one of them.
-  const reachedFrom: number[][] = nodes.map(() => [])
-  reaches.forEach((edges, index) => edges.forEach((other) => reachedFrom[other]?.push(index)))
-  const needed = new Set(targets)
-  for (const queue = [...targets]; queue.length > 0;) {
-    const at = queue.pop() as number
-    for (const from of reachedFrom[at] ?? []) {
-      if (needed.has(from)) continue
-      needed.add(from)
-      queue.push(from)
-    }
-  }
-  const picked = [...needed].map((index) => nodes[index] as Node)
-  return {
-    configs: new Set(picked.flatMap((node) => (node.config === undefined ? [] : [node.config]))),
-    looseFiles: picked.flatMap((node) => (node.config === undefined ? node.files : [])).sort(),
-  }
+  return { nodes, owners, reaches }
 }
