@@ -18,7 +18,7 @@ import { builtinProfiles, recordFor } from '../../src/languages/index.js'
 import { serverEnvironment } from '../../src/policy/environment.js'
 import { defaultResourceLimits, withHeapCap } from '../../src/policy/limits.js'
 import type { ServerProfile } from '../../src/profile/profiles.js'
-import { planSpawn, type TrustLevel } from '../../src/policy/trust.js'
+import { planSpawn, prepareUntrusted, type TrustLevel } from '../../src/policy/trust.js'
 import { section } from '../../src/server/handshake.js'
 import { layoutEnvironment, nestedProjects, nestedSettings } from '../../src/workspace/nested-projects.js'
 
@@ -258,12 +258,17 @@ export interface ToolchainLaunch {
  * and environment codeseam gives them: no build scripts or proc macros for rust-analyzer, the local toolchain
  * and a read-only module graph for gopls, no Gradle import and codeseam's own Maven settings for JDT LS), the
  * environment the host builds (serverEnvironment, the layout's environment, the heap cap), and the workspace
- * folders of lsp-local's nested-project rule. Only the answers are the oracle's own.
+ * folders of lsp-local's nested-project rule, after the record's `prepare` step (prepareUntrusted) as the host runs it.
+ * Only the answers are the oracle's own.
  */
 export async function toolchainLaunch(root: string, language: ToolchainLanguage, trust: TrustLevel): Promise<ToolchainLaunch> {
   const profile = await toolchainProfile(language)
   if (profile.unavailable !== undefined) throw new Error(`the ${profile.id} server is unavailable: ${profile.unavailable}`)
-  const plan = planSpawn(profile, { root, trust, env: serverEnvironment([], profile) })
+  // The record's step before an untrusted plan, as the host's start runs it (JDT LS: the parent POMs, fetched into
+  // codeseam's Maven repository): without it, on a repository that lacks them, the oracle's plan turns the Maven
+  // import off (every file a non-project file) while codeseam's, fetched, imports the project.
+  const prepared = await prepareUntrusted(profile, { root, trust, deadline: Date.now() + 60_000 })
+  const plan = planSpawn(profile, { root, trust, env: serverEnvironment([], profile), ...(prepared === undefined ? {} : { prepared }) })
   // The layout's own environment as the host adds it (gopls: the go.work codeseam writes over several modules).
   const withLayout = { ...plan, env: { ...plan.env, ...(await layoutEnvironment(root, profile)) } }
   const capped = withHeapCap(profile, withLayout, defaultResourceLimits().nodeHeapMb)
