@@ -87,16 +87,24 @@ export interface ProjectLoadResult {
 export interface DeferredFiles {
   readonly files: ReadonlyArray<string>
   /**
-   * Of `among` (some of {@link files}), those a question needs whose answer lies in the projects of `targets` (the
-   * question's file and the files that declare what it names); undefined when that cannot be told (a target of no
-   * project): every one.
+   * What `among` (some of {@link files}) reach as the disk is at the call, read again only when one of the files left
+   * at first changed since it was last read.
    */
-  needed(targets: ReadonlyArray<string>, among: ReadonlyArray<string>): Promise<ReadonlyArray<string> | undefined>
+  reach(among: ReadonlyArray<string>): Promise<DeferredReach>
+}
+
+/** What some deferred files reach, read once for one question ({@link DeferredFiles.reach}). */
+export interface DeferredReach {
   /**
-   * Whether any of `among` reaches a project at all: when none does, a question about a project's file needs none of
+   * Whether any of them reaches a project at all: when none does, a question about a project's file needs none of
    * them (and what declares what it names need not be asked).
    */
-  reachesAny(among: ReadonlyArray<string>): Promise<boolean>
+  readonly any: boolean
+  /**
+   * Of them, those a question needs whose answer lies in the projects of `targets` (the question's file and the files
+   * that declare what it names); undefined when that cannot be told (a target of no project): every one.
+   */
+  needed(targets: ReadonlyArray<string>): ReadonlyArray<string> | undefined
 }
 
 /**

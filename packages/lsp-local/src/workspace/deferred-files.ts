@@ -43,9 +43,10 @@ async function neededBy(
   target: string,
   declaredIn: DeclaredIn | undefined,
 ): Promise<ReadonlyArray<string> | undefined> {
-  if (!(await deferred.reachesAny(deferred.files))) return deferred.needed([target], deferred.files)
+  const reach = await deferred.reach(deferred.files)
+  if (!reach.any) return reach.needed([target])
   // What the position names may be declared where the question's file cannot reach (the server's definition says).
   const declared = declaredIn === undefined ? [] : await declaredIn()
   if (declared === undefined) return undefined
-  return deferred.needed([...new Set([target, ...declared])], deferred.files)
+  return reach.needed([...new Set([target, ...declared])])
 }

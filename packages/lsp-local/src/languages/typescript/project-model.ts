@@ -164,7 +164,8 @@ async function openProjects(context: ProjectLoadContext, graph: TsProjectGraph, 
 
 /**
  * The files of no project a background load leaves (RFC 0035, amended): each later question opens those that reach the
- * projects of its file or of what declares what it names. What each reaches is read again when one of them changed.
+ * projects of its file or of what declares what it names. What each reaches is read again when one of them changed on
+ * disk (a plain write that adds an import): one stat of each per question.
  */
 async function deferLoose(
   context: ProjectLoadContext,
@@ -174,28 +175,26 @@ async function deferLoose(
 ): Promise<DeferredFiles | undefined> {
   if (files.length === 0) return undefined
   const accept = (file: string) => context.contains(file)
+  // Every file it left, even one opened since: one that others import can lead them to another project.
   const signature = async () => (await Promise.all(files.map((file) => stat(file).then(statKeyOf, () => '')))).join('\0')
   let read = { at: await signature(), reach: await looseReach(graph, sources.files, context.folder, files, accept) }
   const projectsOf = new Map<string, string[]>()
   for (const project of graph.projects)
     for (const file of project.files) projectsOf.set(file, [...(projectsOf.get(file) ?? []), project.config])
-  // Read again when one of the files changed on disk (a plain write that adds an import).
-  const current = async () => {
-    const at = await signature()
-    if (at !== read.at) read = { at, reach: await looseReach(graph, sources.files, context.folder, files, accept) }
-    return read.reach
-  }
   return {
     files,
-    reachesAny: async (among) => {
-      const reach = await current()
-      return among.some((file) => (reach.get(file)?.size ?? 0) > 0)
-    },
-    async needed(targets, among) {
-      const configs = targets.flatMap((target) => projectsOf.get(target) ?? [])
-      if (targets.some((target) => !projectsOf.has(target))) return undefined
-      const reach = await current()
-      return among.filter((file) => configs.some((config) => reach.get(file)?.has(config) === true))
+    async reach(among) {
+      const at = await signature()
+      if (at !== read.at) read = { at, reach: await looseReach(graph, sources.files, context.folder, files, accept) }
+      const { reach } = read
+      return {
+        any: among.some((file) => (reach.get(file)?.size ?? 0) > 0),
+        needed(targets) {
+          if (targets.some((target) => !projectsOf.has(target))) return undefined
+          const configs = targets.flatMap((target) => projectsOf.get(target) ?? [])
+          return among.filter((file) => configs.some((config) => reach.get(file)?.has(config) === true))
+        },
+      }
     },
   }
 }
