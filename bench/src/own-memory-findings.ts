@@ -76,7 +76,7 @@ export const ownMemoryFindings: ReadonlyArray<string> = [
   '`codeseam mcp` on this repository 778 MB against 478 MB bare primed (the run before: 877 against 489). Not met yet.',
   '',
   '**What the rest is (2026-12-07 21:00)**: the same bare server and client (one references question after the opens,',
-  "the tree's RSS sampled 16 times over 4 s, median; two alternating runs each):",
+  "the tree's RSS sampled 16 times over 4 s, the files-of-no-project rows 20 times over 5 s, median; two runs each):",
   '',
   '| bare native TypeScript server on this repository | RSS |',
   '| --- | ---: |',
