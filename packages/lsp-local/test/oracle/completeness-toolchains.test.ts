@@ -176,8 +176,9 @@ const cases: ReadonlyArray<Case> = [
     corpus: true,
     make: () => unpackCorpus('javapoet'),
     plan: javaPlan,
-    // Above the oracle's start (300 s at most) and the two phases' budgets (300 s each, plus the host that began
-    // before one ran out): a slow machine then fails with the table of what was not asked, not a bare timeout.
+    // Above the oracle's start (300 s at most) and codeseam's two phases' budgets (300 s each, plus the host that
+    // began before one ran out), so a slow run more likely ends with the table of what was not asked than with a
+    // bare timeout (the oracle's selection and answers have only their per-request deadlines, 120 s).
     timeoutMs: 1_200_000,
     probes: javapoetProbes,
   })),
